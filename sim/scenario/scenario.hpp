@@ -1,0 +1,156 @@
+// The typed scenario: what a YAML file in configs/ becomes after parsing and checking.
+// Every physical quantity is stored in SI units (seconds, bytes, bits per second) and says so in its name.
+// Defaults are written next to each field; the loader (scenario_loader.hpp) fills them and documents them in
+// docs/scenario_reference.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+// A random quantity. Durations are in seconds, counts are dimensionless.
+struct DistributionSpec {
+  enum class Kind { constant, normal, lognormal, exponential, uniform };
+  Kind kind = Kind::constant;
+  double mean = 0.0; // constant: the value; normal/lognormal/exponential: the mean
+  double sd = 0.0;   // normal/lognormal: standard deviation of the quantity itself (not of its log)
+  double min = 0.0;  // uniform: lower bound
+  double max = 0.0;  // uniform: upper bound
+  // Expected value, used by the analytic models.
+  double expected() const { return kind == Kind::uniform ? 0.5 * (min + max) : mean; }
+};
+
+struct CpuType {
+  std::string name;
+  double fraction = 1.0; // share of jobs on this CPU type; all fractions sum to 1
+  double speed = 1.0;    // relative speed: a CPU duration d takes d / speed on this type
+};
+
+struct NicClass {
+  double bandwidth_bps = 10e9; // worker-node NIC bandwidth
+  double fraction = 1.0;       // share of worker nodes with this NIC; all fractions sum to 1
+};
+
+// Background traffic through the site's outbound switch from other users (constant rate).
+struct BackgroundTraffic {
+  double rate_bps = 0.0; // default 0: no background
+};
+
+struct SiteSwitch {
+  double bandwidth_bps = 100e9; // outbound (and inbound) capacity of the site switch; default 100 Gb/s
+  BackgroundTraffic background;
+};
+
+struct Wan {
+  double rtt_s = 0.012;         // round-trip time between site and server pods; default 12 ms (FNAL to GCP Iowa)
+  double bandwidth_bps = 400e9; // capacity of the wide-area path in each direction; default 400 Gb/s
+};
+
+struct ServerPods {
+  int count = 1;                    // number of pods (Triton servers) behind the load balancer; default 1
+  int gpus_per_pod = 1;             // GPUs per pod; default 1
+  std::string gpu_type = "T4";      // must have a throughput curve in every model used
+  double nic_bandwidth_bps = 16e9;  // per-pod (per-VM) NIC cap; default 16 Gb/s (GCP 2020 maximum per VM)
+  std::string load_balancer = "random"; // random | round_robin: how a job's connection is assigned to a pod
+};
+
+struct NetworkSettings {
+  // Per-connection TCP window: one stream is capped at window / RTT. Default 3 MB, which at 12 ms gives the
+  // 2 Gb/s per client connection seen in the 2020 study. 0 disables the cap.
+  double tcp_window_bytes = 3e6;
+};
+
+struct Platform {
+  int jobs_per_node = 1; // job slots per worker node; jobs on one node share its NIC; default 1
+  std::vector<NicClass> nic_mix{NicClass{}};
+  std::vector<CpuType> cpu_mix{CpuType{"reference", 1.0, 1.0}};
+  SiteSwitch site_switch;
+  Wan wan;
+  ServerPods pods;
+  NetworkSettings network;
+};
+
+// Throughput of one model on one GPU type as a function of the executed batch size.
+struct ThroughputCurve {
+  std::vector<std::pair<double, double>> points; // (batch size, inferences per second), sorted by batch size
+  double overhead_s = 0.0;                        // fixed time added to every batch; default 0
+};
+
+struct DynamicBatching {
+  bool enabled = false;                     // default off (as in the 2020 scaling study)
+  std::vector<int> preferred_batch_sizes;   // default none: the largest preferred size is max_batch_size
+  double max_queue_delay_s = 0.0;           // default 0: dispatch as soon as an instance is free
+};
+
+struct QueuePolicy {
+  std::optional<int> max_queue_size;  // requests waiting per model per pod; default unlimited
+  std::optional<double> timeout_s;    // a request waiting longer is rejected; default none
+};
+
+struct TritonSettings {
+  int max_batch_size = 0; // largest request (and batch) the model accepts, in inferences; required
+  int instances_per_gpu = 1;
+  DynamicBatching dynamic_batching;
+  QueuePolicy queue_policy;
+};
+
+struct Model {
+  std::string name;
+  double input_bytes_per_inference = 0.0;  // bytes sent per inference (e.g. 48x48 FP32 patch: 9216 B)
+  double output_bytes_per_inference = 0.0; // bytes returned per inference
+  std::map<std::string, ThroughputCurve> throughput_by_gpu; // keyed by GPU type
+  TritonSettings triton;
+};
+
+struct Module {
+  enum class Type { cpu, remote_inference, local_inference };
+  std::string name;
+  Type type = Type::cpu;
+  // cpu: the duration on a CPU of speed 1.
+  DistributionSpec duration_s;
+  // remote_inference / local_inference:
+  std::string model;                 // remote: key into Scenario::models
+  DistributionSpec preprocess_s;     // CPU time before inference (stays on the CPU); default 0
+  DistributionSpec inferences;       // inferences per event
+  int groups = 1;                    // planes/groups the inferences are split into (each chunked separately)
+  double group_spread = 0.0;         // lognormal sigma of the group weights; 0 = equal groups
+  int max_batch = 1;                 // remote: the client sends chunks of at most this many inferences
+  double local_time_per_inference_s = 0.0; // local: CPU time per inference on a CPU of speed 1
+};
+
+struct ClientSettings {
+  int retries = 3;               // retries of a rejected request before the event is counted as failed
+  double retry_backoff_s = 1.0;  // wait before a retry; default 1 s
+  bool asynchronous = false;     // default false: synchronous blocking calls, as in LArSoft
+  int max_in_flight = 1;         // asynchronous only: requests in flight per job
+};
+
+struct Workload {
+  int jobs = 1;                 // concurrent jobs; required, > 0
+  int events_per_job = 1;       // events each job processes; default 1
+  int warmup_events = 0;        // first events of each job left out of the statistics; default 0
+  double start_spread_s = 0.0;  // job start times uniform in [0, start_spread]; default 0 (all at once)
+  ClientSettings client;
+  std::vector<Module> pipeline;
+};
+
+struct OutputSettings {
+  double timeseries_interval_s = 60.0; // width of a timeseries.csv row; default 60 s
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string source_file; // where it was read from ("<embedded default>" for the built-in one)
+  uint64_t seed = 1;       // every random stream derives from this; default 1
+  Platform platform;
+  std::map<std::string, Model> models;
+  Workload workload;
+  OutputSettings output;
+};
+
+} // namespace sonicsim
