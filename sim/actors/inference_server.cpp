@@ -1,0 +1,108 @@
+#include "sim/actors/inference_server.hpp"
+
+#include "sim/batching/gpu_service_time.hpp"
+#include "sim/platform/site_platform.hpp"
+
+#include <mutex>
+#include <string>
+
+namespace sg4 = simgrid::s4u;
+
+namespace sonicsim {
+
+InferenceServer::InferenceServer(const Model& model, const ThroughputCurve& curve, std::vector<sg4::Host*> gpus,
+                                 RunRecorder& recorder)
+    : model_(model), curve_(curve), gpus_(std::move(gpus)), recorder_(recorder),
+      mutex_(sg4::Mutex::create()), queue_changed_(sg4::ConditionVariable::create()),
+      active_batches_per_gpu_(gpus_.size(), 0), gpu_busy_since_s_(gpus_.size(), 0.0) {
+  const auto& triton = model_.triton;
+  batcher_.max_batch_size = triton.max_batch_size;
+  batcher_.dynamic_batching = triton.dynamic_batching.enabled;
+  batcher_.preferred_batch_sizes = triton.dynamic_batching.preferred_batch_sizes;
+  batcher_.max_queue_delay_s = triton.dynamic_batching.max_queue_delay_s;
+}
+
+void InferenceServer::start() {
+  // Triton places instances_per_gpu instances of the model on every GPU; any idle one takes the next batch.
+  for (int instance = 0; instance < model_.triton.instances_per_gpu; ++instance) {
+    for (std::size_t gpu = 0; gpu < gpus_.size(); ++gpu) {
+      const std::string name = model_.name + "_instance" + std::to_string(instance) + "_" + gpus_[gpu]->get_name();
+      sg4::Actor::create(name, gpus_[gpu], [this, gpu]() { run_instance(static_cast<int>(gpu)); })->daemonize();
+    }
+  }
+}
+
+std::optional<Rejection> InferenceServer::submit(InferenceRequest& request) {
+  if (request.batch_size > model_.triton.max_batch_size) return Rejection::too_large;
+  const auto& max_queue = model_.triton.queue_policy.max_queue_size;
+  if (max_queue && static_cast<int>(queue_.size()) >= *max_queue) return Rejection::queue_full;
+  QueuedEntry entry;
+  entry.batch_size = request.batch_size;
+  entry.enqueued_s = sg4::Engine::get_clock();
+  entry.request = &request;
+  queue_.push_back(entry);
+  queue_changed_->notify_one();
+  return std::nullopt;
+}
+
+void InferenceServer::complete(InferenceRequest& request) {
+  request.done = true;
+  // The client suspends itself right after submitting; it is not suspended yet only if it has not run since.
+  if (request.client->is_suspended()) request.client->resume();
+}
+
+void InferenceServer::drop_timed_out_requests(double now_s) {
+  const auto& timeout = model_.triton.queue_policy.timeout_s;
+  if (!timeout) return;
+  for (auto it = queue_.begin(); it != queue_.end();) {
+    if (has_timed_out(*it, now_s, *timeout)) {
+      it->request->rejection = Rejection::timeout;
+      complete(*it->request);
+      it = queue_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void InferenceServer::run_instance(int gpu_index) {
+  const auto gpu = static_cast<std::size_t>(gpu_index);
+  std::unique_lock<sg4::Mutex> lock(*mutex_);
+  std::vector<InferenceRequest*> batch;
+  while (true) {
+    const double now_s = sg4::Engine::get_clock();
+    drop_timed_out_requests(now_s);
+    const BatchDecision decision = decide_batch(queue_, now_s, batcher_);
+    if (decision.kind == BatchDecision::Kind::idle) {
+      queue_changed_->wait(lock);
+      continue;
+    }
+    if (decision.kind == BatchDecision::Kind::wait_until) {
+      queue_changed_->wait_until(lock, decision.wake_at_s);
+      continue;
+    }
+    batch.clear();
+    double queue_wait_sum_s = 0.0;
+    for (std::size_t i = 0; i < decision.request_count; ++i) {
+      queue_wait_sum_s += now_s - queue_.front().enqueued_s;
+      batch.push_back(queue_.front().request);
+      queue_.pop_front();
+    }
+    // Another idle instance may take what is left.
+    if (!queue_.empty()) queue_changed_->notify_one();
+    lock.unlock();
+
+    if (active_batches_per_gpu_[gpu]++ == 0) gpu_busy_since_s_[gpu] = now_s;
+    const double service_s = batch_service_time_s(curve_, decision.batch_size);
+    // Several instances on one GPU share it: SimGrid's CPU model divides the GPU host among running batches.
+    simgrid::s4u::this_actor::execute(service_s * gpu_flops_per_s);
+    const double end_s = sg4::Engine::get_clock();
+    if (--active_batches_per_gpu_[gpu] == 0) recorder_.record_gpu_busy(gpu_busy_since_s_[gpu], end_s);
+    recorder_.record_batch(now_s, end_s, decision.batch_size, static_cast<int>(decision.request_count),
+                           queue_wait_sum_s);
+    for (auto* request : batch) complete(*request);
+    lock.lock();
+  }
+}
+
+} // namespace sonicsim

@@ -1,0 +1,146 @@
+#include "sim/actors/job_client.hpp"
+
+#include "sim/platform/assignment.hpp"
+#include "sim/scenario/distribution.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace sg4 = simgrid::s4u;
+
+namespace sonicsim {
+
+JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const ServerDirectory& servers,
+                     RunRecorder& recorder, JobPlacement placement)
+    : scenario_(scenario), site_(site), servers_(servers), recorder_(recorder), placement_(placement),
+      rng_(make_stream(scenario.seed, stream_job, static_cast<std::uint64_t>(placement.job))),
+      request_links_(site.request_links(placement.worker, placement.pod)),
+      response_links_(site.response_links(placement.worker, placement.pod)) {}
+
+std::int64_t JobClient::sample_count(const DistributionSpec& spec) {
+  return std::max<std::int64_t>(0, std::llround(sample(spec, rng_)));
+}
+
+std::vector<int> JobClient::split_into_requests(const Module& module, std::int64_t inferences) {
+  // The event's inferences are spread over planes/groups with lognormal weights; each group is sent in chunks of
+  // at most max_batch, as LArSoft does, so request sizes vary and their mean is below max_batch.
+  const auto groups = static_cast<std::size_t>(module.groups);
+  group_weights_.resize(groups);
+  std::normal_distribution<double> standard_normal(0.0, 1.0);
+  for (auto& weight : group_weights_)
+    weight = module.group_spread > 0 ? std::exp(module.group_spread * standard_normal(rng_)) : 1.0;
+  const double weight_sum = std::accumulate(group_weights_.begin(), group_weights_.end(), 0.0);
+  std::vector<int> requests;
+  std::int64_t assigned = 0;
+  double cumulative = 0.0;
+  for (std::size_t g = 0; g < groups; ++g) {
+    // Cumulative rounding keeps the total exact.
+    cumulative += group_weights_[g];
+    const auto upto = static_cast<std::int64_t>(std::llround(static_cast<double>(inferences) * cumulative / weight_sum));
+    std::int64_t in_group = upto - assigned;
+    assigned = upto;
+    while (in_group > 0) {
+      const auto chunk = static_cast<int>(std::min<std::int64_t>(in_group, module.max_batch));
+      requests.push_back(chunk);
+      in_group -= chunk;
+    }
+  }
+  return requests;
+}
+
+bool JobClient::send_request(const Module& module, int batch_size, EventRecord& event) {
+  const Model& model = scenario_.models.at(module.model);
+  InferenceServer& server = *servers_.at(module.model)[static_cast<std::size_t>(placement_.pod)];
+  sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
+  sg4::Host* pod = site_.pod_hosts[static_cast<std::size_t>(placement_.pod)];
+  // A rejected request is answered with a short error message.
+  constexpr double error_reply_bytes = 100.0;
+  for (int attempt = 0; attempt <= scenario_.workload.client.retries; ++attempt) {
+    if (attempt > 0) {
+      recorder_.record_retry();
+      ++event.retries;
+      sg4::this_actor::sleep_for(scenario_.workload.client.retry_backoff_s);
+    }
+    ++event.requests;
+    recorder_.record_request_sent();
+    const double input_bytes = batch_size * model.input_bytes_per_inference;
+    const double sent_at_s = sg4::Engine::get_clock();
+    sg4::Comm::sendto(worker, pod, static_cast<std::uint64_t>(input_bytes));
+    recorder_.record_transfer(request_links_, input_bytes, sent_at_s, sg4::Engine::get_clock());
+    recorder_.record_bytes_to_servers(input_bytes);
+
+    InferenceRequest request;
+    request.batch_size = batch_size;
+    request.client = sg4::Actor::self();
+    request.rejection = server.submit(request);
+    if (!request.rejection) {
+      while (!request.done) sg4::this_actor::suspend();
+    }
+    if (request.rejection) recorder_.record_rejection(*request.rejection);
+
+    const double output_bytes = request.rejection ? error_reply_bytes : batch_size * model.output_bytes_per_inference;
+    const double reply_at_s = sg4::Engine::get_clock();
+    sg4::Comm::sendto(pod, worker, static_cast<std::uint64_t>(output_bytes));
+    recorder_.record_transfer(response_links_, output_bytes, reply_at_s, sg4::Engine::get_clock());
+    recorder_.record_bytes_from_servers(output_bytes);
+    if (!request.rejection) return true;
+  }
+  return false;
+}
+
+bool JobClient::run_remote_inference(const Module& module, EventRecord& event) {
+  sg4::this_actor::sleep_for(sample(module.preprocess_s, rng_) / placement_.cpu_speed);
+  const std::int64_t inferences = sample_count(module.inferences);
+  event.inferences += inferences;
+  for (const int batch_size : split_into_requests(module, inferences)) {
+    if (!send_request(module, batch_size, event)) return false;
+  }
+  return true;
+}
+
+void JobClient::operator()() {
+  sg4::this_actor::sleep_until(placement_.start_s);
+  const auto& workload = scenario_.workload;
+  const double job_start_s = sg4::Engine::get_clock();
+  double warmup_end_s = job_start_s;
+  EventRecord event;
+  event.job = placement_.job;
+  event.module_s.resize(workload.pipeline.size());
+  for (int index = 0; index < workload.events_per_job; ++index) {
+    event.event_index = index;
+    event.start_s = sg4::Engine::get_clock();
+    event.requests = event.retries = 0;
+    event.inferences = 0;
+    event.failed = false;
+    event.warmup = index < workload.warmup_events;
+    std::fill(event.module_s.begin(), event.module_s.end(), 0.0);
+    for (std::size_t m = 0; m < workload.pipeline.size() && !event.failed; ++m) {
+      const Module& module = workload.pipeline[m];
+      const double module_start_s = sg4::Engine::get_clock();
+      switch (module.type) {
+      case Module::Type::cpu:
+        sg4::this_actor::sleep_for(sample(module.duration_s, rng_) / placement_.cpu_speed);
+        break;
+      case Module::Type::local_inference: {
+        const double preprocess_s = sample(module.preprocess_s, rng_);
+        const auto inferences = sample_count(module.inferences);
+        event.inferences += inferences;
+        sg4::this_actor::sleep_for(
+            (preprocess_s + static_cast<double>(inferences) * module.local_time_per_inference_s) / placement_.cpu_speed);
+        break;
+      }
+      case Module::Type::remote_inference:
+        event.failed = !run_remote_inference(module, event);
+        break;
+      }
+      event.module_s[m] = sg4::Engine::get_clock() - module_start_s;
+    }
+    event.end_s = sg4::Engine::get_clock();
+    recorder_.record_event(event);
+    if (event.warmup) warmup_end_s = event.end_s;
+  }
+  recorder_.record_job(job_start_s, warmup_end_s, sg4::Engine::get_clock());
+}
+
+} // namespace sonicsim

@@ -1,0 +1,52 @@
+// One grid job: a closed loop over events, each running the scenario's module pipeline. Remote inference is a
+// synchronous, blocking gRPC-like call per request (as in LArSoft): send the inputs, wait for the server, receive
+// the outputs. Runs as a SimGrid actor: the constructor checks and prepares, operator()() runs the job.
+#pragma once
+
+#include "sim/actors/inference_server.hpp"
+#include "sim/metrics/run_recorder.hpp"
+#include "sim/platform/site_platform.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+// The servers of every model, per pod: servers.at(model)[pod].
+using ServerDirectory = std::map<std::string, std::vector<InferenceServer*>>;
+
+struct JobPlacement {
+  int job = 0;
+  int worker = 0;          // worker node index in the platform
+  int pod = 0;             // pod its gRPC channel is connected to (for the whole job)
+  double cpu_speed = 1.0;  // relative speed of its CPU type
+  double start_s = 0.0;    // when the job starts its first event
+};
+
+class JobClient {
+public:
+  JobClient(const Scenario& scenario, const SitePlatform& site, const ServerDirectory& servers,
+            RunRecorder& recorder, JobPlacement placement);
+  void operator()();
+
+private:
+  // Runs one remote-inference module; returns false if the event failed (a request rejected too often).
+  bool run_remote_inference(const Module& module, EventRecord& event);
+  bool send_request(const Module& module, int batch_size, EventRecord& event);
+  std::vector<int> split_into_requests(const Module& module, std::int64_t inferences);
+  std::int64_t sample_count(const DistributionSpec& spec);
+
+  const Scenario& scenario_;
+  const SitePlatform& site_;
+  const ServerDirectory& servers_;
+  RunRecorder& recorder_;
+  JobPlacement placement_;
+  std::mt19937_64 rng_;
+  std::vector<int> request_links_, response_links_;
+  std::vector<double> group_weights_; // reused buffer
+};
+
+} // namespace sonicsim

@@ -1,0 +1,17 @@
+// The subcommands of the `sonicsim` executable. main.cpp only declares the CLI and calls these.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace sonicsim {
+
+// Exit codes: 0 success, 1 a run failed, 2 bad input (scenario, option or output directory).
+constexpr int exit_ok = 0;
+constexpr int exit_run_failed = 1;
+constexpr int exit_bad_input = 2;
+
+// Each registers its subcommand on `app` and sets `result` to its exit code when it ran.
+void register_run_command(CLI::App& app, int& result);
+void register_bench_command(CLI::App& app, int& result);
+
+} // namespace sonicsim

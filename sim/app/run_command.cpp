@@ -1,0 +1,43 @@
+#include "sim/app/commands.hpp"
+
+#include "sim/app/scenario_source.hpp"
+#include "sim/app/summary_printer.hpp"
+#include "sim/engine/output_files.hpp"
+#include "sim/engine/simulation.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace sonicsim {
+namespace {
+
+struct RunArguments {
+  ScenarioSource source;
+  std::string output_dir;
+  bool quiet = false;
+};
+
+int run(const RunArguments& arguments) {
+  const Scenario scenario = arguments.source.load();
+  const std::filesystem::path output_dir =
+      arguments.output_dir.empty() ? std::filesystem::path("out") / scenario.name : arguments.output_dir;
+  ensure_writable_directory(output_dir);
+  const RunResult result = run_simulation(scenario, RunOptions{output_dir});
+  if (!arguments.quiet) print_run_summary(std::cout, scenario, result.summary);
+  std::cout << "\nwrote " << (output_dir / "summary.json").string() << ", events.csv, timeseries.csv\n";
+  return result.summary.events_completed > 0 ? exit_ok : exit_run_failed;
+}
+
+} // namespace
+
+void register_run_command(CLI::App& app, int& result) {
+  auto arguments = std::make_shared<RunArguments>();
+  auto* command = app.add_subcommand("run", "Simulate one scenario (default: the embedded ProtoDUNE 2020 large-batch "
+                                            "scenario) and write summary.json, events.csv, timeseries.csv");
+  arguments->source.add_options(*command);
+  command->add_option("--out", arguments->output_dir, "Output directory (default: out/<scenario name>)");
+  command->add_flag("--quiet", arguments->quiet, "Do not print the summary");
+  command->callback([arguments, &result]() { result = guarded(*arguments, run); });
+}
+
+} // namespace sonicsim

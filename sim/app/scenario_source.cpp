@@ -1,0 +1,30 @@
+#include "sim/app/scenario_source.hpp"
+
+#include "sim/app/commands.hpp"
+#include "sim/scenario/scenario_error.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
+namespace sonicsim {
+
+void ScenarioSource::add_options(CLI::App& command) {
+  command.add_option("scenario", path, "Scenario YAML file (default: the embedded ProtoDUNE 2020 large-batch scenario)");
+  command.add_option("--set", set_overrides, "Override a scenario field: key.path=value (repeatable)")
+      ->type_name("KEY=VALUE");
+  command.add_option("--seed", seed, "Random seed (overrides the scenario's seed)");
+}
+
+Scenario ScenarioSource::load(const std::vector<std::string>& extra_overrides) const {
+  std::vector<std::string> overrides = set_overrides;
+  overrides.insert(overrides.end(), extra_overrides.begin(), extra_overrides.end());
+  if (seed) overrides.push_back("seed=" + std::to_string(*seed));
+  return path.empty() ? load_default_scenario(overrides) : load_scenario_file(path, overrides);
+}
+
+int report_error(const std::exception& error) {
+  const bool bad_input = dynamic_cast<const ScenarioError*>(&error) || dynamic_cast<const InputError*>(&error) ||
+                         dynamic_cast<const std::filesystem::filesystem_error*>(&error);
+  std::cerr << "sonicsim: error: " << error.what() << "\n";
+  return bad_input ? exit_bad_input : exit_run_failed;
+}
+
+} // namespace sonicsim

@@ -1,0 +1,59 @@
+#include "sim/app/summary_printer.hpp"
+
+#include <cstdio>
+#include <ostream>
+#include <string>
+
+namespace sonicsim {
+namespace {
+
+std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, pattern, a, b, c, d);
+  return buffer;
+}
+
+} // namespace
+
+void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSummary& summary) {
+  const auto& workload = scenario.workload;
+  out << "scenario " << scenario.name << ": " << workload.jobs << " jobs x " << workload.events_per_job
+      << " events (" << workload.warmup_events << " warm-up), seed " << scenario.seed << "\n";
+  out << format("steady-state window %.0f s .. %.0f s", summary.window_start_s, summary.window_end_s)
+      << (summary.steady_state_window ? "" : "  (WARNING: no steady state; whole run used — add events_per_job)")
+      << "\n\n";
+  out << "time per event (s)          mean      p50      p95\n";
+  for (const auto& [name, stats] : summary.modules) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-22s %9.2f %8.2f %8.2f\n", name.c_str(), stats.mean_s, stats.p50_s, stats.p95_s);
+    out << line;
+  }
+  char line[160];
+  std::snprintf(line, sizeof line, "  %-22s %9.2f %8.2f %8.2f\n", "event", summary.event.mean_s, summary.event.p50_s,
+                summary.event.p95_s);
+  out << line << "\n";
+  out << format("events/s            %.4g   (%.0f completed, %.0f failed)\n", summary.events_per_s,
+                static_cast<double>(summary.events_completed), static_cast<double>(summary.events_failed));
+  out << format("inferences/s        %.4g\n", summary.inferences_per_s);
+  out << format("GPU utilisation     %.1f %% of %.0f GPUs\n", 100.0 * summary.gpu_utilisation, summary.gpus);
+  out << format("mean batch          %.0f executed, %.0f per request, queue wait %.3f s\n", summary.mean_executed_batch,
+                summary.mean_request_size, summary.mean_queue_wait_s);
+  if (summary.requests_rejected > 0) {
+    out << format("rejected requests   %.0f (queue full %.0f, timeout %.0f, too large %.0f)\n",
+                  static_cast<double>(summary.requests_rejected),
+                  static_cast<double>(summary.requests_rejected_queue_full),
+                  static_cast<double>(summary.requests_rejected_timeout),
+                  static_cast<double>(summary.requests_rejected_too_large));
+  }
+  const LinkUsage* busiest = nullptr;
+  for (const auto& link : summary.links)
+    if (!busiest || link.utilisation > busiest->utilisation) busiest = &link;
+  if (busiest) {
+    out << "busiest link        " << busiest->name
+        << format(" at %.1f %% of %.3g Gb/s\n", 100.0 * busiest->utilisation, busiest->capacity_bps / 1e9);
+  }
+  out << "bottleneck          " << summary.bottleneck << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck_utilisation)
+      << (summary.bottleneck_utilisation < 0.9 ? " - nothing is saturated" : "") << "\n";
+}
+
+} // namespace sonicsim

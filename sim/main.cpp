@@ -1,0 +1,27 @@
+// sonicsim: discrete-event simulation of ML inference as a service (SONIC) for particle-physics computing.
+// This file only declares the command line; each subcommand lives in sim/app/.
+#include "sim/app/commands.hpp"
+
+#include <CLI/CLI.hpp>
+
+int main(int argc, char** argv) {
+  CLI::App app{"sonicsim: simulate CPU grid jobs sending ML inference to remote GPU (Triton) servers"};
+  app.require_subcommand(0, 1);
+  int result = sonicsim::exit_ok;
+  sonicsim::register_run_command(app, result);
+  sonicsim::register_bench_command(app, result);
+  // With no arguments at all, run the default scenario (`sonicsim run`).
+  char run_word[] = "run";
+  char* default_argv[] = {argv[0], run_word, nullptr};
+  if (argc == 1) {
+    argc = 2;
+    argv = default_argv;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? 0 : sonicsim::exit_bad_input;
+  }
+  return result;
+}

@@ -1,0 +1,196 @@
+#include "sim/metrics/run_recorder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+
+namespace sonicsim {
+namespace {
+
+// Internal resolution of the time bins: a tenth of the output interval, so the steady-state window (which does
+// not fall on interval boundaries) is cut finely, but never finer than 0.1 s to bound memory on long runs.
+double internal_bin_width_s(double interval_s) { return std::max(0.1, interval_s / 10.0); }
+
+TimeStatistics statistics_of(const LogHistogram& histogram) {
+  TimeStatistics stats;
+  stats.count = histogram.count();
+  stats.mean_s = histogram.mean();
+  stats.p50_s = histogram.quantile(0.50);
+  stats.p95_s = histogram.quantile(0.95);
+  stats.p99_s = histogram.quantile(0.99);
+  stats.min_s = histogram.min();
+  stats.max_s = histogram.max();
+  return stats;
+}
+
+} // namespace
+
+RunRecorder::RunRecorder(const Scenario& scenario, int gpu_count, std::ostream* events_csv)
+    : scenario_(scenario), gpu_count_(gpu_count), events_csv_(events_csv),
+      bin_width_s_(internal_bin_width_s(scenario.output.timeseries_interval_s)),
+      module_histograms_(scenario.workload.pipeline.size()), inferences_(bin_width_s_), batches_binned_(bin_width_s_),
+      queue_wait_us_(bin_width_s_), gpu_busy_s_(bin_width_s_), jobs_running_s_(bin_width_s_),
+      events_done_(bin_width_s_) {
+  if (events_csv_) {
+    *events_csv_ << "job,event,start_s,end_s,event_s";
+    for (const auto& module : scenario.workload.pipeline) *events_csv_ << ',' << module.name << "_s";
+    *events_csv_ << ",requests,retries,inferences,failed,warmup\n";
+    *events_csv_ << std::setprecision(9);
+  }
+}
+
+int RunRecorder::add_link(const std::string& name, double capacity_bps, bool keep_timeseries) {
+  TrackedLink link{name, capacity_bps, 0.0, std::nullopt};
+  if (keep_timeseries) link.bytes_over_time.emplace(bin_width_s_);
+  links_.push_back(std::move(link));
+  return static_cast<int>(links_.size()) - 1;
+}
+
+void RunRecorder::record_transfer(const std::vector<int>& link_ids, double bytes, double start_s, double end_s) {
+  for (const int id : link_ids) {
+    auto& link = links_[static_cast<std::size_t>(id)];
+    link.bytes += bytes;
+    if (link.bytes_over_time) link.bytes_over_time->add_spread(start_s, end_s, bytes);
+  }
+}
+
+void RunRecorder::record_rejection(Rejection why) {
+  switch (why) {
+  case Rejection::queue_full: ++rejected_queue_full_; break;
+  case Rejection::timeout: ++rejected_timeout_; break;
+  case Rejection::too_large: ++rejected_too_large_; break;
+  }
+}
+
+void RunRecorder::record_batch(double start_s, double end_s, int batch_size, int request_count,
+                               double queue_wait_sum_s) {
+  ++batches_;
+  requests_in_batches_ += static_cast<std::uint64_t>(request_count);
+  inferences_in_batches_ += batch_size;
+  queue_wait_sum_s_ += queue_wait_sum_s;
+  // Triton counts an inference when its batch completes.
+  inferences_.add_at(end_s, batch_size);
+  batches_binned_.add_at(end_s, 1.0);
+  queue_wait_us_.add_at(start_s, queue_wait_sum_s * 1e6);
+}
+
+void RunRecorder::record_gpu_busy(double start_s, double end_s) { gpu_busy_s_.add_spread(start_s, end_s, end_s - start_s); }
+
+void RunRecorder::record_event(const EventRecord& event) {
+  if (event.warmup) {
+    ++events_warmup_;
+  } else if (event.failed) {
+    ++events_failed_;
+  } else {
+    ++events_completed_;
+    events_done_.add_at(event.end_s, 1.0);
+    event_histogram_.add(event.end_s - event.start_s);
+    for (std::size_t m = 0; m < event.module_s.size(); ++m) module_histograms_[m].add(event.module_s[m]);
+  }
+  if (events_csv_) {
+    auto& out = *events_csv_;
+    out << event.job << ',' << event.event_index << ',' << event.start_s << ',' << event.end_s << ','
+        << event.end_s - event.start_s;
+    for (const double t : event.module_s) out << ',' << t;
+    out << ',' << event.requests << ',' << event.retries << ',' << event.inferences << ',' << (event.failed ? 1 : 0)
+        << ',' << (event.warmup ? 1 : 0) << '\n';
+  }
+}
+
+void RunRecorder::record_job(double start_s, double warmup_end_s, double end_s) {
+  jobs_running_s_.add_spread(start_s, end_s, end_s - start_s);
+  latest_job_ready_s_ = std::max(latest_job_ready_s_, warmup_end_s);
+  earliest_job_end_s_ = earliest_job_end_s_ < 0 ? end_s : std::min(earliest_job_end_s_, end_s);
+  first_job_start_s_ = first_job_start_s_ < 0 ? start_s : std::min(first_job_start_s_, start_s);
+}
+
+RunSummary RunRecorder::summarize(double simulated_end_s) const {
+  RunSummary summary;
+  summary.simulated_end_s = simulated_end_s;
+  summary.window_start_s = latest_job_ready_s_;
+  summary.window_end_s = earliest_job_end_s_;
+  if (!(summary.window_end_s > summary.window_start_s)) {
+    summary.steady_state_window = false;
+    summary.window_start_s = std::max(0.0, first_job_start_s_);
+    summary.window_end_s = simulated_end_s;
+  }
+  const double window_s = std::max(summary.window_end_s - summary.window_start_s, 1e-12);
+
+  for (std::size_t m = 0; m < module_histograms_.size(); ++m)
+    summary.modules.emplace_back(scenario_.workload.pipeline[m].name, statistics_of(module_histograms_[m]));
+  summary.event = statistics_of(event_histogram_);
+  summary.events_completed = events_completed_;
+  summary.events_failed = events_failed_;
+  summary.events_warmup = events_warmup_;
+  summary.events_per_s = events_done_.sum_between(summary.window_start_s, summary.window_end_s) / window_s;
+  summary.inferences_per_s = inferences_.sum_between(summary.window_start_s, summary.window_end_s) / window_s;
+  summary.requests_sent = requests_sent_;
+  summary.requests_rejected_queue_full = rejected_queue_full_;
+  summary.requests_rejected_timeout = rejected_timeout_;
+  summary.requests_rejected_too_large = rejected_too_large_;
+  summary.requests_rejected = rejected_queue_full_ + rejected_timeout_ + rejected_too_large_;
+  summary.retries = retries_;
+  summary.batches_executed = batches_;
+  summary.mean_executed_batch = batches_ ? inferences_in_batches_ / static_cast<double>(batches_) : 0.0;
+  summary.mean_request_size =
+      requests_in_batches_ ? inferences_in_batches_ / static_cast<double>(requests_in_batches_) : 0.0;
+  summary.mean_queue_wait_s = requests_in_batches_ ? queue_wait_sum_s_ / static_cast<double>(requests_in_batches_) : 0.0;
+  summary.gpus = gpu_count_;
+  summary.gpu_utilisation =
+      gpu_count_ ? gpu_busy_s_.sum_between(summary.window_start_s, summary.window_end_s) / (gpu_count_ * window_s) : 0.0;
+  summary.bytes_to_servers = bytes_to_servers_;
+  summary.bytes_from_servers = bytes_from_servers_;
+
+  // Shared links over the window; worker NICs (no time series) over the whole run, busiest one reported.
+  const double run_s = std::max(simulated_end_s - std::max(0.0, first_job_start_s_), 1e-12);
+  LinkUsage busiest_nic;
+  for (const auto& link : links_) {
+    LinkUsage usage{link.name, link.capacity_bps, link.bytes, 0.0};
+    if (link.bytes_over_time) {
+      usage.utilisation = 8.0 * link.bytes_over_time->sum_between(summary.window_start_s, summary.window_end_s) /
+                          (link.capacity_bps * window_s);
+      summary.links.push_back(usage);
+    } else {
+      usage.utilisation = 8.0 * link.bytes / (link.capacity_bps * run_s);
+      if (usage.utilisation > busiest_nic.utilisation || busiest_nic.name.empty()) busiest_nic = usage;
+    }
+  }
+  if (!busiest_nic.name.empty()) {
+    busiest_nic.name = "busiest worker NIC (" + busiest_nic.name + ")";
+    summary.links.push_back(busiest_nic);
+  }
+
+  summary.bottleneck = "GPU pool";
+  summary.bottleneck_utilisation = summary.gpu_utilisation;
+  for (const auto& link : summary.links) {
+    if (link.utilisation > summary.bottleneck_utilisation) {
+      summary.bottleneck = link.name;
+      summary.bottleneck_utilisation = link.utilisation;
+    }
+  }
+  return summary;
+}
+
+void RunRecorder::write_timeseries_csv(std::ostream& out) const {
+  const double interval_s = scenario_.output.timeseries_interval_s;
+  out << "time_s,nv_inference_count,nv_inference_exec_count,nv_inference_queue_duration_us,nv_gpu_utilization,"
+         "jobs_running";
+  for (const auto& link : links_)
+    if (link.bytes_over_time) out << ',' << link.name << "_gbps";
+  out << '\n' << std::setprecision(9);
+  std::size_t horizon = std::max({inferences_.size(), gpu_busy_s_.size(), jobs_running_s_.size()});
+  const double end_s = static_cast<double>(horizon) * bin_width_s_;
+  for (double t = 0.0; t < end_s; t += interval_s) {
+    const double t_end = t + interval_s;
+    out << t << ',' << inferences_.sum_between(t, t_end) << ',' << batches_binned_.sum_between(t, t_end) << ','
+        << queue_wait_us_.sum_between(t, t_end) << ','
+        << (gpu_count_ ? gpu_busy_s_.sum_between(t, t_end) / (gpu_count_ * interval_s) : 0.0) << ','
+        << jobs_running_s_.sum_between(t, t_end) / interval_s;
+    for (const auto& link : links_)
+      if (link.bytes_over_time) out << ',' << 8.0 * link.bytes_over_time->sum_between(t, t_end) / interval_s / 1e9;
+    out << '\n';
+  }
+}
+
+} // namespace sonicsim

@@ -1,0 +1,234 @@
+#include "sim/metrics/summary_json.hpp"
+
+namespace sonicsim {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+const char* distribution_name(DistributionSpec::Kind kind) {
+  switch (kind) {
+  case DistributionSpec::Kind::constant: return "constant";
+  case DistributionSpec::Kind::normal: return "normal";
+  case DistributionSpec::Kind::lognormal: return "lognormal";
+  case DistributionSpec::Kind::exponential: return "exponential";
+  case DistributionSpec::Kind::uniform: return "uniform";
+  }
+  return "?";
+}
+
+json distribution_to_json(const DistributionSpec& spec) {
+  json out{{"dist", distribution_name(spec.kind)}};
+  if (spec.kind == DistributionSpec::Kind::uniform) {
+    out["min"] = spec.min;
+    out["max"] = spec.max;
+  } else {
+    out["mean"] = spec.mean;
+    if (spec.kind == DistributionSpec::Kind::normal || spec.kind == DistributionSpec::Kind::lognormal)
+      out["sd"] = spec.sd;
+  }
+  return out;
+}
+
+const char* module_type_name(Module::Type type) {
+  switch (type) {
+  case Module::Type::cpu: return "cpu";
+  case Module::Type::remote_inference: return "remote_inference";
+  case Module::Type::local_inference: return "local_inference";
+  }
+  return "?";
+}
+
+json statistics_to_json(const TimeStatistics& stats) {
+  return json{{"count", stats.count}, {"mean_s", stats.mean_s}, {"p50_s", stats.p50_s}, {"p95_s", stats.p95_s},
+              {"p99_s", stats.p99_s}, {"min_s", stats.min_s},   {"max_s", stats.max_s}};
+}
+
+TimeStatistics statistics_from_json(const json& in) {
+  TimeStatistics stats;
+  stats.count = in.at("count").get<std::uint64_t>();
+  stats.mean_s = in.at("mean_s").get<double>();
+  stats.p50_s = in.at("p50_s").get<double>();
+  stats.p95_s = in.at("p95_s").get<double>();
+  stats.p99_s = in.at("p99_s").get<double>();
+  stats.min_s = in.at("min_s").get<double>();
+  stats.max_s = in.at("max_s").get<double>();
+  return stats;
+}
+
+} // namespace
+
+json scenario_to_json(const Scenario& scenario) {
+  const auto& platform = scenario.platform;
+  json nics = json::array();
+  for (const auto& nic : platform.nic_mix) nics.push_back({{"bandwidth_bps", nic.bandwidth_bps}, {"fraction", nic.fraction}});
+  json cpus = json::array();
+  for (const auto& cpu : platform.cpu_mix)
+    cpus.push_back({{"name", cpu.name}, {"fraction", cpu.fraction}, {"speed", cpu.speed}});
+  json models = json::object();
+  for (const auto& [name, model] : scenario.models) {
+    json curves = json::object();
+    for (const auto& [gpu, curve] : model.throughput_by_gpu) {
+      json points = json::array();
+      for (const auto& [batch, rate] : curve.points) points.push_back({batch, rate});
+      curves[gpu] = {{"points_batch_inferences_per_s", points}, {"overhead_s", curve.overhead_s}};
+    }
+    const auto& triton = model.triton;
+    json queue_policy = json::object();
+    queue_policy["max_queue_size"] = triton.queue_policy.max_queue_size ? json(*triton.queue_policy.max_queue_size) : json();
+    queue_policy["timeout_s"] = triton.queue_policy.timeout_s ? json(*triton.queue_policy.timeout_s) : json();
+    models[name] = {
+        {"input_bytes_per_inference", model.input_bytes_per_inference},
+        {"output_bytes_per_inference", model.output_bytes_per_inference},
+        {"throughput", curves},
+        {"triton",
+         {{"max_batch_size", triton.max_batch_size},
+          {"instances_per_gpu", triton.instances_per_gpu},
+          {"dynamic_batching",
+           {{"enabled", triton.dynamic_batching.enabled},
+            {"preferred_batch_sizes", triton.dynamic_batching.preferred_batch_sizes},
+            {"max_queue_delay_s", triton.dynamic_batching.max_queue_delay_s}}},
+          {"queue_policy", queue_policy}}}};
+  }
+  json pipeline = json::array();
+  for (const auto& module : scenario.workload.pipeline) {
+    json m{{"name", module.name}, {"type", module_type_name(module.type)}};
+    if (module.type == Module::Type::cpu) {
+      m["duration_s"] = distribution_to_json(module.duration_s);
+    } else {
+      m["preprocess_s"] = distribution_to_json(module.preprocess_s);
+      m["inferences"] = distribution_to_json(module.inferences);
+    }
+    if (module.type == Module::Type::remote_inference) {
+      m["model"] = module.model;
+      m["groups"] = module.groups;
+      m["group_spread"] = module.group_spread;
+      m["max_batch"] = module.max_batch;
+    }
+    if (module.type == Module::Type::local_inference) m["time_per_inference_s"] = module.local_time_per_inference_s;
+    pipeline.push_back(m);
+  }
+  const auto& workload = scenario.workload;
+  return json{
+      {"name", scenario.name},
+      {"description", scenario.description},
+      {"source_file", scenario.source_file},
+      {"seed", scenario.seed},
+      {"platform",
+       {{"jobs_per_node", platform.jobs_per_node},
+        {"nic_mix", nics},
+        {"cpu_mix", cpus},
+        {"site_switch",
+         {{"bandwidth_bps", platform.site_switch.bandwidth_bps},
+          {"background_bps", platform.site_switch.background.rate_bps}}},
+        {"wan", {{"rtt_s", platform.wan.rtt_s}, {"bandwidth_bps", platform.wan.bandwidth_bps}}},
+        {"server_pods",
+         {{"count", platform.pods.count},
+          {"gpus_per_pod", platform.pods.gpus_per_pod},
+          {"gpu_type", platform.pods.gpu_type},
+          {"nic_bandwidth_bps", platform.pods.nic_bandwidth_bps},
+          {"load_balancer", platform.pods.load_balancer}}},
+        {"network", {{"tcp_window_bytes", platform.network.tcp_window_bytes}}}}},
+      {"models", models},
+      {"workload",
+       {{"jobs", workload.jobs},
+        {"events_per_job", workload.events_per_job},
+        {"warmup_events", workload.warmup_events},
+        {"start_spread_s", workload.start_spread_s},
+        {"client",
+         {{"retries", workload.client.retries},
+          {"retry_backoff_s", workload.client.retry_backoff_s},
+          {"mode", workload.client.asynchronous ? "async" : "sync"},
+          {"max_in_flight", workload.client.max_in_flight}}},
+        {"pipeline", pipeline}}},
+      {"output", {{"timeseries_interval_s", scenario.output.timeseries_interval_s}}}};
+}
+
+json run_summary_to_json(const RunSummary& summary) {
+  json modules = json::object();
+  for (const auto& [name, stats] : summary.modules) modules[name] = statistics_to_json(stats);
+  json links = json::array();
+  for (const auto& link : summary.links)
+    links.push_back({{"name", link.name},
+                     {"capacity_bps", link.capacity_bps},
+                     {"bytes", link.bytes},
+                     {"utilisation", link.utilisation}});
+  return json{{"window",
+               {{"start_s", summary.window_start_s},
+                {"end_s", summary.window_end_s},
+                {"steady_state", summary.steady_state_window},
+                {"simulated_end_s", summary.simulated_end_s}}},
+              {"modules", modules},
+              {"event", statistics_to_json(summary.event)},
+              {"events",
+               {{"completed", summary.events_completed},
+                {"failed", summary.events_failed},
+                {"warmup", summary.events_warmup},
+                {"per_s", summary.events_per_s}}},
+              {"requests",
+               {{"sent", summary.requests_sent},
+                {"rejected", summary.requests_rejected},
+                {"rejected_queue_full", summary.requests_rejected_queue_full},
+                {"rejected_timeout", summary.requests_rejected_timeout},
+                {"rejected_too_large", summary.requests_rejected_too_large},
+                {"retries", summary.retries},
+                {"mean_size", summary.mean_request_size},
+                {"mean_queue_wait_s", summary.mean_queue_wait_s}}},
+              {"server",
+               {{"gpus", summary.gpus},
+                {"inferences_per_s", summary.inferences_per_s},
+                {"gpu_utilisation", summary.gpu_utilisation},
+                {"batches_executed", summary.batches_executed},
+                {"mean_executed_batch", summary.mean_executed_batch}}},
+              {"network",
+               {{"bytes_to_servers", summary.bytes_to_servers},
+                {"bytes_from_servers", summary.bytes_from_servers},
+                {"links", links}}},
+              {"bottleneck", {{"resource", summary.bottleneck}, {"utilisation", summary.bottleneck_utilisation}}}};
+}
+
+RunSummary run_summary_from_json(const json& in) {
+  RunSummary summary;
+  const auto& window = in.at("window");
+  summary.window_start_s = window.at("start_s").get<double>();
+  summary.window_end_s = window.at("end_s").get<double>();
+  summary.steady_state_window = window.at("steady_state").get<bool>();
+  summary.simulated_end_s = window.at("simulated_end_s").get<double>();
+  for (const auto& [name, stats] : in.at("modules").items()) summary.modules.emplace_back(name, statistics_from_json(stats));
+  summary.event = statistics_from_json(in.at("event"));
+  const auto& events = in.at("events");
+  summary.events_completed = events.at("completed").get<std::uint64_t>();
+  summary.events_failed = events.at("failed").get<std::uint64_t>();
+  summary.events_warmup = events.at("warmup").get<std::uint64_t>();
+  summary.events_per_s = events.at("per_s").get<double>();
+  const auto& requests = in.at("requests");
+  summary.requests_sent = requests.at("sent").get<std::uint64_t>();
+  summary.requests_rejected = requests.at("rejected").get<std::uint64_t>();
+  summary.requests_rejected_queue_full = requests.at("rejected_queue_full").get<std::uint64_t>();
+  summary.requests_rejected_timeout = requests.at("rejected_timeout").get<std::uint64_t>();
+  summary.requests_rejected_too_large = requests.at("rejected_too_large").get<std::uint64_t>();
+  summary.retries = requests.at("retries").get<std::uint64_t>();
+  summary.mean_request_size = requests.at("mean_size").get<double>();
+  summary.mean_queue_wait_s = requests.at("mean_queue_wait_s").get<double>();
+  const auto& server = in.at("server");
+  summary.gpus = server.at("gpus").get<int>();
+  summary.inferences_per_s = server.at("inferences_per_s").get<double>();
+  summary.gpu_utilisation = server.at("gpu_utilisation").get<double>();
+  summary.batches_executed = server.at("batches_executed").get<std::uint64_t>();
+  summary.mean_executed_batch = server.at("mean_executed_batch").get<double>();
+  const auto& network = in.at("network");
+  summary.bytes_to_servers = network.at("bytes_to_servers").get<double>();
+  summary.bytes_from_servers = network.at("bytes_from_servers").get<double>();
+  for (const auto& link : network.at("links"))
+    summary.links.push_back({link.at("name").get<std::string>(), link.at("capacity_bps").get<double>(),
+                             link.at("bytes").get<double>(), link.at("utilisation").get<double>()});
+  summary.bottleneck = in.at("bottleneck").at("resource").get<std::string>();
+  summary.bottleneck_utilisation = in.at("bottleneck").at("utilisation").get<double>();
+  return summary;
+}
+
+json summary_to_json(const Scenario& scenario, const RunSummary& summary) {
+  return json{{"sonicsim_version", "0.1.0"}, {"scenario", scenario_to_json(scenario)},
+              {"results", run_summary_to_json(summary)}};
+}
+
+} // namespace sonicsim

@@ -1,0 +1,18 @@
+// JSON forms of the resolved scenario and of a run's summary (summary.json), and the way back for a summary
+// (a sweep's worker processes hand their results to the parent as JSON).
+#pragma once
+
+#include "sim/metrics/run_recorder.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace sonicsim {
+
+nlohmann::ordered_json scenario_to_json(const Scenario& scenario);
+nlohmann::ordered_json run_summary_to_json(const RunSummary& summary);
+RunSummary run_summary_from_json(const nlohmann::ordered_json& json);
+// summary.json: {"sonicsim": version, "scenario": ..., "results": ...}
+nlohmann::ordered_json summary_to_json(const Scenario& scenario, const RunSummary& summary);
+
+} // namespace sonicsim

@@ -1,0 +1,98 @@
+#include "sim/platform/site_platform.hpp"
+
+#include "sim/platform/assignment.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace sg4 = simgrid::s4u;
+
+namespace sonicsim {
+
+std::vector<int> SitePlatform::request_links(int worker, int pod) const {
+  return {worker_nic_link_id[static_cast<std::size_t>(worker)], switch_out_link_id, wan_out_link_id,
+          pod_in_link_id[static_cast<std::size_t>(pod)]};
+}
+
+std::vector<int> SitePlatform::response_links(int worker, int pod) const {
+  return {pod_out_link_id[static_cast<std::size_t>(pod)], wan_in_link_id, switch_in_link_id,
+          worker_nic_link_id[static_cast<std::size_t>(worker)]};
+}
+
+SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder) {
+  const auto& platform = scenario.platform;
+  SitePlatform site;
+  auto* zone = sg4::create_star_zone("site_and_cloud");
+
+  // Shared links. Split-duplex: UP is outbound from the site (towards the pods), DOWN is inbound.
+  auto* site_switch = zone->create_split_duplex_link("site_switch", platform.site_switch.bandwidth_bps);
+  site_switch->set_latency(0.0)->seal();
+  auto* wan = zone->create_split_duplex_link("wan", platform.wan.bandwidth_bps);
+  wan->set_latency(platform.wan.rtt_s / 2.0)->seal(); // one way: a request and its response add up to one RTT
+  site.switch_out_link_id = recorder.add_link("site_switch_out", platform.site_switch.bandwidth_bps, true);
+  site.switch_in_link_id = recorder.add_link("site_switch_in", platform.site_switch.bandwidth_bps, true);
+  site.wan_out_link_id = recorder.add_link("wan_out", platform.wan.bandwidth_bps, true);
+  site.wan_in_link_id = recorder.add_link("wan_in", platform.wan.bandwidth_bps, true);
+
+  using Direction = sg4::LinkInRoute::Direction;
+  auto set_routes = [zone](sg4::Host* host, const std::vector<sg4::LinkInRoute>& up,
+                           const std::vector<sg4::LinkInRoute>& down) {
+    zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, up, false);
+    zone->add_route(nullptr, host->get_netpoint(), nullptr, nullptr, down, false);
+  };
+
+  // Worker nodes: jobs_per_node job slots share one NIC.
+  const int jobs = scenario.workload.jobs;
+  const int nodes = (jobs + platform.jobs_per_node - 1) / platform.jobs_per_node;
+  std::vector<double> nic_fractions;
+  for (const auto& nic : platform.nic_mix) nic_fractions.push_back(nic.fraction);
+  site.worker_nic_class = stratified_assignment(nic_fractions, nodes, scenario.seed, stream_nic_mix);
+  for (int node = 0; node < nodes; ++node) {
+    const std::string name = "worker" + std::to_string(node);
+    const double nic_bps = platform.nic_mix[static_cast<std::size_t>(site.worker_nic_class[node])].bandwidth_bps;
+    auto* host = zone->create_host(name, 1e9);
+    auto* nic = zone->create_split_duplex_link(name + "_nic", nic_bps);
+    nic->set_latency(0.0)->seal();
+    host->seal();
+    set_routes(host, {{nic, Direction::UP}}, {{nic, Direction::DOWN}});
+    site.worker_hosts.push_back(host);
+    site.worker_nic_link_id.push_back(recorder.add_link(name + "_nic", nic_bps, false));
+  }
+
+  // Server pods: each behind its own NIC (cloud VMs cap bandwidth per VM), with its GPUs.
+  const auto& pods = platform.pods;
+  for (int pod = 0; pod < pods.count; ++pod) {
+    const std::string name = "pod" + std::to_string(pod);
+    auto* host = zone->create_host(name, 1e9);
+    host->seal();
+    auto* nic = zone->create_split_duplex_link(name + "_nic", pods.nic_bandwidth_bps);
+    nic->set_latency(0.0)->seal();
+    set_routes(host, {{nic, Direction::UP}, {wan, Direction::DOWN}, {site_switch, Direction::DOWN}},
+               {{site_switch, Direction::UP}, {wan, Direction::UP}, {nic, Direction::DOWN}});
+    site.pod_hosts.push_back(host);
+    site.pod_in_link_id.push_back(recorder.add_link(name + "_nic_in", pods.nic_bandwidth_bps, true));
+    site.pod_out_link_id.push_back(recorder.add_link(name + "_nic_out", pods.nic_bandwidth_bps, true));
+    std::vector<sg4::Host*> gpus;
+    for (int gpu = 0; gpu < pods.gpus_per_pod; ++gpu) {
+      auto* gpu_host = zone->create_host(name + "_gpu" + std::to_string(gpu), gpu_flops_per_s);
+      gpu_host->seal();
+      // GPUs never communicate; they still need (empty) routes to be valid star-zone members.
+      set_routes(gpu_host, {}, {});
+      gpus.push_back(gpu_host);
+    }
+    site.gpu_hosts.push_back(std::move(gpus));
+  }
+
+  // Background traffic: other users' hosts on the site send to the outside world through the switch.
+  site.background_source = zone->create_host("other_site_users", 1e9);
+  site.background_source->seal();
+  set_routes(site.background_source, {}, {});
+  site.background_sink = zone->create_host("outside_world", 1e9);
+  site.background_sink->seal();
+  set_routes(site.background_sink, {{site_switch, Direction::DOWN}}, {{site_switch, Direction::UP}});
+
+  zone->seal();
+  return site;
+}
+
+} // namespace sonicsim

@@ -1,0 +1,9 @@
+// The built-in scenario, used when `sonicsim run` is given no file. It is the text of
+// configs/protodune_2020_large_batch.yaml; a unit test (test_scenario_default.cpp) fails if the two differ.
+#pragma once
+
+namespace sonicsim {
+
+const char* embedded_default_scenario_yaml();
+
+} // namespace sonicsim

@@ -1,0 +1,46 @@
+#include "sim/scenario/distribution.hpp"
+
+#include <cmath>
+
+namespace sonicsim {
+
+double uniform01(std::mt19937_64& rng) {
+  constexpr double two_to_minus_53 = 1.0 / 9007199254740992.0;
+  return static_cast<double>(rng() >> 11) * two_to_minus_53;
+}
+
+double standard_normal(std::mt19937_64& rng) {
+  constexpr double two_pi = 6.283185307179586476925;
+  const double u1 = 1.0 - uniform01(rng); // in (0, 1]: log(u1) is finite
+  const double u2 = uniform01(rng);
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(two_pi * u2);
+}
+
+double sample(const DistributionSpec& spec, std::mt19937_64& rng) {
+  using Kind = DistributionSpec::Kind;
+  switch (spec.kind) {
+  case Kind::constant:
+    return spec.mean;
+  case Kind::normal: {
+    constexpr int max_attempts = 64;
+    for (int attempt = 0; attempt < max_attempts; ++attempt) {
+      const double x = spec.mean + spec.sd * standard_normal(rng);
+      if (x >= 0.0) return x;
+    }
+    return 0.0;
+  }
+  case Kind::lognormal: {
+    if (spec.sd == 0.0) return spec.mean;
+    const double sigma2 = std::log1p((spec.sd * spec.sd) / (spec.mean * spec.mean));
+    const double mu = std::log(spec.mean) - 0.5 * sigma2;
+    return std::exp(mu + std::sqrt(sigma2) * standard_normal(rng));
+  }
+  case Kind::exponential:
+    return -spec.mean * std::log(1.0 - uniform01(rng));
+  case Kind::uniform:
+    return spec.min + (spec.max - spec.min) * uniform01(rng);
+  }
+  return spec.mean;
+}
+
+} // namespace sonicsim

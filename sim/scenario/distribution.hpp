@@ -1,0 +1,28 @@
+// Drawing from a DistributionSpec. The transforms from the engine's raw 64-bit numbers are written out here
+// rather than taken from <random>'s distributions, whose algorithms differ between standard libraries: the same
+// scenario and seed must give byte-identical output everywhere.
+#pragma once
+
+#include <random>
+
+#include "sim/scenario/scenario.hpp"
+
+namespace sonicsim {
+
+// One draw, always >= 0.
+// - constant: the value.
+// - normal: N(mean, sd) truncated at 0 by resampling a negative draw, up to 64 times; if all are negative
+//   (probability <= 2^-64, since the loader requires mean >= 0) the result is 0. With mean >= 2 sd the
+//   truncation moves the mean by < 1%.
+// - lognormal: parameterised by the mean and sd of the quantity itself: sigma^2 = ln(1 + sd^2/mean^2),
+//   mu = ln(mean) - sigma^2/2, so E[X] = mean and SD[X] = sd.
+// - exponential: rate 1/mean.
+// - uniform: on [min, max).
+double sample(const DistributionSpec& spec, std::mt19937_64& rng);
+
+// A uniform double in [0, 1) from the top 53 bits of one engine output.
+double uniform01(std::mt19937_64& rng);
+// A standard normal draw (Box-Muller, consuming two engine outputs and keeping no state between calls).
+double standard_normal(std::mt19937_64& rng);
+
+} // namespace sonicsim

@@ -1,0 +1,89 @@
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/scenario/default_scenario.hpp"
+#include "sim/scenario/schema.hpp"
+#include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/yaml_values.hpp"
+
+namespace sonicsim {
+namespace {
+
+// The pod GPU type must have a throughput curve in every model a remote_inference module uses, or the
+// simulator could not time a batch.
+void check_gpu_curves(const Cursor& root, const Scenario& s) {
+  for (const auto& module : s.workload.pipeline) {
+    if (module.type != Module::Type::remote_inference) continue;
+    const Model& model = s.models.at(module.model);
+    if (model.throughput_by_gpu.count(s.platform.pods.gpu_type)) continue;
+    std::string available;
+    for (const auto& entry : model.throughput_by_gpu) available += (available.empty() ? "" : ", ") + entry.first;
+    root["platform"]["server_pods"]["gpu_type"].fail(
+        "GPU type '" + s.platform.pods.gpu_type + "' has no throughput curve in model '" + model.name +
+        "' (used by module '" + module.name + "'); expected one of the GPU types under models." + model.name +
+        ".throughput: " + available);
+  }
+}
+
+Scenario read_scenario(const Cursor& root, const std::string& source_name) {
+  schema::check_document(root);
+  Scenario s;
+  s.source_file = source_name;
+  s.name = root["name"].present() ? read_string(root["name"]) : std::filesystem::path(source_name).stem().string();
+  if (root["description"].present()) s.description = read_string(root["description"]);
+  if (root["seed"].present()) s.seed = static_cast<uint64_t>(read_int(root["seed"], 0));
+  s.platform = detail::read_platform(root["platform"]);
+  s.models = detail::read_models(root["models"]);
+  s.workload = detail::read_workload(root["workload"], s.models);
+  s.output = detail::read_output(root["output"]);
+  check_gpu_curves(root, s);
+  return s;
+}
+
+} // namespace
+
+Scenario load_scenario_text(const std::string& yaml_text, const std::string& source_name,
+                            const std::vector<std::string>& set_overrides) {
+  YAML::Node tree;
+  try {
+    tree = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    const bool known = !e.mark.is_null();
+    throw ScenarioError(source_name, known ? e.mark.line + 1 : 0, known ? e.mark.column + 1 : 0, "",
+                        "malformed YAML: " + e.msg);
+  }
+  SourceInfo source{source_name, {}};
+  for (const auto& argument : set_overrides) apply_set_override(tree, argument, source);
+  try {
+    return read_scenario(Cursor(source, tree), source_name);
+  } catch (const YAML::Exception& e) {
+    // Every read goes through a Cursor; this only guards against a yaml-cpp surprise escaping unlabelled.
+    const bool known = !e.mark.is_null();
+    throw ScenarioError(source_name, known ? e.mark.line + 1 : 0, known ? e.mark.column + 1 : 0, "",
+                        "unexpected YAML problem: " + e.msg);
+  }
+}
+
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw ScenarioError(path, 0, 0, "",
+                        std::filesystem::exists(path, ec) ? "not a regular file; expected a YAML scenario file"
+                                                          : "no such file; expected a YAML scenario file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path, 0, 0, "", std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_scenario_text(text.str(), path, set_overrides);
+}
+
+Scenario load_default_scenario(const std::vector<std::string>& set_overrides) {
+  return load_scenario_text(embedded_default_scenario_yaml(), embedded_default_source_name, set_overrides);
+}
+
+} // namespace sonicsim

@@ -1,0 +1,25 @@
+// YAML scenario -> typed Scenario (scenario.hpp). Every problem is a ScenarioError naming the file, line,
+// column, key path, the offending value and what is expected; the schema and defaults are documented in
+// docs/scenario_reference.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/scenario/overrides.hpp" // validate_key_path, for checking --vary keys before a sweep
+#include "sim/scenario/scenario.hpp"
+#include "sim/scenario/scenario_error.hpp"
+
+namespace sonicsim {
+
+// set_overrides are "key.path=value" strings (the --set arguments), applied in order on top of the file.
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides = {});
+Scenario load_scenario_text(const std::string& yaml_text, const std::string& source_name,
+                            const std::vector<std::string>& set_overrides = {});
+// The built-in scenario (configs/protodune_2020_large_batch.yaml, embedded in default_scenario.cpp).
+Scenario load_default_scenario(const std::vector<std::string>& set_overrides = {});
+
+// The source name the embedded default reports in errors and in Scenario::source_file.
+inline constexpr const char* embedded_default_source_name = "<embedded default>";
+
+} // namespace sonicsim

@@ -1,0 +1,127 @@
+#include <cmath>
+#include <sstream>
+
+#include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/yaml_values.hpp"
+
+namespace sonicsim::detail {
+namespace {
+
+// Tolerance on a sum of fractions: YAML decimals such as 0.64 + 0.36 are not exact in binary.
+constexpr double fraction_sum_tolerance = 1e-6;
+
+double read_fraction(const Cursor& c) {
+  const double f = read_number(c);
+  require(c, f >= 0.0 && f <= 1.0, "a fraction between 0 and 1");
+  return f;
+}
+
+double read_positive_bandwidth(const Cursor& c) {
+  const double bps = read_bandwidth_bps(c);
+  require(c, bps > 0.0, "a bandwidth > 0, e.g. \"10Gbps\"");
+  return bps;
+}
+
+void check_fractions(const Cursor& list, const std::vector<double>& fractions) {
+  double sum = 0.0;
+  std::ostringstream terms;
+  for (std::size_t i = 0; i < fractions.size(); ++i) {
+    sum += fractions[i];
+    terms << (i ? " + " : "") << fractions[i];
+  }
+  if (std::fabs(sum - 1.0) > fraction_sum_tolerance) {
+    std::ostringstream message;
+    message << "the fractions sum to " << sum << " (" << terms.str() << "); expected a sum of 1 (within "
+            << fraction_sum_tolerance << ")";
+    list.fail(message.str());
+  }
+}
+
+void require_non_empty(const Cursor& list, const std::string& what) {
+  require(list, list.node().size() > 0, "a non-empty list of " + what);
+}
+
+std::vector<NicClass> read_nic_mix(const Cursor& c) {
+  require_non_empty(c, "{bandwidth, fraction}");
+  std::vector<NicClass> mix;
+  std::vector<double> fractions;
+  for (std::size_t i = 0; i < c.node().size(); ++i) {
+    NicClass nic;
+    nic.bandwidth_bps = read_positive_bandwidth(c[i]["bandwidth"]);
+    if (c[i]["fraction"].present()) nic.fraction = read_fraction(c[i]["fraction"]);
+    mix.push_back(nic);
+    fractions.push_back(nic.fraction);
+  }
+  check_fractions(c, fractions);
+  return mix;
+}
+
+std::vector<CpuType> read_cpu_mix(const Cursor& c) {
+  require_non_empty(c, "{name, fraction, speed}");
+  std::vector<CpuType> mix;
+  std::vector<double> fractions;
+  for (std::size_t i = 0; i < c.node().size(); ++i) {
+    CpuType cpu;
+    cpu.name = read_string(c[i]["name"]);
+    if (c[i]["fraction"].present()) cpu.fraction = read_fraction(c[i]["fraction"]);
+    if (c[i]["speed"].present()) cpu.speed = read_number(c[i]["speed"]);
+    require(c[i]["speed"], cpu.speed > 0.0, "a relative speed > 0 (1 = the reference CPU)");
+    mix.push_back(cpu);
+    fractions.push_back(cpu.fraction);
+  }
+  check_fractions(c, fractions);
+  return mix;
+}
+
+SiteSwitch read_site_switch(const Cursor& c) {
+  SiteSwitch s;
+  if (c["bandwidth"].present()) s.bandwidth_bps = read_positive_bandwidth(c["bandwidth"]);
+  if (c["background"].present()) {
+    s.background.rate_bps = read_bandwidth_bps(c["background"]);
+    // Background at or above the capacity would leave nothing for the jobs: the run could never finish.
+    require(c["background"], s.background.rate_bps >= 0.0 && s.background.rate_bps < s.bandwidth_bps,
+            "a background rate >= 0 and below the switch bandwidth");
+  }
+  return s;
+}
+
+Wan read_wan(const Cursor& c) {
+  Wan w;
+  if (c["rtt"].present()) {
+    w.rtt_s = read_duration_s(c["rtt"]);
+    require(c["rtt"], w.rtt_s >= 0.0, "a round-trip time >= 0, e.g. \"12ms\"");
+  }
+  if (c["bandwidth"].present()) w.bandwidth_bps = read_positive_bandwidth(c["bandwidth"]);
+  return w;
+}
+
+ServerPods read_server_pods(const Cursor& c) {
+  ServerPods p;
+  if (c["count"].present()) p.count = read_int(c["count"], 1);
+  if (c["gpus_per_pod"].present()) p.gpus_per_pod = read_int(c["gpus_per_pod"], 1);
+  if (c["gpu_type"].present()) p.gpu_type = read_string(c["gpu_type"]);
+  if (c["nic_bandwidth"].present()) p.nic_bandwidth_bps = read_positive_bandwidth(c["nic_bandwidth"]);
+  if (c["load_balancer"].present()) p.load_balancer = read_choice(c["load_balancer"], {"random", "round_robin"});
+  return p;
+}
+
+} // namespace
+
+Platform read_platform(const Cursor& c) {
+  Platform p;
+  if (!c.present()) return p;
+  if (c["jobs_per_node"].present()) p.jobs_per_node = read_int(c["jobs_per_node"], 1);
+  if (c["nic_mix"].present()) p.nic_mix = read_nic_mix(c["nic_mix"]);
+  if (c["cpu_mix"].present()) p.cpu_mix = read_cpu_mix(c["cpu_mix"]);
+  if (c["site_switch"].present()) p.site_switch = read_site_switch(c["site_switch"]);
+  if (c["wan"].present()) p.wan = read_wan(c["wan"]);
+  if (c["server_pods"].present()) p.pods = read_server_pods(c["server_pods"]);
+  if (c["network"].present() && c["network"]["tcp_window"].present()) {
+    const Cursor window = c["network"]["tcp_window"];
+    p.network.tcp_window_bytes = read_bytes(window);
+    require(window, p.network.tcp_window_bytes >= 0.0, "a window size >= 0, e.g. \"3MB\" (0 disables the cap)");
+  }
+  return p;
+}
+
+} // namespace sonicsim::detail

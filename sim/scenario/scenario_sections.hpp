@@ -1,0 +1,19 @@
+// Internal to the loader: one reader per top-level section of a scenario file. Each expects a document that
+// has passed schema::check_document (so maps are maps and keys are known) and checks types, units and ranges.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "sim/scenario/scenario.hpp"
+#include "sim/scenario/yaml_cursor.hpp"
+
+namespace sonicsim::detail {
+
+Platform read_platform(const Cursor& c);
+std::map<std::string, Model> read_models(const Cursor& c);
+// Needs the models to check that each remote_inference module names one and fits its max_batch_size.
+Workload read_workload(const Cursor& c, const std::map<std::string, Model>& models);
+OutputSettings read_output(const Cursor& c);
+
+} // namespace sonicsim::detail

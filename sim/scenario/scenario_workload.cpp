@@ -1,0 +1,122 @@
+#include <set>
+
+#include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/schema.hpp"
+#include "sim/scenario/yaml_values.hpp"
+
+namespace sonicsim::detail {
+namespace {
+
+ClientSettings read_client(const Cursor& c) {
+  ClientSettings client;
+  if (c["retries"].present()) client.retries = read_int(c["retries"], 0);
+  if (c["retry_backoff"].present()) {
+    client.retry_backoff_s = read_duration_s(c["retry_backoff"]);
+    require(c["retry_backoff"], client.retry_backoff_s >= 0.0, "a duration >= 0, e.g. \"1s\"");
+  }
+  if (c["mode"].present()) client.asynchronous = read_choice(c["mode"], {"sync", "async"}) == "async";
+  if (c["max_in_flight"].present()) {
+    client.max_in_flight = read_int(c["max_in_flight"], 1);
+    // A synchronous client has exactly one request in flight; another number would be silently ignored.
+    if (!client.asynchronous && client.max_in_flight != 1)
+      c["max_in_flight"].fail("got " + c["max_in_flight"].shown() +
+                              " with mode: sync; a synchronous client has one request in flight: set mode: async "
+                              "or remove max_in_flight");
+  }
+  return client;
+}
+
+double read_non_negative_duration(const Cursor& c) {
+  const double s = read_duration_s(c);
+  require(c, s >= 0.0, "a duration >= 0");
+  return s;
+}
+
+void read_remote(const Cursor& c, Module& m, const std::map<std::string, Model>& models) {
+  m.model = read_string(c["model"]);
+  const auto model = models.find(m.model);
+  if (model == models.end()) {
+    std::vector<std::string> names;
+    for (const auto& entry : models) names.push_back(entry.first);
+    c["model"].fail("unknown model '" + m.model + "'" +
+                    (names.empty() ? std::string(" (no models are defined under 'models')")
+                                   : schema::suggestion(m.model, names)));
+  }
+  if (c["groups"].present()) m.groups = read_int(c["groups"], 1);
+  if (c["group_spread"].present()) {
+    m.group_spread = read_number(c["group_spread"]);
+    require(c["group_spread"], m.group_spread >= 0.0, "a lognormal sigma >= 0 (0 = equal groups)");
+  }
+  m.max_batch = read_int(c["max_batch"], 1);
+  // Triton rejects a request larger than max_batch_size, so every full chunk would fail.
+  const int server_max = model->second.triton.max_batch_size;
+  require(c["max_batch"], m.max_batch <= server_max,
+          "at most the model's triton.max_batch_size (" + std::to_string(server_max) +
+              "): Triton rejects larger requests");
+}
+
+Module read_module(const Cursor& c, const std::map<std::string, Model>& models) {
+  Module m;
+  m.name = read_string(c["name"]);
+  const std::string type = read_choice(c["type"], schema::module_types());
+  if (type == "cpu") {
+    m.type = Module::Type::cpu;
+    m.duration_s = read_distribution(c["duration"], Quantity::duration);
+    return m;
+  }
+  m.type = type == "remote_inference" ? Module::Type::remote_inference : Module::Type::local_inference;
+  if (c["preprocess"].present()) m.preprocess_s = read_distribution(c["preprocess"], Quantity::duration);
+  m.inferences = read_distribution(c["inferences"], Quantity::count);
+  if (m.type == Module::Type::remote_inference) {
+    read_remote(c, m, models);
+  } else {
+    m.local_time_per_inference_s = read_duration_s(c["time_per_inference"]);
+    require(c["time_per_inference"], m.local_time_per_inference_s > 0.0, "a duration > 0, e.g. \"3.873ms\"");
+  }
+  return m;
+}
+
+std::vector<Module> read_pipeline(const Cursor& c, const std::map<std::string, Model>& models) {
+  const std::string shape = "a non-empty list of modules ({name, type, ...})";
+  if (!c.present()) c.fail("missing required key; expected " + shape);
+  require(c, c.node().IsSequence() && c.node().size() > 0, shape);
+  std::vector<Module> pipeline;
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < c.node().size(); ++i) {
+    pipeline.push_back(read_module(c[i], models));
+    // Names address modules in --set paths and label the outputs, so they must be unique.
+    if (!names.insert(pipeline.back().name).second)
+      c[i]["name"].fail("duplicate module name '" + pipeline.back().name + "'; expected a unique name");
+  }
+  return pipeline;
+}
+
+} // namespace
+
+Workload read_workload(const Cursor& c, const std::map<std::string, Model>& models) {
+  if (!c.present()) c.fail("missing required section; expected a map with at least jobs and pipeline");
+  Workload w;
+  w.jobs = read_int(c["jobs"], 1);
+  if (c["events_per_job"].present()) w.events_per_job = read_int(c["events_per_job"], 1);
+  if (c["warmup_events"].present()) {
+    w.warmup_events = read_int(c["warmup_events"], 0);
+    require(c["warmup_events"], w.warmup_events < w.events_per_job,
+            "fewer warm-up events than events_per_job (" + std::to_string(w.events_per_job) +
+                "), or no event would be measured");
+  }
+  if (c["start_spread"].present()) w.start_spread_s = read_non_negative_duration(c["start_spread"]);
+  if (c["client"].present()) w.client = read_client(c["client"]);
+  w.pipeline = read_pipeline(c["pipeline"], models);
+  return w;
+}
+
+OutputSettings read_output(const Cursor& c) {
+  OutputSettings o;
+  if (c.present() && c["timeseries_interval"].present()) {
+    o.timeseries_interval_s = read_duration_s(c["timeseries_interval"]);
+    require(c["timeseries_interval"], o.timeseries_interval_s > 0.0, "an interval > 0, e.g. \"60s\"");
+  }
+  return o;
+}
+
+} // namespace sonicsim::detail

@@ -1,0 +1,261 @@
+#include "sim/scenario/schema.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace sonicsim::schema {
+namespace {
+
+using NodePtr = std::shared_ptr<const Node>;
+using Fields = std::vector<std::pair<std::string, NodePtr>>;
+
+NodePtr value() { return std::make_shared<Node>(Node{Kind::value, {}, nullptr}); }
+NodePtr dist() { return std::make_shared<Node>(Node{Kind::distribution, {}, nullptr}); }
+NodePtr map(Fields fields) { return std::make_shared<Node>(Node{Kind::map, std::move(fields), nullptr}); }
+NodePtr list(NodePtr element) { return std::make_shared<Node>(Node{Kind::list, {}, std::move(element)}); }
+NodePtr dict(NodePtr element) { return std::make_shared<Node>(Node{Kind::dict, {}, std::move(element)}); }
+
+// Keys of a module, by type. The module schema node holds their union; check_document narrows by type.
+const std::map<std::string, std::vector<std::string>>& keys_by_module_type() {
+  static const std::map<std::string, std::vector<std::string>> keys{
+      {"cpu", {"name", "type", "duration"}},
+      {"remote_inference",
+       {"name", "type", "model", "preprocess", "inferences", "groups", "group_spread", "max_batch"}},
+      {"local_inference", {"name", "type", "preprocess", "inferences", "time_per_inference"}},
+  };
+  return keys;
+}
+
+NodePtr build_root() {
+  const NodePtr module = std::make_shared<Node>(Node{Kind::module,
+                                                     {{"name", value()},
+                                                      {"type", value()},
+                                                      {"duration", dist()},
+                                                      {"model", value()},
+                                                      {"preprocess", dist()},
+                                                      {"inferences", dist()},
+                                                      {"groups", value()},
+                                                      {"group_spread", value()},
+                                                      {"max_batch", value()},
+                                                      {"time_per_inference", value()}},
+                                                     nullptr});
+  const NodePtr platform = map({
+      {"jobs_per_node", value()},
+      {"nic_mix", list(map({{"bandwidth", value()}, {"fraction", value()}}))},
+      {"cpu_mix", list(map({{"name", value()}, {"fraction", value()}, {"speed", value()}}))},
+      {"site_switch", map({{"bandwidth", value()}, {"background", value()}})},
+      {"wan", map({{"rtt", value()}, {"bandwidth", value()}})},
+      {"server_pods", map({{"count", value()},
+                           {"gpus_per_pod", value()},
+                           {"gpu_type", value()},
+                           {"nic_bandwidth", value()},
+                           {"load_balancer", value()}})},
+      {"network", map({{"tcp_window", value()}})},
+  });
+  const NodePtr triton = map({
+      {"max_batch_size", value()},
+      {"instances_per_gpu", value()},
+      {"dynamic_batching",
+       map({{"enabled", value()}, {"preferred_batch_sizes", value()}, {"max_queue_delay", value()}})},
+      {"queue_policy", map({{"max_queue_size", value()}, {"timeout", value()}})},
+  });
+  const NodePtr model = map({
+      {"input_bytes_per_inference", value()},
+      {"output_bytes_per_inference", value()},
+      {"throughput", dict(map({{"points", value()}, {"overhead", value()}}))},
+      {"triton", triton},
+  });
+  const NodePtr workload = map({
+      {"jobs", value()},
+      {"events_per_job", value()},
+      {"warmup_events", value()},
+      {"start_spread", value()},
+      {"client",
+       map({{"retries", value()}, {"retry_backoff", value()}, {"mode", value()}, {"max_in_flight", value()}})},
+      {"pipeline", list(module)},
+  });
+  return map({
+      {"name", value()},
+      {"description", value()},
+      {"seed", value()},
+      {"platform", platform},
+      {"models", dict(model)},
+      {"workload", workload},
+      {"output", map({{"timeseries_interval", value()}})},
+  });
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
+}
+
+// Every map key must be a scalar and appear once; returns the keys in order with their key nodes.
+std::vector<std::pair<std::string, YAML::Node>> map_entries(const Cursor& c) {
+  std::vector<std::pair<std::string, YAML::Node>> entries;
+  std::map<std::string, int> first_line;
+  for (const auto& entry : c.node()) {
+    const YAML::Node key = entry.first;
+    if (!key.IsScalar()) c.key_cursor(key).fail("a key must be a plain name; got a map or list as a key");
+    const std::string name = key.Scalar();
+    const auto [it, inserted] = first_line.emplace(name, key.Mark().line + 1);
+    if (!inserted)
+      c.key_cursor(key).fail("duplicate key '" + name + "' (first written at line " + std::to_string(it->second) +
+                             "); write each key once");
+    entries.emplace_back(name, key);
+  }
+  return entries;
+}
+
+void check(const Cursor& c, const Node& schema);
+
+void check_map(const Cursor& c, const Node& schema, const std::vector<std::string>& allowed) {
+  if (!c.node().IsMap()) c.fail_value("a map with keys: " + joined(allowed));
+  for (const auto& [key, key_node] : map_entries(c)) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      c.key_cursor(key_node).fail("unknown key '" + key + "'" + suggestion(key, allowed));
+    check(c[key], *schema.field(key));
+  }
+}
+
+void check_module(const Cursor& c, const Node& schema) {
+  if (!c.node().IsMap()) c.fail_value("a module: a map with keys name, type, ...");
+  const std::string type = c["type"].scalar("the module type: one of " + joined(module_types()));
+  if (!keys_by_module_type().count(type))
+    c["type"].fail("unknown module type '" + type + "'" + suggestion(type, module_types()));
+  const auto& allowed = module_keys(type);
+  for (const auto& [key, key_node] : map_entries(c)) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) {
+      check(c[key], *schema.field(key));
+      continue;
+    }
+    if (schema.field(key))
+      c.key_cursor(key_node).fail("key '" + key + "' does not apply to a " + type + " module (" + type +
+                                  " modules take: " + joined(allowed) + ")");
+    c.key_cursor(key_node).fail("unknown key '" + key + "'" + suggestion(key, allowed));
+  }
+}
+
+void check_distribution(const Cursor& c) {
+  if (c.node().IsScalar()) return;
+  if (!c.node().IsMap()) c.fail_value("a single value or a map {dist: normal, mean: ..., sd: ...}");
+  const std::string kind = c["dist"].scalar("the distribution: one of " + joined(distribution_kinds()));
+  const auto& kinds = distribution_kinds();
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    c["dist"].fail("unknown distribution '" + kind + "'" + suggestion(kind, kinds));
+  const auto& allowed = distribution_keys(kind);
+  for (const auto& [key, key_node] : map_entries(c)) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::vector<std::string> all{"dist", "value", "mean", "sd", "min", "max"};
+    if (std::find(all.begin(), all.end(), key) != all.end())
+      c.key_cursor(key_node).fail("key '" + key + "' is not a parameter of a " + kind + " distribution (" + kind +
+                                  " takes: " + joined(allowed) + ")");
+    c.key_cursor(key_node).fail("unknown key '" + key + "'" + suggestion(key, allowed));
+  }
+}
+
+void check(const Cursor& c, const Node& schema) {
+  switch (schema.kind) {
+  case Kind::value:
+    return;
+  case Kind::map:
+    return check_map(c, schema, schema.keys());
+  case Kind::module:
+    return check_module(c, schema);
+  case Kind::distribution:
+    return check_distribution(c);
+  case Kind::dict:
+    if (!c.node().IsMap()) c.fail_value("a map from names to settings");
+    for (const auto& [key, key_node] : map_entries(c)) check(c[key], *schema.element);
+    return;
+  case Kind::list:
+    if (!c.node().IsSequence()) c.fail_value("a list");
+    for (std::size_t i = 0; i < c.node().size(); ++i) check(c[i], *schema.element);
+    return;
+  }
+}
+
+} // namespace
+
+const Node* Node::field(const std::string& key) const {
+  for (const auto& [name, node] : fields)
+    if (name == key) return node.get();
+  return nullptr;
+}
+
+std::vector<std::string> Node::keys() const {
+  std::vector<std::string> out;
+  for (const auto& f : fields) out.push_back(f.first);
+  return out;
+}
+
+const Node& root() {
+  static const NodePtr tree = build_root(); // immutable after construction
+  return *tree;
+}
+
+const std::vector<std::string>& module_types() {
+  static const std::vector<std::string> types{"cpu", "remote_inference", "local_inference"};
+  return types;
+}
+
+const std::vector<std::string>& module_keys(const std::string& type) {
+  static const std::vector<std::string> none;
+  const auto it = keys_by_module_type().find(type);
+  return it == keys_by_module_type().end() ? none : it->second;
+}
+
+const std::vector<std::string>& distribution_kinds() {
+  static const std::vector<std::string> kinds{"constant", "normal", "lognormal", "exponential", "uniform"};
+  return kinds;
+}
+
+const std::vector<std::string>& distribution_keys(const std::string& kind) {
+  static const std::map<std::string, std::vector<std::string>> keys{
+      {"constant", {"dist", "value"}},        {"normal", {"dist", "mean", "sd"}},
+      {"lognormal", {"dist", "mean", "sd"}},  {"exponential", {"dist", "mean"}},
+      {"uniform", {"dist", "min", "max"}},
+  };
+  static const std::vector<std::string> none;
+  const auto it = keys.find(kind);
+  return it == keys.end() ? none : it->second;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  // Levenshtein distance, one row at a time.
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string suggestion(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = 0;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (best.empty() || d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  // Within a third of the word's length (at least 2 edits) the nearest key is likely what was meant; beyond
+  // that a suggestion misleads more than it helps, so list the choices instead.
+  const std::size_t tolerance = std::max<std::size_t>(2, word.size() / 3);
+  if (!best.empty() && best_distance <= tolerance) return " (did you mean '" + best + "'?)";
+  return " (expected one of: " + joined(candidates) + ")";
+}
+
+void check_document(const Cursor& root_cursor) { check(root_cursor, root()); }
+
+} // namespace sonicsim::schema

@@ -1,0 +1,87 @@
+#include "sim/scenario/yaml_cursor.hpp"
+
+#include "sim/scenario/scenario_error.hpp"
+
+namespace sonicsim {
+namespace {
+
+bool starts_path(const std::string& path, const std::string& prefix) {
+  if (path.compare(0, prefix.size(), prefix) != 0) return false;
+  return path.size() == prefix.size() || path[prefix.size()] == '.' || path[prefix.size()] == '[';
+}
+
+YAML::Mark mark_or(const YAML::Node& node, const YAML::Mark& fallback) {
+  if (!node.IsDefined()) return fallback;
+  const YAML::Mark m = node.Mark();
+  return m.is_null() ? fallback : m;
+}
+
+// yaml-cpp returns an invalid "zombie" node for a missing key, and most calls on it throw; a missing child is
+// represented by a fresh Undefined node instead, which answers IsDefined() == false safely.
+template <typename Key> YAML::Node child_or_undefined(const YAML::Node& parent, const Key& key) {
+  const YAML::Node child = parent[key];
+  if (child.IsDefined()) return child;
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+} // namespace
+
+Cursor::Cursor(const SourceInfo& source, const YAML::Node& root)
+    : Cursor(source, root, "", mark_or(root, YAML::Mark())) {}
+
+Cursor::Cursor(const SourceInfo& source, YAML::Node node, std::string path, YAML::Mark mark)
+    : source_(&source), node_(std::move(node)), path_(std::move(path)), mark_(mark) {}
+
+Cursor Cursor::operator[](const std::string& key) const {
+  // Indexing a const node never inserts; a scalar or sequence has no keys, which reads as "not written".
+  const YAML::Node child =
+      node_.IsMap() ? child_or_undefined(node_, key) : YAML::Node(YAML::NodeType::Undefined);
+  return Cursor(*source_, child, path_.empty() ? key : path_ + "." + key, mark_or(child, mark_));
+}
+
+Cursor Cursor::operator[](std::size_t index) const {
+  const YAML::Node child = node_.IsSequence() && index < node_.size() ? child_or_undefined(node_, index)
+                                                                      : YAML::Node(YAML::NodeType::Undefined);
+  return Cursor(*source_, child, path_ + "[" + std::to_string(index) + "]", mark_or(child, mark_));
+}
+
+Cursor Cursor::key_cursor(const YAML::Node& key_node) const {
+  const std::string key = key_node.IsScalar() ? key_node.Scalar() : "?";
+  return Cursor(*source_, key_node, path_.empty() ? key : path_ + "." + key, mark_or(key_node, mark_));
+}
+
+std::string Cursor::scalar(const std::string& what) const {
+  if (!present()) fail("missing required key; expected " + what);
+  if (node_.IsNull()) fail("has no value; expected " + what);
+  if (!node_.IsScalar()) fail_value(what);
+  return node_.Scalar();
+}
+
+std::string Cursor::shown() const {
+  if (!present()) return "nothing";
+  if (node_.IsNull()) return "an empty value";
+  if (node_.IsScalar()) return "\"" + node_.Scalar() + "\"";
+  YAML::Emitter out;
+  out.SetMapFormat(YAML::Flow);
+  out.SetSeqFormat(YAML::Flow);
+  out << node_;
+  std::string text = out.c_str();
+  constexpr std::size_t max_chars = 60; // long lists would drown the message
+  if (text.size() > max_chars) text = text.substr(0, max_chars) + "...";
+  return (node_.IsMap() ? "the map " : "the list ") + text;
+}
+
+void Cursor::fail(const std::string& message) const {
+  // A value that came from --set is reported at the --set argument, not at a line of the file.
+  for (auto it = source_->overrides.rbegin(); it != source_->overrides.rend(); ++it)
+    if (starts_path(path_, it->path)) throw ScenarioError("--set " + it->argument, 0, 0, path_, message);
+  std::string text = message;
+  for (const auto& o : source_->overrides)
+    if (!path_.empty() && starts_path(o.path, path_)) text += " (after --set " + o.argument + ")";
+  const bool known = !mark_.is_null();
+  throw ScenarioError(source_->source_name, known ? mark_.line + 1 : 0, known ? mark_.column + 1 : 0, path_, text);
+}
+
+void Cursor::fail_value(const std::string& expected) const { fail("got " + shown() + "; expected " + expected); }
+
+} // namespace sonicsim

@@ -1,0 +1,54 @@
+// A position in the scenario's YAML tree: the node, its key path and where it was written. Every check in the
+// loader goes through a Cursor so that every error names the file, line, column and key path the same way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace sonicsim {
+
+// Where the text of a scenario came from: the file, and the --set overrides applied on top of it.
+struct SourceInfo {
+  struct Override {
+    std::string argument; // as the user wrote it: "PATH=VALUE"
+    std::string path;     // resolved and rendered like a Cursor path: workload.pipeline[1].max_batch
+  };
+  std::string source_name;
+  std::vector<Override> overrides;
+};
+
+class Cursor {
+public:
+  Cursor(const SourceInfo& source, const YAML::Node& root);
+
+  const YAML::Node& node() const { return node_; }
+  const std::string& path() const { return path_; }
+  const YAML::Mark& mark() const { return mark_; }
+  // The key was written (possibly with an empty value, which the typed readers reject).
+  bool present() const { return node_.IsDefined(); }
+
+  Cursor operator[](const std::string& key) const;
+  Cursor operator[](std::size_t index) const;
+  // A cursor on a map's key itself (for errors about the key, e.g. an unknown key): the mark is the key's.
+  Cursor key_cursor(const YAML::Node& key_node) const;
+
+  // The node's scalar text; fails with "expected WHAT" unless the node is a non-empty scalar.
+  std::string scalar(const std::string& what) const;
+  // A short rendering of the node for "got ..." in messages: the scalar quoted, or flow-style YAML.
+  std::string shown() const;
+
+  [[noreturn]] void fail(const std::string& message) const;
+  // "got VALUE; expected EXPECTED"
+  [[noreturn]] void fail_value(const std::string& expected) const;
+
+private:
+  Cursor(const SourceInfo& source, YAML::Node node, std::string path, YAML::Mark mark);
+  const SourceInfo* source_;
+  YAML::Node node_;
+  std::string path_;
+  YAML::Mark mark_; // the node's own mark, or its nearest written ancestor's when the key is missing
+};
+
+} // namespace sonicsim

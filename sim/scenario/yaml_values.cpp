@@ -1,0 +1,109 @@
+#include "sim/scenario/yaml_values.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "sim/scenario/schema.hpp"
+#include "sim/scenario/units.hpp"
+
+namespace sonicsim {
+namespace {
+
+template <typename Parse> double read_with(const Cursor& c, const std::string& what, Parse parse) {
+  const std::string text = c.scalar(what);
+  try {
+    return parse(text);
+  } catch (const UnitError& e) {
+    c.fail(e.what());
+  }
+}
+
+double read_quantity(const Cursor& c, Quantity quantity) {
+  return quantity == Quantity::duration ? read_duration_s(c) : read_number(c);
+}
+
+std::string quantity_example(Quantity quantity) { return quantity == Quantity::duration ? "\"110s\"" : "55000"; }
+
+} // namespace
+
+double read_duration_s(const Cursor& c) {
+  return read_with(c, "a duration with a unit, e.g. \"12ms\"", parse_duration_s);
+}
+double read_bytes(const Cursor& c) { return read_with(c, "a size with a unit, e.g. \"9216B\"", parse_bytes); }
+double read_bandwidth_bps(const Cursor& c) {
+  return read_with(c, "a bandwidth with a unit, e.g. \"10Gbps\"", parse_bandwidth_bps);
+}
+double read_number(const Cursor& c) { return read_with(c, "a number", parse_number); }
+
+int read_int(const Cursor& c, int minimum) {
+  const std::string expected = "an integer >= " + std::to_string(minimum);
+  const std::string text = c.scalar(expected);
+  long long value = 0;
+  try {
+    value = parse_integer(text);
+  } catch (const UnitError& e) {
+    c.fail(e.what());
+  }
+  require(c, value >= minimum && value <= INT_MAX, expected);
+  return static_cast<int>(value);
+}
+
+bool read_bool(const Cursor& c) {
+  const std::string text = c.scalar("true or false");
+  if (text == "true" || text == "True" || text == "yes") return true;
+  if (text == "false" || text == "False" || text == "no") return false;
+  c.fail_value("true or false");
+}
+
+std::string read_string(const Cursor& c) { return c.scalar("a string"); }
+
+std::string read_choice(const Cursor& c, const std::vector<std::string>& choices) {
+  std::string list;
+  for (const auto& choice : choices) list += (list.empty() ? "" : " | ") + choice;
+  const std::string text = c.scalar("one of " + list);
+  if (std::find(choices.begin(), choices.end(), text) == choices.end())
+    c.fail("got \"" + text + "\"; expected one of " + list + schema::suggestion(text, choices));
+  return text;
+}
+
+DistributionSpec read_distribution(const Cursor& c, Quantity quantity) {
+  using Kind = DistributionSpec::Kind;
+  DistributionSpec spec;
+  const std::string example = quantity_example(quantity);
+  if (!c.present() || !c.node().IsMap()) {
+    c.scalar("a value, e.g. " + example + ", or a map {dist: normal, mean: ..., sd: ...}");
+    spec.kind = Kind::constant;
+    spec.mean = read_quantity(c, quantity);
+    require(c, spec.mean >= 0, "a value >= 0");
+    return spec;
+  }
+  // The keys were checked against the distribution kind by schema::check_document.
+  const std::string kind =
+      read_choice(c["dist"], {"constant", "normal", "lognormal", "exponential", "uniform"});
+  const auto parameter = [&](const char* key) { return read_quantity(c[key], quantity); };
+  if (kind == "constant") {
+    spec.kind = Kind::constant;
+    spec.mean = parameter("value");
+    require(c["value"], spec.mean >= 0, "a value >= 0");
+  } else if (kind == "normal" || kind == "lognormal") {
+    spec.kind = kind == "normal" ? Kind::normal : Kind::lognormal;
+    spec.mean = parameter("mean");
+    spec.sd = parameter("sd");
+    if (spec.kind == Kind::normal) require(c["mean"], spec.mean >= 0, "a mean >= 0");
+    else require(c["mean"], spec.mean > 0, "a mean > 0 (a lognormal quantity is positive)");
+    require(c["sd"], spec.sd >= 0, "a standard deviation >= 0");
+  } else if (kind == "exponential") {
+    spec.kind = Kind::exponential;
+    spec.mean = parameter("mean");
+    require(c["mean"], spec.mean > 0, "a mean > 0");
+  } else {
+    spec.kind = Kind::uniform;
+    spec.min = parameter("min");
+    spec.max = parameter("max");
+    require(c["min"], spec.min >= 0, "a lower bound >= 0");
+    require(c["max"], spec.max >= spec.min, "an upper bound >= min (" + c["min"].node().Scalar() + ")");
+  }
+  return spec;
+}
+
+} // namespace sonicsim
