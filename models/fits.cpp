@@ -32,7 +32,8 @@ void check_inputs(const char* who, const std::vector<double>& x, const std::vect
 
 Eigen::VectorXd sqrt_weights(const std::vector<double>& weights, std::size_t n) {
   Eigen::VectorXd s = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(n));
-  for (std::size_t i = 0; i < weights.size(); ++i) s(static_cast<Eigen::Index>(i)) = std::sqrt(weights[i]);
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    s(static_cast<Eigen::Index>(i)) = std::sqrt(weights[i]);
   return s;
 }
 
@@ -61,7 +62,8 @@ Eigen::MatrixXd inverse_normal_matrix(const Eigen::MatrixXd& design, const Eigen
   const Eigen::VectorXd s = svd.singularValues();
   const double tol = s.size() > 0 ? s(0) * 1e-12 * static_cast<double>(a.rows()) : 0.0;
   Eigen::VectorXd inv_s2(s.size());
-  for (Eigen::Index i = 0; i < s.size(); ++i) inv_s2(i) = s(i) > tol ? 1.0 / (s(i) * s(i)) : kNaN;
+  for (Eigen::Index i = 0; i < s.size(); ++i)
+    inv_s2(i) = s(i) > tol ? 1.0 / (s(i) * s(i)) : kNaN;
   return svd.matrixV() * inv_s2.asDiagonal() * svd.matrixV().transpose();
 }
 
@@ -142,7 +144,8 @@ void add_standard_errors(const HingeData& data, bool weighted, PlateauKneeFit& f
 
 } // namespace
 
-LinearFit fit_line(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& weights) {
+LinearFit fit_line(const std::vector<double>& x, const std::vector<double>& y,
+                   const std::vector<double>& weights) {
   check_inputs("fit_line", x, y, weights);
   const std::size_t n = x.size();
   if (n < 2) throw std::invalid_argument("fit_line: needs at least 2 points");
@@ -201,7 +204,8 @@ ThroughputCurve::ThroughputCurve(std::vector<double> batch, std::vector<double> 
 double ThroughputCurve::throughput_per_s(double batch) const {
   if (batch <= batch_.front()) return throughput_per_s_.front();
   if (batch >= batch_.back()) return throughput_per_s_.back();
-  const auto hi = static_cast<std::size_t>(std::upper_bound(batch_.begin(), batch_.end(), batch) - batch_.begin());
+  const auto hi =
+      static_cast<std::size_t>(std::upper_bound(batch_.begin(), batch_.end(), batch) - batch_.begin());
   const std::size_t lo = hi - 1;
   const double t = (batch - batch_[lo]) / (batch_[hi] - batch_[lo]);
   return throughput_per_s_[lo] + t * (throughput_per_s_[hi] - throughput_per_s_[lo]);
@@ -223,7 +227,8 @@ SaturatingFit fit_saturating(const std::vector<double>& batch, const std::vector
   if (weight_for_throughput_errors) {
     // Rescale so the weights are O(1): only their ratios matter and T^4 overflows the QR's comfort zone.
     const double max_w = *std::max_element(weights.begin(), weights.end());
-    for (double& w : weights) w /= max_w;
+    for (double& w : weights)
+      w /= max_w;
   }
   const LinearFit line = fit_line(inv_b, inv_t, weights);
   if (!(line.intercept > 0.0))
@@ -246,7 +251,8 @@ PlateauKneeFit fit_plateau_knee(const std::vector<double>& x, const std::vector<
   std::vector<double> distinct = x;
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  if (distinct.size() < 3) throw std::invalid_argument("fit_plateau_knee: needs at least 3 distinct x values");
+  if (distinct.size() < 3)
+    throw std::invalid_argument("fit_plateau_knee: needs at least 3 distinct x values");
 
   const auto n = static_cast<Eigen::Index>(x.size());
   HingeData data;
@@ -259,7 +265,8 @@ PlateauKneeFit fit_plateau_knee(const std::vector<double>& x, const std::vector<
   auto consider = [&](const PlateauKneeFit& f) {
     if (f.residual_sum_squares < best.residual_sum_squares) best = f;
   };
-  for (double k : distinct) consider(fit_at_knee(data, k));
+  for (double k : distinct)
+    consider(fit_at_knee(data, k));
 
   for (std::size_t i = 0; i + 1 < distinct.size(); ++i) {
     const double lo = distinct[i], hi = distinct[i + 1];

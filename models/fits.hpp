@@ -14,7 +14,7 @@ struct LinearFit {
   double slope = 0.0;
   double intercept_se = 0.0; // standard errors from the residual variance RSS / (n - 2); NaN when n == 2
   double slope_se = 0.0;
-  double r_squared = 0.0;    // 1 - RSS / total sum of squares (1 when all y are equal and fit exactly)
+  double r_squared = 0.0; // 1 - RSS / total sum of squares (1 when all y are equal and fit exactly)
   double residual_sum_squares = 0.0;
   std::size_t points = 0;
 };
@@ -43,8 +43,8 @@ private:
 
 // throughput(b) = t_max_per_s b / (b + b_half).
 struct SaturatingFit {
-  double t_max_per_s = 0.0; // asymptotic throughput for large batches
-  double b_half = 0.0;      // batch size at which half of t_max is reached
+  double t_max_per_s = 0.0;          // asymptotic throughput for large batches
+  double b_half = 0.0;               // batch size at which half of t_max is reached
   double residual_sum_squares = 0.0; // in throughput units, against the data
   double throughput_per_s(double batch) const { return t_max_per_s * batch / (batch + b_half); }
 };

@@ -13,7 +13,8 @@ constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 
 bool has_positive_cycle(double think_time_s, const std::vector<QueueingStation>& stations) {
   double total = think_time_s;
-  for (const auto& s : stations) total += s.demand_s;
+  for (const auto& s : stations)
+    total += s.demand_s;
   return total > 0.0;
 }
 
@@ -78,7 +79,8 @@ void solve_core(double think_time_s, const std::vector<QueueingStation>& station
     }
     const double x = n / (think_time_s + response_s);
     throughput_per_s[static_cast<std::size_t>(n - 1)] = x;
-    for (std::size_t k = 0; k < k_count; ++k) queue_length[k] = x * residence_s[k];
+    for (std::size_t k = 0; k < k_count; ++k)
+      queue_length[k] = x * residence_s[k];
 
     if (details) {
       auto& pop = details->populations[static_cast<std::size_t>(n - 1)];
@@ -125,7 +127,8 @@ void ClosedNetwork::validate() const {
 
 double ClosedNetwork::total_demand_s() const {
   double total = 0.0;
-  for (const auto& s : stations) total += s.demand_s;
+  for (const auto& s : stations)
+    total += s.demand_s;
   return total;
 }
 

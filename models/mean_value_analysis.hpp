@@ -2,13 +2,13 @@
 // CPU part of an event, think time Z) and K queueing stations (links, the GPU pool). Gives the smooth curve
 // through the knee where the piecewise SONIC model has a corner.
 //
-// Multi-server stations (c > 1, rate min(j, c) / S) are solved exactly with load-dependent MVA on the marginal
-// queue-length probabilities p_k(j | n), j < c. The textbook form gets p_k(0 | n) as 1 minus the other terms,
-// which cancels catastrophically near saturation and is amplified by up to c^c / c! through the recursion
-// (garbage for c ~ 100). Here p_k(0 | n) = G_{-k}(n) / G(n) = prod_{i<=n} X(i) / X_{-k}(i) instead, with X_{-k}
-// the throughput of the network without station k (solved by the same routine): every step is a product of
-// positive numbers, kept in logarithms, so nothing cancels and nothing underflows. Cost: one extra solve per
-// multi-server station (2^M solves for M multi-server stations; M is 1 or 2 here).
+// Multi-server stations (c > 1, rate min(j, c) / S) are solved exactly with load-dependent MVA on the
+// marginal queue-length probabilities p_k(j | n), j < c. The textbook form gets p_k(0 | n) as 1 minus the
+// other terms, which cancels catastrophically near saturation and is amplified by up to c^c / c! through the
+// recursion (garbage for c ~ 100). Here p_k(0 | n) = G_{-k}(n) / G(n) = prod_{i<=n} X(i) / X_{-k}(i) instead,
+// with X_{-k} the throughput of the network without station k (solved by the same routine): every step is a
+// product of positive numbers, kept in logarithms, so nothing cancels and nothing underflows. Cost: one extra
+// solve per multi-server station (2^M solves for M multi-server stations; M is 1 or 2 here).
 #pragma once
 
 #include <cstddef>
@@ -36,9 +36,9 @@ struct ClosedNetwork {
 // Mean values with `jobs` jobs in the network.
 struct MvaPopulation {
   int jobs = 0;
-  double throughput_per_s = 0.0; // events per second, X(n)
-  double response_time_s = 0.0;  // sum of residence times over the queueing stations, R(n)
-  double cycle_time_s = 0.0;     // R(n) + Z = n / X(n)
+  double throughput_per_s = 0.0;        // events per second, X(n)
+  double response_time_s = 0.0;         // sum of residence times over the queueing stations, R(n)
+  double cycle_time_s = 0.0;            // R(n) + Z = n / X(n)
   std::vector<double> residence_time_s; // per station
   std::vector<double> queue_length;     // per station, jobs waiting or in service
   std::vector<double> utilisation;      // per station, busy fraction of its servers: X D / c

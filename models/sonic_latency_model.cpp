@@ -6,8 +6,9 @@
 
 namespace sonicsim::models {
 
-SonicLatencyModel SonicLatencyModel::from_paper(double t_cpu_s, double p, double t_gpu_s, double t_preprocess_s,
-                                                double t_transmit_s, double t_travel_s, double n_gpu) {
+SonicLatencyModel SonicLatencyModel::from_paper(double t_cpu_s, double p, double t_gpu_s,
+                                                double t_preprocess_s, double t_transmit_s, double t_travel_s,
+                                                double n_gpu) {
   SonicLatencyModel m;
   m.t_cpu_s = t_cpu_s;
   m.p = p;
@@ -60,23 +61,37 @@ double SonicLatencyModel::t_other_cpu_s() const {
                                                           : non_accelerated_s;
 }
 
-double SonicLatencyModel::t_latency_s() const { return t_preprocess_s + t_transmit_s + t_travel_s; }
+double SonicLatencyModel::t_latency_s() const {
+  return t_preprocess_s + t_transmit_s + t_travel_s;
+}
 
-double SonicLatencyModel::t_ideal_s() const { return t_other_cpu_s() + t_gpu_s + t_latency_s(); }
+double SonicLatencyModel::t_ideal_s() const {
+  return t_other_cpu_s() + t_gpu_s + t_latency_s();
+}
 
-bool SonicLatencyModel::saturated(double n_cpu) const { return n_cpu / n_gpu > t_ideal_s() / t_gpu_s; }
+bool SonicLatencyModel::saturated(double n_cpu) const {
+  return n_cpu / n_gpu > t_ideal_s() / t_gpu_s;
+}
 
 double SonicLatencyModel::t_module_s(double n_cpu) const {
   const double excess = std::max(0.0, n_cpu / n_gpu - t_ideal_s() / t_gpu_s);
   return t_latency_s() + t_gpu_s * (1.0 + excess);
 }
 
-double SonicLatencyModel::t_sonic_s(double n_cpu) const { return t_other_cpu_s() + t_module_s(n_cpu); }
+double SonicLatencyModel::t_sonic_s(double n_cpu) const {
+  return t_other_cpu_s() + t_module_s(n_cpu);
+}
 
-double SonicLatencyModel::t_saturated_s(double n_cpu) const { return t_gpu_s * n_cpu / n_gpu; }
+double SonicLatencyModel::t_saturated_s(double n_cpu) const {
+  return t_gpu_s * n_cpu / n_gpu;
+}
 
-double SonicLatencyModel::knee_jobs() const { return n_gpu * t_ideal_s() / t_gpu_s; }
+double SonicLatencyModel::knee_jobs() const {
+  return n_gpu * t_ideal_s() / t_gpu_s;
+}
 
-double SonicLatencyModel::optimal_cpu_per_gpu() const { return t_ideal_s() / t_gpu_s; }
+double SonicLatencyModel::optimal_cpu_per_gpu() const {
+  return t_ideal_s() / t_gpu_s;
+}
 
 } // namespace sonicsim::models

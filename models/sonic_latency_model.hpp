@@ -6,8 +6,8 @@
 //
 // t_preprocess is counted ONCE. The paper measured p with the preprocessing already subtracted from the
 // accelerated part, so its (1-p) t_CPU contains t_preprocess; adding t_preprocess again in t_latency (as the
-// authors' public plotting script does) would move the knee and the 68:1 ratio away from the published values.
-// The two named constructors make the convention explicit.
+// authors' public plotting script does) would move the knee and the 68:1 ratio away from the published
+// values. The two named constructors make the convention explicit.
 #pragma once
 
 namespace sonicsim::models {
@@ -16,7 +16,7 @@ struct SonicLatencyModel {
   // Where t_preprocess_s is accounted for relative to (1-p) t_cpu_s.
   enum class Preprocess {
     inside_non_accelerated, // (1-p) t_cpu_s already includes t_preprocess_s (the paper's p = 0.65)
-    separate                // (1-p) t_cpu_s excludes preprocessing; t_preprocess_s is added once via t_latency
+    separate // (1-p) t_cpu_s excludes preprocessing; t_preprocess_s is added once via t_latency
   };
 
   double t_cpu_s = 0.0;        // total CPU-only event time (Eq. 1)
@@ -28,7 +28,8 @@ struct SonicLatencyModel {
   double n_gpu = 1.0;          // number of GPUs serving the CPU processes
   Preprocess preprocess = Preprocess::inside_non_accelerated;
 
-  // Paper convention: (1-p) t_cpu_s contains t_preprocess_s (seed 004: t_CPU = 330 s, p = 0.65, 7 s preprocess).
+  // Paper convention: (1-p) t_cpu_s contains t_preprocess_s (seed 004: t_CPU = 330 s, p = 0.65, 7 s
+  // preprocess).
   static SonicLatencyModel from_paper(double t_cpu_s, double p, double t_gpu_s, double t_preprocess_s,
                                       double t_transmit_s, double t_travel_s, double n_gpu);
 

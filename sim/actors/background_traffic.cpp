@@ -4,10 +4,10 @@ namespace sg4 = simgrid::s4u;
 
 namespace sonicsim {
 
-BackgroundTraffic::BackgroundTraffic(const SitePlatform& site, RunRecorder& recorder, double rate_bps)
+BackgroundTrafficSource::BackgroundTrafficSource(const SitePlatform& site, RunRecorder& recorder, double rate_bps)
     : site_(site), recorder_(recorder), rate_bps_(rate_bps) {}
 
-void BackgroundTraffic::operator()() {
+void BackgroundTrafficSource::operator()() {
   // Chunks of 10 s at the nominal rate: short enough that the time series sees the traffic where it happens.
   constexpr double chunk_s = 10.0;
   const double rate_bytes_per_s = rate_bps_ / 8.0;

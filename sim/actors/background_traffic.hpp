@@ -8,9 +8,9 @@
 
 namespace sonicsim {
 
-class BackgroundTraffic {
+class BackgroundTrafficSource {
 public:
-  BackgroundTraffic(const SitePlatform& site, RunRecorder& recorder, double rate_bps);
+  BackgroundTrafficSource(const SitePlatform& site, RunRecorder& recorder, double rate_bps);
   void operator()();
 
 private:

@@ -41,6 +41,8 @@ private:
     InferenceRequest* request = nullptr;
   };
   void run_instance(int gpu_index);
+  void run_delay_timer();
+  void wake_one_idle_instance();
   void drop_timed_out_requests(double now_s);
   static void complete(InferenceRequest& request);
 
@@ -50,8 +52,12 @@ private:
   RunRecorder& recorder_;
   BatcherSettings batcher_;
   std::deque<QueuedEntry> queue_;
-  simgrid::s4u::MutexPtr mutex_;
-  simgrid::s4u::ConditionVariablePtr queue_changed_;
+  // SimGrid runs one actor at a time and switches only at simulation calls, so this state needs no lock.
+  // Idle instances suspend themselves; an arrival resumes one. The delay timer wakes one when the oldest
+  // request's max_queue_delay runs out.
+  std::vector<simgrid::s4u::Actor*> idle_instances_;
+  simgrid::s4u::Actor* delay_timer_ = nullptr;
+  std::optional<double> delay_deadline_s_;
   std::vector<int> active_batches_per_gpu_;
   std::vector<double> gpu_busy_since_s_;
 };

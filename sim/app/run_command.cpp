@@ -20,7 +20,7 @@ struct RunArguments {
 int run(const RunArguments& arguments) {
   const Scenario scenario = arguments.source.load();
   const std::filesystem::path output_dir =
-      arguments.output_dir.empty() ? std::filesystem::path("out") / scenario.name : arguments.output_dir;
+      arguments.output_dir.empty() ? std::filesystem::path("out") / scenario.name : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
   const RunResult result = run_simulation(scenario, RunOptions{output_dir});
   if (!arguments.quiet) print_run_summary(std::cout, scenario, result.summary);

@@ -54,6 +54,7 @@ std::vector<std::string> engine_arguments(const Scenario& scenario) {
       "--cfg=network/model:CM02",
       "--cfg=network/TCP-gamma:" + std::to_string(scenario.platform.network.tcp_window_bytes),
       "--cfg=network/crosstraffic:0",
+      "--cfg=network/optim:Full",
       "--log=root.thresh:warning",
       "--log=xbt_cfg.thresh:critical",
   };
@@ -98,7 +99,7 @@ RunResult run_simulation(const Scenario& scenario, const RunOptions& options) {
   }
   const double background_bps = scenario.platform.site_switch.background.rate_bps;
   if (background_bps > 0) {
-    sg4::Actor::create("background_traffic", site.background_source, BackgroundTraffic(site, recorder, background_bps))
+    sg4::Actor::create("background_traffic", site.background_source, BackgroundTrafficSource(site, recorder, background_bps))
         ->daemonize();
   }
 

@@ -29,6 +29,7 @@ double LogHistogram::quantile(double q) const {
   if (count_ == 0) return 0.0;
   // Nearest-rank definition: the smallest value with at least q * count values at or below it.
   const auto rank = static_cast<std::uint64_t>(std::max(1.0, std::ceil(q * static_cast<double>(count_))));
+  if (rank >= count_) return max_seen_; // the largest value is kept exactly
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < bins_.size(); ++i) {
     seen += bins_[i];

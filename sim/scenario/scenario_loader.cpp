@@ -9,6 +9,7 @@
 #include "sim/scenario/default_scenario.hpp"
 #include "sim/scenario/schema.hpp"
 #include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/units.hpp"
 #include "sim/scenario/yaml_values.hpp"
 
 namespace sonicsim {
@@ -30,13 +31,25 @@ void check_gpu_curves(const Cursor& root, const Scenario& s) {
   }
 }
 
+uint64_t read_seed(const Cursor& c) {
+  const std::string text = c.scalar("an integer >= 0");
+  long long seed = 0;
+  try {
+    seed = parse_integer(text); // up to 2^53, far more seeds than anyone will sweep
+  } catch (const UnitError& e) {
+    c.fail(e.what());
+  }
+  require(c, seed >= 0, "an integer >= 0");
+  return static_cast<uint64_t>(seed);
+}
+
 Scenario read_scenario(const Cursor& root, const std::string& source_name) {
   schema::check_document(root);
   Scenario s;
   s.source_file = source_name;
   s.name = root["name"].present() ? read_string(root["name"]) : std::filesystem::path(source_name).stem().string();
   if (root["description"].present()) s.description = read_string(root["description"]);
-  if (root["seed"].present()) s.seed = static_cast<uint64_t>(read_int(root["seed"], 0));
+  if (root["seed"].present()) s.seed = read_seed(root["seed"]);
   s.platform = detail::read_platform(root["platform"]);
   s.models = detail::read_models(root["models"]);
   s.workload = detail::read_workload(root["workload"], s.models);

@@ -253,6 +253,10 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
   // that a suggestion misleads more than it helps, so list the choices instead.
   const std::size_t tolerance = std::max<std::size_t>(2, word.size() / 3);
   if (!best.empty() && best_distance <= tolerance) return " (did you mean '" + best + "'?)";
+  // A truncated key ("max_batch" for "max_batch_size") is far in edit distance but obvious as a prefix.
+  constexpr std::size_t min_prefix = 3;
+  for (const auto& c : candidates)
+    if (word.size() >= min_prefix && c.compare(0, word.size(), word) == 0) return " (did you mean '" + c + "'?)";
   return " (expected one of: " + joined(candidates) + ")";
 }
 

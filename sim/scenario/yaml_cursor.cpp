@@ -36,7 +36,12 @@ Cursor Cursor::operator[](const std::string& key) const {
   // Indexing a const node never inserts; a scalar or sequence has no keys, which reads as "not written".
   const YAML::Node child =
       node_.IsMap() ? child_or_undefined(node_, key) : YAML::Node(YAML::NodeType::Undefined);
-  return Cursor(*source_, child, path_.empty() ? key : path_ + "." + key, mark_or(child, mark_));
+  YAML::Mark mark = mark_or(child, mark_);
+  // yaml-cpp marks an empty value (`jobs:`) at the next token, often on the next line; its key is clearer.
+  if (child.IsDefined() && child.IsNull())
+    for (const auto& entry : node_)
+      if (entry.first.IsScalar() && entry.first.Scalar() == key) mark = mark_or(entry.first, mark_);
+  return Cursor(*source_, child, path_.empty() ? key : path_ + "." + key, mark);
 }
 
 Cursor Cursor::operator[](std::size_t index) const {
@@ -75,9 +80,12 @@ void Cursor::fail(const std::string& message) const {
   // A value that came from --set is reported at the --set argument, not at a line of the file.
   for (auto it = source_->overrides.rbegin(); it != source_->overrides.rend(); ++it)
     if (starts_path(path_, it->path)) throw ScenarioError("--set " + it->argument, 0, 0, path_, message);
+  // The file's value may be wrong only in combination with an override (e.g. max_batch after --set
+  // models.m.triton.max_batch_size=32), so the overrides in force are named.
   std::string text = message;
-  for (const auto& o : source_->overrides)
-    if (!path_.empty() && starts_path(o.path, path_)) text += " (after --set " + o.argument + ")";
+  std::string applied;
+  for (const auto& o : source_->overrides) applied += (applied.empty() ? "" : ", ") + ("--set " + o.argument);
+  if (!applied.empty()) text += " (with " + applied + ")";
   const bool known = !mark_.is_null();
   throw ScenarioError(source_->source_name, known ? mark_.line + 1 : 0, known ? mark_.column + 1 : 0, path_, text);
 }

@@ -21,7 +21,8 @@ TEST_CASE("network limit: ProtoDUNE 100 Gb/s switch holds about 610 jobs") {
 }
 
 TEST_CASE("network limit rejects impossible inputs") {
-  CHECK_THROWS_AS(network_limited_jobs(100e9, 4.1e9, 25.0, 100e9), std::invalid_argument); // background fills it
+  CHECK_THROWS_AS(network_limited_jobs(100e9, 4.1e9, 25.0, 100e9),
+                  std::invalid_argument); // background fills it
   CHECK_THROWS_AS(network_limited_jobs(100e9, 4.1e9, 25.0, 150e9), std::invalid_argument);
   CHECK_THROWS_AS(network_limited_jobs(0.0, 4.1e9, 25.0), std::invalid_argument);
   CHECK_THROWS_AS(network_limited_jobs(100e9, 0.0, 25.0), std::invalid_argument);

@@ -10,10 +10,12 @@ using sonicsim::models::SonicLatencyModel;
 
 namespace {
 
-// Large batch (1693-1720 images, 32 requests), dynamic batching: t_CPU = 330 s, p = 0.65 (the paper's rounding),
-// t_GPU = 55,000 inferences / 31,000 inf/s = 1.77 s, t_preprocess = 7 s (inside (1-p) t_CPU),
+// Large batch (1693-1720 images, 32 requests), dynamic batching: t_CPU = 330 s, p = 0.65 (the paper's
+// rounding), t_GPU = 55,000 inferences / 31,000 inf/s = 1.77 s, t_preprocess = 7 s (inside (1-p) t_CPU),
 // t_transmit = 4.1 Gb / 2 Gb/s = 2.05 s, t_travel = 32 x 12 ms = 0.38 s, 4 GPUs.
-SonicLatencyModel paper_large_batch() { return SonicLatencyModel::from_paper(330.0, 0.65, 1.77, 7.0, 2.05, 0.38, 4); }
+SonicLatencyModel paper_large_batch() {
+  return SonicLatencyModel::from_paper(330.0, 0.65, 1.77, 7.0, 2.05, 0.38, 4);
+}
 
 } // namespace
 
@@ -78,5 +80,6 @@ TEST_CASE("SONIC model rejects inconsistent parameters") {
   CHECK_THROWS_AS(SonicLatencyModel::from_paper(330.0, 0.65, 0.0, 7.0, 2.05, 0.38, 4), std::invalid_argument);
   CHECK_THROWS_AS(SonicLatencyModel::from_paper(330.0, 1.0, 1.77, 0.0, 2.05, 0.38, 4), std::invalid_argument);
   CHECK_THROWS_AS(SonicLatencyModel::from_components(108.5, 7.0, 1.77, 2.05, 0.38, 0), std::invalid_argument);
-  CHECK_THROWS_AS(SonicLatencyModel::from_components(108.5, -1.0, 1.77, 2.05, 0.38, 4), std::invalid_argument);
+  CHECK_THROWS_AS(SonicLatencyModel::from_components(108.5, -1.0, 1.77, 2.05, 0.38, 4),
+                  std::invalid_argument);
 }
