@@ -53,7 +53,7 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
         << format(" at %.1f %% of %.3g Gb/s\n", 100.0 * busiest->utilisation, busiest->capacity_bps / 1e9);
   }
   out << "bottleneck          " << summary.bottleneck << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck_utilisation)
-      << (summary.bottleneck_utilisation < 0.9 ? " - nothing is saturated" : "") << "\n";
+      << "\n";
 }
 
 } // namespace sonicsim

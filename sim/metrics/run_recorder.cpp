@@ -169,6 +169,9 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
       summary.bottleneck_utilisation = link.utilisation;
     }
   }
+  // Below 90 % nothing shared holds the jobs back: their own CPUs set the pace.
+  if (summary.bottleneck_utilisation < saturation_threshold)
+    summary.bottleneck = "none (jobs' own CPUs; busiest shared resource: " + summary.bottleneck + ")";
   return summary;
 }
 

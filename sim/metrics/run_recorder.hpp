@@ -74,6 +74,9 @@ struct RunSummary {
   double bottleneck_utilisation = 0.0;
 };
 
+// A shared resource busier than this counts as saturated (the bottleneck).
+constexpr double saturation_threshold = 0.9;
+
 enum class Rejection { queue_full, timeout, too_large };
 
 class RunRecorder {

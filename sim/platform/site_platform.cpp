@@ -19,15 +19,20 @@ std::vector<int> SitePlatform::response_links(int worker, int pod) const {
           worker_nic_link_id[static_cast<std::size_t>(worker)]};
 }
 
+namespace {
+// SimGrid link bandwidths are in bytes per second; the scenario's are in bits per second.
+double bytes_per_s(double bits_per_s) { return bits_per_s / 8.0; }
+} // namespace
+
 SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder) {
   const auto& platform = scenario.platform;
   SitePlatform site;
   auto* zone = sg4::create_star_zone("site_and_cloud");
 
   // Shared links. Split-duplex: UP is outbound from the site (towards the pods), DOWN is inbound.
-  auto* site_switch = zone->create_split_duplex_link("site_switch", platform.site_switch.bandwidth_bps);
+  auto* site_switch = zone->create_split_duplex_link("site_switch", bytes_per_s(platform.site_switch.bandwidth_bps));
   site_switch->set_latency(0.0)->seal();
-  auto* wan = zone->create_split_duplex_link("wan", platform.wan.bandwidth_bps);
+  auto* wan = zone->create_split_duplex_link("wan", bytes_per_s(platform.wan.bandwidth_bps));
   wan->set_latency(platform.wan.rtt_s / 2.0)->seal(); // one way: a request and its response add up to one RTT
   site.switch_out_link_id = recorder.add_link("site_switch_out", platform.site_switch.bandwidth_bps, true);
   site.switch_in_link_id = recorder.add_link("site_switch_in", platform.site_switch.bandwidth_bps, true);
@@ -51,7 +56,7 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
     const std::string name = "worker" + std::to_string(node);
     const double nic_bps = platform.nic_mix[static_cast<std::size_t>(site.worker_nic_class[node])].bandwidth_bps;
     auto* host = zone->create_host(name, 1e9);
-    auto* nic = zone->create_split_duplex_link(name + "_nic", nic_bps);
+    auto* nic = zone->create_split_duplex_link(name + "_nic", bytes_per_s(nic_bps));
     nic->set_latency(0.0)->seal();
     host->seal();
     set_routes(host, {{nic, Direction::UP}}, {{nic, Direction::DOWN}});
@@ -65,7 +70,7 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
     const std::string name = "pod" + std::to_string(pod);
     auto* host = zone->create_host(name, 1e9);
     host->seal();
-    auto* nic = zone->create_split_duplex_link(name + "_nic", pods.nic_bandwidth_bps);
+    auto* nic = zone->create_split_duplex_link(name + "_nic", bytes_per_s(pods.nic_bandwidth_bps));
     nic->set_latency(0.0)->seal();
     set_routes(host, {{nic, Direction::UP}, {wan, Direction::DOWN}, {site_switch, Direction::DOWN}},
                {{site_switch, Direction::UP}, {wan, Direction::UP}, {nic, Direction::DOWN}});

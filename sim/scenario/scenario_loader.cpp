@@ -71,8 +71,8 @@ Scenario load_scenario_text(const std::string& yaml_text, const std::string& sou
                         "malformed YAML: " + e.msg);
   }
   SourceInfo source{source_name, {}};
-  for (const auto& argument : set_overrides) apply_set_override(tree, argument, source);
   try {
+    for (const auto& argument : set_overrides) apply_set_override(tree, argument, source);
     return read_scenario(Cursor(source, tree), source_name);
   } catch (const YAML::Exception& e) {
     // Every read goes through a Cursor; this only guards against a yaml-cpp surprise escaping unlabelled.

@@ -1,0 +1,47 @@
+#include "simulate.hpp"
+
+#include "sim/app/process_pool.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/metrics/summary_json.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <array>
+#include <cstdio>
+#include <stdexcept>
+#include <sys/wait.h>
+
+namespace sonicsim::testing {
+
+std::string config_path(const std::string& config) { return std::string(SONICSIM_SOURCE_DIR) + "/configs/" + config; }
+
+RunSummary simulate(const std::string& config, const std::vector<std::string>& overrides) {
+  const Scenario scenario = load_scenario_file(config_path(config), overrides);
+  RunSummary summary;
+  run_in_child_processes(
+      1, 1, [&scenario](std::size_t) { return run_summary_to_json(run_simulation(scenario, RunOptions{}).summary).dump(); },
+      [&summary](std::size_t, const ChildResult& child) {
+        if (!child.ok) throw std::runtime_error("simulation failed: " + child.output);
+        summary = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
+      });
+  return summary;
+}
+
+double module_mean_s(const RunSummary& summary, const std::string& module) {
+  for (const auto& [name, stats] : summary.modules)
+    if (name == module) return stats.mean_s;
+  throw std::runtime_error("no module " + module);
+}
+
+CommandResult run_sonicsim(const std::string& arguments) {
+  const std::string command = std::string(SONICSIM_BINARY) + " " + arguments + " 2>&1";
+  CommandResult result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) throw std::runtime_error("popen failed");
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe)) result.output += buffer.data();
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+} // namespace sonicsim::testing

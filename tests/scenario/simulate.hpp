@@ -1,0 +1,23 @@
+// Test helper: runs a scenario in a child process (SimGrid allows one engine per process) and returns its summary.
+#pragma once
+
+#include "sim/metrics/run_recorder.hpp"
+
+#include <string>
+#include <vector>
+
+namespace sonicsim::testing {
+
+// `config` is a file name under configs/; overrides are --set expressions.
+RunSummary simulate(const std::string& config, const std::vector<std::string>& overrides = {});
+double module_mean_s(const RunSummary& summary, const std::string& module);
+std::string config_path(const std::string& config);
+
+// Runs the sonicsim binary with arguments; returns its exit code and everything it printed.
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;
+};
+CommandResult run_sonicsim(const std::string& arguments);
+
+} // namespace sonicsim::testing
