@@ -1,6 +1,6 @@
 // Drawing from a DistributionSpec. The transforms from the engine's raw 64-bit numbers are written out here
-// rather than taken from <random>'s distributions, whose algorithms differ between standard libraries: the same
-// scenario and seed must give byte-identical output everywhere.
+// rather than taken from <random>'s distributions, whose algorithms differ between standard libraries: the
+// same scenario and seed must give byte-identical output everywhere.
 #pragma once
 
 #include <random>

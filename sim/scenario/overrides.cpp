@@ -10,9 +10,8 @@ namespace sonicsim {
 namespace {
 
 bool is_index(const std::string& s) {
-  return !s.empty() && s.size() < 10 && std::all_of(s.begin(), s.end(), [](unsigned char ch) {
-    return std::isdigit(ch) != 0;
-  });
+  return !s.empty() && s.size() < 10 &&
+         std::all_of(s.begin(), s.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; });
 }
 
 std::string render(const std::string& prefix, const std::string& key) {
@@ -49,7 +48,8 @@ const schema::Node* descend(const schema::Node& node, const std::string& compone
   return nullptr;
 }
 
-[[noreturn]] void fail_at_set(const std::string& argument, const std::string& path, const std::string& message) {
+[[noreturn]] void fail_at_set(const std::string& argument, const std::string& path,
+                              const std::string& message) {
   throw ScenarioError("--set " + argument, 0, 0, path, message);
 }
 
@@ -59,8 +59,9 @@ std::size_t find_element(const YAML::Node& list, const std::string& component, c
   if (is_index(component)) {
     const std::size_t index = std::stoul(component);
     if (index >= list.size())
-      fail_at_set(argument, where, "index " + component + " is past the end: the list has " +
-                                       std::to_string(list.size()) + " elements");
+      fail_at_set(argument, where,
+                  "index " + component + " is past the end: the list has " + std::to_string(list.size()) +
+                      " elements");
     return index;
   }
   std::vector<std::string> names;
@@ -79,8 +80,10 @@ std::size_t find_element(const YAML::Node& list, const std::string& component, c
 std::vector<std::string> split_key_path(const std::string& path) {
   std::string text;
   for (char ch : path) {
-    if (ch == '[') text += '.';
-    else if (ch != ']') text += ch;
+    if (ch == '[')
+      text += '.';
+    else if (ch != ']')
+      text += ch;
   }
   std::vector<std::string> parts;
   std::size_t start = 0;
@@ -110,7 +113,8 @@ void validate_key_path(const std::string& path, const std::string& origin) {
 void apply_set_override(YAML::Node& root, const std::string& argument, SourceInfo& source) {
   const auto equals = argument.find('=');
   if (equals == std::string::npos)
-    throw ScenarioError("--set " + argument, 0, 0, "", "expected KEY.PATH=VALUE, e.g. --set workload.jobs=200");
+    throw ScenarioError("--set " + argument, 0, 0, "",
+                        "expected KEY.PATH=VALUE, e.g. --set workload.jobs=200");
   const std::string path = argument.substr(0, equals);
   const std::string value_text = argument.substr(equals + 1);
   validate_key_path(path, "--set " + argument);
@@ -134,11 +138,14 @@ void apply_set_override(YAML::Node& root, const std::string& argument, SourceInf
     const schema::Node* child_schema = descend(*node, parts[i], resolved, problem);
     if (node->kind == schema::Kind::list) {
       if (!current.IsSequence())
-        fail_at_set(argument, resolved, "'" + resolved + "' is not a list in the scenario; set the whole list");
+        fail_at_set(argument, resolved,
+                    "'" + resolved + "' is not a list in the scenario; set the whole list");
       const std::size_t index = find_element(current, parts[i], resolved, argument);
       resolved += "[" + std::to_string(index) + "]";
-      if (last) current[index] = value;
-      else current.reset(current[index]);
+      if (last)
+        current[index] = value;
+      else
+        current.reset(current[index]);
     } else {
       if (current.IsNull()) current = YAML::Node(YAML::NodeType::Map); // `key:` with no value: fill it in
       if (!current.IsMap()) {

@@ -1,6 +1,6 @@
 // The one error type of the scenario language. It says where (file, line, column, or the --set argument that
-// introduced the value), which key (a path such as workload.pipeline[1].max_batch) and what is wrong, so that a
-// user can fix the YAML without reading the simulator's source.
+// introduced the value), which key (a path such as workload.pipeline[1].max_batch) and what is wrong, so that
+// a user can fix the YAML without reading the simulator's source.
 #pragma once
 
 #include <stdexcept>
@@ -12,8 +12,8 @@ namespace sonicsim {
 struct ScenarioError : std::runtime_error {
   // line and column are 1-based; 0 means unknown (missing file, or a value that came from --set).
   ScenarioError(std::string file_, int line_, int column_, std::string key_path_, std::string message_)
-      : std::runtime_error(render(file_, line_, column_, key_path_, message_)), file(std::move(file_)), line(line_),
-        column(column_), key_path(std::move(key_path_)), message(std::move(message_)) {}
+      : std::runtime_error(render(file_, line_, column_, key_path_, message_)), file(std::move(file_)),
+        line(line_), column(column_), key_path(std::move(key_path_)), message(std::move(message_)) {}
 
   std::string file; // the source name, or "--set PATH=VALUE" for a value given on the command line
   int line = 0;

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "sim/scenario/default_scenario.hpp"
-#include "sim/scenario/schema.hpp"
 #include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/schema.hpp"
 #include "sim/scenario/units.hpp"
 #include "sim/scenario/yaml_values.hpp"
 
@@ -23,7 +23,8 @@ void check_gpu_curves(const Cursor& root, const Scenario& s) {
     const Model& model = s.models.at(module.model);
     if (model.throughput_by_gpu.count(s.platform.pods.gpu_type)) continue;
     std::string available;
-    for (const auto& entry : model.throughput_by_gpu) available += (available.empty() ? "" : ", ") + entry.first;
+    for (const auto& entry : model.throughput_by_gpu)
+      available += (available.empty() ? "" : ", ") + entry.first;
     root["platform"]["server_pods"]["gpu_type"].fail(
         "GPU type '" + s.platform.pods.gpu_type + "' has no throughput curve in model '" + model.name +
         "' (used by module '" + module.name + "'); expected one of the GPU types under models." + model.name +
@@ -47,7 +48,8 @@ Scenario read_scenario(const Cursor& root, const std::string& source_name) {
   schema::check_document(root);
   Scenario s;
   s.source_file = source_name;
-  s.name = root["name"].present() ? read_string(root["name"]) : std::filesystem::path(source_name).stem().string();
+  s.name =
+      root["name"].present() ? read_string(root["name"]) : std::filesystem::path(source_name).stem().string();
   if (root["description"].present()) s.description = read_string(root["description"]);
   if (root["seed"].present()) s.seed = read_seed(root["seed"]);
   s.platform = detail::read_platform(root["platform"]);
@@ -72,7 +74,8 @@ Scenario load_scenario_text(const std::string& yaml_text, const std::string& sou
   }
   SourceInfo source{source_name, {}};
   try {
-    for (const auto& argument : set_overrides) apply_set_override(tree, argument, source);
+    for (const auto& argument : set_overrides)
+      apply_set_override(tree, argument, source);
     return read_scenario(Cursor(source, tree), source_name);
   } catch (const YAML::Exception& e) {
     // Every read goes through a Cursor; this only guards against a yaml-cpp surprise escaping unlabelled.
@@ -86,8 +89,9 @@ Scenario load_scenario_file(const std::string& path, const std::vector<std::stri
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw ScenarioError(path, 0, 0, "",
-                        std::filesystem::exists(path, ec) ? "not a regular file; expected a YAML scenario file"
-                                                          : "no such file; expected a YAML scenario file");
+                        std::filesystem::exists(path, ec)
+                            ? "not a regular file; expected a YAML scenario file"
+                            : "no such file; expected a YAML scenario file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(path, 0, 0, "", std::string("cannot open: ") + std::strerror(errno));
   std::ostringstream text;

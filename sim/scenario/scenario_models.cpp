@@ -21,7 +21,8 @@ ThroughputCurve read_curve(const Cursor& c) {
   require(points, points.node().IsSequence() && points.node().size() > 0, shape);
   for (std::size_t i = 0; i < points.node().size(); ++i) {
     const Cursor point = points[i];
-    require(point, point.node().IsSequence() && point.node().size() == 2, "a pair [batch size, inferences per second]");
+    require(point, point.node().IsSequence() && point.node().size() == 2,
+            "a pair [batch size, inferences per second]");
     const double batch = read_number(point[0]);
     const double throughput = read_number(point[1]);
     require(point[0], batch >= 1.0, "a batch size >= 1");
@@ -47,7 +48,8 @@ DynamicBatching read_dynamic_batching(const Cursor& c, int max_batch_size) {
     for (std::size_t i = 0; i < sizes.node().size(); ++i) {
       const int size = read_int(sizes[i], 1);
       require(sizes[i], size <= max_batch_size,
-              "a preferred batch size no larger than triton.max_batch_size (" + std::to_string(max_batch_size) + ")");
+              "a preferred batch size no larger than triton.max_batch_size (" +
+                  std::to_string(max_batch_size) + ")");
       d.preferred_batch_sizes.push_back(size);
     }
   }
@@ -75,11 +77,13 @@ QueuePolicy read_queue_policy(const Cursor& c) {
 
 TritonSettings read_triton(const Cursor& c) {
   TritonSettings t;
-  if (!c.present()) c.fail("missing required section; expected a map with at least max_batch_size, e.g. "
-                           "triton: {max_batch_size: 16384}");
+  if (!c.present())
+    c.fail("missing required section; expected a map with at least max_batch_size, e.g. "
+           "triton: {max_batch_size: 16384}");
   t.max_batch_size = read_int(c["max_batch_size"], 1);
   if (c["instances_per_gpu"].present()) t.instances_per_gpu = read_int(c["instances_per_gpu"], 1);
-  if (c["dynamic_batching"].present()) t.dynamic_batching = read_dynamic_batching(c["dynamic_batching"], t.max_batch_size);
+  if (c["dynamic_batching"].present())
+    t.dynamic_batching = read_dynamic_batching(c["dynamic_batching"], t.max_batch_size);
   if (c["queue_policy"].present()) t.queue_policy = read_queue_policy(c["queue_policy"]);
   return t;
 }

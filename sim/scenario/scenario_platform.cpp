@@ -101,7 +101,8 @@ ServerPods read_server_pods(const Cursor& c) {
   if (c["gpus_per_pod"].present()) p.gpus_per_pod = read_int(c["gpus_per_pod"], 1);
   if (c["gpu_type"].present()) p.gpu_type = read_string(c["gpu_type"]);
   if (c["nic_bandwidth"].present()) p.nic_bandwidth_bps = read_positive_bandwidth(c["nic_bandwidth"]);
-  if (c["load_balancer"].present()) p.load_balancer = read_choice(c["load_balancer"], {"random", "round_robin"});
+  if (c["load_balancer"].present())
+    p.load_balancer = read_choice(c["load_balancer"], {"random", "round_robin"});
   return p;
 }
 
@@ -119,7 +120,8 @@ Platform read_platform(const Cursor& c) {
   if (c["network"].present() && c["network"]["tcp_window"].present()) {
     const Cursor window = c["network"]["tcp_window"];
     p.network.tcp_window_bytes = read_bytes(window);
-    require(window, p.network.tcp_window_bytes >= 0.0, "a window size >= 0, e.g. \"3MB\" (0 disables the cap)");
+    require(window, p.network.tcp_window_bytes >= 0.0,
+            "a window size >= 0, e.g. \"3MB\" (0 disables the cap)");
   }
   return p;
 }

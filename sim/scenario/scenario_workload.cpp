@@ -19,9 +19,10 @@ ClientSettings read_client(const Cursor& c) {
     client.max_in_flight = read_int(c["max_in_flight"], 1);
     // A synchronous client has exactly one request in flight; another number would be silently ignored.
     if (!client.asynchronous && client.max_in_flight != 1)
-      c["max_in_flight"].fail("got " + c["max_in_flight"].shown() +
-                              " with mode: sync; a synchronous client has one request in flight: set mode: async "
-                              "or remove max_in_flight");
+      c["max_in_flight"].fail(
+          "got " + c["max_in_flight"].shown() +
+          " with mode: sync; a synchronous client has one request in flight: set mode: async "
+          "or remove max_in_flight");
   }
   return client;
 }
@@ -37,7 +38,8 @@ void read_remote(const Cursor& c, Module& m, const std::map<std::string, Model>&
   const auto model = models.find(m.model);
   if (model == models.end()) {
     std::vector<std::string> names;
-    for (const auto& entry : models) names.push_back(entry.first);
+    for (const auto& entry : models)
+      names.push_back(entry.first);
     c["model"].fail("unknown model '" + m.model + "'" +
                     (names.empty() ? std::string(" (no models are defined under 'models')")
                                    : schema::suggestion(m.model, names)));

@@ -10,11 +10,21 @@ namespace {
 using NodePtr = std::shared_ptr<const Node>;
 using Fields = std::vector<std::pair<std::string, NodePtr>>;
 
-NodePtr value() { return std::make_shared<Node>(Node{Kind::value, {}, nullptr}); }
-NodePtr dist() { return std::make_shared<Node>(Node{Kind::distribution, {}, nullptr}); }
-NodePtr map(Fields fields) { return std::make_shared<Node>(Node{Kind::map, std::move(fields), nullptr}); }
-NodePtr list(NodePtr element) { return std::make_shared<Node>(Node{Kind::list, {}, std::move(element)}); }
-NodePtr dict(NodePtr element) { return std::make_shared<Node>(Node{Kind::dict, {}, std::move(element)}); }
+NodePtr value() {
+  return std::make_shared<Node>(Node{Kind::value, {}, nullptr});
+}
+NodePtr dist() {
+  return std::make_shared<Node>(Node{Kind::distribution, {}, nullptr});
+}
+NodePtr map(Fields fields) {
+  return std::make_shared<Node>(Node{Kind::map, std::move(fields), nullptr});
+}
+NodePtr list(NodePtr element) {
+  return std::make_shared<Node>(Node{Kind::list, {}, std::move(element)});
+}
+NodePtr dict(NodePtr element) {
+  return std::make_shared<Node>(Node{Kind::dict, {}, std::move(element)});
+}
 
 // Keys of a module, by type. The module schema node holds their union; check_document narrows by type.
 const std::map<std::string, std::vector<std::string>>& keys_by_module_type() {
@@ -71,8 +81,10 @@ NodePtr build_root() {
       {"events_per_job", value()},
       {"warmup_events", value()},
       {"start_spread", value()},
-      {"client",
-       map({{"retries", value()}, {"retry_backoff", value()}, {"mode", value()}, {"max_in_flight", value()}})},
+      {"client", map({{"retries", value()},
+                      {"retry_backoff", value()},
+                      {"mode", value()},
+                      {"max_in_flight", value()}})},
       {"pipeline", list(module)},
   });
   return map({
@@ -88,7 +100,8 @@ NodePtr build_root() {
 
 std::string joined(const std::vector<std::string>& words) {
   std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
+  for (const auto& w : words)
+    out += (out.empty() ? "" : ", ") + w;
   return out;
 }
 
@@ -102,8 +115,8 @@ std::vector<std::pair<std::string, YAML::Node>> map_entries(const Cursor& c) {
     const std::string name = key.Scalar();
     const auto [it, inserted] = first_line.emplace(name, key.Mark().line + 1);
     if (!inserted)
-      c.key_cursor(key).fail("duplicate key '" + name + "' (first written at line " + std::to_string(it->second) +
-                             "); write each key once");
+      c.key_cursor(key).fail("duplicate key '" + name + "' (first written at line " +
+                             std::to_string(it->second) + "); write each key once");
     entries.emplace_back(name, key);
   }
   return entries;
@@ -150,8 +163,8 @@ void check_distribution(const Cursor& c) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     std::vector<std::string> all{"dist", "value", "mean", "sd", "min", "max"};
     if (std::find(all.begin(), all.end(), key) != all.end())
-      c.key_cursor(key_node).fail("key '" + key + "' is not a parameter of a " + kind + " distribution (" + kind +
-                                  " takes: " + joined(allowed) + ")");
+      c.key_cursor(key_node).fail("key '" + key + "' is not a parameter of a " + kind + " distribution (" +
+                                  kind + " takes: " + joined(allowed) + ")");
     c.key_cursor(key_node).fail("unknown key '" + key + "'" + suggestion(key, allowed));
   }
 }
@@ -168,11 +181,13 @@ void check(const Cursor& c, const Node& schema) {
     return check_distribution(c);
   case Kind::dict:
     if (!c.node().IsMap()) c.fail_value("a map from names to settings");
-    for (const auto& [key, key_node] : map_entries(c)) check(c[key], *schema.element);
+    for (const auto& [key, key_node] : map_entries(c))
+      check(c[key], *schema.element);
     return;
   case Kind::list:
     if (!c.node().IsSequence()) c.fail_value("a list");
-    for (std::size_t i = 0; i < c.node().size(); ++i) check(c[i], *schema.element);
+    for (std::size_t i = 0; i < c.node().size(); ++i)
+      check(c[i], *schema.element);
     return;
   }
 }
@@ -187,7 +202,8 @@ const Node* Node::field(const std::string& key) const {
 
 std::vector<std::string> Node::keys() const {
   std::vector<std::string> out;
-  for (const auto& f : fields) out.push_back(f.first);
+  for (const auto& f : fields)
+    out.push_back(f.first);
   return out;
 }
 
@@ -214,8 +230,8 @@ const std::vector<std::string>& distribution_kinds() {
 
 const std::vector<std::string>& distribution_keys(const std::string& kind) {
   static const std::map<std::string, std::vector<std::string>> keys{
-      {"constant", {"dist", "value"}},        {"normal", {"dist", "mean", "sd"}},
-      {"lognormal", {"dist", "mean", "sd"}},  {"exponential", {"dist", "mean"}},
+      {"constant", {"dist", "value"}},       {"normal", {"dist", "mean", "sd"}},
+      {"lognormal", {"dist", "mean", "sd"}}, {"exponential", {"dist", "mean"}},
       {"uniform", {"dist", "min", "max"}},
   };
   static const std::vector<std::string> none;
@@ -226,7 +242,8 @@ const std::vector<std::string>& distribution_keys(const std::string& kind) {
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   // Levenshtein distance, one row at a time.
   std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     std::size_t diagonal = row[0];
     row[0] = i;
@@ -256,10 +273,13 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
   // A truncated key ("max_batch" for "max_batch_size") is far in edit distance but obvious as a prefix.
   constexpr std::size_t min_prefix = 3;
   for (const auto& c : candidates)
-    if (word.size() >= min_prefix && c.compare(0, word.size(), word) == 0) return " (did you mean '" + c + "'?)";
+    if (word.size() >= min_prefix && c.compare(0, word.size(), word) == 0)
+      return " (did you mean '" + c + "'?)";
   return " (expected one of: " + joined(candidates) + ")";
 }
 
-void check_document(const Cursor& root_cursor) { check(root_cursor, root()); }
+void check_document(const Cursor& root_cursor) {
+  check(root_cursor, root());
+}
 
 } // namespace sonicsim::schema

@@ -32,12 +32,15 @@ struct Node {
 // The whole scenario file.
 const Node& root();
 
-const std::vector<std::string>& module_types();               // cpu, remote_inference, local_inference
-const std::vector<std::string>& module_keys(const std::string& type); // keys allowed for a module of that type
-const std::vector<std::string>& distribution_kinds();         // constant, normal, lognormal, exponential, uniform
-const std::vector<std::string>& distribution_keys(const std::string& kind); // parameters of that kind, with `dist`
+const std::vector<std::string>& module_types(); // cpu, remote_inference, local_inference
+const std::vector<std::string>&
+module_keys(const std::string& type);                 // keys allowed for a module of that type
+const std::vector<std::string>& distribution_kinds(); // constant, normal, lognormal, exponential, uniform
+const std::vector<std::string>&
+distribution_keys(const std::string& kind); // parameters of that kind, with `dist`
 
-// " (did you mean 'jobs'?)" for the nearest candidate within a small edit distance, else " (expected one of: ...)".
+// " (did you mean 'jobs'?)" for the nearest candidate within a small edit distance, else " (expected one of:
+// ...)".
 std::string suggestion(const std::string& word, const std::vector<std::string>& candidates);
 std::size_t edit_distance(const std::string& a, const std::string& b);
 

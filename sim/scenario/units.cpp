@@ -20,10 +20,12 @@ struct QuantityKind {
   const char* noun;    // "duration"
   const char* example; // "\"12ms\""
   std::vector<UnitFactor> units;
-  const char* known;   // list shown in errors
+  const char* known; // list shown in errors
 };
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+std::string quoted(const std::string& s) {
+  return "\"" + s + "\"";
+}
 
 std::string trim(const std::string& s) {
   const auto first = s.find_first_not_of(" \t");
@@ -55,8 +57,8 @@ double parse_quantity(const std::string& raw, const QuantityKind& kind) {
   if (unit.empty()) throw UnitError(expected + "; got the bare number " + quoted(raw));
   for (const auto& u : kind.units)
     if (unit == u.suffix) return value * u.factor;
-  throw UnitError("unknown " + std::string(kind.noun) + " unit '" + unit + "' in " + quoted(raw) + "; " + expected +
-                  " (units: " + kind.known + ")");
+  throw UnitError("unknown " + std::string(kind.noun) + " unit '" + unit + "' in " + quoted(raw) + "; " +
+                  expected + " (units: " + kind.known + ")");
 }
 
 const QuantityKind& duration_kind() {
@@ -91,11 +93,17 @@ const QuantityKind& bytes_kind() {
 
 const QuantityKind& bandwidth_kind() {
   static const QuantityKind kind = [] {
-    QuantityKind k{"bandwidth", "\"10Gbps\"", {}, "bps, kbps, Mbps, Gbps, Tbps (also Gb/s, Gbit/s); bytes/s: MBps, GB/s"};
-    const std::vector<std::pair<std::string, double>> prefixes{{"", 1.0}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};
+    QuantityKind k{"bandwidth",
+                   "\"10Gbps\"",
+                   {},
+                   "bps, kbps, Mbps, Gbps, Tbps (also Gb/s, Gbit/s); bytes/s: MBps, GB/s"};
+    const std::vector<std::pair<std::string, double>> prefixes{
+        {"", 1.0}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};
     for (const auto& [prefix, factor] : prefixes) {
-      for (const char* bits : {"bps", "b/s", "bit/s"}) k.units.push_back({prefix + bits, factor});
-      for (const char* bytes : {"Bps", "B/s"}) k.units.push_back({prefix + bytes, 8.0 * factor}); // bytes -> bits
+      for (const char* bits : {"bps", "b/s", "bit/s"})
+        k.units.push_back({prefix + bits, factor});
+      for (const char* bytes : {"Bps", "B/s"})
+        k.units.push_back({prefix + bytes, 8.0 * factor}); // bytes -> bits
     }
     return k;
   }();
@@ -104,7 +112,9 @@ const QuantityKind& bandwidth_kind() {
 
 } // namespace
 
-double parse_duration_s(const std::string& text) { return parse_quantity(text, duration_kind()); }
+double parse_duration_s(const std::string& text) {
+  return parse_quantity(text, duration_kind());
+}
 
 double parse_bytes(const std::string& text) {
   try {
@@ -120,15 +130,19 @@ double parse_bytes(const std::string& text) {
   }
 }
 
-double parse_bandwidth_bps(const std::string& text) { return parse_quantity(text, bandwidth_kind()); }
+double parse_bandwidth_bps(const std::string& text) {
+  return parse_quantity(text, bandwidth_kind());
+}
 
 double parse_number(const std::string& raw) {
   const std::string text = trim(raw);
   double value = 0.0;
   std::string unit;
-  if (!split_number(text, value, unit)) throw UnitError("expected a number, e.g. \"0.5\"; got " + quoted(raw));
+  if (!split_number(text, value, unit))
+    throw UnitError("expected a number, e.g. \"0.5\"; got " + quoted(raw));
   if (!unit.empty())
-    throw UnitError("expected a plain number without a unit; got " + quoted(raw) + " (unexpected '" + unit + "')");
+    throw UnitError("expected a plain number without a unit; got " + quoted(raw) + " (unexpected '" + unit +
+                    "')");
   return value;
 }
 

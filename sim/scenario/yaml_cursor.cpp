@@ -84,12 +84,16 @@ void Cursor::fail(const std::string& message) const {
   // models.m.triton.max_batch_size=32), so the overrides in force are named.
   std::string text = message;
   std::string applied;
-  for (const auto& o : source_->overrides) applied += (applied.empty() ? "" : ", ") + ("--set " + o.argument);
+  for (const auto& o : source_->overrides)
+    applied += (applied.empty() ? "" : ", ") + ("--set " + o.argument);
   if (!applied.empty()) text += " (with " + applied + ")";
   const bool known = !mark_.is_null();
-  throw ScenarioError(source_->source_name, known ? mark_.line + 1 : 0, known ? mark_.column + 1 : 0, path_, text);
+  throw ScenarioError(source_->source_name, known ? mark_.line + 1 : 0, known ? mark_.column + 1 : 0, path_,
+                      text);
 }
 
-void Cursor::fail_value(const std::string& expected) const { fail("got " + shown() + "; expected " + expected); }
+void Cursor::fail_value(const std::string& expected) const {
+  fail("got " + shown() + "; expected " + expected);
+}
 
 } // namespace sonicsim

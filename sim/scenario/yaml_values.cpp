@@ -22,18 +22,24 @@ double read_quantity(const Cursor& c, Quantity quantity) {
   return quantity == Quantity::duration ? read_duration_s(c) : read_number(c);
 }
 
-std::string quantity_example(Quantity quantity) { return quantity == Quantity::duration ? "\"110s\"" : "55000"; }
+std::string quantity_example(Quantity quantity) {
+  return quantity == Quantity::duration ? "\"110s\"" : "55000";
+}
 
 } // namespace
 
 double read_duration_s(const Cursor& c) {
   return read_with(c, "a duration with a unit, e.g. \"12ms\"", parse_duration_s);
 }
-double read_bytes(const Cursor& c) { return read_with(c, "a size with a unit, e.g. \"9216B\"", parse_bytes); }
+double read_bytes(const Cursor& c) {
+  return read_with(c, "a size with a unit, e.g. \"9216B\"", parse_bytes);
+}
 double read_bandwidth_bps(const Cursor& c) {
   return read_with(c, "a bandwidth with a unit, e.g. \"10Gbps\"", parse_bandwidth_bps);
 }
-double read_number(const Cursor& c) { return read_with(c, "a number", parse_number); }
+double read_number(const Cursor& c) {
+  return read_with(c, "a number", parse_number);
+}
 
 int read_int(const Cursor& c, int minimum) {
   const std::string expected = "an integer >= " + std::to_string(minimum);
@@ -55,11 +61,14 @@ bool read_bool(const Cursor& c) {
   c.fail_value("true or false");
 }
 
-std::string read_string(const Cursor& c) { return c.scalar("a string"); }
+std::string read_string(const Cursor& c) {
+  return c.scalar("a string");
+}
 
 std::string read_choice(const Cursor& c, const std::vector<std::string>& choices) {
   std::string list;
-  for (const auto& choice : choices) list += (list.empty() ? "" : " | ") + choice;
+  for (const auto& choice : choices)
+    list += (list.empty() ? "" : " | ") + choice;
   const std::string text = c.scalar("one of " + list);
   if (std::find(choices.begin(), choices.end(), text) == choices.end())
     c.fail("got \"" + text + "\"; expected one of " + list + schema::suggestion(text, choices));
@@ -89,8 +98,10 @@ DistributionSpec read_distribution(const Cursor& c, Quantity quantity) {
     spec.kind = kind == "normal" ? Kind::normal : Kind::lognormal;
     spec.mean = parameter("mean");
     spec.sd = parameter("sd");
-    if (spec.kind == Kind::normal) require(c["mean"], spec.mean >= 0, "a mean >= 0");
-    else require(c["mean"], spec.mean > 0, "a mean > 0 (a lognormal quantity is positive)");
+    if (spec.kind == Kind::normal)
+      require(c["mean"], spec.mean >= 0, "a mean >= 0");
+    else
+      require(c["mean"], spec.mean > 0, "a mean > 0 (a lognormal quantity is positive)");
     require(c["sd"], spec.sd >= 0, "a standard deviation >= 0");
   } else if (kind == "exponential") {
     spec.kind = Kind::exponential;

@@ -1,5 +1,5 @@
-// Typed reads of one YAML value through a Cursor: the value with its unit, converted to SI, or a ScenarioError
-// that says where, which key, what was written and what is expected.
+// Typed reads of one YAML value through a Cursor: the value with its unit, converted to SI, or a
+// ScenarioError that says where, which key, what was written and what is expected.
 #pragma once
 
 #include <string>

@@ -13,8 +13,8 @@ using namespace sonicsim;
 namespace {
 
 std::ostream& operator<<(std::ostream& out, const DistributionSpec& d) {
-  return out << "{kind " << static_cast<int>(d.kind) << " mean " << d.mean << " sd " << d.sd << " min " << d.min
-             << " max " << d.max << "}";
+  return out << "{kind " << static_cast<int>(d.kind) << " mean " << d.mean << " sd " << d.sd << " min "
+             << d.min << " max " << d.max << "}";
 }
 
 // Every field of a Scenario except source_file, one per line, at full precision.
@@ -24,51 +24,57 @@ std::string describe(const Scenario& s) {
   out << "name " << s.name << "\ndescription " << s.description << "\nseed " << s.seed << "\n";
   const Platform& p = s.platform;
   out << "jobs_per_node " << p.jobs_per_node << "\n";
-  for (const auto& nic : p.nic_mix) out << "nic " << nic.bandwidth_bps << " " << nic.fraction << "\n";
-  for (const auto& cpu : p.cpu_mix) out << "cpu " << cpu.name << " " << cpu.fraction << " " << cpu.speed << "\n";
+  for (const auto& nic : p.nic_mix)
+    out << "nic " << nic.bandwidth_bps << " " << nic.fraction << "\n";
+  for (const auto& cpu : p.cpu_mix)
+    out << "cpu " << cpu.name << " " << cpu.fraction << " " << cpu.speed << "\n";
   out << "switch " << p.site_switch.bandwidth_bps << " " << p.site_switch.background.rate_bps << "\nwan "
-      << p.wan.rtt_s << " " << p.wan.bandwidth_bps << "\npods " << p.pods.count << " " << p.pods.gpus_per_pod << " "
-      << p.pods.gpu_type << " " << p.pods.nic_bandwidth_bps << " " << p.pods.load_balancer << "\ntcp_window "
-      << p.network.tcp_window_bytes << "\n";
+      << p.wan.rtt_s << " " << p.wan.bandwidth_bps << "\npods " << p.pods.count << " " << p.pods.gpus_per_pod
+      << " " << p.pods.gpu_type << " " << p.pods.nic_bandwidth_bps << " " << p.pods.load_balancer
+      << "\ntcp_window " << p.network.tcp_window_bytes << "\n";
   for (const auto& [name, m] : s.models) {
     out << "model " << name << " " << m.name << " " << m.input_bytes_per_inference << " "
         << m.output_bytes_per_inference << "\n";
     for (const auto& [gpu, curve] : m.throughput_by_gpu) {
       out << "  curve " << gpu << " overhead " << curve.overhead_s << ":";
-      for (const auto& [batch, rate] : curve.points) out << " " << batch << "/" << rate;
+      for (const auto& [batch, rate] : curve.points)
+        out << " " << batch << "/" << rate;
       out << "\n";
     }
     const TritonSettings& t = m.triton;
-    out << "  triton " << t.max_batch_size << " " << t.instances_per_gpu << " dyn " << t.dynamic_batching.enabled
-        << " " << t.dynamic_batching.max_queue_delay_s << " pref";
-    for (int size : t.dynamic_batching.preferred_batch_sizes) out << " " << size;
-    out << " queue " << t.queue_policy.max_queue_size.value_or(-1) << " " << t.queue_policy.timeout_s.value_or(-1)
-        << "\n";
+    out << "  triton " << t.max_batch_size << " " << t.instances_per_gpu << " dyn "
+        << t.dynamic_batching.enabled << " " << t.dynamic_batching.max_queue_delay_s << " pref";
+    for (int size : t.dynamic_batching.preferred_batch_sizes)
+      out << " " << size;
+    out << " queue " << t.queue_policy.max_queue_size.value_or(-1) << " "
+        << t.queue_policy.timeout_s.value_or(-1) << "\n";
   }
   const Workload& w = s.workload;
   out << "workload " << w.jobs << " " << w.events_per_job << " " << w.warmup_events << " " << w.start_spread_s
-      << "\nclient " << w.client.retries << " " << w.client.retry_backoff_s << " " << w.client.asynchronous << " "
-      << w.client.max_in_flight << "\n";
+      << "\nclient " << w.client.retries << " " << w.client.retry_backoff_s << " " << w.client.asynchronous
+      << " " << w.client.max_in_flight << "\n";
   for (const auto& m : w.pipeline)
-    out << "module " << m.name << " " << static_cast<int>(m.type) << " " << m.duration_s << " " << m.model << " "
-        << m.preprocess_s << " " << m.inferences << " " << m.groups << " " << m.group_spread << " " << m.max_batch
-        << " " << m.local_time_per_inference_s << "\n";
+    out << "module " << m.name << " " << static_cast<int>(m.type) << " " << m.duration_s << " " << m.model
+        << " " << m.preprocess_s << " " << m.inferences << " " << m.groups << " " << m.group_spread << " "
+        << m.max_batch << " " << m.local_time_per_inference_s << "\n";
   out << "timeseries_interval " << s.output.timeseries_interval_s << "\n";
   return out.str();
 }
 
 } // namespace
 
-TEST_CASE("scenario default: the embedded default parses, and matches configs/protodune_2020_large_batch.yaml") {
+TEST_CASE(
+    "scenario default: the embedded default parses, and matches configs/protodune_2020_large_batch.yaml") {
   const Scenario embedded = load_default_scenario();
   CHECK(embedded.name == "protodune_2020_large_batch");
   CHECK(embedded.source_file == "<embedded default>");
 
   const std::filesystem::path config =
       std::filesystem::path(SONICSIM_SOURCE_DIR) / "configs" / "protodune_2020_large_batch.yaml";
-  REQUIRE_MESSAGE(std::filesystem::exists(config),
-                  config.string() << " is missing; the embedded default in sim/scenario/default_scenario.cpp is "
-                                     "its copy");
+  REQUIRE_MESSAGE(
+      std::filesystem::exists(config),
+      config.string() << " is missing; the embedded default in sim/scenario/default_scenario.cpp is "
+                         "its copy");
   const Scenario file = load_scenario_file(config.string());
   // On a mismatch, doctest prints both descriptions: copy the config's YAML into default_scenario.cpp.
   CHECK(describe(embedded) == describe(file));

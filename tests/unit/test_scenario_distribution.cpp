@@ -1,4 +1,5 @@
-// Sampling a DistributionSpec: the moments match the spec, draws are never negative, and a seed fixes the draws.
+// Sampling a DistributionSpec: the moments match the spec, draws are never negative, and a seed fixes the
+// draws.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -85,43 +85,52 @@ TEST_CASE("scenario errors: unknown keys suggest the nearest known key, at the k
   CHECK(error_of(with("platform:", "platfrom:")) ==
         "bad.yaml:2:1: key 'platfrom': unknown key 'platfrom' (did you mean 'platform'?)");
   CHECK(error_of(with("triton: {max_batch_size: 64}", "triton: {max_batch: 64}")) ==
-        "bad.yaml:10:14: key 'models.m.triton.max_batch': unknown key 'max_batch' (did you mean 'max_batch_size'?)");
+        "bad.yaml:10:14: key 'models.m.triton.max_batch': unknown key 'max_batch' (did you mean "
+        "'max_batch_size'?)");
   // Nothing close: the known keys are listed instead.
-  CHECK(error_of(with("jobs: 10", "jobs: 10\n  colour: blue")).find(
-            "key 'workload.colour': unknown key 'colour' (expected one of: jobs, events_per_job, warmup_events, "
-            "start_spread, client, pipeline)") != std::string::npos);
+  CHECK(error_of(with("jobs: 10", "jobs: 10\n  colour: blue"))
+            .find("key 'workload.colour': unknown key 'colour' (expected one of: jobs, events_per_job, "
+                  "warmup_events, "
+                  "start_spread, client, pipeline)") != std::string::npos);
 }
 
 TEST_CASE("scenario errors: a key written twice is reported at the second one") {
   CHECK(error_of(with("jobs: 10", "jobs: 10\n  jobs: 20")) ==
-        "bad.yaml:13:3: key 'workload.jobs': duplicate key 'jobs' (first written at line 12); write each key once");
+        "bad.yaml:13:3: key 'workload.jobs': duplicate key 'jobs' (first written at line 12); write each key "
+        "once");
 }
 
 TEST_CASE("scenario errors: module keys are checked against the module's type") {
   CHECK(error_of(with("duration: \"1s\"}", "duration: \"1s\", max_batch: 4}")) ==
-        "bad.yaml:14:47: key 'workload.pipeline[0].max_batch': key 'max_batch' does not apply to a cpu module (cpu "
+        "bad.yaml:14:47: key 'workload.pipeline[0].max_batch': key 'max_batch' does not apply to a cpu "
+        "module (cpu "
         "modules take: name, type, duration)");
   CHECK(error_of(with("type: cpu", "type: gpu")) ==
         "bad.yaml:14:26: key 'workload.pipeline[0].type': unknown module type 'gpu' (did you mean 'cpu'?)");
-  CHECK(error_of(with("model: m,", "modle: m,")).find(
-            "bad.yaml:15:42: key 'workload.pipeline[1].modle': unknown key 'modle' (did you mean 'model'?)") == 0);
+  CHECK(error_of(with("model: m,", "modle: m,"))
+            .find("bad.yaml:15:42: key 'workload.pipeline[1].modle': unknown key 'modle' (did you mean "
+                  "'model'?)") == 0);
 }
 
 TEST_CASE("scenario errors: a missing or wrong unit says what is expected") {
   CHECK(error_of(with("duration: \"1s\"", "duration: 1")) ==
-        "bad.yaml:14:41: key 'workload.pipeline[0].duration': expected a duration with a unit, e.g. \"12ms\"; got "
+        "bad.yaml:14:41: key 'workload.pipeline[0].duration': expected a duration with a unit, e.g. "
+        "\"12ms\"; got "
         "the bare number \"1\"");
-  CHECK(error_of(with("\"9216B\"", "\"9216 bytes\"")).find(
-            "bad.yaml:6:32: key 'models.m.input_bytes_per_inference': unknown size in bytes unit 'bytes'") == 0);
-  CHECK(error_of(with("\"10Gbps\"", "\"10GHz\"")).find(
-            "bad.yaml:3:25: key 'platform.nic_mix[0].bandwidth': unknown bandwidth unit 'GHz'") == 0);
+  CHECK(error_of(with("\"9216B\"", "\"9216 bytes\""))
+            .find("bad.yaml:6:32: key 'models.m.input_bytes_per_inference': unknown size in bytes unit "
+                  "'bytes'") == 0);
+  CHECK(error_of(with("\"10Gbps\"", "\"10GHz\""))
+            .find("bad.yaml:3:25: key 'platform.nic_mix[0].bandwidth': unknown bandwidth unit 'GHz'") == 0);
 }
 
 TEST_CASE("scenario errors: zero or negative bandwidths are rejected") {
   CHECK(error_of(with("\"10Gbps\"", "\"0Gbps\"")) ==
-        "bad.yaml:3:25: key 'platform.nic_mix[0].bandwidth': got \"0Gbps\"; expected a bandwidth > 0, e.g. \"10Gbps\"");
-  CHECK(error_of(with("platform:", "platform:\n  wan: {bandwidth: \"-1Gbps\"}")).find(
-            "key 'platform.wan.bandwidth': got \"-1Gbps\"; expected a bandwidth > 0") != std::string::npos);
+        "bad.yaml:3:25: key 'platform.nic_mix[0].bandwidth': got \"0Gbps\"; expected a bandwidth > 0, e.g. "
+        "\"10Gbps\"");
+  CHECK(error_of(with("platform:", "platform:\n  wan: {bandwidth: \"-1Gbps\"}"))
+            .find("key 'platform.wan.bandwidth': got \"-1Gbps\"; expected a bandwidth > 0") !=
+        std::string::npos);
 }
 
 TEST_CASE("scenario errors: zero or negative jobs, and max_batch below 1") {
@@ -136,15 +145,16 @@ TEST_CASE("scenario errors: zero or negative jobs, and max_batch below 1") {
 TEST_CASE("scenario errors: required keys that are missing are named, at their parent's position") {
   CHECK(error_of(with("  jobs: 10\n", "")) ==
         "bad.yaml:12:3: key 'workload.jobs': missing required key; expected an integer >= 1");
-  CHECK(error_of(with(", max_batch: 64", "")).find("key 'workload.pipeline[1].max_batch': missing required key") !=
-        std::string::npos);
+  CHECK(error_of(with(", max_batch: 64", ""))
+            .find("key 'workload.pipeline[1].max_batch': missing required key") != std::string::npos);
   CHECK(error_of(with("jobs: 10", "jobs:")) ==
         "bad.yaml:12:3: key 'workload.jobs': has no value; expected an integer >= 1");
 }
 
 TEST_CASE("scenario errors: fractions must sum to 1") {
   CHECK(error_of(with("fraction: 0.5}]", "fraction: 0.4}]")) ==
-        "bad.yaml:3:12: key 'platform.nic_mix': the fractions sum to 0.9 (0.5 + 0.4); expected a sum of 1 (within "
+        "bad.yaml:3:12: key 'platform.nic_mix': the fractions sum to 0.9 (0.5 + 0.4); expected a sum of 1 "
+        "(within "
         "1e-06)");
   // Decimal fractions that are not exact in binary still sum to 1 within the tolerance.
   CHECK(error_of(with("fraction: 0.5}, {bandwidth: \"1Gbps\", fraction: 0.5}",
@@ -152,29 +162,34 @@ TEST_CASE("scenario errors: fractions must sum to 1") {
 }
 
 TEST_CASE("scenario errors: preferred batch sizes above max_batch_size") {
-  CHECK(error_of(with("triton: {max_batch_size: 64}",
-                      "triton: {max_batch_size: 64, dynamic_batching: {enabled: true, preferred_batch_sizes: [32, "
-                      "128]}}")) ==
-        "bad.yaml:10:96: key 'models.m.triton.dynamic_batching.preferred_batch_sizes[1]': got \"128\"; expected a "
-        "preferred batch size no larger than triton.max_batch_size (64)");
+  CHECK(error_of(with(
+            "triton: {max_batch_size: 64}",
+            "triton: {max_batch_size: 64, dynamic_batching: {enabled: true, preferred_batch_sizes: [32, "
+            "128]}}")) == "bad.yaml:10:96: key 'models.m.triton.dynamic_batching.preferred_batch_sizes[1]': "
+                          "got \"128\"; expected a "
+                          "preferred batch size no larger than triton.max_batch_size (64)");
 }
 
-TEST_CASE("scenario errors: throughput curves need points with increasing batch sizes and positive throughput") {
+TEST_CASE(
+    "scenario errors: throughput curves need points with increasing batch sizes and positive throughput") {
   CHECK(error_of(with("{points: [[1, 600], [64, 9000]]}", "{points: []}")) ==
-        "bad.yaml:9:20: key 'models.m.throughput.T4.points': got the list []; expected a non-empty list of [batch "
+        "bad.yaml:9:20: key 'models.m.throughput.T4.points': got the list []; expected a non-empty list of "
+        "[batch "
         "size, inferences per second] pairs, e.g. [[1, 600], [64, 9000]]");
-  CHECK(error_of(with("{points: [[1, 600], [64, 9000]]}", "{overhead: \"1ms\"}")).find(
-            "key 'models.m.throughput.T4.points': missing required key") != std::string::npos);
-  CHECK(error_of(with("[64, 9000]", "[1, 9000]")) ==
-        "bad.yaml:9:32: key 'models.m.throughput.T4.points[1][0]': got \"1\"; expected a batch size above the "
-        "previous point's (1): points are sorted by strictly increasing batch size");
+  CHECK(error_of(with("{points: [[1, 600], [64, 9000]]}", "{overhead: \"1ms\"}"))
+            .find("key 'models.m.throughput.T4.points': missing required key") != std::string::npos);
+  CHECK(
+      error_of(with("[64, 9000]", "[1, 9000]")) ==
+      "bad.yaml:9:32: key 'models.m.throughput.T4.points[1][0]': got \"1\"; expected a batch size above the "
+      "previous point's (1): points are sorted by strictly increasing batch size");
   CHECK(error_of(with("[64, 9000]", "[64, 0]")) ==
-        "bad.yaml:9:36: key 'models.m.throughput.T4.points[1][1]': got \"0\"; expected a throughput > 0 inferences "
+        "bad.yaml:9:36: key 'models.m.throughput.T4.points[1][1]': got \"0\"; expected a throughput > 0 "
+        "inferences "
         "per second");
   CHECK(error_of(with("[64, 9000]", "[64]")).find("expected a pair [batch size, inferences per second]") !=
         std::string::npos);
-  CHECK(error_of(with("throughput:\n      T4: {points: [[1, 600], [64, 9000]]}", "throughput: {}")).find(
-            "key 'models.m.throughput': expected at least one GPU type") != std::string::npos);
+  CHECK(error_of(with("throughput:\n      T4: {points: [[1, 600], [64, 9000]]}", "throughput: {}"))
+            .find("key 'models.m.throughput': expected at least one GPU type") != std::string::npos);
 }
 
 TEST_CASE("scenario errors: a remote_inference module naming an unknown model") {
@@ -184,11 +199,13 @@ TEST_CASE("scenario errors: a remote_inference module naming an unknown model") 
 
 TEST_CASE("scenario errors: the pods' GPU type needs a throughput curve in every model used") {
   CHECK(error_of(with("platform:", "platform:\n  server_pods: {gpu_type: A100}")) ==
-        "bad.yaml:3:27: key 'platform.server_pods.gpu_type': GPU type 'A100' has no throughput curve in model 'm' "
+        "bad.yaml:3:27: key 'platform.server_pods.gpu_type': GPU type 'A100' has no throughput curve in "
+        "model 'm' "
         "(used by module 'ml'); expected one of the GPU types under models.m.throughput: T4");
   // Left at its default (T4) the check still runs; a model used by no module needs no curve for it.
-  CHECK(error_of(with("T4: {points", "V100: {points")).find(
-            "key 'platform.server_pods.gpu_type': GPU type 'T4' has no throughput curve") != std::string::npos);
+  CHECK(error_of(with("T4: {points", "V100: {points"))
+            .find("key 'platform.server_pods.gpu_type': GPU type 'T4' has no throughput curve") !=
+        std::string::npos);
 }
 
 TEST_CASE("scenario errors: a request larger than max_batch_size would always be rejected") {
@@ -199,46 +216,57 @@ TEST_CASE("scenario errors: a request larger than max_batch_size would always be
 
 TEST_CASE("scenario errors: distribution parameters are checked for their distribution") {
   CHECK(error_of(with("duration: \"1s\"", "duration: {dist: normal, mean: \"1s\", sd: \"-1s\"}")) ==
-        "bad.yaml:14:72: key 'workload.pipeline[0].duration.sd': got \"-1s\"; expected a standard deviation >= 0");
-  CHECK(error_of(with("duration: \"1s\"", "duration: {dist: lognormal, mean: \"0s\", sd: \"1s\"}")).find(
-            "key 'workload.pipeline[0].duration.mean': got \"0s\"; expected a mean > 0") != std::string::npos);
-  CHECK(error_of(with("duration: \"1s\"", "duration: {dist: exponential, mean: \"-2s\"}")).find(
-            "key 'workload.pipeline[0].duration.mean': got \"-2s\"; expected a mean > 0") != std::string::npos);
-  CHECK(error_of(with("duration: \"1s\"", "duration: {dist: uniform, min: \"5s\", max: \"2s\"}")).find(
-            "key 'workload.pipeline[0].duration.max': got \"2s\"; expected an upper bound >= min (5s)") !=
+        "bad.yaml:14:72: key 'workload.pipeline[0].duration.sd': got \"-1s\"; expected a standard deviation "
+        ">= 0");
+  CHECK(error_of(with("duration: \"1s\"", "duration: {dist: lognormal, mean: \"0s\", sd: \"1s\"}"))
+            .find("key 'workload.pipeline[0].duration.mean': got \"0s\"; expected a mean > 0") !=
         std::string::npos);
+  CHECK(error_of(with("duration: \"1s\"", "duration: {dist: exponential, mean: \"-2s\"}"))
+            .find("key 'workload.pipeline[0].duration.mean': got \"-2s\"; expected a mean > 0") !=
+        std::string::npos);
+  CHECK(
+      error_of(with("duration: \"1s\"", "duration: {dist: uniform, min: \"5s\", max: \"2s\"}"))
+          .find("key 'workload.pipeline[0].duration.max': got \"2s\"; expected an upper bound >= min (5s)") !=
+      std::string::npos);
   CHECK(error_of(with("duration: \"1s\"", "duration: {dist: normal, mean: \"1s\", sd: \"1s\", max: \"3s\"}"))
-            .find("key 'workload.pipeline[0].duration.max': key 'max' is not a parameter of a normal distribution "
+            .find("key 'workload.pipeline[0].duration.max': key 'max' is not a parameter of a normal "
+                  "distribution "
                   "(normal takes: dist, mean, sd)") != std::string::npos);
-  CHECK(error_of(with("duration: \"1s\"", "duration: {dist: gaussian, mean: \"1s\"}")).find(
-            "bad.yaml:14:48: key 'workload.pipeline[0].duration.dist': unknown distribution 'gaussian' (expected one "
-            "of: constant, normal, lognormal, exponential, uniform)") == 0);
-  CHECK(error_of(with("inferences: 100", "inferences: {dist: normal, mean: 100, sd: \"5s\"}")).find(
-            "key 'workload.pipeline[1].inferences.sd': expected a plain number without a unit; got \"5s\"") !=
-        std::string::npos);
+  CHECK(error_of(with("duration: \"1s\"", "duration: {dist: gaussian, mean: \"1s\"}"))
+            .find("bad.yaml:14:48: key 'workload.pipeline[0].duration.dist': unknown distribution 'gaussian' "
+                  "(expected one "
+                  "of: constant, normal, lognormal, exponential, uniform)") == 0);
+  CHECK(error_of(with("inferences: 100", "inferences: {dist: normal, mean: 100, sd: \"5s\"}"))
+            .find("key 'workload.pipeline[1].inferences.sd': expected a plain number without a unit; got "
+                  "\"5s\"") != std::string::npos);
 }
 
 TEST_CASE("scenario errors: choices, booleans, module names and client settings") {
-  CHECK(error_of(with("platform:", "platform:\n  server_pods: {load_balancer: roundrobin}")) ==
-        "bad.yaml:3:32: key 'platform.server_pods.load_balancer': got \"roundrobin\"; expected one of random | "
-        "round_robin (did you mean 'round_robin'?)");
+  CHECK(
+      error_of(with("platform:", "platform:\n  server_pods: {load_balancer: roundrobin}")) ==
+      "bad.yaml:3:32: key 'platform.server_pods.load_balancer': got \"roundrobin\"; expected one of random | "
+      "round_robin (did you mean 'round_robin'?)");
   CHECK(error_of(with("triton: {max_batch_size: 64}",
                       "triton: {max_batch_size: 64, dynamic_batching: {enabled: maybe}}"))
             .find("key 'models.m.triton.dynamic_batching.enabled': got \"maybe\"; expected true or false") !=
         std::string::npos);
-  CHECK(error_of(with("name: ml,", "name: reco,")) ==
-        "bad.yaml:15:14: key 'workload.pipeline[1].name': duplicate module name 'reco'; expected a unique name");
-  CHECK(error_of(with("jobs: 10", "jobs: 10\n  client: {max_in_flight: 4}")).find(
-            "key 'workload.client.max_in_flight': got \"4\" with mode: sync; a synchronous client has one request "
-            "in flight") != std::string::npos);
-  CHECK(error_of(with("jobs: 10", "jobs: 10\n  events_per_job: 2\n  warmup_events: 2")).find(
-            "key 'workload.warmup_events': got \"2\"; expected fewer warm-up events than events_per_job (2)") !=
-        std::string::npos);
+  CHECK(error_of(with("name: ml,", "name: reco,")) == "bad.yaml:15:14: key 'workload.pipeline[1].name': "
+                                                      "duplicate module name 'reco'; expected a unique name");
+  CHECK(error_of(with("jobs: 10", "jobs: 10\n  client: {max_in_flight: 4}"))
+            .find("key 'workload.client.max_in_flight': got \"4\" with mode: sync; a synchronous client has "
+                  "one request "
+                  "in flight") != std::string::npos);
+  CHECK(error_of(with("jobs: 10", "jobs: 10\n  events_per_job: 2\n  warmup_events: 2"))
+            .find("key 'workload.warmup_events': got \"2\"; expected fewer warm-up events than "
+                  "events_per_job (2)") != std::string::npos);
 }
 
 TEST_CASE("scenario errors: a map or list where another shape is expected") {
-  CHECK(error_of(with("platform:\n  nic_mix", "platform: 5\nx:\n  nic_mix")).find(
-            "bad.yaml:2:11: key 'platform': got \"5\"; expected a map with keys: jobs_per_node, nic_mix") == 0);
-  CHECK(error_of(with("pipeline:", "pipeline: {}\n  x:")).find(
-            "key 'workload.pipeline': got the map {}; expected a list") != std::string::npos);
+  CHECK(
+      error_of(with("platform:\n  nic_mix", "platform: 5\nx:\n  nic_mix"))
+          .find(
+              "bad.yaml:2:11: key 'platform': got \"5\"; expected a map with keys: jobs_per_node, nic_mix") ==
+      0);
+  CHECK(error_of(with("pipeline:", "pipeline: {}\n  x:"))
+            .find("key 'workload.pipeline': got the map {}; expected a list") != std::string::npos);
 }

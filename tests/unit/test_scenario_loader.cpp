@@ -1,5 +1,5 @@
-// A full scenario text parses into the expected typed values (in SI units), and omitted keys take the defaults
-// documented in scenario.hpp and docs/scenario_reference.md.
+// A full scenario text parses into the expected typed values (in SI units), and omitted keys take the
+// defaults documented in scenario.hpp and docs/scenario_reference.md.
 #include <doctest/doctest.h>
 
 #include "sim/scenario/scenario_loader.hpp"

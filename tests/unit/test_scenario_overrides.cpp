@@ -24,7 +24,9 @@ workload:
     - {name: EmTrkMichelId, type: remote_inference, model: m, inferences: 100, max_batch: 64}
 )";
 
-Scenario load_with(const std::vector<std::string>& sets) { return load_scenario_text(scenario, "s.yaml", sets); }
+Scenario load_with(const std::vector<std::string>& sets) {
+  return load_scenario_text(scenario, "s.yaml", sets);
+}
 
 std::string error_of(const std::vector<std::string>& sets) {
   try {
@@ -42,8 +44,8 @@ TEST_CASE("scenario overrides: plain values, units and YAML values replace what 
   CHECK(s.workload.jobs == 250);
   CHECK(s.platform.wan.rtt_s == doctest::Approx(0.020)); // the file has no platform section: it is created
   CHECK(s.name == "renamed");
-  const Scenario batching = load_with(
-      {"models.m.triton.dynamic_batching={enabled: true, preferred_batch_sizes: [4, 8], max_queue_delay: 100us}"});
+  const Scenario batching = load_with({"models.m.triton.dynamic_batching={enabled: true, "
+                                       "preferred_batch_sizes: [4, 8], max_queue_delay: 100us}"});
   CHECK(batching.models.at("m").triton.dynamic_batching.enabled);
   CHECK(batching.models.at("m").triton.dynamic_batching.preferred_batch_sizes == std::vector<int>{4, 8});
   const Scenario sizes = load_with({"models.m.triton.dynamic_batching.preferred_batch_sizes=[4,8]"});
@@ -72,41 +74,46 @@ TEST_CASE("scenario overrides: a key the schema knows but the file omits can be 
 }
 
 TEST_CASE("scenario overrides: unknown keys are errors with a suggestion, at the --set argument") {
-  CHECK(error_of({"workload.job=5"}) ==
-        "--set workload.job=5: key 'workload.job': unknown key 'job' under 'workload' (did you mean 'jobs'?)");
+  CHECK(
+      error_of({"workload.job=5"}) ==
+      "--set workload.job=5: key 'workload.job': unknown key 'job' under 'workload' (did you mean 'jobs'?)");
   CHECK(error_of({"workload.pipeline.EmTrkMichelId.max_btach=8"}).find("(did you mean 'max_batch'?)") !=
         std::string::npos);
   CHECK(error_of({"workload.pipeline.EmTrkMichelID.max_batch=8"}) ==
         "--set workload.pipeline.EmTrkMichelID.max_batch=8: key 'workload.pipeline': no element named "
         "'EmTrkMichelID' (did you mean 'EmTrkMichelId'?)");
   CHECK(error_of({"workload.pipeline.5.max_batch=8"}) ==
-        "--set workload.pipeline.5.max_batch=8: key 'workload.pipeline': index 5 is past the end: the list has 2 "
+        "--set workload.pipeline.5.max_batch=8: key 'workload.pipeline': index 5 is past the end: the list "
+        "has 2 "
         "elements");
-  CHECK(error_of({"workload.jobs.count=8"}).find("'workload.jobs' is a single value and has no key 'count'") !=
-        std::string::npos);
+  CHECK(
+      error_of({"workload.jobs.count=8"}).find("'workload.jobs' is a single value and has no key 'count'") !=
+      std::string::npos);
 }
 
 TEST_CASE("scenario overrides: malformed arguments and bad values") {
   CHECK(error_of({"workload.jobs"}) ==
         "--set workload.jobs: expected KEY.PATH=VALUE, e.g. --set workload.jobs=200");
   CHECK(error_of({"workload.jobs="}) == "--set workload.jobs=: key 'workload.jobs': missing value after '='");
-  CHECK(error_of({"workload.jobs=[1"}).find("--set workload.jobs=[1: key 'workload.jobs': the value is not valid "
-                                            "YAML") == 0);
+  CHECK(error_of({"workload.jobs=[1"})
+            .find("--set workload.jobs=[1: key 'workload.jobs': the value is not valid "
+                  "YAML") == 0);
   // The value is checked like one in the file, and the error points at the --set argument, not the file.
   CHECK(error_of({"workload.jobs=0"}) == "--set workload.jobs=0: key 'workload.jobs': got \"0\"; expected an "
                                          "integer >= 1");
-  CHECK(error_of({"platform.wan.rtt=12"}) ==
-        "--set platform.wan.rtt=12: key 'platform.wan.rtt': expected a duration with a unit, e.g. \"12ms\"; got the "
-        "bare number \"12\"");
+  CHECK(error_of({"platform.wan.rtt=12"}) == "--set platform.wan.rtt=12: key 'platform.wan.rtt': expected a "
+                                             "duration with a unit, e.g. \"12ms\"; got the "
+                                             "bare number \"12\"");
   CHECK(error_of({"platform.wan={rt: 12ms}"}) ==
         "--set platform.wan={rt: 12ms}: key 'platform.wan.rt': unknown key 'rt' (did you mean 'rtt'?)");
   // An override that leads to an error elsewhere is mentioned in that error.
   CHECK(error_of({"models.m.triton.max_batch_size=32"}) ==
         "s.yaml:12:91: key 'workload.pipeline[1].max_batch': got \"64\"; expected at most the model's "
-        "triton.max_batch_size (32): Triton rejects larger requests (with --set models.m.triton.max_batch_size=32)");
-  CHECK(error_of({"workload.pipeline.reco.duration.mean=2s"}).find(
-            "'workload.pipeline[0].duration' is written as a single value, not a map; set the whole distribution") !=
-        std::string::npos);
+        "triton.max_batch_size (32): Triton rejects larger requests (with --set "
+        "models.m.triton.max_batch_size=32)");
+  CHECK(error_of({"workload.pipeline.reco.duration.mean=2s"})
+            .find("'workload.pipeline[0].duration' is written as a single value, not a map; set the whole "
+                  "distribution") != std::string::npos);
 }
 
 TEST_CASE("scenario overrides: validate_key_path checks a path without a scenario (for --vary)") {
@@ -119,8 +126,9 @@ TEST_CASE("scenario overrides: validate_key_path checks a path without a scenari
     validate_key_path("platform.server_pods.cnt", "--vary platform.server_pods.cnt=1,2");
     FAIL("expected a ScenarioError");
   } catch (const ScenarioError& e) {
-    CHECK(std::string(e.what()) == "--vary platform.server_pods.cnt=1,2: key 'platform.server_pods.cnt': unknown key "
-                                   "'cnt' under 'platform.server_pods' (did you mean 'count'?)");
+    CHECK(std::string(e.what()) ==
+          "--vary platform.server_pods.cnt=1,2: key 'platform.server_pods.cnt': unknown key "
+          "'cnt' under 'platform.server_pods' (did you mean 'count'?)");
   }
   CHECK_THROWS_AS(validate_key_path("workload..jobs"), ScenarioError);
   CHECK_THROWS_AS(validate_key_path("platform.nic_mix.fast.fraction"), ScenarioError); // nic_mix has no names

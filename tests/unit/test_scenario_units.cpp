@@ -67,15 +67,17 @@ TEST_CASE("scenario units: plain numbers and integers") {
 }
 
 TEST_CASE("scenario units: a bare number where a unit is required is an error that shows an example") {
-  CHECK(unit_error(parse_duration_s, "12") == "expected a duration with a unit, e.g. \"12ms\"; got the bare number \"12\"");
+  CHECK(unit_error(parse_duration_s, "12") ==
+        "expected a duration with a unit, e.g. \"12ms\"; got the bare number \"12\"");
   CHECK(unit_error(parse_bytes, "9216").find("expected a size in bytes with a unit, e.g. \"9216B\"") == 0);
-  CHECK(unit_error(parse_bandwidth_bps, "10e9").find("expected a bandwidth with a unit, e.g. \"10Gbps\"") == 0);
+  CHECK(unit_error(parse_bandwidth_bps, "10e9").find("expected a bandwidth with a unit, e.g. \"10Gbps\"") ==
+        0);
 }
 
 TEST_CASE("scenario units: unknown units, missing numbers and junk are errors naming the text") {
-  CHECK(unit_error(parse_duration_s, "12sec") ==
-        "unknown duration unit 'sec' in \"12sec\"; expected a duration with a unit, e.g. \"12ms\" (units: ns, us, ms, "
-        "s, min, h)");
+  CHECK(unit_error(parse_duration_s, "12sec") == "unknown duration unit 'sec' in \"12sec\"; expected a "
+                                                 "duration with a unit, e.g. \"12ms\" (units: ns, us, ms, "
+                                                 "s, min, h)");
   CHECK(unit_error(parse_duration_s, "ms").find("got \"ms\"") != std::string::npos);
   CHECK(unit_error(parse_duration_s, "").find("expected a duration") == 0);
   CHECK(unit_error(parse_duration_s, "inf s").find("got \"inf s\"") != std::string::npos);
@@ -87,11 +89,13 @@ TEST_CASE("scenario units: unknown units, missing numbers and junk are errors na
 TEST_CASE("scenario units: the two common size slips get a precise hint") {
   CHECK(unit_error(parse_bytes, "3KB").find("'KB' is ambiguous: write 'kB' (1000 B) or 'KiB' (1024 B)") !=
         std::string::npos);
-  CHECK(unit_error(parse_bytes, "9216b").find("a lowercase 'b' means bits: write 'B' for bytes") != std::string::npos);
+  CHECK(unit_error(parse_bytes, "9216b").find("a lowercase 'b' means bits: write 'B' for bytes") !=
+        std::string::npos);
 }
 
 TEST_CASE("scenario units: numbers with a unit, and non-integers where an integer is expected, are errors") {
-  CHECK(unit_error(parse_number, "5ms") == "expected a plain number without a unit; got \"5ms\" (unexpected 'ms')");
+  CHECK(unit_error(parse_number, "5ms") ==
+        "expected a plain number without a unit; got \"5ms\" (unexpected 'ms')");
   CHECK(unit_error(parse_number, "abc") == "expected a number, e.g. \"0.5\"; got \"abc\"");
   auto integer_error = [](const std::string& text) {
     try {
