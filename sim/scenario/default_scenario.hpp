@@ -1,5 +1,5 @@
 // The built-in scenario, used when `sonicsim run` is given no file. It is the text of
-// configs/protodune_2020_large_batch.yaml; a unit test (test_scenario_default.cpp) fails if the two differ.
+// configs/protodune_2020_large_batch.yaml, embedded at build time (cmake/default_scenario.cpp.in).
 #pragma once
 
 namespace sonicsim {

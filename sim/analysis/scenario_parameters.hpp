@@ -1,0 +1,74 @@
+// From a scenario to the parameters of the analytic models (models/): the SONIC latency model of seed 004
+// (t_CPU, t_preprocess, t_GPU, t_transmit, t_travel, N_GPU), the network-saturation limit and the closed queueing
+// network solved by MVA. Everything is derived from exactly what the simulator runs (the same pipeline, the same
+// request split, the same throughput curve and links), so analytic and simulated curves share their inputs.
+// Pure code: no SimGrid.
+#pragma once
+
+#include "models/mean_value_analysis.hpp"
+#include "models/sonic_latency_model.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <string>
+#include <vector>
+
+namespace sonicsim::analysis {
+
+// One derived number, with its unit and how it was obtained (printed by `sonicsim analytic`).
+struct DerivedQuantity {
+  std::string symbol;
+  double value = 0.0;
+  std::string unit;
+  std::string derivation;
+};
+
+// Monte Carlo draws of the request split when it is random (inference count or group weights); a deterministic
+// split is evaluated once. 2,000 draws put the standard error of the mean request count well below 1 %.
+constexpr int request_split_draws = 2000;
+
+struct ScenarioParameters {
+  std::string scenario_name;
+  std::vector<std::string> accelerated_modules; // the remote_inference modules, in pipeline order
+
+  double mean_inverse_cpu_speed = 1.0; // E[1/speed] over the CPU mix: a duration d takes d E[1/speed] on average
+
+  // Per event, summed over the remote-inference modules.
+  double t_other_cpu_s = 0.0;   // cpu and local_inference modules on the CPU (preprocessing excluded)
+  double t_preprocess_s = 0.0;  // preprocessing of the remote-inference modules (stays on the CPU)
+  double inferences = 0.0;      // inferences sent
+  double requests = 0.0;        // requests sent (groups chunked by max_batch)
+  double mean_request_size = 0.0;
+  double t_gpu_s = 0.0;         // GPU-seconds: sum over requests of batch / throughput(batch) + overhead
+  double input_bytes = 0.0;     // sent to the servers
+  double output_bytes = 0.0;    // returned
+  double t_transmit_s = 0.0;    // (input + output) bits / one connection's bottleneck rate, averaged over NICs
+  double t_travel_s = 0.0;      // requests x RTT
+  int n_gpu = 1;                // pods x GPUs per pod (instances per GPU share a GPU: no extra capacity)
+  int pods = 1;
+
+  // Shared links crossed by every request.
+  double switch_bandwidth_bps = 0.0;
+  double background_bps = 0.0;
+  double shared_outbound_bps = 0.0; // capacity left for the jobs on the tightest shared outbound link
+  std::string shared_outbound_link; // which link that is
+  double pod_nic_bandwidth_bps = 0.0;
+
+  std::vector<DerivedQuantity> quantities; // every number above with its derivation, in reading order
+  std::vector<std::string> caveats;        // what the analytic models leave out for this scenario
+
+  // The SONIC model in the component convention (preprocessing counted once).
+  models::SonicLatencyModel latency_model() const;
+  // Jobs as a delay station (CPU, preprocessing, per-connection transmission and round trips); the GPU pool
+  // (n_gpu servers sharing one queue), the site's outbound link and the pods' NICs as queueing stations. The
+  // queueing demands are taken out of the delay so that one job alone sees exactly t_ideal.
+  models::ClosedNetwork closed_network() const;
+  // Running jobs that fill the tightest shared outbound link at an event time of event_time_s; 0 when the
+  // background traffic alone fills it.
+  double network_limited_jobs(double event_time_s) const;
+};
+
+// Throws InputError when the pipeline has no remote_inference module or a model lacks a throughput curve for the
+// pods' GPU type (the loader normally rejects the latter).
+ScenarioParameters derive_parameters(const Scenario& scenario);
+
+} // namespace sonicsim::analysis
