@@ -1,8 +1,8 @@
 // From a scenario to the parameters of the analytic models (models/): the SONIC latency model of seed 004
-// (t_CPU, t_preprocess, t_GPU, t_transmit, t_travel, N_GPU), the network-saturation limit and the closed queueing
-// network solved by MVA. Everything is derived from exactly what the simulator runs (the same pipeline, the same
-// request split, the same throughput curve and links), so analytic and simulated curves share their inputs.
-// Pure code: no SimGrid.
+// (t_CPU, t_preprocess, t_GPU, t_transmit, t_travel, N_GPU), the network-saturation limit and the closed
+// queueing network solved by MVA. Everything is derived from exactly what the simulator runs (the same
+// pipeline, the same request split, the same throughput curve and links), so analytic and simulated curves
+// share their inputs. Pure code: no SimGrid.
 #pragma once
 
 #include "models/mean_value_analysis.hpp"
@@ -22,28 +22,30 @@ struct DerivedQuantity {
   std::string derivation;
 };
 
-// Monte Carlo draws of the request split when it is random (inference count or group weights); a deterministic
-// split is evaluated once. 2,000 draws put the standard error of the mean request count well below 1 %.
+// Monte Carlo draws of the request split when it is random (inference count or group weights); a
+// deterministic split is evaluated once. 2,000 draws put the standard error of the mean request count well
+// below 1 %.
 constexpr int request_split_draws = 2000;
 
 struct ScenarioParameters {
   std::string scenario_name;
   std::vector<std::string> accelerated_modules; // the remote_inference modules, in pipeline order
 
-  double mean_inverse_cpu_speed = 1.0; // E[1/speed] over the CPU mix: a duration d takes d E[1/speed] on average
+  double mean_inverse_cpu_speed =
+      1.0; // E[1/speed] over the CPU mix: a duration d takes d E[1/speed] on average
 
   // Per event, summed over the remote-inference modules.
-  double t_other_cpu_s = 0.0;   // cpu and local_inference modules on the CPU (preprocessing excluded)
-  double t_preprocess_s = 0.0;  // preprocessing of the remote-inference modules (stays on the CPU)
-  double inferences = 0.0;      // inferences sent
-  double requests = 0.0;        // requests sent (groups chunked by max_batch)
+  double t_other_cpu_s = 0.0;  // cpu and local_inference modules on the CPU (preprocessing excluded)
+  double t_preprocess_s = 0.0; // preprocessing of the remote-inference modules (stays on the CPU)
+  double inferences = 0.0;     // inferences sent
+  double requests = 0.0;       // requests sent (groups chunked by max_batch)
   double mean_request_size = 0.0;
-  double t_gpu_s = 0.0;         // GPU-seconds: sum over requests of batch / throughput(batch) + overhead
-  double input_bytes = 0.0;     // sent to the servers
-  double output_bytes = 0.0;    // returned
-  double t_transmit_s = 0.0;    // (input + output) bits / one connection's bottleneck rate, averaged over NICs
-  double t_travel_s = 0.0;      // requests x RTT
-  int n_gpu = 1;                // pods x GPUs per pod (instances per GPU share a GPU: no extra capacity)
+  double t_gpu_s = 0.0;      // GPU-seconds: sum over requests of batch / throughput(batch) + overhead
+  double input_bytes = 0.0;  // sent to the servers
+  double output_bytes = 0.0; // returned
+  double t_transmit_s = 0.0; // (input + output) bits / one connection's bottleneck rate, averaged over NICs
+  double t_travel_s = 0.0;   // requests x RTT
+  int n_gpu = 1;             // pods x GPUs per pod (instances per GPU share a GPU: no extra capacity)
   int pods = 1;
 
   // Shared links crossed by every request.
@@ -67,8 +69,8 @@ struct ScenarioParameters {
   double network_limited_jobs(double event_time_s) const;
 };
 
-// Throws InputError when the pipeline has no remote_inference module or a model lacks a throughput curve for the
-// pods' GPU type (the loader normally rejects the latter).
+// Throws InputError when the pipeline has no remote_inference module or a model lacks a throughput curve for
+// the pods' GPU type (the loader normally rejects the latter).
 ScenarioParameters derive_parameters(const Scenario& scenario);
 
 } // namespace sonicsim::analysis

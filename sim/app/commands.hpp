@@ -13,5 +13,6 @@ constexpr int exit_bad_input = 2;
 // Each registers its subcommand on `app` and sets `result` to its exit code when it ran.
 void register_run_command(CLI::App& app, int& result);
 void register_bench_command(CLI::App& app, int& result);
+void register_validate_command(CLI::App& app, int& result);
 
 } // namespace sonicsim

@@ -65,8 +65,8 @@ TEST_CASE("malformed YAML names the line") {
 }
 
 TEST_CASE("unknown key suggests the nearest") {
-  // Line 43 of the large-batch config is `  jobs: 100`.
-  expect_rejected(scenario_with("unknown_key.yaml", "  jobs: 100", "  job: 100"), "43:3", "workload.job",
+  // Line 45 of the large-batch config is `  jobs: 100`.
+  expect_rejected(scenario_with("unknown_key.yaml", "  jobs: 100", "  job: 100"), "45:3", "workload.job",
                   "did you mean 'jobs'?");
 }
 
@@ -88,13 +88,13 @@ TEST_CASE("negative and zero bandwidth") {
 }
 
 TEST_CASE("zero jobs") {
-  expect_rejected(scenario_with("zero_jobs.yaml", "  jobs: 100", "  jobs: 0"), "43:9", "workload.jobs",
+  expect_rejected(scenario_with("zero_jobs.yaml", "  jobs: 100", "  jobs: 0"), "45:9", "workload.jobs",
                   "expected an integer >= 1");
 }
 
 TEST_CASE("a preferred batch size above max_batch_size") {
   expect_rejected(scenario_with("preferred.yaml", "preferred_batch_sizes: []", "preferred_batch_sizes: [20000]"),
-                  "40:66", "models.emtrkmichelid.triton.dynamic_batching.preferred_batch_sizes[0]",
+                  "42:66", "models.emtrkmichelid.triton.dynamic_batching.preferred_batch_sizes[0]",
                   "no larger than triton.max_batch_size (16384)");
 }
 
@@ -103,7 +103,7 @@ TEST_CASE("a throughput curve with no points") {
                                 "points: [[1, 202], [16, 2975], [64, 9448], [128, 14821], [235, 20000], [512, 25845], "
                                 "[1024, 29503],\n                 [1693, 31250], [16384, 31250]]",
                                 "points: []"),
-                  "34:17", "models.emtrkmichelid.throughput.T4.points", "expected a non-empty list");
+                  "36:17", "models.emtrkmichelid.throughput.T4.points", "expected a non-empty list");
 }
 
 TEST_CASE("a bad --set override and an unwritable output directory") {

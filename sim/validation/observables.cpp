@@ -1,0 +1,200 @@
+#include "sim/validation/observables.hpp"
+
+#include "models/fits.hpp"
+#include "sim/analysis/scenario_parameters.hpp"
+#include "sim/engine/input_error.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace sonicsim {
+namespace {
+
+const std::vector<std::string> single_run{"module_mean_s", "event_mean_s", "inferences_per_s", "mean_executed_batch",
+                                          "mean_request_size"};
+const std::vector<std::string> speedups{"module_speedup", "event_speedup"};
+const std::vector<std::string> sweeps{"knee_jobs", "plateau_s", "saturated_slope_s_per_job", "cpu_per_gpu_ratio"};
+
+bool is_one_of(const std::string& name, const std::vector<std::string>& names) {
+  for (const auto& n : names)
+    if (n == name) return true;
+  return false;
+}
+
+std::string format_value(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+struct DatasetPoint {
+  double x, y, sd;
+};
+
+std::vector<DatasetPoint> read_dataset(const CurveDataset& dataset) {
+  std::ifstream in(dataset.file);
+  if (!in) throw InputError("cannot read dataset " + dataset.file);
+  auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::stringstream stream(line);
+    std::string cell;
+    while (std::getline(stream, cell, ',')) cells.push_back(cell);
+    return cells;
+  };
+  std::string line;
+  std::getline(in, line);
+  const auto header = split(line);
+  auto column = [&](const std::string& name) {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    throw InputError(dataset.file + ": no column '" + name + "'");
+  };
+  const auto series = column("series"), x = column(dataset.x_column), y = column(dataset.y_column),
+             sd = column(dataset.sd_column);
+  std::vector<DatasetPoint> points;
+  while (std::getline(in, line)) {
+    const auto cells = split(line);
+    if (cells.size() != header.size() || cells[series] != dataset.series) continue;
+    points.push_back({std::stod(cells[x]), std::stod(cells[y]), std::stod(cells[sd])});
+  }
+  if (points.empty()) throw InputError(dataset.file + ": no rows for series '" + dataset.series + "'");
+  return points;
+}
+
+double module_mean(const RunSummary& summary, const std::string& module) {
+  for (const auto& [name, stats] : summary.modules)
+    if (name == module) return stats.mean_s;
+  throw InputError("no module '" + module + "' in the scenario");
+}
+
+double single_value(const std::string& observable, const RunSummary& summary, const std::string& module) {
+  if (observable == "module_mean_s") return module_mean(summary, module);
+  if (observable == "event_mean_s") return summary.event.mean_s;
+  if (observable == "inferences_per_s") return summary.inferences_per_s;
+  if (observable == "mean_executed_batch") return summary.mean_executed_batch;
+  return summary.mean_request_size;
+}
+
+// The analytic model's value for the case, from the same scenario the simulator ran.
+std::optional<double> analytic_value(const ValidationCase& c) {
+  try {
+    const auto scenario = load_scenario_file(c.run.scenario_path, c.run.overrides);
+    const auto parameters = analysis::derive_parameters(scenario);
+    const auto model = parameters.latency_model();
+    const double jobs = scenario.workload.jobs;
+    if (c.observable == "module_mean_s") return model.t_module_s(jobs);
+    if (c.observable == "event_mean_s") return model.t_sonic_s(jobs);
+    if (c.observable == "knee_jobs") return model.knee_jobs();
+    if (c.observable == "cpu_per_gpu_ratio") return model.optimal_cpu_per_gpu();
+    if (c.observable == "plateau_s") return model.t_module_s(1.0);
+    if (c.observable == "mean_request_size") return parameters.mean_request_size;
+    if (c.observable == "inferences_per_s" && model.saturated(jobs))
+      return parameters.inferences * parameters.n_gpu / parameters.t_gpu_s;
+  } catch (const std::exception&) {
+    // No accelerated module (CPU-only): the analytic model has nothing to say.
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::vector<RunSpec> runs_for(const ValidationCase& c) {
+  if (is_one_of(c.observable, single_run)) return {c.run};
+  if (is_one_of(c.observable, speedups)) {
+    if (!c.baseline) throw InputError(c.file + ": observable " + c.observable + " needs a baseline run");
+    return {*c.baseline, c.run};
+  }
+  std::vector<RunSpec> runs;
+  if (is_one_of(c.observable, sweeps)) {
+    if (c.sweep_values.empty()) throw InputError(c.file + ": observable " + c.observable + " needs a sweep");
+    for (const double value : c.sweep_values) {
+      RunSpec run = c.run;
+      run.overrides.push_back(c.sweep_key + "=" + format_value(value));
+      runs.push_back(run);
+    }
+    return runs;
+  }
+  if (c.observable == "curve_fraction_within_2sd") {
+    if (!c.dataset) throw InputError(c.file + ": observable " + c.observable + " needs a dataset");
+    for (const auto& point : read_dataset(*c.dataset)) {
+      RunSpec run = c.run;
+      run.overrides.push_back("workload.jobs=" + format_value(point.x));
+      runs.push_back(run);
+    }
+    return runs;
+  }
+  throw InputError(c.file + ": unknown observable '" + c.observable + "'");
+}
+
+CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& summaries) {
+  CaseOutcome outcome;
+  outcome.measured = c.measured;
+  if (is_one_of(c.observable, single_run)) {
+    outcome.simulated = single_value(c.observable, summaries.at(0), c.module);
+  } else if (is_one_of(c.observable, speedups)) {
+    const bool module = c.observable == "module_speedup";
+    const double baseline = module ? module_mean(summaries.at(0), c.module) : summaries.at(0).event.mean_s;
+    const double accelerated = module ? module_mean(summaries.at(1), c.module) : summaries.at(1).event.mean_s;
+    outcome.simulated = baseline / accelerated;
+  } else if (is_one_of(c.observable, sweeps)) {
+    std::vector<double> jobs, times;
+    for (std::size_t i = 0; i < summaries.size(); ++i) {
+      jobs.push_back(c.sweep_values[i]);
+      times.push_back(module_mean(summaries[i], c.module));
+    }
+    const auto fit = models::fit_plateau_knee(jobs, times);
+    auto pick = [&c](const models::PlateauKneeFit& f, double gpus) {
+      if (c.observable == "knee_jobs") return f.knee;
+      if (c.observable == "plateau_s") return f.plateau;
+      if (c.observable == "saturated_slope_s_per_job") return f.slope;
+      return f.knee / gpus;
+    };
+    const double gpus = summaries.front().gpus;
+    outcome.simulated = pick(fit, gpus);
+    if (c.dataset) {
+      // The same fit on the measured points, so that measured and simulated numbers mean the same thing.
+      // Each point weighs by its error bar: the paper's bars are sd / sqrt(clients), weight clients / sd^2.
+      std::vector<double> measured_x, measured_y, weights;
+      for (const auto& point : read_dataset(*c.dataset)) {
+        measured_x.push_back(point.x);
+        measured_y.push_back(point.y);
+        weights.push_back(point.x / (point.sd * point.sd));
+      }
+      outcome.measured = pick(models::fit_plateau_knee(measured_x, measured_y, weights), gpus);
+    }
+    outcome.detail = "fit: plateau " + format_value(std::round(fit.plateau * 100) / 100) + " s, knee " +
+                     format_value(std::round(fit.knee)) + " jobs, slope " +
+                     format_value(std::round(fit.slope * 1000) / 1000) + " s/job";
+  } else {
+    const auto points = read_dataset(*c.dataset);
+    int within = 0;
+    double relative_error_sum = 0.0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const double simulated = module_mean(summaries.at(i), c.module);
+      if (std::abs(simulated - points[i].y) <= 2.0 * points[i].sd) ++within;
+      relative_error_sum += std::abs(simulated - points[i].y) / points[i].y;
+    }
+    outcome.simulated = static_cast<double>(within) / static_cast<double>(points.size());
+    outcome.measured = 1.0;
+    outcome.detail = std::to_string(within) + "/" + std::to_string(points.size()) +
+                     " points within 2 sd; mean relative error " +
+                     format_value(std::round(1000.0 * relative_error_sum / static_cast<double>(points.size())) / 10.0) +
+                     " %";
+  }
+  outcome.analytic = analytic_value(c);
+  const double measured = outcome.measured;
+  outcome.error = measured != 0 ? (outcome.simulated - measured) / measured : 0.0;
+  bool ok = true;
+  if (c.relative_tolerance) ok = ok && std::abs(outcome.simulated - measured) <= *c.relative_tolerance * std::abs(measured);
+  if (c.absolute_tolerance) ok = ok && std::abs(outcome.simulated - measured) <= *c.absolute_tolerance;
+  if (c.minimum) ok = ok && outcome.simulated >= *c.minimum;
+  if (c.maximum) ok = ok && outcome.simulated <= *c.maximum;
+  outcome.within_tolerance = ok;
+  outcome.verdict = ok ? "pass" : (c.known_discrepancy.empty() ? "FAIL" : "known discrepancy");
+  return outcome;
+}
+
+} // namespace sonicsim

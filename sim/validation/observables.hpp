@@ -1,0 +1,34 @@
+// What a validation case measures in the simulation: the runs it needs, and how their summaries reduce to one
+// number compared with the measurement. Observables by name:
+//   module_mean_s, event_mean_s, inferences_per_s, mean_executed_batch, mean_request_size  (one run)
+//   module_speedup, event_speedup                          (baseline run / run)
+//   knee_jobs, plateau_s, saturated_slope_s_per_job, cpu_per_gpu_ratio   (a sweep, flat-then-rising fit; with a
+//       dataset, the measured value is the same fit applied to the measured points)
+//   curve_fraction_within_2sd                             (one run per measured point of a dataset)
+#pragma once
+
+#include "sim/metrics/run_recorder.hpp"
+#include "sim/validation/validation_case.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+struct CaseOutcome {
+  double measured = 0.0;  // the case's value, or the same fit applied to its dataset (fitted observables)
+  double simulated = 0.0;
+  std::optional<double> analytic; // the analytic model's value, where it has one
+  double error = 0.0;             // (simulated - measured) / measured
+  bool within_tolerance = false;
+  std::string verdict; // pass | FAIL | known discrepancy
+  std::string detail;  // e.g. the curve's mean relative error
+};
+
+// The runs a case needs, in the order evaluate() expects their summaries. Throws InputError for an unknown
+// observable.
+std::vector<RunSpec> runs_for(const ValidationCase& validation_case);
+CaseOutcome evaluate(const ValidationCase& validation_case, const std::vector<RunSummary>& summaries);
+
+} // namespace sonicsim

@@ -1,0 +1,104 @@
+#include "sim/validation/validation_case.hpp"
+
+#include "sim/scenario/scenario_error.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace sonicsim {
+namespace {
+
+const std::set<std::string> known_keys{"id",       "title",     "source",   "observable", "module",    "scenario",
+                                       "overrides", "baseline", "sweep",    "dataset",    "measured",  "tolerance",
+                                       "known_discrepancy", "fast"};
+
+[[noreturn]] void fail(const std::string& file, const YAML::Node& node, const std::string& key,
+                       const std::string& message) {
+  const auto mark = node.Mark();
+  throw ScenarioError(file, mark.is_null() ? 0 : mark.line + 1, mark.is_null() ? 0 : mark.column + 1, key, message);
+}
+
+// Scenario and data paths are relative to the repository root (two levels above the case file).
+std::string resolve(const std::string& case_file, const std::string& path) {
+  if (fs::path(path).is_absolute() || fs::exists(path)) return path;
+  return (fs::path(case_file).parent_path().parent_path().parent_path() / path).lexically_normal().string();
+}
+
+RunSpec read_run(const std::string& file, const YAML::Node& node, const std::string& where) {
+  RunSpec run;
+  if (!node["scenario"]) fail(file, node, where + "scenario", "missing; expected a scenario file, e.g. configs/x.yaml");
+  run.scenario_path = resolve(file, node["scenario"].as<std::string>());
+  if (!fs::exists(run.scenario_path))
+    fail(file, node["scenario"], where + "scenario", "no such file: " + run.scenario_path);
+  if (node["overrides"])
+    for (const auto& item : node["overrides"]) run.overrides.push_back(item.as<std::string>());
+  return run;
+}
+
+} // namespace
+
+ValidationCase load_validation_case(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw ScenarioError(path, 0, 0, "", "no such file; expected a validation case (YAML)");
+  } catch (const YAML::ParserException& error) {
+    throw ScenarioError(path, error.mark.line + 1, error.mark.column + 1, "", "malformed YAML: " + error.msg);
+  }
+  if (!root.IsMap()) fail(path, root, "", "expected a map of case fields");
+  try {
+    for (const auto& entry : root) {
+      const auto key = entry.first.as<std::string>();
+      if (!known_keys.count(key)) fail(path, entry.first, key, "unknown key in a validation case");
+    }
+    ValidationCase c;
+    c.file = path;
+    for (const char* required : {"id", "title", "source", "observable", "measured", "tolerance"})
+      if (!root[required]) fail(path, root, required, "missing; every case states it");
+    c.id = root["id"].as<std::string>();
+    c.title = root["title"].as<std::string>();
+    c.source = root["source"].as<std::string>();
+    c.observable = root["observable"].as<std::string>();
+    if (root["module"]) c.module = root["module"].as<std::string>();
+    c.run = read_run(path, root, "");
+    if (root["baseline"]) c.baseline = read_run(path, root["baseline"], "baseline.");
+    if (const auto sweep = root["sweep"]) {
+      c.sweep_key = sweep["key"].as<std::string>();
+      for (const auto& value : sweep["values"]) c.sweep_values.push_back(value.as<double>());
+      if (c.sweep_values.size() < 4) fail(path, sweep, "sweep.values", "expected at least 4 points to fit a knee");
+    }
+    if (const auto data = root["dataset"]) {
+      CurveDataset dataset;
+      dataset.file = resolve(path, data["file"].as<std::string>());
+      dataset.series = data["series"].as<std::string>();
+      dataset.x_column = data["x"].as<std::string>();
+      dataset.y_column = data["y"].as<std::string>();
+      dataset.sd_column = data["sd"].as<std::string>();
+      c.dataset = dataset;
+    }
+    const auto measured = root["measured"];
+    c.measured = measured["value"].as<double>();
+    if (measured["uncertainty"]) c.measured_uncertainty = measured["uncertainty"].as<double>();
+    const auto tolerance = root["tolerance"];
+    if (tolerance["relative"]) c.relative_tolerance = tolerance["relative"].as<double>();
+    if (tolerance["absolute"]) c.absolute_tolerance = tolerance["absolute"].as<double>();
+    if (tolerance["min"]) c.minimum = tolerance["min"].as<double>();
+    if (tolerance["max"]) c.maximum = tolerance["max"].as<double>();
+    if (!tolerance["why"]) fail(path, tolerance, "tolerance.why", "missing; say where the tolerance comes from");
+    c.tolerance_reason = tolerance["why"].as<std::string>();
+    if (!c.relative_tolerance && !c.absolute_tolerance && !c.minimum && !c.maximum)
+      fail(path, tolerance, "tolerance", "expected relative, absolute, min or max");
+    if (root["known_discrepancy"]) c.known_discrepancy = root["known_discrepancy"].as<std::string>();
+    if (root["fast"]) c.fast = root["fast"].as<bool>();
+    return c;
+  } catch (const YAML::Exception& error) {
+    throw ScenarioError(path, error.mark.line + 1, error.mark.column + 1, "", "bad value: " + error.msg);
+  }
+}
+
+} // namespace sonicsim

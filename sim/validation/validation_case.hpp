@@ -1,0 +1,46 @@
+// A validation case: one measured number (or curve) from a source, the scenario and observable that reproduce
+// it, and the tolerance the source's uncertainty justifies. Cases live in validation/cases/*.yaml, one per file.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+struct RunSpec {
+  std::string scenario_path;           // resolved path of the scenario file
+  std::vector<std::string> overrides;  // --set expressions
+};
+
+struct CurveDataset {
+  std::string file;   // CSV, resolved path
+  std::string series; // value of the `series` column to keep
+  std::string x_column, y_column, sd_column;
+};
+
+struct ValidationCase {
+  std::string id;
+  std::string title;
+  std::string source;       // seed file and section, or dataset
+  std::string file;         // the case file
+  std::string observable;   // see observables.hpp
+  std::string module;       // module observables: which pipeline module
+  RunSpec run;
+  std::optional<RunSpec> baseline;          // speed-ups: the run to compare against
+  std::string sweep_key;                    // knee/plateau observables: the key swept
+  std::vector<double> sweep_values;
+  std::optional<CurveDataset> dataset;      // curve observables
+  double measured = 0.0;
+  double measured_uncertainty = 0.0;
+  // Tolerance: |simulated - measured| <= relative * measured (or absolute), or a one-sided bound.
+  std::optional<double> relative_tolerance, absolute_tolerance, minimum, maximum;
+  std::string tolerance_reason;
+  std::string known_discrepancy; // non-empty: a miss is reported with this reason and does not fail the run
+  bool fast = false;             // part of the quick subset run in CI on every commit
+};
+
+// Reads one case; throws ScenarioError naming file:line:col and the key on bad input.
+ValidationCase load_validation_case(const std::string& path);
+
+} // namespace sonicsim
