@@ -14,5 +14,7 @@ constexpr int exit_bad_input = 2;
 void register_run_command(CLI::App& app, int& result);
 void register_bench_command(CLI::App& app, int& result);
 void register_validate_command(CLI::App& app, int& result);
+void register_analytic_command(CLI::App& app, int& result);
+void register_sweep_command(CLI::App& app, int& result);
 
 } // namespace sonicsim

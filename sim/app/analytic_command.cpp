@@ -1,0 +1,153 @@
+// `sonicsim analytic`: the analytic models of a scenario without simulating it. Prints the parameters derived
+// from the scenario (and where each comes from), the SONIC model's knee and optimal CPU:GPU ratio, the
+// network limit and the MVA curve next to the piecewise model; --json gives the same as one JSON document.
+#include "sim/app/commands.hpp"
+
+#include "sim/analysis/analytic_curve.hpp"
+#include "sim/app/scenario_source.hpp"
+#include "sim/app/sweep_grid.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace sonicsim {
+namespace {
+
+struct AnalyticArguments {
+  ScenarioSource source;
+  std::string jobs; // empty: 1 to twice the knee, ~25 points
+  bool json = false;
+};
+
+// About 25 points from 1 to twice the knee.
+std::vector<int> default_job_counts(double knee_jobs) {
+  const int last = std::max(2, static_cast<int>(std::ceil(2.0 * knee_jobs)));
+  const int step = std::max(1, static_cast<int>(std::lround(last / 25.0)));
+  std::vector<int> jobs;
+  for (int n = 1; n <= last; n += step)
+    jobs.push_back(n);
+  if (jobs.back() != last) jobs.push_back(last);
+  return jobs;
+}
+
+int analytic(const AnalyticArguments& arguments) {
+  const Scenario scenario = arguments.source.load();
+  const auto parameters = analysis::derive_parameters(scenario);
+  const auto model = parameters.latency_model();
+  model.validate();
+  const auto network = parameters.closed_network();
+  const double knee_jobs = model.knee_jobs();
+  const std::vector<int> jobs =
+      arguments.jobs.empty() ? default_job_counts(knee_jobs) : parse_job_counts(arguments.jobs);
+  const auto curve = analysis::analytic_curve(parameters, jobs);
+  const double network_limit_jobs = parameters.network_limited_jobs(model.t_ideal_s());
+  const auto bounds = models::asymptotic_bounds(network, 1.0);
+  const std::string mva_note = "MVA: jobs are a delay station of " + std::to_string(network.think_time_s) +
+                               " s; the " + std::to_string(parameters.n_gpu) +
+                               " GPUs are one pool with one queue and exponential service";
+
+  if (arguments.json) {
+    nlohmann::ordered_json out;
+    out["scenario"] = scenario.name;
+    out["source_file"] = scenario.source_file;
+    auto& quantities = out["parameters"] = nlohmann::ordered_json::array();
+    for (const auto& q : parameters.quantities)
+      quantities.push_back(
+          {{"symbol", q.symbol}, {"value", q.value}, {"unit", q.unit}, {"derivation", q.derivation}});
+    out["model"] = {{"t_other_cpu_s", model.t_other_cpu_s()},
+                    {"t_preprocess_s", model.t_preprocess_s},
+                    {"t_gpu_s", model.t_gpu_s},
+                    {"t_transmit_s", model.t_transmit_s},
+                    {"t_travel_s", model.t_travel_s},
+                    {"t_latency_s", model.t_latency_s()},
+                    {"t_ideal_s", model.t_ideal_s()},
+                    {"n_gpu", model.n_gpu},
+                    {"knee_jobs", knee_jobs},
+                    {"optimal_cpu_per_gpu", model.optimal_cpu_per_gpu()}};
+    out["network_limit"] = {{"jobs", network_limit_jobs},
+                            {"link", parameters.shared_outbound_link},
+                            {"capacity_bps", parameters.shared_outbound_bps},
+                            {"bits_per_event", parameters.input_bytes * 8.0},
+                            {"event_time_s", model.t_ideal_s()}};
+    // ordered_json keeps members in a vector: build each array before inserting it (a reference into `out`
+    // does not survive the next insertion).
+    auto stations = nlohmann::ordered_json::array();
+    for (const auto& station : network.stations)
+      stations.push_back(
+          {{"name", station.name}, {"demand_s", station.demand_s}, {"servers", station.servers}});
+    out["mva_network"]["think_time_s"] = network.think_time_s;
+    out["mva_network"]["stations"] = stations;
+    out["mva_network"]["bottleneck"] = bounds.bottleneck;
+    out["mva_network"]["saturation_jobs"] = bounds.saturation_jobs;
+    auto& points = out["curve"] = nlohmann::ordered_json::array();
+    for (const auto& p : curve)
+      points.push_back({{"jobs", p.jobs},
+                        {"sonic_module_s", p.sonic_module_s},
+                        {"sonic_event_s", p.sonic_event_s},
+                        {"saturated", p.saturated},
+                        {"mva_module_s", p.mva_module_s},
+                        {"mva_event_s", p.mva_event_s},
+                        {"mva_events_per_s", p.mva_events_per_s},
+                        {"mva_gpu_utilisation", p.mva_gpu_utilisation}});
+    auto& notes = out["notes"] = nlohmann::ordered_json::array();
+    for (const auto& caveat : parameters.caveats)
+      notes.push_back(caveat);
+    notes.push_back(mva_note);
+    std::cout << out.dump(2) << "\n";
+    return exit_ok;
+  }
+
+  std::printf("sonicsim analytic: %s (%s)\n\nparameters derived from the scenario (per event):\n",
+              scenario.name.c_str(), scenario.source_file.c_str());
+  for (const auto& q : parameters.quantities)
+    std::printf("  %-32s %14.6g %-10s %s\n", q.symbol.c_str(), q.value, q.unit.c_str(), q.derivation.c_str());
+  std::printf("\nSONIC model (seed 004 Eq. 1-5, preprocessing counted once):\n");
+  std::printf("  t_latency = t_preprocess + t_transmit + t_travel = %.4g s\n", model.t_latency_s());
+  std::printf("  t_ideal   = t_other_cpu + t_GPU + t_latency       = %.4g s\n", model.t_ideal_s());
+  std::printf("  knee      = N_GPU t_ideal / t_GPU                 = %.1f jobs\n", knee_jobs);
+  std::printf("  optimal ratio t_ideal / t_GPU                     = %.1f CPU jobs per GPU\n",
+              model.optimal_cpu_per_gpu());
+  if (network_limit_jobs > 0) {
+    std::printf("\nnetwork limit: %.0f jobs fill the %s (%.4g Gb/s) at %.4g Gb/event and %.4g s/event\n",
+                network_limit_jobs, parameters.shared_outbound_link.c_str(),
+                parameters.shared_outbound_bps / 1e9, parameters.input_bytes * 8.0 / 1e9, model.t_ideal_s());
+  } else {
+    std::printf("\nnetwork limit: no capacity left on the %s\n", parameters.shared_outbound_link.c_str());
+  }
+  std::printf("\nclosed network for MVA: delay %.4g s", network.think_time_s);
+  for (const auto& station : network.stations)
+    std::printf("; %s %.4g s x%d", station.name.c_str(), station.demand_s, station.servers);
+  std::printf("\n  bottleneck %s, asymptotes cross at %.1f jobs\n", bounds.bottleneck.c_str(),
+              bounds.saturation_jobs);
+  std::printf("\n%8s %14s %14s %14s %14s %12s %10s\n", "jobs", "SONIC module s", "MVA module s",
+              "SONIC event s", "MVA event s", "MVA events/s", "MVA GPU");
+  for (const auto& p : curve)
+    std::printf("%8d %14.3f %14.3f %14.3f %14.3f %12.4f %10.3f%s\n", p.jobs, p.sonic_module_s, p.mva_module_s,
+                p.sonic_event_s, p.mva_event_s, p.mva_events_per_s, p.mva_gpu_utilisation,
+                p.saturated ? "  saturated" : "");
+  std::printf("\nnotes:\n  - %s\n", mva_note.c_str());
+  for (const auto& caveat : parameters.caveats)
+    std::printf("  - %s\n", caveat.c_str());
+  return exit_ok;
+}
+
+} // namespace
+
+void register_analytic_command(CLI::App& app, int& result) {
+  auto arguments = std::make_shared<AnalyticArguments>();
+  auto* command = app.add_subcommand("analytic", "Analytic models of a scenario without simulating: derived "
+                                                 "parameters, knee, CPU:GPU ratio, network limit, MVA curve");
+  arguments->source.add_options(*command);
+  command->add_option("--jobs", arguments->jobs,
+                      "Job counts for the curve: start:stop:step or a,b,c "
+                      "(default: 1 to twice the knee)");
+  command->add_flag("--json", arguments->json, "Print one JSON document instead of tables");
+  command->callback([arguments, &result]() { result = guarded(*arguments, analytic); });
+}
+
+} // namespace sonicsim

@@ -1,0 +1,210 @@
+// `sonicsim sweep`: one simulation per point of a grid of scenario values (--vary), each in its own process,
+// with the analytic and MVA predictions of the same scenario in adjacent columns, and the plateau/knee/slope
+// fits of the simulated and analytic module-time curves. Results are kept per point (DIR/points/) as they
+// finish, so an interrupted sweep loses only the points that were running; --resume runs the rest and --shard
+// i/n splits a sweep over machines (merge by copying the points/ directories together and running --resume).
+#include "sim/app/commands.hpp"
+
+#include "sim/app/process_pool.hpp"
+#include "sim/app/scenario_source.hpp"
+#include "sim/app/sweep_grid.hpp"
+#include "sim/app/sweep_point_files.hpp"
+#include "sim/app/sweep_table.hpp"
+#include "sim/engine/output_files.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/metrics/summary_json.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include <unistd.h>
+
+namespace sonicsim {
+namespace {
+
+constexpr const char* default_vary = "workload.jobs=1:500:20";
+
+struct SweepArguments {
+  ScenarioSource source;
+  std::vector<std::string> vary;
+  int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::string output_dir;
+  std::string shard;
+  bool resume = false;
+};
+
+// One line on stderr, rewritten in place on a terminal and one line per update otherwise (logs, CI).
+class ProgressLine {
+public:
+  explicit ProgressLine(std::size_t total)
+      : total_(total), terminal_(::isatty(2) != 0), start_(clock::now()) {}
+  void update(std::size_t done, std::size_t running) {
+    const double elapsed_s = std::chrono::duration<double>(clock::now() - start_).count();
+    char text[160];
+    if (done > 0 && done < total_) {
+      const double eta_s = elapsed_s / static_cast<double>(done) * static_cast<double>(total_ - done);
+      std::snprintf(text, sizeof text, "sweep: %zu/%zu points done, %zu running, %.0f s elapsed, ETA %.0f s",
+                    done, total_, running, elapsed_s, eta_s);
+    } else {
+      std::snprintf(text, sizeof text, "sweep: %zu/%zu points done, %zu running, %.0f s elapsed", done,
+                    total_, running, elapsed_s);
+    }
+    std::cerr << (terminal_ ? "\r" : "") << text << (terminal_ ? "\x1b[K" : "\n") << std::flush;
+  }
+  void finish() {
+    if (terminal_) std::cerr << "\n";
+  }
+  double elapsed_s() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
+
+private:
+  using clock = std::chrono::steady_clock;
+  std::size_t total_;
+  bool terminal_;
+  clock::time_point start_;
+};
+
+void print_rows(const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& rows) {
+  std::printf("\n%6s", "point");
+  for (const auto& axis : axes)
+    std::printf(" %16.16s", axis.key.c_str());
+  std::printf(" %10s %10s %10s %10s %8s  %s\n", "module s", "analytic", "MVA", "event s", "GPU util",
+              "bottleneck");
+  for (const auto& row : rows) {
+    std::printf("%6zu", row.point.index);
+    for (const auto& value : row.point.values)
+      std::printf(" %16.16s", value.c_str());
+    const double analytic_s = row.analytic ? row.analytic->sonic_module_s : NAN;
+    const double mva_s = row.analytic ? row.analytic->mva_module_s : NAN;
+    std::printf(" %10.3f %10.3f %10.3f %10.3f %8.3f  %s\n", row.module_mean_s, analytic_s, mva_s,
+                row.summary.event.mean_s, row.summary.gpu_utilisation, row.summary.bottleneck.c_str());
+  }
+}
+
+int sweep(const SweepArguments& arguments) {
+  // Everything the user wrote is checked before the first point runs.
+  std::vector<VaryAxis> axes;
+  for (const auto& vary : arguments.vary.empty() ? std::vector<std::string>{default_vary} : arguments.vary)
+    axes.push_back(parse_vary(vary));
+  const Shard shard = arguments.shard.empty() ? Shard{} : parse_shard(arguments.shard);
+  const std::vector<SweepPoint> grid = build_grid(axes);
+  std::vector<Scenario> scenarios;
+  std::vector<std::string> fingerprints;
+  scenarios.reserve(grid.size());
+  for (const auto& point : grid) {
+    scenarios.push_back(arguments.source.load(point_overrides(axes, point)));
+    fingerprints.push_back(scenario_fingerprint(scenarios.back()));
+  }
+  const std::filesystem::path output_dir =
+      arguments.output_dir.empty() ? std::filesystem::path("out") / ("sweep_" + scenarios.front().name)
+                                   : std::filesystem::path(arguments.output_dir);
+  ensure_writable_directory(output_dir);
+  ensure_writable_directory(output_dir / "points");
+
+  // Finished points: this shard's with --resume, and always those of other shards (a merge).
+  std::map<std::size_t, RunSummary> finished;
+  std::vector<std::size_t> to_run;
+  for (const auto& point : grid) {
+    const bool mine = shard.contains(point.index);
+    if (!mine || arguments.resume) {
+      if (auto summary = read_point_file(output_dir, point.index, fingerprints[point.index]))
+        finished.emplace(point.index, std::move(*summary));
+    }
+    if (mine && !finished.count(point.index)) to_run.push_back(point.index);
+  }
+  std::printf("sweep of %s: %zu points", scenarios.front().name.c_str(), grid.size());
+  if (shard.count > 1) std::printf(", shard %d/%d", shard.index, shard.count);
+  std::printf("; %zu to run (-j %d), %zu already done; results in %s\n", to_run.size(), arguments.parallel,
+              finished.size(), output_dir.string().c_str());
+
+  std::vector<std::pair<std::size_t, std::string>> failures;
+  ProgressLine progress(to_run.size());
+  std::size_t done = 0;
+  if (!to_run.empty())
+    progress.update(0, std::min<std::size_t>(to_run.size(), static_cast<std::size_t>(arguments.parallel)));
+  run_in_child_processes(
+      to_run.size(), arguments.parallel,
+      [&](std::size_t k) {
+        return run_summary_to_json(run_simulation(scenarios[to_run[k]], RunOptions{}).summary).dump();
+      },
+      [&](std::size_t k, const ChildResult& child) {
+        const std::size_t index = to_run[k];
+        ++done;
+        if (child.ok) {
+          write_point_file(output_dir, PointRecord{index, point_overrides(axes, grid[index]),
+                                                   fingerprints[index], child.wall_clock_s, child.output});
+          finished.emplace(index, run_summary_from_json(nlohmann::ordered_json::parse(child.output)));
+        } else {
+          failures.emplace_back(index, child.output);
+        }
+        const std::size_t remaining = to_run.size() - done;
+        progress.update(done, std::min<std::size_t>(remaining, static_cast<std::size_t>(arguments.parallel)));
+      });
+  if (!to_run.empty()) progress.finish();
+
+  std::vector<SweepRow> rows;
+  for (const auto& [index, summary] : finished)
+    rows.push_back(make_sweep_row(grid[index], scenarios[index], summary));
+  std::ostringstream csv;
+  write_sweep_csv(csv, axes, rows);
+  write_file_atomically(output_dir / "sweep.csv", csv.str());
+  const auto fits = fit_module_curves(axes, rows);
+  std::ostringstream fits_csv;
+  write_fits_csv(fits_csv, fits);
+  write_file_atomically(output_dir / "fits.csv", fits_csv.str());
+
+  print_rows(axes, rows);
+  if (!fits.empty())
+    print_fits(std::cout, fits);
+  else if (axes.front().key != "workload.jobs")
+    std::cout << "\nno knee fits: the first --vary is not workload.jobs\n";
+  std::printf("\nwrote %s (%zu of %zu points), fits.csv, points/ in %.1f s\n",
+              (output_dir / "sweep.csv").string().c_str(), rows.size(), grid.size(), progress.elapsed_s());
+  if (rows.size() + failures.size() < grid.size() && shard.count > 1)
+    std::printf(
+        "the other points belong to other shards: copy their points/ here and run again with --resume\n");
+  for (const auto& [index, message] : failures)
+    std::fprintf(stderr, "sonicsim: point %zu (%s) failed: %s\n", index,
+                 point_overrides(axes, grid[index]).front().c_str(), message.c_str());
+  if (!failures.empty()) {
+    std::fprintf(stderr, "sonicsim: %zu point(s) failed; run again with --resume to retry them\n",
+                 failures.size());
+    return exit_run_failed;
+  }
+  return exit_ok;
+}
+
+} // namespace
+
+void register_sweep_command(CLI::App& app, int& result) {
+  auto arguments = std::make_shared<SweepArguments>();
+  auto* command = app.add_subcommand(
+      "sweep",
+      "Simulate a grid of scenario values (--vary), one process per point, with the analytic and MVA "
+      "predictions side by side; writes sweep.csv, fits.csv and points/");
+  arguments->source.add_options(*command);
+  command
+      ->add_option("--vary", arguments->vary,
+                   std::string("Vary a scenario key: KEY=start:stop:step (stop included when on the grid) or "
+                               "KEY=a,b,c; repeat for a grid (default ") +
+                       default_vary + ")")
+      ->type_name("KEY=VALUES");
+  command
+      ->add_option("-j,--parallel", arguments->parallel,
+                   "Points simulated at once (default: hardware threads)")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--out", arguments->output_dir,
+                      "Output directory (default: out/sweep_<scenario name>)");
+  command->add_flag("--resume", arguments->resume, "Keep the finished points found in the output directory");
+  command
+      ->add_option("--shard", arguments->shard, "Run only points i-1, i-1+n, ... of the grid (1 <= i <= n)")
+      ->type_name("i/n");
+  command->callback([arguments, &result]() { result = guarded(*arguments, sweep); });
+}
+
+} // namespace sonicsim

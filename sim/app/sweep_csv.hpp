@@ -1,0 +1,25 @@
+// Reading sweep.csv and fits.csv back (tests, validation cases built on a sweep, merging tools): a header row
+// and data rows, fields quoted as write_sweep_csv quotes them.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+struct CsvTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+
+  // Index of a column; throws std::out_of_range naming it when absent.
+  std::size_t column(const std::string& name) const;
+  // A column as numbers (an empty field is NaN).
+  std::vector<double> numbers(const std::string& name) const;
+};
+
+// Throws std::runtime_error on an unterminated quote or a row with a different number of fields.
+CsvTable read_csv(std::istream& in);
+CsvTable read_csv_file(const std::string& path);
+
+} // namespace sonicsim

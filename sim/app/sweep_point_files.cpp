@@ -1,0 +1,72 @@
+#include "sim/app/sweep_point_files.hpp"
+
+#include "sim/metrics/summary_json.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace sonicsim {
+
+std::string scenario_fingerprint(const Scenario& scenario) {
+  auto json = scenario_to_json(scenario);
+  json.erase("source_file"); // a sweep merged from machines reads the same scenario from different paths
+  const std::string text = json.dump();
+  // FNV-1a, 64 bits: stable across platforms and standard libraries (std::hash is not).
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
+  return buffer;
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::path partial = path;
+  partial += ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) throw std::runtime_error("cannot write '" + partial.string() + "'");
+  }
+  std::filesystem::rename(partial, path);
+}
+
+std::filesystem::path point_file_path(const std::filesystem::path& sweep_dir, std::size_t index) {
+  char name[32];
+  std::snprintf(name, sizeof name, "point_%06zu.json", index);
+  return sweep_dir / "points" / name;
+}
+
+void write_point_file(const std::filesystem::path& sweep_dir, const PointRecord& record) {
+  nlohmann::ordered_json json{{"index", record.index},
+                              {"overrides", record.overrides},
+                              {"fingerprint", record.fingerprint},
+                              {"wall_clock_s", record.wall_clock_s},
+                              {"summary", nlohmann::ordered_json::parse(record.summary_json)}};
+  write_file_atomically(point_file_path(sweep_dir, record.index), json.dump(1) + "\n");
+}
+
+std::optional<RunSummary> read_point_file(const std::filesystem::path& sweep_dir, std::size_t index,
+                                          const std::string& fingerprint) {
+  std::ifstream in(point_file_path(sweep_dir, index), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    const auto json = nlohmann::ordered_json::parse(text.str());
+    if (json.at("index").get<std::size_t>() != index ||
+        json.at("fingerprint").get<std::string>() != fingerprint)
+      return std::nullopt;
+    return run_summary_from_json(json.at("summary"));
+  } catch (const std::exception&) {
+    return std::nullopt; // unreadable: run the point again
+  }
+}
+
+} // namespace sonicsim

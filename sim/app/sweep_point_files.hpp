@@ -1,0 +1,40 @@
+// The per-point result files of a sweep (DIR/points/point_NNNNNN.json). Each is written under a temporary
+// name and renamed when complete, so an interrupted sweep keeps exactly its finished points, and --resume (or
+// the merge of shards run elsewhere) can trust any file it finds whose fingerprint matches the point's
+// scenario.
+#pragma once
+
+#include "sim/metrics/run_recorder.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+// A hash of the resolved scenario (everything that decides the simulation, not the file it came from), so a
+// stale point of another sweep in the same directory is never taken for this one.
+std::string scenario_fingerprint(const Scenario& scenario);
+
+// Writes `text` to `path` through `path`.partial and a rename.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+std::filesystem::path point_file_path(const std::filesystem::path& sweep_dir, std::size_t index);
+
+struct PointRecord {
+  std::size_t index = 0;
+  std::vector<std::string> overrides;
+  std::string fingerprint;
+  double wall_clock_s = 0.0; // not in sweep.csv (it would break byte-identical output)
+  std::string summary_json;  // run_summary_to_json, as the child process returned it
+};
+
+void write_point_file(const std::filesystem::path& sweep_dir, const PointRecord& record);
+// The point's summary when its file exists, parses and carries `fingerprint`; otherwise none.
+std::optional<RunSummary> read_point_file(const std::filesystem::path& sweep_dir, std::size_t index,
+                                          const std::string& fingerprint);
+
+} // namespace sonicsim
