@@ -1,5 +1,6 @@
 #include "sim/actors/job_client.hpp"
 
+#include "sim/batching/gpu_service_time.hpp"
 #include "sim/platform/assignment.hpp"
 #include "sim/scenario/distribution.hpp"
 
@@ -12,8 +13,9 @@ namespace sg4 = simgrid::s4u;
 namespace sonicsim {
 
 JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const ServerDirectory& servers,
-                     RunRecorder& recorder, JobPlacement placement)
+                     RunRecorder& recorder, JobPlacement placement, std::function<void()> on_finish)
     : scenario_(scenario), site_(site), servers_(servers), recorder_(recorder), placement_(placement),
+      on_finish_(std::move(on_finish)),
       rng_(make_stream(scenario.seed, stream_job, static_cast<std::uint64_t>(placement.job))),
       request_links_(site.request_links(placement.worker, placement.pod)),
       response_links_(site.response_links(placement.worker, placement.pod)) {}
@@ -27,7 +29,7 @@ std::vector<int> JobClient::split_into_requests(const Module& module, std::int64
   // at most max_batch, as LArSoft does, so request sizes vary and their mean is below max_batch.
   const auto groups = static_cast<std::size_t>(module.groups);
   group_weights_.resize(groups);
-  std::normal_distribution<double> standard_normal(0.0, 1.0);
+  // sonicsim's own normal draw (not std::normal_distribution, whose output differs between standard libraries).
   for (auto& weight : group_weights_)
     weight = module.group_spread > 0 ? std::exp(module.group_spread * standard_normal(rng_)) : 1.0;
   const double weight_sum = std::accumulate(group_weights_.begin(), group_weights_.end(), 0.0);
@@ -49,8 +51,19 @@ std::vector<int> JobClient::split_into_requests(const Module& module, std::int64
   return requests;
 }
 
+void JobClient::run_on_local_gpu(const Module& module, int batch_size) {
+  // The node's own GPU, used by this job alone: no queue, no network, the same batch timing as a pod's GPU.
+  const ThroughputCurve& curve = scenario_.models.at(module.model).throughput_by_gpu.at(scenario_.platform.pods.gpu_type);
+  sg4::this_actor::sleep_for(batch_service_time_s(curve, batch_size));
+}
+
 bool JobClient::send_request(const Module& module, int batch_size, EventRecord& event) {
   const Model& model = scenario_.models.at(module.model);
+  if (placement_.local_gpu) {
+    ++event.requests;
+    run_on_local_gpu(module, batch_size);
+    return true;
+  }
   InferenceServer& server = *servers_.at(module.model)[static_cast<std::size_t>(placement_.pod)];
   sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
   sg4::Host* pod = site_.pod_hosts[static_cast<std::size_t>(placement_.pod)];
@@ -64,7 +77,7 @@ bool JobClient::send_request(const Module& module, int batch_size, EventRecord& 
     }
     ++event.requests;
     recorder_.record_request_sent();
-    const double input_bytes = batch_size * model.input_bytes_per_inference;
+    const double input_bytes = batch_size * model.input_bytes_per_inference / module.compression_ratio;
     const double sent_at_s = sg4::Engine::get_clock();
     sg4::Comm::sendto(worker, pod, static_cast<std::uint64_t>(input_bytes));
     recorder_.record_transfer(request_links_, input_bytes, sent_at_s, sg4::Engine::get_clock());
@@ -93,6 +106,11 @@ bool JobClient::run_remote_inference(const Module& module, EventRecord& event) {
   sg4::this_actor::sleep_for(sample(module.preprocess_s, rng_) / placement_.cpu_speed);
   const std::int64_t inferences = sample_count(module.inferences);
   event.inferences += inferences;
+  if (!placement_.local_gpu && module.compression_time_per_byte_s > 0) {
+    // Compressing the event's inputs before sending costs CPU time per input byte.
+    const double input_bytes = static_cast<double>(inferences) * scenario_.models.at(module.model).input_bytes_per_inference;
+    sg4::this_actor::sleep_for(input_bytes * module.compression_time_per_byte_s / placement_.cpu_speed);
+  }
   for (const int batch_size : split_into_requests(module, inferences)) {
     if (!send_request(module, batch_size, event)) return false;
   }
@@ -107,13 +125,16 @@ void JobClient::operator()() {
   EventRecord event;
   event.job = placement_.job;
   event.module_s.resize(workload.pipeline.size());
-  for (int index = 0; index < workload.events_per_job; ++index) {
+  const int events = placement_.events >= 0 ? placement_.events : workload.events_per_job;
+  // Campaign mode measures from a fixed time on: events starting earlier are warm-up.
+  const double campaign_warmup_s = workload.campaign ? workload.campaign->warmup_s : 0.0;
+  for (int index = 0; index < events; ++index) {
     event.event_index = index;
     event.start_s = sg4::Engine::get_clock();
     event.requests = event.retries = 0;
     event.inferences = 0;
     event.failed = false;
-    event.warmup = index < workload.warmup_events;
+    event.warmup = index < workload.warmup_events || event.start_s < campaign_warmup_s;
     std::fill(event.module_s.begin(), event.module_s.end(), 0.0);
     for (std::size_t m = 0; m < workload.pipeline.size() && !event.failed; ++m) {
       const Module& module = workload.pipeline[m];
@@ -140,7 +161,11 @@ void JobClient::operator()() {
     recorder_.record_event(event);
     if (event.warmup) warmup_end_s = event.end_s;
   }
-  recorder_.record_job(job_start_s, warmup_end_s, sg4::Engine::get_clock());
+  if (on_finish_) {
+    on_finish_();
+  } else {
+    recorder_.record_job(job_start_s, warmup_end_s, sg4::Engine::get_clock());
+  }
 }
 
 } // namespace sonicsim

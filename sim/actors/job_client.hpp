@@ -8,6 +8,7 @@
 #include "sim/platform/site_platform.hpp"
 #include "sim/scenario/scenario.hpp"
 
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -24,18 +25,21 @@ struct JobPlacement {
   int pod = 0;             // pod its gRPC channel is connected to (for the whole job)
   double cpu_speed = 1.0;  // relative speed of its CPU type
   double start_s = 0.0;    // when the job starts its first event
+  int events = -1;         // events to process; -1: workload.events_per_job
+  bool local_gpu = false;  // its node has a GPU: remote_inference modules run there, without the network
 };
 
 class JobClient {
 public:
   JobClient(const Scenario& scenario, const SitePlatform& site, const ServerDirectory& servers,
-            RunRecorder& recorder, JobPlacement placement);
+            RunRecorder& recorder, JobPlacement placement, std::function<void()> on_finish = {});
   void operator()();
 
 private:
   // Runs one remote-inference module; returns false if the event failed (a request rejected too often).
   bool run_remote_inference(const Module& module, EventRecord& event);
   bool send_request(const Module& module, int batch_size, EventRecord& event);
+  void run_on_local_gpu(const Module& module, int batch_size);
   std::vector<int> split_into_requests(const Module& module, std::int64_t inferences);
   std::int64_t sample_count(const DistributionSpec& spec);
 
@@ -44,6 +48,7 @@ private:
   const ServerDirectory& servers_;
   RunRecorder& recorder_;
   JobPlacement placement_;
+  std::function<void()> on_finish_; // campaign mode: frees the grid slot (the scheduler records the job)
   std::mt19937_64 rng_;
   std::vector<int> request_links_, response_links_;
   std::vector<double> group_weights_; // reused buffer

@@ -7,7 +7,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include <csignal>
+
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,6 +49,8 @@ void run_in_child_processes(std::size_t count, int parallel, const std::function
       const pid_t pid = ::fork();
       if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
       if (pid == 0) {
+        // A child must not outlive its parent: a sweep killed with SIGKILL takes its running points with it.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         ::close(fds[0]);
         int status = 0;
         try {

@@ -26,7 +26,7 @@ void ensure_writable_directory(const fs::path& directory) {
 OutputFiles::OutputFiles(fs::path directory) : directory_(std::move(directory)) {
   ensure_writable_directory(directory_);
   // A previous complete run in the same directory must not be mistaken for this one while it runs.
-  for (const char* name : {"summary.json", "events.csv", "timeseries.csv"}) {
+  for (const char* name : {"summary.json", "events.csv", "timeseries.csv", "event_time_histogram.csv", "campaign.csv"}) {
     std::error_code ignored;
     fs::remove(directory_ / name, ignored);
   }
@@ -39,6 +39,12 @@ void OutputFiles::finish(const Scenario& scenario, const RunSummary& summary, co
   {
     std::ofstream out(directory_ / "timeseries.csv.partial");
     recorder.write_timeseries_csv(out);
+  }
+  if (scenario.workload.campaign) {
+    std::ofstream histogram(directory_ / "event_time_histogram.csv");
+    recorder.write_event_histogram_csv(histogram);
+    std::ofstream campaign(directory_ / "campaign.csv");
+    recorder.write_campaign_csv(campaign);
   }
   {
     std::ofstream out(directory_ / "summary.json.partial");

@@ -1,11 +1,13 @@
 #include "sim/engine/simulation.hpp"
 
 #include "sim/actors/background_traffic.hpp"
+#include "sim/actors/campaign_scheduler.hpp"
 #include "sim/actors/inference_server.hpp"
 #include "sim/actors/job_client.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/platform/assignment.hpp"
 #include "sim/platform/site_platform.hpp"
+#include "sim/scenario/campaign_scale.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -21,12 +23,31 @@ namespace sg4 = simgrid::s4u;
 namespace sonicsim {
 namespace {
 
+// CPU speed of each job slot, from the CPU mix.
+std::vector<double> slot_cpu_speeds(const Scenario& scenario) {
+  std::vector<double> cpu_fractions;
+  for (const auto& cpu : scenario.platform.cpu_mix) cpu_fractions.push_back(cpu.fraction);
+  std::vector<double> speeds;
+  for (const int cpu : stratified_assignment(cpu_fractions, scenario.workload.jobs, scenario.seed, stream_cpu_mix))
+    speeds.push_back(scenario.platform.cpu_mix[static_cast<std::size_t>(cpu)].speed);
+  return speeds;
+}
+
+// Whether each job slot's node has a local GPU.
+std::vector<bool> slot_local_gpus(const Scenario& scenario) {
+  const double fraction = scenario.platform.local_gpu_fraction;
+  std::vector<bool> local(static_cast<std::size_t>(scenario.workload.jobs), false);
+  if (fraction <= 0) return local;
+  const auto classes = stratified_assignment({1.0 - fraction, fraction}, scenario.workload.jobs, scenario.seed, stream_local_gpu);
+  for (std::size_t i = 0; i < local.size(); ++i) local[i] = classes[i] == 1;
+  return local;
+}
+
 std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
   const auto& workload = scenario.workload;
   const auto& platform = scenario.platform;
-  std::vector<double> cpu_fractions;
-  for (const auto& cpu : platform.cpu_mix) cpu_fractions.push_back(cpu.fraction);
-  const auto cpu_class = stratified_assignment(cpu_fractions, workload.jobs, scenario.seed, stream_cpu_mix);
+  const std::vector<double> cpu_speed = slot_cpu_speeds(scenario);
+  const std::vector<bool> local_gpu = slot_local_gpus(scenario);
   auto balancer_rng = make_stream(scenario.seed, stream_load_balancer);
   auto start_rng = make_stream(scenario.seed, stream_job_start);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -39,7 +60,8 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
     placement.pod = platform.pods.load_balancer == "round_robin"
                         ? job % platform.pods.count
                         : static_cast<int>(balancer_rng() % static_cast<std::uint64_t>(platform.pods.count));
-    placement.cpu_speed = platform.cpu_mix[static_cast<std::size_t>(cpu_class[static_cast<std::size_t>(job)])].speed;
+    placement.cpu_speed = cpu_speed[static_cast<std::size_t>(job)];
+    placement.local_gpu = local_gpu[static_cast<std::size_t>(job)];
     placement.start_s = workload.start_spread_s * unit(start_rng);
     placements.push_back(placement);
   }
@@ -62,8 +84,10 @@ std::vector<std::string> engine_arguments(const Scenario& scenario) {
 
 } // namespace
 
-RunResult run_simulation(const Scenario& scenario, const RunOptions& options) {
+RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
+  // A campaign may run on a fraction of the site (campaign_scale.hpp); outputs show the scenario as written.
+  const Scenario scenario = scaled_for_simulation(scenario_as_written);
   std::vector<std::string> arguments = engine_arguments(scenario);
   std::vector<char*> argv;
   for (auto& argument : arguments) argv.push_back(argument.data());
@@ -92,14 +116,26 @@ RunResult run_simulation(const Scenario& scenario, const RunOptions& options) {
     }
   }
 
-  for (const auto& placement : place_jobs(scenario)) {
-    sg4::Actor::create("job" + std::to_string(placement.job),
-                       site.worker_hosts[static_cast<std::size_t>(placement.worker)],
-                       JobClient(scenario, site, directory, recorder, placement));
+  if (scenario.workload.campaign) {
+    sg4::Actor::create("campaign_scheduler", site.background_source,
+                       CampaignScheduler(scenario, site, directory, recorder, slot_cpu_speeds(scenario),
+                                         slot_local_gpus(scenario)));
+  } else {
+    for (const auto& placement : place_jobs(scenario)) {
+      sg4::Actor::create("job" + std::to_string(placement.job),
+                         site.worker_hosts[static_cast<std::size_t>(placement.worker)],
+                         JobClient(scenario, site, directory, recorder, placement));
+    }
   }
-  const double background_bps = scenario.platform.site_switch.background.rate_bps;
-  if (background_bps > 0) {
-    sg4::Actor::create("background_traffic", site.background_source, BackgroundTrafficSource(site, recorder, background_bps))
+  const BackgroundTraffic& background = scenario.platform.site_switch.background;
+  if (background.rate_bps > 0 || background.schedule) {
+    sg4::Actor::create("background_traffic", site.background_source, BackgroundTrafficSource(site, recorder, background))
+        ->daemonize();
+  }
+  if (background.on_off) {
+    sg4::Actor::create("background_on_off", site.background_source,
+                       OnOffTrafficSource(site, recorder, *background.on_off,
+                                          make_stream(scenario.seed, stream_background_on_off)))
         ->daemonize();
   }
 
@@ -107,7 +143,7 @@ RunResult run_simulation(const Scenario& scenario, const RunOptions& options) {
 
   RunResult result;
   result.summary = recorder.summarize(sg4::Engine::get_clock());
-  if (files) files->finish(scenario, result.summary, recorder);
+  if (files) files->finish(scenario_as_written, result.summary, recorder);
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

@@ -86,6 +86,11 @@ void RunRecorder::record_event(const EventRecord& event) {
     ++events_completed_;
     events_done_.add_at(event.end_s, 1.0);
     event_histogram_.add(event.end_s - event.start_s);
+    if (scenario_.workload.campaign) {
+      const auto bin = static_cast<std::size_t>((event.end_s - event.start_s) / scenario_.workload.campaign->histogram_bin_s);
+      if (bin >= event_time_counts_.size()) event_time_counts_.resize(bin + 1, 0.0);
+      event_time_counts_[bin] += 1.0;
+    }
     for (std::size_t m = 0; m < event.module_s.size(); ++m) module_histograms_[m].add(event.module_s[m]);
   }
   if (events_csv_) {
@@ -105,11 +110,18 @@ void RunRecorder::record_job(double start_s, double warmup_end_s, double end_s) 
   first_job_start_s_ = first_job_start_s_ < 0 ? start_s : std::min(first_job_start_s_, start_s);
 }
 
+void RunRecorder::record_job_interval(double start_s, double end_s) {
+  jobs_running_s_.add_spread(start_s, end_s, end_s - start_s);
+  first_job_start_s_ = first_job_start_s_ < 0 ? start_s : std::min(first_job_start_s_, start_s);
+}
+
+void RunRecorder::set_measurement_window(double start_s, double end_s) { fixed_window_s_ = {start_s, end_s}; }
+
 RunSummary RunRecorder::summarize(double simulated_end_s) const {
   RunSummary summary;
   summary.simulated_end_s = simulated_end_s;
-  summary.window_start_s = latest_job_ready_s_;
-  summary.window_end_s = earliest_job_end_s_;
+  summary.window_start_s = fixed_window_s_ ? fixed_window_s_->first : latest_job_ready_s_;
+  summary.window_end_s = fixed_window_s_ ? fixed_window_s_->second : earliest_job_end_s_;
   if (!(summary.window_end_s > summary.window_start_s)) {
     summary.steady_state_window = false;
     summary.window_start_s = std::max(0.0, first_job_start_s_);
@@ -172,6 +184,7 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   // Below 90 % nothing shared holds the jobs back: their own CPUs set the pace.
   if (summary.bottleneck_utilisation < saturation_threshold)
     summary.bottleneck = "none (jobs' own CPUs; busiest shared resource: " + summary.bottleneck + ")";
+  if (scenario_.workload.campaign) summary.campaign = summarize_campaign(summary);
   return summary;
 }
 

@@ -4,6 +4,7 @@
 // streamed to events.csv as they happen and percentiles come from log-binned histograms.
 #pragma once
 
+#include "sim/metrics/histogram_peaks.hpp"
 #include "sim/metrics/log_histogram.hpp"
 #include "sim/metrics/time_bins.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -41,6 +42,25 @@ struct LinkUsage {
   double utilisation = 0.0; // mean over the measurement window
 };
 
+// Campaign mode: what the 2022 operators looked at, reported at full scale (simulated values / campaign.scale).
+struct CampaignSummary {
+  double scale = 1.0;
+  double mean_running_jobs = 0.0;    // over the measurement window
+  double mean_outbound_gbps = 0.0;   // site switch, outbound, over the window
+  double events_completed_full_scale = 0.0;
+  // Outbound Gb/s = intercept + slope x running jobs, least squares over the time-series intervals of the
+  // window in which the switch was below the saturation threshold (on the capacity ceiling the traffic no
+  // longer follows the jobs). slope: Gb/s per job = data per event / time per event; intercept: background.
+  bool fit_valid = false; // fewer than 3 usable intervals, or running jobs never changed
+  double slope_gbps_per_job = 0.0;
+  double intercept_gbps = 0.0;
+  double fit_r_squared = 0.0;
+  std::uint64_t fit_intervals = 0;
+  std::uint64_t saturated_intervals = 0; // left out of the fit
+  double histogram_bin_s = 1.0;
+  std::vector<HistogramPeak> event_time_peaks; // see histogram_peaks.hpp for the rule
+};
+
 struct RunSummary {
   // Steady-state window: from the moment every job has finished its warm-up to the moment the first job ends.
   double window_start_s = 0.0;
@@ -72,6 +92,7 @@ struct RunSummary {
   std::vector<LinkUsage> links; // each shared link, then the busiest worker NIC
   std::string bottleneck;       // the resource with the highest utilisation in the window
   double bottleneck_utilisation = 0.0;
+  std::optional<CampaignSummary> campaign; // campaign mode only
 };
 
 // A shared resource busier than this counts as saturated (the bottleneck).
@@ -100,11 +121,23 @@ public:
 
   void record_event(const EventRecord& event);
   void record_job(double start_s, double warmup_end_s, double end_s);
+  // Campaign mode: a grid slot held by a job from start to end (adds to jobs_running only).
+  void record_job_interval(double start_s, double end_s);
+  // Campaign mode: the measurement window is fixed (after the warm-up, up to the end of the run).
+  void set_measurement_window(double start_s, double end_s);
+
+  // Per-event time histogram (campaign mode: fixed bins of campaign.histogram_bin; empty otherwise).
+  const std::vector<double>& event_time_counts() const { return event_time_counts_; }
+  void write_event_histogram_csv(std::ostream& out) const;
+  // Running jobs and outbound Gb/s per time-series interval, at full scale.
+  void write_campaign_csv(std::ostream& out) const;
 
   RunSummary summarize(double simulated_end_s) const;
   void write_timeseries_csv(std::ostream& out) const;
 
 private:
+  CampaignSummary summarize_campaign(const RunSummary& summary) const;
+  double full_scale() const;
   struct TrackedLink {
     std::string name;
     double capacity_bps;
@@ -133,6 +166,8 @@ private:
   double latest_job_ready_s_ = 0.0;    // latest warm-up end over jobs
   double earliest_job_end_s_ = -1.0;   // earliest job end
   double first_job_start_s_ = -1.0;
+  std::optional<std::pair<double, double>> fixed_window_s_;
+  std::vector<double> event_time_counts_;
 };
 
 } // namespace sonicsim

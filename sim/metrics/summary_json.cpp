@@ -1,5 +1,7 @@
 #include "sim/metrics/summary_json.hpp"
 
+#include <cmath>
+
 namespace sonicsim {
 namespace {
 
@@ -55,6 +57,73 @@ TimeStatistics statistics_from_json(const json& in) {
   return stats;
 }
 
+json schedule_to_json(const StepSchedule& schedule, const char* value_name) {
+  json steps = json::array();
+  for (std::size_t i = 0; i < schedule.from_s.size(); ++i) {
+    // JSON has no infinity: an uncapped step is written as null.
+    const double v = schedule.value[i];
+    steps.push_back({{"from_s", schedule.from_s[i]}, {value_name, std::isfinite(v) ? json(v) : json()}});
+  }
+  return steps;
+}
+
+json campaign_to_json(const Campaign& campaign) {
+  json out = json::object();
+  out["total_events"] = campaign.total_events ? json(*campaign.total_events) : json();
+  out["max_concurrent"] = campaign.max_concurrent ? schedule_to_json(*campaign.max_concurrent, "jobs") : json();
+  out["slots"] = campaign.slots ? schedule_to_json(*campaign.slots, "fraction") : json();
+  out["slots_repeat_s"] = campaign.slots_repeat_s;
+  out["start_delay_s"] = distribution_to_json(campaign.start_delay_s);
+  out["window_s"] = campaign.window_s ? json(*campaign.window_s) : json();
+  out["warmup_s"] = campaign.warmup_s;
+  out["scale"] = campaign.scale;
+  out["histogram_bin_s"] = campaign.histogram_bin_s;
+  return out;
+}
+
+json campaign_summary_to_json(const CampaignSummary& c) {
+  json peaks = json::array();
+  for (const auto& peak : c.event_time_peaks)
+    peaks.push_back({{"position_s", peak.position_s}, {"height_fraction", peak.height_fraction}});
+  return json{{"scale", c.scale},
+              {"mean_running_jobs", c.mean_running_jobs},
+              {"mean_outbound_gbps", c.mean_outbound_gbps},
+              {"events_completed_full_scale", c.events_completed_full_scale},
+              {"outbound_vs_running_jobs",
+               {{"valid", c.fit_valid},
+                {"slope_gbps_per_job", c.slope_gbps_per_job},
+                {"intercept_gbps", c.intercept_gbps},
+                {"r_squared", c.fit_r_squared},
+                {"intervals", c.fit_intervals},
+                {"saturated_intervals_left_out", c.saturated_intervals}}},
+              {"event_time_histogram",
+               {{"bin_s", c.histogram_bin_s},
+                {"peak_rule",
+                 "Gaussian smoothing (sigma 3 bins); peaks: local maxima >= 10 % of the highest, separated by a "
+                 "valley < 50 % of the lower peak"},
+                {"peaks", peaks}}}};
+}
+
+CampaignSummary campaign_summary_from_json(const json& in) {
+  CampaignSummary c;
+  c.scale = in.at("scale").get<double>();
+  c.mean_running_jobs = in.at("mean_running_jobs").get<double>();
+  c.mean_outbound_gbps = in.at("mean_outbound_gbps").get<double>();
+  c.events_completed_full_scale = in.at("events_completed_full_scale").get<double>();
+  const auto& fit = in.at("outbound_vs_running_jobs");
+  c.fit_valid = fit.at("valid").get<bool>();
+  c.slope_gbps_per_job = fit.at("slope_gbps_per_job").get<double>();
+  c.intercept_gbps = fit.at("intercept_gbps").get<double>();
+  c.fit_r_squared = fit.at("r_squared").get<double>();
+  c.fit_intervals = fit.at("intervals").get<std::uint64_t>();
+  c.saturated_intervals = fit.at("saturated_intervals_left_out").get<std::uint64_t>();
+  const auto& histogram = in.at("event_time_histogram");
+  c.histogram_bin_s = histogram.at("bin_s").get<double>();
+  for (const auto& peak : histogram.at("peaks"))
+    c.event_time_peaks.push_back({peak.at("position_s").get<double>(), peak.at("height_fraction").get<double>()});
+  return c;
+}
+
 } // namespace
 
 json scenario_to_json(const Scenario& scenario) {
@@ -103,12 +172,20 @@ json scenario_to_json(const Scenario& scenario) {
       m["groups"] = module.groups;
       m["group_spread"] = module.group_spread;
       m["max_batch"] = module.max_batch;
+      m["compression_ratio"] = module.compression_ratio;
+      m["compression_time_per_byte_s"] = module.compression_time_per_byte_s;
     }
     if (module.type == Module::Type::local_inference) m["time_per_inference_s"] = module.local_time_per_inference_s;
     pipeline.push_back(m);
   }
   const auto& workload = scenario.workload;
-  return json{
+  const auto& background = platform.site_switch.background;
+  json background_on_off;
+  if (background.on_off)
+    background_on_off = {{"rate_bps", background.on_off->rate_bps},
+                         {"mean_on_s", background.on_off->mean_on_s},
+                         {"mean_off_s", background.on_off->mean_off_s}};
+  json out{
       {"name", scenario.name},
       {"description", scenario.description},
       {"source_file", scenario.source_file},
@@ -119,7 +196,9 @@ json scenario_to_json(const Scenario& scenario) {
         {"cpu_mix", cpus},
         {"site_switch",
          {{"bandwidth_bps", platform.site_switch.bandwidth_bps},
-          {"background_bps", platform.site_switch.background.rate_bps}}},
+          {"background_bps", background.rate_bps},
+          {"background_schedule", background.schedule ? schedule_to_json(*background.schedule, "rate_bps") : json()},
+          {"background_on_off", background_on_off}}},
         {"wan", {{"rtt_s", platform.wan.rtt_s}, {"bandwidth_bps", platform.wan.bandwidth_bps}}},
         {"server_pods",
          {{"count", platform.pods.count},
@@ -127,7 +206,8 @@ json scenario_to_json(const Scenario& scenario) {
           {"gpu_type", platform.pods.gpu_type},
           {"nic_bandwidth_bps", platform.pods.nic_bandwidth_bps},
           {"load_balancer", platform.pods.load_balancer}}},
-        {"network", {{"tcp_window_bytes", platform.network.tcp_window_bytes}}}}},
+        {"network", {{"tcp_window_bytes", platform.network.tcp_window_bytes}}},
+        {"local_gpu_fraction", platform.local_gpu_fraction}}},
       {"models", models},
       {"workload",
        {{"jobs", workload.jobs},
@@ -141,9 +221,12 @@ json scenario_to_json(const Scenario& scenario) {
           {"max_in_flight", workload.client.max_in_flight}}},
         {"pipeline", pipeline}}},
       {"output", {{"timeseries_interval_s", scenario.output.timeseries_interval_s}}}};
+  if (workload.campaign) out["workload"]["campaign"] = campaign_to_json(*workload.campaign);
+  return out;
 }
 
 json run_summary_to_json(const RunSummary& summary) {
+  json out;
   json modules = json::object();
   for (const auto& [name, stats] : summary.modules) modules[name] = statistics_to_json(stats);
   json links = json::array();
@@ -152,7 +235,7 @@ json run_summary_to_json(const RunSummary& summary) {
                      {"capacity_bps", link.capacity_bps},
                      {"bytes", link.bytes},
                      {"utilisation", link.utilisation}});
-  return json{{"window",
+  out = json{{"window",
                {{"start_s", summary.window_start_s},
                 {"end_s", summary.window_end_s},
                 {"steady_state", summary.steady_state_window},
@@ -184,6 +267,8 @@ json run_summary_to_json(const RunSummary& summary) {
                 {"bytes_from_servers", summary.bytes_from_servers},
                 {"links", links}}},
               {"bottleneck", {{"resource", summary.bottleneck}, {"utilisation", summary.bottleneck_utilisation}}}};
+  if (summary.campaign) out["campaign"] = campaign_summary_to_json(*summary.campaign);
+  return out;
 }
 
 RunSummary run_summary_from_json(const json& in) {
@@ -223,6 +308,7 @@ RunSummary run_summary_from_json(const json& in) {
                              link.at("bytes").get<double>(), link.at("utilisation").get<double>()});
   summary.bottleneck = in.at("bottleneck").at("resource").get<std::string>();
   summary.bottleneck_utilisation = in.at("bottleneck").at("utilisation").get<double>();
+  if (in.contains("campaign")) summary.campaign = campaign_summary_from_json(in.at("campaign"));
   return summary;
 }
 

@@ -16,6 +16,9 @@ enum RandomStream : std::uint64_t {
   stream_job_start = 4,
   stream_job = 100, // + job index: each job has its own stream, so a job's draws do not depend on the others
   stream_background = 5,
+  stream_local_gpu = 6,
+  stream_campaign = 7,           // the campaign scheduler: start delays, pods of campaign jobs
+  stream_background_on_off = 8,
 };
 
 std::mt19937_64 make_stream(std::uint64_t seed, std::uint64_t stream, std::uint64_t index = 0);

@@ -2,6 +2,7 @@
 
 #include "sim/platform/assignment.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -89,9 +90,16 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
   }
 
   // Background traffic: other users' hosts on the site send to the outside world through the switch.
+  // Limiter bandwidths start at the rates' peak; the traffic sources set them as they go (never 0 in SimGrid).
+  const double peak_bytes_per_s = std::max(1.0, bytes_per_s(platform.site_switch.background.peak_bps()));
+  site.background_limiter = zone->create_link("background_limiter", peak_bytes_per_s)->set_latency(0.0)->seal();
+  site.on_off_limiter = zone->create_link("on_off_limiter", peak_bytes_per_s)->set_latency(0.0)->seal();
   site.background_source = zone->create_host("other_site_users", 1e9);
   site.background_source->seal();
-  set_routes(site.background_source, {}, {});
+  set_routes(site.background_source, {sg4::LinkInRoute(site.background_limiter)}, {});
+  site.on_off_source = zone->create_host("bursty_site_user", 1e9);
+  site.on_off_source->seal();
+  set_routes(site.on_off_source, {sg4::LinkInRoute(site.on_off_limiter)}, {});
   site.background_sink = zone->create_host("outside_world", 1e9);
   site.background_sink->seal();
   set_routes(site.background_sink, {{site_switch, Direction::DOWN}}, {{site_switch, Direction::UP}});

@@ -35,9 +35,41 @@ struct NicClass {
   double fraction = 1.0;       // share of worker nodes with this NIC; all fractions sum to 1
 };
 
-// Background traffic through the site's outbound switch from other users (constant rate).
+// A value that changes at given times: from[i] on, the value is value[i] (until from[i+1]). Times increase.
+struct StepSchedule {
+  std::vector<double> from_s;
+  std::vector<double> value;
+  // The value in force at time t (the first value before the first step).
+  double at(double t_s) const {
+    double v = value.empty() ? 0.0 : value.front();
+    for (std::size_t i = 0; i < from_s.size() && from_s[i] <= t_s; ++i) v = value[i];
+    return v;
+  }
+  double maximum() const {
+    double m = 0.0;
+    for (const double v : value) m = v > m ? v : m;
+    return m;
+  }
+};
+
+// Another user's traffic that alternates between bursts at a fixed rate and silences, with exponentially
+// distributed durations (a random on/off process).
+struct OnOffTraffic {
+  double rate_bps = 0.0;   // while on
+  double mean_on_s = 0.0;  // mean burst length
+  double mean_off_s = 0.0; // mean silence
+};
+
+// Background traffic through the site's outbound switch from other users: the sum of a constant rate, a
+// piecewise-constant schedule and a random on/off process (each optional).
 struct BackgroundTraffic {
-  double rate_bps = 0.0; // default 0: no background
+  double rate_bps = 0.0;                 // default 0: no constant background
+  std::optional<StepSchedule> schedule;  // rates in bits/s; default none
+  std::optional<OnOffTraffic> on_off;    // default none
+  // The most the background can take at once: the loader requires it below the switch capacity.
+  double peak_bps() const {
+    return rate_bps + (schedule ? schedule->maximum() : 0.0) + (on_off ? on_off->rate_bps : 0.0);
+  }
 };
 
 struct SiteSwitch {
@@ -72,6 +104,9 @@ struct Platform {
   Wan wan;
   ServerPods pods;
   NetworkSettings network;
+  // Share of worker slots whose node has its own GPU (of pods.gpu_type): their jobs run remote_inference
+  // modules locally, with no network transfer. Default 0.
+  double local_gpu_fraction = 0.0;
 };
 
 // Throughput of one model on one GPU type as a function of the executed batch size.
@@ -120,6 +155,10 @@ struct Module {
   double group_spread = 0.0;         // lognormal sigma of the group weights; 0 = equal groups
   int max_batch = 1;                 // remote: the client sends chunks of at most this many inferences
   double local_time_per_inference_s = 0.0; // local: CPU time per inference on a CPU of speed 1
+  // remote: inputs are compressed before sending: bytes / ratio go on the wire, at a CPU cost per input byte
+  // (on a CPU of speed 1). Defaults 1 and 0: no compression.
+  double compression_ratio = 1.0;
+  double compression_time_per_byte_s = 0.0;
 };
 
 struct ClientSettings {
@@ -129,6 +168,20 @@ struct ClientSettings {
   int max_in_flight = 1;         // asynchronous only: requests in flight per job
 };
 
+// Campaign mode: a production campaign of many events, split into jobs, that a batch system starts as grid slots
+// free up, under a cap on concurrent jobs. workload.jobs is then the number of grid slots at their peak.
+struct Campaign {
+  std::optional<std::int64_t> total_events; // events of the whole campaign; default: unbounded (needs window)
+  std::optional<StepSchedule> max_concurrent; // cap on running jobs over time; default none (uncapped)
+  std::optional<StepSchedule> slots;          // fraction (0..1) of workload.jobs available over time; default 1
+  double slots_repeat_s = 0.0;                // the slot schedule repeats with this period; default 0: no repeat
+  DistributionSpec start_delay_s;             // from slot grant to the job's first event; default 0
+  std::optional<double> window_s;             // simulated time after which the run stops; default none
+  double warmup_s = 0.0;                      // events starting earlier are left out of the statistics
+  double scale = 1.0; // fraction of the site simulated (0 < scale <= 1); results are reported at full scale
+  double histogram_bin_s = 1.0; // bin width of the per-event time histogram; default 1 s
+};
+
 struct Workload {
   int jobs = 1;                 // concurrent jobs; required, > 0
   int events_per_job = 1;       // events each job processes; default 1
@@ -136,6 +189,7 @@ struct Workload {
   double start_spread_s = 0.0;  // job start times uniform in [0, start_spread]; default 0 (all at once)
   ClientSettings client;
   std::vector<Module> pipeline;
+  std::optional<Campaign> campaign; // default none: every job starts at once and runs events_per_job events
 };
 
 struct OutputSettings {

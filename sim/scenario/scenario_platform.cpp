@@ -76,11 +76,34 @@ std::vector<CpuType> read_cpu_mix(const Cursor& c) {
 SiteSwitch read_site_switch(const Cursor& c) {
   SiteSwitch s;
   if (c["bandwidth"].present()) s.bandwidth_bps = read_positive_bandwidth(c["bandwidth"]);
+  // Background at or above the capacity would leave nothing for the jobs: the run could never finish.
   if (c["background"].present()) {
     s.background.rate_bps = read_bandwidth_bps(c["background"]);
-    // Background at or above the capacity would leave nothing for the jobs: the run could never finish.
     require(c["background"], s.background.rate_bps >= 0.0 && s.background.rate_bps < s.bandwidth_bps,
             "a background rate >= 0 and below the switch bandwidth");
+  }
+  if (c["background_schedule"].present())
+    s.background.schedule = read_step_schedule(c["background_schedule"], "rate", [](const Cursor& rate) {
+      const double bps = read_bandwidth_bps(rate);
+      require(rate, bps >= 0.0, "a rate >= 0, e.g. \"20Gbps\"");
+      return bps;
+    });
+  if (c["background_on_off"].present()) {
+    const Cursor on_off = c["background_on_off"];
+    OnOffTraffic traffic;
+    traffic.rate_bps = read_positive_bandwidth(on_off["rate"]);
+    traffic.mean_on_s = read_duration_s(on_off["mean_on"]);
+    require(on_off["mean_on"], traffic.mean_on_s > 0.0, "a mean burst length > 0, e.g. \"10min\"");
+    traffic.mean_off_s = read_duration_s(on_off["mean_off"]);
+    require(on_off["mean_off"], traffic.mean_off_s > 0.0, "a mean silence > 0, e.g. \"30min\"");
+    s.background.on_off = traffic;
+  }
+  if (s.background.peak_bps() >= s.bandwidth_bps) {
+    std::ostringstream message;
+    message << "the background traffic can reach " << s.background.peak_bps() / 1e9
+            << " Gb/s (constant + largest scheduled rate + on/off rate), at or above the switch bandwidth of "
+            << s.bandwidth_bps / 1e9 << " Gb/s; expected a background below the switch capacity";
+    c.fail(message.str());
   }
   return s;
 }
@@ -117,6 +140,7 @@ Platform read_platform(const Cursor& c) {
   if (c["site_switch"].present()) p.site_switch = read_site_switch(c["site_switch"]);
   if (c["wan"].present()) p.wan = read_wan(c["wan"]);
   if (c["server_pods"].present()) p.pods = read_server_pods(c["server_pods"]);
+  if (c["local_gpu_fraction"].present()) p.local_gpu_fraction = read_fraction(c["local_gpu_fraction"]);
   if (c["network"].present() && c["network"]["tcp_window"].present()) {
     const Cursor window = c["network"]["tcp_window"];
     p.network.tcp_window_bytes = read_bytes(window);

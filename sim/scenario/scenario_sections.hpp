@@ -2,6 +2,7 @@
 // has passed schema::check_document (so maps are maps and keys are known) and checks types, units and ranges.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -15,5 +16,10 @@ std::map<std::string, Model> read_models(const Cursor& c);
 // Needs the models to check that each remote_inference module names one and fits its max_batch_size.
 Workload read_workload(const Cursor& c, const std::map<std::string, Model>& models);
 OutputSettings read_output(const Cursor& c);
+// workload.campaign; needs the workload's slot count (jobs) to check the scale.
+Campaign read_campaign(const Cursor& c, const Workload& workload);
+// A list of {from: TIME, VALUE_KEY: ...} with strictly increasing times; read_value reads and checks each value.
+StepSchedule read_step_schedule(const Cursor& c, const std::string& value_key,
+                                const std::function<double(const Cursor&)>& read_value);
 
 } // namespace sonicsim::detail

@@ -50,6 +50,15 @@ void read_remote(const Cursor& c, Module& m, const std::map<std::string, Model>&
     require(c["group_spread"], m.group_spread >= 0.0, "a lognormal sigma >= 0 (0 = equal groups)");
   }
   m.max_batch = read_int(c["max_batch"], 1);
+  if (c["compression_ratio"].present()) {
+    m.compression_ratio = read_number(c["compression_ratio"]);
+    require(c["compression_ratio"], m.compression_ratio >= 1.0, "a ratio >= 1 (input bytes / bytes sent)");
+  }
+  if (c["compression_time_per_byte"].present()) {
+    m.compression_time_per_byte_s = read_duration_s(c["compression_time_per_byte"]);
+    require(c["compression_time_per_byte"], m.compression_time_per_byte_s >= 0.0,
+            "a CPU time per input byte >= 0, e.g. \"2ns\"");
+  }
   // Triton rejects a request larger than max_batch_size, so every full chunk would fail.
   const int server_max = model->second.triton.max_batch_size;
   require(c["max_batch"], m.max_batch <= server_max,
@@ -109,6 +118,7 @@ Workload read_workload(const Cursor& c, const std::map<std::string, Model>& mode
   if (c["start_spread"].present()) w.start_spread_s = read_non_negative_duration(c["start_spread"]);
   if (c["client"].present()) w.client = read_client(c["client"]);
   w.pipeline = read_pipeline(c["pipeline"], models);
+  if (c["campaign"].present()) w.campaign = read_campaign(c["campaign"], w);
   return w;
 }
 

@@ -31,7 +31,8 @@ const std::map<std::string, std::vector<std::string>>& keys_by_module_type() {
   static const std::map<std::string, std::vector<std::string>> keys{
       {"cpu", {"name", "type", "duration"}},
       {"remote_inference",
-       {"name", "type", "model", "preprocess", "inferences", "groups", "group_spread", "max_batch"}},
+       {"name", "type", "model", "preprocess", "inferences", "groups", "group_spread", "max_batch",
+        "compression_ratio", "compression_time_per_byte"}},
       {"local_inference", {"name", "type", "preprocess", "inferences", "time_per_inference"}},
   };
   return keys;
@@ -48,13 +49,18 @@ NodePtr build_root() {
                                                       {"groups", value()},
                                                       {"group_spread", value()},
                                                       {"max_batch", value()},
-                                                      {"time_per_inference", value()}},
+                                                      {"time_per_inference", value()},
+                                                      {"compression_ratio", value()},
+                                                      {"compression_time_per_byte", value()}},
                                                      nullptr});
   const NodePtr platform = map({
       {"jobs_per_node", value()},
       {"nic_mix", list(map({{"bandwidth", value()}, {"fraction", value()}}))},
       {"cpu_mix", list(map({{"name", value()}, {"fraction", value()}, {"speed", value()}}))},
-      {"site_switch", map({{"bandwidth", value()}, {"background", value()}})},
+      {"site_switch", map({{"bandwidth", value()},
+                           {"background", value()},
+                           {"background_schedule", list(map({{"from", value()}, {"rate", value()}}))},
+                           {"background_on_off", map({{"rate", value()}, {"mean_on", value()}, {"mean_off", value()}})}})},
       {"wan", map({{"rtt", value()}, {"bandwidth", value()}})},
       {"server_pods", map({{"count", value()},
                            {"gpus_per_pod", value()},
@@ -62,6 +68,7 @@ NodePtr build_root() {
                            {"nic_bandwidth", value()},
                            {"load_balancer", value()}})},
       {"network", map({{"tcp_window", value()}})},
+      {"local_gpu_fraction", value()},
   });
   const NodePtr triton = map({
       {"max_batch_size", value()},
@@ -86,6 +93,15 @@ NodePtr build_root() {
                       {"mode", value()},
                       {"max_in_flight", value()}})},
       {"pipeline", list(module)},
+      {"campaign", map({{"total_events", value()},
+                        {"max_concurrent", list(map({{"from", value()}, {"jobs", value()}}))},
+                        {"slots", list(map({{"from", value()}, {"fraction", value()}}))},
+                        {"slots_repeat", value()},
+                        {"start_delay", dist()},
+                        {"window", value()},
+                        {"warmup", value()},
+                        {"scale", value()},
+                        {"histogram_bin", value()}})},
   });
   return map({
       {"name", value()},

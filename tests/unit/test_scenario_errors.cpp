@@ -91,7 +91,7 @@ TEST_CASE("scenario errors: unknown keys suggest the nearest known key, at the k
   CHECK(error_of(with("jobs: 10", "jobs: 10\n  colour: blue"))
             .find("key 'workload.colour': unknown key 'colour' (expected one of: jobs, events_per_job, "
                   "warmup_events, "
-                  "start_spread, client, pipeline)") != std::string::npos);
+                  "start_spread, client, pipeline, campaign)") != std::string::npos);
 }
 
 TEST_CASE("scenario errors: a key written twice is reported at the second one") {

@@ -1,0 +1,91 @@
+#include "sim/actors/campaign_scheduler.hpp"
+
+#include "sim/platform/assignment.hpp"
+#include "sim/scenario/distribution.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace sg4 = simgrid::s4u;
+
+namespace sonicsim {
+
+CampaignScheduler::CampaignScheduler(const Scenario& scenario, const SitePlatform& site,
+                                     const ServerDirectory& servers, RunRecorder& recorder,
+                                     std::vector<double> slot_cpu_speed, std::vector<bool> slot_local_gpu)
+    : scenario_(scenario), campaign_(*scenario.workload.campaign), site_(site), servers_(servers),
+      recorder_(recorder), slot_cpu_speed_(std::move(slot_cpu_speed)),
+      slot_local_gpu_(std::move(slot_local_gpu)), slot_busy_since_s_(slot_cpu_speed_.size(), -1.0),
+      events_left_(campaign_.total_events ? *campaign_.total_events : -1),
+      rng_(make_stream(scenario.seed, stream_campaign)) {}
+
+double CampaignScheduler::slots_at(double t_s) const {
+  double fraction = 1.0;
+  if (campaign_.slots) {
+    const double t_in_cycle = campaign_.slots_repeat_s > 0 ? std::fmod(t_s, campaign_.slots_repeat_s) : t_s;
+    fraction = campaign_.slots->at(t_in_cycle);
+  }
+  return std::floor(fraction * static_cast<double>(slot_cpu_speed_.size()) + 1e-9);
+}
+
+double CampaignScheduler::cap_at(double t_s) const {
+  return campaign_.max_concurrent ? campaign_.max_concurrent->at(t_s)
+                                  : std::numeric_limits<double>::infinity();
+}
+
+void CampaignScheduler::start_job(int slot, double now_s) {
+  JobPlacement placement;
+  placement.job = next_job_++;
+  placement.worker = slot / scenario_.platform.jobs_per_node;
+  const auto pods = static_cast<std::uint64_t>(scenario_.platform.pods.count);
+  placement.pod = scenario_.platform.pods.load_balancer == "round_robin"
+                      ? placement.job % scenario_.platform.pods.count
+                      : static_cast<int>(rng_() % pods);
+  placement.cpu_speed = slot_cpu_speed_[static_cast<std::size_t>(slot)];
+  placement.local_gpu = slot_local_gpu_[static_cast<std::size_t>(slot)];
+  placement.start_s = now_s + sample(campaign_.start_delay_s, rng_);
+  placement.events = scenario_.workload.events_per_job;
+  if (events_left_ >= 0) {
+    placement.events = static_cast<int>(std::min<std::int64_t>(events_left_, placement.events));
+    events_left_ -= placement.events;
+  }
+  slot_busy_since_s_[static_cast<std::size_t>(slot)] = now_s;
+  ++running_;
+  sg4::Actor::create(
+      "job" + std::to_string(placement.job), site_.worker_hosts[static_cast<std::size_t>(placement.worker)],
+      JobClient(scenario_, site_, servers_, recorder_, placement, [this, slot]() { job_finished(slot); }))
+      ->daemonize(); // killed when the window ends
+}
+
+void CampaignScheduler::job_finished(int slot) {
+  if (closed_) return;
+  auto& since_s = slot_busy_since_s_[static_cast<std::size_t>(slot)];
+  recorder_.record_job_interval(since_s, sg4::Engine::get_clock());
+  since_s = -1.0;
+  --running_;
+}
+
+void CampaignScheduler::operator()() {
+  const double end_s = campaign_.window_s ? *campaign_.window_s : std::numeric_limits<double>::infinity();
+  while (true) {
+    const double now_s = sg4::Engine::get_clock();
+    if (now_s >= end_s) break;
+    const bool work_left = events_left_ != 0;
+    if (!work_left && running_ == 0) break;
+    const double target = std::min(slots_at(now_s), cap_at(now_s));
+    // Lowest free slot first, so that which slot (NIC, CPU) a job gets does not depend on timing details.
+    for (std::size_t slot = 0;
+         work_left && events_left_ != 0 && running_ < target && slot < slot_busy_since_s_.size(); ++slot)
+      if (slot_busy_since_s_[slot] < 0) start_job(static_cast<int>(slot), now_s);
+    sg4::this_actor::sleep_for(std::min(match_interval_s, end_s - now_s));
+  }
+  const double now_s = sg4::Engine::get_clock();
+  for (const double since_s : slot_busy_since_s_)
+    if (since_s >= 0) recorder_.record_job_interval(since_s, now_s);
+  closed_ = true;
+  recorder_.set_measurement_window(campaign_.warmup_s, now_s);
+}
+
+} // namespace sonicsim

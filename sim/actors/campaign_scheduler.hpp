@@ -1,0 +1,50 @@
+// Campaign mode: the batch system of the grid site. It starts a job (a JobClient over events_per_job events)
+// on a free grid slot whenever the running jobs are below both the slots the grid gives the campaign at that
+// time and the operators' cap on concurrent jobs, until the campaign's events are all handed out or the
+// simulated window ends. A job holds its slot until it ends; when slots or the cap drop, running jobs are not
+// killed (as on a real grid): the count falls as they finish. The scheduler matches every
+// match_interval_s, like an HTCondor negotiation cycle.
+#pragma once
+
+#include "sim/actors/job_client.hpp"
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace sonicsim {
+
+class CampaignScheduler {
+public:
+  static constexpr double match_interval_s = 10.0;
+
+  // slot_cpu_speed and slot_local_gpu describe each worker slot (index = worker slot).
+  CampaignScheduler(const Scenario& scenario, const SitePlatform& site, const ServerDirectory& servers,
+                    RunRecorder& recorder, std::vector<double> slot_cpu_speed,
+                    std::vector<bool> slot_local_gpu);
+  void operator()();
+
+  // Slots the campaign may use at time t (before the cap), and the cap (infinite when uncapped).
+  double slots_at(double t_s) const;
+  double cap_at(double t_s) const;
+
+private:
+  void start_job(int slot, double now_s);
+  void job_finished(int slot);
+
+  const Scenario& scenario_;
+  const Campaign& campaign_;
+  const SitePlatform& site_;
+  const ServerDirectory& servers_;
+  RunRecorder& recorder_;
+  std::vector<double> slot_cpu_speed_;
+  std::vector<bool> slot_local_gpu_;
+  std::vector<double> slot_busy_since_s_; // < 0: free
+  int running_ = 0;
+  std::int64_t events_left_ = -1; // -1: unbounded (window only)
+  int next_job_ = 0;
+  bool closed_ = false; // the window has ended: jobs still running were recorded up to its end
+  std::mt19937_64 rng_;
+};
+
+} // namespace sonicsim

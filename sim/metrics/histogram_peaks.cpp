@@ -1,0 +1,67 @@
+#include "sim/metrics/histogram_peaks.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sonicsim {
+
+std::vector<double> smooth_counts(const std::vector<double>& counts, double sigma_bins) {
+  if (sigma_bins <= 0.0) return counts;
+  const auto reach = static_cast<long>(std::ceil(4.0 * sigma_bins));
+  std::vector<double> kernel;
+  for (long k = -reach; k <= reach; ++k)
+    kernel.push_back(std::exp(-0.5 * (k / sigma_bins) * (k / sigma_bins)));
+  const auto n = static_cast<long>(counts.size());
+  std::vector<double> smoothed(counts.size(), 0.0);
+  for (long i = 0; i < n; ++i) {
+    double sum = 0.0, weight = 0.0;
+    for (long k = -reach; k <= reach; ++k) {
+      const long j = i + k;
+      if (j < 0 || j >= n) continue;
+      const double w = kernel[static_cast<std::size_t>(k + reach)];
+      sum += w * counts[static_cast<std::size_t>(j)];
+      weight += w;
+    }
+    smoothed[static_cast<std::size_t>(i)] = weight > 0 ? sum / weight : 0.0;
+  }
+  return smoothed;
+}
+
+std::vector<HistogramPeak> find_peaks(const std::vector<double>& counts, double bin_width_s,
+                                      const PeakRule& rule) {
+  const std::vector<double> s = smooth_counts(counts, rule.smoothing_sigma_bins);
+  if (s.empty()) return {};
+  const double highest = *std::max_element(s.begin(), s.end());
+  if (highest <= 0.0) return {};
+  // Local maxima (a plateau counts once, at its first bin) above the height threshold.
+  std::vector<std::size_t> maxima;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double left = i > 0 ? s[i - 1] : -1.0;
+    std::size_t j = i;
+    while (j + 1 < s.size() && s[j + 1] == s[i])
+      ++j;
+    const double right = j + 1 < s.size() ? s[j + 1] : -1.0;
+    if (s[i] > left && s[i] > right && s[i] >= rule.min_height_fraction * highest) maxima.push_back(i);
+    i = j;
+  }
+  // Merge neighbours not separated by a deep enough valley, keeping the higher maximum.
+  std::vector<std::size_t> kept;
+  for (const std::size_t m : maxima) {
+    if (!kept.empty()) {
+      const std::size_t previous = kept.back();
+      const double valley =
+          *std::min_element(s.begin() + static_cast<long>(previous), s.begin() + static_cast<long>(m) + 1);
+      if (valley >= rule.valley_fraction * std::min(s[previous], s[m])) {
+        if (s[m] > s[previous]) kept.back() = m;
+        continue;
+      }
+    }
+    kept.push_back(m);
+  }
+  std::vector<HistogramPeak> peaks;
+  for (const std::size_t i : kept)
+    peaks.push_back({(static_cast<double>(i) + 0.5) * bin_width_s, s[i] / highest});
+  return peaks;
+}
+
+} // namespace sonicsim

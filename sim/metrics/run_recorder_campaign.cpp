@@ -1,0 +1,107 @@
+// The campaign-mode part of RunRecorder: the per-event time histogram and its peaks, running jobs and
+// outbound traffic per interval, and the operators' straight line of outbound traffic against running jobs.
+#include "sim/metrics/run_recorder.hpp"
+
+#include "models/fits.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <stdexcept>
+
+namespace sonicsim {
+namespace {
+
+struct IntervalPoint {
+  double start_s;
+  double running_jobs;  // full scale
+  double outbound_gbps; // full scale
+  bool saturated;
+};
+
+} // namespace
+
+double RunRecorder::full_scale() const {
+  return scenario_.workload.campaign ? 1.0 / scenario_.workload.campaign->scale : 1.0;
+}
+
+CampaignSummary RunRecorder::summarize_campaign(const RunSummary& summary) const {
+  const Campaign& campaign = *scenario_.workload.campaign;
+  CampaignSummary out;
+  out.scale = campaign.scale;
+  out.histogram_bin_s = campaign.histogram_bin_s;
+  out.events_completed_full_scale = static_cast<double>(summary.events_completed) * full_scale();
+  out.event_time_peaks = find_peaks(event_time_counts_, campaign.histogram_bin_s);
+  const double window_s = std::max(summary.window_end_s - summary.window_start_s, 1e-12);
+  out.mean_running_jobs =
+      jobs_running_s_.sum_between(summary.window_start_s, summary.window_end_s) / window_s * full_scale();
+
+  const TrackedLink* outbound = nullptr;
+  for (const auto& link : links_)
+    if (link.name == "site_switch_out") outbound = &link;
+  if (!outbound || !outbound->bytes_over_time) return out;
+  out.mean_outbound_gbps =
+      8.0 * outbound->bytes_over_time->sum_between(summary.window_start_s, summary.window_end_s) / window_s /
+      1e9 * full_scale();
+
+  // Whole intervals of the time series inside the window, as the operators' monitoring binned them.
+  const double interval_s = scenario_.output.timeseries_interval_s;
+  std::vector<double> jobs, gbps;
+  for (double t = std::ceil(summary.window_start_s / interval_s) * interval_s;
+       t + interval_s <= summary.window_end_s + 1e-9; t += interval_s) {
+    const double simulated_gbps =
+        8.0 * outbound->bytes_over_time->sum_between(t, t + interval_s) / interval_s / 1e9;
+    if (simulated_gbps * 1e9 >= saturation_threshold * outbound->capacity_bps) {
+      ++out.saturated_intervals;
+      continue;
+    }
+    jobs.push_back(jobs_running_s_.sum_between(t, t + interval_s) / interval_s * full_scale());
+    gbps.push_back(simulated_gbps * full_scale());
+  }
+  if (jobs.size() < 3) return out;
+  try {
+    const models::LinearFit fit = models::fit_line(jobs, gbps);
+    out.fit_valid = true;
+    out.slope_gbps_per_job = fit.slope;
+    out.intercept_gbps = fit.intercept;
+    out.fit_r_squared = fit.r_squared;
+    out.fit_intervals = fit.points;
+  } catch (const std::invalid_argument&) {
+    // Running jobs were the same in every interval: no line to fit.
+  }
+  return out;
+}
+
+void RunRecorder::write_event_histogram_csv(std::ostream& out) const {
+  if (!scenario_.workload.campaign) return;
+  const double bin_s = scenario_.workload.campaign->histogram_bin_s;
+  const PeakRule rule;
+  const std::vector<double> smoothed = smooth_counts(event_time_counts_, rule.smoothing_sigma_bins);
+  out << "bin_start_s,bin_end_s,events,smoothed_events\n" << std::setprecision(9);
+  for (std::size_t i = 0; i < event_time_counts_.size(); ++i)
+    out << static_cast<double>(i) * bin_s << ',' << static_cast<double>(i + 1) * bin_s << ','
+        << event_time_counts_[i] << ',' << smoothed[i] << '\n';
+}
+
+void RunRecorder::write_campaign_csv(std::ostream& out) const {
+  if (!scenario_.workload.campaign) return;
+  const TrackedLink* outbound = nullptr;
+  for (const auto& link : links_)
+    if (link.name == "site_switch_out") outbound = &link;
+  const double interval_s = scenario_.output.timeseries_interval_s;
+  out << "time_s,jobs_running,site_switch_out_gbps\n" << std::setprecision(9);
+  const std::size_t bins = std::max(
+      jobs_running_s_.size(), outbound && outbound->bytes_over_time ? outbound->bytes_over_time->size() : 0);
+  const double end_s = static_cast<double>(bins) * bin_width_s_;
+  for (double t = 0.0; t < end_s; t += interval_s) {
+    const double gbps =
+        outbound && outbound->bytes_over_time
+            ? 8.0 * outbound->bytes_over_time->sum_between(t, t + interval_s) / interval_s / 1e9
+            : 0.0;
+    out << t << ',' << jobs_running_s_.sum_between(t, t + interval_s) / interval_s * full_scale() << ','
+        << gbps * full_scale() << '\n';
+  }
+}
+
+} // namespace sonicsim
