@@ -1,61 +1,23 @@
 #include "sim/actors/inference_server.hpp"
 
 #include "sim/batching/gpu_service_time.hpp"
-#include "sim/platform/site_platform.hpp"
 
-#include <string>
+#include <simgrid/kernel/Timer.hpp>
 
 namespace sg4 = simgrid::s4u;
+using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 
-InferenceServer::InferenceServer(const Model& model, const ThroughputCurve& curve, std::vector<sg4::Host*> gpus,
+InferenceServer::InferenceServer(const Model& model, const ThroughputCurve& curve, int gpu_count,
                                  RunRecorder& recorder)
-    : model_(model), curve_(curve), gpus_(std::move(gpus)), recorder_(recorder),
-      active_batches_per_gpu_(gpus_.size(), 0), gpu_busy_since_s_(gpus_.size(), 0.0) {
+    : model_(model), curve_(curve), recorder_(recorder),
+      gpus_(static_cast<std::size_t>(gpu_count), Gpu{model.triton.instances_per_gpu, 0.0}) {
   const auto& triton = model_.triton;
   batcher_.max_batch_size = triton.max_batch_size;
   batcher_.dynamic_batching = triton.dynamic_batching.enabled;
   batcher_.preferred_batch_sizes = triton.dynamic_batching.preferred_batch_sizes;
   batcher_.max_queue_delay_s = triton.dynamic_batching.max_queue_delay_s;
-}
-
-void InferenceServer::start() {
-  // Triton places instances_per_gpu instances of the model on every GPU; any idle one takes the next batch.
-  for (int instance = 0; instance < model_.triton.instances_per_gpu; ++instance) {
-    for (std::size_t gpu = 0; gpu < gpus_.size(); ++gpu) {
-      const std::string name = model_.name + "_instance" + std::to_string(instance) + "_" + gpus_[gpu]->get_name();
-      sg4::Actor::create(name, gpus_[gpu], [this, gpu]() { run_instance(static_cast<int>(gpu)); })->daemonize();
-    }
-  }
-  if (batcher_.dynamic_batching && batcher_.max_queue_delay_s > 0) {
-    delay_timer_ = sg4::Actor::create(model_.name + "_delay_timer", gpus_.front(), [this]() { run_delay_timer(); }).get();
-    delay_timer_->daemonize();
-  }
-}
-
-void InferenceServer::wake_one_idle_instance() {
-  if (idle_instances_.empty()) return;
-  sg4::Actor* instance = idle_instances_.back();
-  idle_instances_.pop_back();
-  instance->resume();
-}
-
-void InferenceServer::run_delay_timer() {
-  // Sleeps until the deadline an instance asked for, then lets an idle instance decide again. A deadline only
-  // ever moves later (the oldest request leaves), so waking early is harmless and waking late cannot happen.
-  while (true) {
-    if (!delay_deadline_s_) {
-      sg4::this_actor::suspend();
-      continue;
-    }
-    const double deadline_s = *delay_deadline_s_;
-    sg4::this_actor::sleep_until(deadline_s);
-    if (delay_deadline_s_ && *delay_deadline_s_ <= sg4::Engine::get_clock()) {
-      delay_deadline_s_.reset();
-      wake_one_idle_instance();
-    }
-  }
 }
 
 std::optional<Rejection> InferenceServer::submit(InferenceRequest& request) {
@@ -67,8 +29,13 @@ std::optional<Rejection> InferenceServer::submit(InferenceRequest& request) {
   entry.enqueued_s = sg4::Engine::get_clock();
   entry.request = &request;
   queue_.push_back(entry);
-  wake_one_idle_instance();
+  dispatch();
   return std::nullopt;
+}
+
+void InferenceServer::stop() {
+  stopped_ = true;
+  queue_.clear();
 }
 
 void InferenceServer::complete(InferenceRequest& request) {
@@ -91,47 +58,72 @@ void InferenceServer::drop_timed_out_requests(double now_s) {
   }
 }
 
-void InferenceServer::run_instance(int gpu_index) {
-  const auto gpu = static_cast<std::size_t>(gpu_index);
-  sg4::Actor* self = sg4::Actor::self();
-  std::vector<InferenceRequest*> batch;
+int InferenceServer::gpu_for_next_batch() const {
+  // Any idle instance takes the next batch; prefer the GPU that is free soonest (lowest index on ties, so the
+  // choice is deterministic).
+  int best = -1;
+  for (std::size_t g = 0; g < gpus_.size(); ++g) {
+    if (gpus_[g].idle_instances == 0) continue;
+    if (best < 0 || gpus_[g].busy_until_s < gpus_[static_cast<std::size_t>(best)].busy_until_s)
+      best = static_cast<int>(g);
+  }
+  return best;
+}
+
+void InferenceServer::dispatch() {
+  if (stopped_) return;
+  const double now_s = sg4::Engine::get_clock();
+  drop_timed_out_requests(now_s);
   while (true) {
-    const double now_s = sg4::Engine::get_clock();
-    drop_timed_out_requests(now_s);
+    const int gpu_index = gpu_for_next_batch();
+    if (gpu_index < 0) return;
     const BatchDecision decision = decide_batch(queue_, now_s, batcher_);
-    if (decision.kind != BatchDecision::Kind::dispatch) {
-      if (decision.kind == BatchDecision::Kind::wait_until) {
-        delay_deadline_s_ = decision.wake_at_s;
-        if (delay_timer_->is_suspended()) delay_timer_->resume();
+    if (decision.kind == BatchDecision::Kind::idle) return;
+    if (decision.kind == BatchDecision::Kind::wait_until) {
+      // The oldest request only ever gets younger (it leaves first), so an armed deadline is never too late.
+      if (!armed_deadline_s_ || *armed_deadline_s_ > decision.wake_at_s) {
+        armed_deadline_s_ = decision.wake_at_s;
+        Timer::set(decision.wake_at_s, [this, deadline_s = decision.wake_at_s]() {
+          if (armed_deadline_s_ && *armed_deadline_s_ == deadline_s) armed_deadline_s_.reset();
+          dispatch();
+        });
       }
-      idle_instances_.push_back(self);
-      sg4::this_actor::suspend();
-      continue;
+      return;
     }
-    batch.clear();
+    Batch* batch;
+    if (free_batches_.empty()) {
+      batch = &batch_storage_.emplace_back();
+    } else {
+      batch = free_batches_.back();
+      free_batches_.pop_back();
+    }
+    Gpu& gpu = gpus_[static_cast<std::size_t>(gpu_index)];
+    --gpu.idle_instances;
+    batch->gpu = gpu_index;
+    batch->requests.clear();
+    const double start_s = std::max(now_s, gpu.busy_until_s);
     double queue_wait_sum_s = 0.0;
     for (std::size_t i = 0; i < decision.request_count; ++i) {
-      queue_wait_sum_s += now_s - queue_.front().enqueued_s;
-      batch.push_back(queue_.front().request);
+      queue_wait_sum_s += start_s - queue_.front().enqueued_s;
+      batch->requests.push_back(queue_.front().request);
       queue_.pop_front();
     }
-    // Another idle instance may take what is left.
-    if (!queue_.empty()) wake_one_idle_instance();
-
-    if (active_batches_per_gpu_[gpu]++ == 0) gpu_busy_since_s_[gpu] = now_s;
-    const double service_s = batch_service_time_s(curve_, decision.batch_size);
-    if (model_.triton.instances_per_gpu == 1) {
-      sg4::this_actor::sleep_for(service_s); // the GPU runs one batch at a time
-    } else {
-      // Several instances on one GPU share it: SimGrid's CPU model divides the GPU host among running batches.
-      sg4::this_actor::execute(service_s * gpu_flops_per_s);
-    }
-    const double end_s = sg4::Engine::get_clock();
-    if (--active_batches_per_gpu_[gpu] == 0) recorder_.record_gpu_busy(gpu_busy_since_s_[gpu], end_s);
-    recorder_.record_batch(now_s, end_s, decision.batch_size, static_cast<int>(decision.request_count),
+    const double end_s = start_s + batch_service_time_s(curve_, decision.batch_size);
+    gpu.busy_until_s = end_s;
+    recorder_.record_gpu_busy(start_s, end_s);
+    recorder_.record_batch(start_s, end_s, decision.batch_size, static_cast<int>(decision.request_count),
                            queue_wait_sum_s);
-    for (auto* request : batch) complete(*request);
+    Timer::set(end_s, [this, batch]() { finish_batch(batch); });
   }
+}
+
+void InferenceServer::finish_batch(Batch* batch) {
+  if (stopped_) return;
+  ++gpus_[static_cast<std::size_t>(batch->gpu)].idle_instances;
+  for (auto* request : batch->requests)
+    complete(*request);
+  free_batches_.push_back(batch);
+  dispatch();
 }
 
 } // namespace sonicsim

@@ -1,6 +1,7 @@
 // The Triton front end of one model on one pod: a request queue, the dynamic batcher (sim/batching), and the
 // model instances that execute batches on the pod's GPUs. Requests are plain C++ objects handed over by the
-// client actors; no mailbox is involved (matching many pending messages on a mailbox is slow).
+// client actors; no mailbox is involved (matching many pending messages on a mailbox is slow), and batches
+// run on SimGrid kernel timers rather than actors: a batch costs one timer, not four actor switches.
 #pragma once
 
 #include "sim/batching/dynamic_batcher.hpp"
@@ -25,41 +26,52 @@ struct InferenceRequest {
 
 class InferenceServer {
 public:
-  InferenceServer(const Model& model, const ThroughputCurve& curve, std::vector<simgrid::s4u::Host*> gpus,
-                  RunRecorder& recorder);
+  InferenceServer(const Model& model, const ThroughputCurve& curve, int gpu_count, RunRecorder& recorder);
   InferenceServer(const InferenceServer&) = delete;
   InferenceServer& operator=(const InferenceServer&) = delete;
 
-  // Starts the model instances (daemon actors: they end when the last job does).
-  void start();
-  // Called from a client actor when the request has arrived at the pod. Returns the reason when it is rejected
-  // on arrival (larger than max_batch_size, or the queue is full); otherwise the client must wait for `done`.
+  // Called from a client actor when the request has arrived at the pod. Returns the reason when it is
+  // rejected on arrival (larger than max_batch_size, or the queue is full); otherwise the client must wait
+  // for `done`.
   std::optional<Rejection> submit(InferenceRequest& request);
+  // Ends service: the clients are about to be killed (end of a campaign window), so the requests they own must
+  // not be touched again; batches still in flight finish without answering.
+  void stop();
 
 private:
   struct QueuedEntry : QueuedRequestView {
     InferenceRequest* request = nullptr;
   };
-  void run_instance(int gpu_index);
-  void run_delay_timer();
-  void wake_one_idle_instance();
+  // A batch taken by an instance, from dispatch until its GPU has executed it.
+  struct Batch {
+    int gpu = 0;
+    std::vector<InferenceRequest*> requests;
+  };
+  // Instances on one GPU take batches independently; the GPU executes whole batches one after another, so
+  // its throughput is the measured curve whatever the number of instances.
+  struct Gpu {
+    int idle_instances = 0;
+    double busy_until_s = 0.0;
+  };
+
+  // Lets idle instances take batches while the batcher says so; arms the delay timer when it says wait.
+  void dispatch();
+  void finish_batch(Batch* batch);
   void drop_timed_out_requests(double now_s);
+  int gpu_for_next_batch() const;
   static void complete(InferenceRequest& request);
 
   const Model& model_;
   const ThroughputCurve& curve_;
-  std::vector<simgrid::s4u::Host*> gpus_;
   RunRecorder& recorder_;
   BatcherSettings batcher_;
+  // SimGrid runs one actor (or maestro) at a time, so this state needs no lock.
   std::deque<QueuedEntry> queue_;
-  // SimGrid runs one actor at a time and switches only at simulation calls, so this state needs no lock.
-  // Idle instances suspend themselves; an arrival resumes one. The delay timer wakes one when the oldest
-  // request's max_queue_delay runs out.
-  std::vector<simgrid::s4u::Actor*> idle_instances_;
-  simgrid::s4u::Actor* delay_timer_ = nullptr;
-  std::optional<double> delay_deadline_s_;
-  std::vector<int> active_batches_per_gpu_;
-  std::vector<double> gpu_busy_since_s_;
+  std::vector<Gpu> gpus_;
+  std::deque<Batch> batch_storage_;        // stable addresses for batches in flight
+  std::vector<Batch*> free_batches_;       // reused, so steady state allocates nothing
+  std::optional<double> armed_deadline_s_; // the delay timer's date, when one is armed
+  bool stopped_ = false;
 };
 
 } // namespace sonicsim

@@ -25,11 +25,12 @@ std::int64_t JobClient::sample_count(const DistributionSpec& spec) {
 }
 
 std::vector<int> JobClient::split_into_requests(const Module& module, std::int64_t inferences) {
-  // The event's inferences are spread over planes/groups with lognormal weights; each group is sent in chunks of
-  // at most max_batch, as LArSoft does, so request sizes vary and their mean is below max_batch.
+  // The event's inferences are spread over planes/groups with lognormal weights; each group is sent in chunks
+  // of at most max_batch, as LArSoft does, so request sizes vary and their mean is below max_batch.
   const auto groups = static_cast<std::size_t>(module.groups);
   group_weights_.resize(groups);
-  // sonicsim's own normal draw (not std::normal_distribution, whose output differs between standard libraries).
+  // sonicsim's own normal draw (not std::normal_distribution, whose output differs between standard
+  // libraries).
   for (auto& weight : group_weights_)
     weight = module.group_spread > 0 ? std::exp(module.group_spread * standard_normal(rng_)) : 1.0;
   const double weight_sum = std::accumulate(group_weights_.begin(), group_weights_.end(), 0.0);
@@ -39,7 +40,8 @@ std::vector<int> JobClient::split_into_requests(const Module& module, std::int64
   for (std::size_t g = 0; g < groups; ++g) {
     // Cumulative rounding keeps the total exact.
     cumulative += group_weights_[g];
-    const auto upto = static_cast<std::int64_t>(std::llround(static_cast<double>(inferences) * cumulative / weight_sum));
+    const auto upto =
+        static_cast<std::int64_t>(std::llround(static_cast<double>(inferences) * cumulative / weight_sum));
     std::int64_t in_group = upto - assigned;
     assigned = upto;
     while (in_group > 0) {
@@ -53,7 +55,8 @@ std::vector<int> JobClient::split_into_requests(const Module& module, std::int64
 
 void JobClient::run_on_local_gpu(const Module& module, int batch_size) {
   // The node's own GPU, used by this job alone: no queue, no network, the same batch timing as a pod's GPU.
-  const ThroughputCurve& curve = scenario_.models.at(module.model).throughput_by_gpu.at(scenario_.platform.pods.gpu_type);
+  const ThroughputCurve& curve =
+      scenario_.models.at(module.model).throughput_by_gpu.at(scenario_.platform.pods.gpu_type);
   sg4::this_actor::sleep_for(batch_service_time_s(curve, batch_size));
 }
 
@@ -88,11 +91,13 @@ bool JobClient::send_request(const Module& module, int batch_size, EventRecord& 
     request.client = sg4::Actor::self();
     request.rejection = server.submit(request);
     if (!request.rejection) {
-      while (!request.done) sg4::this_actor::suspend();
+      while (!request.done)
+        sg4::this_actor::suspend();
     }
     if (request.rejection) recorder_.record_rejection(*request.rejection);
 
-    const double output_bytes = request.rejection ? error_reply_bytes : batch_size * model.output_bytes_per_inference;
+    const double output_bytes =
+        request.rejection ? error_reply_bytes : batch_size * model.output_bytes_per_inference;
     const double reply_at_s = sg4::Engine::get_clock();
     sg4::Comm::sendto(pod, worker, static_cast<std::uint64_t>(output_bytes));
     recorder_.record_transfer(response_links_, output_bytes, reply_at_s, sg4::Engine::get_clock());
@@ -108,7 +113,8 @@ bool JobClient::run_remote_inference(const Module& module, EventRecord& event) {
   event.inferences += inferences;
   if (!placement_.local_gpu && module.compression_time_per_byte_s > 0) {
     // Compressing the event's inputs before sending costs CPU time per input byte.
-    const double input_bytes = static_cast<double>(inferences) * scenario_.models.at(module.model).input_bytes_per_inference;
+    const double input_bytes =
+        static_cast<double>(inferences) * scenario_.models.at(module.model).input_bytes_per_inference;
     sg4::this_actor::sleep_for(input_bytes * module.compression_time_per_byte_s / placement_.cpu_speed);
   }
   for (const int batch_size : split_into_requests(module, inferences)) {
@@ -148,7 +154,8 @@ void JobClient::operator()() {
         const auto inferences = sample_count(module.inferences);
         event.inferences += inferences;
         sg4::this_actor::sleep_for(
-            (preprocess_s + static_cast<double>(inferences) * module.local_time_per_inference_s) / placement_.cpu_speed);
+            (preprocess_s + static_cast<double>(inferences) * module.local_time_per_inference_s) /
+            placement_.cpu_speed);
         break;
       }
       case Module::Type::remote_inference:

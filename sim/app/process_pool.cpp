@@ -36,7 +36,8 @@ void write_all(int fd, const std::string& text) {
 
 } // namespace
 
-void run_in_child_processes(std::size_t count, int parallel, const std::function<std::string(std::size_t)>& task,
+void run_in_child_processes(std::size_t count, int parallel,
+                            const std::function<std::string(std::size_t)>& task,
                             const std::function<void(std::size_t, const ChildResult&)>& on_done) {
   if (parallel < 1) parallel = 1;
   std::map<pid_t, RunningChild> running;
@@ -69,7 +70,8 @@ void run_in_child_processes(std::size_t count, int parallel, const std::function
     }
     // Drain every child's pipe (a result can be larger than the pipe buffer), then reap those that closed it.
     std::vector<pollfd> polls;
-    for (const auto& [pid, child] : running) polls.push_back(pollfd{child.pipe_fd, POLLIN, 0});
+    for (const auto& [pid, child] : running)
+      polls.push_back(pollfd{child.pipe_fd, POLLIN, 0});
     if (::poll(polls.data(), polls.size(), -1) < 0 && errno != EINTR)
       throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
     for (const auto& ready : polls) {
@@ -92,8 +94,9 @@ void run_in_child_processes(std::size_t count, int parallel, const std::function
         result.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !text.empty() && text[0] == 'R';
         if (!text.empty()) result.output = text.substr(1);
         if (!result.ok && text.empty()) {
-          result.output = WIFSIGNALED(status) ? "child process killed by signal " + std::to_string(WTERMSIG(status))
-                                              : "child process exited with status " + std::to_string(WEXITSTATUS(status));
+          result.output = WIFSIGNALED(status)
+                              ? "child process killed by signal " + std::to_string(WTERMSIG(status))
+                              : "child process exited with status " + std::to_string(WEXITSTATUS(status));
         }
         result.peak_rss_kb = usage.ru_maxrss;
         result.wall_clock_s =

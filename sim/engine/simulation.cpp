@@ -26,9 +26,11 @@ namespace {
 // CPU speed of each job slot, from the CPU mix.
 std::vector<double> slot_cpu_speeds(const Scenario& scenario) {
   std::vector<double> cpu_fractions;
-  for (const auto& cpu : scenario.platform.cpu_mix) cpu_fractions.push_back(cpu.fraction);
+  for (const auto& cpu : scenario.platform.cpu_mix)
+    cpu_fractions.push_back(cpu.fraction);
   std::vector<double> speeds;
-  for (const int cpu : stratified_assignment(cpu_fractions, scenario.workload.jobs, scenario.seed, stream_cpu_mix))
+  for (const int cpu :
+       stratified_assignment(cpu_fractions, scenario.workload.jobs, scenario.seed, stream_cpu_mix))
     speeds.push_back(scenario.platform.cpu_mix[static_cast<std::size_t>(cpu)].speed);
   return speeds;
 }
@@ -38,8 +40,10 @@ std::vector<bool> slot_local_gpus(const Scenario& scenario) {
   const double fraction = scenario.platform.local_gpu_fraction;
   std::vector<bool> local(static_cast<std::size_t>(scenario.workload.jobs), false);
   if (fraction <= 0) return local;
-  const auto classes = stratified_assignment({1.0 - fraction, fraction}, scenario.workload.jobs, scenario.seed, stream_local_gpu);
-  for (std::size_t i = 0; i < local.size(); ++i) local[i] = classes[i] == 1;
+  const auto classes = stratified_assignment({1.0 - fraction, fraction}, scenario.workload.jobs,
+                                             scenario.seed, stream_local_gpu);
+  for (std::size_t i = 0; i < local.size(); ++i)
+    local[i] = classes[i] == 1;
   return local;
 }
 
@@ -71,12 +75,11 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
 std::vector<std::string> engine_arguments(const Scenario& scenario) {
   return {
       "sonicsim",
-      // CM02: max-min sharing of every link by the flows crossing it, each flow also bounded by its TCP window
-      // (rate <= window / RTT). No empirical correction factors, so rates are those of the scenario.
+      // CM02: max-min sharing of every link by the flows crossing it, each flow also bounded by its TCP
+      // window (rate <= window / RTT). No empirical correction factors, so rates are those of the scenario.
       "--cfg=network/model:CM02",
       "--cfg=network/TCP-gamma:" + std::to_string(scenario.platform.network.tcp_window_bytes),
       "--cfg=network/crosstraffic:0",
-      "--cfg=network/optim:Full",
       "--log=root.thresh:warning",
       "--log=xbt_cfg.thresh:critical",
   };
@@ -90,7 +93,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   const Scenario scenario = scaled_for_simulation(scenario_as_written);
   std::vector<std::string> arguments = engine_arguments(scenario);
   std::vector<char*> argv;
-  for (auto& argument : arguments) argv.push_back(argument.data());
+  for (auto& argument : arguments)
+    argv.push_back(argument.data());
   int argc = static_cast<int>(argv.size());
   sg4::Engine engine(&argc, argv.data());
 
@@ -109,9 +113,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
     const ThroughputCurve& curve = model.throughput_by_gpu.at(scenario.platform.pods.gpu_type);
     auto& per_pod = directory[module.model];
     for (int pod = 0; pod < scenario.platform.pods.count; ++pod) {
-      servers.push_back(std::make_unique<InferenceServer>(model, curve, site.gpu_hosts[static_cast<std::size_t>(pod)],
-                                                          recorder));
-      servers.back()->start();
+      servers.push_back(
+          std::make_unique<InferenceServer>(model, curve, scenario.platform.pods.gpus_per_pod, recorder));
       per_pod.push_back(servers.back().get());
     }
   }
@@ -129,7 +132,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   }
   const BackgroundTraffic& background = scenario.platform.site_switch.background;
   if (background.rate_bps > 0 || background.schedule) {
-    sg4::Actor::create("background_traffic", site.background_source, BackgroundTrafficSource(site, recorder, background))
+    sg4::Actor::create("background_traffic", site.background_source,
+                       BackgroundTrafficSource(site, recorder, background))
         ->daemonize();
   }
   if (background.on_off) {

@@ -22,7 +22,9 @@ std::vector<int> SitePlatform::response_links(int worker, int pod) const {
 
 namespace {
 // SimGrid link bandwidths are in bytes per second; the scenario's are in bits per second.
-double bytes_per_s(double bits_per_s) { return bits_per_s / 8.0; }
+double bytes_per_s(double bits_per_s) {
+  return bits_per_s / 8.0;
+}
 } // namespace
 
 SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder) {
@@ -31,7 +33,8 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
   auto* zone = sg4::create_star_zone("site_and_cloud");
 
   // Shared links. Split-duplex: UP is outbound from the site (towards the pods), DOWN is inbound.
-  auto* site_switch = zone->create_split_duplex_link("site_switch", bytes_per_s(platform.site_switch.bandwidth_bps));
+  auto* site_switch =
+      zone->create_split_duplex_link("site_switch", bytes_per_s(platform.site_switch.bandwidth_bps));
   site_switch->set_latency(0.0)->seal();
   auto* wan = zone->create_split_duplex_link("wan", bytes_per_s(platform.wan.bandwidth_bps));
   wan->set_latency(platform.wan.rtt_s / 2.0)->seal(); // one way: a request and its response add up to one RTT
@@ -51,11 +54,13 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
   const int jobs = scenario.workload.jobs;
   const int nodes = (jobs + platform.jobs_per_node - 1) / platform.jobs_per_node;
   std::vector<double> nic_fractions;
-  for (const auto& nic : platform.nic_mix) nic_fractions.push_back(nic.fraction);
+  for (const auto& nic : platform.nic_mix)
+    nic_fractions.push_back(nic.fraction);
   site.worker_nic_class = stratified_assignment(nic_fractions, nodes, scenario.seed, stream_nic_mix);
   for (int node = 0; node < nodes; ++node) {
     const std::string name = "worker" + std::to_string(node);
-    const double nic_bps = platform.nic_mix[static_cast<std::size_t>(site.worker_nic_class[node])].bandwidth_bps;
+    const double nic_bps =
+        platform.nic_mix[static_cast<std::size_t>(site.worker_nic_class[node])].bandwidth_bps;
     auto* host = zone->create_host(name, 1e9);
     auto* nic = zone->create_split_duplex_link(name + "_nic", bytes_per_s(nic_bps));
     nic->set_latency(0.0)->seal();
@@ -78,21 +83,14 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
     site.pod_hosts.push_back(host);
     site.pod_in_link_id.push_back(recorder.add_link(name + "_nic_in", pods.nic_bandwidth_bps, true));
     site.pod_out_link_id.push_back(recorder.add_link(name + "_nic_out", pods.nic_bandwidth_bps, true));
-    std::vector<sg4::Host*> gpus;
-    for (int gpu = 0; gpu < pods.gpus_per_pod; ++gpu) {
-      auto* gpu_host = zone->create_host(name + "_gpu" + std::to_string(gpu), gpu_flops_per_s);
-      gpu_host->seal();
-      // GPUs never communicate; they still need (empty) routes to be valid star-zone members.
-      set_routes(gpu_host, {}, {});
-      gpus.push_back(gpu_host);
-    }
-    site.gpu_hosts.push_back(std::move(gpus));
   }
 
   // Background traffic: other users' hosts on the site send to the outside world through the switch.
-  // Limiter bandwidths start at the rates' peak; the traffic sources set them as they go (never 0 in SimGrid).
+  // Limiter bandwidths start at the rates' peak; the traffic sources set them as they go (never 0 in
+  // SimGrid).
   const double peak_bytes_per_s = std::max(1.0, bytes_per_s(platform.site_switch.background.peak_bps()));
-  site.background_limiter = zone->create_link("background_limiter", peak_bytes_per_s)->set_latency(0.0)->seal();
+  site.background_limiter =
+      zone->create_link("background_limiter", peak_bytes_per_s)->set_latency(0.0)->seal();
   site.on_off_limiter = zone->create_link("on_off_limiter", peak_bytes_per_s)->set_latency(0.0)->seal();
   site.background_source = zone->create_host("other_site_users", 1e9);
   site.background_source->seal();

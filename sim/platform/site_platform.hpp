@@ -1,6 +1,7 @@
-// Builds the SimGrid platform of a scenario: worker nodes with their NICs, the site's outbound switch, the WAN,
-// and the server pods with their NIC caps and GPUs. One star zone holds everything; a route is the source's
-// "up" links followed by the destination's "down" links, so every job-to-pod flow crosses
+// Builds the SimGrid platform of a scenario: worker nodes with their NICs, the site's outbound switch, the
+// WAN, and the server pods with their NIC caps (their GPUs are timed by the inference server, not SimGrid
+// hosts). One star zone holds everything; a route is the source's "up" links followed by the destination's
+// "down" links, so every job-to-pod flow crosses
 //   worker NIC -> site switch (outbound) -> WAN -> pod NIC
 // and shares each of those links with the other flows through SimGrid's max-min model.
 #pragma once
@@ -15,17 +16,17 @@
 namespace sonicsim {
 
 struct SitePlatform {
-  std::vector<simgrid::s4u::Host*> worker_hosts;    // one per worker node
-  std::vector<int> worker_nic_class;                // index into platform.nic_mix, per worker node
-  std::vector<simgrid::s4u::Host*> pod_hosts;       // one per server pod
-  std::vector<std::vector<simgrid::s4u::Host*>> gpu_hosts; // per pod, one per GPU (a GPU executes batches)
+  std::vector<simgrid::s4u::Host*> worker_hosts;   // one per worker node
+  std::vector<int> worker_nic_class;               // index into platform.nic_mix, per worker node
+  std::vector<simgrid::s4u::Host*> pod_hosts;      // one per server pod
   simgrid::s4u::Host* background_source = nullptr; // other users' hosts on the site
   simgrid::s4u::Host* on_off_source = nullptr;     // another user whose traffic comes in bursts
   // Each background source reaches the switch through its own link whose bandwidth is the source's rate: the
-  // flow then gets min(its rate, its max-min share of the switch). The sources change the bandwidth over time.
+  // flow then gets min(its rate, its max-min share of the switch). The sources change the bandwidth over
+  // time.
   simgrid::s4u::Link* background_limiter = nullptr;
   simgrid::s4u::Link* on_off_limiter = nullptr;
-  simgrid::s4u::Host* background_sink = nullptr;   // beyond the site switch
+  simgrid::s4u::Host* background_sink = nullptr; // beyond the site switch
   // Recorder link ids, so that transfers can be accounted per link.
   std::vector<int> worker_nic_link_id;
   int switch_out_link_id = -1, switch_in_link_id = -1, wan_out_link_id = -1, wan_in_link_id = -1;
@@ -36,9 +37,6 @@ struct SitePlatform {
   std::vector<int> request_links(int worker, int pod) const;
   std::vector<int> response_links(int worker, int pod) const;
 };
-
-// GPU hosts execute `1e9` flops per second: a batch of service time t costs t * 1e9 flops.
-constexpr double gpu_flops_per_s = 1e9;
 
 SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder);
 
