@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   sonicsim::register_validate_command(app, result);
   sonicsim::register_analytic_command(app, result);
   sonicsim::register_sweep_command(app, result);
+  sonicsim::register_plan_command(app, result);
+  sonicsim::register_compare_command(app, result);
   // With no arguments at all, run the default scenario (`sonicsim run`).
   char run_word[] = "run";
   char* default_argv[] = {argv[0], run_word, nullptr};

@@ -187,12 +187,17 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
                                         " draws of the job client's split (fixed seed), regressed "
                                         "on the known mean inference count"
                                   : "the job client's split (deterministic)";
-      const double preprocess_s = module.preprocess_s.expected() * out.mean_inverse_cpu_speed;
+      // Compression (a what-if): fewer bytes on the wire, CPU time per uncompressed byte added to
+      // preprocessing, as the job client does.
+      const double raw_input_bytes = split.inferences * model->second.input_bytes_per_inference;
+      const double preprocess_s =
+          (module.preprocess_s.expected() + raw_input_bytes * module.compression_time_per_byte_s) *
+          out.mean_inverse_cpu_speed;
       out.t_preprocess_s += preprocess_s;
       out.inferences += split.inferences;
       out.requests += split.requests;
       out.t_gpu_s += split.gpu_s;
-      const double input_bytes = split.inferences * model->second.input_bytes_per_inference;
+      const double input_bytes = raw_input_bytes / module.compression_ratio;
       const double output_bytes = split.inferences * model->second.output_bytes_per_inference;
       out.input_bytes += input_bytes;
       out.output_bytes += output_bytes;

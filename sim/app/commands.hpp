@@ -16,5 +16,7 @@ void register_bench_command(CLI::App& app, int& result);
 void register_validate_command(CLI::App& app, int& result);
 void register_analytic_command(CLI::App& app, int& result);
 void register_sweep_command(CLI::App& app, int& result);
+void register_plan_command(CLI::App& app, int& result);
+void register_compare_command(CLI::App& app, int& result);
 
 } // namespace sonicsim

@@ -20,24 +20,26 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
   out << "scenario " << scenario.name << ": " << workload.jobs << " jobs x " << workload.events_per_job
       << " events (" << workload.warmup_events << " warm-up), seed " << scenario.seed << "\n";
   out << format("steady-state window %.0f s .. %.0f s", summary.window_start_s, summary.window_end_s)
-      << (summary.steady_state_window ? "" : "  (WARNING: no steady state; whole run used — add events_per_job)")
+      << (summary.steady_state_window ? ""
+                                      : "  (WARNING: no steady state; whole run used — add events_per_job)")
       << "\n\n";
   out << "time per event (s)          mean      p50      p95\n";
   for (const auto& [name, stats] : summary.modules) {
     char line[160];
-    std::snprintf(line, sizeof line, "  %-22s %9.2f %8.2f %8.2f\n", name.c_str(), stats.mean_s, stats.p50_s, stats.p95_s);
+    std::snprintf(line, sizeof line, "  %-22s %9.2f %8.2f %8.2f\n", name.c_str(), stats.mean_s, stats.p50_s,
+                  stats.p95_s);
     out << line;
   }
   char line[160];
-  std::snprintf(line, sizeof line, "  %-22s %9.2f %8.2f %8.2f\n", "event", summary.event.mean_s, summary.event.p50_s,
-                summary.event.p95_s);
+  std::snprintf(line, sizeof line, "  %-22s %9.2f %8.2f %8.2f\n", "event", summary.event.mean_s,
+                summary.event.p50_s, summary.event.p95_s);
   out << line << "\n";
   out << format("events/s            %.4g   (%.0f completed, %.0f failed)\n", summary.events_per_s,
                 static_cast<double>(summary.events_completed), static_cast<double>(summary.events_failed));
   out << format("inferences/s        %.4g\n", summary.inferences_per_s);
   out << format("GPU utilisation     %.1f %% of %.0f GPUs\n", 100.0 * summary.gpu_utilisation, summary.gpus);
-  out << format("mean batch          %.0f executed, %.0f per request, queue wait %.3f s\n", summary.mean_executed_batch,
-                summary.mean_request_size, summary.mean_queue_wait_s);
+  out << format("mean batch          %.0f executed, %.0f per request, queue wait %.3f s\n",
+                summary.mean_executed_batch, summary.mean_request_size, summary.mean_queue_wait_s);
   if (summary.requests_rejected > 0) {
     out << format("rejected requests   %.0f (queue full %.0f, timeout %.0f, too large %.0f)\n",
                   static_cast<double>(summary.requests_rejected),
@@ -52,8 +54,24 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
     out << "busiest link        " << busiest->name
         << format(" at %.1f %% of %.3g Gb/s\n", 100.0 * busiest->utilisation, busiest->capacity_bps / 1e9);
   }
-  out << "bottleneck          " << summary.bottleneck << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck_utilisation)
-      << "\n";
+  if (summary.campaign) {
+    const auto& campaign = *summary.campaign;
+    out << format(
+        "campaign            %.0f running jobs, %.1f Gb/s outbound (full scale; simulated at scale %g)\n",
+        campaign.mean_running_jobs, campaign.mean_outbound_gbps, campaign.scale);
+    if (campaign.fit_valid) {
+      out << format("traffic vs jobs     %.4f Gb/s per job + %.1f Gb/s background (R^2 %.3f)\n",
+                    campaign.slope_gbps_per_job, campaign.intercept_gbps, campaign.fit_r_squared);
+    }
+    out << "event-time peaks   ";
+    for (const auto& peak : campaign.event_time_peaks)
+      out << format(" %.1f s", peak.position_s);
+    out << (campaign.event_time_peaks.size() > 1 ? "  (more than one: the network saturated part of the time)"
+                                                 : "")
+        << "\n";
+  }
+  out << "bottleneck          " << summary.bottleneck
+      << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck_utilisation) << "\n";
 }
 
 } // namespace sonicsim

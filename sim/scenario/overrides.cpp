@@ -165,7 +165,7 @@ void apply_set_override(YAML::Node& root, const std::string& argument, SourceInf
     }
     node = child_schema;
   }
-  source.overrides.push_back({argument, resolved});
+  source.overrides.push_back({argument, resolved, ""});
 }
 
 } // namespace sonicsim

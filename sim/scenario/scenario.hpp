@@ -42,12 +42,14 @@ struct StepSchedule {
   // The value in force at time t (the first value before the first step).
   double at(double t_s) const {
     double v = value.empty() ? 0.0 : value.front();
-    for (std::size_t i = 0; i < from_s.size() && from_s[i] <= t_s; ++i) v = value[i];
+    for (std::size_t i = 0; i < from_s.size() && from_s[i] <= t_s; ++i)
+      v = value[i];
     return v;
   }
   double maximum() const {
     double m = 0.0;
-    for (const double v : value) m = v > m ? v : m;
+    for (const double v : value)
+      m = v > m ? v : m;
     return m;
   }
 };
@@ -63,9 +65,9 @@ struct OnOffTraffic {
 // Background traffic through the site's outbound switch from other users: the sum of a constant rate, a
 // piecewise-constant schedule and a random on/off process (each optional).
 struct BackgroundTraffic {
-  double rate_bps = 0.0;                 // default 0: no constant background
-  std::optional<StepSchedule> schedule;  // rates in bits/s; default none
-  std::optional<OnOffTraffic> on_off;    // default none
+  double rate_bps = 0.0;                // default 0: no constant background
+  std::optional<StepSchedule> schedule; // rates in bits/s; default none
+  std::optional<OnOffTraffic> on_off;   // default none
   // The most the background can take at once: the loader requires it below the switch capacity.
   double peak_bps() const {
     return rate_bps + (schedule ? schedule->maximum() : 0.0) + (on_off ? on_off->rate_bps : 0.0);
@@ -78,15 +80,15 @@ struct SiteSwitch {
 };
 
 struct Wan {
-  double rtt_s = 0.012;         // round-trip time between site and server pods; default 12 ms (FNAL to GCP Iowa)
+  double rtt_s = 0.012; // round-trip time between site and server pods; default 12 ms (FNAL to GCP Iowa)
   double bandwidth_bps = 400e9; // capacity of the wide-area path in each direction; default 400 Gb/s
 };
 
 struct ServerPods {
-  int count = 1;                    // number of pods (Triton servers) behind the load balancer; default 1
-  int gpus_per_pod = 1;             // GPUs per pod; default 1
-  std::string gpu_type = "T4";      // must have a throughput curve in every model used
-  double nic_bandwidth_bps = 16e9;  // per-pod (per-VM) NIC cap; default 16 Gb/s (GCP 2020 maximum per VM)
+  int count = 1;                        // number of pods (Triton servers) behind the load balancer; default 1
+  int gpus_per_pod = 1;                 // GPUs per pod; default 1
+  std::string gpu_type = "T4";          // must have a throughput curve in every model used
+  double nic_bandwidth_bps = 16e9;      // per-pod (per-VM) NIC cap; default 16 Gb/s (GCP 2020 maximum per VM)
   std::string load_balancer = "random"; // random | round_robin: how a job's connection is assigned to a pod
 };
 
@@ -112,18 +114,18 @@ struct Platform {
 // Throughput of one model on one GPU type as a function of the executed batch size.
 struct ThroughputCurve {
   std::vector<std::pair<double, double>> points; // (batch size, inferences per second), sorted by batch size
-  double overhead_s = 0.0;                        // fixed time added to every batch; default 0
+  double overhead_s = 0.0;                       // fixed time added to every batch; default 0
 };
 
 struct DynamicBatching {
-  bool enabled = false;                     // default off (as in the 2020 scaling study)
-  std::vector<int> preferred_batch_sizes;   // default none: the largest preferred size is max_batch_size
-  double max_queue_delay_s = 0.0;           // default 0: dispatch as soon as an instance is free
+  bool enabled = false;                   // default off (as in the 2020 scaling study)
+  std::vector<int> preferred_batch_sizes; // default none: the largest preferred size is max_batch_size
+  double max_queue_delay_s = 0.0;         // default 0: dispatch as soon as an instance is free
 };
 
 struct QueuePolicy {
-  std::optional<int> max_queue_size;  // requests waiting per model per pod; default unlimited
-  std::optional<double> timeout_s;    // a request waiting longer is rejected; default none
+  std::optional<int> max_queue_size; // requests waiting per model per pod; default unlimited
+  std::optional<double> timeout_s;   // a request waiting longer is rejected; default none
 };
 
 struct TritonSettings {
@@ -148,12 +150,12 @@ struct Module {
   // cpu: the duration on a CPU of speed 1.
   DistributionSpec duration_s;
   // remote_inference / local_inference:
-  std::string model;                 // remote: key into Scenario::models
-  DistributionSpec preprocess_s;     // CPU time before inference (stays on the CPU); default 0
-  DistributionSpec inferences;       // inferences per event
-  int groups = 1;                    // planes/groups the inferences are split into (each chunked separately)
-  double group_spread = 0.0;         // lognormal sigma of the group weights; 0 = equal groups
-  int max_batch = 1;                 // remote: the client sends chunks of at most this many inferences
+  std::string model;             // remote: key into Scenario::models
+  DistributionSpec preprocess_s; // CPU time before inference (stays on the CPU); default 0
+  DistributionSpec inferences;   // inferences per event
+  int groups = 1;                // planes/groups the inferences are split into (each chunked separately)
+  double group_spread = 0.0;     // lognormal sigma of the group weights; 0 = equal groups
+  int max_batch = 1;             // remote: the client sends chunks of at most this many inferences
   double local_time_per_inference_s = 0.0; // local: CPU time per inference on a CPU of speed 1
   // remote: inputs are compressed before sending: bytes / ratio go on the wire, at a CPU cost per input byte
   // (on a CPU of speed 1). Defaults 1 and 0: no compression.
@@ -162,31 +164,32 @@ struct Module {
 };
 
 struct ClientSettings {
-  int retries = 3;               // retries of a rejected request before the event is counted as failed
-  double retry_backoff_s = 1.0;  // wait before a retry; default 1 s
-  bool asynchronous = false;     // default false: synchronous blocking calls, as in LArSoft
-  int max_in_flight = 1;         // asynchronous only: requests in flight per job
+  int retries = 3;              // retries of a rejected request before the event is counted as failed
+  double retry_backoff_s = 1.0; // wait before a retry; default 1 s
+  bool asynchronous = false;    // default false: synchronous blocking calls, as in LArSoft
+  int max_in_flight = 1;        // asynchronous only: requests in flight per job
 };
 
-// Campaign mode: a production campaign of many events, split into jobs, that a batch system starts as grid slots
-// free up, under a cap on concurrent jobs. workload.jobs is then the number of grid slots at their peak.
+// Campaign mode: a production campaign of many events, split into jobs, that a batch system starts as grid
+// slots free up, under a cap on concurrent jobs. workload.jobs is then the number of grid slots at their
+// peak.
 struct Campaign {
   std::optional<std::int64_t> total_events; // events of the whole campaign; default: unbounded (needs window)
   std::optional<StepSchedule> max_concurrent; // cap on running jobs over time; default none (uncapped)
-  std::optional<StepSchedule> slots;          // fraction (0..1) of workload.jobs available over time; default 1
-  double slots_repeat_s = 0.0;                // the slot schedule repeats with this period; default 0: no repeat
-  DistributionSpec start_delay_s;             // from slot grant to the job's first event; default 0
-  std::optional<double> window_s;             // simulated time after which the run stops; default none
-  double warmup_s = 0.0;                      // events starting earlier are left out of the statistics
+  std::optional<StepSchedule> slots; // fraction (0..1) of workload.jobs available over time; default 1
+  double slots_repeat_s = 0.0;       // the slot schedule repeats with this period; default 0: no repeat
+  DistributionSpec start_delay_s;    // from slot grant to the job's first event; default 0
+  std::optional<double> window_s;    // simulated time after which the run stops; default none
+  double warmup_s = 0.0;             // events starting earlier are left out of the statistics
   double scale = 1.0; // fraction of the site simulated (0 < scale <= 1); results are reported at full scale
   double histogram_bin_s = 1.0; // bin width of the per-event time histogram; default 1 s
 };
 
 struct Workload {
-  int jobs = 1;                 // concurrent jobs; required, > 0
-  int events_per_job = 1;       // events each job processes; default 1
-  int warmup_events = 0;        // first events of each job left out of the statistics; default 0
-  double start_spread_s = 0.0;  // job start times uniform in [0, start_spread]; default 0 (all at once)
+  int jobs = 1;                // concurrent jobs; required, > 0
+  int events_per_job = 1;      // events each job processes; default 1
+  int warmup_events = 0;       // first events of each job left out of the statistics; default 0
+  double start_spread_s = 0.0; // job start times uniform in [0, start_spread]; default 0 (all at once)
   ClientSettings client;
   std::vector<Module> pipeline;
   std::optional<Campaign> campaign; // default none: every job starts at once and runs events_per_job events
@@ -194,6 +197,21 @@ struct Workload {
 
 struct OutputSettings {
   double timeseries_interval_s = 60.0; // width of a timeseries.csv row; default 60 s
+};
+
+// Prices for `sonicsim plan` and `compare` (costs:), plain numbers in US dollars per hour of one device.
+// Each is optional; a command that computes a cost requires both.
+struct Costs {
+  std::optional<double> gpu_hour_usd; // one GPU for one hour
+  std::optional<double> cpu_hour_usd; // one job slot (one CPU core) for one hour
+};
+
+// A named what-if (variants:): overrides applied on top of the scenario, like --set arguments.
+struct Variant {
+  std::string name;
+  std::string description;
+  std::vector<std::string> overrides; // "key.path=value" (value as flow YAML), in the order written
+  std::string origin;                 // where it was written: "FILE:LINE:COL", for error messages
 };
 
 struct Scenario {
@@ -205,6 +223,8 @@ struct Scenario {
   std::map<std::string, Model> models;
   Workload workload;
   OutputSettings output;
+  std::optional<Costs> costs;    // default none: no cost figures
+  std::vector<Variant> variants; // default none; in the order written
 };
 
 } // namespace sonicsim

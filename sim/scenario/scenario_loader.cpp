@@ -56,14 +56,18 @@ Scenario read_scenario(const Cursor& root, const std::string& source_name) {
   s.models = detail::read_models(root["models"]);
   s.workload = detail::read_workload(root["workload"], s.models);
   s.output = detail::read_output(root["output"]);
+  if (root["costs"].present()) s.costs = detail::read_costs(root["costs"]);
+  if (root["variants"].present()) s.variants = detail::read_variants(root["variants"], source_name);
   check_gpu_curves(root, s);
   return s;
 }
 
 } // namespace
 
-Scenario load_scenario_text(const std::string& yaml_text, const std::string& source_name,
-                            const std::vector<std::string>& set_overrides) {
+namespace {
+
+Scenario load_text(const std::string& yaml_text, const std::string& source_name, const Variant* variant,
+                   const std::vector<std::string>& set_overrides) {
   YAML::Node tree;
   try {
     tree = YAML::Load(yaml_text);
@@ -74,6 +78,18 @@ Scenario load_scenario_text(const std::string& yaml_text, const std::string& sou
   }
   SourceInfo source{source_name, {}};
   try {
+    // The variant first, so that a --set on the command line wins over it.
+    if (variant) {
+      const std::string origin = "variant '" + variant->name + "' (" + variant->origin + ")";
+      for (const auto& argument : variant->overrides) {
+        try {
+          apply_set_override(tree, argument, source);
+        } catch (const ScenarioError& e) {
+          throw ScenarioError(origin + ": " + argument, 0, 0, e.key_path, e.message);
+        }
+        source.overrides.back().origin = origin + ": " + argument;
+      }
+    }
     for (const auto& argument : set_overrides)
       apply_set_override(tree, argument, source);
     return read_scenario(Cursor(source, tree), source_name);
@@ -85,7 +101,18 @@ Scenario load_scenario_text(const std::string& yaml_text, const std::string& sou
   }
 }
 
-Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides) {
+const Variant& find_variant(const Scenario& base, const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& variant : base.variants) {
+    if (variant.name == name) return variant;
+    names.push_back(variant.name);
+  }
+  throw ScenarioError(base.source_file, 0, 0, "variants",
+                      names.empty() ? "no variant '" + name + "': the scenario defines no variants"
+                                    : "no variant '" + name + "'" + schema::suggestion(name, names));
+}
+
+std::string read_text_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw ScenarioError(path, 0, 0, "",
@@ -96,7 +123,35 @@ Scenario load_scenario_file(const std::string& path, const std::vector<std::stri
   if (!in) throw ScenarioError(path, 0, 0, "", std::string("cannot open: ") + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  return load_scenario_text(text.str(), path, set_overrides);
+  return text.str();
+}
+
+} // namespace
+
+Scenario load_scenario_text(const std::string& yaml_text, const std::string& source_name,
+                            const std::vector<std::string>& set_overrides) {
+  return load_text(yaml_text, source_name, nullptr, set_overrides);
+}
+
+Scenario load_variant_text(const std::string& yaml_text, const std::string& source_name,
+                           const std::string& variant, const std::vector<std::string>& set_overrides) {
+  // The variant list is read from the file as written: the command line cannot add variants.
+  const Scenario base = load_text(yaml_text, source_name, nullptr, {});
+  return load_text(yaml_text, source_name, &find_variant(base, variant), set_overrides);
+}
+
+Scenario load_variant_file(const std::string& path, const std::string& variant,
+                           const std::vector<std::string>& set_overrides) {
+  return load_variant_text(read_text_file(path), path, variant, set_overrides);
+}
+
+Scenario load_default_variant(const std::string& variant, const std::vector<std::string>& set_overrides) {
+  return load_variant_text(embedded_default_scenario_yaml(), embedded_default_source_name, variant,
+                           set_overrides);
+}
+
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides) {
+  return load_scenario_text(read_text_file(path), path, set_overrides);
 }
 
 Scenario load_default_scenario(const std::vector<std::string>& set_overrides) {

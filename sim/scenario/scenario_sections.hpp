@@ -16,9 +16,15 @@ std::map<std::string, Model> read_models(const Cursor& c);
 // Needs the models to check that each remote_inference module names one and fits its max_batch_size.
 Workload read_workload(const Cursor& c, const std::map<std::string, Model>& models);
 OutputSettings read_output(const Cursor& c);
+// costs: prices as plain numbers (USD per hour), each > 0.
+Costs read_costs(const Cursor& c);
+// variants: name -> {description, overrides: {key.path: value}}; every key path is checked against the
+// schema.
+std::vector<Variant> read_variants(const Cursor& c, const std::string& source_name);
 // workload.campaign; needs the workload's slot count (jobs) to check the scale.
 Campaign read_campaign(const Cursor& c, const Workload& workload);
-// A list of {from: TIME, VALUE_KEY: ...} with strictly increasing times; read_value reads and checks each value.
+// A list of {from: TIME, VALUE_KEY: ...} with strictly increasing times; read_value reads and checks each
+// value.
 StepSchedule read_step_schedule(const Cursor& c, const std::string& value_key,
                                 const std::function<double(const Cursor&)>& read_value);
 

@@ -57,10 +57,11 @@ NodePtr build_root() {
       {"jobs_per_node", value()},
       {"nic_mix", list(map({{"bandwidth", value()}, {"fraction", value()}}))},
       {"cpu_mix", list(map({{"name", value()}, {"fraction", value()}, {"speed", value()}}))},
-      {"site_switch", map({{"bandwidth", value()},
-                           {"background", value()},
-                           {"background_schedule", list(map({{"from", value()}, {"rate", value()}}))},
-                           {"background_on_off", map({{"rate", value()}, {"mean_on", value()}, {"mean_off", value()}})}})},
+      {"site_switch",
+       map({{"bandwidth", value()},
+            {"background", value()},
+            {"background_schedule", list(map({{"from", value()}, {"rate", value()}}))},
+            {"background_on_off", map({{"rate", value()}, {"mean_on", value()}, {"mean_off", value()}})}})},
       {"wan", map({{"rtt", value()}, {"bandwidth", value()}})},
       {"server_pods", map({{"count", value()},
                            {"gpus_per_pod", value()},
@@ -111,6 +112,9 @@ NodePtr build_root() {
       {"models", dict(model)},
       {"workload", workload},
       {"output", map({{"timeseries_interval", value()}})},
+      {"costs", map({{"gpu_hour", value()}, {"cpu_hour", value()}})},
+      // A variant's overrides are key paths of this same schema, checked by the loader (validate_key_path).
+      {"variants", dict(map({{"description", value()}, {"overrides", value()}}))},
   });
 }
 

@@ -79,13 +79,13 @@ std::string Cursor::shown() const {
 void Cursor::fail(const std::string& message) const {
   // A value that came from --set is reported at the --set argument, not at a line of the file.
   for (auto it = source_->overrides.rbegin(); it != source_->overrides.rend(); ++it)
-    if (starts_path(path_, it->path)) throw ScenarioError("--set " + it->argument, 0, 0, path_, message);
+    if (starts_path(path_, it->path)) throw ScenarioError(it->shown(), 0, 0, path_, message);
   // The file's value may be wrong only in combination with an override (e.g. max_batch after --set
   // models.m.triton.max_batch_size=32), so the overrides in force are named.
   std::string text = message;
   std::string applied;
   for (const auto& o : source_->overrides)
-    applied += (applied.empty() ? "" : ", ") + ("--set " + o.argument);
+    applied += (applied.empty() ? "" : ", ") + o.shown();
   if (!applied.empty()) text += " (with " + applied + ")";
   const bool known = !mark_.is_null();
   throw ScenarioError(source_->source_name, known ? mark_.line + 1 : 0, known ? mark_.column + 1 : 0, path_,

@@ -14,6 +14,8 @@ struct SourceInfo {
   struct Override {
     std::string argument; // as the user wrote it: "PATH=VALUE"
     std::string path;     // resolved and rendered like a Cursor path: workload.pipeline[1].max_batch
+    std::string origin;   // how errors name it; empty: "--set ARGUMENT" (a variant names itself instead)
+    std::string shown() const { return origin.empty() ? "--set " + argument : origin; }
   };
   std::string source_name;
   std::vector<Override> overrides;

@@ -13,10 +13,11 @@
 namespace sonicsim {
 namespace {
 
-const std::vector<std::string> single_run{"module_mean_s", "event_mean_s", "inferences_per_s", "mean_executed_batch",
-                                          "mean_request_size"};
+const std::vector<std::string> single_run{"module_mean_s", "event_mean_s", "inferences_per_s",
+                                          "mean_executed_batch", "mean_request_size"};
 const std::vector<std::string> speedups{"module_speedup", "event_speedup"};
-const std::vector<std::string> sweeps{"knee_jobs", "plateau_s", "saturated_slope_s_per_job", "cpu_per_gpu_ratio"};
+const std::vector<std::string> sweeps{"knee_jobs", "plateau_s", "saturated_slope_s_per_job",
+                                      "cpu_per_gpu_ratio", "event_knee_jobs"};
 
 bool is_one_of(const std::string& name, const std::vector<std::string>& names) {
   for (const auto& n : names)
@@ -41,7 +42,8 @@ std::vector<DatasetPoint> read_dataset(const CurveDataset& dataset) {
     std::vector<std::string> cells;
     std::stringstream stream(line);
     std::string cell;
-    while (std::getline(stream, cell, ',')) cells.push_back(cell);
+    while (std::getline(stream, cell, ','))
+      cells.push_back(cell);
     return cells;
   };
   std::string line;
@@ -88,6 +90,7 @@ std::optional<double> analytic_value(const ValidationCase& c) {
     if (c.observable == "module_mean_s") return model.t_module_s(jobs);
     if (c.observable == "event_mean_s") return model.t_sonic_s(jobs);
     if (c.observable == "knee_jobs") return model.knee_jobs();
+    if (c.observable == "event_knee_jobs") return parameters.network_limited_jobs(model.t_ideal_s());
     if (c.observable == "cpu_per_gpu_ratio") return model.optimal_cpu_per_gpu();
     if (c.observable == "plateau_s") return model.t_module_s(1.0);
     if (c.observable == "mean_request_size") return parameters.mean_request_size;
@@ -112,7 +115,15 @@ std::vector<RunSpec> runs_for(const ValidationCase& c) {
     if (c.sweep_values.empty()) throw InputError(c.file + ": observable " + c.observable + " needs a sweep");
     for (const double value : c.sweep_values) {
       RunSpec run = c.run;
-      run.overrides.push_back(c.sweep_key + "=" + format_value(value));
+      if (c.sweep_template.empty()) {
+        run.overrides.push_back(c.sweep_key + "=" + format_value(value));
+      } else {
+        std::string expression = c.sweep_template;
+        const auto at = expression.find("{}");
+        if (at == std::string::npos) throw InputError(c.file + ": sweep.set has no {} for the value");
+        expression.replace(at, 2, format_value(value));
+        run.overrides.push_back(expression);
+      }
       runs.push_back(run);
     }
     return runs;
@@ -132,6 +143,7 @@ std::vector<RunSpec> runs_for(const ValidationCase& c) {
 CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& summaries) {
   CaseOutcome outcome;
   outcome.measured = c.measured;
+  outcome.measured_uncertainty = c.measured_uncertainty;
   if (is_one_of(c.observable, single_run)) {
     outcome.simulated = single_value(c.observable, summaries.at(0), c.module);
   } else if (is_one_of(c.observable, speedups)) {
@@ -141,13 +153,15 @@ CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& sum
     outcome.simulated = baseline / accelerated;
   } else if (is_one_of(c.observable, sweeps)) {
     std::vector<double> jobs, times;
+    const bool event_curve = c.observable == "event_knee_jobs";
     for (std::size_t i = 0; i < summaries.size(); ++i) {
-      jobs.push_back(c.sweep_values[i]);
-      times.push_back(module_mean(summaries[i], c.module));
+      const auto& campaign = summaries[i].campaign;
+      jobs.push_back(event_curve && campaign ? campaign->mean_running_jobs : c.sweep_values[i]);
+      times.push_back(event_curve ? summaries[i].event.mean_s : module_mean(summaries[i], c.module));
     }
     const auto fit = models::fit_plateau_knee(jobs, times);
     auto pick = [&c](const models::PlateauKneeFit& f, double gpus) {
-      if (c.observable == "knee_jobs") return f.knee;
+      if (c.observable == "knee_jobs" || c.observable == "event_knee_jobs") return f.knee;
       if (c.observable == "plateau_s") return f.plateau;
       if (c.observable == "saturated_slope_s_per_job") return f.slope;
       return f.knee / gpus;
@@ -163,7 +177,13 @@ CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& sum
         measured_y.push_back(point.y);
         weights.push_back(point.x / (point.sd * point.sd));
       }
-      outcome.measured = pick(models::fit_plateau_knee(measured_x, measured_y, weights), gpus);
+      const auto measured_fit = models::fit_plateau_knee(measured_x, measured_y, weights);
+      outcome.measured = pick(measured_fit, gpus);
+      outcome.measured_uncertainty = c.observable == "plateau_s"   ? measured_fit.plateau_se
+                                     : c.observable == "knee_jobs" ? measured_fit.knee_se
+                                     : c.observable == "saturated_slope_s_per_job"
+                                         ? measured_fit.slope_se
+                                         : measured_fit.knee_se / gpus;
     }
     outcome.detail = "fit: plateau " + format_value(std::round(fit.plateau * 100) / 100) + " s, knee " +
                      format_value(std::round(fit.knee)) + " jobs, slope " +
@@ -179,16 +199,18 @@ CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& sum
     }
     outcome.simulated = static_cast<double>(within) / static_cast<double>(points.size());
     outcome.measured = 1.0;
-    outcome.detail = std::to_string(within) + "/" + std::to_string(points.size()) +
-                     " points within 2 sd; mean relative error " +
-                     format_value(std::round(1000.0 * relative_error_sum / static_cast<double>(points.size())) / 10.0) +
-                     " %";
+    outcome.detail =
+        std::to_string(within) + "/" + std::to_string(points.size()) +
+        " points within 2 sd; mean relative error " +
+        format_value(std::round(1000.0 * relative_error_sum / static_cast<double>(points.size())) / 10.0) +
+        " %";
   }
   outcome.analytic = analytic_value(c);
   const double measured = outcome.measured;
   outcome.error = measured != 0 ? (outcome.simulated - measured) / measured : 0.0;
   bool ok = true;
-  if (c.relative_tolerance) ok = ok && std::abs(outcome.simulated - measured) <= *c.relative_tolerance * std::abs(measured);
+  if (c.relative_tolerance)
+    ok = ok && std::abs(outcome.simulated - measured) <= *c.relative_tolerance * std::abs(measured);
   if (c.absolute_tolerance) ok = ok && std::abs(outcome.simulated - measured) <= *c.absolute_tolerance;
   if (c.minimum) ok = ok && outcome.simulated >= *c.minimum;
   if (c.maximum) ok = ok && outcome.simulated <= *c.maximum;

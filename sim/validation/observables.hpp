@@ -2,8 +2,12 @@
 // number compared with the measurement. Observables by name:
 //   module_mean_s, event_mean_s, inferences_per_s, mean_executed_batch, mean_request_size  (one run)
 //   module_speedup, event_speedup                          (baseline run / run)
-//   knee_jobs, plateau_s, saturated_slope_s_per_job, cpu_per_gpu_ratio   (a sweep, flat-then-rising fit; with a
+//   knee_jobs, plateau_s, saturated_slope_s_per_job, cpu_per_gpu_ratio   (a sweep, flat-then-rising fit; with
+//   a
 //       dataset, the measured value is the same fit applied to the measured points)
+//   event_knee_jobs                                       (a sweep; the knee of the event time against the
+//   mean
+//       running jobs in campaign mode, or against the swept value: where the shared network saturates)
 //   curve_fraction_within_2sd                             (one run per measured point of a dataset)
 #pragma once
 
@@ -17,7 +21,8 @@
 namespace sonicsim {
 
 struct CaseOutcome {
-  double measured = 0.0;  // the case's value, or the same fit applied to its dataset (fitted observables)
+  double measured = 0.0; // the case's value, or the same fit applied to its dataset (fitted observables)
+  double measured_uncertainty = 0.0; // the case's, or the fit's standard error
   double simulated = 0.0;
   std::optional<double> analytic; // the analytic model's value, where it has one
   double error = 0.0;             // (simulated - measured) / measured

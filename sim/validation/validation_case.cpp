@@ -12,14 +12,15 @@ namespace fs = std::filesystem;
 namespace sonicsim {
 namespace {
 
-const std::set<std::string> known_keys{"id",       "title",     "source",   "observable", "module",    "scenario",
-                                       "overrides", "baseline", "sweep",    "dataset",    "measured",  "tolerance",
-                                       "known_discrepancy", "fast"};
+const std::set<std::string> known_keys{
+    "id",       "title", "source",  "observable", "module",    "scenario",          "overrides",
+    "baseline", "sweep", "dataset", "measured",   "tolerance", "known_discrepancy", "fast"};
 
 [[noreturn]] void fail(const std::string& file, const YAML::Node& node, const std::string& key,
                        const std::string& message) {
   const auto mark = node.Mark();
-  throw ScenarioError(file, mark.is_null() ? 0 : mark.line + 1, mark.is_null() ? 0 : mark.column + 1, key, message);
+  throw ScenarioError(file, mark.is_null() ? 0 : mark.line + 1, mark.is_null() ? 0 : mark.column + 1, key,
+                      message);
 }
 
 // Scenario and data paths are relative to the repository root (two levels above the case file).
@@ -30,12 +31,14 @@ std::string resolve(const std::string& case_file, const std::string& path) {
 
 RunSpec read_run(const std::string& file, const YAML::Node& node, const std::string& where) {
   RunSpec run;
-  if (!node["scenario"]) fail(file, node, where + "scenario", "missing; expected a scenario file, e.g. configs/x.yaml");
+  if (!node["scenario"])
+    fail(file, node, where + "scenario", "missing; expected a scenario file, e.g. configs/x.yaml");
   run.scenario_path = resolve(file, node["scenario"].as<std::string>());
   if (!fs::exists(run.scenario_path))
     fail(file, node["scenario"], where + "scenario", "no such file: " + run.scenario_path);
   if (node["overrides"])
-    for (const auto& item : node["overrides"]) run.overrides.push_back(item.as<std::string>());
+    for (const auto& item : node["overrides"])
+      run.overrides.push_back(item.as<std::string>());
   return run;
 }
 
@@ -68,9 +71,14 @@ ValidationCase load_validation_case(const std::string& path) {
     c.run = read_run(path, root, "");
     if (root["baseline"]) c.baseline = read_run(path, root["baseline"], "baseline.");
     if (const auto sweep = root["sweep"]) {
-      c.sweep_key = sweep["key"].as<std::string>();
-      for (const auto& value : sweep["values"]) c.sweep_values.push_back(value.as<double>());
-      if (c.sweep_values.size() < 4) fail(path, sweep, "sweep.values", "expected at least 4 points to fit a knee");
+      if (sweep["key"]) c.sweep_key = sweep["key"].as<std::string>();
+      if (sweep["set"]) c.sweep_template = sweep["set"].as<std::string>();
+      if (c.sweep_key.empty() == c.sweep_template.empty())
+        fail(path, sweep, "sweep", "expected either key (swept key) or set (a --set expression with {})");
+      for (const auto& value : sweep["values"])
+        c.sweep_values.push_back(value.as<double>());
+      if (c.sweep_values.size() < 4)
+        fail(path, sweep, "sweep.values", "expected at least 4 points to fit a knee");
     }
     if (const auto data = root["dataset"]) {
       CurveDataset dataset;
@@ -89,7 +97,8 @@ ValidationCase load_validation_case(const std::string& path) {
     if (tolerance["absolute"]) c.absolute_tolerance = tolerance["absolute"].as<double>();
     if (tolerance["min"]) c.minimum = tolerance["min"].as<double>();
     if (tolerance["max"]) c.maximum = tolerance["max"].as<double>();
-    if (!tolerance["why"]) fail(path, tolerance, "tolerance.why", "missing; say where the tolerance comes from");
+    if (!tolerance["why"])
+      fail(path, tolerance, "tolerance.why", "missing; say where the tolerance comes from");
     c.tolerance_reason = tolerance["why"].as<std::string>();
     if (!c.relative_tolerance && !c.absolute_tolerance && !c.minimum && !c.maximum)
       fail(path, tolerance, "tolerance", "expected relative, absolute, min or max");

@@ -1,5 +1,6 @@
 // A validation case: one measured number (or curve) from a source, the scenario and observable that reproduce
-// it, and the tolerance the source's uncertainty justifies. Cases live in validation/cases/*.yaml, one per file.
+// it, and the tolerance the source's uncertainty justifies. Cases live in validation/cases/*.yaml, one per
+// file.
 #pragma once
 
 #include <optional>
@@ -9,8 +10,8 @@
 namespace sonicsim {
 
 struct RunSpec {
-  std::string scenario_path;           // resolved path of the scenario file
-  std::vector<std::string> overrides;  // --set expressions
+  std::string scenario_path;          // resolved path of the scenario file
+  std::vector<std::string> overrides; // --set expressions
 };
 
 struct CurveDataset {
@@ -22,15 +23,16 @@ struct CurveDataset {
 struct ValidationCase {
   std::string id;
   std::string title;
-  std::string source;       // seed file and section, or dataset
-  std::string file;         // the case file
-  std::string observable;   // see observables.hpp
-  std::string module;       // module observables: which pipeline module
+  std::string source;     // seed file and section, or dataset
+  std::string file;       // the case file
+  std::string observable; // see observables.hpp
+  std::string module;     // module observables: which pipeline module
   RunSpec run;
-  std::optional<RunSpec> baseline;          // speed-ups: the run to compare against
-  std::string sweep_key;                    // knee/plateau observables: the key swept
+  std::optional<RunSpec> baseline; // speed-ups: the run to compare against
+  std::string sweep_key;           // knee/plateau observables: the key swept
+  std::string sweep_template;      // or a whole --set expression with {} standing for the value
   std::vector<double> sweep_values;
-  std::optional<CurveDataset> dataset;      // curve observables
+  std::optional<CurveDataset> dataset; // curve observables
   double measured = 0.0;
   double measured_uncertainty = 0.0;
   // Tolerance: |simulated - measured| <= relative * measured (or absolute), or a one-sided bound.

@@ -1,0 +1,115 @@
+// `sonicsim compare SCENARIO`: the scenario and each of its named variants (variants:) side by side. Every
+// variant runs twice, at the scenario's job count (or --jobs) and at low load (the unsaturated reference),
+// all in parallel child processes; the table puts the simulated figures next to the analytic ones and the
+// change against the base.
+#include "sim/app/commands.hpp"
+
+#include "sim/app/compare_table.hpp"
+#include "sim/app/simulation_batch.hpp"
+#include "sim/app/sweep_point_files.hpp"
+#include "sim/app/variant_source.hpp"
+#include "sim/engine/output_files.hpp"
+#include "sim/planning/capacity_analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <thread>
+
+namespace sonicsim {
+namespace {
+
+// Low load for the reference: a tenth of the base knee, at least this many jobs for stable means.
+constexpr int min_reference_jobs = 20;
+
+struct CompareArguments {
+  ScenarioSource source;
+  std::vector<std::string> only; // variant names; empty: all
+  int jobs = 0;
+  int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::string output_dir;
+};
+
+int compare(const CompareArguments& arguments) {
+  // Everything is loaded (and so checked) before the first run.
+  const Scenario base = arguments.source.load();
+  if (base.workload.campaign)
+    throw InputError("compare works on a fixed number of concurrent jobs; this scenario is a campaign");
+  if (base.variants.empty())
+    throw InputError("scenario '" + base.name +
+                     "' has no variants: add a variants: section (see "
+                     "docs/scenario_reference.md)");
+  std::vector<std::string> names{""};
+  for (const auto& variant : base.variants)
+    if (arguments.only.empty() ||
+        std::find(arguments.only.begin(), arguments.only.end(), variant.name) != arguments.only.end())
+      names.push_back(variant.name);
+  for (const auto& wanted : arguments.only)
+    if (std::find(names.begin(), names.end(), wanted) == names.end()) load_variant(arguments.source, wanted);
+  const int jobs = arguments.jobs > 0 ? arguments.jobs : base.workload.jobs;
+  const std::vector<std::string> at_jobs{"workload.jobs=" + std::to_string(jobs)};
+  std::vector<ComparedScenario> compared;
+  for (const auto& name : names) {
+    ComparedScenario c{name, load_variant(arguments.source, name, at_jobs), {}, {}, {}};
+    c.analysis =
+        planning::analyse_layout(c.scenario, planning::PodLayout{c.scenario.platform.pods.count,
+                                                                 c.scenario.platform.pods.gpus_per_pod});
+    compared.push_back(std::move(c));
+  }
+  const double base_knee =
+      compared.front().analysis.limits.empty() ? 0.0 : compared.front().analysis.first().jobs_at_saturation;
+  const int reference_jobs =
+      std::min(jobs, std::max(min_reference_jobs, static_cast<int>(std::lround(0.1 * base_knee))));
+  const std::filesystem::path output_dir = arguments.output_dir.empty()
+                                               ? std::filesystem::path("out") / ("compare_" + base.name)
+                                               : std::filesystem::path(arguments.output_dir);
+  ensure_writable_directory(output_dir);
+
+  std::vector<Scenario> runs;
+  for (const auto& c : compared) {
+    runs.push_back(c.scenario);
+    Scenario low = c.scenario;
+    low.workload.jobs = reference_jobs;
+    runs.push_back(low);
+  }
+  std::printf("compare %s: base and %zu variant(s) at %d jobs, reference at %d jobs; %zu runs (-j %d)\n",
+              base.name.c_str(), compared.size() - 1, jobs, reference_jobs, runs.size(), arguments.parallel);
+  const auto outcomes = simulate_batch(runs, arguments.parallel, "compare");
+  for (std::size_t i = 0; i < compared.size(); ++i) {
+    compared[i].loaded = outcomes[2 * i];
+    compared[i].reference = outcomes[2 * i + 1];
+  }
+  const auto table = compare_figures(compared, jobs, reference_jobs);
+  print_compare_table(table);
+  write_file_atomically(output_dir / "compare.json", compare_to_json(table).dump(1) + "\n");
+  std::printf("\nwrote %s\n", (output_dir / "compare.json").string().c_str());
+  for (std::size_t i = 0; i < compared.size(); ++i)
+    for (const auto* outcome : {&compared[i].loaded, &compared[i].reference})
+      if (!outcome->ok) {
+        std::fprintf(stderr, "sonicsim: %s: a run failed: %s\n", table.columns[i].c_str(),
+                     outcome->error.c_str());
+        return exit_run_failed;
+      }
+  return exit_ok;
+}
+
+} // namespace
+
+void register_compare_command(CLI::App& app, int& result) {
+  auto arguments = std::make_shared<CompareArguments>();
+  auto* command = app.add_subcommand(
+      "compare",
+      "Simulate the scenario and each of its named variants (variants:) and print their key figures "
+      "side by side against the base; writes compare.json");
+  arguments->source.add_options(*command);
+  command->add_option("--variant", arguments->only, "Compare only these variants (repeatable; default: all)");
+  command->add_option("--jobs", arguments->jobs, "Concurrent jobs for every column (default: the scenario's)")
+      ->check(CLI::Range(1, 10000000));
+  command->add_option("-j,--parallel", arguments->parallel, "Simulations at once (default: hardware threads)")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--out", arguments->output_dir,
+                      "Output directory for compare.json (default: out/compare_<scenario name>)");
+  command->callback([arguments, &result]() { result = guarded(*arguments, compare); });
+}
+
+} // namespace sonicsim

@@ -1,0 +1,140 @@
+#include "sim/app/compare_table.hpp"
+
+#include "sim/analysis/scenario_parameters.hpp"
+#include "sim/planning/run_figures.hpp"
+
+#include <cstdio>
+#include <functional>
+
+namespace sonicsim {
+
+CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int jobs, int reference_jobs) {
+  CompareTable table;
+  table.jobs = jobs;
+  table.reference_jobs = reference_jobs;
+  for (const auto& c : compared) {
+    VariantFigures f;
+    f.name = c.name.empty() ? "base" : c.name;
+    for (const auto& variant : c.scenario.variants)
+      if (variant.name == c.name) f.description = variant.description;
+    const auto parameters = analysis::derive_parameters(c.scenario);
+    const int gpus = c.scenario.platform.pods.count * c.scenario.platform.pods.gpus_per_pod;
+    f.ratio_analytic = c.analysis.ratio;
+    f.knee_analytic = c.analysis.ratio * gpus;
+    f.network_limit_jobs = c.analysis.network_limit().jobs_at_saturation;
+    f.network_link = c.analysis.network_limit().resource;
+    if (c.loaded.ok && c.reference.ok) {
+      const RunSummary& s = c.loaded.summary;
+      f.module_low_load_s =
+          planning::accelerated_module_s(c.reference.summary, parameters.accelerated_modules);
+      f.module_s = planning::accelerated_module_s(s, parameters.accelerated_modules);
+      f.event_s = s.event.mean_s;
+      f.events_per_s = s.events_per_s;
+      f.gpu_utilisation = s.gpu_utilisation;
+      f.mean_executed_batch = s.mean_executed_batch;
+      f.bottleneck = s.bottleneck;
+      f.ratio_simulated = planning::cpu_gpu_ratio(c.reference.summary.event.mean_s,
+                                                  planning::gpu_seconds_per_event(s, parameters.inferences));
+      f.knee_simulated = f.ratio_simulated * gpus;
+      if (const auto cost = planning::cost_per_event(c.scenario, gpus, jobs, s.events_per_s))
+        f.cost_usd_per_event = cost->usd;
+    }
+    table.columns.push_back(f.name);
+    table.figures.push_back(f);
+  }
+  return table;
+}
+
+void print_compare_table(const CompareTable& table) {
+  constexpr int width = 18;
+  std::printf("\n%-34s", "");
+  for (const auto& column : table.columns)
+    std::printf(" %*.*s", width, width, column.c_str());
+  std::printf("\n");
+  const VariantFigures& base = table.figures.front();
+  auto row = [&](const std::string& label, const std::function<double(const VariantFigures&)>& get,
+                 const char* format) {
+    std::printf("%-34s", label.c_str());
+    for (const auto& f : table.figures) {
+      char cell[64];
+      std::snprintf(cell, sizeof cell, format, get(f));
+      std::string text = cell;
+      if (&f != &base && get(base) != 0.0) {
+        char change[24];
+        std::snprintf(change, sizeof change, " (%+.0f%%)", (get(f) / get(base) - 1.0) * 100.0);
+        text += change;
+      }
+      std::printf(" %*s", width, text.c_str());
+    }
+    std::printf("\n");
+  };
+  const std::string at = " @" + std::to_string(table.jobs);
+  row(
+      "module s, low load (" + std::to_string(table.reference_jobs) + " jobs)",
+      [](const VariantFigures& f) { return f.module_low_load_s; }, "%.2f");
+  row(
+      "module s" + at, [](const VariantFigures& f) { return f.module_s; }, "%.2f");
+  row(
+      "event s" + at, [](const VariantFigures& f) { return f.event_s; }, "%.1f");
+  row(
+      "events/s" + at, [](const VariantFigures& f) { return f.events_per_s; }, "%.3f");
+  row(
+      "GPU utilisation" + at, [](const VariantFigures& f) { return f.gpu_utilisation; }, "%.2f");
+  row(
+      "mean executed batch" + at, [](const VariantFigures& f) { return f.mean_executed_batch; }, "%.0f");
+  row(
+      "CPU:GPU ratio, analytic", [](const VariantFigures& f) { return f.ratio_analytic; }, "%.1f");
+  row(
+      "CPU:GPU ratio, simulated", [](const VariantFigures& f) { return f.ratio_simulated; }, "%.1f");
+  row(
+      "knee jobs, analytic", [](const VariantFigures& f) { return f.knee_analytic; }, "%.0f");
+  row(
+      "knee jobs, simulated", [](const VariantFigures& f) { return f.knee_simulated; }, "%.0f");
+  row(
+      "network limit jobs", [](const VariantFigures& f) { return f.network_limit_jobs; }, "%.0f");
+  if (base.cost_usd_per_event)
+    row(
+        "cost per event, USD" + at,
+        [](const VariantFigures& f) { return f.cost_usd_per_event.value_or(0.0); }, "%.4f");
+  std::printf("%-34s", ("bottleneck" + at).c_str());
+  for (const auto& f : table.figures)
+    std::printf(" %*.*s", width, width, f.bottleneck.c_str());
+  std::printf("\n%-34s", "network limited by");
+  for (const auto& f : table.figures)
+    std::printf(" %*.*s", width, width, f.network_link.c_str());
+  std::printf(
+      "\n\nsimulated ratio: low-load event time / GPU-seconds per event at %d jobs; knee = ratio x GPUs\n",
+      table.jobs);
+  for (const auto& f : table.figures)
+    if (!f.description.empty()) std::printf("  %s: %s\n", f.name.c_str(), f.description.c_str());
+}
+
+nlohmann::ordered_json compare_to_json(const CompareTable& table) {
+  nlohmann::ordered_json json;
+  json["jobs"] = table.jobs;
+  json["reference_jobs"] = table.reference_jobs;
+  json["columns"] = nlohmann::ordered_json::array();
+  for (const auto& f : table.figures) {
+    nlohmann::ordered_json column{{"name", f.name},
+                                  {"description", f.description},
+                                  {"module_low_load_s", f.module_low_load_s},
+                                  {"module_s", f.module_s},
+                                  {"event_s", f.event_s},
+                                  {"events_per_s", f.events_per_s},
+                                  {"gpu_utilisation", f.gpu_utilisation},
+                                  {"mean_executed_batch", f.mean_executed_batch},
+                                  {"bottleneck", f.bottleneck},
+                                  {"ratio_analytic", f.ratio_analytic},
+                                  {"ratio_simulated", f.ratio_simulated},
+                                  {"knee_jobs_analytic", f.knee_analytic},
+                                  {"knee_jobs_simulated", f.knee_simulated},
+                                  {"network_limit_jobs", f.network_limit_jobs},
+                                  {"network_link", f.network_link}};
+    column["cost_usd_per_event"] = f.cost_usd_per_event ? nlohmann::ordered_json(*f.cost_usd_per_event)
+                                                        : nlohmann::ordered_json(nullptr);
+    json["columns"].push_back(column);
+  }
+  return json;
+}
+
+} // namespace sonicsim

@@ -1,0 +1,55 @@
+// The figures `sonicsim compare` puts side by side, one column per scenario (the base, then each variant):
+// simulated at the compared job count and at low load, next to the analytic knee, ratio and network limit.
+#pragma once
+
+#include "sim/app/simulation_batch.hpp"
+#include "sim/planning/capacity_analysis.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace sonicsim {
+
+struct ComparedScenario {
+  std::string name; // empty: the base
+  Scenario scenario;
+  planning::LayoutAnalysis analysis;
+  SimulationOutcome loaded;    // at the compared job count
+  SimulationOutcome reference; // at low load
+};
+
+struct VariantFigures {
+  std::string name; // "base" or the variant's name
+  std::string description;
+  double module_low_load_s = 0.0; // simulated, reference run
+  double module_s = 0.0;          // simulated, at the compared jobs
+  double event_s = 0.0;
+  double events_per_s = 0.0;
+  double gpu_utilisation = 0.0;
+  double mean_executed_batch = 0.0;
+  std::string bottleneck;
+  double ratio_analytic = 0.0;  // t_ideal / t_GPU
+  double ratio_simulated = 0.0; // low-load event time / GPU-seconds per event at the compared jobs
+  double knee_analytic = 0.0;   // jobs: ratio x GPUs
+  double knee_simulated = 0.0;
+  double network_limit_jobs = 0.0;
+  std::string network_link;
+  std::optional<double> cost_usd_per_event; // at the compared jobs, from the scenario's prices
+};
+
+struct CompareTable {
+  int jobs = 0;
+  int reference_jobs = 0;
+  std::vector<std::string> columns;
+  std::vector<VariantFigures> figures; // one per column
+};
+
+CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int jobs, int reference_jobs);
+void print_compare_table(const CompareTable& table);
+nlohmann::ordered_json compare_to_json(const CompareTable& table);
+
+} // namespace sonicsim

@@ -1,0 +1,86 @@
+#include "sim/planning/capacity_analysis.hpp"
+
+#include "sim/analysis/analytic_curve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace sonicsim::planning {
+namespace {
+
+std::string gbps(double bps) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g Gb/s", bps / 1e9);
+  return text;
+}
+
+double jobs_filling(double capacity_bps, double job_traffic_bps) {
+  if (capacity_bps <= 0.0) return 0.0;
+  return job_traffic_bps > 0.0 ? capacity_bps / job_traffic_bps : std::numeric_limits<double>::infinity();
+}
+
+} // namespace
+
+const ResourceLimit& LayoutAnalysis::network_limit() const {
+  for (const auto& limit : limits)
+    if (limit.network) return limit;
+  throw std::logic_error("no network resource in the analysis");
+}
+
+LayoutAnalysis analyse_layout(const Scenario& scenario, const PodLayout& layout) {
+  const Scenario s = with_layout(scenario, layout);
+  const auto parameters = analysis::derive_parameters(s);
+  const auto model = parameters.latency_model();
+  LayoutAnalysis out;
+  out.layout = layout;
+  out.t_ideal_s = model.t_ideal_s();
+  out.t_gpu_s = parameters.t_gpu_s;
+  out.module_low_load_s = model.t_module_s(1.0);
+  out.ratio = model.optimal_cpu_per_gpu();
+  out.job_traffic_bps = parameters.input_bytes * 8.0 / out.t_ideal_s;
+  const auto& platform = s.platform;
+  out.limits.push_back(ResourceLimit{"GPU pool",
+                                     std::to_string(layout.gpus()) + " x " + platform.pods.gpu_type + " in " +
+                                         std::to_string(layout.pods) + " pod(s)",
+                                     model.knee_jobs(), false});
+  out.limits.push_back(
+      ResourceLimit{"pod NICs", std::to_string(layout.pods) + " x " + gbps(platform.pods.nic_bandwidth_bps),
+                    jobs_filling(layout.pods * platform.pods.nic_bandwidth_bps, out.job_traffic_bps), true});
+  const double switch_left_bps = parameters.switch_bandwidth_bps - parameters.background_bps;
+  out.limits.push_back(ResourceLimit{"site switch",
+                                     gbps(parameters.switch_bandwidth_bps) + " minus " +
+                                         gbps(parameters.background_bps) + " background",
+                                     jobs_filling(switch_left_bps, out.job_traffic_bps), true});
+  out.limits.push_back(ResourceLimit{"WAN", gbps(platform.wan.bandwidth_bps),
+                                     jobs_filling(platform.wan.bandwidth_bps, out.job_traffic_bps), true});
+  std::stable_sort(out.limits.begin(), out.limits.end(), [](const ResourceLimit& a, const ResourceLimit& b) {
+    return a.jobs_at_saturation < b.jobs_at_saturation;
+  });
+  return out;
+}
+
+double mva_module_s(const Scenario& scenario, const PodLayout& layout, int jobs) {
+  const auto parameters = analysis::derive_parameters(with_layout(scenario, layout));
+  return analysis::analytic_curve(parameters, {std::max(1, jobs)}).front().mva_module_s;
+}
+
+int pods_for_network(const LayoutAnalysis& analysis, int jobs, double threshold) {
+  for (const auto& limit : analysis.limits)
+    if (limit.resource == "pod NICs") {
+      const double jobs_per_pod = limit.jobs_at_saturation / analysis.layout.pods * threshold;
+      if (!(jobs_per_pod > 0.0)) return std::numeric_limits<int>::max();
+      return std::max(1, static_cast<int>(std::ceil(jobs / jobs_per_pod)));
+    }
+  return 1;
+}
+
+const ResourceLimit& fixed_network_limit(const LayoutAnalysis& analysis) {
+  for (const auto& limit : analysis.limits)
+    if (limit.network && limit.resource != "pod NICs") return limit;
+  throw std::logic_error("no fixed network resource in the analysis");
+}
+
+} // namespace sonicsim::planning

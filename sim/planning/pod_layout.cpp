@@ -1,0 +1,51 @@
+#include "sim/planning/pod_layout.hpp"
+
+#include <algorithm>
+
+namespace sonicsim::planning {
+namespace {
+
+int ceil_div(int a, int b) {
+  return (a + b - 1) / b;
+}
+
+} // namespace
+
+std::string layout_rule(int max_gpus_per_pod, int min_pods) {
+  std::string rule = "GPUs fill one pod up to " + std::to_string(max_gpus_per_pod) +
+                     " per pod, then pods are added (each with its own NIC), all pods with equal GPUs";
+  if (min_pods > 1)
+    rule += "; at least " + std::to_string(min_pods) + " pods so that the pod NICs stay below saturation";
+  return rule;
+}
+
+std::optional<PodLayout> layout_for_gpus(int gpus, int min_pods, int max_gpus_per_pod) {
+  if (gpus < 1 || max_gpus_per_pod < 1) return std::nullopt;
+  for (int pods = std::max({1, min_pods, ceil_div(gpus, max_gpus_per_pod)}); pods <= gpus; ++pods)
+    if (gpus % pods == 0) return PodLayout{pods, gpus / pods};
+  return std::nullopt;
+}
+
+std::vector<PodLayout> candidate_layouts(int min_pods, int max_gpus_per_pod, int max_gpus) {
+  std::vector<PodLayout> layouts;
+  for (int gpus = 1; gpus <= max_gpus; ++gpus) {
+    // Only layouts with the fewest pods: 15 GPUs as 15 pods of one would be a worse deployment than 16 in
+    // two.
+    const int pods = std::max({1, min_pods, ceil_div(gpus, max_gpus_per_pod)});
+    if (gpus % pods == 0) layouts.push_back(PodLayout{pods, gpus / pods});
+  }
+  return layouts;
+}
+
+std::vector<std::string> layout_overrides(const PodLayout& layout) {
+  return {"platform.server_pods.count=" + std::to_string(layout.pods),
+          "platform.server_pods.gpus_per_pod=" + std::to_string(layout.gpus_per_pod)};
+}
+
+Scenario with_layout(Scenario scenario, const PodLayout& layout) {
+  scenario.platform.pods.count = layout.pods;
+  scenario.platform.pods.gpus_per_pod = layout.gpus_per_pod;
+  return scenario;
+}
+
+} // namespace sonicsim::planning

@@ -1,0 +1,37 @@
+// Figures a plan or a comparison reads from a simulated run: the accelerated module's time, the GPU time per
+// event, the CPU:GPU ratio and the cost per event. Pure code.
+#pragma once
+
+#include "sim/metrics/run_recorder.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sonicsim::planning {
+
+// Sum of the mean times of the named modules (the remote_inference modules).
+double accelerated_module_s(const RunSummary& summary, const std::vector<std::string>& modules);
+
+// GPU-seconds per event: busy GPU-seconds per inference measured at the server in the run's window, times the
+// scenario's mean inferences per event. Measured per inference (not per completed event) because both the
+// busy time and the inferences are counted at the server over the same window.
+double gpu_seconds_per_event(const RunSummary& summary, double inferences_per_event);
+
+// The CPU:GPU ratio of seed 004: unsaturated event time / GPU-seconds per event.
+double cpu_gpu_ratio(double unsaturated_event_s, double gpu_s_per_event);
+
+// Names of the price keys the scenario lacks for a cost ("costs.gpu_hour", "costs.cpu_hour").
+std::vector<std::string> missing_prices(const Scenario& scenario);
+
+struct CostPerEvent {
+  double gpu_hours = 0.0; // per event
+  double cpu_hours = 0.0; // per event
+  double usd = 0.0;       // per event
+};
+// GPUs and job slots held for the time one event takes at the run's rate: hours per event = devices /
+// (events/s x 3600). None when the scenario has no prices or the run completed no events.
+std::optional<CostPerEvent> cost_per_event(const Scenario& scenario, int gpus, int jobs, double events_per_s);
+
+} // namespace sonicsim::planning
