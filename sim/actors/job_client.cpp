@@ -117,10 +117,47 @@ bool JobClient::run_remote_inference(const Module& module, EventRecord& event) {
         static_cast<double>(inferences) * scenario_.models.at(module.model).input_bytes_per_inference;
     sg4::this_actor::sleep_for(input_bytes * module.compression_time_per_byte_s / placement_.cpu_speed);
   }
-  for (const int batch_size : split_into_requests(module, inferences)) {
-    if (!send_request(module, batch_size, event)) return false;
+  const std::vector<int> requests = split_into_requests(module, inferences);
+  const auto& client = scenario_.workload.client;
+  if (!client.asynchronous || client.max_in_flight <= 1 || requests.size() <= 1) {
+    // Synchronous, blocking calls (as in LArSoft): one request at a time.
+    for (const int batch_size : requests) {
+      if (!send_request(module, batch_size, event)) return false;
+    }
+    return true;
   }
-  return true;
+  return send_requests_in_flight(module, requests, event);
+}
+
+bool JobClient::send_requests_in_flight(const Module& module, const std::vector<int>& requests,
+                                        EventRecord& event) {
+  // Asynchronous calls with at most max_in_flight outstanding: that many senders, each a short-lived actor on
+  // the job's node taking the next request when its previous one is answered. The module ends when all are
+  // answered.
+  struct Progress {
+    std::size_t next = 0;
+    int senders_running = 0;
+    bool failed = false;
+    sg4::Actor* job = nullptr;
+  } progress;
+  progress.job = sg4::Actor::self();
+  const auto senders = std::min<std::size_t>(
+      static_cast<std::size_t>(scenario_.workload.client.max_in_flight), requests.size());
+  progress.senders_running = static_cast<int>(senders);
+  sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
+  for (std::size_t s = 0; s < senders; ++s) {
+    // Daemons: if a campaign window ends while they run, they go with the job.
+    sg4::Actor::create("sender", worker, [this, &module, &requests, &event, &progress]() {
+      while (!progress.failed && progress.next < requests.size()) {
+        const int batch_size = requests[progress.next++];
+        if (!send_request(module, batch_size, event)) progress.failed = true;
+      }
+      if (--progress.senders_running == 0 && progress.job->is_suspended()) progress.job->resume();
+    })->daemonize();
+  }
+  while (progress.senders_running > 0)
+    sg4::this_actor::suspend();
+  return !progress.failed;
 }
 
 void JobClient::operator()() {

@@ -1,6 +1,7 @@
 // One grid job: a closed loop over events, each running the scenario's module pipeline. Remote inference is a
-// synchronous, blocking gRPC-like call per request (as in LArSoft): send the inputs, wait for the server, receive
-// the outputs. Runs as a SimGrid actor: the constructor checks and prepares, operator()() runs the job.
+// synchronous, blocking gRPC-like call per request (as in LArSoft): send the inputs, wait for the server,
+// receive the outputs; or, with client mode async, up to max_in_flight such calls at once. Runs as a SimGrid
+// actor: the constructor checks and prepares, operator()() runs the job.
 #pragma once
 
 #include "sim/actors/inference_server.hpp"
@@ -21,12 +22,12 @@ using ServerDirectory = std::map<std::string, std::vector<InferenceServer*>>;
 
 struct JobPlacement {
   int job = 0;
-  int worker = 0;          // worker node index in the platform
-  int pod = 0;             // pod its gRPC channel is connected to (for the whole job)
-  double cpu_speed = 1.0;  // relative speed of its CPU type
-  double start_s = 0.0;    // when the job starts its first event
-  int events = -1;         // events to process; -1: workload.events_per_job
-  bool local_gpu = false;  // its node has a GPU: remote_inference modules run there, without the network
+  int worker = 0;         // worker node index in the platform
+  int pod = 0;            // pod its gRPC channel is connected to (for the whole job)
+  double cpu_speed = 1.0; // relative speed of its CPU type
+  double start_s = 0.0;   // when the job starts its first event
+  int events = -1;        // events to process; -1: workload.events_per_job
+  bool local_gpu = false; // its node has a GPU: remote_inference modules run there, without the network
 };
 
 class JobClient {
@@ -39,6 +40,7 @@ private:
   // Runs one remote-inference module; returns false if the event failed (a request rejected too often).
   bool run_remote_inference(const Module& module, EventRecord& event);
   bool send_request(const Module& module, int batch_size, EventRecord& event);
+  bool send_requests_in_flight(const Module& module, const std::vector<int>& requests, EventRecord& event);
   void run_on_local_gpu(const Module& module, int batch_size);
   std::vector<int> split_into_requests(const Module& module, std::int64_t inferences);
   std::int64_t sample_count(const DistributionSpec& spec);
