@@ -86,9 +86,11 @@ void CampaignScheduler::operator()() {
     if (since_s >= 0) recorder_.record_job_interval(since_s, now_s);
   closed_ = true;
   recorder_.set_measurement_window(campaign_.warmup_s, now_s);
-  // The jobs still running are daemons, killed when this actor returns: the servers must forget their requests.
+  // The jobs still running are daemons, killed when this actor returns: the servers must forget their
+  // requests.
   for (const auto& [model, per_pod] : servers_)
-    for (InferenceServer* server : per_pod) server->stop();
+    for (InferenceServer* server : per_pod)
+      server->stop();
 }
 
 } // namespace sonicsim

@@ -38,10 +38,22 @@ void InferenceServer::stop() {
   queue_.clear();
 }
 
-void InferenceServer::complete(InferenceRequest& request) {
+void InferenceServer::wake(InferenceRequest& request) {
   request.done = true;
   // The client suspends itself right after submitting; it is not suspended yet only if it has not run since.
   if (request.client->is_suspended()) request.client->resume();
+}
+
+void InferenceServer::complete(InferenceRequest& request) {
+  if (request.reply_delay_s < 0 || request.rejection) {
+    wake(request);
+    return;
+  }
+  // A kernel timer rather than a client sleep: the client is switched to once per request, not twice.
+  Timer::set(sg4::Engine::get_clock() + request.reply_delay_s, [this, &request]() {
+    // After stop() the client is gone, and the request with it.
+    if (!stopped_) wake(request);
+  });
 }
 
 void InferenceServer::drop_timed_out_requests(double now_s) {

@@ -20,6 +20,10 @@ namespace sonicsim {
 struct InferenceRequest {
   int batch_size = 0;
   simgrid::s4u::Actor* client = nullptr;
+  // >= 0: the reply is not simulated as a flow but reaches the client this long after its batch ends (see
+  // NetworkSettings::small_reply_max_bytes); the server then wakes the client only at that time. < 0: the
+  // client is woken when the batch ends and receives the reply as a flow.
+  double reply_delay_s = -1.0;
   bool done = false;
   std::optional<Rejection> rejection; // set when the server refused or dropped the request
 };
@@ -34,8 +38,8 @@ public:
   // rejected on arrival (larger than max_batch_size, or the queue is full); otherwise the client must wait
   // for `done`.
   std::optional<Rejection> submit(InferenceRequest& request);
-  // Ends service: the clients are about to be killed (end of a campaign window), so the requests they own must
-  // not be touched again; batches still in flight finish without answering.
+  // Ends service: the clients are about to be killed (end of a campaign window), so the requests they own
+  // must not be touched again; batches still in flight finish without answering.
   void stop();
 
 private:
@@ -59,7 +63,9 @@ private:
   void finish_batch(Batch* batch);
   void drop_timed_out_requests(double now_s);
   int gpu_for_next_batch() const;
-  static void complete(InferenceRequest& request);
+  // Answers a request: wakes its client now, or after its reply delay when it has one and was not rejected.
+  void complete(InferenceRequest& request);
+  static void wake(InferenceRequest& request);
 
   const Model& model_;
   const ThroughputCurve& curve_;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace sg4 = simgrid::s4u;
@@ -18,7 +19,25 @@ JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const S
       on_finish_(std::move(on_finish)),
       rng_(make_stream(scenario.seed, stream_job, static_cast<std::uint64_t>(placement.job))),
       request_links_(site.request_links(placement.worker, placement.pod)),
-      response_links_(site.response_links(placement.worker, placement.pod)) {}
+      response_links_(site.response_links(placement.worker, placement.pod)) {
+  if (placement_.local_gpu) return;
+  // CM02 without correction factors times a flow alone on its path at latency + bytes / rate, where rate is
+  // the narrowest link's bandwidth, capped by the TCP window at window / (2 x latency) (network/TCP-gamma).
+  std::vector<sg4::Link*> links;
+  site_.pod_hosts[static_cast<std::size_t>(placement_.pod)]->route_to(
+      site_.worker_hosts[static_cast<std::size_t>(placement_.worker)], links, &reply_latency_s_);
+  reply_rate_bytes_per_s_ = std::numeric_limits<double>::infinity();
+  for (const auto* link : links)
+    reply_rate_bytes_per_s_ = std::min(reply_rate_bytes_per_s_, link->get_bandwidth());
+  const double window_bytes = scenario_.platform.network.tcp_window_bytes;
+  if (window_bytes > 0 && reply_latency_s_ > 0)
+    reply_rate_bytes_per_s_ = std::min(reply_rate_bytes_per_s_, window_bytes / (2.0 * reply_latency_s_));
+}
+
+double JobClient::small_reply_delay_s(double bytes) const {
+  if (bytes > scenario_.platform.network.small_reply_max_bytes) return -1.0;
+  return reply_latency_s_ + bytes / reply_rate_bytes_per_s_;
+}
 
 std::int64_t JobClient::sample_count(const DistributionSpec& spec) {
   return std::max<std::int64_t>(0, std::llround(sample(spec, rng_)));
@@ -89,6 +108,9 @@ bool JobClient::send_request(const Module& module, int batch_size, EventRecord& 
     InferenceRequest request;
     request.batch_size = batch_size;
     request.client = sg4::Actor::self();
+    const double reply_bytes = batch_size * model.output_bytes_per_inference;
+    // A small reply is delivered by the server's timer at batch end + delay: one switch to this actor.
+    request.reply_delay_s = small_reply_delay_s(reply_bytes);
     request.rejection = server.submit(request);
     if (!request.rejection) {
       while (!request.done)
@@ -96,10 +118,15 @@ bool JobClient::send_request(const Module& module, int batch_size, EventRecord& 
     }
     if (request.rejection) recorder_.record_rejection(*request.rejection);
 
-    const double output_bytes =
-        request.rejection ? error_reply_bytes : batch_size * model.output_bytes_per_inference;
-    const double reply_at_s = sg4::Engine::get_clock();
-    sg4::Comm::sendto(pod, worker, static_cast<std::uint64_t>(output_bytes));
+    const double output_bytes = request.rejection ? error_reply_bytes : reply_bytes;
+    double reply_at_s = sg4::Engine::get_clock();
+    if (!request.rejection && request.reply_delay_s >= 0) {
+      reply_at_s -= request.reply_delay_s; // already received
+    } else if (const double delay_s = small_reply_delay_s(output_bytes); delay_s >= 0) {
+      sg4::this_actor::sleep_for(delay_s);
+    } else {
+      sg4::Comm::sendto(pod, worker, static_cast<std::uint64_t>(output_bytes));
+    }
     recorder_.record_transfer(response_links_, output_bytes, reply_at_s, sg4::Engine::get_clock());
     recorder_.record_bytes_from_servers(output_bytes);
     if (!request.rejection) return true;

@@ -44,6 +44,9 @@ private:
   void run_on_local_gpu(const Module& module, int batch_size);
   std::vector<int> split_into_requests(const Module& module, std::int64_t inferences);
   std::int64_t sample_count(const DistributionSpec& spec);
+  // How long a reply of this size takes from the pod when it is not simulated as a flow; < 0 when it must be
+  // a flow (larger than platform.network.small_reply_max).
+  double small_reply_delay_s(double bytes) const;
 
   const Scenario& scenario_;
   const SitePlatform& site_;
@@ -53,6 +56,9 @@ private:
   std::function<void()> on_finish_; // campaign mode: frees the grid slot (the scheduler records the job)
   std::mt19937_64 rng_;
   std::vector<int> request_links_, response_links_;
+  // The reply path (pod -> worker node) as SimGrid times an uncontended flow on it: latency + bytes / rate.
+  double reply_latency_s_ = 0.0;
+  double reply_rate_bytes_per_s_ = 0.0;
   std::vector<double> group_weights_; // reused buffer
 };
 

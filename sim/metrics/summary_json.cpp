@@ -9,11 +9,16 @@ using json = nlohmann::ordered_json;
 
 const char* distribution_name(DistributionSpec::Kind kind) {
   switch (kind) {
-  case DistributionSpec::Kind::constant: return "constant";
-  case DistributionSpec::Kind::normal: return "normal";
-  case DistributionSpec::Kind::lognormal: return "lognormal";
-  case DistributionSpec::Kind::exponential: return "exponential";
-  case DistributionSpec::Kind::uniform: return "uniform";
+  case DistributionSpec::Kind::constant:
+    return "constant";
+  case DistributionSpec::Kind::normal:
+    return "normal";
+  case DistributionSpec::Kind::lognormal:
+    return "lognormal";
+  case DistributionSpec::Kind::exponential:
+    return "exponential";
+  case DistributionSpec::Kind::uniform:
+    return "uniform";
   }
   return "?";
 }
@@ -33,16 +38,20 @@ json distribution_to_json(const DistributionSpec& spec) {
 
 const char* module_type_name(Module::Type type) {
   switch (type) {
-  case Module::Type::cpu: return "cpu";
-  case Module::Type::remote_inference: return "remote_inference";
-  case Module::Type::local_inference: return "local_inference";
+  case Module::Type::cpu:
+    return "cpu";
+  case Module::Type::remote_inference:
+    return "remote_inference";
+  case Module::Type::local_inference:
+    return "local_inference";
   }
   return "?";
 }
 
 json statistics_to_json(const TimeStatistics& stats) {
-  return json{{"count", stats.count}, {"mean_s", stats.mean_s}, {"p50_s", stats.p50_s}, {"p95_s", stats.p95_s},
-              {"p99_s", stats.p99_s}, {"min_s", stats.min_s},   {"max_s", stats.max_s}};
+  return json{{"count", stats.count}, {"mean_s", stats.mean_s}, {"p50_s", stats.p50_s},
+              {"p95_s", stats.p95_s}, {"p99_s", stats.p99_s},   {"min_s", stats.min_s},
+              {"max_s", stats.max_s}};
 }
 
 TimeStatistics statistics_from_json(const json& in) {
@@ -70,7 +79,8 @@ json schedule_to_json(const StepSchedule& schedule, const char* value_name) {
 json campaign_to_json(const Campaign& campaign) {
   json out = json::object();
   out["total_events"] = campaign.total_events ? json(*campaign.total_events) : json();
-  out["max_concurrent"] = campaign.max_concurrent ? schedule_to_json(*campaign.max_concurrent, "jobs") : json();
+  out["max_concurrent"] =
+      campaign.max_concurrent ? schedule_to_json(*campaign.max_concurrent, "jobs") : json();
   out["slots"] = campaign.slots ? schedule_to_json(*campaign.slots, "fraction") : json();
   out["slots_repeat_s"] = campaign.slots_repeat_s;
   out["start_delay_s"] = distribution_to_json(campaign.start_delay_s);
@@ -85,23 +95,24 @@ json campaign_summary_to_json(const CampaignSummary& c) {
   json peaks = json::array();
   for (const auto& peak : c.event_time_peaks)
     peaks.push_back({{"position_s", peak.position_s}, {"height_fraction", peak.height_fraction}});
-  return json{{"scale", c.scale},
-              {"mean_running_jobs", c.mean_running_jobs},
-              {"mean_outbound_gbps", c.mean_outbound_gbps},
-              {"events_completed_full_scale", c.events_completed_full_scale},
-              {"outbound_vs_running_jobs",
-               {{"valid", c.fit_valid},
-                {"slope_gbps_per_job", c.slope_gbps_per_job},
-                {"intercept_gbps", c.intercept_gbps},
-                {"r_squared", c.fit_r_squared},
-                {"intervals", c.fit_intervals},
-                {"saturated_intervals_left_out", c.saturated_intervals}}},
-              {"event_time_histogram",
-               {{"bin_s", c.histogram_bin_s},
-                {"peak_rule",
-                 "Gaussian smoothing (sigma 3 bins); peaks: local maxima >= 10 % of the highest, separated by a "
-                 "valley < 50 % of the lower peak"},
-                {"peaks", peaks}}}};
+  return json{
+      {"scale", c.scale},
+      {"mean_running_jobs", c.mean_running_jobs},
+      {"mean_outbound_gbps", c.mean_outbound_gbps},
+      {"events_completed_full_scale", c.events_completed_full_scale},
+      {"outbound_vs_running_jobs",
+       {{"valid", c.fit_valid},
+        {"slope_gbps_per_job", c.slope_gbps_per_job},
+        {"intercept_gbps", c.intercept_gbps},
+        {"r_squared", c.fit_r_squared},
+        {"intervals", c.fit_intervals},
+        {"saturated_intervals_left_out", c.saturated_intervals}}},
+      {"event_time_histogram",
+       {{"bin_s", c.histogram_bin_s},
+        {"peak_rule",
+         "Gaussian smoothing (sigma 3 bins); peaks: local maxima >= 10 % of the highest, separated by a "
+         "valley < 50 % of the lower peak"},
+        {"peaks", peaks}}}};
 }
 
 CampaignSummary campaign_summary_from_json(const json& in) {
@@ -120,7 +131,8 @@ CampaignSummary campaign_summary_from_json(const json& in) {
   const auto& histogram = in.at("event_time_histogram");
   c.histogram_bin_s = histogram.at("bin_s").get<double>();
   for (const auto& peak : histogram.at("peaks"))
-    c.event_time_peaks.push_back({peak.at("position_s").get<double>(), peak.at("height_fraction").get<double>()});
+    c.event_time_peaks.push_back(
+        {peak.at("position_s").get<double>(), peak.at("height_fraction").get<double>()});
   return c;
 }
 
@@ -129,7 +141,8 @@ CampaignSummary campaign_summary_from_json(const json& in) {
 json scenario_to_json(const Scenario& scenario) {
   const auto& platform = scenario.platform;
   json nics = json::array();
-  for (const auto& nic : platform.nic_mix) nics.push_back({{"bandwidth_bps", nic.bandwidth_bps}, {"fraction", nic.fraction}});
+  for (const auto& nic : platform.nic_mix)
+    nics.push_back({{"bandwidth_bps", nic.bandwidth_bps}, {"fraction", nic.fraction}});
   json cpus = json::array();
   for (const auto& cpu : platform.cpu_mix)
     cpus.push_back({{"name", cpu.name}, {"fraction", cpu.fraction}, {"speed", cpu.speed}});
@@ -138,25 +151,26 @@ json scenario_to_json(const Scenario& scenario) {
     json curves = json::object();
     for (const auto& [gpu, curve] : model.throughput_by_gpu) {
       json points = json::array();
-      for (const auto& [batch, rate] : curve.points) points.push_back({batch, rate});
+      for (const auto& [batch, rate] : curve.points)
+        points.push_back({batch, rate});
       curves[gpu] = {{"points_batch_inferences_per_s", points}, {"overhead_s", curve.overhead_s}};
     }
     const auto& triton = model.triton;
     json queue_policy = json::object();
-    queue_policy["max_queue_size"] = triton.queue_policy.max_queue_size ? json(*triton.queue_policy.max_queue_size) : json();
+    queue_policy["max_queue_size"] =
+        triton.queue_policy.max_queue_size ? json(*triton.queue_policy.max_queue_size) : json();
     queue_policy["timeout_s"] = triton.queue_policy.timeout_s ? json(*triton.queue_policy.timeout_s) : json();
-    models[name] = {
-        {"input_bytes_per_inference", model.input_bytes_per_inference},
-        {"output_bytes_per_inference", model.output_bytes_per_inference},
-        {"throughput", curves},
-        {"triton",
-         {{"max_batch_size", triton.max_batch_size},
-          {"instances_per_gpu", triton.instances_per_gpu},
-          {"dynamic_batching",
-           {{"enabled", triton.dynamic_batching.enabled},
-            {"preferred_batch_sizes", triton.dynamic_batching.preferred_batch_sizes},
-            {"max_queue_delay_s", triton.dynamic_batching.max_queue_delay_s}}},
-          {"queue_policy", queue_policy}}}};
+    models[name] = {{"input_bytes_per_inference", model.input_bytes_per_inference},
+                    {"output_bytes_per_inference", model.output_bytes_per_inference},
+                    {"throughput", curves},
+                    {"triton",
+                     {{"max_batch_size", triton.max_batch_size},
+                      {"instances_per_gpu", triton.instances_per_gpu},
+                      {"dynamic_batching",
+                       {{"enabled", triton.dynamic_batching.enabled},
+                        {"preferred_batch_sizes", triton.dynamic_batching.preferred_batch_sizes},
+                        {"max_queue_delay_s", triton.dynamic_batching.max_queue_delay_s}}},
+                      {"queue_policy", queue_policy}}}};
   }
   json pipeline = json::array();
   for (const auto& module : scenario.workload.pipeline) {
@@ -175,7 +189,8 @@ json scenario_to_json(const Scenario& scenario) {
       m["compression_ratio"] = module.compression_ratio;
       m["compression_time_per_byte_s"] = module.compression_time_per_byte_s;
     }
-    if (module.type == Module::Type::local_inference) m["time_per_inference_s"] = module.local_time_per_inference_s;
+    if (module.type == Module::Type::local_inference)
+      m["time_per_inference_s"] = module.local_time_per_inference_s;
     pipeline.push_back(m);
   }
   const auto& workload = scenario.workload;
@@ -185,42 +200,44 @@ json scenario_to_json(const Scenario& scenario) {
     background_on_off = {{"rate_bps", background.on_off->rate_bps},
                          {"mean_on_s", background.on_off->mean_on_s},
                          {"mean_off_s", background.on_off->mean_off_s}};
-  json out{
-      {"name", scenario.name},
-      {"description", scenario.description},
-      {"source_file", scenario.source_file},
-      {"seed", scenario.seed},
-      {"platform",
-       {{"jobs_per_node", platform.jobs_per_node},
-        {"nic_mix", nics},
-        {"cpu_mix", cpus},
-        {"site_switch",
-         {{"bandwidth_bps", platform.site_switch.bandwidth_bps},
-          {"background_bps", background.rate_bps},
-          {"background_schedule", background.schedule ? schedule_to_json(*background.schedule, "rate_bps") : json()},
-          {"background_on_off", background_on_off}}},
-        {"wan", {{"rtt_s", platform.wan.rtt_s}, {"bandwidth_bps", platform.wan.bandwidth_bps}}},
-        {"server_pods",
-         {{"count", platform.pods.count},
-          {"gpus_per_pod", platform.pods.gpus_per_pod},
-          {"gpu_type", platform.pods.gpu_type},
-          {"nic_bandwidth_bps", platform.pods.nic_bandwidth_bps},
-          {"load_balancer", platform.pods.load_balancer}}},
-        {"network", {{"tcp_window_bytes", platform.network.tcp_window_bytes}}},
-        {"local_gpu_fraction", platform.local_gpu_fraction}}},
-      {"models", models},
-      {"workload",
-       {{"jobs", workload.jobs},
-        {"events_per_job", workload.events_per_job},
-        {"warmup_events", workload.warmup_events},
-        {"start_spread_s", workload.start_spread_s},
-        {"client",
-         {{"retries", workload.client.retries},
-          {"retry_backoff_s", workload.client.retry_backoff_s},
-          {"mode", workload.client.asynchronous ? "async" : "sync"},
-          {"max_in_flight", workload.client.max_in_flight}}},
-        {"pipeline", pipeline}}},
-      {"output", {{"timeseries_interval_s", scenario.output.timeseries_interval_s}}}};
+  json out{{"name", scenario.name},
+           {"description", scenario.description},
+           {"source_file", scenario.source_file},
+           {"seed", scenario.seed},
+           {"platform",
+            {{"jobs_per_node", platform.jobs_per_node},
+             {"nic_mix", nics},
+             {"cpu_mix", cpus},
+             {"site_switch",
+              {{"bandwidth_bps", platform.site_switch.bandwidth_bps},
+               {"background_bps", background.rate_bps},
+               {"background_schedule",
+                background.schedule ? schedule_to_json(*background.schedule, "rate_bps") : json()},
+               {"background_on_off", background_on_off}}},
+             {"wan", {{"rtt_s", platform.wan.rtt_s}, {"bandwidth_bps", platform.wan.bandwidth_bps}}},
+             {"server_pods",
+              {{"count", platform.pods.count},
+               {"gpus_per_pod", platform.pods.gpus_per_pod},
+               {"gpu_type", platform.pods.gpu_type},
+               {"nic_bandwidth_bps", platform.pods.nic_bandwidth_bps},
+               {"load_balancer", platform.pods.load_balancer}}},
+             {"network",
+              {{"tcp_window_bytes", platform.network.tcp_window_bytes},
+               {"small_reply_max_bytes", platform.network.small_reply_max_bytes}}},
+             {"local_gpu_fraction", platform.local_gpu_fraction}}},
+           {"models", models},
+           {"workload",
+            {{"jobs", workload.jobs},
+             {"events_per_job", workload.events_per_job},
+             {"warmup_events", workload.warmup_events},
+             {"start_spread_s", workload.start_spread_s},
+             {"client",
+              {{"retries", workload.client.retries},
+               {"retry_backoff_s", workload.client.retry_backoff_s},
+               {"mode", workload.client.asynchronous ? "async" : "sync"},
+               {"max_in_flight", workload.client.max_in_flight}}},
+             {"pipeline", pipeline}}},
+           {"output", {{"timeseries_interval_s", scenario.output.timeseries_interval_s}}}};
   if (workload.campaign) out["workload"]["campaign"] = campaign_to_json(*workload.campaign);
   return out;
 }
@@ -228,45 +245,47 @@ json scenario_to_json(const Scenario& scenario) {
 json run_summary_to_json(const RunSummary& summary) {
   json out;
   json modules = json::object();
-  for (const auto& [name, stats] : summary.modules) modules[name] = statistics_to_json(stats);
+  for (const auto& [name, stats] : summary.modules)
+    modules[name] = statistics_to_json(stats);
   json links = json::array();
   for (const auto& link : summary.links)
     links.push_back({{"name", link.name},
                      {"capacity_bps", link.capacity_bps},
                      {"bytes", link.bytes},
                      {"utilisation", link.utilisation}});
-  out = json{{"window",
-               {{"start_s", summary.window_start_s},
-                {"end_s", summary.window_end_s},
-                {"steady_state", summary.steady_state_window},
-                {"simulated_end_s", summary.simulated_end_s}}},
-              {"modules", modules},
-              {"event", statistics_to_json(summary.event)},
-              {"events",
-               {{"completed", summary.events_completed},
-                {"failed", summary.events_failed},
-                {"warmup", summary.events_warmup},
-                {"per_s", summary.events_per_s}}},
-              {"requests",
-               {{"sent", summary.requests_sent},
-                {"rejected", summary.requests_rejected},
-                {"rejected_queue_full", summary.requests_rejected_queue_full},
-                {"rejected_timeout", summary.requests_rejected_timeout},
-                {"rejected_too_large", summary.requests_rejected_too_large},
-                {"retries", summary.retries},
-                {"mean_size", summary.mean_request_size},
-                {"mean_queue_wait_s", summary.mean_queue_wait_s}}},
-              {"server",
-               {{"gpus", summary.gpus},
-                {"inferences_per_s", summary.inferences_per_s},
-                {"gpu_utilisation", summary.gpu_utilisation},
-                {"batches_executed", summary.batches_executed},
-                {"mean_executed_batch", summary.mean_executed_batch}}},
-              {"network",
-               {{"bytes_to_servers", summary.bytes_to_servers},
-                {"bytes_from_servers", summary.bytes_from_servers},
-                {"links", links}}},
-              {"bottleneck", {{"resource", summary.bottleneck}, {"utilisation", summary.bottleneck_utilisation}}}};
+  out = json{
+      {"window",
+       {{"start_s", summary.window_start_s},
+        {"end_s", summary.window_end_s},
+        {"steady_state", summary.steady_state_window},
+        {"simulated_end_s", summary.simulated_end_s}}},
+      {"modules", modules},
+      {"event", statistics_to_json(summary.event)},
+      {"events",
+       {{"completed", summary.events_completed},
+        {"failed", summary.events_failed},
+        {"warmup", summary.events_warmup},
+        {"per_s", summary.events_per_s}}},
+      {"requests",
+       {{"sent", summary.requests_sent},
+        {"rejected", summary.requests_rejected},
+        {"rejected_queue_full", summary.requests_rejected_queue_full},
+        {"rejected_timeout", summary.requests_rejected_timeout},
+        {"rejected_too_large", summary.requests_rejected_too_large},
+        {"retries", summary.retries},
+        {"mean_size", summary.mean_request_size},
+        {"mean_queue_wait_s", summary.mean_queue_wait_s}}},
+      {"server",
+       {{"gpus", summary.gpus},
+        {"inferences_per_s", summary.inferences_per_s},
+        {"gpu_utilisation", summary.gpu_utilisation},
+        {"batches_executed", summary.batches_executed},
+        {"mean_executed_batch", summary.mean_executed_batch}}},
+      {"network",
+       {{"bytes_to_servers", summary.bytes_to_servers},
+        {"bytes_from_servers", summary.bytes_from_servers},
+        {"links", links}}},
+      {"bottleneck", {{"resource", summary.bottleneck}, {"utilisation", summary.bottleneck_utilisation}}}};
   if (summary.campaign) out["campaign"] = campaign_summary_to_json(*summary.campaign);
   return out;
 }
@@ -278,7 +297,8 @@ RunSummary run_summary_from_json(const json& in) {
   summary.window_end_s = window.at("end_s").get<double>();
   summary.steady_state_window = window.at("steady_state").get<bool>();
   summary.simulated_end_s = window.at("simulated_end_s").get<double>();
-  for (const auto& [name, stats] : in.at("modules").items()) summary.modules.emplace_back(name, statistics_from_json(stats));
+  for (const auto& [name, stats] : in.at("modules").items())
+    summary.modules.emplace_back(name, statistics_from_json(stats));
   summary.event = statistics_from_json(in.at("event"));
   const auto& events = in.at("events");
   summary.events_completed = events.at("completed").get<std::uint64_t>();
@@ -313,7 +333,8 @@ RunSummary run_summary_from_json(const json& in) {
 }
 
 json summary_to_json(const Scenario& scenario, const RunSummary& summary) {
-  return json{{"sonicsim_version", "0.1.0"}, {"scenario", scenario_to_json(scenario)},
+  return json{{"sonicsim_version", "0.1.0"},
+              {"scenario", scenario_to_json(scenario)},
               {"results", run_summary_to_json(summary)}};
 }
 

@@ -147,6 +147,12 @@ Platform read_platform(const Cursor& c) {
     require(window, p.network.tcp_window_bytes >= 0.0,
             "a window size >= 0, e.g. \"3MB\" (0 disables the cap)");
   }
+  if (c["network"].present() && c["network"]["small_reply_max"].present()) {
+    const Cursor small_reply = c["network"]["small_reply_max"];
+    p.network.small_reply_max_bytes = read_bytes(small_reply);
+    require(small_reply, p.network.small_reply_max_bytes >= 0.0,
+            "a size >= 0, e.g. \"64KiB\" (0 simulates every reply as a flow)");
+  }
   return p;
 }
 

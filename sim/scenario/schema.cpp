@@ -68,7 +68,7 @@ NodePtr build_root() {
                            {"gpu_type", value()},
                            {"nic_bandwidth", value()},
                            {"load_balancer", value()}})},
-      {"network", map({{"tcp_window", value()}})},
+      {"network", map({{"tcp_window", value()}, {"small_reply_max", value()}})},
       {"local_gpu_fraction", value()},
   });
   const NodePtr triton = map({

@@ -133,6 +133,14 @@ TEST_CASE("scenario errors: zero or negative bandwidths are rejected") {
         std::string::npos);
 }
 
+TEST_CASE("scenario errors: a negative small-reply size") {
+  CHECK(
+      error_of(with("platform:", "platform:\n  network: {small_reply_max: \"-1kB\"}"))
+          .find(
+              "bad.yaml:3:30: key 'platform.network.small_reply_max': got \"-1kB\"; expected a size >= 0") ==
+      0);
+}
+
 TEST_CASE("scenario errors: zero or negative jobs, and max_batch below 1") {
   CHECK(error_of(with("jobs: 10", "jobs: -3")) ==
         "bad.yaml:12:9: key 'workload.jobs': got \"-3\"; expected an integer >= 1");

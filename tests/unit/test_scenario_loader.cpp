@@ -25,7 +25,7 @@ platform:
   site_switch: {bandwidth: "40Gbps", background: "5Gbps"}
   wan: {rtt: "20ms", bandwidth: "100Gb/s"}
   server_pods: {count: 4, gpus_per_pod: 2, gpu_type: V100, nic_bandwidth: "32Gbps", load_balancer: round_robin}
-  network: {tcp_window: "4MiB"}
+  network: {tcp_window: "4MiB", small_reply_max: "16kB"}
 models:
   emtrkmichelid:
     input_bytes_per_inference: "9216B"
@@ -92,6 +92,7 @@ TEST_CASE("scenario loader: a full scenario text parses into SI values") {
   CHECK(p.pods.nic_bandwidth_bps == 32e9);
   CHECK(p.pods.load_balancer == "round_robin");
   CHECK(p.network.tcp_window_bytes == 4.0 * 1024 * 1024);
+  CHECK(p.network.small_reply_max_bytes == 16e3);
 
   REQUIRE(s.models.count("emtrkmichelid") == 1);
   const Model& m = s.models.at("emtrkmichelid");
@@ -177,6 +178,7 @@ TEST_CASE("scenario loader: a minimal file takes every documented default") {
   CHECK(s.platform.pods.nic_bandwidth_bps == 16e9);
   CHECK(s.platform.pods.load_balancer == "random");
   CHECK(s.platform.network.tcp_window_bytes == 3e6);
+  CHECK(s.platform.network.small_reply_max_bytes == 65536.0);
   CHECK(s.models.empty());
   CHECK(s.workload.jobs == 2);
   CHECK(s.workload.events_per_job == 1);
