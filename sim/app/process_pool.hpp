@@ -1,6 +1,6 @@
 // Runs independent tasks in child processes, a few at a time. SimGrid allows one engine per process, so every
-// simulation of a sweep, a benchmark or a validation runs in its own child; the child returns its result to the
-// parent as text through a pipe.
+// simulation of a sweep, a benchmark or a validation runs in its own child; the child returns its result to
+// the parent as text through a pipe.
 #pragma once
 
 #include <cstddef>
@@ -17,9 +17,10 @@ struct ChildResult {
 };
 
 // Calls task(i) for i in [0, count) in child processes, at most `parallel` at once, and on_done(i, result) in
-// the parent as each finishes (in completion order). A task that throws, crashes or is killed is reported with
-// ok = false; the others go on.
-void run_in_child_processes(std::size_t count, int parallel, const std::function<std::string(std::size_t)>& task,
+// the parent as each finishes (in completion order). A task that throws, crashes or is killed is reported
+// with ok = false; the others go on.
+void run_in_child_processes(std::size_t count, int parallel,
+                            const std::function<std::string(std::size_t)>& task,
                             const std::function<void(std::size_t, const ChildResult&)>& on_done);
 
 } // namespace sonicsim

@@ -19,8 +19,9 @@ struct RunArguments {
 
 int run(const RunArguments& arguments) {
   const Scenario scenario = arguments.source.load();
-  const std::filesystem::path output_dir =
-      arguments.output_dir.empty() ? std::filesystem::path("out") / scenario.name : std::filesystem::path(arguments.output_dir);
+  const std::filesystem::path output_dir = arguments.output_dir.empty()
+                                               ? std::filesystem::path("out") / scenario.name
+                                               : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
   const RunResult result = run_simulation(scenario, RunOptions{output_dir});
   if (!arguments.quiet) print_run_summary(std::cout, scenario, result.summary);
@@ -32,8 +33,9 @@ int run(const RunArguments& arguments) {
 
 void register_run_command(CLI::App& app, int& result) {
   auto arguments = std::make_shared<RunArguments>();
-  auto* command = app.add_subcommand("run", "Simulate one scenario (default: the embedded ProtoDUNE 2020 large-batch "
-                                            "scenario) and write summary.json, events.csv, timeseries.csv");
+  auto* command =
+      app.add_subcommand("run", "Simulate one scenario (default: the embedded ProtoDUNE 2020 large-batch "
+                                "scenario) and write summary.json, events.csv, timeseries.csv");
   arguments->source.add_options(*command);
   command->add_option("--out", arguments->output_dir, "Output directory (default: out/<scenario name>)");
   command->add_flag("--quiet", arguments->quiet, "Do not print the summary");

@@ -7,7 +7,8 @@
 namespace sonicsim {
 
 void ScenarioSource::add_options(CLI::App& command) {
-  command.add_option("scenario", path, "Scenario YAML file (default: the embedded ProtoDUNE 2020 large-batch scenario)");
+  command.add_option("scenario", path,
+                     "Scenario YAML file (default: the embedded ProtoDUNE 2020 large-batch scenario)");
   command.add_option("--set", set_overrides, "Override a scenario field: key.path=value (repeatable)")
       ->type_name("KEY=VALUE");
   command.add_option("--seed", seed, "Random seed (overrides the scenario's seed)");
@@ -21,7 +22,8 @@ Scenario ScenarioSource::load(const std::vector<std::string>& extra_overrides) c
 }
 
 int report_error(const std::exception& error) {
-  const bool bad_input = dynamic_cast<const ScenarioError*>(&error) || dynamic_cast<const InputError*>(&error) ||
+  const bool bad_input = dynamic_cast<const ScenarioError*>(&error) ||
+                         dynamic_cast<const InputError*>(&error) ||
                          dynamic_cast<const std::filesystem::filesystem_error*>(&error);
   std::cerr << "sonicsim: error: " << error.what() << "\n";
   return bad_input ? exit_bad_input : exit_run_failed;

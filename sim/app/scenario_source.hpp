@@ -24,8 +24,8 @@ struct ScenarioSource {
   Scenario load(const std::vector<std::string>& extra_overrides = {}) const;
 };
 
-// Runs a command body, turning errors into a message on stderr and an exit code: bad input (a ScenarioError or
-// an InputError) gives 2, anything else 1.
+// Runs a command body, turning errors into a message on stderr and an exit code: bad input (a ScenarioError
+// or an InputError) gives 2, anything else 1.
 int report_error(const std::exception& error);
 
 template <typename Arguments, typename Body> int guarded(const Arguments& arguments, Body body) {

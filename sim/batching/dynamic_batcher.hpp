@@ -1,6 +1,6 @@
-// The Triton dynamic-batcher dispatch rule (v2.3, the ProtoDUNE era) as a pure function: a view of the queue and
-// the clock in, a decision out. No SimGrid here, so every rule is unit-tested without an engine.
-// The rule is written out at the end of DESIGN.md.
+// The Triton dynamic-batcher dispatch rule (v2.3, the ProtoDUNE era) as a pure function: a view of the queue
+// and the clock in, a decision out. No SimGrid here, so every rule is unit-tested without an engine. The rule
+// is written out at the end of DESIGN.md.
 #pragma once
 
 #include <cstddef>
@@ -20,8 +20,8 @@ struct BatcherSettings {
 
 // What the batcher sees of one queued request.
 struct QueuedRequestView {
-  int batch_size = 0;     // inferences in the request
-  double enqueued_s = 0;  // when it entered the queue
+  int batch_size = 0;    // inferences in the request
+  double enqueued_s = 0; // when it entered the queue
 };
 
 struct BatchDecision {
@@ -37,8 +37,8 @@ struct BatchDecision {
 };
 
 // Decide what an idle instance does now. `queue` is any random-access container of QueuedRequestView (or of
-// types derived from it) in dispatch order (one priority level: FIFO). Requests larger than max_batch_size never
-// reach the queue: they are rejected on arrival.
+// types derived from it) in dispatch order (one priority level: FIFO). Requests larger than max_batch_size
+// never reach the queue: they are rejected on arrival.
 template <typename Queue>
 BatchDecision decide_batch(const Queue& queue, double now_s, const BatcherSettings& settings) {
   BatchDecision decision;
@@ -76,7 +76,8 @@ BatchDecision decide_batch(const Queue& queue, double now_s, const BatcherSettin
     return decision;
   }
   const double oldest_deadline_s = queue.front().enqueued_s + settings.max_queue_delay_s;
-  if (send_now || settings.max_queue_delay_s <= 0.0 || pending_size >= max_preferred || now_s >= oldest_deadline_s) {
+  if (send_now || settings.max_queue_delay_s <= 0.0 || pending_size >= max_preferred ||
+      now_s >= oldest_deadline_s) {
     decision.kind = BatchDecision::Kind::dispatch;
     decision.request_count = pending_count;
     decision.batch_size = pending_size;
@@ -87,7 +88,8 @@ BatchDecision decide_batch(const Queue& queue, double now_s, const BatcherSettin
   return decision;
 }
 
-// True when a request has waited longer than the queue policy's timeout (Triton rejects it instead of running it).
+// True when a request has waited longer than the queue policy's timeout (Triton rejects it instead of running
+// it).
 inline bool has_timed_out(const QueuedRequestView& request, double now_s, double timeout_s) {
   return now_s - request.enqueued_s > timeout_s;
 }

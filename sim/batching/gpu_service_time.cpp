@@ -13,8 +13,9 @@ double interpolated_throughput_per_s(const ThroughputCurve& curve, double batch_
     return points.front().second * batch_size / points.front().first;
   }
   if (batch_size >= points.back().first) return points.back().second;
-  const auto upper = std::upper_bound(points.begin(), points.end(), batch_size,
-                                      [](double b, const std::pair<double, double>& p) { return b < p.first; });
+  const auto upper =
+      std::upper_bound(points.begin(), points.end(), batch_size,
+                       [](double b, const std::pair<double, double>& p) { return b < p.first; });
   const auto lower = upper - 1;
   const double fraction = (batch_size - lower->first) / (upper->first - lower->first);
   return lower->second + fraction * (upper->second - lower->second);

@@ -1,5 +1,5 @@
-// An error in what the user asked for that is not in the scenario file itself (an option, an output directory).
-// Like a ScenarioError it exits with code 2.
+// An error in what the user asked for that is not in the scenario file itself (an option, an output
+// directory). Like a ScenarioError it exits with code 2.
 #pragma once
 
 #include <stdexcept>

@@ -14,7 +14,8 @@ namespace sonicsim {
 void ensure_writable_directory(const fs::path& directory) {
   std::error_code error;
   fs::create_directories(directory, error);
-  if (error) throw InputError("cannot create output directory '" + directory.string() + "': " + error.message());
+  if (error)
+    throw InputError("cannot create output directory '" + directory.string() + "': " + error.message());
   const fs::path probe = directory / ".sonicsim_write_test";
   {
     std::ofstream out(probe);
@@ -26,12 +27,14 @@ void ensure_writable_directory(const fs::path& directory) {
 OutputFiles::OutputFiles(fs::path directory) : directory_(std::move(directory)) {
   ensure_writable_directory(directory_);
   // A previous complete run in the same directory must not be mistaken for this one while it runs.
-  for (const char* name : {"summary.json", "events.csv", "timeseries.csv", "event_time_histogram.csv", "campaign.csv"}) {
+  for (const char* name :
+       {"summary.json", "events.csv", "timeseries.csv", "event_time_histogram.csv", "campaign.csv"}) {
     std::error_code ignored;
     fs::remove(directory_ / name, ignored);
   }
   events_csv_.open(directory_ / "events.csv.partial");
-  if (!events_csv_) throw std::runtime_error("cannot write '" + (directory_ / "events.csv.partial").string() + "'");
+  if (!events_csv_)
+    throw std::runtime_error("cannot write '" + (directory_ / "events.csv.partial").string() + "'");
 }
 
 void OutputFiles::finish(const Scenario& scenario, const RunSummary& summary, const RunRecorder& recorder) {

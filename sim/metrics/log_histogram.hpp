@@ -1,5 +1,5 @@
-// A histogram with logarithmic bins (0.1 % wide) for percentiles in bounded memory: the recorder keeps one per
-// module instead of every event's time, so memory does not grow with the number of events.
+// A histogram with logarithmic bins (0.1 % wide) for percentiles in bounded memory: the recorder keeps one
+// per module instead of every event's time, so memory does not grow with the number of events.
 #pragma once
 
 #include <cstdint>

@@ -8,9 +8,12 @@
 namespace sonicsim {
 namespace {
 
-// Internal resolution of the time bins: a tenth of the output interval, so the steady-state window (which does
-// not fall on interval boundaries) is cut finely, but never finer than 0.1 s to bound memory on long runs.
-double internal_bin_width_s(double interval_s) { return std::max(0.1, interval_s / 10.0); }
+// Internal resolution of the time bins: a tenth of the output interval, so the steady-state window (which
+// does not fall on interval boundaries) is cut finely, but never finer than 0.1 s to bound memory on long
+// runs.
+double internal_bin_width_s(double interval_s) {
+  return std::max(0.1, interval_s / 10.0);
+}
 
 TimeStatistics statistics_of(const LogHistogram& histogram) {
   TimeStatistics stats;
@@ -29,12 +32,13 @@ TimeStatistics statistics_of(const LogHistogram& histogram) {
 RunRecorder::RunRecorder(const Scenario& scenario, int gpu_count, std::ostream* events_csv)
     : scenario_(scenario), gpu_count_(gpu_count), events_csv_(events_csv),
       bin_width_s_(internal_bin_width_s(scenario.output.timeseries_interval_s)),
-      module_histograms_(scenario.workload.pipeline.size()), inferences_(bin_width_s_), batches_binned_(bin_width_s_),
-      queue_wait_us_(bin_width_s_), gpu_busy_s_(bin_width_s_), jobs_running_s_(bin_width_s_),
-      events_done_(bin_width_s_) {
+      module_histograms_(scenario.workload.pipeline.size()), inferences_(bin_width_s_),
+      batches_binned_(bin_width_s_), queue_wait_us_(bin_width_s_), gpu_busy_s_(bin_width_s_),
+      jobs_running_s_(bin_width_s_), events_done_(bin_width_s_) {
   if (events_csv_) {
     *events_csv_ << "job,event,start_s,end_s,event_s";
-    for (const auto& module : scenario.workload.pipeline) *events_csv_ << ',' << module.name << "_s";
+    for (const auto& module : scenario.workload.pipeline)
+      *events_csv_ << ',' << module.name << "_s";
     *events_csv_ << ",requests,retries,inferences,failed,warmup\n";
     *events_csv_ << std::setprecision(9);
   }
@@ -47,7 +51,8 @@ int RunRecorder::add_link(const std::string& name, double capacity_bps, bool kee
   return static_cast<int>(links_.size()) - 1;
 }
 
-void RunRecorder::record_transfer(const std::vector<int>& link_ids, double bytes, double start_s, double end_s) {
+void RunRecorder::record_transfer(const std::vector<int>& link_ids, double bytes, double start_s,
+                                  double end_s) {
   for (const int id : link_ids) {
     auto& link = links_[static_cast<std::size_t>(id)];
     link.bytes += bytes;
@@ -57,9 +62,15 @@ void RunRecorder::record_transfer(const std::vector<int>& link_ids, double bytes
 
 void RunRecorder::record_rejection(Rejection why) {
   switch (why) {
-  case Rejection::queue_full: ++rejected_queue_full_; break;
-  case Rejection::timeout: ++rejected_timeout_; break;
-  case Rejection::too_large: ++rejected_too_large_; break;
+  case Rejection::queue_full:
+    ++rejected_queue_full_;
+    break;
+  case Rejection::timeout:
+    ++rejected_timeout_;
+    break;
+  case Rejection::too_large:
+    ++rejected_too_large_;
+    break;
   }
 }
 
@@ -75,7 +86,9 @@ void RunRecorder::record_batch(double start_s, double end_s, int batch_size, int
   queue_wait_us_.add_at(start_s, queue_wait_sum_s * 1e6);
 }
 
-void RunRecorder::record_gpu_busy(double start_s, double end_s) { gpu_busy_s_.add_spread(start_s, end_s, end_s - start_s); }
+void RunRecorder::record_gpu_busy(double start_s, double end_s) {
+  gpu_busy_s_.add_spread(start_s, end_s, end_s - start_s);
+}
 
 void RunRecorder::record_event(const EventRecord& event) {
   if (event.warmup) {
@@ -87,19 +100,22 @@ void RunRecorder::record_event(const EventRecord& event) {
     events_done_.add_at(event.end_s, 1.0);
     event_histogram_.add(event.end_s - event.start_s);
     if (scenario_.workload.campaign) {
-      const auto bin = static_cast<std::size_t>((event.end_s - event.start_s) / scenario_.workload.campaign->histogram_bin_s);
+      const auto bin = static_cast<std::size_t>((event.end_s - event.start_s) /
+                                                scenario_.workload.campaign->histogram_bin_s);
       if (bin >= event_time_counts_.size()) event_time_counts_.resize(bin + 1, 0.0);
       event_time_counts_[bin] += 1.0;
     }
-    for (std::size_t m = 0; m < event.module_s.size(); ++m) module_histograms_[m].add(event.module_s[m]);
+    for (std::size_t m = 0; m < event.module_s.size(); ++m)
+      module_histograms_[m].add(event.module_s[m]);
   }
   if (events_csv_) {
     auto& out = *events_csv_;
     out << event.job << ',' << event.event_index << ',' << event.start_s << ',' << event.end_s << ','
         << event.end_s - event.start_s;
-    for (const double t : event.module_s) out << ',' << t;
-    out << ',' << event.requests << ',' << event.retries << ',' << event.inferences << ',' << (event.failed ? 1 : 0)
-        << ',' << (event.warmup ? 1 : 0) << '\n';
+    for (const double t : event.module_s)
+      out << ',' << t;
+    out << ',' << event.requests << ',' << event.retries << ',' << event.inferences << ','
+        << (event.failed ? 1 : 0) << ',' << (event.warmup ? 1 : 0) << '\n';
   }
 }
 
@@ -115,7 +131,9 @@ void RunRecorder::record_job_interval(double start_s, double end_s) {
   first_job_start_s_ = first_job_start_s_ < 0 ? start_s : std::min(first_job_start_s_, start_s);
 }
 
-void RunRecorder::set_measurement_window(double start_s, double end_s) { fixed_window_s_ = {start_s, end_s}; }
+void RunRecorder::set_measurement_window(double start_s, double end_s) {
+  fixed_window_s_ = {start_s, end_s};
+}
 
 RunSummary RunRecorder::summarize(double simulated_end_s) const {
   RunSummary summary;
@@ -147,10 +165,13 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   summary.mean_executed_batch = batches_ ? inferences_in_batches_ / static_cast<double>(batches_) : 0.0;
   summary.mean_request_size =
       requests_in_batches_ ? inferences_in_batches_ / static_cast<double>(requests_in_batches_) : 0.0;
-  summary.mean_queue_wait_s = requests_in_batches_ ? queue_wait_sum_s_ / static_cast<double>(requests_in_batches_) : 0.0;
+  summary.mean_queue_wait_s =
+      requests_in_batches_ ? queue_wait_sum_s_ / static_cast<double>(requests_in_batches_) : 0.0;
   summary.gpus = gpu_count_;
   summary.gpu_utilisation =
-      gpu_count_ ? gpu_busy_s_.sum_between(summary.window_start_s, summary.window_end_s) / (gpu_count_ * window_s) : 0.0;
+      gpu_count_
+          ? gpu_busy_s_.sum_between(summary.window_start_s, summary.window_end_s) / (gpu_count_ * window_s)
+          : 0.0;
   summary.bytes_to_servers = bytes_to_servers_;
   summary.bytes_from_servers = bytes_from_servers_;
 
@@ -160,7 +181,8 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   for (const auto& link : links_) {
     LinkUsage usage{link.name, link.capacity_bps, link.bytes, 0.0};
     if (link.bytes_over_time) {
-      usage.utilisation = 8.0 * link.bytes_over_time->sum_between(summary.window_start_s, summary.window_end_s) /
+      usage.utilisation = 8.0 *
+                          link.bytes_over_time->sum_between(summary.window_start_s, summary.window_end_s) /
                           (link.capacity_bps * window_s);
       summary.links.push_back(usage);
     } else {
@@ -190,7 +212,8 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
 
 void RunRecorder::write_timeseries_csv(std::ostream& out) const {
   const double interval_s = scenario_.output.timeseries_interval_s;
-  out << "time_s,nv_inference_count,nv_inference_exec_count,nv_inference_queue_duration_us,nv_gpu_utilization,"
+  out << "time_s,nv_inference_count,nv_inference_exec_count,nv_inference_queue_duration_us,nv_gpu_"
+         "utilization,"
          "jobs_running";
   for (const auto& link : links_)
     if (link.bytes_over_time) out << ',' << link.name << "_gbps";
@@ -199,12 +222,13 @@ void RunRecorder::write_timeseries_csv(std::ostream& out) const {
   const double end_s = static_cast<double>(horizon) * bin_width_s_;
   for (double t = 0.0; t < end_s; t += interval_s) {
     const double t_end = t + interval_s;
-    out << t << ',' << inferences_.sum_between(t, t_end) << ',' << batches_binned_.sum_between(t, t_end) << ','
-        << queue_wait_us_.sum_between(t, t_end) << ','
+    out << t << ',' << inferences_.sum_between(t, t_end) << ',' << batches_binned_.sum_between(t, t_end)
+        << ',' << queue_wait_us_.sum_between(t, t_end) << ','
         << (gpu_count_ ? gpu_busy_s_.sum_between(t, t_end) / (gpu_count_ * interval_s) : 0.0) << ','
         << jobs_running_s_.sum_between(t, t_end) / interval_s;
     for (const auto& link : links_)
-      if (link.bytes_over_time) out << ',' << 8.0 * link.bytes_over_time->sum_between(t, t_end) / interval_s / 1e9;
+      if (link.bytes_over_time)
+        out << ',' << 8.0 * link.bytes_over_time->sum_between(t, t_end) / interval_s / 1e9;
     out << '\n';
   }
 }

@@ -1,7 +1,7 @@
-// Records what happens during one run (events, batches, transfers, rejections) and reduces it to the summary a
-// user reads. Pure code: the SimGrid actors call it with times they read from the engine.
-// Memory is bounded by the number of jobs, links and time bins, not by the number of events: per-event rows are
-// streamed to events.csv as they happen and percentiles come from log-binned histograms.
+// Records what happens during one run (events, batches, transfers, rejections) and reduces it to the summary
+// a user reads. Pure code: the SimGrid actors call it with times they read from the engine. Memory is bounded
+// by the number of jobs, links and time bins, not by the number of events: per-event rows are streamed to
+// events.csv as they happen and percentiles come from log-binned histograms.
 #pragma once
 
 #include "sim/metrics/histogram_peaks.hpp"
@@ -42,11 +42,12 @@ struct LinkUsage {
   double utilisation = 0.0; // mean over the measurement window
 };
 
-// Campaign mode: what the 2022 operators looked at, reported at full scale (simulated values / campaign.scale).
+// Campaign mode: what the 2022 operators looked at, reported at full scale (simulated values /
+// campaign.scale).
 struct CampaignSummary {
   double scale = 1.0;
-  double mean_running_jobs = 0.0;    // over the measurement window
-  double mean_outbound_gbps = 0.0;   // site switch, outbound, over the window
+  double mean_running_jobs = 0.0;  // over the measurement window
+  double mean_outbound_gbps = 0.0; // site switch, outbound, over the window
   double events_completed_full_scale = 0.0;
   // Outbound Gb/s = intercept + slope x running jobs, least squares over the time-series intervals of the
   // window in which the switch was below the saturation threshold (on the capacity ceiling the traffic no
@@ -157,14 +158,14 @@ private:
   std::uint64_t batches_ = 0, requests_in_batches_ = 0;
   double inferences_in_batches_ = 0.0, queue_wait_sum_s_ = 0.0;
   double bytes_to_servers_ = 0.0, bytes_from_servers_ = 0.0;
-  TimeBins inferences_;      // nv_inference_count
-  TimeBins batches_binned_;  // nv_inference_exec_count
-  TimeBins queue_wait_us_;   // nv_inference_queue_duration_us
-  TimeBins gpu_busy_s_;      // busy GPU-seconds
-  TimeBins jobs_running_s_;  // job-seconds
-  TimeBins events_done_;     // completed events (outside warm-up)
-  double latest_job_ready_s_ = 0.0;    // latest warm-up end over jobs
-  double earliest_job_end_s_ = -1.0;   // earliest job end
+  TimeBins inferences_;              // nv_inference_count
+  TimeBins batches_binned_;          // nv_inference_exec_count
+  TimeBins queue_wait_us_;           // nv_inference_queue_duration_us
+  TimeBins gpu_busy_s_;              // busy GPU-seconds
+  TimeBins jobs_running_s_;          // job-seconds
+  TimeBins events_done_;             // completed events (outside warm-up)
+  double latest_job_ready_s_ = 0.0;  // latest warm-up end over jobs
+  double earliest_job_end_s_ = -1.0; // earliest job end
   double first_job_start_s_ = -1.0;
   std::optional<std::pair<double, double>> fixed_window_s_;
   std::vector<double> event_time_counts_;

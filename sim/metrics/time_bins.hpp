@@ -1,5 +1,6 @@
 // A quantity accumulated into fixed-width bins of simulated time (bytes on a link, GPU busy seconds, ...).
-// Amounts that last over an interval are spread uniformly over it, so a 2-second transfer feeds two 1-second bins.
+// Amounts that last over an interval are spread uniformly over it, so a 2-second transfer feeds two 1-second
+// bins.
 #pragma once
 
 #include <vector>

@@ -28,10 +28,12 @@ std::vector<int> stratified_assignment(const std::vector<double>& fractions, int
   // Largest remainders first; ties broken by class order, so the result is deterministic.
   std::stable_sort(remainders.begin(), remainders.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (std::size_t i = 0; assigned < count; ++i, ++assigned) ++per_class[remainders[i % classes].second];
+  for (std::size_t i = 0; assigned < count; ++i, ++assigned)
+    ++per_class[remainders[i % classes].second];
   std::vector<int> assignment;
   assignment.reserve(static_cast<std::size_t>(count));
-  for (std::size_t c = 0; c < classes; ++c) assignment.insert(assignment.end(), per_class[c], static_cast<int>(c));
+  for (std::size_t c = 0; c < classes; ++c)
+    assignment.insert(assignment.end(), per_class[c], static_cast<int>(c));
   auto rng = make_stream(seed, stream);
   // std::shuffle's result depends on the library; a Fisher-Yates with our own index draws does not.
   for (std::size_t i = assignment.size(); i > 1; --i) {

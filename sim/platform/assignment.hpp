@@ -1,5 +1,5 @@
-// Deterministic assignment of items (jobs, nodes) to classes with given fractions, and the random streams that
-// derive from the scenario seed. Pure code.
+// Deterministic assignment of items (jobs, nodes) to classes with given fractions, and the random streams
+// that derive from the scenario seed. Pure code.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@ enum RandomStream : std::uint64_t {
   stream_job = 100, // + job index: each job has its own stream, so a job's draws do not depend on the others
   stream_background = 5,
   stream_local_gpu = 6,
-  stream_campaign = 7,           // the campaign scheduler: start delays, pods of campaign jobs
+  stream_campaign = 7, // the campaign scheduler: start delays, pods of campaign jobs
   stream_background_on_off = 8,
 };
 

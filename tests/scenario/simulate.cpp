@@ -12,13 +12,18 @@
 
 namespace sonicsim::testing {
 
-std::string config_path(const std::string& config) { return std::string(SONICSIM_SOURCE_DIR) + "/configs/" + config; }
+std::string config_path(const std::string& config) {
+  return std::string(SONICSIM_SOURCE_DIR) + "/configs/" + config;
+}
 
 RunSummary simulate(const std::string& config, const std::vector<std::string>& overrides) {
   const Scenario scenario = load_scenario_file(config_path(config), overrides);
   RunSummary summary;
   run_in_child_processes(
-      1, 1, [&scenario](std::size_t) { return run_summary_to_json(run_simulation(scenario, RunOptions{}).summary).dump(); },
+      1, 1,
+      [&scenario](std::size_t) {
+        return run_summary_to_json(run_simulation(scenario, RunOptions{}).summary).dump();
+      },
       [&summary](std::size_t, const ChildResult& child) {
         if (!child.ok) throw std::runtime_error("simulation failed: " + child.output);
         summary = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
@@ -38,7 +43,8 @@ CommandResult run_sonicsim(const std::string& arguments) {
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("popen failed");
   std::array<char, 4096> buffer{};
-  while (std::fgets(buffer.data(), buffer.size(), pipe)) result.output += buffer.data();
+  while (std::fgets(buffer.data(), buffer.size(), pipe))
+    result.output += buffer.data();
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;

@@ -1,4 +1,5 @@
-// Test helper: runs a scenario in a child process (SimGrid allows one engine per process) and returns its summary.
+// Test helper: runs a scenario in a child process (SimGrid allows one engine per process) and returns its
+// summary.
 #pragma once
 
 #include "sim/metrics/run_recorder.hpp"

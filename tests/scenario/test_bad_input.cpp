@@ -1,4 +1,5 @@
-// Bad input: one clear message naming file, line, column and key, exit code 2, and no output that looks complete.
+// Bad input: one clear message naming file, line, column and key, exit code 2, and no output that looks
+// complete.
 #include "simulate.hpp"
 
 #include <doctest/doctest.h>
@@ -76,13 +77,13 @@ TEST_CASE("a duration without its unit") {
 }
 
 TEST_CASE("a wrong unit") {
-  expect_rejected(scenario_with("wrong_unit.yaml", "rtt: \"12ms\"", "rtt: \"12Gbps\""), "19:14", "platform.wan.rtt",
-                  "duration");
+  expect_rejected(scenario_with("wrong_unit.yaml", "rtt: \"12ms\"", "rtt: \"12Gbps\""), "19:14",
+                  "platform.wan.rtt", "duration");
 }
 
 TEST_CASE("negative and zero bandwidth") {
-  expect_rejected(scenario_with("negative_bw.yaml", "bandwidth: \"100Gbps\"", "bandwidth: \"-100Gbps\""), "18:28",
-                  "platform.site_switch.bandwidth", "expected a bandwidth > 0");
+  expect_rejected(scenario_with("negative_bw.yaml", "bandwidth: \"100Gbps\"", "bandwidth: \"-100Gbps\""),
+                  "18:28", "platform.site_switch.bandwidth", "expected a bandwidth > 0");
   expect_rejected(scenario_with("zero_bw.yaml", "bandwidth: \"100Gbps\"", "bandwidth: \"0Gbps\""), "18:28",
                   "platform.site_switch.bandwidth", "expected a bandwidth > 0");
 }
@@ -93,17 +94,19 @@ TEST_CASE("zero jobs") {
 }
 
 TEST_CASE("a preferred batch size above max_batch_size") {
-  expect_rejected(scenario_with("preferred.yaml", "preferred_batch_sizes: []", "preferred_batch_sizes: [20000]"),
-                  "42:66", "models.emtrkmichelid.triton.dynamic_batching.preferred_batch_sizes[0]",
-                  "no larger than triton.max_batch_size (16384)");
+  expect_rejected(
+      scenario_with("preferred.yaml", "preferred_batch_sizes: []", "preferred_batch_sizes: [20000]"), "42:66",
+      "models.emtrkmichelid.triton.dynamic_batching.preferred_batch_sizes[0]",
+      "no larger than triton.max_batch_size (16384)");
 }
 
 TEST_CASE("a throughput curve with no points") {
-  expect_rejected(scenario_with("no_points.yaml",
-                                "points: [[1, 202], [16, 2975], [64, 9448], [128, 14821], [235, 20000], [512, 25845], "
-                                "[1024, 29503],\n                 [1693, 31250], [16384, 31250]]",
-                                "points: []"),
-                  "36:17", "models.emtrkmichelid.throughput.T4.points", "expected a non-empty list");
+  expect_rejected(
+      scenario_with("no_points.yaml",
+                    "points: [[1, 202], [16, 2975], [64, 9448], [128, 14821], [235, 20000], [512, 25845], "
+                    "[1024, 29503],\n                 [1693, 31250], [16384, 31250]]",
+                    "points: []"),
+      "36:17", "models.emtrkmichelid.throughput.T4.points", "expected a non-empty list");
 }
 
 TEST_CASE("a bad --set override and an unwritable output directory") {

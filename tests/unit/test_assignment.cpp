@@ -11,7 +11,8 @@ TEST_CASE("stratified assignment gives each class its share, deterministically")
   CHECK(std::count(a.begin(), a.end(), 1) == 9);
   CHECK(a == sonicsim::stratified_assignment({0.64, 0.36}, 25, 7, sonicsim::stream_nic_mix));
   // 1/3 each of 10: 3.33 -> 3, 3, 3 plus one by largest remainder (ties: first class) -> 4, 3, 3.
-  const auto b = sonicsim::stratified_assignment({1.0 / 3, 1.0 / 3, 1.0 / 3}, 10, 7, sonicsim::stream_cpu_mix);
+  const auto b =
+      sonicsim::stratified_assignment({1.0 / 3, 1.0 / 3, 1.0 / 3}, 10, 7, sonicsim::stream_cpu_mix);
   CHECK(std::count(b.begin(), b.end(), 0) == 4);
   CHECK(std::count(b.begin(), b.end(), 1) == 3);
 }

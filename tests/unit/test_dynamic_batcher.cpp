@@ -14,7 +14,8 @@ namespace {
 
 std::vector<QueuedRequestView> queue_of(const std::vector<int>& sizes, double enqueued_s = 0.0) {
   std::vector<QueuedRequestView> queue;
-  for (const int size : sizes) queue.push_back({size, enqueued_s});
+  for (const int size : sizes)
+    queue.push_back({size, enqueued_s});
   return queue;
 }
 
@@ -87,7 +88,8 @@ TEST_CASE("batcher: below every preferred size it waits until the oldest request
 }
 
 TEST_CASE("batcher: a queue that overflows max_pref is sent now without waiting") {
-  // 5 + 5 = 10 > max_pref 8 -> send_now: the 5 goes immediately although 5 is not preferred and the delay is long.
+  // 5 + 5 = 10 > max_pref 8 -> send_now: the 5 goes immediately although 5 is not preferred and the delay is
+  // long.
   const auto decision = decide_batch(queue_of({5, 5}), 0.0, dynamic(64, {4, 8}, 10.0));
   CHECK(decision.kind == BatchDecision::Kind::dispatch);
   CHECK(decision.batch_size == 5);

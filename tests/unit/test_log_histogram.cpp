@@ -5,7 +5,8 @@
 
 TEST_CASE("log histogram percentiles are exact to half a bin (0.05 %)") {
   sonicsim::LogHistogram histogram;
-  for (int i = 1; i <= 1000; ++i) histogram.add(i * 0.1); // 0.1 .. 100 s
+  for (int i = 1; i <= 1000; ++i)
+    histogram.add(i * 0.1); // 0.1 .. 100 s
   CHECK(histogram.count() == 1000);
   CHECK(histogram.mean() == doctest::Approx(50.05)); // (0.1 + 100) / 2, kept exactly
   // Nearest rank: p50 is the 500th value (50.0 s), p95 the 950th (95.0 s), p99 the 990th (99.0 s).

@@ -107,7 +107,8 @@ TEST_CASE("the shipped 2020 scenarios define costs and the four variants, and ev
       names.push_back(v.name);
       CHECK_NOTHROW(load_variant_file(path, v.name));
     }
-    CHECK(names == std::vector<std::string>{"fp16", "far_server", "compression_2x", "dynamic_batching", "async_clients"});
+    CHECK(names == std::vector<std::string>{"fp16", "far_server", "compression_2x", "dynamic_batching",
+                                            "async_clients"});
   }
   CHECK(load_default_variant("fp16")
             .models.at("emtrkmichelid")
