@@ -1,11 +1,14 @@
 // `sonicsim bench`: how fast the simulator is. Runs the default scenario at 100, 400 and 1,000 jobs (each run
 // in its own process, repeated, medians reported) and prints simulated requests and events per wall-clock
 // second and the peak memory of the process; a second table shows that memory does not grow with the number
-// of events.
+// of events. Next to each row, the "SimGrid floor": the same number of request flows on the same platform
+// with nothing else simulated (sim/engine/flow_floor.hpp), the ceiling for a simulator that gives each
+// request a SimGrid flow.
 #include "sim/app/commands.hpp"
 
 #include "sim/app/process_pool.hpp"
 #include "sim/app/scenario_source.hpp"
+#include "sim/engine/flow_floor.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/summary_json.hpp"
 
@@ -28,6 +31,7 @@ struct BenchArguments {
 
 struct Measurement {
   double wall_s = 0, cpu_s = 0, requests = 0, events = 0, peak_rss_mb = 0;
+  double simulated_s = 0, bytes_to_servers = 0;
 };
 
 // CPU time of this process so far (user + system): unlike wall time, it does not grow when other processes
@@ -57,20 +61,45 @@ std::vector<Measurement> measure(const Scenario& scenario, int repeat) {
                                    {"cpu_s", process_cpu_s() - cpu_before_s},
                                    {"requests", result.summary.requests_sent},
                                    {"events", result.summary.events_completed + result.summary.events_warmup +
-                                                  result.summary.events_failed}};
+                                                  result.summary.events_failed},
+                                   {"simulated_s", result.summary.simulated_end_s},
+                                   {"bytes_to_servers", result.summary.bytes_to_servers}};
         return out.dump();
       },
       [&measurements](std::size_t i, const ChildResult& child) {
         if (!child.ok) throw std::runtime_error("benchmark run failed: " + child.output);
         const auto json = nlohmann::ordered_json::parse(child.output);
-        measurements[i] = Measurement{json["wall_s"].get<double>(), json["cpu_s"].get<double>(),
-                                      json["requests"].get<double>(), json["events"].get<double>(),
-                                      static_cast<double>(child.peak_rss_kb) / 1024.0};
+        measurements[i] = Measurement{json["wall_s"].get<double>(),
+                                      json["cpu_s"].get<double>(),
+                                      json["requests"].get<double>(),
+                                      json["events"].get<double>(),
+                                      static_cast<double>(child.peak_rss_kb) / 1024.0,
+                                      json["simulated_s"].get<double>(),
+                                      json["bytes_to_servers"].get<double>()};
       });
   return measurements;
 }
 
-void print_row(const char* label, const std::vector<Measurement>& runs) {
+// Flows per wall-clock second of SimGrid alone on the run's flows (median of `repeat` processes).
+double measure_flow_floor(const Scenario& scenario, const Measurement& run, int repeat) {
+  const FlowFloorWorkload workload =
+      flow_floor_workload(scenario, run.requests, run.simulated_s, run.bytes_to_servers);
+  std::vector<double> flows_per_s(static_cast<std::size_t>(repeat));
+  run_in_child_processes(
+      static_cast<std::size_t>(repeat), 1,
+      [&scenario, &workload](std::size_t) {
+        const FlowFloorResult result = run_flow_floor(scenario, workload);
+        return nlohmann::ordered_json{{"flows", result.flows}, {"wall_s", result.wall_clock_s}}.dump();
+      },
+      [&flows_per_s](std::size_t i, const ChildResult& child) {
+        if (!child.ok) throw std::runtime_error("SimGrid floor run failed: " + child.output);
+        const auto json = nlohmann::ordered_json::parse(child.output);
+        flows_per_s[i] = json["flows"].get<double>() / json["wall_s"].get<double>();
+      });
+  return median(flows_per_s);
+}
+
+void print_row(const char* label, const std::vector<Measurement>& runs, double floor_per_s = -1) {
   std::vector<double> requests_per_s, requests_per_cpu_s, events_per_s, wall_s, rss_mb;
   for (const auto& run : runs) {
     requests_per_s.push_back(run.requests / run.wall_s);
@@ -79,9 +108,11 @@ void print_row(const char* label, const std::vector<Measurement>& runs) {
     wall_s.push_back(run.wall_s);
     rss_mb.push_back(run.peak_rss_mb);
   }
-  std::printf("%-22s %10.0f %12.0f %14.0f %12.0f %10.3f %10.1f\n", label, runs.front().requests,
+  std::printf("%-22s %10.0f %12.0f %14.0f %12.0f %10.3f %10.1f", label, runs.front().requests,
               median(requests_per_s), median(requests_per_cpu_s), median(events_per_s), median(wall_s),
               median(rss_mb));
+  if (floor_per_s > 0) std::printf(" %15.0f", floor_per_s);
+  std::printf("\n");
 }
 
 int bench(const BenchArguments& arguments) {
@@ -91,13 +122,14 @@ int bench(const BenchArguments& arguments) {
       base.name.c_str(), arguments.repeat, std::thread::hardware_concurrency());
   double load[1] = {0.0};
   if (::getloadavg(load, 1) == 1) std::printf("load average before the runs: %.2f\n\n", load[0]);
-  std::printf("%-22s %10s %12s %14s %12s %10s %10s\n", "configuration", "requests", "requests/s",
-              "requests/cpu-s", "events/s", "wall s", "peak MB");
+  std::printf("%-22s %10s %12s %14s %12s %10s %10s %15s\n", "configuration", "requests", "requests/s",
+              "requests/cpu-s", "events/s", "wall s", "peak MB", "SimGrid floor/s");
   for (const int jobs : arguments.jobs) {
     const Scenario scenario = arguments.source.load({"workload.jobs=" + std::to_string(jobs)});
     const std::string label =
         std::to_string(jobs) + " jobs x " + std::to_string(scenario.workload.events_per_job) + " ev";
-    print_row(label.c_str(), measure(scenario, arguments.repeat));
+    const std::vector<Measurement> runs = measure(scenario, arguments.repeat);
+    print_row(label.c_str(), runs, measure_flow_floor(scenario, runs.front(), arguments.repeat));
   }
   std::printf("\nmemory against the number of events (400 jobs):\n");
   for (const int events : {6, 24}) {
@@ -109,7 +141,12 @@ int bench(const BenchArguments& arguments) {
   std::printf(
       "\nrequests/s and events/s: simulated per wall-clock second (engine set-up included);\n"
       "requests/cpu-s: per second of the run's own CPU time, which other load on the machine does not "
-      "inflate.\n");
+      "inflate;\n"
+      "SimGrid floor/s: SimGrid alone moving the same request flows on the same platform (no servers, no "
+      "module\n"
+      "pipeline, nothing recorded), in flows per wall-clock second: the ceiling for a simulator that gives "
+      "each\n"
+      "request a SimGrid flow.\n");
   return exit_ok;
 }
 

@@ -4,6 +4,7 @@
 #include "sim/actors/campaign_scheduler.hpp"
 #include "sim/actors/inference_server.hpp"
 #include "sim/actors/job_client.hpp"
+#include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/platform/assignment.hpp"
 #include "sim/platform/site_platform.hpp"
@@ -70,19 +71,6 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
     placements.push_back(placement);
   }
   return placements;
-}
-
-std::vector<std::string> engine_arguments(const Scenario& scenario) {
-  return {
-      "sonicsim",
-      // CM02: max-min sharing of every link by the flows crossing it, each flow also bounded by its TCP
-      // window (rate <= window / RTT). No empirical correction factors, so rates are those of the scenario.
-      "--cfg=network/model:CM02",
-      "--cfg=network/TCP-gamma:" + std::to_string(scenario.platform.network.tcp_window_bytes),
-      "--cfg=network/crosstraffic:0",
-      "--log=root.thresh:warning",
-      "--log=xbt_cfg.thresh:critical",
-  };
 }
 
 } // namespace

@@ -1,0 +1,65 @@
+#include "sim/engine/flow_floor.hpp"
+
+#include "sim/engine/engine_arguments.hpp"
+#include "sim/metrics/run_recorder.hpp"
+#include "sim/platform/site_platform.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sg4 = simgrid::s4u;
+
+namespace sonicsim {
+
+FlowFloorWorkload flow_floor_workload(const Scenario& scenario, double requests, double simulated_s,
+                                      double bytes_to_servers) {
+  const double jobs = scenario.workload.jobs;
+  if (!(requests > 0) || !(simulated_s > 0))
+    throw std::invalid_argument("flow floor: the run sent no request or took no simulated time");
+  FlowFloorWorkload workload;
+  workload.flows_per_job = static_cast<std::uint64_t>(std::ceil(requests / jobs));
+  workload.flow_bytes = bytes_to_servers / requests;
+  // The run's request rate, requests / simulated_s, spread over the jobs.
+  workload.period_s = simulated_s * jobs / requests;
+  return workload;
+}
+
+FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload& workload) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  std::vector<std::string> arguments = engine_arguments(scenario);
+  std::vector<char*> argv;
+  for (auto& argument : arguments)
+    argv.push_back(argument.data());
+  int argc = static_cast<int>(argv.size());
+  sg4::Engine engine(&argc, argv.data());
+  // The platform builder registers its links with a recorder; nothing is recorded afterwards.
+  const int gpu_count = scenario.platform.pods.count * scenario.platform.pods.gpus_per_pod;
+  RunRecorder recorder(scenario, gpu_count, nullptr);
+  const SitePlatform site = build_site_platform(scenario, recorder);
+
+  const int jobs = scenario.workload.jobs;
+  FlowFloorResult result;
+  for (int job = 0; job < jobs; ++job) {
+    sg4::Host* worker = site.worker_hosts[static_cast<std::size_t>(job / scenario.platform.jobs_per_node)];
+    sg4::Host* pod = site.pod_hosts[static_cast<std::size_t>(job % scenario.platform.pods.count)];
+    // Staggered starts, so that the flows do not all begin together.
+    const double offset_s = workload.period_s * job / jobs;
+    sg4::Actor::create("job" + std::to_string(job), worker, [worker, pod, offset_s, &workload, &result]() {
+      for (std::uint64_t k = 0; k < workload.flows_per_job; ++k) {
+        sg4::this_actor::sleep_until(offset_s + static_cast<double>(k) * workload.period_s);
+        sg4::Comm::sendto(worker, pod, static_cast<std::uint64_t>(workload.flow_bytes));
+        ++result.flows;
+      }
+    });
+  }
+  engine.run();
+  result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return result;
+}
+
+} // namespace sonicsim

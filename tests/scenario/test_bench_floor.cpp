@@ -1,0 +1,42 @@
+// `sonicsim bench` prints, next to each simulated configuration, the SimGrid floor: the same request flows
+// moved by SimGrid alone (sim/engine/flow_floor.hpp). Speeds are not asserted (they depend on the machine);
+// the workload the floor derives from a run, and the table's shape, are.
+#include "simulate.hpp"
+
+#include "sim/engine/flow_floor.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+TEST_CASE("flow floor workload: the run's requests, mean size and request rate, per job") {
+  sonicsim::Scenario scenario;
+  scenario.workload.jobs = 400;
+  // 76,800 requests of 15.6 MB over 1,282 simulated seconds: 192 per job, one every 1282 x 400 / 76800 s.
+  const auto workload = sonicsim::flow_floor_workload(scenario, 76800, 1282.0, 76800 * 15.6e6);
+  CHECK(workload.flows_per_job == 192);
+  CHECK(workload.flow_bytes == doctest::Approx(15.6e6));
+  CHECK(workload.period_s == doctest::Approx(1282.0 * 400 / 76800));
+  // A run that sent nothing has no rate to reproduce.
+  CHECK_THROWS(sonicsim::flow_floor_workload(scenario, 0, 1282.0, 0));
+}
+
+TEST_CASE("bench prints the simulator's rate and the SimGrid floor for each job count") {
+  const auto result = sonicsim::testing::run_sonicsim("bench --jobs 20 --repeat 1");
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.output.find("SimGrid floor/s") != std::string::npos);
+  const auto row_at = result.output.find("20 jobs x 6 ev");
+  REQUIRE(row_at != std::string::npos);
+  std::istringstream row(result.output.substr(row_at + std::string("20 jobs x 6 ev").size()));
+  std::vector<double> numbers;
+  for (double value = 0; row >> value && numbers.size() < 7;)
+    numbers.push_back(value);
+  // requests, requests/s, requests/cpu-s, events/s, wall s, peak MB, SimGrid floor/s
+  REQUIRE(numbers.size() == 7);
+  CHECK(numbers[0] >= 20 * 6 * 32); // 32 groups per event, each at least one request
+  for (const double value : numbers)
+    CHECK(value > 0);
+}
