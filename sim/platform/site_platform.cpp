@@ -89,9 +89,16 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
   // Limiter bandwidths start at the rates' peak; the traffic sources set them as they go (never 0 in
   // SimGrid).
   const double peak_bytes_per_s = std::max(1.0, bytes_per_s(platform.site_switch.background.peak_bps()));
+  // Background is served first: other users take their rate and the jobs share what is left of the switch,
+  // as in the network-limit formula (switch - background) / traffic per job. CM02 weighs each flow by
+  // 1 / (its route's latency), and a route with no latency gets weight 1, i.e. it would be treated as a 1 s
+  // round trip and squeezed by the jobs' 6 ms flows. A 1 ns latency gives the background a weight 10^7 times
+  // a job flow's. (TCP-gamma's window / (2 x latency) cap is then far above any background rate.)
+  constexpr double background_latency_s = 1e-9;
   site.background_limiter =
-      zone->create_link("background_limiter", peak_bytes_per_s)->set_latency(0.0)->seal();
-  site.on_off_limiter = zone->create_link("on_off_limiter", peak_bytes_per_s)->set_latency(0.0)->seal();
+      zone->create_link("background_limiter", peak_bytes_per_s)->set_latency(background_latency_s)->seal();
+  site.on_off_limiter =
+      zone->create_link("on_off_limiter", peak_bytes_per_s)->set_latency(background_latency_s)->seal();
   site.background_source = zone->create_host("other_site_users", 1e9);
   site.background_source->seal();
   set_routes(site.background_source, {sg4::LinkInRoute(site.background_limiter)}, {});

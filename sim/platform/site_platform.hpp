@@ -21,9 +21,9 @@ struct SitePlatform {
   std::vector<simgrid::s4u::Host*> pod_hosts;      // one per server pod
   simgrid::s4u::Host* background_source = nullptr; // other users' hosts on the site
   simgrid::s4u::Host* on_off_source = nullptr;     // another user whose traffic comes in bursts
-  // Each background source reaches the switch through its own link whose bandwidth is the source's rate: the
-  // flow then gets min(its rate, its max-min share of the switch). The sources change the bandwidth over
-  // time.
+  // Each background source reaches the switch through its own link whose bandwidth is the source's rate, and
+  // is served before the jobs' flows: it gets its rate, the jobs share what is left of the switch. The
+  // sources change the bandwidth over time.
   simgrid::s4u::Link* background_limiter = nullptr;
   simgrid::s4u::Link* on_off_limiter = nullptr;
   simgrid::s4u::Host* background_sink = nullptr; // beyond the site switch
