@@ -340,9 +340,15 @@ NB2 = [
         s = r["series"][r["series"].time_s >= warmup_s]
         fit = r["summary"]["results"]["campaign"]["outbound_vs_running_jobs"]
         ax.scatter(s.jobs_running, s.site_switch_out_gbps, s=14, color=r["color"], alpha=0.6, label=r["label"])
-        ax.plot(x, fit["intercept_gbps"] + fit["slope_gbps_per_job"] * x, color=r["color"], lw=1.2, ls="--",
-                label=f"fit: {fit['intercept_gbps']:.1f} Gb/s + {fit['slope_gbps_per_job']:.3f} Gb/s x jobs "
-                      f"(R² {fit['r_squared']:.2f}, {fit['intervals']} min)")
+        if fit["determined"]:
+            ax.plot(x, fit["intercept_gbps"] + fit["slope_gbps_per_job"] * x, color=r["color"], lw=1.2, ls="--",
+                    label=f"fit: {fit['intercept_gbps']:.1f} Gb/s + {fit['slope_gbps_per_job']:.3f} Gb/s x jobs "
+                          f"(R² {fit['r_squared']:.2f}, {fit['intervals']} min)")
+        else:  # sonicsim found the jobs' range too narrow for a line (summary: "no line")
+            ax.scatter([fit["running_jobs_mean"]], [fit["outbound_gbps_mean"]], marker="X", s=120,
+                       color=r["color"], edgecolor="k", zorder=3,
+                       label=f"no line: below saturation, jobs only span {fit['running_jobs_min']:.0f}-"
+                             f"{fit['running_jobs_max']:.0f}; their mean")
     bits_per_event = module["inferences"]["mean"] * model["input_bytes_per_inference"] * 8
     t_event = 25.0
     limit = 100e9 / bits_per_event * t_event
@@ -354,7 +360,7 @@ NB2 = [
     ax.set_xlim(0, 1450); ax.set_ylim(0, 120)
     ax.set_xlabel("running jobs"); ax.set_ylabel("outbound traffic through the site switch (Gb/s)")
     ax.set_title("2022 campaign, simulated: one point per minute after the warm-up")
-    ax.legend(loc="lower right")
+    ax.legend(loc="center right", bbox_to_anchor=(1.0, 0.4))
     save(fig, "02_traffic_vs_jobs")
     print(f"data per event: {module['inferences']['mean']:.0f} patches x {model['input_bytes_per_inference']:.0f} B"
           f" x 8 = {bits_per_event / 1e9:.2f} Gb")
@@ -374,8 +380,10 @@ NB2 = [
 
     **What the fitted line says and does not say.** In the 2022 data the intercept of the line was the traffic of
     other (non-ProtoDUNE) users. This simulation has no background traffic, so here an intercept is not other
-    users' traffic. Without the cap, the unsaturated minutes are almost all at ~420 jobs (the low-slot hours), so
-    the line is pinned by one cluster and passes near the origin, on the `4.1 Gb / 25 s` line. With the cap, the
+    users' traffic. Without the cap, the minutes below saturation (and not just after a change of slots, when the
+    traffic lags the jobs) are all at 406-420 jobs, the low-slot hours: far too narrow a range to fit a line, and
+    sonicsim says "no line" rather than print a slope set by noise. Their mean (the cross) sits on the
+    `4.1 Gb / 25 s` line. With the cap, the
     minutes at ~600 jobs fall *below* that line: close to the limit the switch is already ~90 % busy, transfers
     slow down, events take longer, and traffic per job drops; a straight line through this bent cloud gets a
     lower slope and a positive intercept. (The campaign is also simulated at 1/10 scale, which makes the slope

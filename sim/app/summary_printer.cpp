@@ -1,5 +1,6 @@
 #include "sim/app/summary_printer.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <string>
@@ -7,9 +8,10 @@
 namespace sonicsim {
 namespace {
 
-std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0) {
+// printf-style formatting of numbers into a std::string (patterns are literals of this file).
+template <typename... Numbers> std::string format(const char* pattern, Numbers... numbers) {
   char buffer[256];
-  std::snprintf(buffer, sizeof buffer, pattern, a, b, c, d);
+  std::snprintf(buffer, sizeof buffer, pattern, static_cast<double>(numbers)...);
   return buffer;
 }
 
@@ -59,9 +61,18 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
     out << format(
         "campaign            %.0f running jobs, %.1f Gb/s outbound (full scale; simulated at scale %g)\n",
         campaign.mean_running_jobs, campaign.mean_outbound_gbps, campaign.scale);
-    if (campaign.fit_valid) {
-      out << format("traffic vs jobs     %.4f Gb/s per job + %.1f Gb/s background (R^2 %.3f)\n",
-                    campaign.slope_gbps_per_job, campaign.intercept_gbps, campaign.fit_r_squared);
+    if (campaign.fit_valid && campaign.fit_determined) {
+      out << format("traffic vs jobs     %.4f +- %.4f Gb/s per job + %.1f +- %.1f Gb/s background (R^2 %.3f, "
+                    "%.0f-%.0f jobs)\n",
+                    campaign.slope_gbps_per_job, campaign.slope_se_gbps_per_job, campaign.intercept_gbps,
+                    campaign.intercept_se_gbps, campaign.fit_r_squared, campaign.fit_jobs_min,
+                    campaign.fit_jobs_max);
+    } else if (campaign.fit_valid) {
+      // A line through a narrow cloud of points has a slope set by the noise: say so rather than print it.
+      out << format("traffic vs jobs     no line: below saturation the running jobs only spanned %.0f-%.0f; "
+                    "there, %.1f Gb/s at %.0f jobs\n",
+                    campaign.fit_jobs_min, campaign.fit_jobs_max, campaign.fit_mean_gbps,
+                    campaign.fit_mean_jobs);
     }
     out << "event-time peaks   ";
     for (const auto& peak : campaign.event_time_peaks)

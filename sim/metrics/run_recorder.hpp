@@ -51,13 +51,23 @@ struct CampaignSummary {
   double events_completed_full_scale = 0.0;
   // Outbound Gb/s = intercept + slope x running jobs, least squares over the time-series intervals of the
   // window in which the switch was below the saturation threshold (on the capacity ceiling the traffic no
-  // longer follows the jobs). slope: Gb/s per job = data per event / time per event; intercept: background.
+  // longer follows the jobs) and the running jobs were steady. slope: Gb/s per job = data per event / time
+  // per event; intercept: background.
   bool fit_valid = false; // fewer than 3 usable intervals, or running jobs never changed
   double slope_gbps_per_job = 0.0;
   double intercept_gbps = 0.0;
+  double slope_se_gbps_per_job = 0.0; // standard errors of the fit, from the scatter of its residuals
+  double intercept_se_gbps = 0.0;
   double fit_r_squared = 0.0;
   std::uint64_t fit_intervals = 0;
+  double fit_jobs_min = 0.0, fit_jobs_max = 0.0;   // range of running jobs over the fitted intervals
+  double fit_mean_jobs = 0.0, fit_mean_gbps = 0.0; // their means
+  // The line means something: the running jobs spanned at least 20 % of their maximum and the slope's
+  // standard error is at most 25 % of it. Otherwise the slope is set by the noise of a narrow cloud of
+  // points.
+  bool fit_determined = false;
   std::uint64_t saturated_intervals = 0; // left out of the fit
+  std::uint64_t transient_intervals = 0; // left out too: running jobs moved > 10 % since the interval before
   double histogram_bin_s = 1.0;
   std::vector<HistogramPeak> event_time_peaks; // see histogram_peaks.hpp for the rule
 };

@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <numeric>
 #include <ostream>
 #include <stdexcept>
 
 namespace sonicsim {
 namespace {
+// Relative change of the running jobs between consecutive intervals above which an interval is a transient.
+constexpr double transient_change = 0.10;
 
 struct IntervalPoint {
   double start_s;
@@ -48,6 +51,9 @@ CampaignSummary RunRecorder::summarize_campaign(const RunSummary& summary) const
   // Whole intervals of the time series inside the window, as the operators' monitoring binned them.
   const double interval_s = scenario_.output.timeseries_interval_s;
   std::vector<double> jobs, gbps;
+  const auto running_jobs_in = [&](double from_s) {
+    return jobs_running_s_.sum_between(from_s, from_s + interval_s) / interval_s;
+  };
   for (double t = std::ceil(summary.window_start_s / interval_s) * interval_s;
        t + interval_s <= summary.window_end_s + 1e-9; t += interval_s) {
     const double simulated_gbps =
@@ -56,7 +62,17 @@ CampaignSummary RunRecorder::summarize_campaign(const RunSummary& summary) const
       ++out.saturated_intervals;
       continue;
     }
-    jobs.push_back(jobs_running_s_.sum_between(t, t + interval_s) / interval_s * full_scale());
+    // Jobs send their first inputs only after their first CPU modules, so for about one event after the slots
+    // change the traffic lags the running jobs: such intervals would pull the line towards the lag, not the
+    // jobs' traffic. An interval is left out when the running jobs moved by more than 10 % since the one
+    // before.
+    const double running = running_jobs_in(t);
+    const double before = running_jobs_in(t - interval_s);
+    if (std::abs(running - before) > transient_change * std::max(before, 1.0)) {
+      ++out.transient_intervals;
+      continue;
+    }
+    jobs.push_back(running * full_scale());
     gbps.push_back(simulated_gbps * full_scale());
   }
   if (jobs.size() < 3) return out;
@@ -65,8 +81,16 @@ CampaignSummary RunRecorder::summarize_campaign(const RunSummary& summary) const
     out.fit_valid = true;
     out.slope_gbps_per_job = fit.slope;
     out.intercept_gbps = fit.intercept;
+    out.slope_se_gbps_per_job = fit.slope_se;
+    out.intercept_se_gbps = fit.intercept_se;
     out.fit_r_squared = fit.r_squared;
     out.fit_intervals = fit.points;
+    out.fit_jobs_min = *std::min_element(jobs.begin(), jobs.end());
+    out.fit_jobs_max = *std::max_element(jobs.begin(), jobs.end());
+    out.fit_mean_jobs = std::accumulate(jobs.begin(), jobs.end(), 0.0) / static_cast<double>(jobs.size());
+    out.fit_mean_gbps = std::accumulate(gbps.begin(), gbps.end(), 0.0) / static_cast<double>(gbps.size());
+    out.fit_determined = out.fit_jobs_max - out.fit_jobs_min >= 0.2 * out.fit_jobs_max &&
+                         fit.slope_se <= 0.25 * std::abs(fit.slope);
   } catch (const std::invalid_argument&) {
     // Running jobs were the same in every interval: no line to fit.
   }

@@ -102,11 +102,19 @@ json campaign_summary_to_json(const CampaignSummary& c) {
       {"events_completed_full_scale", c.events_completed_full_scale},
       {"outbound_vs_running_jobs",
        {{"valid", c.fit_valid},
+        {"determined", c.fit_determined},
         {"slope_gbps_per_job", c.slope_gbps_per_job},
         {"intercept_gbps", c.intercept_gbps},
+        {"slope_se_gbps_per_job", c.slope_se_gbps_per_job},
+        {"intercept_se_gbps", c.intercept_se_gbps},
         {"r_squared", c.fit_r_squared},
         {"intervals", c.fit_intervals},
-        {"saturated_intervals_left_out", c.saturated_intervals}}},
+        {"running_jobs_min", c.fit_jobs_min},
+        {"running_jobs_max", c.fit_jobs_max},
+        {"running_jobs_mean", c.fit_mean_jobs},
+        {"outbound_gbps_mean", c.fit_mean_gbps},
+        {"saturated_intervals_left_out", c.saturated_intervals},
+        {"transient_intervals_left_out", c.transient_intervals}}},
       {"event_time_histogram",
        {{"bin_s", c.histogram_bin_s},
         {"peak_rule",
@@ -123,11 +131,19 @@ CampaignSummary campaign_summary_from_json(const json& in) {
   c.events_completed_full_scale = in.at("events_completed_full_scale").get<double>();
   const auto& fit = in.at("outbound_vs_running_jobs");
   c.fit_valid = fit.at("valid").get<bool>();
+  c.fit_determined = fit.at("determined").get<bool>();
   c.slope_gbps_per_job = fit.at("slope_gbps_per_job").get<double>();
   c.intercept_gbps = fit.at("intercept_gbps").get<double>();
+  c.slope_se_gbps_per_job = fit.at("slope_se_gbps_per_job").get<double>();
+  c.intercept_se_gbps = fit.at("intercept_se_gbps").get<double>();
   c.fit_r_squared = fit.at("r_squared").get<double>();
   c.fit_intervals = fit.at("intervals").get<std::uint64_t>();
+  c.fit_jobs_min = fit.at("running_jobs_min").get<double>();
+  c.fit_jobs_max = fit.at("running_jobs_max").get<double>();
+  c.fit_mean_jobs = fit.at("running_jobs_mean").get<double>();
+  c.fit_mean_gbps = fit.at("outbound_gbps_mean").get<double>();
   c.saturated_intervals = fit.at("saturated_intervals_left_out").get<std::uint64_t>();
+  c.transient_intervals = fit.at("transient_intervals_left_out").get<std::uint64_t>();
   const auto& histogram = in.at("event_time_histogram");
   c.histogram_bin_s = histogram.at("bin_s").get<double>();
   for (const auto& peak : histogram.at("peaks"))
