@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <sys/resource.h>
@@ -80,26 +81,45 @@ std::vector<Measurement> measure(const Scenario& scenario, int repeat) {
   return measurements;
 }
 
-// Flows per wall-clock second of SimGrid alone on the run's flows (median of `repeat` processes).
-double measure_flow_floor(const Scenario& scenario, const Measurement& run, int repeat) {
-  const FlowFloorWorkload workload =
-      flow_floor_workload(scenario, run.requests, run.simulated_s, run.bytes_to_servers);
-  std::vector<double> flows_per_s(static_cast<std::size_t>(repeat));
+// Flows per wall-clock second of SimGrid alone on a run's flows, in one child process.
+double measure_flow_floor(const Scenario& scenario, const FlowFloorWorkload& workload) {
+  double flows_per_s = 0.0;
   run_in_child_processes(
-      static_cast<std::size_t>(repeat), 1,
+      1, 1,
       [&scenario, &workload](std::size_t) {
         const FlowFloorResult result = run_flow_floor(scenario, workload);
         return nlohmann::ordered_json{{"flows", result.flows}, {"wall_s", result.wall_clock_s}}.dump();
       },
-      [&flows_per_s](std::size_t i, const ChildResult& child) {
+      [&flows_per_s](std::size_t, const ChildResult& child) {
         if (!child.ok) throw std::runtime_error("SimGrid floor run failed: " + child.output);
         const auto json = nlohmann::ordered_json::parse(child.output);
-        flows_per_s[i] = json["flows"].get<double>() / json["wall_s"].get<double>();
+        flows_per_s = json["flows"].get<double>() / json["wall_s"].get<double>();
       });
-  return median(flows_per_s);
+  return flows_per_s;
 }
 
-void print_row(const char* label, const std::vector<Measurement>& runs, double floor_per_s = -1) {
+struct WithFloor {
+  std::vector<Measurement> runs;
+  std::vector<double> floor_per_s; // one per run, measured right after it
+};
+
+// Simulator and floor runs alternate, so that each pair sees the same state of a shared machine: their ratio
+// is steadier than either rate.
+WithFloor measure_with_floor(const Scenario& scenario, int repeat) {
+  WithFloor out;
+  std::optional<FlowFloorWorkload> workload;
+  for (int i = 0; i < repeat; ++i) {
+    out.runs.push_back(measure(scenario, 1).front());
+    const Measurement& run = out.runs.back();
+    if (!workload)
+      workload = flow_floor_workload(scenario, run.requests, run.simulated_s, run.bytes_to_servers);
+    out.floor_per_s.push_back(measure_flow_floor(scenario, *workload));
+  }
+  return out;
+}
+
+void print_row(const char* label, const std::vector<Measurement>& runs,
+               const std::vector<double>& floor_per_s = {}) {
   std::vector<double> requests_per_s, requests_per_cpu_s, events_per_s, wall_s, rss_mb;
   for (const auto& run : runs) {
     requests_per_s.push_back(run.requests / run.wall_s);
@@ -111,7 +131,12 @@ void print_row(const char* label, const std::vector<Measurement>& runs, double f
   std::printf("%-22s %10.0f %12.0f %14.0f %12.0f %10.3f %10.1f", label, runs.front().requests,
               median(requests_per_s), median(requests_per_cpu_s), median(events_per_s), median(wall_s),
               median(rss_mb));
-  if (floor_per_s > 0) std::printf(" %15.0f", floor_per_s);
+  if (!floor_per_s.empty()) {
+    std::vector<double> of_floor;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      of_floor.push_back(100.0 * runs[i].requests / runs[i].wall_s / floor_per_s[i]);
+    std::printf(" %15.0f %9.0f%%", median(floor_per_s), median(of_floor));
+  }
   std::printf("\n");
 }
 
@@ -122,14 +147,14 @@ int bench(const BenchArguments& arguments) {
       base.name.c_str(), arguments.repeat, std::thread::hardware_concurrency());
   double load[1] = {0.0};
   if (::getloadavg(load, 1) == 1) std::printf("load average before the runs: %.2f\n\n", load[0]);
-  std::printf("%-22s %10s %12s %14s %12s %10s %10s %15s\n", "configuration", "requests", "requests/s",
-              "requests/cpu-s", "events/s", "wall s", "peak MB", "SimGrid floor/s");
+  std::printf("%-22s %10s %12s %14s %12s %10s %10s %15s %10s\n", "configuration", "requests", "requests/s",
+              "requests/cpu-s", "events/s", "wall s", "peak MB", "SimGrid floor/s", "of floor");
   for (const int jobs : arguments.jobs) {
     const Scenario scenario = arguments.source.load({"workload.jobs=" + std::to_string(jobs)});
     const std::string label =
         std::to_string(jobs) + " jobs x " + std::to_string(scenario.workload.events_per_job) + " ev";
-    const std::vector<Measurement> runs = measure(scenario, arguments.repeat);
-    print_row(label.c_str(), runs, measure_flow_floor(scenario, runs.front(), arguments.repeat));
+    const WithFloor measured = measure_with_floor(scenario, arguments.repeat);
+    print_row(label.c_str(), measured.runs, measured.floor_per_s);
   }
   std::printf("\nmemory against the number of events (400 jobs):\n");
   for (const int events : {6, 24}) {
@@ -146,7 +171,7 @@ int bench(const BenchArguments& arguments) {
       "module\n"
       "pipeline, nothing recorded), in flows per wall-clock second: the ceiling for a simulator that gives "
       "each\n"
-      "request a SimGrid flow.\n");
+      "request a SimGrid flow; of floor: median over runs of requests/s / the floor measured right after.\n");
   return exit_ok;
 }
 

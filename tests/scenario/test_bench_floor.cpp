@@ -28,14 +28,15 @@ TEST_CASE("bench prints the simulator's rate and the SimGrid floor for each job 
   const auto result = sonicsim::testing::run_sonicsim("bench --jobs 20 --repeat 1");
   REQUIRE(result.exit_code == 0);
   CHECK(result.output.find("SimGrid floor/s") != std::string::npos);
+  CHECK(result.output.find("of floor") != std::string::npos);
   const auto row_at = result.output.find("20 jobs x 6 ev");
   REQUIRE(row_at != std::string::npos);
   std::istringstream row(result.output.substr(row_at + std::string("20 jobs x 6 ev").size()));
   std::vector<double> numbers;
-  for (double value = 0; row >> value && numbers.size() < 7;)
+  for (double value = 0; numbers.size() < 8 && row >> value;)
     numbers.push_back(value);
-  // requests, requests/s, requests/cpu-s, events/s, wall s, peak MB, SimGrid floor/s
-  REQUIRE(numbers.size() == 7);
+  // requests, requests/s, requests/cpu-s, events/s, wall s, peak MB, SimGrid floor/s, % of floor
+  REQUIRE(numbers.size() == 8);
   CHECK(numbers[0] >= 20 * 6 * 32); // 32 groups per event, each at least one request
   for (const double value : numbers)
     CHECK(value > 0);
