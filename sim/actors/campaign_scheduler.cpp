@@ -19,11 +19,16 @@ CampaignScheduler::CampaignScheduler(const Scenario& scenario, const SitePlatfor
       recorder_(recorder), slot_cpu_speed_(std::move(slot_cpu_speed)),
       slot_local_gpu_(std::move(slot_local_gpu)), slot_busy_since_s_(slot_cpu_speed_.size(), -1.0),
       events_left_(campaign_.total_events ? *campaign_.total_events : -1),
-      rng_(make_stream(scenario.seed, stream_campaign)) {}
+      rng_(make_stream(scenario.seed, stream_campaign)) {
+  if (campaign_.slots_random)
+    random_slots_.emplace(*campaign_.slots_random, make_stream(scenario.seed, stream_campaign_slots));
+}
 
-double CampaignScheduler::slots_at(double t_s) const {
+double CampaignScheduler::slots_at(double t_s) {
   double fraction = 1.0;
-  if (campaign_.slots) {
+  if (random_slots_) {
+    fraction = random_slots_->at(t_s);
+  } else if (campaign_.slots) {
     const double t_in_cycle = campaign_.slots_repeat_s > 0 ? std::fmod(t_s, campaign_.slots_repeat_s) : t_s;
     fraction = campaign_.slots->at(t_in_cycle);
   }

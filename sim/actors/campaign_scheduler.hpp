@@ -7,8 +7,10 @@
 #pragma once
 
 #include "sim/actors/job_client.hpp"
+#include "sim/actors/random_slot_share.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -25,7 +27,7 @@ public:
   void operator()();
 
   // Slots the campaign may use at time t (before the cap), and the cap (infinite when uncapped).
-  double slots_at(double t_s) const;
+  double slots_at(double t_s);
   double cap_at(double t_s) const;
 
 private:
@@ -45,6 +47,7 @@ private:
   int next_job_ = 0;
   bool closed_ = false; // the window has ended: jobs still running were recorded up to its end
   std::mt19937_64 rng_;
+  std::optional<RandomSlotShare> random_slots_; // campaign.slots_random, when set
 };
 
 } // namespace sonicsim

@@ -83,6 +83,10 @@ json campaign_to_json(const Campaign& campaign) {
       campaign.max_concurrent ? schedule_to_json(*campaign.max_concurrent, "jobs") : json();
   out["slots"] = campaign.slots ? schedule_to_json(*campaign.slots, "fraction") : json();
   out["slots_repeat_s"] = campaign.slots_repeat_s;
+  out["slots_random"] = campaign.slots_random ? json{{"min", campaign.slots_random->min_fraction},
+                                                     {"max", campaign.slots_random->max_fraction},
+                                                     {"mean_hold_s", campaign.slots_random->mean_hold_s}}
+                                              : json();
   out["start_delay_s"] = distribution_to_json(campaign.start_delay_s);
   out["window_s"] = campaign.window_s ? json(*campaign.window_s) : json();
   out["warmup_s"] = campaign.warmup_s;

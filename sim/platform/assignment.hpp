@@ -19,6 +19,7 @@ enum RandomStream : std::uint64_t {
   stream_local_gpu = 6,
   stream_campaign = 7, // the campaign scheduler: start delays, pods of campaign jobs
   stream_background_on_off = 8,
+  stream_campaign_slots = 9, // campaign.slots_random
 };
 
 std::mt19937_64 make_stream(std::uint64_t seed, std::uint64_t stream, std::uint64_t index = 0);

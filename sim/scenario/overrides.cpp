@@ -157,7 +157,11 @@ void apply_set_override(YAML::Node& root, const std::string& argument, SourceInf
       }
       resolved = render(resolved, parts[i]);
       if (last) {
-        current[parts[i]] = value;
+        // `key=null` takes the key out, so that its default (or its absence) applies.
+        if (value.IsNull())
+          current.remove(parts[i]);
+        else
+          current[parts[i]] = value;
       } else {
         if (!current[parts[i]].IsDefined()) current[parts[i]] = YAML::Node(YAML::NodeType::Map);
         current.reset(current[parts[i]]);

@@ -185,9 +185,18 @@ struct Campaign {
   std::optional<StepSchedule> max_concurrent; // cap on running jobs over time; default none (uncapped)
   std::optional<StepSchedule> slots; // fraction (0..1) of workload.jobs available over time; default 1
   double slots_repeat_s = 0.0;       // the slot schedule repeats with this period; default 0: no repeat
-  DistributionSpec start_delay_s;    // from slot grant to the job's first event; default 0
-  std::optional<double> window_s;    // simulated time after which the run stops; default none
-  double warmup_s = 0.0;             // events starting earlier are left out of the statistics
+  // Instead of a schedule: the grid's share for the campaign fluctuates. The fraction of workload.jobs on
+  // offer is drawn uniformly in [min, max], held for an exponential time of mean mean_hold, drawn again, and
+  // so on (seeded). Exclusive with `slots`.
+  struct RandomSlots {
+    double min_fraction = 0.0;
+    double max_fraction = 1.0;
+    double mean_hold_s = 3600.0;
+  };
+  std::optional<RandomSlots> slots_random;
+  DistributionSpec start_delay_s; // from slot grant to the job's first event; default 0
+  std::optional<double> window_s; // simulated time after which the run stops; default none
+  double warmup_s = 0.0;          // events starting earlier are left out of the statistics
   double scale = 1.0; // fraction of the site simulated (0 < scale <= 1); results are reported at full scale
   double histogram_bin_s = 1.0; // bin width of the per-event time histogram; default 1 s
 };

@@ -63,6 +63,22 @@ Campaign read_campaign(const Cursor& c, const Workload& workload) {
     require(c["slots_repeat"], campaign.slots_repeat_s > campaign.slots->from_s.back(),
             "a period longer than the last step of campaign.slots");
   }
+  if (c["slots_random"].present()) {
+    const Cursor random = c["slots_random"];
+    if (campaign.slots)
+      random.fail("both campaign.slots and campaign.slots_random; expected one of them (a schedule, or a "
+                  "random share)");
+    Campaign::RandomSlots slots;
+    if (random["min"].present()) slots.min_fraction = read_slot_fraction(random["min"]);
+    if (random["max"].present()) slots.max_fraction = read_slot_fraction(random["max"]);
+    require(random["max"].present() ? random["max"] : random, slots.max_fraction >= slots.min_fraction,
+            "max >= min (the share is drawn between them)");
+    if (random["mean_hold"].present()) {
+      slots.mean_hold_s = read_duration_s(random["mean_hold"]);
+      require(random["mean_hold"], slots.mean_hold_s > 0.0, "a mean holding time > 0, e.g. \"1h\"");
+    }
+    campaign.slots_random = slots;
+  }
   if (c["start_delay"].present())
     campaign.start_delay_s = read_distribution(c["start_delay"], Quantity::duration);
   if (c["window"].present()) {

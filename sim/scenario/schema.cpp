@@ -98,6 +98,7 @@ NodePtr build_root() {
                         {"max_concurrent", list(map({{"from", value()}, {"jobs", value()}}))},
                         {"slots", list(map({{"from", value()}, {"fraction", value()}}))},
                         {"slots_repeat", value()},
+                        {"slots_random", map({{"min", value()}, {"max", value()}, {"mean_hold", value()}})},
                         {"start_delay", dist()},
                         {"window", value()},
                         {"warmup", value()},

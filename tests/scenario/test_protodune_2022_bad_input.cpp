@@ -65,3 +65,20 @@ TEST_CASE("2022 campaign: background above the switch capacity") {
                     R"(background: "20Gbps", background_schedule: [{from: "0s", rate: "90Gbps"}]})"),
       "platform.site_switch", "expected a background below the switch capacity");
 }
+
+TEST_CASE("2022 campaign: slots_random next to a slots schedule, or with max below min") {
+  expect_rejected(campaign_with("both_slots.yaml", R"(slots_repeat: "2h")",
+                                R"(slots_repeat: "2h"
+    slots_random: {min: 0.2, max: 0.6, mean_hold: "1h"})"),
+                  "workload.campaign.slots_random", "expected one of them");
+  expect_rejected(campaign_with("slots_random_order.yaml",
+                                R"(slots: [{from: "0s", fraction: 1.0}, {from: "1h", fraction: 0.3}]
+    slots_repeat: "2h")",
+                                R"(slots_random: {min: 0.6, max: 0.2, mean_hold: "1h"})"),
+                  "workload.campaign.slots_random.max", "max >= min");
+  expect_rejected(campaign_with("slots_random_hold.yaml",
+                                R"(slots: [{from: "0s", fraction: 1.0}, {from: "1h", fraction: 0.3}]
+    slots_repeat: "2h")",
+                                R"(slots_random: {min: 0.2, max: 0.6, mean_hold: "0s"})"),
+                  "workload.campaign.slots_random.mean_hold", "a mean holding time > 0");
+}

@@ -195,3 +195,25 @@ TEST_CASE("2022 what-if: with 110 s of non-ML modules per event the limit rises 
   CHECK(limit.knee_jobs == doctest::Approx(analytic).epsilon(0.15));
   CHECK(limit.knee_jobs > 4.0 * 610.0);
 }
+
+TEST_CASE("2022 traffic vs running jobs with a random grid share: the line is determined and recovers the "
+          "slope and the background") {
+  // The grid's share for the campaign redrawn in [0.15, 0.5] of 600 slots every ~20 min (slots_random), below
+  // the limit with 20 Gb/s of background, as in the schedule-driven test above; same tolerances, same scale.
+  const auto summaries = simulate_all(
+      {{"workload.jobs=600", "platform.site_switch.background=20Gbps", "workload.campaign.slots=null",
+        "workload.campaign.slots_repeat=null",
+        "workload.campaign.slots_random={min: 0.15, max: 0.5, mean_hold: 20min}",
+        "workload.campaign.window=6h", "workload.campaign.warmup=40min", "workload.campaign.scale=0.25"}});
+  const auto& campaign = *summaries.front().campaign;
+  MESSAGE("slope " << campaign.slope_gbps_per_job << " +- " << campaign.slope_se_gbps_per_job
+                   << " Gb/s per job, intercept " << campaign.intercept_gbps << " Gb/s over "
+                   << campaign.fit_jobs_min << "-" << campaign.fit_jobs_max << " jobs");
+  REQUIRE(campaign.fit_valid);
+  CHECK(campaign.fit_determined);
+  CHECK(campaign.slope_gbps_per_job ==
+        doctest::Approx(bits_per_event / 1e9 / unsaturated_event_s).epsilon(0.10));
+  CHECK(std::abs(campaign.intercept_gbps - 20.0) < 3.0);
+  // The share moved: running jobs (full scale) spread over much of 0.15-0.5 of 600 = 90-300.
+  CHECK(campaign.fit_jobs_max - campaign.fit_jobs_min > 100.0);
+}

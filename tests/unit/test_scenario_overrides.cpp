@@ -133,3 +133,12 @@ TEST_CASE("scenario overrides: validate_key_path checks a path without a scenari
   CHECK_THROWS_AS(validate_key_path("workload..jobs"), ScenarioError);
   CHECK_THROWS_AS(validate_key_path("platform.nic_mix.fast.fraction"), ScenarioError); // nic_mix has no names
 }
+
+TEST_CASE("--set key=null takes a key out, so that its default applies") {
+  // An optional key: seed defaults to 1.
+  CHECK(load_with({"seed=7"}).seed == 7);
+  CHECK(load_with({"seed=7", "seed=null"}).seed == 1);
+  // A required key: without it the loader says which.
+  CHECK(error_of({"workload.jobs=null"}).find("workload.jobs") != std::string::npos);
+  CHECK(error_of({"workload.pipeline.EmTrkMichelId.max_batch=null"}).find("max_batch") != std::string::npos);
+}
