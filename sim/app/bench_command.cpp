@@ -149,12 +149,25 @@ int bench(const BenchArguments& arguments) {
   if (::getloadavg(load, 1) == 1) std::printf("load average before the runs: %.2f\n\n", load[0]);
   std::printf("%-22s %10s %12s %14s %12s %10s %10s %15s %10s\n", "configuration", "requests", "requests/s",
               "requests/cpu-s", "events/s", "wall s", "peak MB", "SimGrid floor/s", "of floor");
+  std::vector<std::pair<int, double>> peak_mb_by_jobs;
   for (const int jobs : arguments.jobs) {
     const Scenario scenario = arguments.source.load({"workload.jobs=" + std::to_string(jobs)});
     const std::string label =
         std::to_string(jobs) + " jobs x " + std::to_string(scenario.workload.events_per_job) + " ev";
     const WithFloor measured = measure_with_floor(scenario, arguments.repeat);
     print_row(label.c_str(), measured.runs, measured.floor_per_s);
+    std::vector<double> rss_mb;
+    for (const auto& run : measured.runs)
+      rss_mb.push_back(run.peak_rss_mb);
+    peak_mb_by_jobs.emplace_back(jobs, median(rss_mb));
+  }
+  if (peak_mb_by_jobs.size() >= 2) {
+    // The process's fixed cost (libraries, platform) cancels out between the smallest and largest runs.
+    const auto [fewest, fewest_mb] = *std::min_element(peak_mb_by_jobs.begin(), peak_mb_by_jobs.end());
+    const auto [most, most_mb] = *std::max_element(peak_mb_by_jobs.begin(), peak_mb_by_jobs.end());
+    if (most > fewest)
+      std::printf("memory per job: %.1f kB (peak memory from %d to %d jobs)\n",
+                  (most_mb - fewest_mb) * 1024.0 / (most - fewest), fewest, most);
   }
   std::printf("\nmemory against the number of events (400 jobs):\n");
   for (const int events : {6, 24}) {
