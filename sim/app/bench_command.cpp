@@ -192,9 +192,10 @@ int bench(const BenchArguments& arguments) {
 
 void register_bench_command(CLI::App& app, int& result) {
   auto arguments = std::make_shared<BenchArguments>();
-  auto* command =
-      app.add_subcommand("bench", "Measure simulator speed (simulated requests per wall-clock second) "
-                                  "and peak memory at 100, 400 and 1,000 jobs");
+  auto* command = app.add_subcommand(
+      "bench", "Measure simulator speed (simulated requests per wall-clock second) "
+               "and peak memory at 100, 400 and 1,000 jobs, next to the SimGrid floor (the same "
+               "request flows moved by SimGrid alone)");
   arguments->source.add_options(*command);
   command->add_option("--repeat", arguments->repeat, "Runs per configuration (median reported)")
       ->check(CLI::Range(1, 50));
