@@ -83,6 +83,8 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
   }
   out << "bottleneck          " << summary.bottleneck
       << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck_utilisation) << "\n";
+  for (const auto& warning : summary.warnings)
+    out << "WARNING: " << warning << "\n";
 }
 
 } // namespace sonicsim

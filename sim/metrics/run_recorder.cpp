@@ -206,6 +206,22 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   // Below 90 % nothing shared holds the jobs back: their own CPUs set the pace.
   if (summary.bottleneck_utilisation < saturation_threshold)
     summary.bottleneck = "none (jobs' own CPUs; busiest shared resource: " + summary.bottleneck + ")";
+  // Small replies are timed as if alone on the reply path (NetworkSettings::small_reply_max_bytes), which
+  // holds while the inbound links are nearly idle. Above 10 % busy, replies overlap often enough to matter.
+  constexpr double small_reply_inbound_limit = 0.10;
+  if (scenario_.platform.network.small_reply_max_bytes > 0) {
+    for (const auto& link : summary.links) {
+      const bool inbound = link.name == "site_switch_in" || link.name == "wan_in" ||
+                           (link.name.rfind("pod", 0) == 0 && link.name.size() > 8 &&
+                            link.name.compare(link.name.size() - 8, 8, "_nic_out") == 0);
+      if (inbound && link.utilisation > small_reply_inbound_limit) {
+        summary.warnings.push_back(
+            link.name + " is " + std::to_string(static_cast<int>(std::lround(100.0 * link.utilisation))) +
+            " % busy with replies, which platform.network.small_reply_max times as if alone on the path; "
+            "rerun with --set platform.network.small_reply_max=0B to simulate them as flows");
+      }
+    }
+  }
   if (scenario_.workload.campaign) summary.campaign = summarize_campaign(summary);
   return summary;
 }

@@ -104,6 +104,7 @@ struct RunSummary {
   std::string bottleneck;       // the resource with the highest utilisation in the window
   double bottleneck_utilisation = 0.0;
   std::optional<CampaignSummary> campaign; // campaign mode only
+  std::vector<std::string> warnings;       // conditions under which a result should not be trusted as is
 };
 
 // A shared resource busier than this counts as saturated (the bottleneck).

@@ -307,6 +307,7 @@ json run_summary_to_json(const RunSummary& summary) {
         {"links", links}}},
       {"bottleneck", {{"resource", summary.bottleneck}, {"utilisation", summary.bottleneck_utilisation}}}};
   if (summary.campaign) out["campaign"] = campaign_summary_to_json(*summary.campaign);
+  out["warnings"] = summary.warnings;
   return out;
 }
 
@@ -349,6 +350,7 @@ RunSummary run_summary_from_json(const json& in) {
   summary.bottleneck = in.at("bottleneck").at("resource").get<std::string>();
   summary.bottleneck_utilisation = in.at("bottleneck").at("utilisation").get<double>();
   if (in.contains("campaign")) summary.campaign = campaign_summary_from_json(in.at("campaign"));
+  if (in.contains("warnings")) summary.warnings = in.at("warnings").get<std::vector<std::string>>();
   return summary;
 }
 

@@ -61,3 +61,21 @@ TEST_CASE("replies above small_reply_max are flows: identical to simulating all 
   check_same_as_flows(
       {"workload.jobs=60", "workload.events_per_job=3", "platform.network.small_reply_max=1KiB"}, 1e-15);
 }
+
+TEST_CASE("small replies: a run whose reply path is over 10 % busy says so") {
+  // Outputs almost as large as inputs (38 B against 50 B) through a 50 Mb/s pod NIC: the NIC's outbound
+  // direction carries ~28 % of replies, and replies timed as if alone would be late by up to 0.7 % here.
+  const std::vector<std::string> busy_replies{
+      "workload.jobs=100", "workload.events_per_job=3", "models.emtrkmichelid.input_bytes_per_inference=50B",
+      "models.emtrkmichelid.output_bytes_per_inference=38B", "platform.server_pods.nic_bandwidth=0.05Gbps"};
+  const auto warned = simulate("protodune_2020_large_batch.yaml", busy_replies);
+  REQUIRE(warned.warnings.size() == 1);
+  CHECK(warned.warnings[0].find("pod0_nic_out") == 0);
+  CHECK(warned.warnings[0].find("small_reply_max=0B") != std::string::npos);
+  std::vector<std::string> as_flows = busy_replies;
+  as_flows.push_back("platform.network.small_reply_max=0B");
+  CHECK(simulate("protodune_2020_large_batch.yaml", as_flows).warnings.empty());
+  // The shipped scenario's replies are ~1/576 of its requests: no warning even with saturated GPUs.
+  CHECK(simulate("protodune_2020_large_batch.yaml", {"workload.jobs=400", "workload.events_per_job=3"})
+            .warnings.empty());
+}
