@@ -119,11 +119,14 @@ bool JobClient::send_request(const Module& module, int batch_size, EventRecord& 
     if (request.rejection) recorder_.record_rejection(*request.rejection);
 
     const double output_bytes = request.rejection ? error_reply_bytes : reply_bytes;
+    // A rejection is answered at once with an error message, whose delay the client takes itself.
+    const double reply_delay_s =
+        request.rejection ? small_reply_delay_s(output_bytes) : request.reply_delay_s;
     double reply_at_s = sg4::Engine::get_clock();
-    if (!request.rejection && request.reply_delay_s >= 0) {
-      reply_at_s -= request.reply_delay_s; // already received
-    } else if (const double delay_s = small_reply_delay_s(output_bytes); delay_s >= 0) {
-      sg4::this_actor::sleep_for(delay_s);
+    if (reply_delay_s >= 0 && !request.rejection) {
+      reply_at_s -= reply_delay_s; // already received: the server woke this actor after the delay
+    } else if (reply_delay_s >= 0) {
+      sg4::this_actor::sleep_for(reply_delay_s);
     } else {
       sg4::Comm::sendto(pod, worker, static_cast<std::uint64_t>(output_bytes));
     }

@@ -31,12 +31,8 @@ FlowFloorWorkload flow_floor_workload(const Scenario& scenario, double requests,
 
 FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload& workload) {
   const auto wall_start = std::chrono::steady_clock::now();
-  std::vector<std::string> arguments = engine_arguments(scenario);
-  std::vector<char*> argv;
-  for (auto& argument : arguments)
-    argv.push_back(argument.data());
-  int argc = static_cast<int>(argv.size());
-  sg4::Engine engine(&argc, argv.data());
+  EngineCommandLine command_line(scenario);
+  sg4::Engine engine(command_line.argc(), command_line.argv());
   // The platform builder registers its links with a recorder; nothing is recorded afterwards.
   const int gpu_count = scenario.platform.pods.count * scenario.platform.pods.gpus_per_pod;
   RunRecorder recorder(scenario, gpu_count, nullptr);

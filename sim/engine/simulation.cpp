@@ -79,12 +79,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   const auto wall_start = std::chrono::steady_clock::now();
   // A campaign may run on a fraction of the site (campaign_scale.hpp); outputs show the scenario as written.
   const Scenario scenario = scaled_for_simulation(scenario_as_written);
-  std::vector<std::string> arguments = engine_arguments(scenario);
-  std::vector<char*> argv;
-  for (auto& argument : arguments)
-    argv.push_back(argument.data());
-  int argc = static_cast<int>(argv.size());
-  sg4::Engine engine(&argc, argv.data());
+  EngineCommandLine command_line(scenario);
+  sg4::Engine engine(command_line.argc(), command_line.argv());
 
   std::unique_ptr<OutputFiles> files;
   if (options.output_dir) files = std::make_unique<OutputFiles>(*options.output_dir);

@@ -44,9 +44,9 @@ RunRecorder::RunRecorder(const Scenario& scenario, int gpu_count, std::ostream* 
   }
 }
 
-int RunRecorder::add_link(const std::string& name, double capacity_bps, bool keep_timeseries) {
-  TrackedLink link{name, capacity_bps, 0.0, std::nullopt};
-  if (keep_timeseries) link.bytes_over_time.emplace(bin_width_s_);
+int RunRecorder::add_link(const std::string& name, double capacity_bps, LinkKind kind) {
+  TrackedLink link{name, capacity_bps, kind, 0.0, std::nullopt};
+  if (kind != LinkKind::worker_nic) link.bytes_over_time.emplace(bin_width_s_);
   links_.push_back(std::move(link));
   return static_cast<int>(links_.size()) - 1;
 }
@@ -185,6 +185,15 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
                           link.bytes_over_time->sum_between(summary.window_start_s, summary.window_end_s) /
                           (link.capacity_bps * window_s);
       summary.links.push_back(usage);
+      // Small replies are timed as if alone on the reply path (NetworkSettings::small_reply_max_bytes), which
+      // holds while it is nearly idle. Above 10 % busy, replies overlap often enough to matter.
+      constexpr double small_reply_busy_limit = 0.10;
+      if (link.kind == LinkKind::replies_only && scenario_.platform.network.small_reply_max_bytes > 0 &&
+          usage.utilisation > small_reply_busy_limit)
+        summary.warnings.push_back(
+            link.name + " is " + std::to_string(std::lround(100.0 * usage.utilisation)) +
+            " % busy with replies, which platform.network.small_reply_max times as if alone on the path; "
+            "rerun with --set platform.network.small_reply_max=0B to simulate them as flows");
     } else {
       usage.utilisation = 8.0 * link.bytes / (link.capacity_bps * run_s);
       if (usage.utilisation > busiest_nic.utilisation || busiest_nic.name.empty()) busiest_nic = usage;
@@ -206,22 +215,6 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   // Below 90 % nothing shared holds the jobs back: their own CPUs set the pace.
   if (summary.bottleneck_utilisation < saturation_threshold)
     summary.bottleneck = "none (jobs' own CPUs; busiest shared resource: " + summary.bottleneck + ")";
-  // Small replies are timed as if alone on the reply path (NetworkSettings::small_reply_max_bytes), which
-  // holds while the inbound links are nearly idle. Above 10 % busy, replies overlap often enough to matter.
-  constexpr double small_reply_inbound_limit = 0.10;
-  if (scenario_.platform.network.small_reply_max_bytes > 0) {
-    for (const auto& link : summary.links) {
-      const bool inbound = link.name == "site_switch_in" || link.name == "wan_in" ||
-                           (link.name.rfind("pod", 0) == 0 && link.name.size() > 8 &&
-                            link.name.compare(link.name.size() - 8, 8, "_nic_out") == 0);
-      if (inbound && link.utilisation > small_reply_inbound_limit) {
-        summary.warnings.push_back(
-            link.name + " is " + std::to_string(static_cast<int>(std::lround(100.0 * link.utilisation))) +
-            " % busy with replies, which platform.network.small_reply_max times as if alone on the path; "
-            "rerun with --set platform.network.small_reply_max=0B to simulate them as flows");
-      }
-    }
-  }
   if (scenario_.workload.campaign) summary.campaign = summarize_campaign(summary);
   return summary;
 }

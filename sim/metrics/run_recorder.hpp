@@ -118,7 +118,10 @@ public:
   RunRecorder(const Scenario& scenario, int gpu_count, std::ostream* events_csv);
 
   // Links whose load is tracked. Worker NICs are many: they keep totals only (no time series).
-  int add_link(const std::string& name, double capacity_bps, bool keep_timeseries);
+  // worker_nic: utilisation over the whole run, no time series (there are thousands); shared: a time series;
+  // replies_only: shared, and on the inbound path that only replies use (pod NIC out, WAN and switch in).
+  enum class LinkKind { worker_nic, shared, replies_only };
+  int add_link(const std::string& name, double capacity_bps, LinkKind kind);
   void record_transfer(const std::vector<int>& link_ids, double bytes, double start_s, double end_s);
   void record_bytes_to_servers(double bytes) { bytes_to_servers_ += bytes; }
   void record_bytes_from_servers(double bytes) { bytes_from_servers_ += bytes; }
@@ -153,6 +156,7 @@ private:
   struct TrackedLink {
     std::string name;
     double capacity_bps;
+    LinkKind kind;
     double bytes = 0.0;
     std::optional<TimeBins> bytes_over_time;
   };

@@ -10,19 +10,12 @@
 #include <numeric>
 #include <ostream>
 #include <stdexcept>
+#include <utility>
 
 namespace sonicsim {
 namespace {
 // Relative change of the running jobs between consecutive intervals above which an interval is a transient.
 constexpr double transient_change = 0.10;
-
-struct IntervalPoint {
-  double start_s;
-  double running_jobs;  // full scale
-  double outbound_gbps; // full scale
-  bool saturated;
-};
-
 } // namespace
 
 double RunRecorder::full_scale() const {
@@ -54,8 +47,11 @@ CampaignSummary RunRecorder::summarize_campaign(const RunSummary& summary) const
   const auto running_jobs_in = [&](double from_s) {
     return jobs_running_s_.sum_between(from_s, from_s + interval_s) / interval_s;
   };
-  for (double t = std::ceil(summary.window_start_s / interval_s) * interval_s;
-       t + interval_s <= summary.window_end_s + 1e-9; t += interval_s) {
+  const double first_s = std::ceil(summary.window_start_s / interval_s) * interval_s;
+  double before = running_jobs_in(first_s - interval_s); // running jobs in the interval before t
+  for (double t = first_s; t + interval_s <= summary.window_end_s + 1e-9; t += interval_s) {
+    const double running = running_jobs_in(t);
+    const double running_before = std::exchange(before, running);
     const double simulated_gbps =
         8.0 * outbound->bytes_over_time->sum_between(t, t + interval_s) / interval_s / 1e9;
     if (simulated_gbps * 1e9 >= saturation_threshold * outbound->capacity_bps) {
@@ -66,9 +62,7 @@ CampaignSummary RunRecorder::summarize_campaign(const RunSummary& summary) const
     // change the traffic lags the running jobs: such intervals would pull the line towards the lag, not the
     // jobs' traffic. An interval is left out when the running jobs moved by more than 10 % since the one
     // before.
-    const double running = running_jobs_in(t);
-    const double before = running_jobs_in(t - interval_s);
-    if (std::abs(running - before) > transient_change * std::max(before, 1.0)) {
+    if (std::abs(running - running_before) > transient_change * std::max(running_before, 1.0)) {
       ++out.transient_intervals;
       continue;
     }

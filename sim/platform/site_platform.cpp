@@ -38,10 +38,14 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
   site_switch->set_latency(0.0)->seal();
   auto* wan = zone->create_split_duplex_link("wan", bytes_per_s(platform.wan.bandwidth_bps));
   wan->set_latency(platform.wan.rtt_s / 2.0)->seal(); // one way: a request and its response add up to one RTT
-  site.switch_out_link_id = recorder.add_link("site_switch_out", platform.site_switch.bandwidth_bps, true);
-  site.switch_in_link_id = recorder.add_link("site_switch_in", platform.site_switch.bandwidth_bps, true);
-  site.wan_out_link_id = recorder.add_link("wan_out", platform.wan.bandwidth_bps, true);
-  site.wan_in_link_id = recorder.add_link("wan_in", platform.wan.bandwidth_bps, true);
+  site.switch_out_link_id =
+      recorder.add_link("site_switch_out", platform.site_switch.bandwidth_bps, RunRecorder::LinkKind::shared);
+  site.switch_in_link_id = recorder.add_link("site_switch_in", platform.site_switch.bandwidth_bps,
+                                             RunRecorder::LinkKind::replies_only);
+  site.wan_out_link_id =
+      recorder.add_link("wan_out", platform.wan.bandwidth_bps, RunRecorder::LinkKind::shared);
+  site.wan_in_link_id =
+      recorder.add_link("wan_in", platform.wan.bandwidth_bps, RunRecorder::LinkKind::replies_only);
 
   using Direction = sg4::LinkInRoute::Direction;
   auto set_routes = [zone](sg4::Host* host, const std::vector<sg4::LinkInRoute>& up,
@@ -67,7 +71,8 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
     host->seal();
     set_routes(host, {{nic, Direction::UP}}, {{nic, Direction::DOWN}});
     site.worker_hosts.push_back(host);
-    site.worker_nic_link_id.push_back(recorder.add_link(name + "_nic", nic_bps, false));
+    site.worker_nic_link_id.push_back(
+        recorder.add_link(name + "_nic", nic_bps, RunRecorder::LinkKind::worker_nic));
   }
 
   // Server pods: each behind its own NIC (cloud VMs cap bandwidth per VM), with its GPUs.
@@ -81,8 +86,10 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
     set_routes(host, {{nic, Direction::UP}, {wan, Direction::DOWN}, {site_switch, Direction::DOWN}},
                {{site_switch, Direction::UP}, {wan, Direction::UP}, {nic, Direction::DOWN}});
     site.pod_hosts.push_back(host);
-    site.pod_in_link_id.push_back(recorder.add_link(name + "_nic_in", pods.nic_bandwidth_bps, true));
-    site.pod_out_link_id.push_back(recorder.add_link(name + "_nic_out", pods.nic_bandwidth_bps, true));
+    site.pod_in_link_id.push_back(
+        recorder.add_link(name + "_nic_in", pods.nic_bandwidth_bps, RunRecorder::LinkKind::shared));
+    site.pod_out_link_id.push_back(
+        recorder.add_link(name + "_nic_out", pods.nic_bandwidth_bps, RunRecorder::LinkKind::replies_only));
   }
 
   // Background traffic: other users' hosts on the site send to the outside world through the switch.

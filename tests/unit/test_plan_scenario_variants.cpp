@@ -4,25 +4,14 @@
 
 #include <string>
 
+#include "minimal_scenario.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 using namespace sonicsim;
 
 namespace {
 
-const std::string base = R"(name: t
-models:
-  m:
-    input_bytes_per_inference: "9216B"
-    output_bytes_per_inference: "16B"
-    throughput: {T4: {points: [[1, 600], [64, 9000]]}}
-    triton: {max_batch_size: 64}
-workload:
-  jobs: 10
-  pipeline:
-    - {name: reco, type: cpu, duration: "1s"}
-    - {name: EmTrkMichelId, type: remote_inference, model: m, inferences: 100, max_batch: 64}
-)";
+const std::string& base = testing::minimal_scenario_yaml;
 
 std::string error_of(const std::string& text, const std::string& variant = "",
                      const std::vector<std::string>& sets = {}) {
