@@ -182,35 +182,6 @@ LinearFit fit_line(const std::vector<double>& x, const std::vector<double>& y,
   return f;
 }
 
-ThroughputCurve::ThroughputCurve(std::vector<double> batch, std::vector<double> throughput_per_s) {
-  if (batch.empty()) throw std::invalid_argument("ThroughputCurve: no points");
-  if (batch.size() != throughput_per_s.size())
-    throw std::invalid_argument("ThroughputCurve: batch and throughput sizes differ");
-  std::vector<std::size_t> order(batch.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return batch[a] < batch[b]; });
-  for (std::size_t i : order) {
-    if (!(batch[i] > 0.0) || !std::isfinite(batch[i]))
-      throw std::invalid_argument("ThroughputCurve: batch sizes must be positive");
-    if (!(throughput_per_s[i] > 0.0) || !std::isfinite(throughput_per_s[i]))
-      throw std::invalid_argument("ThroughputCurve: throughputs must be positive");
-    if (!batch_.empty() && batch[i] == batch_.back())
-      throw std::invalid_argument("ThroughputCurve: batch size " + std::to_string(batch[i]) + " repeats");
-    batch_.push_back(batch[i]);
-    throughput_per_s_.push_back(throughput_per_s[i]);
-  }
-}
-
-double ThroughputCurve::throughput_per_s(double batch) const {
-  if (batch <= batch_.front()) return throughput_per_s_.front();
-  if (batch >= batch_.back()) return throughput_per_s_.back();
-  const auto hi =
-      static_cast<std::size_t>(std::upper_bound(batch_.begin(), batch_.end(), batch) - batch_.begin());
-  const std::size_t lo = hi - 1;
-  const double t = (batch - batch_[lo]) / (batch_[hi] - batch_[lo]);
-  return throughput_per_s_[lo] + t * (throughput_per_s_[hi] - throughput_per_s_[lo]);
-}
-
 SaturatingFit fit_saturating(const std::vector<double>& batch, const std::vector<double>& throughput_per_s,
                              bool weight_for_throughput_errors) {
   check_inputs("fit_saturating", batch, throughput_per_s, {});

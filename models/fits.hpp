@@ -1,6 +1,6 @@
 // Least-squares fits applied identically to measured and simulated data (all solved with Eigen's QR).
 //   - a straight line with standard errors (outbound traffic vs running jobs, seed 000);
-//   - GPU throughput vs batch size: interpolation of measured points, and a saturating curve;
+//   - GPU throughput vs batch size: a saturating curve (the measured curve itself is throughput_curve.hpp);
 //   - "flat then rising" (plateau, knee, slope): processing time vs simultaneous jobs, seed 004 Fig. 7.
 #pragma once
 
@@ -24,22 +24,6 @@ struct LinearFit {
 // for fewer than 2 points, mismatched sizes, non-positive weights, or all x equal.
 LinearFit fit_line(const std::vector<double>& x, const std::vector<double>& y,
                    const std::vector<double>& weights = {});
-
-// Measured throughput (inferences/s) vs batch size, linearly interpolated between points and clamped at the
-// ends. Piecewise-linear (not a spline) so it never overshoots: it is monotone wherever the data are.
-class ThroughputCurve {
-public:
-  // Points are sorted by batch; throws std::invalid_argument when empty, a batch or throughput is not
-  // positive, sizes differ, or a batch size repeats.
-  ThroughputCurve(std::vector<double> batch, std::vector<double> throughput_per_s);
-  double throughput_per_s(double batch) const;
-  const std::vector<double>& batches() const { return batch_; }
-  const std::vector<double>& throughputs_per_s() const { return throughput_per_s_; }
-
-private:
-  std::vector<double> batch_;
-  std::vector<double> throughput_per_s_;
-};
 
 // throughput(b) = t_max_per_s b / (b + b_half).
 struct SaturatingFit {

@@ -1,6 +1,6 @@
 #include "sim/actors/background_traffic.hpp"
 
-#include "sim/scenario/distribution.hpp"
+#include "sim/random/distribution.hpp"
 
 #include <algorithm>
 #include <cmath>

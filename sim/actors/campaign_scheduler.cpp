@@ -1,7 +1,8 @@
 #include "sim/actors/campaign_scheduler.hpp"
 
-#include "sim/platform/assignment.hpp"
-#include "sim/scenario/distribution.hpp"
+#include "sim/policy/load_balancer.hpp"
+#include "sim/random/distribution.hpp"
+#include "sim/random/random_streams.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -44,10 +45,8 @@ void CampaignScheduler::start_job(int slot, double now_s) {
   JobPlacement placement;
   placement.job = next_job_++;
   placement.worker = slot / scenario_.platform.jobs_per_node;
-  const auto pods = static_cast<std::uint64_t>(scenario_.platform.pods.count);
-  placement.pod = scenario_.platform.pods.load_balancer == "round_robin"
-                      ? placement.job % scenario_.platform.pods.count
-                      : static_cast<int>(rng_() % pods);
+  placement.pod =
+      choose_pod(scenario_.platform.pods.load_balancer, placement.job, scenario_.platform.pods.count, rng_);
   placement.cpu_speed = slot_cpu_speed_[static_cast<std::size_t>(slot)];
   placement.local_gpu = slot_local_gpu_[static_cast<std::size_t>(slot)];
   placement.start_s = now_s + sample(campaign_.start_delay_s, rng_);

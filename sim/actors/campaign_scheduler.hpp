@@ -7,7 +7,7 @@
 #pragma once
 
 #include "sim/actors/job_client.hpp"
-#include "sim/actors/random_slot_share.hpp"
+#include "sim/policy/random_slot_share.hpp"
 
 #include <cstdint>
 #include <optional>

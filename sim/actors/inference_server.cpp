@@ -1,7 +1,5 @@
 #include "sim/actors/inference_server.hpp"
 
-#include "sim/batching/gpu_service_time.hpp"
-
 #include <simgrid/kernel/Timer.hpp>
 
 namespace sg4 = simgrid::s4u;
@@ -120,7 +118,7 @@ void InferenceServer::dispatch() {
       batch->requests.push_back(queue_.front().request);
       queue_.pop_front();
     }
-    const double end_s = start_s + batch_service_time_s(curve_, decision.batch_size);
+    const double end_s = start_s + curve_.batch_time_s(decision.batch_size);
     gpu.busy_until_s = end_s;
     recorder_.record_gpu_busy(start_s, end_s);
     recorder_.record_batch(start_s, end_s, decision.batch_size, static_cast<int>(decision.request_count),

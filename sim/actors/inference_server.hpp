@@ -4,8 +4,8 @@
 // run on SimGrid kernel timers rather than actors: a batch costs one timer, not four actor switches.
 #pragma once
 
-#include "sim/batching/dynamic_batcher.hpp"
 #include "sim/metrics/run_recorder.hpp"
+#include "sim/policy/dynamic_batcher.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <simgrid/s4u.hpp>

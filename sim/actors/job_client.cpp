@@ -1,8 +1,7 @@
 #include "sim/actors/job_client.hpp"
 
-#include "sim/batching/gpu_service_time.hpp"
-#include "sim/platform/assignment.hpp"
-#include "sim/scenario/distribution.hpp"
+#include "sim/random/distribution.hpp"
+#include "sim/random/random_streams.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -39,44 +38,11 @@ double JobClient::small_reply_delay_s(double bytes) const {
   return reply_latency_s_ + bytes / reply_rate_bytes_per_s_;
 }
 
-std::int64_t JobClient::sample_count(const DistributionSpec& spec) {
-  return std::max<std::int64_t>(0, std::llround(sample(spec, rng_)));
-}
-
-std::vector<int> JobClient::split_into_requests(const Module& module, std::int64_t inferences) {
-  // The event's inferences are spread over planes/groups with lognormal weights; each group is sent in chunks
-  // of at most max_batch, as LArSoft does, so request sizes vary and their mean is below max_batch.
-  const auto groups = static_cast<std::size_t>(module.groups);
-  group_weights_.resize(groups);
-  // sonicsim's own normal draw (not std::normal_distribution, whose output differs between standard
-  // libraries).
-  for (auto& weight : group_weights_)
-    weight = module.group_spread > 0 ? std::exp(module.group_spread * standard_normal(rng_)) : 1.0;
-  const double weight_sum = std::accumulate(group_weights_.begin(), group_weights_.end(), 0.0);
-  std::vector<int> requests;
-  std::int64_t assigned = 0;
-  double cumulative = 0.0;
-  for (std::size_t g = 0; g < groups; ++g) {
-    // Cumulative rounding keeps the total exact.
-    cumulative += group_weights_[g];
-    const auto upto =
-        static_cast<std::int64_t>(std::llround(static_cast<double>(inferences) * cumulative / weight_sum));
-    std::int64_t in_group = upto - assigned;
-    assigned = upto;
-    while (in_group > 0) {
-      const auto chunk = static_cast<int>(std::min<std::int64_t>(in_group, module.max_batch));
-      requests.push_back(chunk);
-      in_group -= chunk;
-    }
-  }
-  return requests;
-}
-
 void JobClient::run_on_local_gpu(const Module& module, int batch_size) {
   // The node's own GPU, used by this job alone: no queue, no network, the same batch timing as a pod's GPU.
   const ThroughputCurve& curve =
       scenario_.models.at(module.model).throughput_by_gpu.at(scenario_.platform.pods.gpu_type);
-  sg4::this_actor::sleep_for(batch_service_time_s(curve, batch_size));
+  sg4::this_actor::sleep_for(curve.batch_time_s(batch_size));
 }
 
 bool JobClient::send_request(const Module& module, int batch_size, EventRecord& event) {
@@ -139,7 +105,7 @@ bool JobClient::send_request(const Module& module, int batch_size, EventRecord& 
 
 bool JobClient::run_remote_inference(const Module& module, EventRecord& event) {
   sg4::this_actor::sleep_for(sample(module.preprocess_s, rng_) / placement_.cpu_speed);
-  const std::int64_t inferences = sample_count(module.inferences);
+  const std::int64_t inferences = sample_count(module.inferences, rng_);
   event.inferences += inferences;
   if (!placement_.local_gpu && module.compression_time_per_byte_s > 0) {
     // Compressing the event's inputs before sending costs CPU time per input byte.
@@ -147,7 +113,7 @@ bool JobClient::run_remote_inference(const Module& module, EventRecord& event) {
         static_cast<double>(inferences) * scenario_.models.at(module.model).input_bytes_per_inference;
     sg4::this_actor::sleep_for(input_bytes * module.compression_time_per_byte_s / placement_.cpu_speed);
   }
-  const std::vector<int> requests = split_into_requests(module, inferences);
+  const std::vector<int> requests = request_splitter_.split(module, inferences, rng_);
   const auto& client = scenario_.workload.client;
   if (!client.asynchronous || client.max_in_flight <= 1 || requests.size() <= 1) {
     // Synchronous, blocking calls (as in LArSoft): one request at a time.
@@ -218,7 +184,7 @@ void JobClient::operator()() {
         break;
       case Module::Type::local_inference: {
         const double preprocess_s = sample(module.preprocess_s, rng_);
-        const auto inferences = sample_count(module.inferences);
+        const auto inferences = sample_count(module.inferences, rng_);
         event.inferences += inferences;
         sg4::this_actor::sleep_for(
             (preprocess_s + static_cast<double>(inferences) * module.local_time_per_inference_s) /

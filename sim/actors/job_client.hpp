@@ -7,6 +7,7 @@
 #include "sim/actors/inference_server.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/platform/site_platform.hpp"
+#include "sim/policy/request_split.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <functional>
@@ -42,8 +43,6 @@ private:
   bool send_request(const Module& module, int batch_size, EventRecord& event);
   bool send_requests_in_flight(const Module& module, const std::vector<int>& requests, EventRecord& event);
   void run_on_local_gpu(const Module& module, int batch_size);
-  std::vector<int> split_into_requests(const Module& module, std::int64_t inferences);
-  std::int64_t sample_count(const DistributionSpec& spec);
   // How long a reply of this size takes from the pod when it is not simulated as a flow; < 0 when it must be
   // a flow (larger than platform.network.small_reply_max).
   double small_reply_delay_s(double bytes) const;
@@ -59,7 +58,7 @@ private:
   // The reply path (pod -> worker node) as SimGrid times an uncontended flow on it: latency + bytes / rate.
   double reply_latency_s_ = 0.0;
   double reply_rate_bytes_per_s_ = 0.0;
-  std::vector<double> group_weights_; // reused buffer
+  RequestSplitter request_splitter_;
 };
 
 } // namespace sonicsim

@@ -1,10 +1,10 @@
 #include "sim/analysis/scenario_parameters.hpp"
 
 #include "models/network_limit.hpp"
-#include "sim/batching/gpu_service_time.hpp"
-#include "sim/engine/input_error.hpp"
-#include "sim/platform/assignment.hpp"
-#include "sim/scenario/distribution.hpp"
+#include "sim/policy/request_split.hpp"
+#include "sim/random/distribution.hpp"
+#include "sim/random/random_streams.hpp"
+#include "sim/scenario/input_error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -42,9 +42,8 @@ std::string describe(const DistributionSpec& spec) {
   return "?";
 }
 
-// Mean requests, inferences and GPU-seconds per event of one module, splitting the inferences exactly as the
-// job client does (sim/actors/job_client.cpp): lognormal group weights, cumulative rounding, chunks of
-// max_batch.
+// Mean requests, inferences and GPU-seconds per event of one module, split by the job client's own rule
+// (sim/policy/request_split.hpp).
 struct SplitMeans {
   double inferences = 0.0, requests = 0.0, gpu_s = 0.0;
   int draws = 0;
@@ -55,28 +54,15 @@ SplitMeans mean_request_split(const Module& module, const ThroughputCurve& curve
   const bool random = module.inferences.kind != DistributionSpec::Kind::constant || module.group_spread > 0.0;
   const int draws = random ? request_split_draws : 1;
   auto rng = make_stream(seed, stream_request_split, module_index);
-  std::vector<double> weights(static_cast<std::size_t>(std::max(1, module.groups)));
+  RequestSplitter splitter;
   std::vector<double> counts, requests, gpu_s;
   for (int draw = 0; draw < draws; ++draw) {
-    const auto inferences = std::max<std::int64_t>(0, std::llround(sample(module.inferences, rng)));
-    for (auto& weight : weights)
-      weight = module.group_spread > 0.0 ? std::exp(module.group_spread * standard_normal(rng)) : 1.0;
-    const double weight_sum = std::accumulate(weights.begin(), weights.end(), 0.0);
-    std::int64_t assigned = 0;
-    double cumulative = 0.0, draw_requests = 0.0, draw_gpu_s = 0.0;
-    for (const double weight : weights) {
-      cumulative += weight;
-      const auto upto =
-          static_cast<std::int64_t>(std::llround(static_cast<double>(inferences) * cumulative / weight_sum));
-      std::int64_t in_group = upto - assigned;
-      assigned = upto;
-      while (in_group > 0) {
-        const auto chunk = std::min<std::int64_t>(in_group, module.max_batch);
-        draw_requests += 1.0;
-        draw_gpu_s += batch_service_time_s(curve, static_cast<double>(chunk));
-        in_group -= chunk;
-      }
-    }
+    const std::int64_t inferences = sample_count(module.inferences, rng);
+    double draw_gpu_s = 0.0;
+    const std::vector<int> sizes = splitter.split(module, inferences, rng);
+    for (const int size : sizes)
+      draw_gpu_s += curve.batch_time_s(static_cast<double>(size));
+    const auto draw_requests = static_cast<double>(sizes.size());
     counts.push_back(static_cast<double>(inferences));
     requests.push_back(draw_requests);
     gpu_s.push_back(draw_gpu_s);
@@ -247,7 +233,7 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
       out.caveats.push_back("model '" + name + "' runs " + std::to_string(model.triton.instances_per_gpu) +
                             " instances per GPU: they share the GPU, so capacity is per GPU");
   }
-  if (out.pods > 1 && platform.pods.load_balancer == "random")
+  if (out.pods > 1 && platform.pods.load_balancer == LoadBalancer::random)
     out.caveats.push_back(
         "jobs are assigned to the " + std::to_string(out.pods) +
         " pods at random; the models treat the GPUs as one pool with one queue, so the simulator "

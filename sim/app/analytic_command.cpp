@@ -5,7 +5,7 @@
 
 #include "sim/analysis/analytic_curve.hpp"
 #include "sim/app/scenario_source.hpp"
-#include "sim/app/sweep_grid.hpp"
+#include "sim/sweep/sweep_grid.hpp"
 
 #include <nlohmann/json.hpp>
 

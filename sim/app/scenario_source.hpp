@@ -2,7 +2,7 @@
 // large-batch scenario), --set overrides and --seed. Shared by run, sweep, analytic, bench.
 #pragma once
 
-#include "sim/engine/input_error.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <CLI/CLI.hpp>

@@ -7,12 +7,12 @@
 
 #include "sim/app/process_pool.hpp"
 #include "sim/app/scenario_source.hpp"
-#include "sim/app/sweep_grid.hpp"
 #include "sim/app/sweep_point_files.hpp"
-#include "sim/app/sweep_table.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/summary_json.hpp"
+#include "sim/sweep/sweep_grid.hpp"
+#include "sim/sweep/sweep_table.hpp"
 
 #include <chrono>
 #include <cmath>

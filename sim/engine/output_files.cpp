@@ -2,7 +2,7 @@
 
 #include "sim/metrics/summary_json.hpp"
 
-#include "sim/engine/input_error.hpp"
+#include "sim/scenario/input_error.hpp"
 
 #include <stdexcept>
 #include <system_error>

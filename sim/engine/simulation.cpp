@@ -6,8 +6,9 @@
 #include "sim/actors/job_client.hpp"
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
-#include "sim/platform/assignment.hpp"
 #include "sim/platform/site_platform.hpp"
+#include "sim/policy/load_balancer.hpp"
+#include "sim/random/random_streams.hpp"
 #include "sim/scenario/campaign_scale.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -62,9 +63,7 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
     placement.job = job;
     placement.worker = job / platform.jobs_per_node;
     // Kubernetes assigns a backend per connection; a job's gRPC channel lives as long as the job.
-    placement.pod = platform.pods.load_balancer == "round_robin"
-                        ? job % platform.pods.count
-                        : static_cast<int>(balancer_rng() % static_cast<std::uint64_t>(platform.pods.count));
+    placement.pod = choose_pod(platform.pods.load_balancer, job, platform.pods.count, balancer_rng);
     placement.cpu_speed = cpu_speed[static_cast<std::size_t>(job)];
     placement.local_gpu = local_gpu[static_cast<std::size_t>(job)];
     placement.start_s = workload.start_spread_s * unit(start_rng);

@@ -1,5 +1,7 @@
 #include "sim/metrics/summary_json.hpp"
 
+#include "sim/policy/load_balancer.hpp"
+
 #include <cmath>
 
 namespace sonicsim {
@@ -171,9 +173,9 @@ json scenario_to_json(const Scenario& scenario) {
     json curves = json::object();
     for (const auto& [gpu, curve] : model.throughput_by_gpu) {
       json points = json::array();
-      for (const auto& [batch, rate] : curve.points)
+      for (const auto& [batch, rate] : curve.points())
         points.push_back({batch, rate});
-      curves[gpu] = {{"points_batch_inferences_per_s", points}, {"overhead_s", curve.overhead_s}};
+      curves[gpu] = {{"points_batch_inferences_per_s", points}, {"overhead_s", curve.overhead_s()}};
     }
     const auto& triton = model.triton;
     json queue_policy = json::object();
@@ -240,7 +242,7 @@ json scenario_to_json(const Scenario& scenario) {
                {"gpus_per_pod", platform.pods.gpus_per_pod},
                {"gpu_type", platform.pods.gpu_type},
                {"nic_bandwidth_bps", platform.pods.nic_bandwidth_bps},
-               {"load_balancer", platform.pods.load_balancer}}},
+               {"load_balancer", load_balancer_name(platform.pods.load_balancer)}}},
              {"network",
               {{"tcp_window_bytes", platform.network.tcp_window_bytes},
                {"small_reply_max_bytes", platform.network.small_reply_max_bytes}}},

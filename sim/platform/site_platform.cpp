@@ -1,6 +1,6 @@
 #include "sim/platform/site_platform.hpp"
 
-#include "sim/platform/assignment.hpp"
+#include "sim/random/random_streams.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,6 +4,8 @@
 // docs/scenario_reference.md.
 #pragma once
 
+#include "models/throughput_curve.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -84,12 +86,18 @@ struct Wan {
   double bandwidth_bps = 400e9; // capacity of the wide-area path in each direction; default 400 Gb/s
 };
 
+// How Kubernetes assigns a job's connection to a pod (sim/policy/load_balancer.hpp applies it).
+enum class LoadBalancer {
+  random,      // a pod drawn uniformly per connection (a Service's default kube-proxy behaviour)
+  round_robin, // job i to pod i mod pods
+};
+
 struct ServerPods {
-  int count = 1;                        // number of pods (Triton servers) behind the load balancer; default 1
-  int gpus_per_pod = 1;                 // GPUs per pod; default 1
-  std::string gpu_type = "T4";          // must have a throughput curve in every model used
-  double nic_bandwidth_bps = 16e9;      // per-pod (per-VM) NIC cap; default 16 Gb/s (GCP 2020 maximum per VM)
-  std::string load_balancer = "random"; // random | round_robin: how a job's connection is assigned to a pod
+  int count = 1;                   // number of pods (Triton servers) behind the load balancer; default 1
+  int gpus_per_pod = 1;            // GPUs per pod; default 1
+  std::string gpu_type = "T4";     // must have a throughput curve in every model used
+  double nic_bandwidth_bps = 16e9; // per-pod (per-VM) NIC cap; default 16 Gb/s (GCP 2020 maximum per VM)
+  LoadBalancer load_balancer = LoadBalancer::random; // how a job's connection is assigned to a pod
 };
 
 struct NetworkSettings {
@@ -118,11 +126,9 @@ struct Platform {
   double local_gpu_fraction = 0.0;
 };
 
-// Throughput of one model on one GPU type as a function of the executed batch size.
-struct ThroughputCurve {
-  std::vector<std::pair<double, double>> points; // (batch size, inferences per second), sorted by batch size
-  double overhead_s = 0.0;                       // fixed time added to every batch; default 0
-};
+// Throughput of one model on one GPU type as a function of the executed batch size
+// (models/throughput_curve.hpp: the one curve the simulation and the analytic models share).
+using ThroughputCurve = models::ThroughputCurve;
 
 struct DynamicBatching {
   bool enabled = false;                   // default off (as in the 2020 scaling study)

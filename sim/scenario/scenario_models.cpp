@@ -13,7 +13,7 @@ std::string number_text(double x) {
 }
 
 ThroughputCurve read_curve(const Cursor& c) {
-  ThroughputCurve curve;
+  std::vector<ThroughputCurve::Point> curve_points;
   const Cursor points = c["points"];
   const std::string shape = "a non-empty list of [batch size, inferences per second] pairs, e.g. [[1, 600], "
                             "[64, 9000]]";
@@ -26,18 +26,19 @@ ThroughputCurve read_curve(const Cursor& c) {
     const double batch = read_number(point[0]);
     const double throughput = read_number(point[1]);
     require(point[0], batch >= 1.0, "a batch size >= 1");
-    if (!curve.points.empty())
-      require(point[0], batch > curve.points.back().first,
-              "a batch size above the previous point's (" + number_text(curve.points.back().first) +
+    if (!curve_points.empty())
+      require(point[0], batch > curve_points.back().first,
+              "a batch size above the previous point's (" + number_text(curve_points.back().first) +
                   "): points are sorted by strictly increasing batch size");
     require(point[1], throughput > 0.0, "a throughput > 0 inferences per second");
-    curve.points.emplace_back(batch, throughput);
+    curve_points.emplace_back(batch, throughput);
   }
+  double overhead_s = 0.0; // default: no fixed cost per batch
   if (c["overhead"].present()) {
-    curve.overhead_s = read_duration_s(c["overhead"]);
-    require(c["overhead"], curve.overhead_s >= 0.0, "an overhead >= 0, e.g. \"0ms\"");
+    overhead_s = read_duration_s(c["overhead"]);
+    require(c["overhead"], overhead_s >= 0.0, "an overhead >= 0, e.g. \"0ms\"");
   }
-  return curve;
+  return ThroughputCurve(std::move(curve_points), overhead_s);
 }
 
 DynamicBatching read_dynamic_batching(const Cursor& c, int max_batch_size) {
@@ -101,7 +102,7 @@ Model read_model(const Cursor& c, const std::string& name) {
                     "[[1, 600], [64, 9000]]}}");
   for (const auto& entry : throughput.node()) {
     const std::string gpu = entry.first.Scalar();
-    m.throughput_by_gpu[gpu] = read_curve(throughput[gpu]);
+    m.throughput_by_gpu.insert_or_assign(gpu, read_curve(throughput[gpu]));
   }
   m.triton = read_triton(c["triton"]);
   return m;

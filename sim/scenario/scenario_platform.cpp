@@ -125,7 +125,9 @@ ServerPods read_server_pods(const Cursor& c) {
   if (c["gpu_type"].present()) p.gpu_type = read_string(c["gpu_type"]);
   if (c["nic_bandwidth"].present()) p.nic_bandwidth_bps = read_positive_bandwidth(c["nic_bandwidth"]);
   if (c["load_balancer"].present())
-    p.load_balancer = read_choice(c["load_balancer"], {"random", "round_robin"});
+    p.load_balancer = read_choice(c["load_balancer"], {"random", "round_robin"}) == "round_robin"
+                          ? LoadBalancer::round_robin
+                          : LoadBalancer::random;
   return p;
 }
 

@@ -2,7 +2,7 @@
 
 #include "models/fits.hpp"
 #include "sim/analysis/scenario_parameters.hpp"
-#include "sim/engine/input_error.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <cmath>

@@ -16,7 +16,7 @@
 // half.
 #include "simulate.hpp"
 
-#include "sim/app/sweep_csv.hpp"
+#include "sim/sweep/sweep_csv.hpp"
 
 #include <doctest/doctest.h>
 

@@ -3,7 +3,7 @@
 // runs.
 #include "simulate.hpp"
 
-#include "sim/app/sweep_csv.hpp"
+#include "sim/sweep/sweep_csv.hpp"
 
 #include <doctest/doctest.h>
 

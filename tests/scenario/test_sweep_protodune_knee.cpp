@@ -4,7 +4,7 @@
 // cores.
 #include "simulate.hpp"
 
-#include "sim/app/sweep_csv.hpp"
+#include "sim/sweep/sweep_csv.hpp"
 
 #include <doctest/doctest.h>
 

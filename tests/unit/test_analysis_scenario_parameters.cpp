@@ -2,7 +2,7 @@
 // by hand against the scenario's own inputs.
 #include "sim/analysis/analytic_curve.hpp"
 #include "sim/analysis/scenario_parameters.hpp"
-#include "sim/engine/input_error.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
 // The Triton dynamic-batcher dispatch rule (DESIGN.md, "Triton dynamic batcher dispatch"), one case per rule.
-#include "sim/batching/dynamic_batcher.hpp"
+#include "sim/policy/dynamic_batcher.hpp"
 
 #include <doctest/doctest.h>
 

@@ -92,20 +92,6 @@ TEST_CASE("fit_line rejects degenerate input") {
   CHECK_THROWS_AS(fit_line({1.0, 2.0}, {2.0, 3.0}, {1.0, 0.0}), std::invalid_argument);
 }
 
-TEST_CASE("ThroughputCurve interpolates linearly and clamps at the ends") {
-  // Seed 004: ~80,000 inf/s at batch 235, ~125,000 at 1693 (4 GPUs); unsorted input on purpose.
-  const ThroughputCurve curve({1693, 64, 235}, {125000, 30000, 80000});
-  CHECK(curve.batches().front() == 64);
-  CHECK(curve.throughput_per_s(235) == doctest::Approx(80000));
-  // Halfway between 235 and 1693 (964): halfway between 80,000 and 125,000.
-  CHECK(curve.throughput_per_s(964) == doctest::Approx(102500).epsilon(1e-12));
-  CHECK(curve.throughput_per_s(1) == doctest::Approx(30000));    // clamped below
-  CHECK(curve.throughput_per_s(1e6) == doctest::Approx(125000)); // clamped above
-  CHECK_THROWS_AS(ThroughputCurve({1, 1}, {2, 3}), std::invalid_argument);
-  CHECK_THROWS_AS(ThroughputCurve({}, {}), std::invalid_argument);
-  CHECK_THROWS_AS(ThroughputCurve({1, 2}, {2, 0}), std::invalid_argument);
-}
-
 TEST_CASE("fit_saturating recovers T_max and b_half") {
   // T(b) = 130,000 b / (b + 300) sampled exactly: both forms return T_max = 130,000 and b_half = 300.
   std::vector<double> b, t;

@@ -1,6 +1,6 @@
 // workload.campaign.slots_random: the share of grid slots redrawn uniformly in [min, max] after exponential
 // holding times. Statistical checks use 4,000 steps; each tolerance is 3 standard errors of the mean.
-#include "sim/actors/random_slot_share.hpp"
+#include "sim/policy/random_slot_share.hpp"
 
 #include <doctest/doctest.h>
 

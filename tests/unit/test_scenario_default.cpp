@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "sim/policy/load_balancer.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 using namespace sonicsim;
@@ -30,14 +31,14 @@ std::string describe(const Scenario& s) {
     out << "cpu " << cpu.name << " " << cpu.fraction << " " << cpu.speed << "\n";
   out << "switch " << p.site_switch.bandwidth_bps << " " << p.site_switch.background.rate_bps << "\nwan "
       << p.wan.rtt_s << " " << p.wan.bandwidth_bps << "\npods " << p.pods.count << " " << p.pods.gpus_per_pod
-      << " " << p.pods.gpu_type << " " << p.pods.nic_bandwidth_bps << " " << p.pods.load_balancer
-      << "\ntcp_window " << p.network.tcp_window_bytes << "\n";
+      << " " << p.pods.gpu_type << " " << p.pods.nic_bandwidth_bps << " "
+      << load_balancer_name(p.pods.load_balancer) << "\ntcp_window " << p.network.tcp_window_bytes << "\n";
   for (const auto& [name, m] : s.models) {
     out << "model " << name << " " << m.name << " " << m.input_bytes_per_inference << " "
         << m.output_bytes_per_inference << "\n";
     for (const auto& [gpu, curve] : m.throughput_by_gpu) {
-      out << "  curve " << gpu << " overhead " << curve.overhead_s << ":";
-      for (const auto& [batch, rate] : curve.points)
+      out << "  curve " << gpu << " overhead " << curve.overhead_s() << ":";
+      for (const auto& [batch, rate] : curve.points())
         out << " " << batch << "/" << rate;
       out << "\n";
     }

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/scenario/distribution.hpp"
+#include "sim/random/distribution.hpp"
 
 using namespace sonicsim;
 

@@ -90,7 +90,7 @@ TEST_CASE("scenario loader: a full scenario text parses into SI values") {
   CHECK(p.pods.gpus_per_pod == 2);
   CHECK(p.pods.gpu_type == "V100");
   CHECK(p.pods.nic_bandwidth_bps == 32e9);
-  CHECK(p.pods.load_balancer == "round_robin");
+  CHECK(p.pods.load_balancer == LoadBalancer::round_robin);
   CHECK(p.network.tcp_window_bytes == 4.0 * 1024 * 1024);
   CHECK(p.network.small_reply_max_bytes == 16e3);
 
@@ -101,10 +101,10 @@ TEST_CASE("scenario loader: a full scenario text parses into SI values") {
   CHECK(m.output_bytes_per_inference == 16.0);
   REQUIRE(m.throughput_by_gpu.size() == 2);
   const ThroughputCurve& t4 = m.throughput_by_gpu.at("T4");
-  REQUIRE(t4.points.size() == 3);
-  CHECK(t4.points[1] == std::pair<double, double>(64, 9000));
-  CHECK(t4.overhead_s == 0.0);
-  CHECK(m.throughput_by_gpu.at("V100").overhead_s == doctest::Approx(0.002));
+  REQUIRE(t4.points().size() == 3);
+  CHECK(t4.points()[1] == std::pair<double, double>(64, 9000));
+  CHECK(t4.overhead_s() == 0.0);
+  CHECK(m.throughput_by_gpu.at("V100").overhead_s() == doctest::Approx(0.002));
   CHECK(m.triton.max_batch_size == 1024);
   CHECK(m.triton.instances_per_gpu == 2);
   CHECK(m.triton.dynamic_batching.enabled);
@@ -176,7 +176,7 @@ TEST_CASE("scenario loader: a minimal file takes every documented default") {
   CHECK(s.platform.pods.count == 1);
   CHECK(s.platform.pods.gpu_type == "T4");
   CHECK(s.platform.pods.nic_bandwidth_bps == 16e9);
-  CHECK(s.platform.pods.load_balancer == "random");
+  CHECK(s.platform.pods.load_balancer == LoadBalancer::random);
   CHECK(s.platform.network.tcp_window_bytes == 3e6);
   CHECK(s.platform.network.small_reply_max_bytes == 65536.0);
   CHECK(s.models.empty());

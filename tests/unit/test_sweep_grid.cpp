@@ -1,8 +1,8 @@
 // --vary value specifications, the sweep grid and --shard: every malformed argument is an error before any
 // point runs (the command turns InputError and ScenarioError into exit code 2).
-#include "sim/app/sweep_grid.hpp"
-#include "sim/engine/input_error.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_error.hpp"
+#include "sim/sweep/sweep_grid.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
-#include "sim/app/sweep_table.hpp"
+#include "sim/sweep/sweep_table.hpp"
 
-#include "sim/engine/input_error.hpp"
+#include "sim/scenario/input_error.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -3,6 +3,7 @@
 // same scenario and seed must give byte-identical output everywhere.
 #pragma once
 
+#include <cstdint>
 #include <random>
 
 #include "sim/scenario/scenario.hpp"
@@ -19,6 +20,9 @@ namespace sonicsim {
 // - exponential: rate 1/mean.
 // - uniform: on [min, max).
 double sample(const DistributionSpec& spec, std::mt19937_64& rng);
+
+// A count (inferences per event): one draw rounded to the nearest integer, at least 0.
+std::int64_t sample_count(const DistributionSpec& spec, std::mt19937_64& rng);
 
 // A uniform double in [0, 1) from the top 53 bits of one engine output.
 double uniform01(std::mt19937_64& rng);

@@ -1,6 +1,6 @@
-#include "sim/actors/random_slot_share.hpp"
+#include "sim/policy/random_slot_share.hpp"
 
-#include "sim/scenario/distribution.hpp"
+#include "sim/random/distribution.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "sim/app/sweep_csv.hpp"
+#include "sim/sweep/sweep_csv.hpp"
 
 #include <cmath>
 #include <cstdlib>

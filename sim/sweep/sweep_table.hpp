@@ -4,9 +4,9 @@
 
 #include "models/fits.hpp"
 #include "sim/analysis/analytic_curve.hpp"
-#include "sim/app/sweep_grid.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/sweep/sweep_grid.hpp"
 
 #include <iosfwd>
 #include <optional>

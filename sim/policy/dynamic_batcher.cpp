@@ -1,4 +1,4 @@
-#include "sim/batching/dynamic_batcher.hpp"
+#include "sim/policy/dynamic_batcher.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "sim/platform/assignment.hpp"
+#include "sim/random/random_streams.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "sim/app/sweep_grid.hpp"
+#include "sim/sweep/sweep_grid.hpp"
 
-#include "sim/engine/input_error.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/scenario/overrides.hpp"
 
 #include <cerrno>

@@ -1,5 +1,6 @@
-#include "sim/scenario/distribution.hpp"
+#include "sim/random/distribution.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sonicsim {
@@ -41,6 +42,10 @@ double sample(const DistributionSpec& spec, std::mt19937_64& rng) {
     return spec.min + (spec.max - spec.min) * uniform01(rng);
   }
   return spec.mean;
+}
+
+std::int64_t sample_count(const DistributionSpec& spec, std::mt19937_64& rng) {
+  return std::max<std::int64_t>(0, std::llround(sample(spec, rng)));
 }
 
 } // namespace sonicsim
