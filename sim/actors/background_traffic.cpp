@@ -17,7 +17,7 @@ void send_background(const SitePlatform& site, RunRecorder& recorder, sg4::Host*
   limiter->set_bandwidth(rate_bps / 8.0);
   const double bytes = rate_bps / 8.0 * duration_s;
   sg4::Comm::sendto(source, site.background_sink, static_cast<std::uint64_t>(bytes));
-  recorder.record_transfer({site.switch_out_link_id}, bytes, start_s, sg4::Engine::get_clock());
+  recorder.record_transfer({site.switch_out_link}, bytes, start_s, sg4::Engine::get_clock());
 }
 
 BackgroundTrafficSource::BackgroundTrafficSource(const SitePlatform& site, RunRecorder& recorder,

@@ -54,7 +54,7 @@ private:
   JobPlacement placement_;
   std::function<void()> on_finish_; // campaign mode: frees the grid slot (the scheduler records the job)
   std::mt19937_64 rng_;
-  std::vector<int> request_links_, response_links_;
+  std::vector<LinkId> request_links_, response_links_;
   // The reply path (pod -> worker node) as SimGrid times an uncontended flow on it: latency + bytes / rate.
   double reply_latency_s_ = 0.0;
   double reply_rate_bytes_per_s_ = 0.0;

@@ -35,8 +35,8 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
   sg4::Engine engine(command_line.argc(), command_line.argv());
   // The platform builder registers its links with a recorder; nothing is recorded afterwards.
   const int gpu_count = scenario.platform.pods.count * scenario.platform.pods.gpus_per_pod;
-  RunRecorder recorder(scenario, gpu_count, nullptr);
-  const SitePlatform site = build_site_platform(scenario, recorder);
+  const SitePlatform site = build_site_platform(scenario);
+  RunRecorder recorder(scenario, gpu_count, site.links, nullptr);
 
   const int jobs = scenario.workload.jobs;
   FlowFloorResult result;

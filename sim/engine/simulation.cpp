@@ -4,6 +4,7 @@
 #include "sim/actors/campaign_scheduler.hpp"
 #include "sim/actors/inference_server.hpp"
 #include "sim/actors/job_client.hpp"
+#include "sim/analysis/campaign_traffic_fit.hpp"
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/platform/site_platform.hpp"
@@ -84,8 +85,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   std::unique_ptr<OutputFiles> files;
   if (options.output_dir) files = std::make_unique<OutputFiles>(*options.output_dir);
   const int gpu_count = scenario.platform.pods.count * scenario.platform.pods.gpus_per_pod;
-  RunRecorder recorder(scenario, gpu_count, files ? &files->events_csv() : nullptr);
-  const SitePlatform site = build_site_platform(scenario, recorder);
+  const SitePlatform site = build_site_platform(scenario);
+  RunRecorder recorder(scenario, gpu_count, site.links, files ? &files->events_csv() : nullptr);
 
   // One Triton front end per (model used by the pipeline, pod).
   std::vector<std::unique_ptr<InferenceServer>> servers;
@@ -130,6 +131,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
 
   RunResult result;
   result.summary = recorder.summarize(sg4::Engine::get_clock());
+  if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);
   if (files) files->finish(scenario_as_written, result.summary, recorder);
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;

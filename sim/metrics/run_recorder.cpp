@@ -29,12 +29,17 @@ TimeStatistics statistics_of(const LogHistogram& histogram) {
 
 } // namespace
 
-RunRecorder::RunRecorder(const Scenario& scenario, int gpu_count, std::ostream* events_csv)
+RunRecorder::RunRecorder(const Scenario& scenario, int gpu_count, const std::vector<LinkDescriptor>& links,
+                         std::ostream* events_csv)
     : scenario_(scenario), gpu_count_(gpu_count), events_csv_(events_csv),
       bin_width_s_(internal_bin_width_s(scenario.output.timeseries_interval_s)),
       module_histograms_(scenario.workload.pipeline.size()), inferences_(bin_width_s_),
       batches_binned_(bin_width_s_), queue_wait_us_(bin_width_s_), gpu_busy_s_(bin_width_s_),
       jobs_running_s_(bin_width_s_), events_done_(bin_width_s_) {
+  for (const auto& link : links) {
+    links_.push_back(TrackedLink{link, 0.0, std::nullopt});
+    if (is_shared(link.kind)) links_.back().bytes_over_time.emplace(bin_width_s_);
+  }
   if (events_csv_) {
     *events_csv_ << "job,event,start_s,end_s,event_s";
     for (const auto& module : scenario.workload.pipeline)
@@ -44,17 +49,10 @@ RunRecorder::RunRecorder(const Scenario& scenario, int gpu_count, std::ostream* 
   }
 }
 
-int RunRecorder::add_link(const std::string& name, double capacity_bps, LinkKind kind) {
-  TrackedLink link{name, capacity_bps, kind, 0.0, std::nullopt};
-  if (kind != LinkKind::worker_nic) link.bytes_over_time.emplace(bin_width_s_);
-  links_.push_back(std::move(link));
-  return static_cast<int>(links_.size()) - 1;
-}
-
-void RunRecorder::record_transfer(const std::vector<int>& link_ids, double bytes, double start_s,
+void RunRecorder::record_transfer(const std::vector<LinkId>& links, double bytes, double start_s,
                                   double end_s) {
-  for (const int id : link_ids) {
-    auto& link = links_[static_cast<std::size_t>(id)];
+  for (const LinkId id : links) {
+    auto& link = links_[id];
     link.bytes += bytes;
     if (link.bytes_over_time) link.bytes_over_time->add_spread(start_s, end_s, bytes);
   }
@@ -122,13 +120,13 @@ void RunRecorder::record_event(const EventRecord& event) {
 void RunRecorder::record_job(double start_s, double warmup_end_s, double end_s) {
   jobs_running_s_.add_spread(start_s, end_s, end_s - start_s);
   latest_job_ready_s_ = std::max(latest_job_ready_s_, warmup_end_s);
-  earliest_job_end_s_ = earliest_job_end_s_ < 0 ? end_s : std::min(earliest_job_end_s_, end_s);
-  first_job_start_s_ = first_job_start_s_ < 0 ? start_s : std::min(first_job_start_s_, start_s);
+  earliest_job_end_s_ = std::min(earliest_job_end_s_.value_or(end_s), end_s);
+  first_job_start_s_ = std::min(first_job_start_s_.value_or(start_s), start_s);
 }
 
 void RunRecorder::record_job_interval(double start_s, double end_s) {
   jobs_running_s_.add_spread(start_s, end_s, end_s - start_s);
-  first_job_start_s_ = first_job_start_s_ < 0 ? start_s : std::min(first_job_start_s_, start_s);
+  first_job_start_s_ = std::min(first_job_start_s_.value_or(start_s), start_s);
 }
 
 void RunRecorder::set_measurement_window(double start_s, double end_s) {
@@ -139,10 +137,12 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   RunSummary summary;
   summary.simulated_end_s = simulated_end_s;
   summary.window_start_s = fixed_window_s_ ? fixed_window_s_->first : latest_job_ready_s_;
-  summary.window_end_s = fixed_window_s_ ? fixed_window_s_->second : earliest_job_end_s_;
+  // Before any job has ended there is no steady-state window: an empty one sends us to the whole run below.
+  summary.window_end_s =
+      fixed_window_s_ ? fixed_window_s_->second : earliest_job_end_s_.value_or(summary.window_start_s);
   if (!(summary.window_end_s > summary.window_start_s)) {
     summary.steady_state_window = false;
-    summary.window_start_s = std::max(0.0, first_job_start_s_);
+    summary.window_start_s = std::max(0.0, first_job_start_s_.value_or(0.0));
     summary.window_end_s = simulated_end_s;
   }
   const double window_s = std::max(summary.window_end_s - summary.window_start_s, 1e-12);
@@ -176,26 +176,26 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   summary.bytes_from_servers = bytes_from_servers_;
 
   // Shared links over the window; worker NICs (no time series) over the whole run, busiest one reported.
-  const double run_s = std::max(simulated_end_s - std::max(0.0, first_job_start_s_), 1e-12);
+  const double run_s = std::max(simulated_end_s - std::max(0.0, first_job_start_s_.value_or(0.0)), 1e-12);
   LinkUsage busiest_nic;
   for (const auto& link : links_) {
-    LinkUsage usage{link.name, link.capacity_bps, link.bytes, 0.0};
+    LinkUsage usage{link.link.name, link.link.capacity_bps, link.bytes, 0.0};
     if (link.bytes_over_time) {
       usage.utilisation = 8.0 *
                           link.bytes_over_time->sum_between(summary.window_start_s, summary.window_end_s) /
-                          (link.capacity_bps * window_s);
+                          (link.link.capacity_bps * window_s);
       summary.links.push_back(usage);
       // Small replies are timed as if alone on the reply path (NetworkSettings::small_reply_max_bytes), which
       // holds while it is nearly idle. Above 10 % busy, replies overlap often enough to matter.
       constexpr double small_reply_busy_limit = 0.10;
-      if (link.kind == LinkKind::replies_only && scenario_.platform.network.small_reply_max_bytes > 0 &&
+      if (carries_replies_only(link.link.kind) && scenario_.platform.network.small_reply_max_bytes > 0 &&
           usage.utilisation > small_reply_busy_limit)
         summary.warnings.push_back(
-            link.name + " is " + std::to_string(std::lround(100.0 * usage.utilisation)) +
+            link.link.name + " is " + std::to_string(std::lround(100.0 * usage.utilisation)) +
             " % busy with replies, which platform.network.small_reply_max times as if alone on the path; "
             "rerun with --set platform.network.small_reply_max=0B to simulate them as flows");
     } else {
-      usage.utilisation = 8.0 * link.bytes / (link.capacity_bps * run_s);
+      usage.utilisation = 8.0 * link.bytes / (link.link.capacity_bps * run_s);
       if (usage.utilisation > busiest_nic.utilisation || busiest_nic.name.empty()) busiest_nic = usage;
     }
   }
@@ -225,7 +225,7 @@ void RunRecorder::write_timeseries_csv(std::ostream& out) const {
          "utilization,"
          "jobs_running";
   for (const auto& link : links_)
-    if (link.bytes_over_time) out << ',' << link.name << "_gbps";
+    if (link.bytes_over_time) out << ',' << link.link.name << "_gbps";
   out << '\n' << std::setprecision(9);
   std::size_t horizon = std::max({inferences_.size(), gpu_busy_s_.size(), jobs_running_s_.size()});
   const double end_s = static_cast<double>(horizon) * bin_width_s_;

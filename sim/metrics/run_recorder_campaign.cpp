@@ -1,8 +1,7 @@
 // The campaign-mode part of RunRecorder: the per-event time histogram and its peaks, running jobs and
-// outbound traffic per interval, and the operators' straight line of outbound traffic against running jobs.
+// outbound traffic per interval, and the intervals the operators' straight line of outbound traffic against
+// running jobs is fitted to (the fit itself: sim/analysis/campaign_traffic_fit.hpp).
 #include "sim/metrics/run_recorder.hpp"
-
-#include "models/fits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +16,12 @@ namespace {
 // Relative change of the running jobs between consecutive intervals above which an interval is a transient.
 constexpr double transient_change = 0.10;
 } // namespace
+
+const RunRecorder::TrackedLink* RunRecorder::site_outbound() const {
+  for (const auto& link : links_)
+    if (link.link.kind == LinkKind::site_outbound) return &link;
+  return nullptr;
+}
 
 double RunRecorder::full_scale() const {
   return scenario_.workload.campaign ? 1.0 / scenario_.workload.campaign->scale : 1.0;
@@ -33,9 +38,7 @@ CampaignSummary RunRecorder::summarize_campaign(const RunSummary& summary) const
   out.mean_running_jobs =
       jobs_running_s_.sum_between(summary.window_start_s, summary.window_end_s) / window_s * full_scale();
 
-  const TrackedLink* outbound = nullptr;
-  for (const auto& link : links_)
-    if (link.name == "site_switch_out") outbound = &link;
+  const TrackedLink* outbound = site_outbound();
   if (!outbound || !outbound->bytes_over_time) return out;
   out.mean_outbound_gbps =
       8.0 * outbound->bytes_over_time->sum_between(summary.window_start_s, summary.window_end_s) / window_s /
@@ -54,7 +57,7 @@ CampaignSummary RunRecorder::summarize_campaign(const RunSummary& summary) const
     const double running_before = std::exchange(before, running);
     const double simulated_gbps =
         8.0 * outbound->bytes_over_time->sum_between(t, t + interval_s) / interval_s / 1e9;
-    if (simulated_gbps * 1e9 >= saturation_threshold * outbound->capacity_bps) {
+    if (simulated_gbps * 1e9 >= saturation_threshold * outbound->link.capacity_bps) {
       ++out.saturated_intervals;
       continue;
     }
@@ -69,25 +72,8 @@ CampaignSummary RunRecorder::summarize_campaign(const RunSummary& summary) const
     jobs.push_back(running * full_scale());
     gbps.push_back(simulated_gbps * full_scale());
   }
-  if (jobs.size() < 3) return out;
-  try {
-    const models::LinearFit fit = models::fit_line(jobs, gbps);
-    out.fit_valid = true;
-    out.slope_gbps_per_job = fit.slope;
-    out.intercept_gbps = fit.intercept;
-    out.slope_se_gbps_per_job = fit.slope_se;
-    out.intercept_se_gbps = fit.intercept_se;
-    out.fit_r_squared = fit.r_squared;
-    out.fit_intervals = fit.points;
-    out.fit_jobs_min = *std::min_element(jobs.begin(), jobs.end());
-    out.fit_jobs_max = *std::max_element(jobs.begin(), jobs.end());
-    out.fit_mean_jobs = std::accumulate(jobs.begin(), jobs.end(), 0.0) / static_cast<double>(jobs.size());
-    out.fit_mean_gbps = std::accumulate(gbps.begin(), gbps.end(), 0.0) / static_cast<double>(gbps.size());
-    out.fit_determined = out.fit_jobs_max - out.fit_jobs_min >= 0.2 * out.fit_jobs_max &&
-                         fit.slope_se <= 0.25 * std::abs(fit.slope);
-  } catch (const std::invalid_argument&) {
-    // Running jobs were the same in every interval: no line to fit.
-  }
+  out.fit_jobs = std::move(jobs);
+  out.fit_gbps = std::move(gbps);
   return out;
 }
 
@@ -104,9 +90,7 @@ void RunRecorder::write_event_histogram_csv(std::ostream& out) const {
 
 void RunRecorder::write_campaign_csv(std::ostream& out) const {
   if (!scenario_.workload.campaign) return;
-  const TrackedLink* outbound = nullptr;
-  for (const auto& link : links_)
-    if (link.name == "site_switch_out") outbound = &link;
+  const TrackedLink* outbound = site_outbound();
   const double interval_s = scenario_.output.timeseries_interval_s;
   out << "time_s,jobs_running,site_switch_out_gbps\n" << std::setprecision(9);
   const std::size_t bins = std::max(

@@ -2,6 +2,8 @@
 
 #include "sim/random/random_streams.hpp"
 
+#include <utility>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -10,14 +12,14 @@ namespace sg4 = simgrid::s4u;
 
 namespace sonicsim {
 
-std::vector<int> SitePlatform::request_links(int worker, int pod) const {
-  return {worker_nic_link_id[static_cast<std::size_t>(worker)], switch_out_link_id, wan_out_link_id,
-          pod_in_link_id[static_cast<std::size_t>(pod)]};
+std::vector<LinkId> SitePlatform::request_links(int worker, int pod) const {
+  return {worker_nic_link[static_cast<std::size_t>(worker)], switch_out_link, wan_out_link,
+          pod_in_link[static_cast<std::size_t>(pod)]};
 }
 
-std::vector<int> SitePlatform::response_links(int worker, int pod) const {
-  return {pod_out_link_id[static_cast<std::size_t>(pod)], wan_in_link_id, switch_in_link_id,
-          worker_nic_link_id[static_cast<std::size_t>(worker)]};
+std::vector<LinkId> SitePlatform::response_links(int worker, int pod) const {
+  return {pod_out_link[static_cast<std::size_t>(pod)], wan_in_link, switch_in_link,
+          worker_nic_link[static_cast<std::size_t>(worker)]};
 }
 
 namespace {
@@ -25,9 +27,14 @@ namespace {
 double bytes_per_s(double bits_per_s) {
   return bits_per_s / 8.0;
 }
+
+LinkId describe(SitePlatform& site, std::string name, double capacity_bps, LinkKind kind) {
+  site.links.push_back(LinkDescriptor{std::move(name), capacity_bps, kind});
+  return site.links.size() - 1;
+}
 } // namespace
 
-SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder) {
+SitePlatform build_site_platform(const Scenario& scenario) {
   const auto& platform = scenario.platform;
   SitePlatform site;
   auto* zone = sg4::create_star_zone("site_and_cloud");
@@ -38,14 +45,12 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
   site_switch->set_latency(0.0)->seal();
   auto* wan = zone->create_split_duplex_link("wan", bytes_per_s(platform.wan.bandwidth_bps));
   wan->set_latency(platform.wan.rtt_s / 2.0)->seal(); // one way: a request and its response add up to one RTT
-  site.switch_out_link_id =
-      recorder.add_link("site_switch_out", platform.site_switch.bandwidth_bps, RunRecorder::LinkKind::shared);
-  site.switch_in_link_id = recorder.add_link("site_switch_in", platform.site_switch.bandwidth_bps,
-                                             RunRecorder::LinkKind::replies_only);
-  site.wan_out_link_id =
-      recorder.add_link("wan_out", platform.wan.bandwidth_bps, RunRecorder::LinkKind::shared);
-  site.wan_in_link_id =
-      recorder.add_link("wan_in", platform.wan.bandwidth_bps, RunRecorder::LinkKind::replies_only);
+  site.switch_out_link =
+      describe(site, "site_switch_out", platform.site_switch.bandwidth_bps, LinkKind::site_outbound);
+  site.switch_in_link =
+      describe(site, "site_switch_in", platform.site_switch.bandwidth_bps, LinkKind::site_inbound);
+  site.wan_out_link = describe(site, "wan_out", platform.wan.bandwidth_bps, LinkKind::wan_outbound);
+  site.wan_in_link = describe(site, "wan_in", platform.wan.bandwidth_bps, LinkKind::wan_inbound);
 
   using Direction = sg4::LinkInRoute::Direction;
   auto set_routes = [zone](sg4::Host* host, const std::vector<sg4::LinkInRoute>& up,
@@ -71,8 +76,7 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
     host->seal();
     set_routes(host, {{nic, Direction::UP}}, {{nic, Direction::DOWN}});
     site.worker_hosts.push_back(host);
-    site.worker_nic_link_id.push_back(
-        recorder.add_link(name + "_nic", nic_bps, RunRecorder::LinkKind::worker_nic));
+    site.worker_nic_link.push_back(describe(site, name + "_nic", nic_bps, LinkKind::worker_nic));
   }
 
   // Server pods: each behind its own NIC (cloud VMs cap bandwidth per VM), with its GPUs.
@@ -86,10 +90,10 @@ SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder
     set_routes(host, {{nic, Direction::UP}, {wan, Direction::DOWN}, {site_switch, Direction::DOWN}},
                {{site_switch, Direction::UP}, {wan, Direction::UP}, {nic, Direction::DOWN}});
     site.pod_hosts.push_back(host);
-    site.pod_in_link_id.push_back(
-        recorder.add_link(name + "_nic_in", pods.nic_bandwidth_bps, RunRecorder::LinkKind::shared));
-    site.pod_out_link_id.push_back(
-        recorder.add_link(name + "_nic_out", pods.nic_bandwidth_bps, RunRecorder::LinkKind::replies_only));
+    site.pod_in_link.push_back(
+        describe(site, name + "_nic_in", pods.nic_bandwidth_bps, LinkKind::pod_nic_in));
+    site.pod_out_link.push_back(
+        describe(site, name + "_nic_out", pods.nic_bandwidth_bps, LinkKind::pod_nic_out));
   }
 
   // Background traffic: other users' hosts on the site send to the outside world through the switch.

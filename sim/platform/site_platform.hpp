@@ -6,7 +6,7 @@
 // and shares each of those links with the other flows through SimGrid's max-min model.
 #pragma once
 
-#include "sim/metrics/run_recorder.hpp"
+#include "sim/metrics/link_descriptor.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -27,17 +27,18 @@ struct SitePlatform {
   simgrid::s4u::Link* background_limiter = nullptr;
   simgrid::s4u::Link* on_off_limiter = nullptr;
   simgrid::s4u::Host* background_sink = nullptr; // beyond the site switch
-  // Recorder link ids, so that transfers can be accounted per link.
-  std::vector<int> worker_nic_link_id;
-  int switch_out_link_id = -1, switch_in_link_id = -1, wan_out_link_id = -1, wan_in_link_id = -1;
-  std::vector<int> pod_in_link_id, pod_out_link_id;
+  // Every link whose load is recorded, and where each part of a path is in that list.
+  std::vector<LinkDescriptor> links;
+  std::vector<LinkId> worker_nic_link;
+  LinkId switch_out_link = 0, switch_in_link = 0, wan_out_link = 0, wan_in_link = 0;
+  std::vector<LinkId> pod_in_link, pod_out_link;
 
   int worker_count() const { return static_cast<int>(worker_hosts.size()); }
   // Links crossed by a request (worker node -> pod) and by its response (pod -> worker node).
-  std::vector<int> request_links(int worker, int pod) const;
-  std::vector<int> response_links(int worker, int pod) const;
+  std::vector<LinkId> request_links(int worker, int pod) const;
+  std::vector<LinkId> response_links(int worker, int pod) const;
 };
 
-SitePlatform build_site_platform(const Scenario& scenario, RunRecorder& recorder);
+SitePlatform build_site_platform(const Scenario& scenario);
 
 } // namespace sonicsim

@@ -1,0 +1,98 @@
+// What a run reports: the summary a user reads and summary.json holds, reduced by the RunRecorder from what
+// happened. Plain data, no behaviour: the printer, the JSON writer, sweeps, plans and validation read it.
+#pragma once
+
+#include "sim/metrics/histogram_peaks.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sonicsim {
+
+struct TimeStatistics {
+  std::uint64_t count = 0;
+  double mean_s = 0.0, p50_s = 0.0, p95_s = 0.0, p99_s = 0.0, min_s = 0.0, max_s = 0.0;
+};
+
+struct LinkUsage {
+  std::string name;
+  double capacity_bps = 0.0;
+  double bytes = 0.0;       // over the whole run
+  double utilisation = 0.0; // mean over the measurement window
+};
+
+// Campaign mode: what the 2022 operators looked at, reported at full scale (simulated values /
+// campaign.scale).
+struct CampaignSummary {
+  double scale = 1.0;
+  double mean_running_jobs = 0.0;  // over the measurement window
+  double mean_outbound_gbps = 0.0; // site switch, outbound, over the window
+  double events_completed_full_scale = 0.0;
+  // The intervals of the window in which the switch was below the saturation threshold (on the capacity
+  // ceiling the traffic no longer follows the jobs) and the running jobs were steady: running jobs and
+  // outbound Gb/s of each, at full scale. The recorder selects them; the traffic line below is fitted to them
+  // (sim/analysis/campaign_traffic_fit.hpp).
+  std::vector<double> fit_jobs, fit_gbps;
+  // Outbound Gb/s = intercept + slope x running jobs, least squares over those intervals. slope: Gb/s per
+  // job = data per event / time per event; intercept: background.
+  bool fit_valid = false; // fewer than 3 usable intervals, or running jobs never changed
+  double slope_gbps_per_job = 0.0;
+  double intercept_gbps = 0.0;
+  double slope_se_gbps_per_job = 0.0; // standard errors of the fit, from the scatter of its residuals
+  double intercept_se_gbps = 0.0;
+  double fit_r_squared = 0.0;
+  std::uint64_t fit_intervals = 0;
+  double fit_jobs_min = 0.0, fit_jobs_max = 0.0;   // range of running jobs over the fitted intervals
+  double fit_mean_jobs = 0.0, fit_mean_gbps = 0.0; // their means
+  // The line means something: the running jobs spanned at least 20 % of their maximum and the slope's
+  // standard error is at most 25 % of it. Otherwise the slope is set by the noise of a narrow cloud of
+  // points.
+  bool fit_determined = false;
+  std::uint64_t saturated_intervals = 0; // left out of the fit
+  std::uint64_t transient_intervals = 0; // left out too: running jobs moved > 10 % since the interval before
+  double histogram_bin_s = 1.0;
+  std::vector<HistogramPeak> event_time_peaks; // see histogram_peaks.hpp for the rule
+};
+
+struct RunSummary {
+  // Steady-state window: from the moment every job has finished its warm-up to the moment the first job ends.
+  double window_start_s = 0.0;
+  double window_end_s = 0.0;
+  bool steady_state_window = true; // false: the window was empty and the whole run was used instead
+  double simulated_end_s = 0.0;
+
+  std::vector<std::pair<std::string, TimeStatistics>> modules;
+  TimeStatistics event;
+  std::uint64_t events_completed = 0; // outside warm-up, not failed
+  std::uint64_t events_failed = 0;
+  std::uint64_t events_warmup = 0;
+  double events_per_s = 0.0;     // completions in the window per second
+  double inferences_per_s = 0.0; // server-side inferences in the window per second
+  std::uint64_t requests_sent = 0;
+  std::uint64_t requests_rejected = 0;
+  std::uint64_t requests_rejected_queue_full = 0;
+  std::uint64_t requests_rejected_timeout = 0;
+  std::uint64_t requests_rejected_too_large = 0;
+  std::uint64_t retries = 0;
+  std::uint64_t batches_executed = 0;
+  double mean_executed_batch = 0.0;
+  double mean_request_size = 0.0;
+  double mean_queue_wait_s = 0.0;
+  double gpu_utilisation = 0.0; // busy GPU-seconds / (GPUs x window)
+  int gpus = 0;
+  double bytes_to_servers = 0.0;
+  double bytes_from_servers = 0.0;
+  std::vector<LinkUsage> links; // each shared link, then the busiest worker NIC
+  std::string bottleneck;       // the resource with the highest utilisation in the window
+  double bottleneck_utilisation = 0.0;
+  std::optional<CampaignSummary> campaign; // campaign mode only
+  std::vector<std::string> warnings;       // conditions under which a result should not be trusted as is
+};
+
+// A shared resource busier than this counts as saturated (the bottleneck).
+constexpr double saturation_threshold = 0.9;
+
+} // namespace sonicsim
