@@ -18,9 +18,8 @@ CampaignScheduler::CampaignScheduler(const Scenario& scenario, const SitePlatfor
                                      std::vector<double> slot_cpu_speed, std::vector<bool> slot_local_gpu)
     : scenario_(scenario), campaign_(*scenario.workload.campaign), site_(site), servers_(servers),
       recorder_(recorder), slot_cpu_speed_(std::move(slot_cpu_speed)),
-      slot_local_gpu_(std::move(slot_local_gpu)), slot_busy_since_s_(slot_cpu_speed_.size(), -1.0),
-      events_left_(campaign_.total_events ? *campaign_.total_events : -1),
-      rng_(make_stream(scenario.seed, stream_campaign)) {
+      slot_local_gpu_(std::move(slot_local_gpu)), slot_busy_since_s_(slot_cpu_speed_.size()),
+      events_left_(campaign_.total_events), rng_(make_stream(scenario.seed, stream_campaign)) {
   if (campaign_.slots_random)
     random_slots_.emplace(*campaign_.slots_random, make_stream(scenario.seed, stream_campaign_slots));
 }
@@ -51,9 +50,9 @@ void CampaignScheduler::start_job(int slot, double now_s) {
   placement.local_gpu = slot_local_gpu_[static_cast<std::size_t>(slot)];
   placement.start_s = now_s + sample(campaign_.start_delay_s, rng_);
   placement.events = scenario_.workload.events_per_job;
-  if (events_left_ >= 0) {
-    placement.events = static_cast<int>(std::min<std::int64_t>(events_left_, placement.events));
-    events_left_ -= placement.events;
+  if (events_left_) {
+    placement.events = static_cast<int>(std::min<std::int64_t>(*events_left_, *placement.events));
+    *events_left_ -= *placement.events;
   }
   slot_busy_since_s_[static_cast<std::size_t>(slot)] = now_s;
   ++running_;
@@ -66,8 +65,8 @@ void CampaignScheduler::start_job(int slot, double now_s) {
 void CampaignScheduler::job_finished(int slot) {
   if (closed_) return;
   auto& since_s = slot_busy_since_s_[static_cast<std::size_t>(slot)];
-  recorder_.record_job_interval(since_s, sg4::Engine::get_clock());
-  since_s = -1.0;
+  recorder_.record_job_interval(*since_s, sg4::Engine::get_clock());
+  since_s.reset();
   --running_;
 }
 
@@ -76,18 +75,18 @@ void CampaignScheduler::operator()() {
   while (true) {
     const double now_s = sg4::Engine::get_clock();
     if (now_s >= end_s) break;
-    const bool work_left = events_left_ != 0;
+    const bool work_left = events_left_ != 0; // unbounded (none) or events still to hand out
     if (!work_left && running_ == 0) break;
     const double target = std::min(slots_at(now_s), cap_at(now_s));
     // Lowest free slot first, so that which slot (NIC, CPU) a job gets does not depend on timing details.
     for (std::size_t slot = 0;
          work_left && events_left_ != 0 && running_ < target && slot < slot_busy_since_s_.size(); ++slot)
-      if (slot_busy_since_s_[slot] < 0) start_job(static_cast<int>(slot), now_s);
+      if (!slot_busy_since_s_[slot]) start_job(static_cast<int>(slot), now_s);
     sg4::this_actor::sleep_for(std::min(match_interval_s, end_s - now_s));
   }
   const double now_s = sg4::Engine::get_clock();
-  for (const double since_s : slot_busy_since_s_)
-    if (since_s >= 0) recorder_.record_job_interval(since_s, now_s);
+  for (const auto& since_s : slot_busy_since_s_)
+    if (since_s) recorder_.record_job_interval(*since_s, now_s);
   closed_ = true;
   recorder_.set_measurement_window(campaign_.warmup_s, now_s);
   // The jobs still running are daemons, killed when this actor returns: the servers must forget their

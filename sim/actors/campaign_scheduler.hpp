@@ -41,9 +41,9 @@ private:
   RunRecorder& recorder_;
   std::vector<double> slot_cpu_speed_;
   std::vector<bool> slot_local_gpu_;
-  std::vector<double> slot_busy_since_s_; // < 0: free
+  std::vector<std::optional<double>> slot_busy_since_s_; // none: the slot is free
   int running_ = 0;
-  std::int64_t events_left_ = -1; // -1: unbounded (window only)
+  std::optional<std::int64_t> events_left_; // none: unbounded (the window ends the campaign)
   int next_job_ = 0;
   bool closed_ = false; // the window has ended: jobs still running were recorded up to its end
   std::mt19937_64 rng_;

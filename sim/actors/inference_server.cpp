@@ -43,12 +43,12 @@ void InferenceServer::wake(InferenceRequest& request) {
 }
 
 void InferenceServer::complete(InferenceRequest& request) {
-  if (request.reply_delay_s < 0 || request.rejection) {
+  if (!request.reply_delay_s || request.rejection) {
     wake(request);
     return;
   }
   // A kernel timer rather than a client sleep: the client is switched to once per request, not twice.
-  Timer::set(sg4::Engine::get_clock() + request.reply_delay_s, [this, &request]() {
+  Timer::set(sg4::Engine::get_clock() + *request.reply_delay_s, [this, &request]() {
     // After stop() the client is gone, and the request with it.
     if (!stopped_) wake(request);
   });

@@ -20,10 +20,10 @@ namespace sonicsim {
 struct InferenceRequest {
   int batch_size = 0;
   simgrid::s4u::Actor* client = nullptr;
-  // >= 0: the reply is not simulated as a flow but reaches the client this long after its batch ends (see
-  // NetworkSettings::small_reply_max_bytes); the server then wakes the client only at that time. < 0: the
+  // Set: the reply is not simulated as a flow but reaches the client this long after its batch ends (see
+  // NetworkSettings::small_reply_max_bytes); the server then wakes the client only at that time. None: the
   // client is woken when the batch ends and receives the reply as a flow.
-  double reply_delay_s = -1.0;
+  std::optional<double> reply_delay_s;
   bool done = false;
   std::optional<Rejection> rejection; // set when the server refused or dropped the request
 };

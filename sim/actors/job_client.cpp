@@ -33,8 +33,8 @@ JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const S
     reply_rate_bytes_per_s_ = std::min(reply_rate_bytes_per_s_, window_bytes / (2.0 * reply_latency_s_));
 }
 
-double JobClient::small_reply_delay_s(double bytes) const {
-  if (bytes > scenario_.platform.network.small_reply_max_bytes) return -1.0;
+std::optional<double> JobClient::small_reply_delay_s(double bytes) const {
+  if (bytes > scenario_.platform.network.small_reply_max_bytes) return std::nullopt;
   return reply_latency_s_ + bytes / reply_rate_bytes_per_s_;
 }
 
@@ -86,13 +86,13 @@ bool JobClient::send_request(const Module& module, int batch_size, EventRecord& 
 
     const double output_bytes = request.rejection ? error_reply_bytes : reply_bytes;
     // A rejection is answered at once with an error message, whose delay the client takes itself.
-    const double reply_delay_s =
+    const std::optional<double> reply_delay_s =
         request.rejection ? small_reply_delay_s(output_bytes) : request.reply_delay_s;
     double reply_at_s = sg4::Engine::get_clock();
-    if (reply_delay_s >= 0 && !request.rejection) {
-      reply_at_s -= reply_delay_s; // already received: the server woke this actor after the delay
-    } else if (reply_delay_s >= 0) {
-      sg4::this_actor::sleep_for(reply_delay_s);
+    if (reply_delay_s && !request.rejection) {
+      reply_at_s -= *reply_delay_s; // already received: the server woke this actor after the delay
+    } else if (reply_delay_s) {
+      sg4::this_actor::sleep_for(*reply_delay_s);
     } else {
       sg4::Comm::sendto(pod, worker, static_cast<std::uint64_t>(output_bytes));
     }
@@ -164,7 +164,7 @@ void JobClient::operator()() {
   EventRecord event;
   event.job = placement_.job;
   event.module_s.resize(workload.pipeline.size());
-  const int events = placement_.events >= 0 ? placement_.events : workload.events_per_job;
+  const int events = placement_.events.value_or(workload.events_per_job);
   // Campaign mode measures from a fixed time on: events starting earlier are warm-up.
   const double campaign_warmup_s = workload.campaign ? workload.campaign->warmup_s : 0.0;
   for (int index = 0; index < events; ++index) {

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -23,12 +24,12 @@ using ServerDirectory = std::map<std::string, std::vector<InferenceServer*>>;
 
 struct JobPlacement {
   int job = 0;
-  int worker = 0;         // worker node index in the platform
-  int pod = 0;            // pod its gRPC channel is connected to (for the whole job)
-  double cpu_speed = 1.0; // relative speed of its CPU type
-  double start_s = 0.0;   // when the job starts its first event
-  int events = -1;        // events to process; -1: workload.events_per_job
-  bool local_gpu = false; // its node has a GPU: remote_inference modules run there, without the network
+  int worker = 0;            // worker node index in the platform
+  int pod = 0;               // pod its gRPC channel is connected to (for the whole job)
+  double cpu_speed = 1.0;    // relative speed of its CPU type
+  double start_s = 0.0;      // when the job starts its first event
+  std::optional<int> events; // events to process; default: workload.events_per_job
+  bool local_gpu = false;    // its node has a GPU: remote_inference modules run there, without the network
 };
 
 class JobClient {
@@ -43,9 +44,9 @@ private:
   bool send_request(const Module& module, int batch_size, EventRecord& event);
   bool send_requests_in_flight(const Module& module, const std::vector<int>& requests, EventRecord& event);
   void run_on_local_gpu(const Module& module, int batch_size);
-  // How long a reply of this size takes from the pod when it is not simulated as a flow; < 0 when it must be
+  // How long a reply of this size takes from the pod when it is not simulated as a flow; none when it must be
   // a flow (larger than platform.network.small_reply_max).
-  double small_reply_delay_s(double bytes) const;
+  std::optional<double> small_reply_delay_s(double bytes) const;
 
   const Scenario& scenario_;
   const SitePlatform& site_;
