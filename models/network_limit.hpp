@@ -7,8 +7,13 @@
 
 namespace sonicsim::models {
 
-// Outbound bits per second of one running job.
+// Outbound bits per second of one running job (bits_per_event >= 0, event_time_s > 0).
 double per_job_traffic_bps(double bits_per_event, double event_time_s);
+
+// The one network-limit formula: running jobs that fill a link when `free_bps` of it is left for them and
+// each job sends `per_job_bps`: free_bps / per_job_bps. 0 when nothing is left (free_bps <= 0); +infinity
+// when a job sends nothing. Every network limit sonicsim reports (analytic, plan, compare, validate) is this.
+double jobs_filling_link(double free_bps, double per_job_bps);
 
 // Running jobs that fill the switch: (switch_bandwidth_bps - background_bps) / per_job_traffic_bps.
 // Throws std::invalid_argument when an input is not positive (background may be 0) or when background_bps

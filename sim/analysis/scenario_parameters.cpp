@@ -26,6 +26,10 @@ std::string format(const char* pattern, double value) {
   return buffer;
 }
 
+std::string gbps_text(double bps) {
+  return format("%g Gb/s", bps / 1e9);
+}
+
 std::string describe(const DistributionSpec& spec) {
   switch (spec.kind) {
   case DistributionSpec::Kind::constant:
@@ -118,17 +122,20 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
   out.pods = platform.pods.count;
   out.n_gpu = platform.pods.count * platform.pods.gpus_per_pod;
   const double switch_left_bps = out.switch_bandwidth_bps - out.background_bps;
-  const double all_pod_nics_bps = out.pods * out.pod_nic_bandwidth_bps;
-  out.shared_outbound_bps = switch_left_bps;
-  out.shared_outbound_link = "site switch minus background";
-  if (platform.wan.bandwidth_bps < out.shared_outbound_bps) {
-    out.shared_outbound_bps = platform.wan.bandwidth_bps;
-    out.shared_outbound_link = "WAN";
-  }
-  if (all_pod_nics_bps < out.shared_outbound_bps) {
-    out.shared_outbound_bps = all_pod_nics_bps;
-    out.shared_outbound_link = "pod NICs (all pods)";
-  }
+  out.outbound_links = {
+      {"pod NICs", "pod NICs (all pods)",
+       std::to_string(out.pods) + " x " + gbps_text(out.pod_nic_bandwidth_bps),
+       out.pods * out.pod_nic_bandwidth_bps},
+      {"site switch", "site switch minus background",
+       gbps_text(out.switch_bandwidth_bps) + " minus " + gbps_text(out.background_bps) + " background",
+       switch_left_bps},
+      {"WAN", "WAN", gbps_text(platform.wan.bandwidth_bps), platform.wan.bandwidth_bps}};
+  // The tightest; on a tie the site switch, then the WAN, is named (pods can be added, they cannot).
+  const ScenarioParameters::OutboundLink* tightest = &out.outbound_links[1];
+  for (const auto* link : {&out.outbound_links[2], &out.outbound_links[0]})
+    if (link->free_bps < tightest->free_bps) tightest = link;
+  out.shared_outbound_bps = tightest->free_bps;
+  out.shared_outbound_link = tightest->label;
   const double connection_cap_bps = std::min({window_rate_bps, platform.wan.bandwidth_bps,
                                               out.pod_nic_bandwidth_bps, std::max(switch_left_bps, 0.0)});
   // Expected time per bit over the NIC mix (time, not rate, is what averages).
@@ -275,8 +282,13 @@ models::ClosedNetwork ScenarioParameters::closed_network() const {
 }
 
 double ScenarioParameters::network_limited_jobs(double event_time_s) const {
-  if (shared_outbound_bps <= 0.0) return 0.0;
-  return models::network_limited_jobs(shared_outbound_bps, input_bytes * 8.0, event_time_s, 0.0);
+  return models::jobs_filling_link(shared_outbound_bps,
+                                   models::per_job_traffic_bps(input_bytes * 8.0, event_time_s));
+}
+
+double ScenarioParameters::jobs_filling(const OutboundLink& link, double event_time_s) const {
+  return models::jobs_filling_link(link.free_bps,
+                                   models::per_job_traffic_bps(input_bytes * 8.0, event_time_s));
 }
 
 } // namespace sonicsim::analysis

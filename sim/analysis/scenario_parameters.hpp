@@ -51,9 +51,20 @@ struct ScenarioParameters {
   // Shared links crossed by every request.
   double switch_bandwidth_bps = 0.0;
   double background_bps = 0.0;
-  double shared_outbound_bps = 0.0; // capacity left for the jobs on the tightest shared outbound link
-  std::string shared_outbound_link; // which link that is
   double pod_nic_bandwidth_bps = 0.0;
+  // Every shared link a request crosses on its way out, with the capacity left for the jobs: the pod NICs
+  // (all pods together), the site switch (minus background) and the WAN. The planner's resource limits and
+  // the network limit below are both read from this list.
+  struct OutboundLink {
+    std::string resource; // "pod NICs", "site switch", "WAN"
+    std::string
+        label; // as `sonicsim analytic` names it: "pod NICs (all pods)", "site switch minus background"
+    std::string capacity; // e.g. "4 x 16 Gb/s", "100 Gb/s minus 0 Gb/s background"
+    double free_bps = 0.0;
+  };
+  std::vector<OutboundLink> outbound_links;
+  double shared_outbound_bps = 0.0; // capacity left for the jobs on the tightest of them
+  std::string shared_outbound_link; // its label
 
   std::vector<DerivedQuantity> quantities; // every number above with its derivation, in reading order
   std::vector<std::string> caveats;        // what the analytic models leave out for this scenario
@@ -67,6 +78,8 @@ struct ScenarioParameters {
   // Running jobs that fill the tightest shared outbound link at an event time of event_time_s; 0 when the
   // background traffic alone fills it.
   double network_limited_jobs(double event_time_s) const;
+  // The same for one of outbound_links.
+  double jobs_filling(const OutboundLink& link, double event_time_s) const;
 };
 
 // Throws InputError when the pipeline has no remote_inference module or a model lacks a throughput curve for

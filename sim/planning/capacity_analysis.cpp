@@ -9,20 +9,7 @@
 #include <stdexcept>
 
 namespace sonicsim::planning {
-namespace {
-
-std::string gbps(double bps) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g Gb/s", bps / 1e9);
-  return text;
-}
-
-double jobs_filling(double capacity_bps, double job_traffic_bps) {
-  if (capacity_bps <= 0.0) return 0.0;
-  return job_traffic_bps > 0.0 ? capacity_bps / job_traffic_bps : std::numeric_limits<double>::infinity();
-}
-
-} // namespace
+namespace {} // namespace
 
 const ResourceLimit& LayoutAnalysis::network_limit() const {
   for (const auto& limit : limits)
@@ -46,16 +33,9 @@ LayoutAnalysis analyse_layout(const Scenario& scenario, const PodLayout& layout)
                                      std::to_string(layout.gpus()) + " x " + platform.pods.gpu_type + " in " +
                                          std::to_string(layout.pods) + " pod(s)",
                                      model.knee_jobs(), false});
-  out.limits.push_back(
-      ResourceLimit{"pod NICs", std::to_string(layout.pods) + " x " + gbps(platform.pods.nic_bandwidth_bps),
-                    jobs_filling(layout.pods * platform.pods.nic_bandwidth_bps, out.job_traffic_bps), true});
-  const double switch_left_bps = parameters.switch_bandwidth_bps - parameters.background_bps;
-  out.limits.push_back(ResourceLimit{"site switch",
-                                     gbps(parameters.switch_bandwidth_bps) + " minus " +
-                                         gbps(parameters.background_bps) + " background",
-                                     jobs_filling(switch_left_bps, out.job_traffic_bps), true});
-  out.limits.push_back(ResourceLimit{"WAN", gbps(platform.wan.bandwidth_bps),
-                                     jobs_filling(platform.wan.bandwidth_bps, out.job_traffic_bps), true});
+  for (const auto& link : parameters.outbound_links)
+    out.limits.push_back(
+        ResourceLimit{link.resource, link.capacity, parameters.jobs_filling(link, out.t_ideal_s), true});
   std::stable_sort(out.limits.begin(), out.limits.end(), [](const ResourceLimit& a, const ResourceLimit& b) {
     return a.jobs_at_saturation < b.jobs_at_saturation;
   });

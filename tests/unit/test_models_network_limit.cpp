@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <stdexcept>
 
 using namespace sonicsim::models;
@@ -29,4 +30,15 @@ TEST_CASE("network limit rejects impossible inputs") {
   CHECK_THROWS_AS(network_limited_jobs(100e9, 4.1e9, -1.0), std::invalid_argument);
   CHECK_THROWS_AS(network_limited_jobs(100e9, 4.1e9, 25.0, -1.0), std::invalid_argument);
   CHECK_THROWS_AS(outbound_traffic_bps(-1.0, 4.1e9, 25.0), std::invalid_argument);
+}
+
+TEST_CASE("jobs_filling_link is the one formula, with its edge cases") {
+  // 16 Gb/s pod NIC, jobs sending 4.06 Gb every 122 s (33.3 Mb/s each): 16e9 / 33.28e6 = 480.8 jobs.
+  CHECK(jobs_filling_link(16e9, 4.06e9 / 122.0) == doctest::Approx(16e9 * 122.0 / 4.06e9).epsilon(1e-12));
+  CHECK(jobs_filling_link(0.0, 1e6) == 0.0);      // nothing left for the jobs
+  CHECK(jobs_filling_link(-5e9, 1e6) == 0.0);     // background above capacity
+  CHECK(std::isinf(jobs_filling_link(1e9, 0.0))); // jobs that send nothing never fill it
+  // network_limited_jobs is jobs_filling_link on what background leaves.
+  CHECK(network_limited_jobs(100e9, 4.1e9, 25.0, 10e9) ==
+        jobs_filling_link(90e9, per_job_traffic_bps(4.1e9, 25.0)));
 }
