@@ -3,20 +3,13 @@
 // stderr per finished run says how far the batch is.
 #pragma once
 
-#include "sim/metrics/run_recorder.hpp"
+#include "sim/metrics/run_summary.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <string>
 #include <vector>
 
 namespace sonicsim {
-
-struct SimulationOutcome {
-  bool ok = false;
-  RunSummary summary; // when ok
-  std::string error;  // when not ok
-  double wall_clock_s = 0.0;
-};
 
 // Results in the order of `scenarios`. `label` prefixes the progress lines ("plan", "compare").
 std::vector<SimulationOutcome> simulate_batch(const std::vector<Scenario>& scenarios, int parallel,

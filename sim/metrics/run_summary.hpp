@@ -95,4 +95,12 @@ struct RunSummary {
 // A shared resource busier than this counts as saturated (the bottleneck).
 constexpr double saturation_threshold = 0.9;
 
+// One simulation run as a caller that runs several sees it (a child process's result).
+struct SimulationOutcome {
+  bool ok = false;
+  RunSummary summary; // when ok
+  std::string error;  // when not ok
+  double wall_clock_s = 0.0;
+};
+
 } // namespace sonicsim
