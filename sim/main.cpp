@@ -4,9 +4,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 int main(int argc, char** argv) {
   CLI::App app{"sonicsim: simulate CPU grid jobs sending ML inference to remote GPU (Triton) servers"};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", std::string("sonicsim ") + SONICSIM_VERSION +
+                                        " (SimGrid 3.32, Triton v2.3 batching rule)");
   int result = sonicsim::exit_ok;
   sonicsim::register_run_command(app, result);
   sonicsim::register_bench_command(app, result);

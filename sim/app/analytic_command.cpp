@@ -3,6 +3,8 @@
 // network limit and the MVA curve next to the piecewise model; --json gives the same as one JSON document.
 #include "sim/app/commands.hpp"
 
+#include "sim/metrics/number_text.hpp"
+
 #include "sim/analysis/analytic_curve.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/sweep/sweep_grid.hpp"
@@ -104,8 +106,12 @@ int analytic(const AnalyticArguments& arguments) {
 
   std::printf("sonicsim analytic: %s (%s)\n\nparameters derived from the scenario (per event):\n",
               scenario.name.c_str(), scenario.source_file.c_str());
-  for (const auto& q : parameters.quantities)
-    std::printf("  %-32s %14.6g %-10s %s\n", q.symbol.c_str(), q.value, q.unit.c_str(), q.derivation.c_str());
+  for (const auto& q : parameters.quantities) {
+    // Rates in Gb/s for people (the JSON keeps bit/s).
+    const bool rate = q.unit == "bit/s";
+    std::printf("  %-32s %14.6g %-10s %s\n", q.symbol.c_str(), rate ? q.value / 1e9 : q.value,
+                rate ? "Gb/s" : q.unit.c_str(), q.derivation.c_str());
+  }
   std::printf("\nSONIC model (seed 004 Eq. 1-5, preprocessing counted once):\n");
   std::printf("  t_latency = t_preprocess + t_transmit + t_travel = %.4g s\n", model.t_latency_s());
   std::printf("  t_ideal   = t_other_cpu + t_GPU + t_latency       = %.4g s\n", model.t_ideal_s());
@@ -125,10 +131,11 @@ int analytic(const AnalyticArguments& arguments) {
   std::printf("\n  bottleneck %s, asymptotes cross at %.1f jobs\n", bounds.bottleneck.c_str(),
               bounds.saturation_jobs);
   std::printf("\n%8s %14s %14s %14s %14s %12s %10s\n", "jobs", "SONIC module s", "MVA module s",
-              "SONIC event s", "MVA event s", "MVA events/s", "MVA GPU");
+              "SONIC event s", "MVA event s", "MVA events/s", "MVA GPU %");
   for (const auto& p : curve)
-    std::printf("%8d %14.3f %14.3f %14.3f %14.3f %12.4f %10.3f%s\n", p.jobs, p.sonic_module_s, p.mva_module_s,
-                p.sonic_event_s, p.mva_event_s, p.mva_events_per_s, p.mva_gpu_utilisation,
+    std::printf("%8d %14s %14s %14s %14s %12.4g %10.1f%s\n", p.jobs, significant(p.sonic_module_s).c_str(),
+                significant(p.mva_module_s).c_str(), significant(p.sonic_event_s).c_str(),
+                significant(p.mva_event_s).c_str(), p.mva_events_per_s, 100.0 * p.mva_gpu_utilisation,
                 p.saturated ? "  saturated" : "");
   std::printf("\nnotes:\n  - %s\n", mva_note.c_str());
   for (const auto& caveat : parameters.caveats)

@@ -79,7 +79,7 @@ void print_compare_table(const CompareTable& table) {
   row(
       "events/s" + at, [](const VariantFigures& f) { return f.events_per_s; }, "%.3f");
   row(
-      "GPU utilisation" + at, [](const VariantFigures& f) { return f.gpu_utilisation; }, "%.2f");
+      "GPU utilisation %" + at, [](const VariantFigures& f) { return 100.0 * f.gpu_utilisation; }, "%.1f");
   row(
       "mean executed batch" + at, [](const VariantFigures& f) { return f.mean_executed_batch; }, "%.0f");
   row(

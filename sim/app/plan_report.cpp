@@ -17,11 +17,11 @@ std::string layout_text(const planning::PodLayout& layout) {
 }
 
 void print_run(const PlanRun& run, double tolerance) {
-  std::printf("  %-9s %5d %4d %5d %6d %9.3f %7.3f %-4s %9.3f %7.3f %8.1f  %s (%.0f %%)\n", run.role.c_str(),
+  std::printf("  %-9s %5d %4d %5d %6d %9.3f %7.3f %-4s %9.3f %7.1f %8.1f  %s (%.0f %%)\n", run.role.c_str(),
               run.layout.gpus(), run.layout.pods, run.layout.gpus_per_pod, run.jobs, run.module_s,
               run.module_over_reference,
               run.role == "reference" ? "ref" : (run.within_tolerance ? "ok" : "over"), run.event_s,
-              run.gpu_utilisation, run.wall_clock_s, run.bottleneck.c_str(),
+              100.0 * run.gpu_utilisation, run.wall_clock_s, run.bottleneck.c_str(),
               run.bottleneck_utilisation * 100.0);
   (void)tolerance;
   if (!run.error.empty()) std::printf("            (%s)\n", run.error.c_str());
@@ -67,7 +67,7 @@ void print_plan(const Plan& plan) {
   std::printf("\nconfirming simulations (%zu runs + reference in %d batch(es)):\n", plan.runs.size(),
               plan.batches);
   std::printf("  %-9s %5s %4s %5s %6s %9s %7s %-4s %9s %7s %8s  %s\n", "run", "GPUs", "pods", "/pod", "jobs",
-              "module s", "x ref", "", "event s", "GPU", "wall s", "bottleneck");
+              "module s", "x ref", "", "event s", "GPU %", "wall s", "bottleneck");
   print_run(plan.reference, plan.tolerance);
   for (const auto& run : plan.runs)
     print_run(run, plan.tolerance);

@@ -1,5 +1,7 @@
 #include "sim/app/summary_printer.hpp"
 
+#include "sim/metrics/number_text.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -25,23 +27,26 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
       << (summary.steady_state_window ? ""
                                       : "  (WARNING: no steady state; whole run used — add events_per_job)")
       << "\n\n";
-  out << "time per event (s)          mean      p50      p95\n";
-  for (const auto& [name, stats] : summary.modules) {
+  // Four significant digits per value: a 110 s CPU step and a few-millisecond inference in one table.
+  out << "time per event (s)          mean        p50        p95\n";
+  const auto time_row = [&out](const std::string& name, const TimeStatistics& stats) {
     char line[160];
-    std::snprintf(line, sizeof line, "  %-22s %9.2f %8.2f %8.2f\n", name.c_str(), stats.mean_s, stats.p50_s,
-                  stats.p95_s);
+    std::snprintf(line, sizeof line, "  %-22s %10s %10s %10s\n", name.c_str(),
+                  significant(stats.mean_s).c_str(), significant(stats.p50_s).c_str(),
+                  significant(stats.p95_s).c_str());
     out << line;
-  }
-  char line[160];
-  std::snprintf(line, sizeof line, "  %-22s %9.2f %8.2f %8.2f\n", "event", summary.event.mean_s,
-                summary.event.p50_s, summary.event.p95_s);
-  out << line << "\n";
+  };
+  for (const auto& [name, stats] : summary.modules)
+    time_row(name, stats);
+  time_row("event", summary.event);
+  out << "\n";
   out << format("events/s            %.4g   (%.0f completed, %.0f failed)\n", summary.events_per_s,
                 static_cast<double>(summary.events_completed), static_cast<double>(summary.events_failed));
   out << format("inferences/s        %.4g\n", summary.inferences_per_s);
   out << format("GPU utilisation     %.1f %% of %.0f GPUs\n", 100.0 * summary.gpu_utilisation, summary.gpus);
-  out << format("mean batch          %.0f executed, %.0f per request, queue wait %.3f s\n",
-                summary.mean_executed_batch, summary.mean_request_size, summary.mean_queue_wait_s);
+  out << format("mean batch          %.0f executed, %.0f per request, queue wait ",
+                summary.mean_executed_batch, summary.mean_request_size)
+      << significant(summary.mean_queue_wait_s) << " s\n";
   if (summary.requests_rejected > 0) {
     out << format("rejected requests   %.0f (queue full %.0f, timeout %.0f, too large %.0f)\n",
                   static_cast<double>(summary.requests_rejected),

@@ -5,6 +5,8 @@
 // i/n splits a sweep over machines (merge by copying the points/ directories together and running --resume).
 #include "sim/app/commands.hpp"
 
+#include "sim/metrics/number_text.hpp"
+
 #include "sim/app/process_pool.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/sweep_point_files.hpp"
@@ -73,7 +75,7 @@ void print_rows(const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& 
   std::printf("\n%6s", "point");
   for (const auto& axis : axes)
     std::printf(" %16.16s", axis.key.c_str());
-  std::printf(" %10s %10s %10s %10s %8s  %s\n", "module s", "analytic", "MVA", "event s", "GPU util",
+  std::printf(" %10s %10s %10s %10s %8s  %s\n", "module s", "analytic", "MVA", "event s", "GPU %",
               "bottleneck");
   for (const auto& row : rows) {
     std::printf("%6zu", row.point.index);
@@ -81,8 +83,10 @@ void print_rows(const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& 
       std::printf(" %16.16s", value.c_str());
     const double analytic_s = row.analytic ? row.analytic->sonic_module_s : NAN;
     const double mva_s = row.analytic ? row.analytic->mva_module_s : NAN;
-    std::printf(" %10.3f %10.3f %10.3f %10.3f %8.3f  %s\n", row.module_mean_s, analytic_s, mva_s,
-                row.summary.event.mean_s, row.summary.gpu_utilisation, row.summary.bottleneck.c_str());
+    std::printf(" %10s %10s %10s %10s %8.1f  %s\n", significant(row.module_mean_s).c_str(),
+                significant(analytic_s).c_str(), significant(mva_s).c_str(),
+                significant(row.summary.event.mean_s).c_str(), 100.0 * row.summary.gpu_utilisation,
+                row.summary.bottleneck.c_str());
   }
 }
 

@@ -199,7 +199,8 @@ void register_validate_command(CLI::App& app, int& result) {
   command->add_option("--report", arguments->report_dir,
                       "Where to write report.md and report.json (default: validation/ when all cases run)");
   command->add_flag("--fast", arguments->fast, "Only the quick cases (those marked fast: true), as CI runs");
-  command->add_option("-j,--jobs", arguments->parallel, "Simulations in parallel")->check(CLI::Range(1, 64));
+  // -j/--parallel as in sweep, plan and compare (--jobs always means grid jobs).
+  command->add_option("-j,--parallel", arguments->parallel, "Simulations at once")->check(CLI::Range(1, 64));
   command->callback([arguments, &result]() { result = guarded(*arguments, validate); });
 }
 

@@ -261,6 +261,18 @@ json scenario_to_json(const Scenario& scenario) {
              {"pipeline", pipeline}}},
            {"output", {{"timeseries_interval_s", scenario.output.timeseries_interval_s}}}};
   if (workload.campaign) out["workload"]["campaign"] = campaign_to_json(*workload.campaign);
+  if (scenario.costs) {
+    const auto& costs = *scenario.costs;
+    out["costs"] = {{"gpu_hour_usd", costs.gpu_hour_usd ? json(*costs.gpu_hour_usd) : json()},
+                    {"cpu_hour_usd", costs.cpu_hour_usd ? json(*costs.cpu_hour_usd) : json()}};
+  }
+  if (!scenario.variants.empty()) {
+    json variants = json::array();
+    for (const auto& variant : scenario.variants)
+      variants.push_back(
+          {{"name", variant.name}, {"description", variant.description}, {"overrides", variant.overrides}});
+    out["variants"] = variants;
+  }
   return out;
 }
 

@@ -39,8 +39,8 @@ planning::Planner planner_with(int* runs) {
   settings.parallel = 2;
   return planning::Planner(settings, scenario, [runs](const std::vector<Scenario>& batch) {
     std::vector<SimulationOutcome> outcomes;
-    for (const auto& scenario : batch)
-      outcomes.push_back(stand_in(scenario));
+    for (const auto& point : batch)
+      outcomes.push_back(stand_in(point));
     *runs += static_cast<int>(batch.size());
     return outcomes;
   });

@@ -1,0 +1,26 @@
+#include "sim/metrics/number_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace sonicsim {
+
+std::string significant(double value, int digits) {
+  char text[64];
+  if (!std::isfinite(value) || value == 0.0) {
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+  }
+  // Decimals so that `digits` digits are shown: 3 for 1.234, 0 for 1234.
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(value))));
+  const int decimals = std::clamp(digits - 1 - magnitude, 0, 9);
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string gbps_text(double bits_per_s) {
+  return significant(bits_per_s / 1e9) + " Gb/s";
+}
+
+} // namespace sonicsim

@@ -1,0 +1,17 @@
+// How numbers are printed for people: times with significant digits that suit their magnitude (a 110 s CPU
+// step and a 4 ms inference in one table), rates in Gb/s, utilisations as percentages. Files (JSON, CSV) keep
+// full precision, SI units and fractions; only the terminal uses these. Pure code.
+#pragma once
+
+#include <string>
+
+namespace sonicsim {
+
+// Fixed-point with `digits` significant digits, at most 9 decimals and none beyond the units for large
+// values: 110.2, 11.93, 0.01234, 0.0001235, 12346. 0 prints as "0"; non-finite values as "nan"/"inf".
+std::string significant(double value, int digits = 4);
+
+// A bit rate in Gb/s with 4 significant digits: "1.471 Gb/s".
+std::string gbps_text(double bits_per_s);
+
+} // namespace sonicsim

@@ -1,0 +1,83 @@
+// Every key of the scenario language is read and echoed in summary.json's resolved scenario: a key the loader
+// accepted but the echo forgot would make a run's record incomplete. The schema (the one list of keys) is
+// walked and each key path looked up in scenario_to_json of shipped configs that, together, use every key.
+#include "sim/metrics/summary_json.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+#include "sim/scenario/schema.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+using namespace sonicsim;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+// Key paths of the schema, "[]" standing for a list element or a user-chosen dict key.
+void collect_paths(const schema::Node& node, std::vector<std::string> prefix,
+                   std::vector<std::vector<std::string>>& paths) {
+  for (const auto& [key, child] : node.fields) {
+    auto path = prefix;
+    path.push_back(key);
+    paths.push_back(path);
+    collect_paths(*child, path, paths);
+  }
+  if (node.element) {
+    prefix.push_back("[]");
+    collect_paths(*node.element, prefix, paths);
+  }
+}
+
+// The echo writes a key as the YAML does, or with its SI unit appended (`rtt` -> `rtt_s`, `tcp_window` ->
+// `tcp_window_bytes`, `background` -> `background_bps`).
+bool echoed(const json& node, const std::vector<std::string>& path, std::size_t i) {
+  if (i == path.size()) return true;
+  const std::string& key = path[i];
+  if (key == "[]") {
+    if (node.is_array() || node.is_object())
+      for (const auto& element : node)
+        if (echoed(element, path, i + 1)) return true;
+    return false;
+  }
+  if (!node.is_object()) return false;
+  for (const auto& [name, value] : node.items())
+    if ((name == key || name.rfind(key + "_", 0) == 0) && echoed(value, path, i + 1)) return true;
+  return false;
+}
+
+std::string config(const std::string& name) {
+  return std::string(SONICSIM_SOURCE_DIR) + "/configs/" + name;
+}
+
+} // namespace
+
+TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
+  // Between them these use every section: CPU-only (local_inference), the 2020 scenarios (variants, costs),
+  // the 2022 campaign (schedules), and overrides for what no shipped config sets.
+  std::vector<json> echoes;
+  for (const char* name : {"protodune_2020_large_batch.yaml", "protodune_2020_cpu_only.yaml",
+                           "protodune_2022_campaign.yaml", "perf_client_t4.yaml"})
+    echoes.push_back(scenario_to_json(load_scenario_file(config(name))));
+  echoes.push_back(scenario_to_json(load_scenario_file(
+      config("protodune_2022_campaign.yaml"),
+      {"workload.campaign.slots=null", "workload.campaign.slots_repeat=null",
+       "workload.campaign.slots_random={min: 0.2, max: 0.5, mean_hold: \"1h\"}",
+       "platform.site_switch.background_schedule=[{from: \"0s\", rate: \"1Gbps\"}, {from: \"1h\", rate: "
+       "\"2Gbps\"}]",
+       "platform.site_switch.background_on_off={rate: \"5Gbps\", mean_on: \"10min\", mean_off: \"20min\"}",
+       "models.emtrkmichelid.triton.queue_policy={max_queue_size: 100, timeout: \"1s\"}"})));
+  std::vector<std::vector<std::string>> paths;
+  collect_paths(schema::root(), {}, paths);
+  CHECK(paths.size() > 90); // the whole tree was walked
+  for (const auto& path : paths) {
+    bool found = false;
+    for (const auto& echo : echoes)
+      found = found || echoed(echo, path, 0);
+    std::string dotted;
+    for (const auto& part : path)
+      dotted += (dotted.empty() || part == "[]" ? "" : ".") + part;
+    CHECK_MESSAGE(found, "schema key '" << dotted << "' is not echoed in scenario_to_json");
+  }
+}
