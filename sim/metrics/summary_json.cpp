@@ -1,7 +1,5 @@
 #include "sim/metrics/summary_json.hpp"
 
-#include "sim/policy/load_balancer.hpp"
-
 #include <cmath>
 
 namespace sonicsim {

@@ -12,8 +12,4 @@ int choose_pod(LoadBalancer policy, int job, int pods, std::mt19937_64& rng) {
   return static_cast<int>(rng() % static_cast<std::uint64_t>(pods));
 }
 
-std::string load_balancer_name(LoadBalancer policy) {
-  return policy == LoadBalancer::round_robin ? "round_robin" : "random";
-}
-
 } // namespace sonicsim

@@ -13,7 +13,4 @@ namespace sonicsim {
 // number from `rng` (round_robin draws none).
 int choose_pod(LoadBalancer policy, int job, int pods, std::mt19937_64& rng);
 
-// The name written in scenarios and in summary.json: "random", "round_robin".
-std::string load_balancer_name(LoadBalancer policy);
-
 } // namespace sonicsim

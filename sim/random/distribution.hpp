@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <random>
 
-#include "sim/scenario/scenario.hpp"
+#include "sim/random/distribution_spec.hpp"
 
 namespace sonicsim {
 

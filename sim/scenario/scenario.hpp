@@ -5,6 +5,7 @@
 #pragma once
 
 #include "models/throughput_curve.hpp"
+#include "sim/random/distribution_spec.hpp"
 
 #include <cstdint>
 #include <map>
@@ -13,18 +14,6 @@
 #include <vector>
 
 namespace sonicsim {
-
-// A random quantity. Durations are in seconds, counts are dimensionless.
-struct DistributionSpec {
-  enum class Kind { constant, normal, lognormal, exponential, uniform };
-  Kind kind = Kind::constant;
-  double mean = 0.0; // constant: the value; normal/lognormal/exponential: the mean
-  double sd = 0.0;   // normal/lognormal: standard deviation of the quantity itself (not of its log)
-  double min = 0.0;  // uniform: lower bound
-  double max = 0.0;  // uniform: upper bound
-  // Expected value, used by the analytic models.
-  double expected() const { return kind == Kind::uniform ? 0.5 * (min + max) : mean; }
-};
 
 struct CpuType {
   std::string name;
@@ -91,6 +80,11 @@ enum class LoadBalancer {
   random,      // a pod drawn uniformly per connection (a Service's default kube-proxy behaviour)
   round_robin, // job i to pod i mod pods
 };
+
+// The name written in scenarios and in summary.json.
+inline const char* load_balancer_name(LoadBalancer policy) {
+  return policy == LoadBalancer::round_robin ? "round_robin" : "random";
+}
 
 struct ServerPods {
   int count = 1;                   // number of pods (Triton servers) behind the load balancer; default 1

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 using namespace sonicsim;
@@ -31,6 +32,6 @@ TEST_CASE("random spreads connections evenly over the pods") {
   }
   for (const int count : per_pod)
     CHECK(std::abs(count - 10000) < 330);
-  CHECK(load_balancer_name(LoadBalancer::round_robin) == "round_robin");
-  CHECK(load_balancer_name(LoadBalancer::random) == "random");
+  CHECK(std::string(load_balancer_name(LoadBalancer::round_robin)) == "round_robin");
+  CHECK(std::string(load_balancer_name(LoadBalancer::random)) == "random");
 }

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <sstream>
 
-#include "sim/policy/load_balancer.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 using namespace sonicsim;

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The layers of sonicsim, as folders and the folders each may include. Fails, naming the file and the include,
+# when a source reaches outside its layer, when a pure folder includes SimGrid or CLI11, or when a folder is not
+# in the table. The build enforces the same split by linking (sonicsim_core has neither SimGrid nor CLI11);
+# this check also catches a header-only use.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+declare -A allowed=(
+  [models]=""
+  [sim/random]=""
+  [sim/scenario]="models sim/random"
+  [sim/policy]="models sim/random sim/scenario"
+  [sim/metrics]="models sim/random sim/scenario"
+  [sim/analysis]="models sim/random sim/scenario sim/policy sim/metrics"
+  [sim/planning]="models sim/random sim/scenario sim/policy sim/metrics sim/analysis"
+  [sim/sweep]="models sim/random sim/scenario sim/metrics sim/analysis"
+  [sim/validation]="models sim/random sim/scenario sim/metrics sim/analysis"
+  [sim/platform]="models sim/random sim/scenario sim/metrics"
+  [sim/actors]="models sim/random sim/scenario sim/policy sim/metrics sim/platform"
+  [sim/engine]="models sim/random sim/scenario sim/policy sim/metrics sim/analysis sim/platform sim/actors"
+  [sim/app]="models sim/random sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/sweep sim/validation sim/platform sim/actors sim/engine"
+)
+pure="models sim/random sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/sweep sim/validation"
+
+failures=0
+for dir in $(find models sim -mindepth 0 -type d | sort); do
+  [[ $dir == sim ]] && continue
+  if [[ -z ${allowed[$dir]+set} ]]; then
+    echo "layers: folder $dir is not in scripts/check_layers.sh"
+    failures=1
+    continue
+  fi
+  for file in "$dir"/*.cpp "$dir"/*.hpp; do
+    [[ -e $file ]] || continue
+    while IFS= read -r include; do
+      target=$(dirname "$include")
+      [[ $target == "$dir" ]] && continue
+      if [[ " ${allowed[$dir]} " != *" $target "* ]]; then
+        echo "layers: $file includes $include, outside what $dir may use (${allowed[$dir]:-nothing})"
+        failures=1
+      fi
+    done < <(sed -n 's/^#include "\(\(sim\|models\)\/[^"]*\)".*/\1/p' "$file")
+    if [[ " $pure " == *" $dir "* ]] && grep -qE '^#include <(simgrid|CLI)/' "$file"; then
+      echo "layers: $file is in the pure core but includes SimGrid or CLI11"
+      failures=1
+    fi
+  done
+done
+if ((failures)); then exit 1; fi
+echo "layers respected:"
+for dir in models sim/random sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/sweep sim/validation \
+  sim/platform sim/actors sim/engine sim/app; do
+  printf '  %-15s -> %s\n' "$dir" "${allowed[$dir]:-(nothing)}"
+done
