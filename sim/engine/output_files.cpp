@@ -4,8 +4,13 @@
 
 #include "sim/scenario/input_error.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
+#include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -37,25 +42,62 @@ OutputFiles::OutputFiles(fs::path directory) : directory_(std::move(directory)) 
     throw std::runtime_error("cannot write '" + (directory_ / "events.csv.partial").string() + "'");
 }
 
+namespace {
+
+// Throws "cannot write FILE: reason" when a stream failed at any point (a full disk shows up at the write,
+// the flush or the close).
+void check_written(std::ofstream& out, const fs::path& path) {
+  out.close();
+  if (!out) {
+    const int error = errno;
+    throw std::runtime_error("cannot write '" + path.string() +
+                             "': " + (error ? std::strerror(error) : "the write failed"));
+  }
+}
+
+// Writes DIR/NAME.partial with `write` and checks it; the caller renames it once everything is written.
+template <typename Write> fs::path write_partial(const fs::path& directory, const char* name, Write write) {
+  fs::path partial = directory / (std::string(name) + ".partial");
+  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+  write(out);
+  check_written(out, partial);
+  return partial;
+}
+
+} // namespace
+
 void OutputFiles::finish(const Scenario& scenario, const RunSummary& summary, const RunRecorder& recorder) {
-  events_csv_.close();
-  {
-    std::ofstream out(directory_ / "timeseries.csv.partial");
-    recorder.write_timeseries_csv(out);
+  // Every file goes to a .partial name first and is checked; the renames happen only when all of them were
+  // written, summary.json (the mark of a complete run) last. On a failure the partial files are removed, so a
+  // failed run leaves no directory that looks complete.
+  std::vector<std::pair<fs::path, const char*>> written;
+  try {
+    check_written(events_csv_, directory_ / "events.csv.partial");
+    written.emplace_back(directory_ / "events.csv.partial", "events.csv");
+    written.emplace_back(write_partial(directory_, "timeseries.csv",
+                                       [&](std::ostream& out) { recorder.write_timeseries_csv(out); }),
+                         "timeseries.csv");
+    if (scenario.workload.campaign) {
+      written.emplace_back(write_partial(directory_, "event_time_histogram.csv",
+                                         [&](std::ostream& out) { recorder.write_event_histogram_csv(out); }),
+                           "event_time_histogram.csv");
+      written.emplace_back(write_partial(directory_, "campaign.csv",
+                                         [&](std::ostream& out) { recorder.write_campaign_csv(out); }),
+                           "campaign.csv");
+    }
+    written.emplace_back(
+        write_partial(directory_, "summary.json",
+                      [&](std::ostream& out) { out << summary_to_json(scenario, summary).dump(2) << '\n'; }),
+        "summary.json");
+  } catch (...) {
+    std::error_code ignored;
+    for (const char* name :
+         {"events.csv", "timeseries.csv", "event_time_histogram.csv", "campaign.csv", "summary.json"})
+      fs::remove(directory_ / (std::string(name) + ".partial"), ignored);
+    throw;
   }
-  if (scenario.workload.campaign) {
-    std::ofstream histogram(directory_ / "event_time_histogram.csv");
-    recorder.write_event_histogram_csv(histogram);
-    std::ofstream campaign(directory_ / "campaign.csv");
-    recorder.write_campaign_csv(campaign);
-  }
-  {
-    std::ofstream out(directory_ / "summary.json.partial");
-    out << summary_to_json(scenario, summary).dump(2) << '\n';
-  }
-  fs::rename(directory_ / "events.csv.partial", directory_ / "events.csv");
-  fs::rename(directory_ / "timeseries.csv.partial", directory_ / "timeseries.csv");
-  fs::rename(directory_ / "summary.json.partial", directory_ / "summary.json");
+  for (const auto& [partial, name] : written)
+    fs::rename(partial, directory_ / name);
 }
 
 } // namespace sonicsim
