@@ -1,4 +1,4 @@
-// The Triton front end of one model on one pod: a request queue, the dynamic batcher (sim/batching), and the
+// The Triton front end of one model on one pod: a request queue, the dynamic batcher (sim/policy), and the
 // model instances that execute batches on the pod's GPUs. Requests are plain C++ objects handed over by the
 // client actors; no mailbox is involved (matching many pending messages on a mailbox is slow), and batches
 // run on SimGrid kernel timers rather than actors: a batch costs one timer, not four actor switches.
