@@ -1,5 +1,6 @@
 // What `sonicsim plan` found and how: the analytic bracket, every confirming simulation, the answer and the
-// figures around it. Filled by sim/app/plan_command.cpp, printed and written as JSON by plan_report.
+// figures around it. Filled by the planner (sim/planning/planner.hpp), printed and written as JSON by
+// plan_report.
 #pragma once
 
 #include "sim/planning/capacity_analysis.hpp"
