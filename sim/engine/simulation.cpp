@@ -11,10 +11,12 @@
 #include "sim/policy/load_balancer.hpp"
 #include "sim/random/random_streams.hpp"
 #include "sim/scenario/campaign_scale.hpp"
+#include "sim/scenario/input_error.hpp"
 
 #include <simgrid/s4u.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -73,12 +75,36 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
   return placements;
 }
 
+// Every job is a SimGrid actor with its own stack, which SimGrid maps with a guard page: two memory maps per
+// actor. Linux caps maps per process (vm.max_map_count, 65,530 by default), and SimGrid aborts when it runs
+// out
+// ("Failed to protect stack"). Asynchronous clients add up to max_in_flight sender actors per job. The check
+// keeps 1,024 maps for the libraries and the heap.
+void check_actor_limit(const Scenario& scenario) {
+  const auto& workload = scenario.workload;
+  const std::int64_t per_job = 1 + (workload.client.asynchronous ? workload.client.max_in_flight : 0);
+  const std::int64_t actors = static_cast<std::int64_t>(workload.jobs) * per_job;
+  std::int64_t max_map_count = 65530;
+  std::ifstream limit_file("/proc/sys/vm/max_map_count");
+  limit_file >> max_map_count;
+  const std::int64_t max_actors = (max_map_count - 1024) / 2;
+  if (actors <= max_actors) return;
+  throw InputError(
+      scenario.source_file + ": key 'workload.jobs': " + std::to_string(workload.jobs) + " jobs need " +
+      std::to_string(actors) + " SimGrid actors, each with its own stack mapped twice (stack and " +
+      "guard page); this system allows " + std::to_string(max_map_count) +
+      " memory maps per process (/proc/sys/vm/max_map_count), enough for " + std::to_string(max_actors) +
+      " actors. Use fewer jobs, or raise the limit (as root: sysctl -w " +
+      "vm.max_map_count=" + std::to_string(4 * (actors + 1024)) + ")");
+}
+
 } // namespace
 
 RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   // A campaign may run on a fraction of the site (campaign_scale.hpp); outputs show the scenario as written.
   const Scenario scenario = scaled_for_simulation(scenario_as_written);
+  check_actor_limit(scenario);
   EngineCommandLine command_line(scenario);
   sg4::Engine engine(command_line.argc(), command_line.argv());
 

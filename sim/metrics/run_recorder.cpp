@@ -98,10 +98,14 @@ void RunRecorder::record_event(const EventRecord& event) {
     events_done_.add_at(event.end_s, 1.0);
     event_histogram_.add(event.end_s - event.start_s);
     if (scenario_.workload.campaign) {
-      const auto bin = static_cast<std::size_t>((event.end_s - event.start_s) /
-                                                scenario_.workload.campaign->histogram_bin_s);
-      if (bin >= event_time_counts_.size()) event_time_counts_.resize(bin + 1, 0.0);
-      event_time_counts_[bin] += 1.0;
+      const double bin = (event.end_s - event.start_s) / scenario_.workload.campaign->histogram_bin_s;
+      if (bin >= static_cast<double>(max_histogram_bins)) {
+        ++events_beyond_histogram_;
+      } else {
+        const auto index = static_cast<std::size_t>(bin);
+        if (index >= event_time_counts_.size()) event_time_counts_.resize(index + 1, 0.0);
+        event_time_counts_[index] += 1.0;
+      }
     }
     for (std::size_t m = 0; m < event.module_s.size(); ++m)
       module_histograms_[m].add(event.module_s[m]);
@@ -216,19 +220,40 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   if (summary.bottleneck_utilisation < saturation_threshold)
     summary.bottleneck = "none (jobs' own CPUs; busiest shared resource: " + summary.bottleneck + ")";
   if (scenario_.workload.campaign) summary.campaign = summarize_campaign(summary);
+  if (events_beyond_histogram_ > 0)
+    summary.warnings.push_back(std::to_string(events_beyond_histogram_) + " events lasted longer than the " +
+                               std::to_string(max_histogram_bins) +
+                               " bins of the event-time histogram and are not in it: widen "
+                               "workload.campaign.histogram_bin");
+  if (row_interval_s() > scenario_.output.timeseries_interval_s)
+    summary.warnings.push_back("the run lasted " + std::to_string(std::lround(horizon_s())) +
+                               " s of simulated time: timeseries.csv has a row every " +
+                               std::to_string(std::lround(row_interval_s())) +
+                               " s instead of output.timeseries_interval, to stay within " +
+                               std::to_string(max_timeseries_rows) + " rows");
   return summary;
 }
 
-void RunRecorder::write_timeseries_csv(std::ostream& out) const {
+double RunRecorder::horizon_s() const {
+  return std::max({inferences_.horizon_s(), gpu_busy_s_.horizon_s(), jobs_running_s_.horizon_s()});
+}
+
+double RunRecorder::row_interval_s() const {
   const double interval_s = scenario_.output.timeseries_interval_s;
+  const double rows = horizon_s() / interval_s;
+  if (rows <= static_cast<double>(max_timeseries_rows)) return interval_s;
+  return interval_s * std::ceil(rows / static_cast<double>(max_timeseries_rows));
+}
+
+void RunRecorder::write_timeseries_csv(std::ostream& out) const {
+  const double interval_s = row_interval_s();
   out << "time_s,nv_inference_count,nv_inference_exec_count,nv_inference_queue_duration_us,nv_gpu_"
          "utilization,"
          "jobs_running";
   for (const auto& link : links_)
     if (link.bytes_over_time) out << ',' << link.link.name << "_gbps";
   out << '\n' << std::setprecision(9);
-  std::size_t horizon = std::max({inferences_.size(), gpu_busy_s_.size(), jobs_running_s_.size()});
-  const double end_s = static_cast<double>(horizon) * bin_width_s_;
+  const double end_s = horizon_s();
   for (double t = 0.0; t < end_s; t += interval_s) {
     const double t_end = t + interval_s;
     out << t << ',' << inferences_.sum_between(t, t_end) << ',' << batches_binned_.sum_between(t, t_end)

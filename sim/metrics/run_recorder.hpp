@@ -69,8 +69,16 @@ public:
   RunSummary summarize(double simulated_end_s) const;
   void write_timeseries_csv(std::ostream& out) const;
 
+  // timeseries.csv holds at most this many rows; a longer run gets rows a whole multiple of
+  // output.timeseries_interval apart (and says so in its warnings).
+  static constexpr std::size_t max_timeseries_rows = 1'000'000;
+  // The campaign's event-time histogram holds at most this many bins (8 MB); longer events are counted apart.
+  static constexpr std::size_t max_histogram_bins = 1'000'000;
+
 private:
   CampaignSummary summarize_campaign(const RunSummary& summary) const;
+  double horizon_s() const;      // simulated time covered by the time series
+  double row_interval_s() const; // the time between rows of timeseries.csv and campaign.csv
   double full_scale() const;
   struct TrackedLink {
     LinkDescriptor link;
@@ -103,6 +111,7 @@ private:
   std::optional<double> first_job_start_s_;
   std::optional<std::pair<double, double>> fixed_window_s_;
   std::vector<double> event_time_counts_;
+  std::uint64_t events_beyond_histogram_ = 0;
 };
 
 } // namespace sonicsim

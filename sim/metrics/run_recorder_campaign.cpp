@@ -91,11 +91,11 @@ void RunRecorder::write_event_histogram_csv(std::ostream& out) const {
 void RunRecorder::write_campaign_csv(std::ostream& out) const {
   if (!scenario_.workload.campaign) return;
   const TrackedLink* outbound = site_outbound();
-  const double interval_s = scenario_.output.timeseries_interval_s;
+  const double interval_s = row_interval_s();
   out << "time_s,jobs_running,site_switch_out_gbps\n" << std::setprecision(9);
-  const std::size_t bins = std::max(
-      jobs_running_s_.size(), outbound && outbound->bytes_over_time ? outbound->bytes_over_time->size() : 0);
-  const double end_s = static_cast<double>(bins) * bin_width_s_;
+  const double end_s =
+      std::max(jobs_running_s_.horizon_s(),
+               outbound && outbound->bytes_over_time ? outbound->bytes_over_time->horizon_s() : 0.0);
   for (double t = 0.0; t < end_s; t += interval_s) {
     const double gbps =
         outbound && outbound->bytes_over_time

@@ -9,8 +9,23 @@ void TimeBins::grow_to(std::size_t index) {
   if (index >= bins_.size()) bins_.resize(index + 1, 0.0);
 }
 
+void TimeBins::coarsen() {
+  const std::size_t merged = (bins_.size() + 1) / 2;
+  for (std::size_t i = 0; i < merged; ++i)
+    bins_[i] = bins_[2 * i] + (2 * i + 1 < bins_.size() ? bins_[2 * i + 1] : 0.0);
+  bins_.resize(merged);
+  bin_width_s_ *= 2.0;
+}
+
+std::size_t TimeBins::index_for(double time_s) {
+  const double clamped_s = std::max(0.0, time_s);
+  while (clamped_s / bin_width_s_ >= static_cast<double>(max_bins))
+    coarsen();
+  return static_cast<std::size_t>(clamped_s / bin_width_s_);
+}
+
 void TimeBins::add_at(double time_s, double amount) {
-  const auto index = static_cast<std::size_t>(std::max(0.0, time_s) / bin_width_s_);
+  const std::size_t index = index_for(time_s);
   grow_to(index);
   bins_[index] += amount;
 }
@@ -21,8 +36,8 @@ void TimeBins::add_spread(double start_s, double end_s, double amount) {
     return;
   }
   const double rate = amount / (end_s - start_s);
+  const std::size_t last = index_for(end_s); // coarsens first, so that the start's index uses the final width
   auto index = static_cast<std::size_t>(std::max(0.0, start_s) / bin_width_s_);
-  const auto last = static_cast<std::size_t>(end_s / bin_width_s_);
   grow_to(last);
   for (; index <= last; ++index) {
     const double bin_start = static_cast<double>(index) * bin_width_s_;
@@ -33,7 +48,15 @@ void TimeBins::add_spread(double start_s, double end_s, double amount) {
 
 double TimeBins::sum_between(double start_s, double end_s) const {
   double total = 0.0;
-  for (std::size_t index = 0; index < bins_.size(); ++index) {
+  if (!(end_s > start_s) || bins_.empty()) return total;
+  // Only the bins that overlap [start, end): the writers call this once per output row.
+  const double first_index = std::max(0.0, start_s) / bin_width_s_;
+  const double end_index = end_s / bin_width_s_;
+  if (first_index >= static_cast<double>(bins_.size())) return total;
+  const auto first = static_cast<std::size_t>(first_index);
+  const std::size_t stop =
+      end_index >= static_cast<double>(bins_.size()) ? bins_.size() : static_cast<std::size_t>(end_index) + 1;
+  for (std::size_t index = first > 0 ? first - 1 : 0; index < stop; ++index) {
     const double bin_start = static_cast<double>(index) * bin_width_s_;
     const double overlap = std::min(end_s, bin_start + bin_width_s_) - std::max(start_s, bin_start);
     if (overlap > 0) total += bins_[index] * overlap / bin_width_s_;

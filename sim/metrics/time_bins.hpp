@@ -7,8 +7,13 @@
 
 namespace sonicsim {
 
+// Memory does not grow without bound with simulated time: past max_bins the bins are merged in pairs (the
+// width doubles), so a series never holds more than max_bins values (32 MiB) however long the run. Sums over
+// intervals stay exact; only the resolution of a very long run coarsens.
 class TimeBins {
 public:
+  static constexpr std::size_t max_bins = std::size_t{1} << 22;
+
   explicit TimeBins(double bin_width_s) : bin_width_s_(bin_width_s) {}
 
   void add_at(double time_s, double amount);
@@ -17,10 +22,15 @@ public:
   double sum_between(double start_s, double end_s) const;
   double bin_width_s() const { return bin_width_s_; }
   std::size_t size() const { return bins_.size(); }
+  // The time up to which amounts were recorded (the end of the last bin).
+  double horizon_s() const { return static_cast<double>(bins_.size()) * bin_width_s_; }
   double bin(std::size_t i) const { return i < bins_.size() ? bins_[i] : 0.0; }
 
 private:
+  // The bin of a time, after coarsening until it fits under max_bins.
+  std::size_t index_for(double time_s);
   void grow_to(std::size_t index);
+  void coarsen();
   double bin_width_s_;
   std::vector<double> bins_;
 };

@@ -75,7 +75,9 @@ Campaign read_campaign(const Cursor& c, const Workload& workload) {
             "max >= min (the share is drawn between them)");
     if (random["mean_hold"].present()) {
       slots.mean_hold_s = read_duration_s(random["mean_hold"]);
-      require(random["mean_hold"], slots.mean_hold_s > 0.0, "a mean holding time > 0, e.g. \"1h\"");
+      // Grid shares change over minutes to hours; a hold below one second only generates draws.
+      require(random["mean_hold"], slots.mean_hold_s >= 1.0,
+              "a mean holding time of at least 1s, e.g. \"1h\"");
     }
     campaign.slots_random = slots;
   }
@@ -104,7 +106,9 @@ Campaign read_campaign(const Cursor& c, const Workload& workload) {
   }
   if (c["histogram_bin"].present()) {
     campaign.histogram_bin_s = read_duration_s(c["histogram_bin"]);
-    require(c["histogram_bin"], campaign.histogram_bin_s > 0.0, "a bin width > 0, e.g. \"1s\"");
+    // Event times are seconds to minutes; bins below 1 ms hold only noise (and the histogram has one count
+    // per bin up to the longest event).
+    require(c["histogram_bin"], campaign.histogram_bin_s >= 1e-3, "a bin width of at least 1ms, e.g. \"1s\"");
   }
   return campaign;
 }

@@ -1,5 +1,7 @@
 #include "sim/scenario/scenario_loader.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -44,12 +46,42 @@ uint64_t read_seed(const Cursor& c) {
   return static_cast<uint64_t>(seed);
 }
 
+namespace {
+
+// The scenario name names the output directory (out/NAME): a plain file name, so that no name can write
+// outside out/ or over another directory. Letters, digits, '.', '_', '+', '-', not starting with '.', at most
+// 100.
+bool is_safe_name(const std::string& name) {
+  if (name.empty() || name.size() > 100 || name.front() == '.') return false;
+  return std::all_of(name.begin(), name.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '+' || ch == '-';
+  });
+}
+
+// A name taken from the file's stem (no name: key) is made safe the same way: other characters become '_'.
+std::string safe_name_from(std::string stem) {
+  for (char& ch : stem)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '+' || ch == '-'))
+      ch = '_';
+  if (stem.empty() || stem.front() == '.') stem.insert(stem.begin(), '_');
+  return stem.substr(0, 100);
+}
+
+} // namespace
+
 Scenario read_scenario(const Cursor& root, const std::string& source_name) {
   schema::check_document(root);
   Scenario s;
   s.source_file = source_name;
-  s.name =
-      root["name"].present() ? read_string(root["name"]) : std::filesystem::path(source_name).stem().string();
+  if (root["name"].present()) {
+    s.name = read_string(root["name"]);
+    require(
+        root["name"], is_safe_name(s.name),
+        "a plain name for the output directory: letters, digits, '.', '_', '+', '-', not starting with '.', "
+        "at most 100 characters");
+  } else {
+    s.name = safe_name_from(std::filesystem::path(source_name).stem().string());
+  }
   if (root["description"].present()) s.description = read_string(root["description"]);
   if (root["seed"].present()) s.seed = read_seed(root["seed"]);
   s.platform = detail::read_platform(root["platform"]);

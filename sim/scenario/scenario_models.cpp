@@ -93,9 +93,14 @@ Model read_model(const Cursor& c, const std::string& name) {
   Model m;
   m.name = name;
   m.input_bytes_per_inference = read_bytes(c["input_bytes_per_inference"]);
-  require(c["input_bytes_per_inference"], m.input_bytes_per_inference > 0.0, "a size > 0, e.g. \"9216B\"");
+  // Inputs per inference are kilobytes (a 48x48 patch: 9 kB; a jet: a few kB); 1 GB is a typo.
+  require(c["input_bytes_per_inference"],
+          m.input_bytes_per_inference > 0.0 && m.input_bytes_per_inference <= 1e9,
+          "a size > 0 and at most 1GB, e.g. \"9216B\"");
   m.output_bytes_per_inference = read_bytes(c["output_bytes_per_inference"]);
-  require(c["output_bytes_per_inference"], m.output_bytes_per_inference >= 0.0, "a size >= 0, e.g. \"16B\"");
+  require(c["output_bytes_per_inference"],
+          m.output_bytes_per_inference >= 0.0 && m.output_bytes_per_inference <= 1e9,
+          "a size between 0 and 1GB, e.g. \"16B\"");
   const Cursor throughput = c["throughput"];
   if (!throughput.present() || throughput.node().size() == 0)
     throughput.fail("expected at least one GPU type with a throughput curve, e.g. throughput: {T4: {points: "

@@ -16,9 +16,20 @@ double read_fraction(const Cursor& c) {
   return f;
 }
 
+// Rates below 1 kb/s are below what the flow model resolves in a run of hours (a 9 kB patch would take over a
+// minute) and make SimGrid step through events of nothing; a rate that small is a typo.
+constexpr double min_rate_bps = 1e3;
+
 double read_positive_bandwidth(const Cursor& c) {
   const double bps = read_bandwidth_bps(c);
-  require(c, bps > 0.0, "a bandwidth > 0, e.g. \"10Gbps\"");
+  require(c, bps >= min_rate_bps, "a bandwidth of at least 1 kbps, e.g. \"10Gbps\"");
+  return bps;
+}
+
+// A background rate: 0 (none) or at least 1 kb/s.
+double read_background_rate(const Cursor& c) {
+  const double bps = read_bandwidth_bps(c);
+  require(c, bps == 0.0 || bps >= min_rate_bps, "a rate of 0 or at least 1 kbps, e.g. \"20Gbps\"");
   return bps;
 }
 
@@ -65,7 +76,10 @@ std::vector<CpuType> read_cpu_mix(const Cursor& c) {
     cpu.name = read_string(c[i]["name"]);
     if (c[i]["fraction"].present()) cpu.fraction = read_fraction(c[i]["fraction"]);
     if (c[i]["speed"].present()) cpu.speed = read_number(c[i]["speed"]);
-    require(c[i]["speed"], cpu.speed > 0.0, "a relative speed > 0 (1 = the reference CPU)");
+    // Grid CPUs differ by a few times at most; a factor of 1000 either way is a typo and would turn seconds
+    // into years (or nothing).
+    require(c[i]["speed"], cpu.speed >= 1e-3 && cpu.speed <= 1e3,
+            "a relative speed between 0.001 and 1000 (1 = the reference CPU)");
     mix.push_back(cpu);
     fractions.push_back(cpu.fraction);
   }
@@ -78,24 +92,24 @@ SiteSwitch read_site_switch(const Cursor& c) {
   if (c["bandwidth"].present()) s.bandwidth_bps = read_positive_bandwidth(c["bandwidth"]);
   // Background at or above the capacity would leave nothing for the jobs: the run could never finish.
   if (c["background"].present()) {
-    s.background.rate_bps = read_bandwidth_bps(c["background"]);
-    require(c["background"], s.background.rate_bps >= 0.0 && s.background.rate_bps < s.bandwidth_bps,
-            "a background rate >= 0 and below the switch bandwidth");
+    s.background.rate_bps = read_background_rate(c["background"]);
+    require(c["background"], s.background.rate_bps < s.bandwidth_bps,
+            "a background rate below the switch bandwidth");
   }
   if (c["background_schedule"].present())
-    s.background.schedule = read_step_schedule(c["background_schedule"], "rate", [](const Cursor& rate) {
-      const double bps = read_bandwidth_bps(rate);
-      require(rate, bps >= 0.0, "a rate >= 0, e.g. \"20Gbps\"");
-      return bps;
-    });
+    s.background.schedule = read_step_schedule(c["background_schedule"], "rate",
+                                               [](const Cursor& rate) { return read_background_rate(rate); });
   if (c["background_on_off"].present()) {
     const Cursor on_off = c["background_on_off"];
     OnOffTraffic traffic;
     traffic.rate_bps = read_positive_bandwidth(on_off["rate"]);
+    // Bursts and silences shorter than 1 ms are below the flow model's resolution and turn the run into a
+    // storm of rate changes.
     traffic.mean_on_s = read_duration_s(on_off["mean_on"]);
-    require(on_off["mean_on"], traffic.mean_on_s > 0.0, "a mean burst length > 0, e.g. \"10min\"");
+    require(on_off["mean_on"], traffic.mean_on_s >= 1e-3,
+            "a mean burst length of at least 1ms, e.g. \"10min\"");
     traffic.mean_off_s = read_duration_s(on_off["mean_off"]);
-    require(on_off["mean_off"], traffic.mean_off_s > 0.0, "a mean silence > 0, e.g. \"30min\"");
+    require(on_off["mean_off"], traffic.mean_off_s >= 1e-3, "a mean silence of at least 1ms, e.g. \"30min\"");
     s.background.on_off = traffic;
   }
   if (s.background.peak_bps() >= s.bandwidth_bps) {
@@ -112,7 +126,9 @@ Wan read_wan(const Cursor& c) {
   Wan w;
   if (c["rtt"].present()) {
     w.rtt_s = read_duration_s(c["rtt"]);
-    require(c["rtt"], w.rtt_s >= 0.0, "a round-trip time >= 0, e.g. \"12ms\"");
+    // Ten seconds is over ten times a geostationary satellite hop: anything longer is a typo.
+    require(c["rtt"], w.rtt_s >= 0.0 && w.rtt_s <= 10.0,
+            "a round-trip time between 0 and 10s, e.g. \"12ms\"");
   }
   if (c["bandwidth"].present()) w.bandwidth_bps = read_positive_bandwidth(c["bandwidth"]);
   return w;
@@ -120,8 +136,10 @@ Wan read_wan(const Cursor& c) {
 
 ServerPods read_server_pods(const Cursor& c) {
   ServerPods p;
-  if (c["count"].present()) p.count = read_int(c["count"], 1);
-  if (c["gpus_per_pod"].present()) p.gpus_per_pod = read_int(c["gpus_per_pod"], 1);
+  // Bounds: 10,000 pods is ten times the largest SONIC deployment; 1,024 devices is more than any server
+  // holds. Their product stays far inside an int.
+  if (c["count"].present()) p.count = read_int(c["count"], 1, 10'000);
+  if (c["gpus_per_pod"].present()) p.gpus_per_pod = read_int(c["gpus_per_pod"], 1, 1'024);
   if (c["gpu_type"].present()) p.gpu_type = read_string(c["gpu_type"]);
   if (c["nic_bandwidth"].present()) p.nic_bandwidth_bps = read_positive_bandwidth(c["nic_bandwidth"]);
   if (c["load_balancer"].present())
@@ -136,7 +154,8 @@ ServerPods read_server_pods(const Cursor& c) {
 Platform read_platform(const Cursor& c) {
   Platform p;
   if (!c.present()) return p;
-  if (c["jobs_per_node"].present()) p.jobs_per_node = read_int(c["jobs_per_node"], 1);
+  // A node with more than 1,024 job slots does not exist (the largest have a few hundred cores).
+  if (c["jobs_per_node"].present()) p.jobs_per_node = read_int(c["jobs_per_node"], 1, 1'024);
   if (c["nic_mix"].present()) p.nic_mix = read_nic_mix(c["nic_mix"]);
   if (c["cpu_mix"].present()) p.cpu_mix = read_cpu_mix(c["cpu_mix"]);
   if (c["site_switch"].present()) p.site_switch = read_site_switch(c["site_switch"]);
@@ -146,8 +165,12 @@ Platform read_platform(const Cursor& c) {
   if (c["network"].present() && c["network"]["tcp_window"].present()) {
     const Cursor window = c["network"]["tcp_window"];
     p.network.tcp_window_bytes = read_bytes(window);
-    require(window, p.network.tcp_window_bytes >= 0.0,
-            "a window size >= 0, e.g. \"3MB\" (0 disables the cap)");
+    // A window smaller than one packet stalls every transfer (SimGrid reports a deadlock); 1 GB is far above
+    // any TCP stack's limit.
+    require(window,
+            p.network.tcp_window_bytes == 0.0 ||
+                (p.network.tcp_window_bytes >= 1024.0 && p.network.tcp_window_bytes <= 1e9),
+            "a window of 0 (no cap) or between 1KiB and 1GB, e.g. \"3MB\"");
   }
   if (c["network"].present() && c["network"]["small_reply_max"].present()) {
     const Cursor small_reply = c["network"]["small_reply_max"];

@@ -16,7 +16,8 @@ ClientSettings read_client(const Cursor& c) {
   }
   if (c["mode"].present()) client.asynchronous = read_choice(c["mode"], {"sync", "async"}) == "async";
   if (c["max_in_flight"].present()) {
-    client.max_in_flight = read_int(c["max_in_flight"], 1);
+    // Each request in flight is a sender with its own stack: a thousand per job is beyond any client library.
+    client.max_in_flight = read_int(c["max_in_flight"], 1, 1'000);
     // A synchronous client has exactly one request in flight; another number would be silently ignored.
     if (!client.asynchronous && client.max_in_flight != 1)
       c["max_in_flight"].fail(
@@ -44,10 +45,15 @@ void read_remote(const Cursor& c, Module& m, const std::map<std::string, Model>&
                     (names.empty() ? std::string(" (no models are defined under 'models')")
                                    : schema::suggestion(m.model, names)));
   }
-  if (c["groups"].present()) m.groups = read_int(c["groups"], 1);
+  // LArSoft sends 3 planes, CMS a request per jet: 10,000 groups is far beyond any workflow, and each job
+  // keeps a weight per group.
+  if (c["groups"].present()) m.groups = read_int(c["groups"], 1, 10'000);
   if (c["group_spread"].present()) {
     m.group_spread = read_number(c["group_spread"]);
-    require(c["group_spread"], m.group_spread >= 0.0, "a lognormal sigma >= 0 (0 = equal groups)");
+    // Weights are exp(sigma z): with sigma 10 one group already holds nearly everything; above a few hundred
+    // exp overflows and the inferences are lost.
+    require(c["group_spread"], m.group_spread >= 0.0 && m.group_spread <= 10.0,
+            "a lognormal sigma between 0 (equal groups) and 10");
   }
   m.max_batch = read_int(c["max_batch"], 1);
   if (c["compression_ratio"].present()) {
@@ -107,7 +113,8 @@ std::vector<Module> read_pipeline(const Cursor& c, const std::map<std::string, M
 Workload read_workload(const Cursor& c, const std::map<std::string, Model>& models) {
   if (!c.present()) c.fail("missing required section; expected a map with at least jobs and pipeline");
   Workload w;
-  w.jobs = read_int(c["jobs"], 1);
+  // A million concurrent jobs is ten times the largest grid campaign.
+  w.jobs = read_int(c["jobs"], 1, 1'000'000);
   if (c["events_per_job"].present()) w.events_per_job = read_int(c["events_per_job"], 1);
   if (c["warmup_events"].present()) {
     w.warmup_events = read_int(c["warmup_events"], 0);
@@ -126,7 +133,10 @@ OutputSettings read_output(const Cursor& c) {
   OutputSettings o;
   if (c.present() && c["timeseries_interval"].present()) {
     o.timeseries_interval_s = read_duration_s(c["timeseries_interval"]);
-    require(c["timeseries_interval"], o.timeseries_interval_s > 0.0, "an interval > 0, e.g. \"60s\"");
+    // Monitoring rows are seconds to minutes apart; finer rows make the time series grow with simulated time
+    // faster than anything reads it.
+    require(c["timeseries_interval"], o.timeseries_interval_s >= 1.0,
+            "an interval of at least 1s, e.g. \"60s\"");
   }
   return o;
 }

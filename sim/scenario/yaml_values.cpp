@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 
 #include "sim/scenario/schema.hpp"
 #include "sim/scenario/units.hpp"
@@ -9,13 +10,20 @@
 namespace sonicsim {
 namespace {
 
-template <typename Parse> double read_with(const Cursor& c, const std::string& what, Parse parse) {
+template <typename Parse>
+double read_with(const Cursor& c, const std::string& what, Parse parse, double bound,
+                 const char* bound_text) {
   const std::string text = c.scalar(what);
+  double value = 0.0;
   try {
-    return parse(text);
+    value = parse(text);
   } catch (const UnitError& e) {
     c.fail(e.what());
   }
+  // "1e308h" converts to infinity, "1e400" parses as infinity: neither is a value the simulation can use.
+  require(c, std::isfinite(value) && std::abs(value) <= bound,
+          std::string("a finite value of at most ") + bound_text);
+  return value;
 }
 
 double read_quantity(const Cursor& c, Quantity quantity) {
@@ -29,20 +37,22 @@ std::string quantity_example(Quantity quantity) {
 } // namespace
 
 double read_duration_s(const Cursor& c) {
-  return read_with(c, "a duration with a unit, e.g. \"12ms\"", parse_duration_s);
+  return read_with(c, "a duration with a unit, e.g. \"12ms\"", parse_duration_s, max_duration_s,
+                   "10 years (longer simulated times are typos)");
 }
 double read_bytes(const Cursor& c) {
-  return read_with(c, "a size with a unit, e.g. \"9216B\"", parse_bytes);
+  return read_with(c, "a size with a unit, e.g. \"9216B\"", parse_bytes, max_bytes, "1 TB");
 }
 double read_bandwidth_bps(const Cursor& c) {
-  return read_with(c, "a bandwidth with a unit, e.g. \"10Gbps\"", parse_bandwidth_bps);
+  return read_with(c, "a bandwidth with a unit, e.g. \"10Gbps\"", parse_bandwidth_bps, max_bandwidth_bps,
+                   "1 Pb/s");
 }
 double read_number(const Cursor& c) {
-  return read_with(c, "a number", parse_number);
+  return read_with(c, "a number", parse_number, max_number, "1e15");
 }
 
-int read_int(const Cursor& c, int minimum) {
-  const std::string expected = "an integer >= " + std::to_string(minimum);
+int read_int(const Cursor& c, int minimum, int maximum) {
+  const std::string expected = "an integer in " + std::to_string(minimum) + ".." + std::to_string(maximum);
   const std::string text = c.scalar(expected);
   long long value = 0;
   try {
@@ -50,7 +60,7 @@ int read_int(const Cursor& c, int minimum) {
   } catch (const UnitError& e) {
     c.fail(e.what());
   }
-  require(c, value >= minimum && value <= INT_MAX, expected);
+  require(c, value >= minimum && value <= maximum, expected);
   return static_cast<int>(value);
 }
 
@@ -103,6 +113,11 @@ DistributionSpec read_distribution(const Cursor& c, Quantity quantity) {
     else
       require(c["mean"], spec.mean > 0, "a mean > 0 (a lognormal quantity is positive)");
     require(c["sd"], spec.sd >= 0, "a standard deviation >= 0");
+    // sigma^2 = ln(1 + (sd / mean)^2) must stay finite and meaningful: an sd 1000 times the mean already puts
+    // almost all the mass near 0 and the mean in a tail no run samples.
+    if (spec.kind == Kind::lognormal)
+      require(c["sd"], spec.sd <= 1000.0 * spec.mean,
+              "a standard deviation of at most 1000 x the mean for a lognormal");
   } else if (kind == "exponential") {
     spec.kind = Kind::exponential;
     spec.mean = parameter("mean");

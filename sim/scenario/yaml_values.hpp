@@ -10,11 +10,22 @@
 
 namespace sonicsim {
 
-double read_duration_s(const Cursor& c);
-double read_bytes(const Cursor& c);
-double read_bandwidth_bps(const Cursor& c);
-double read_number(const Cursor& c);
-int read_int(const Cursor& c, int minimum); // an integer >= minimum
+// Physical bounds every value of a kind obeys after unit conversion (docs/scenario_reference.md, "Bounds").
+// A value beyond them is a typo, and would overflow or stall the simulation: it is an error naming the key.
+// Durations: at most 10 years of simulated time (the longest studied campaign is three weeks).
+constexpr double max_duration_s = 10.0 * 365.25 * 86400.0;
+// Bandwidths: at most 1 Pb/s (the fastest links of 2024 carry 0.8 Tb/s).
+constexpr double max_bandwidth_bps = 1e15;
+// Sizes: at most 1 TB (a whole event's inputs are megabytes to gigabytes).
+constexpr double max_bytes = 1e12;
+// Plain numbers: at most 1e15 in magnitude (throughputs, fractions, ratios, prices).
+constexpr double max_number = 1e15;
+
+double read_duration_s(const Cursor& c);    // finite, |value| <= max_duration_s
+double read_bytes(const Cursor& c);         // finite, |value| <= max_bytes
+double read_bandwidth_bps(const Cursor& c); // finite, |value| <= max_bandwidth_bps
+double read_number(const Cursor& c);        // finite, |value| <= max_number
+int read_int(const Cursor& c, int minimum, int maximum = 1'000'000'000); // an integer in [minimum, maximum]
 bool read_bool(const Cursor& c);
 std::string read_string(const Cursor& c);
 std::string read_choice(const Cursor& c, const std::vector<std::string>& choices);

@@ -58,8 +58,9 @@ TEST_CASE("scenario errors: ScenarioError carries its parts and renders FILE:LIN
     CHECK(e.line == 12);
     CHECK(e.column == 9); // the value, after "  jobs: "
     CHECK(e.key_path == "workload.jobs");
-    CHECK(e.message == "got \"0\"; expected an integer >= 1");
-    CHECK(std::string(e.what()) == "bad.yaml:12:9: key 'workload.jobs': got \"0\"; expected an integer >= 1");
+    CHECK(e.message == "got \"0\"; expected an integer in 1..1000000");
+    CHECK(std::string(e.what()) ==
+          "bad.yaml:12:9: key 'workload.jobs': got \"0\"; expected an integer in 1..1000000");
   }
 }
 
@@ -124,12 +125,41 @@ TEST_CASE("scenario errors: a missing or wrong unit says what is expected") {
             .find("bad.yaml:3:25: key 'platform.nic_mix[0].bandwidth': unknown bandwidth unit 'GHz'") == 0);
 }
 
-TEST_CASE("scenario errors: zero or negative bandwidths are rejected") {
-  CHECK(error_of(with("\"10Gbps\"", "\"0Gbps\"")) ==
-        "bad.yaml:3:25: key 'platform.nic_mix[0].bandwidth': got \"0Gbps\"; expected a bandwidth > 0, e.g. "
-        "\"10Gbps\"");
+TEST_CASE("scenario errors: zero, negative and sub-kbps bandwidths are rejected") {
+  CHECK(
+      error_of(with("\"10Gbps\"", "\"0Gbps\"")) ==
+      "bad.yaml:3:25: key 'platform.nic_mix[0].bandwidth': got \"0Gbps\"; expected a bandwidth of at least 1 "
+      "kbps, e.g. \"10Gbps\"");
   CHECK(error_of(with("platform:", "platform:\n  wan: {bandwidth: \"-1Gbps\"}"))
-            .find("key 'platform.wan.bandwidth': got \"-1Gbps\"; expected a bandwidth > 0") !=
+            .find("key 'platform.wan.bandwidth': got \"-1Gbps\"; expected a bandwidth of at least 1 kbps") !=
+        std::string::npos);
+  // 5e-320 Gb/s is a positive double, but SimGrid would step through it forever.
+  CHECK(error_of(with("platform:", "platform:\n  wan: {bandwidth: \"5e-320Gbps\"}"))
+            .find("expected a bandwidth of at least 1 kbps") != std::string::npos);
+}
+
+TEST_CASE("scenario errors: values that overflow after unit conversion, or beyond physical bounds") {
+  // 1e308 hours is 3.6e311 s: infinity in a double. Durations are bounded at 10 years.
+  CHECK(error_of(with("\"1s\"", "\"1e308h\"")).find("expected a finite value of at most 10 years") !=
+        std::string::npos);
+  // 100,000 h = 11.4 years: finite, but beyond the bound.
+  CHECK(error_of(with("\"1s\"", "\"100000h\"")) == "bad.yaml:14:41: key 'workload.pipeline[0].duration': got "
+                                                   "\"100000h\"; expected a finite value of at most "
+                                                   "10 years (longer simulated times are typos)");
+  CHECK(error_of(with("platform:", "platform:\n  wan: {rtt: \"11s\"}"))
+            .find("key 'platform.wan.rtt': got \"11s\"; expected a round-trip time between 0 and 10s") !=
+        std::string::npos);
+  CHECK(error_of(with("platform:", "platform:\n  server_pods: {count: 65536, gpus_per_pod: 65536}"))
+            .find("key 'platform.server_pods.count': got \"65536\"; expected an integer in 1..10000") !=
+        std::string::npos);
+  CHECK(error_of(with("platform:", "platform:\n  jobs_per_node: 2147483647"))
+            .find("expected an integer in 1..1024") != std::string::npos);
+  CHECK(error_of(with("platform:", "platform:\n  network: {tcp_window: \"100B\"}"))
+            .find("expected a window of 0 (no cap) or between 1KiB and 1GB") != std::string::npos);
+  CHECK(error_of(with("name: t", "name: \"../../x\""))
+            .find("key 'name': got \"../../x\"; expected a plain name for the output directory") !=
+        std::string::npos);
+  CHECK(error_of(with("name: t", "name: \"caf\xE9\"")).find("key 'name': got text that is not valid UTF-8") !=
         std::string::npos);
 }
 
@@ -143,20 +173,21 @@ TEST_CASE("scenario errors: a negative small-reply size") {
 
 TEST_CASE("scenario errors: zero or negative jobs, and max_batch below 1") {
   CHECK(error_of(with("jobs: 10", "jobs: -3")) ==
-        "bad.yaml:12:9: key 'workload.jobs': got \"-3\"; expected an integer >= 1");
+        "bad.yaml:12:9: key 'workload.jobs': got \"-3\"; expected an integer in 1..1000000");
   CHECK(error_of(with("jobs: 10", "jobs: 2.5")) ==
         "bad.yaml:12:9: key 'workload.jobs': expected an integer, e.g. \"4\"; got \"2.5\"");
   CHECK(error_of(with("max_batch: 64", "max_batch: 0")) ==
-        "bad.yaml:15:80: key 'workload.pipeline[1].max_batch': got \"0\"; expected an integer >= 1");
+        "bad.yaml:15:80: key 'workload.pipeline[1].max_batch': got \"0\"; expected an integer in "
+        "1..1000000000");
 }
 
 TEST_CASE("scenario errors: required keys that are missing are named, at their parent's position") {
   CHECK(error_of(with("  jobs: 10\n", "")) ==
-        "bad.yaml:12:3: key 'workload.jobs': missing required key; expected an integer >= 1");
+        "bad.yaml:12:3: key 'workload.jobs': missing required key; expected an integer in 1..1000000");
   CHECK(error_of(with(", max_batch: 64", ""))
             .find("key 'workload.pipeline[1].max_batch': missing required key") != std::string::npos);
   CHECK(error_of(with("jobs: 10", "jobs:")) ==
-        "bad.yaml:12:3: key 'workload.jobs': has no value; expected an integer >= 1");
+        "bad.yaml:12:3: key 'workload.jobs': has no value; expected an integer in 1..1000000");
 }
 
 TEST_CASE("scenario errors: fractions must sum to 1") {

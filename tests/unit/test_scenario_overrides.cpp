@@ -89,7 +89,7 @@ TEST_CASE("scenario overrides: malformed arguments and bad values") {
                   "YAML") == 0);
   // The value is checked like one in the file, and the error points at the --set argument, not the file.
   CHECK(error_of({"workload.jobs=0"}) == "--set workload.jobs=0: key 'workload.jobs': got \"0\"; expected an "
-                                         "integer >= 1");
+                                         "integer in 1..1000000");
   CHECK(error_of({"platform.wan.rtt=12"}) == "--set platform.wan.rtt=12: key 'platform.wan.rtt': expected a "
                                              "duration with a unit, e.g. \"12ms\"; got the "
                                              "bare number \"12\"");
