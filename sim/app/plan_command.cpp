@@ -38,9 +38,11 @@ int plan(const PlanArguments& arguments) {
     throw InputError(
         "give exactly one of --jobs N (the fewest GPUs for N jobs) and --gpus G (the most jobs G "
         "GPUs serve)");
-  if (!(arguments.tolerance > 0.0))
-    throw InputError(
-        "--tolerance must be > 0 (a fraction: 0.10 allows the module 10 % above its unsaturated time)");
+  // A fraction in (0, 1]: "inf" or 1e308 would accept any layout, NaN none.
+  if (!(arguments.tolerance > 0.0 && arguments.tolerance <= 1.0))
+    throw InputError("--tolerance must be a fraction in (0, 1] (0.10 allows the module 10 % above its "
+                     "unsaturated time); got " +
+                     std::to_string(arguments.tolerance));
   Scenario scenario = load_variant(arguments.source, arguments.variant);
   if (scenario.workload.campaign)
     throw InputError("plan works on a fixed number of concurrent jobs; this scenario is a campaign "

@@ -11,7 +11,15 @@ void ScenarioSource::add_options(CLI::App& command) {
                      "Scenario YAML file (default: the embedded ProtoDUNE 2020 large-batch scenario)");
   command.add_option("--set", set_overrides, "Override a scenario field: key.path=value (repeatable)")
       ->type_name("KEY=VALUE");
-  command.add_option("--seed", seed, "Random seed (overrides the scenario's seed)");
+  // NonNegativeNumber: "-1" would otherwise wrap to 2^64 - 1 and be blamed on a --set the user never wrote.
+  const CLI::Validator seed_digits(
+      [](const std::string& text) {
+        const bool digits =
+            !text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos;
+        return digits ? std::string() : "expected an integer from 0 to 2^64 - 1, got " + text;
+      },
+      "SEED");
+  command.add_option("--seed", seed, "Random seed (overrides the scenario's seed)")->check(seed_digits);
 }
 
 Scenario ScenarioSource::load(const std::vector<std::string>& extra_overrides) const {

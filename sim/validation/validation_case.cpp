@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -23,6 +24,37 @@ const std::set<std::string> known_keys{
                       message);
 }
 
+// A key written twice in a map: yaml-cpp keeps one silently, so the case would say something the file does
+// not.
+void check_duplicate_keys(const std::string& file, const YAML::Node& node, const std::string& where) {
+  if (node.IsMap()) {
+    std::set<std::string> seen;
+    for (const auto& entry : node) {
+      const auto key = entry.first.as<std::string>();
+      if (!seen.insert(key).second)
+        fail(file, entry.first, where + key, "written twice; expected each key once");
+      check_duplicate_keys(file, entry.second, where + key + ".");
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node)
+      check_duplicate_keys(file, item, where);
+  }
+}
+
+// A number that a verdict depends on: finite (YAML's .inf and .nan would make any result pass or fail).
+double finite_number(const std::string& file, const YAML::Node& node, const std::string& key) {
+  const double value = node.as<double>();
+  if (!std::isfinite(value)) fail(file, node, key, "got " + node.Scalar() + "; expected a finite number");
+  return value;
+}
+
+// A tolerance: finite and > 0.
+double positive_number(const std::string& file, const YAML::Node& node, const std::string& key) {
+  const double value = finite_number(file, node, key);
+  if (!(value > 0.0)) fail(file, node, key, "got " + node.Scalar() + "; expected a number > 0");
+  return value;
+}
+
 // Scenario and data paths are relative to the repository root (two levels above the case file).
 std::string resolve(const std::string& case_file, const std::string& path) {
   if (fs::path(path).is_absolute() || fs::exists(path)) return path;
@@ -36,9 +68,16 @@ RunSpec read_run(const std::string& file, const YAML::Node& node, const std::str
   run.scenario_path = resolve(file, node["scenario"].as<std::string>());
   if (!fs::exists(run.scenario_path))
     fail(file, node["scenario"], where + "scenario", "no such file: " + run.scenario_path);
-  if (node["overrides"])
-    for (const auto& item : node["overrides"])
+  if (const auto overrides = node["overrides"]) {
+    if (!overrides.IsSequence())
+      fail(file, overrides, where + "overrides",
+           "expected a list of KEY=VALUE strings, e.g. [\"workload.jobs=4\"]");
+    for (const auto& item : overrides) {
+      if (!item.IsScalar()) fail(file, item, where + "overrides", "expected a KEY=VALUE string");
       run.overrides.push_back(item.as<std::string>());
+      run.override_positions.emplace_back(item.Mark().line + 1, item.Mark().column + 1);
+    }
+  }
   return run;
 }
 
@@ -55,6 +94,7 @@ ValidationCase load_validation_case(const std::string& path) {
   }
   if (!root.IsMap()) fail(path, root, "", "expected a map of case fields");
   try {
+    check_duplicate_keys(path, root, "");
     for (const auto& entry : root) {
       const auto key = entry.first.as<std::string>();
       if (!known_keys.count(key)) fail(path, entry.first, key, "unknown key in a validation case");
@@ -76,7 +116,7 @@ ValidationCase load_validation_case(const std::string& path) {
       if (c.sweep_key.empty() == c.sweep_template.empty())
         fail(path, sweep, "sweep", "expected either key (swept key) or set (a --set expression with {})");
       for (const auto& value : sweep["values"])
-        c.sweep_values.push_back(value.as<double>());
+        c.sweep_values.push_back(finite_number(path, value, "sweep.values"));
       if (c.sweep_values.size() < 4)
         fail(path, sweep, "sweep.values", "expected at least 4 points to fit a knee");
     }
@@ -90,13 +130,27 @@ ValidationCase load_validation_case(const std::string& path) {
       c.dataset = dataset;
     }
     const auto measured = root["measured"];
-    c.measured = measured["value"].as<double>();
-    if (measured["uncertainty"]) c.measured_uncertainty = measured["uncertainty"].as<double>();
+    if (!measured.IsMap() || !measured["value"])
+      fail(path, measured, "measured.value", "missing; expected measured: {value: X, uncertainty: U}");
+    c.measured = finite_number(path, measured["value"], "measured.value");
+    if (measured["uncertainty"]) {
+      c.measured_uncertainty = finite_number(path, measured["uncertainty"], "measured.uncertainty");
+      if (c.measured_uncertainty < 0.0)
+        fail(path, measured["uncertainty"], "measured.uncertainty", "expected an uncertainty >= 0");
+    }
     const auto tolerance = root["tolerance"];
-    if (tolerance["relative"]) c.relative_tolerance = tolerance["relative"].as<double>();
-    if (tolerance["absolute"]) c.absolute_tolerance = tolerance["absolute"].as<double>();
-    if (tolerance["min"]) c.minimum = tolerance["min"].as<double>();
-    if (tolerance["max"]) c.maximum = tolerance["max"].as<double>();
+    if (!tolerance.IsMap())
+      fail(path, tolerance, "tolerance", "expected a map {relative, absolute, min, max, why}");
+    if (tolerance["relative"]) {
+      c.relative_tolerance = positive_number(path, tolerance["relative"], "tolerance.relative");
+      // Above 100 % the case cannot fail on anything but the sign: it would not be a check.
+      if (*c.relative_tolerance > 1.0)
+        fail(path, tolerance["relative"], "tolerance.relative", "expected a fraction in (0, 1], e.g. 0.05");
+    }
+    if (tolerance["absolute"])
+      c.absolute_tolerance = positive_number(path, tolerance["absolute"], "tolerance.absolute");
+    if (tolerance["min"]) c.minimum = finite_number(path, tolerance["min"], "tolerance.min");
+    if (tolerance["max"]) c.maximum = finite_number(path, tolerance["max"], "tolerance.max");
     if (!tolerance["why"])
       fail(path, tolerance, "tolerance.why", "missing; say where the tolerance comes from");
     c.tolerance_reason = tolerance["why"].as<std::string>();

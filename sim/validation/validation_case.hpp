@@ -12,6 +12,9 @@ namespace sonicsim {
 struct RunSpec {
   std::string scenario_path;          // resolved path of the scenario file
   std::vector<std::string> overrides; // --set expressions
+  // Where each override written in the case file stands (line, column; 1-based), so that an error in one is
+  // reported at the case file, not as a --set argument. Overrides the runner adds (sweep points) have none.
+  std::vector<std::pair<int, int>> override_positions;
 };
 
 struct CurveDataset {
