@@ -1,5 +1,7 @@
 #include "sim/metrics/run_recorder.hpp"
 
+#include "sim/metrics/csv.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -43,7 +45,7 @@ RunRecorder::RunRecorder(const Scenario& scenario, int gpu_count, const std::vec
   if (events_csv_) {
     *events_csv_ << "job,event,start_s,end_s,event_s";
     for (const auto& module : scenario.workload.pipeline)
-      *events_csv_ << ',' << module.name << "_s";
+      *events_csv_ << ',' << csv_field(module.name + "_s");
     *events_csv_ << ",requests,retries,inferences,failed,warmup\n";
     *events_csv_ << std::setprecision(9);
   }

@@ -1,5 +1,7 @@
 #include "sim/sweep/sweep_csv.hpp"
 
+#include "sim/metrics/csv.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -8,36 +10,7 @@
 #include <stdexcept>
 
 namespace sonicsim {
-namespace {
-
-// Splits one line; a quoted field may hold commas and doubled quotes (never a newline in sweep output).
-std::vector<std::string> split_line(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  if (quoted) throw std::runtime_error("CSV: unterminated quote in '" + line + "'");
-  return fields;
-}
-
-} // namespace
+namespace {} // namespace
 
 std::size_t CsvTable::column(const std::string& name) const {
   for (std::size_t i = 0; i < header.size(); ++i)
@@ -59,10 +32,10 @@ std::vector<double> CsvTable::numbers(const std::string& name) const {
 CsvTable read_csv(std::istream& in) {
   CsvTable table;
   std::string line;
-  if (std::getline(in, line)) table.header = split_line(line);
+  if (std::getline(in, line)) table.header = split_csv_line(line);
   while (std::getline(in, line)) {
     if (line.empty()) continue;
-    table.rows.push_back(split_line(line));
+    table.rows.push_back(split_csv_line(line));
     if (table.rows.back().size() != table.header.size())
       throw std::runtime_error("CSV: row " + std::to_string(table.rows.size()) + " has " +
                                std::to_string(table.rows.back().size()) + " fields, the header " +

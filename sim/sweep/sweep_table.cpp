@@ -1,5 +1,7 @@
 #include "sim/sweep/sweep_table.hpp"
 
+#include "sim/metrics/csv.hpp"
+
 #include "sim/scenario/input_error.hpp"
 
 #include <cmath>
@@ -19,14 +21,6 @@ std::string number(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.6g", value);
   return buffer;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text)
-    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 } // namespace
