@@ -1,17 +1,34 @@
 // sonicsim: discrete-event simulation of ML inference as a service (SONIC) for particle-physics computing.
 // This file only declares the command line; each subcommand lives in sim/app/.
 #include "sim/app/commands.hpp"
+#include "sim/engine/engine_arguments.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
   CLI::App app{"sonicsim: simulate CPU grid jobs sending ML inference to remote GPU (Triton) servers"};
   app.require_subcommand(0, 1);
+  app.fallthrough(); // --cfg may also follow the subcommand: sonicsim run --cfg KEY:VALUE
   app.set_version_flag("--version", std::string("sonicsim ") + SONICSIM_VERSION +
                                         " (SimGrid 3.32, Triton v2.3 batching rule)");
   int result = sonicsim::exit_ok;
+  std::vector<std::string> simgrid_settings;
+  app.add_option("--cfg", simgrid_settings,
+                 "A SimGrid setting KEY:VALUE for every simulation (repeatable), e.g. --cfg "
+                 "contexts/factory:thread")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            const auto colon = text.find(':');
+            return colon != std::string::npos && colon > 0 && colon + 1 < text.size()
+                       ? std::string()
+                       : "expected KEY:VALUE (a SimGrid setting), got " + text;
+          },
+          "KEY:VALUE"));
+  app.parse_complete_callback(
+      [&simgrid_settings]() { sonicsim::EngineCommandLine::set_user_settings(simgrid_settings); });
   sonicsim::register_run_command(app, result);
   sonicsim::register_bench_command(app, result);
   sonicsim::register_validate_command(app, result);

@@ -1,6 +1,33 @@
 #include "sim/engine/engine_arguments.hpp"
 
+#include "sim/scenario/input_error.hpp"
+
+#include <utility>
+
 namespace sonicsim {
+namespace {
+std::vector<std::string>& user_settings() {
+  static std::vector<std::string> settings;
+  return settings;
+}
+} // namespace
+
+std::unique_ptr<simgrid::s4u::Engine> EngineCommandLine::start_engine() {
+  try {
+    return std::make_unique<simgrid::s4u::Engine>(&argc_, argv_.data());
+  } catch (const std::exception& error) {
+    // SimGrid lists every known key after the first line; the first line names the problem.
+    const std::string what = error.what();
+    std::string settings;
+    for (const auto& setting : user_settings())
+      settings += " " + setting;
+    throw InputError("--cfg" + settings + ": SimGrid refused a setting: " + what.substr(0, what.find('\n')));
+  }
+}
+
+void EngineCommandLine::set_user_settings(std::vector<std::string> settings) {
+  user_settings() = std::move(settings);
+}
 
 EngineCommandLine::EngineCommandLine(const Scenario& scenario)
     : arguments_{
@@ -14,6 +41,8 @@ EngineCommandLine::EngineCommandLine(const Scenario& scenario)
           "--log=root.thresh:warning",
           "--log=xbt_cfg.thresh:critical",
       } {
+  for (const auto& setting : user_settings())
+    arguments_.push_back("--cfg=" + setting);
   for (auto& argument : arguments_)
     argv_.push_back(argument.data());
   argc_ = static_cast<int>(argv_.size());

@@ -4,6 +4,9 @@
 
 #include "sim/scenario/scenario.hpp"
 
+#include <simgrid/s4u/Engine.hpp>
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,15 @@ public:
   EngineCommandLine& operator=(const EngineCommandLine&) = delete;
   int* argc() { return &argc_; }
   char** argv() { return argv_.data(); }
+
+  // SimGrid settings given with `sonicsim --cfg KEY:VALUE` (e.g. contexts/factory:thread for sanitizers),
+  // appended after sonicsim's own so that they win. Set once by main() before any engine starts; every engine
+  // of the process (and of the child processes it forks) uses them, as SimGrid's configuration is per
+  // process.
+  static void set_user_settings(std::vector<std::string> settings);
+  // The engine for this command line. A setting SimGrid does not accept is bad input (InputError naming it),
+  // not a failed run.
+  std::unique_ptr<simgrid::s4u::Engine> start_engine();
 
 private:
   std::vector<std::string> arguments_;

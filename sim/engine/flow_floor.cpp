@@ -32,8 +32,8 @@ FlowFloorWorkload flow_floor_workload(const Scenario& scenario, double requests,
 FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload& workload) {
   const auto wall_start = std::chrono::steady_clock::now();
   EngineCommandLine command_line(scenario);
-  sg4::Engine engine(command_line.argc(), command_line.argv());
-  // The platform builder registers its links with a recorder; nothing is recorded afterwards.
+  const auto engine = command_line.start_engine();
+  // The recorder tracks the platform's links; nothing is recorded afterwards.
   const int gpu_count = scenario.platform.pods.count * scenario.platform.pods.gpus_per_pod;
   const SitePlatform site = build_site_platform(scenario);
   RunRecorder recorder(scenario, gpu_count, site.links, nullptr);
@@ -53,7 +53,7 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
       }
     });
   }
-  engine.run();
+  engine->run();
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

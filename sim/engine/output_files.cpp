@@ -36,6 +36,7 @@ OutputFiles::OutputFiles(fs::path directory) : directory_(std::move(directory)) 
        {"summary.json", "events.csv", "timeseries.csv", "event_time_histogram.csv", "campaign.csv"}) {
     std::error_code ignored;
     fs::remove(directory_ / name, ignored);
+    fs::remove(directory_ / (std::string(name) + ".partial"), ignored); // left by a run that was killed
   }
   events_csv_.open(directory_ / "events.csv.partial");
   if (!events_csv_)

@@ -106,7 +106,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   const Scenario scenario = scaled_for_simulation(scenario_as_written);
   check_actor_limit(scenario);
   EngineCommandLine command_line(scenario);
-  sg4::Engine engine(command_line.argc(), command_line.argv());
+  const auto engine = command_line.start_engine();
 
   std::unique_ptr<OutputFiles> files;
   if (options.output_dir) files = std::make_unique<OutputFiles>(*options.output_dir);
@@ -153,7 +153,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
         ->daemonize();
   }
 
-  engine.run();
+  engine->run();
 
   RunResult result;
   result.summary = recorder.summarize(sg4::Engine::get_clock());
