@@ -4,6 +4,8 @@
 // batch of parallel runs at a time (sim/planning/boundary_search.hpp), and every run is printed as evidence.
 #include "sim/app/commands.hpp"
 
+#include "sim/metrics/number_text.hpp"
+
 #include "sim/app/plan_report.hpp"
 #include "sim/app/simulation_batch.hpp"
 #include "sim/app/variant_source.hpp"
@@ -42,7 +44,7 @@ int plan(const PlanArguments& arguments) {
   if (!(arguments.tolerance > 0.0 && arguments.tolerance <= 1.0))
     throw InputError("--tolerance must be a fraction in (0, 1] (0.10 allows the module 10 % above its "
                      "unsaturated time); got " +
-                     std::to_string(arguments.tolerance));
+                     significant(arguments.tolerance));
   Scenario scenario = load_variant(arguments.source, arguments.variant);
   if (scenario.workload.campaign)
     throw InputError("plan works on a fixed number of concurrent jobs; this scenario is a campaign "

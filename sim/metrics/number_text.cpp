@@ -12,8 +12,13 @@ std::string significant(double value, int digits) {
     std::snprintf(text, sizeof text, "%g", value);
     return text;
   }
-  // Decimals so that `digits` digits are shown: 3 for 1.234, 0 for 1234.
+  // Decimals so that `digits` digits are shown: 3 for 1.234, 0 for 1234. Beyond 1e15 fixed-point is
+  // unreadable.
   const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(value))));
+  if (magnitude >= 15) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    return text;
+  }
   const int decimals = std::clamp(digits - 1 - magnitude, 0, 9);
   std::snprintf(text, sizeof text, "%.*f", decimals, value);
   return text;
