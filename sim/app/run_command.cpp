@@ -26,7 +26,12 @@ int run(const RunArguments& arguments) {
   const RunResult result = run_simulation(scenario, RunOptions{output_dir});
   if (!arguments.quiet) print_run_summary(std::cout, scenario, result.summary);
   std::cout << "\nwrote " << (output_dir / "summary.json").string() << ", events.csv, timeseries.csv\n";
-  return result.summary.events_completed > 0 ? exit_ok : exit_run_failed;
+  if (result.summary.events_completed > 0) return exit_ok;
+  // The files are complete, but they describe no measured event: say why the exit code is 1.
+  std::cerr << "sonicsim: error: no event completed in the measurement window ("
+            << result.summary.events_failed << " failed, " << result.summary.events_warmup
+            << " in warm-up): the figures above are not a result; see summary.json\n";
+  return exit_run_failed;
 }
 
 } // namespace

@@ -52,9 +52,17 @@ StepSchedule read_step_schedule(const Cursor& c, const std::string& value_key,
 Campaign read_campaign(const Cursor& c, const Workload& workload) {
   Campaign campaign;
   if (c["total_events"].present()) campaign.total_events = read_int(c["total_events"], 1);
-  if (c["max_concurrent"].present())
+  // A pause (a step of 0) is how operators stop a campaign for a while; 0 throughout means no job ever runs.
+  if (c["max_concurrent"].present()) {
     campaign.max_concurrent = read_step_schedule(c["max_concurrent"], "jobs", read_cap_jobs);
-  if (c["slots"].present()) campaign.slots = read_step_schedule(c["slots"], "fraction", read_slot_fraction);
+    require(c["max_concurrent"], campaign.max_concurrent->maximum() > 0.0,
+            "a cap above 0 at some time (0 throughout: no job would ever run)");
+  }
+  if (c["slots"].present()) {
+    campaign.slots = read_step_schedule(c["slots"], "fraction", read_slot_fraction);
+    require(c["slots"], campaign.slots->maximum() > 0.0,
+            "a fraction above 0 at some time (0 throughout: no job would ever run)");
+  }
   if (c["slots_repeat"].present()) {
     campaign.slots_repeat_s = read_duration_s(c["slots_repeat"]);
     require(c["slots_repeat"], campaign.slots_repeat_s > 0.0, "a period > 0, e.g. \"2h\"");
