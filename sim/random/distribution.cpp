@@ -45,7 +45,8 @@ double sample(const DistributionSpec& spec, std::mt19937_64& rng) {
 }
 
 std::int64_t sample_count(const DistributionSpec& spec, std::mt19937_64& rng) {
-  return std::max<std::int64_t>(0, std::llround(sample(spec, rng)));
+  // Clamped below 2^62 so that a far tail draw cannot overflow llround (the loader bounds counts far lower).
+  return std::max<std::int64_t>(0, std::llround(std::min(sample(spec, rng), 4.6e18)));
 }
 
 } // namespace sonicsim

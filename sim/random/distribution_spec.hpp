@@ -14,6 +14,23 @@ struct DistributionSpec {
   double max = 0.0;  // uniform: upper bound
   // Expected value, used by the analytic models.
   double expected() const { return kind == Kind::uniform ? 0.5 * (min + max) : mean; }
+  // A value no draw exceeds in practice: mean + 10 sd (normal, lognormal: probability below 1e-20 for the
+  // normal, and the lognormal's tail at sd <= 1000 mean is covered by the bound on counts), 40 x mean
+  // (exponential: e^-40), max (uniform). For sizing checks, not for the model.
+  double plausible_max() const {
+    switch (kind) {
+    case Kind::constant:
+      return mean;
+    case Kind::normal:
+    case Kind::lognormal:
+      return mean + 10.0 * sd;
+    case Kind::exponential:
+      return 40.0 * mean;
+    case Kind::uniform:
+      return max;
+    }
+    return mean;
+  }
 };
 
 } // namespace sonicsim
