@@ -70,16 +70,16 @@ void read_remote(const Cursor& c, Module& m, const std::map<std::string, Model>&
   require(c["max_batch"], m.max_batch <= server_max,
           "at most the model's triton.max_batch_size (" + std::to_string(server_max) +
               "): Triton rejects larger requests");
-  // Every request is a network round trip and an entry in the event's request list: a million per event is
-  // already hours at 12 ms (ProtoDUNE sends 4 to 235 per event).
-  constexpr double max_requests_per_event = 1e6;
+  // Every request is a network round trip and an entry in the event's request list: 100,000 per event is
+  // already 20 minutes of round trips at 12 ms (ProtoDUNE sends 4 to 235 per event).
+  constexpr double max_requests_per_event = 1e5;
   const double requests = m.inferences.plausible_max() / m.max_batch + m.groups;
   if (requests > max_requests_per_event)
     c["inferences"].fail("an event could send " + std::to_string(static_cast<long long>(requests)) +
                          " requests (inferences up to " +
                          std::to_string(static_cast<long long>(m.inferences.plausible_max())) +
                          " / max_batch " + std::to_string(m.max_batch) +
-                         "); expected at most 1,000,000 requests per event");
+                         "); expected at most 100,000 requests per event");
 }
 
 Module read_module(const Cursor& c, const std::map<std::string, Model>& models) {

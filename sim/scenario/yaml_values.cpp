@@ -11,8 +11,8 @@ namespace sonicsim {
 namespace {
 
 template <typename Parse>
-double read_with(const Cursor& c, const std::string& what, Parse parse, double bound,
-                 const char* bound_text) {
+double read_with(const Cursor& c, const std::string& what, Parse parse, double bound, const char* bound_text,
+                 double smallest = 0.0, const char* smallest_text = "") {
   const std::string text = c.scalar(what);
   double value = 0.0;
   try {
@@ -23,6 +23,8 @@ double read_with(const Cursor& c, const std::string& what, Parse parse, double b
   // "1e308h" converts to infinity, "1e400" parses as infinity: neither is a value the simulation can use.
   require(c, std::isfinite(value) && std::abs(value) <= bound,
           std::string("a finite value of at most ") + bound_text);
+  // Denormal-sized values ("12e-307ms") pass every sign check and then divide into infinity.
+  require(c, value == 0.0 || std::abs(value) >= smallest, std::string("0 or at least ") + smallest_text);
   return value;
 }
 
@@ -38,10 +40,11 @@ std::string quantity_example(Quantity quantity) {
 
 double read_duration_s(const Cursor& c) {
   return read_with(c, "a duration with a unit, e.g. \"12ms\"", parse_duration_s, max_duration_s,
-                   "10 years (longer simulated times are typos)");
+                   "10 years (longer simulated times are typos)", min_duration_s, "1 ps");
 }
 double read_bytes(const Cursor& c) {
-  return read_with(c, "a size with a unit, e.g. \"9216B\"", parse_bytes, max_bytes, "1 TB");
+  return read_with(c, "a size with a unit, e.g. \"9216B\"", parse_bytes, max_bytes, "1 TB", 1e-3,
+                   "1 mB (a thousandth of a byte)");
 }
 double read_bandwidth_bps(const Cursor& c) {
   return read_with(c, "a bandwidth with a unit, e.g. \"10Gbps\"", parse_bandwidth_bps, max_bandwidth_bps,

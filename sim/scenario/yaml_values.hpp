@@ -14,6 +14,9 @@ namespace sonicsim {
 // A value beyond them is a typo, and would overflow or stall the simulation: it is an error naming the key.
 // Durations: at most 10 years of simulated time (the longest studied campaign is three weeks).
 constexpr double max_duration_s = 10.0 * 365.25 * 86400.0;
+// ... and, unless 0, at least 1 ps: a smaller one is below the resolution of a simulated clock that runs to
+// 1e6 s, and a denormal one divides into infinity.
+constexpr double min_duration_s = 1e-12;
 // Bandwidths: at most 1 Pb/s (the fastest links of 2024 carry 0.8 Tb/s).
 constexpr double max_bandwidth_bps = 1e15;
 // Sizes: at most 1 TB (a whole event's inputs are megabytes to gigabytes).

@@ -28,8 +28,8 @@ import time
 
 # Shrinks applied before mutating, so that the unmutated config runs in about a second.
 SHRINKS = [
-    (r"^(\s*jobs:) \d+", r"\1 8"),
-    (r"^(\s*events_per_job:) \d+", r"\1 3"),
+    (r"^(\s*jobs:) \d+", r"\1 4"),
+    (r"^(\s*events_per_job:) \d+", r"\1 2"),
     (r'^(\s*window:) "5h"', r'\1 "40min"'),
     (r'^(\s*warmup:) "1h"', r'\1 "10min"'),
 ]
