@@ -29,7 +29,7 @@ run_file() { # NAME KEY: the scenario file NAME.yaml must fail at key KEY
 }
 
 run_file crash_inf_duration 'workload.pipeline\[0\].duration'
-run_file crash_lognormal_tiny_mean 'workload.pipeline\[0\].duration.sd'
+run_file crash_lognormal_tiny_mean 'workload.pipeline\[0\].duration.(mean|sd)'
 run_file crash_cpu_speed_tiny 'platform.cpu_mix\[0\].speed'
 run_file crash_long_simulated_time 'workload.pipeline\[0\].duration'
 run_file crash_start_spread_1e12s 'workload.start_spread'

@@ -83,14 +83,14 @@ TEST_CASE("a wrong unit") {
 
 TEST_CASE("negative and zero bandwidth") {
   expect_rejected(scenario_with("negative_bw.yaml", "bandwidth: \"100Gbps\"", "bandwidth: \"-100Gbps\""),
-                  "18:28", "platform.site_switch.bandwidth", "expected a bandwidth > 0");
+                  "18:28", "platform.site_switch.bandwidth", "expected a bandwidth of at least 1 kbps");
   expect_rejected(scenario_with("zero_bw.yaml", "bandwidth: \"100Gbps\"", "bandwidth: \"0Gbps\""), "18:28",
-                  "platform.site_switch.bandwidth", "expected a bandwidth > 0");
+                  "platform.site_switch.bandwidth", "expected a bandwidth of at least 1 kbps");
 }
 
 TEST_CASE("zero jobs") {
   expect_rejected(scenario_with("zero_jobs.yaml", "  jobs: 100", "  jobs: 0"), "45:9", "workload.jobs",
-                  "expected an integer >= 1");
+                  "expected an integer in 1..1000000");
 }
 
 TEST_CASE("a preferred batch size above max_batch_size") {

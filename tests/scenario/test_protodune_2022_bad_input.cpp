@@ -80,5 +80,5 @@ TEST_CASE("2022 campaign: slots_random next to a slots schedule, or with max bel
                                 R"(slots: [{from: "0s", fraction: 1.0}, {from: "1h", fraction: 0.3}]
     slots_repeat: "2h")",
                                 R"(slots_random: {min: 0.2, max: 0.6, mean_hold: "0s"})"),
-                  "workload.campaign.slots_random.mean_hold", "a mean holding time > 0");
+                  "workload.campaign.slots_random.mean_hold", "a mean holding time of at least 1s");
 }
