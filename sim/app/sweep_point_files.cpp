@@ -2,8 +2,10 @@
 
 #include "sim/metrics/summary_json.hpp"
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -32,7 +34,13 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
     std::ofstream out(partial, std::ios::binary | std::ios::trunc);
     out << text;
     out.close();
-    if (!out) throw std::runtime_error("cannot write '" + partial.string() + "'");
+    if (!out) {
+      const int error = errno;
+      std::error_code ignored;
+      std::filesystem::remove(partial, ignored); // nothing half-written is left behind
+      throw std::runtime_error("cannot write '" + partial.string() +
+                               "': " + (error ? std::strerror(error) : "the write failed"));
+    }
   }
   std::filesystem::rename(partial, path);
 }
