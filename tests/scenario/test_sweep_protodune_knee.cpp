@@ -44,8 +44,8 @@ TEST_CASE("default sweep: 25 points; large-batch knee ~270 jobs") {
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
-  // Reported, not asserted: speed is measured by `sonicsim bench`, and a timed check fails on a loaded machine
-  // or under sanitizers (74 s with ASan) without anything being wrong.
+  // Reported, not asserted: speed is measured by `sonicsim bench`, and a timed check fails on a loaded
+  // machine or under sanitizers (74 s with ASan) without anything being wrong.
   MESSAGE("default 25-point sweep with -j 2: " << wall_s << " s");
   const auto table = sonicsim::read_csv_file((dir / "sweep.csv").string());
   CHECK(table.rows.size() == 25);
