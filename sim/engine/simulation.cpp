@@ -77,9 +77,8 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
 
 // Every job is a SimGrid actor with its own stack, which SimGrid maps with a guard page: two memory maps per
 // actor. Linux caps maps per process (vm.max_map_count, 65,530 by default), and SimGrid aborts when it runs
-// out
-// ("Failed to protect stack"). Asynchronous clients add up to max_in_flight sender actors per job. The check
-// keeps 1,024 maps for the libraries and the heap.
+// out ("Failed to protect stack"). Asynchronous clients add up to max_in_flight sender actors per job. The
+// check keeps 1,024 maps for the libraries and the heap.
 void check_actor_limit(const Scenario& scenario) {
   const auto& workload = scenario.workload;
   const std::int64_t per_job = 1 + (workload.client.asynchronous ? workload.client.max_in_flight : 0);
