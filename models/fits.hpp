@@ -1,7 +1,8 @@
 // Least-squares fits applied identically to measured and simulated data (all solved with Eigen's QR).
-//   - a straight line with standard errors (outbound traffic vs running jobs, seed 000);
+//   - a straight line with standard errors (outbound traffic vs running jobs, the 2023 ProtoDUNE talk);
 //   - GPU throughput vs batch size: a saturating curve (the measured curve itself is throughput_curve.hpp);
-//   - "flat then rising" (plateau, knee, slope): processing time vs simultaneous jobs, seed 004 Fig. 7.
+//   - "flat then rising" (plateau, knee, slope): processing time vs simultaneous jobs, arXiv:2009.04509
+//   Fig. 7.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Jobs at which a shared site switch is full (seed 000, "Network saturation" slides).
+// Jobs at which a shared site switch is full (the 2023 ProtoDUNE talk, "Network saturation" slides).
 //
 // Every running job streams its inference inputs out of the site: bits_per_event every event_time_s. The
 // switch saturates when running_jobs x bits_per_event / event_time_s reaches the capacity left by other

@@ -1,4 +1,4 @@
-// The SONIC scale-out latency model of seed 004, section 3.3 (Eq. 1-5).
+// The SONIC scale-out latency model of arXiv:2009.04509, section 3.3 (Eq. 1-5).
 //
 // An event spends (1-p) t_CPU on the CPU outside the accelerated module; the accelerated module is replaced
 // by t_latency (preprocess + transmit + travel) plus t_GPU, and t_GPU grows linearly once the GPUs cannot
@@ -28,7 +28,7 @@ struct SonicLatencyModel {
   double n_gpu = 1.0;          // number of GPUs serving the CPU processes
   Preprocess preprocess = Preprocess::inside_non_accelerated;
 
-  // Paper convention: (1-p) t_cpu_s contains t_preprocess_s (seed 004: t_CPU = 330 s, p = 0.65, 7 s
+  // Paper convention: (1-p) t_cpu_s contains t_preprocess_s (arXiv:2009.04509: t_CPU = 330 s, p = 0.65, 7 s
   // preprocess).
   static SonicLatencyModel from_paper(double t_cpu_s, double p, double t_gpu_s, double t_preprocess_s,
                                       double t_transmit_s, double t_travel_s, double n_gpu);

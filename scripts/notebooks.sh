@@ -96,7 +96,7 @@ if [[ $mode == all ]]; then
   large=configs/protodune_2020_large_batch.yaml
   small=configs/protodune_2020_small_batch.yaml
 
-  # (1) Fig. 7 of seed 004: module time against jobs, simulated and analytic (Eq. 4 and MVA), large and small batch.
+  # (1) Fig. 7 of arXiv:2009.04509: module time against jobs, simulated and analytic (Eq. 4 and MVA), large and small batch.
   sweep fig7_large "$large" --vary workload.jobs=$jobs_grid
   sweep fig7_small "$small" --vary workload.jobs=$jobs_grid
   "$sonicsim" analytic "$large" --json --jobs 1:500:3 >"$data/analytic_large.json"

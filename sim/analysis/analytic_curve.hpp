@@ -1,5 +1,5 @@
-// The analytic predictions at given job counts: the piecewise SONIC model (seed 004 Eq. 4) and exact MVA of
-// the closed network, for the accelerated module and for the whole event, side by side.
+// The analytic predictions at given job counts: the piecewise SONIC model (arXiv:2009.04509 Eq. 4) and exact
+// MVA of the closed network, for the accelerated module and for the whole event, side by side.
 #pragma once
 
 #include "sim/analysis/scenario_parameters.hpp"

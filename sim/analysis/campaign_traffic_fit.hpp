@@ -1,5 +1,6 @@
-// The operators' straight line of outbound traffic against running jobs (seed 000, "Network saturation"),
-// fitted to the campaign intervals the recorder selected (CampaignSummary::fit_jobs, fit_gbps). Pure code.
+// The operators' straight line of outbound traffic against running jobs (the 2023 ProtoDUNE talk, "Network
+// saturation"), fitted to the campaign intervals the recorder selected (CampaignSummary::fit_jobs, fit_gbps).
+// Pure code.
 #pragma once
 
 #include "sim/metrics/run_summary.hpp"

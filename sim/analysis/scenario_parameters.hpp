@@ -1,8 +1,8 @@
-// From a scenario to the parameters of the analytic models (models/): the SONIC latency model of seed 004
-// (t_CPU, t_preprocess, t_GPU, t_transmit, t_travel, N_GPU), the network-saturation limit and the closed
-// queueing network solved by MVA. Everything is derived from exactly what the simulator runs (the same
-// pipeline, the same request split, the same throughput curve and links), so analytic and simulated curves
-// share their inputs. Pure code: no SimGrid.
+// From a scenario to the parameters of the analytic models (models/): the SONIC latency model of
+// arXiv:2009.04509 (t_CPU, t_preprocess, t_GPU, t_transmit, t_travel, N_GPU), the network-saturation limit
+// and the closed queueing network solved by MVA. Everything is derived from exactly what the simulator runs
+// (the same pipeline, the same request split, the same throughput curve and links), so analytic and simulated
+// curves share their inputs. Pure code: no SimGrid.
 #pragma once
 
 #include "models/mean_value_analysis.hpp"

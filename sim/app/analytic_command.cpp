@@ -112,7 +112,7 @@ int analytic(const AnalyticArguments& arguments) {
     std::printf("  %-32s %14.6g %-10s %s\n", q.symbol.c_str(), rate ? q.value / 1e9 : q.value,
                 rate ? "Gb/s" : q.unit.c_str(), q.derivation.c_str());
   }
-  std::printf("\nSONIC model (seed 004 Eq. 1-5, preprocessing counted once):\n");
+  std::printf("\nSONIC model (arXiv:2009.04509 Eq. 1-5, preprocessing counted once):\n");
   std::printf("  t_latency = t_preprocess + t_transmit + t_travel = %.4g s\n", model.t_latency_s());
   std::printf("  t_ideal   = t_other_cpu + t_GPU + t_latency       = %.4g s\n", model.t_ideal_s());
   std::printf("  knee      = N_GPU t_ideal / t_GPU                 = %.1f jobs\n", knee_jobs);

@@ -1,6 +1,6 @@
-// Peaks of a histogram of per-event processing times: how a campaign's "double peak" (seed 000, 2022 results:
-// a first peak at the unsaturated time and a second one when the site switch saturates) is told from one peak
-// with a tail. Pure code.
+// Peaks of a histogram of per-event processing times: how a campaign's "double peak" (the 2023 ProtoDUNE
+// talk, 2022 results: a first peak at the unsaturated time and a second one when the site switch saturates)
+// is told from one peak with a tail. Pure code.
 //
 // The rule: the histogram (fixed bins) is smoothed with a Gaussian kernel of smoothing_sigma_bins; a peak is
 // a local maximum of the smoothed counts at least min_height_fraction of the highest one. Two neighbouring

@@ -26,7 +26,7 @@ struct LayoutAnalysis {
   double t_ideal_s = 0.0;            // event time without queueing
   double t_gpu_s = 0.0;              // GPU-seconds per event
   double module_low_load_s = 0.0;    // accelerated module(s) with one job
-  double ratio = 0.0;                // optimal CPU jobs per GPU: t_ideal / t_GPU (seed 004: 68)
+  double ratio = 0.0;                // optimal CPU jobs per GPU: t_ideal / t_GPU (arXiv:2009.04509: 68)
   double job_traffic_bps = 0.0;      // outbound bits per second of one job at t_ideal
   std::vector<ResourceLimit> limits; // sorted: the first saturates first
   const ResourceLimit& first() const { return limits.front(); }

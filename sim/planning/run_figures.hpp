@@ -19,7 +19,7 @@ double accelerated_module_s(const RunSummary& summary, const std::vector<std::st
 // busy time and the inferences are counted at the server over the same window.
 double gpu_seconds_per_event(const RunSummary& summary, double inferences_per_event);
 
-// The CPU:GPU ratio of seed 004: unsaturated event time / GPU-seconds per event.
+// The CPU:GPU ratio of arXiv:2009.04509: unsaturated event time / GPU-seconds per event.
 double cpu_gpu_ratio(double unsaturated_event_s, double gpu_s_per_event);
 
 // Names of the price keys the scenario lacks for a cost ("costs.gpu_hour", "costs.cpu_hour").

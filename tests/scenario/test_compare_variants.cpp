@@ -1,6 +1,7 @@
 // `sonicsim compare` and the shipped variants move the figures the way the seeds say (issue 6): FP16 raises
 // the CPU:GPU ratio; a server 50 ms away lengthens the module below the knee but hardly moves the knee;
-// dynamic batching helps small batches and not large ones under load (seed 004, Fig. 7 and section 3.4).
+// dynamic batching helps small batches and not large ones under load (arXiv:2009.04509, Fig. 7 and
+// section 3.4).
 #include "simulate.hpp"
 
 #include <doctest/doctest.h>
@@ -50,8 +51,8 @@ TEST_CASE("compare, large batch at 100 jobs: FP16, a farther server, compression
   CHECK(get(c["far_server"], "knee_jobs_analytic") ==
         doctest::Approx(get(base, "knee_jobs_analytic")).epsilon(0.1));
   CHECK(get(c["compression_2x"], "module_low_load_s") < get(base, "module_low_load_s"));
-  // 4 requests in flight overlap transfers, round trips and GPU time below the knee (seed 004 section 2.3:
-  // "slightly more efficient"); the GPU work per event, hence the knee, barely moves.
+  // 4 requests in flight overlap transfers, round trips and GPU time below the knee (arXiv:2009.04509
+  // section 2.3: "slightly more efficient"); the GPU work per event, hence the knee, barely moves.
   CHECK(get(c["async_clients"], "module_low_load_s") < get(base, "module_low_load_s") - 1.5);
   CHECK(get(c["async_clients"], "knee_jobs_simulated") ==
         doctest::Approx(get(base, "knee_jobs_simulated")).epsilon(0.1));

@@ -1,5 +1,5 @@
-// The ProtoDUNE 2020 numbers (seed 004: Wang et al., Front. Big Data 3:604083). Each tolerance is written
-// next to its check with where it comes from.
+// The ProtoDUNE 2020 numbers (arXiv:2009.04509, Wang et al., Front. Big Data 3:604083). Each tolerance is
+// written next to its check with where it comes from.
 #include "simulate.hpp"
 
 #include <doctest/doctest.h>
@@ -26,7 +26,7 @@ TEST_CASE("Large batch below the knee: ~13 s module, ~123 s event, 17x and 2.7x 
   const auto large = simulate("protodune_2020_large_batch.yaml", low_load);
   const double module_s = module_mean_s(large, "EmTrkMichelId");
   // Table 3: 13 s. +/-10 %: the scatter of the Fig. 7 large-batch points below 200 jobs (11.7-15.0 s, sd 1.1
-  // s) and the talk's 12 s (seed 000) for the same setup.
+  // s) and the talk's 12 s (the 2023 ProtoDUNE talk) for the same setup.
   CHECK(module_s == doctest::Approx(13.0).epsilon(0.10));
   // Table 3: 123 s per event, +/-5 % (the issue's tolerance; 110 s of it is CPU and exact on average).
   CHECK(large.event.mean_s == doctest::Approx(123.0).epsilon(0.05));
@@ -34,14 +34,15 @@ TEST_CASE("Large batch below the knee: ~13 s module, ~123 s event, 17x and 2.7x 
   // %).
   CHECK(module_mean_s(cpu_only, "EmTrkMichelId") / module_s == doctest::Approx(17.0).epsilon(0.15));
   CHECK(cpu_only.event.mean_s / large.event.mean_s == doctest::Approx(2.7).epsilon(0.05));
-  // Requests: chunks of at most 16,384 per group average ~1,693-1,720 (seed 004 section 2.1; nuSONIC README).
+  // Requests: chunks of at most 16,384 per group average ~1,693-1,720 (arXiv:2009.04509 section 2.1; nuSONIC
+  // README).
   CHECK(large.mean_request_size == doctest::Approx(1700.0).epsilon(0.05));
 }
 
 TEST_CASE("Small batch costs seconds of round trips at low load") {
   const auto large = simulate("protodune_2020_large_batch.yaml", low_load);
   const auto small = simulate("protodune_2020_small_batch.yaml", low_load);
-  // Chunks of at most 256 average ~235 (seed 004 section 2.1).
+  // Chunks of at most 256 average ~235 (arXiv:2009.04509 section 2.1).
   CHECK(small.mean_request_size == doctest::Approx(235.0).epsilon(0.05));
   const double difference_s = module_mean_s(small, "EmTrkMichelId") - module_mean_s(large, "EmTrkMichelId");
   // Expected: ~200 more round trips of 12 ms (+2.4 s) plus the GPU's lower throughput at 235 than at 1,693
@@ -62,8 +63,8 @@ TEST_CASE("400 jobs with dynamic batching: the 4-GPU server saturates at ~122-12
   CHECK(summary.inferences_per_s == doctest::Approx(124000.0).epsilon(0.10));
   CHECK(summary.gpu_utilisation > 0.95);
   CHECK(summary.bottleneck == "GPU pool");
-  // Requests of ~1,700 are merged: the executed batch is several requests (seed 004 observed 5,358), and
-  // never above max_batch_size.
+  // Requests of ~1,700 are merged: the executed batch is several requests (arXiv:2009.04509 observed 5,358),
+  // and never above max_batch_size.
   CHECK(summary.mean_executed_batch > 2.0 * summary.mean_request_size);
   CHECK(summary.mean_executed_batch <= 16384.0);
 }

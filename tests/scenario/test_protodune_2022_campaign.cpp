@@ -1,6 +1,6 @@
-// The 2022 ProtoDUNE campaign (seed 000, "SONIC (GPUaaS) results" and "Network saturation"): the site's 100
-// Gb/s outbound switch, not the GPUs, limits the concurrent jobs to ~610. Runs are at the config's scale 0.1
-// and reported at full scale; each check says where its tolerance comes from.
+// The 2022 ProtoDUNE campaign (the 2023 ProtoDUNE talk, "SONIC (GPUaaS) results" and "Network saturation"):
+// the site's 100 Gb/s outbound switch, not the GPUs, limits the concurrent jobs to ~610. Runs are at the
+// config's scale 0.1 and reported at full scale; each check says where its tolerance comes from.
 #include "simulate.hpp"
 
 #include "models/fits.hpp"
@@ -23,8 +23,8 @@ using sonicsim::testing::config_path;
 namespace {
 
 const std::string config = "protodune_2022_campaign.yaml";
-constexpr double bits_per_event = 55000.0 * 9216.0 * 8.0; // 4.06 Gb (seed 000: "4.1 Gb/event")
-constexpr double unsaturated_event_s = 25.0;              // seed 000: "25 s/event"
+constexpr double bits_per_event = 55000.0 * 9216.0 * 8.0; // 4.06 Gb (the 2023 ProtoDUNE talk: "4.1 Gb/event")
+constexpr double unsaturated_event_s = 25.0;              // the 2023 ProtoDUNE talk: "25 s/event"
 
 // A steady number of running jobs: every slot always available, the cap fixed, 2 h measured after 30 min.
 std::vector<std::string> steady_cap(int cap) {
@@ -130,7 +130,8 @@ TEST_CASE("2022 histogram: two peaks uncapped with jobs crossing the limit, one 
   for (const auto& peak : capped.event_time_peaks)
     MESSAGE("capped peak at " << peak.position_s << " s");
   REQUIRE(uncapped.event_time_peaks.size() == 2);
-  // The first peak is the unsaturated event (~25 s, seed 000); the second is well separated from it.
+  // The first peak is the unsaturated event (~25 s, the 2023 ProtoDUNE talk); the second is well separated
+  // from it.
   CHECK(uncapped.event_time_peaks[0].position_s < 30.0);
   CHECK(uncapped.event_time_peaks[1].position_s > 1.5 * uncapped.event_time_peaks[0].position_s);
   REQUIRE(capped.event_time_peaks.size() == 1);
@@ -168,8 +169,9 @@ TEST_CASE("2022 what-if: compressing patches 2x moves the limit to about twice t
 }
 
 TEST_CASE("2022 what-if: with 110 s of non-ML modules per event the limit rises to ~(25 + 110) / 25 x 610") {
-  // Mixing ML and non-ML modules as in 2020 (seed 004 Table 2: 110 s non-ML per event on the grid average):
-  // the same 4.1 Gb per event is sent every ~135 s instead of 25 s. Shown at 1/20 of the site to stay fast.
+  // Mixing ML and non-ML modules as in 2020 (arXiv:2009.04509 Table 2: 110 s non-ML per event on the grid
+  // average): the same 4.1 Gb per event is sent every ~135 s instead of 25 s. Shown at 1/20 of the site to
+  // stay fast.
   const sonicsim::Scenario scenario = sonicsim::load_scenario_file(config_path(config));
   double mean_inverse_speed = 0.0;
   for (const auto& cpu : scenario.platform.cpu_mix)

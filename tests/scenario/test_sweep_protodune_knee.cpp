@@ -1,7 +1,7 @@
 // Sweeps of the ProtoDUNE 2020 scenarios over the number of jobs: the knee of the simulated module time
-// against the analytic knee derived from the same scenario and the measured knees (seed 004 section 3.4, Fig.
-// 7 left). Also the issue's speed requirement: the full default sweep (25 points) in under a minute on 2
-// cores.
+// against the analytic knee derived from the same scenario and the measured knees (arXiv:2009.04509
+// section 3.4, Fig. 7 left). Also the issue's speed requirement: the full default sweep (25 points) in under
+// a minute on 2 cores.
 #include "simulate.hpp"
 
 #include "sim/sweep/sweep_csv.hpp"
@@ -51,7 +51,7 @@ TEST_CASE("default sweep: 25 points; large-batch knee ~270 jobs") {
   CHECK(table.rows.size() == 25);
   const Fits fits = read_fits(dir);
   // The piecewise fit of the simulated module time against the model's knee N_GPU t_ideal / t_GPU (~271 from
-  // this scenario) and the measured ~270 (seed 004 section 3.4): within 10 % (issue).
+  // this scenario) and the measured ~270 (arXiv:2009.04509 section 3.4): within 10 % (issue).
   CHECK(fits.model_knee_jobs == doctest::Approx(270.0).epsilon(0.05));
   CHECK(fits.simulated_knee_jobs == doctest::Approx(fits.model_knee_jobs).epsilon(0.10));
   CHECK(fits.simulated_knee_jobs == doctest::Approx(270.0).epsilon(0.10));
@@ -71,7 +71,8 @@ TEST_CASE("small-batch sweep: knee ~190 jobs") {
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   const Fits fits = read_fits(dir);
-  // Measured ~190 (seed 004 Fig. 7 left, small batch); model: 4 x 125 s / 2.77 s ~ 181. Within 10 % (issue).
+  // Measured ~190 (arXiv:2009.04509 Fig. 7 left, small batch); model: 4 x 125 s / 2.77 s ~ 181. Within 10 %
+  // (issue).
   CHECK(fits.simulated_knee_jobs == doctest::Approx(190.0).epsilon(0.10));
   CHECK(fits.simulated_knee_jobs == doctest::Approx(fits.model_knee_jobs).epsilon(0.10));
   CHECK(fits.model_knee_jobs == doctest::Approx(190.0).epsilon(0.10));

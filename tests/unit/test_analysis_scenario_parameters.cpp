@@ -32,7 +32,7 @@ TEST_CASE("ProtoDUNE 2020 large batch: t_GPU ~1.8 s, knee ~270 jobs") {
   CHECK(parameters.t_travel_s == doctest::Approx(parameters.requests * 0.012));
   CHECK(parameters.n_gpu == 4); // 4 T4s, however they are spread over pods
   const auto model = parameters.latency_model();
-  // t_ideal = 110 + 7 + 1.8 + 2.76 + 0.39 ~ 122 s; knee = 4 x 122 / 1.8 ~ 270 (seed 004 section 3.4).
+  // t_ideal = 110 + 7 + 1.8 + 2.76 + 0.39 ~ 122 s; knee = 4 x 122 / 1.8 ~ 270 (arXiv:2009.04509 section 3.4).
   CHECK(model.t_ideal_s() == doctest::Approx(122.0).epsilon(0.01));
   CHECK(model.knee_jobs() == doctest::Approx(270.0).epsilon(0.06));
   // The tightest shared outbound link of the scenario (the switch, the WAN or all pods' NICs together) sets

@@ -1,4 +1,4 @@
-// Site-switch limit on running jobs (seed 000, "Network saturation").
+// Site-switch limit on running jobs (the 2023 ProtoDUNE talk, "Network saturation").
 #include "models/network_limit.hpp"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// SONIC latency model (seed 004, section 3.3) against the paper's published numbers.
+// SONIC latency model (arXiv:2009.04509, section 3.3) against the paper's published numbers.
 #include "models/sonic_latency_model.hpp"
 
 #include <doctest/doctest.h>
