@@ -20,6 +20,9 @@ CampaignScheduler::CampaignScheduler(const Scenario& scenario, const SitePlatfor
       recorder_(recorder), slot_cpu_speed_(std::move(slot_cpu_speed)),
       slot_local_gpu_(std::move(slot_local_gpu)), slot_busy_since_s_(slot_cpu_speed_.size()),
       events_left_(campaign_.total_events), rng_(make_stream(scenario.seed, stream_campaign)) {
+  for (std::size_t m = 0; m < servers_.layout.served_models.size(); ++m)
+    balancers_.emplace_back(scenario_.models.at(servers_.layout.served_models[m]).deploy.load_balancer,
+                            static_cast<int>(servers_.layout.model_pods[m].size()));
   if (campaign_.slots_random)
     random_slots_.emplace(*campaign_.slots_random, make_stream(scenario.seed, stream_campaign_slots));
 }
@@ -44,8 +47,9 @@ void CampaignScheduler::start_job(int slot, double now_s) {
   JobPlacement placement;
   placement.job = next_job_++;
   placement.worker = slot / scenario_.platform.jobs_per_node;
-  placement.pod =
-      choose_pod(scenario_.platform.pods.load_balancer, placement.job, scenario_.platform.pods.count, rng_);
+  for (std::size_t m = 0; m < balancers_.size(); ++m)
+    placement.pods.push_back(
+        servers_.layout.model_pods[m][static_cast<std::size_t>(balancers_[m].connect(placement.job, rng_))]);
   placement.cpu_speed = slot_cpu_speed_[static_cast<std::size_t>(slot)];
   placement.local_gpu = slot_local_gpu_[static_cast<std::size_t>(slot)];
   placement.start_s = now_s + sample(campaign_.start_delay_s, rng_);
@@ -56,14 +60,22 @@ void CampaignScheduler::start_job(int slot, double now_s) {
   }
   slot_busy_since_s_[static_cast<std::size_t>(slot)] = now_s;
   ++running_;
-  sg4::Actor::create(
-      "job" + std::to_string(placement.job), site_.worker_hosts[static_cast<std::size_t>(placement.worker)],
-      JobClient(scenario_, site_, servers_, recorder_, placement, [this, slot]() { job_finished(slot); }))
+  std::vector<int> connections = placement.pods;
+  sg4::Actor::create("job" + std::to_string(placement.job),
+                     site_.worker_hosts[static_cast<std::size_t>(placement.worker)],
+                     JobClient(scenario_, site_, servers_, recorder_, std::move(placement),
+                               [this, slot, connections]() { job_finished(slot, connections); }))
       ->daemonize(); // killed when the window ends
 }
 
-void CampaignScheduler::job_finished(int slot) {
+void CampaignScheduler::job_finished(int slot, const std::vector<int>& pods) {
   if (closed_) return;
+  // The job's channels close: least_connections sees its pods one connection emptier.
+  for (std::size_t m = 0; m < balancers_.size(); ++m) {
+    const auto& model_pods = servers_.layout.model_pods[m];
+    balancers_[m].disconnect(
+        static_cast<int>(std::find(model_pods.begin(), model_pods.end(), pods[m]) - model_pods.begin()));
+  }
   auto& since_s = slot_busy_since_s_[static_cast<std::size_t>(slot)];
   recorder_.record_job_interval(*since_s, sg4::Engine::get_clock());
   since_s.reset();
@@ -91,9 +103,8 @@ void CampaignScheduler::operator()() {
   recorder_.set_measurement_window(campaign_.warmup_s, now_s);
   // The jobs still running are daemons, killed when this actor returns: the servers must forget their
   // requests.
-  for (const auto& [model, per_pod] : servers_)
-    for (InferenceServer* server : per_pod)
-      server->stop();
+  for (const auto& server : servers_.owned)
+    server->stop();
 }
 
 } // namespace sonicsim

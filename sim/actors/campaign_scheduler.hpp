@@ -7,6 +7,7 @@
 #pragma once
 
 #include "sim/actors/job_client.hpp"
+#include "sim/policy/load_balancer.hpp"
 #include "sim/policy/random_slot_share.hpp"
 
 #include <cstdint>
@@ -32,7 +33,7 @@ public:
 
 private:
   void start_job(int slot, double now_s);
-  void job_finished(int slot);
+  void job_finished(int slot, const std::vector<int>& pods);
 
   const Scenario& scenario_;
   const Campaign& campaign_;
@@ -47,6 +48,7 @@ private:
   int next_job_ = 0;
   bool closed_ = false; // the window has ended: jobs still running were recorded up to its end
   std::mt19937_64 rng_;
+  std::vector<ConnectionBalancer> balancers_;   // per served model
   std::optional<RandomSlotShare> random_slots_; // campaign.slots_random, when set
 };
 

@@ -2,25 +2,62 @@
 
 #include <simgrid/kernel/Timer.hpp>
 
+#include <algorithm>
+
 namespace sg4 = simgrid::s4u;
 using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 
-InferenceServer::InferenceServer(const Model& model, const ThroughputCurve& curve, int gpu_count,
-                                 RunRecorder& recorder)
-    : model_(model), curve_(curve), recorder_(recorder),
-      gpus_(static_cast<std::size_t>(gpu_count), Gpu{model.triton.instances_per_gpu, 0.0}) {
+InferenceServer::InferenceServer(const Model& model, int model_index, const ServerGroup& group,
+                                 PodResources& pod, RunRecorder& recorder)
+    : model_(model), model_index_(model_index), pod_(pod), recorder_(recorder) {
   const auto& triton = model_.triton;
   batcher_.max_batch_size = triton.max_batch_size;
   batcher_.dynamic_batching = triton.dynamic_batching.enabled;
   batcher_.preferred_batch_sizes = triton.dynamic_batching.preferred_batch_sizes;
   batcher_.max_queue_delay_s = triton.dynamic_batching.max_queue_delay_s;
+  // One slot per device in device order, then the CPU: the order breaks ties between equally free ones.
+  std::vector<int> per_device(static_cast<std::size_t>(group.devices_per_pod), 0);
+  int on_cpu = 0;
+  for (const auto& instances : effective_instance_groups(model_, group)) {
+    if (instances.kind == InstanceGroup::Kind::cpu) {
+      on_cpu += instances.count;
+    } else if (instances.devices.empty()) {
+      for (auto& count : per_device)
+        count += instances.count;
+    } else {
+      for (const int device : instances.devices)
+        per_device[static_cast<std::size_t>(device)] += instances.count;
+    }
+  }
+  for (std::size_t d = 0; d < per_device.size(); ++d)
+    if (per_device[d] > 0)
+      slots_.push_back(InstanceSlot{static_cast<int>(d), per_device[d],
+                                    &model_.throughput_by_device.at(group.device_type)});
+  if (on_cpu > 0)
+    slots_.push_back(InstanceSlot{-1, on_cpu, &model_.throughput_by_device.at(cpu_device_type)});
 }
 
 std::optional<Rejection> InferenceServer::submit(InferenceRequest& request) {
   if (request.batch_size > model_.triton.max_batch_size) return Rejection::too_large;
-  const auto& max_queue = model_.triton.queue_policy.max_queue_size;
+  const double input_s = model_.compute_input.time_s(request.input_bytes);
+  if (input_s <= 0.0) return enqueue(request);
+  // Input handling first, on a host core; the request joins the queue when it is done.
+  const Booking booking = pod_.host.run(sg4::Engine::get_clock(), input_s);
+  recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
+  Timer::set(booking.end_s, [this, &request]() {
+    if (stopped_) return;
+    if (const auto rejection = enqueue(request)) {
+      request.rejection = rejection;
+      complete(request);
+    }
+  });
+  return std::nullopt;
+}
+
+std::optional<Rejection> InferenceServer::enqueue(InferenceRequest& request) {
+  const auto& max_queue = model_.triton.dynamic_batching.queue_policy.max_queue_size;
   if (max_queue && static_cast<int>(queue_.size()) >= *max_queue) return Rejection::queue_full;
   QueuedEntry entry;
   entry.batch_size = request.batch_size;
@@ -54,8 +91,21 @@ void InferenceServer::complete(InferenceRequest& request) {
   });
 }
 
+void InferenceServer::reply(InferenceRequest& request) {
+  const double output_s = model_.compute_output.time_s(request.output_bytes);
+  if (output_s <= 0.0) {
+    complete(request);
+    return;
+  }
+  const Booking booking = pod_.host.run(sg4::Engine::get_clock(), output_s);
+  recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
+  Timer::set(booking.end_s, [this, &request]() {
+    if (!stopped_) complete(request);
+  });
+}
+
 void InferenceServer::drop_timed_out_requests(double now_s) {
-  const auto& timeout = model_.triton.queue_policy.timeout_s;
+  const auto& timeout = model_.triton.dynamic_batching.queue_policy.timeout_s;
   if (!timeout) return;
   for (auto it = queue_.begin(); it != queue_.end();) {
     if (has_timed_out(*it, now_s, *timeout)) {
@@ -68,14 +118,18 @@ void InferenceServer::drop_timed_out_requests(double now_s) {
   }
 }
 
-int InferenceServer::gpu_for_next_batch() const {
-  // Any idle instance takes the next batch; prefer the GPU that is free soonest (lowest index on ties, so the
-  // choice is deterministic).
+int InferenceServer::slot_for_next_batch() const {
   int best = -1;
-  for (std::size_t g = 0; g < gpus_.size(); ++g) {
-    if (gpus_[g].idle_instances == 0) continue;
-    if (best < 0 || gpus_[g].busy_until_s < gpus_[static_cast<std::size_t>(best)].busy_until_s)
-      best = static_cast<int>(g);
+  double best_free_s = 0.0;
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    if (slots_[s].idle_instances == 0) continue;
+    const int device = slots_[s].device;
+    const double free_s =
+        device >= 0 ? pod_.devices[static_cast<std::size_t>(device)].free_at_s() : pod_.host.free_at_s();
+    if (best < 0 || free_s < best_free_s) {
+      best = static_cast<int>(s);
+      best_free_s = free_s;
+    }
   }
   return best;
 }
@@ -85,8 +139,8 @@ void InferenceServer::dispatch() {
   const double now_s = sg4::Engine::get_clock();
   drop_timed_out_requests(now_s);
   while (true) {
-    const int gpu_index = gpu_for_next_batch();
-    if (gpu_index < 0) return;
+    const int slot_index = slot_for_next_batch();
+    if (slot_index < 0) return;
     const BatchDecision decision = decide_batch(queue_, now_s, batcher_);
     if (decision.kind == BatchDecision::Kind::idle) return;
     if (decision.kind == BatchDecision::Kind::wait_until) {
@@ -107,31 +161,37 @@ void InferenceServer::dispatch() {
       batch = free_batches_.back();
       free_batches_.pop_back();
     }
-    Gpu& gpu = gpus_[static_cast<std::size_t>(gpu_index)];
-    --gpu.idle_instances;
-    batch->gpu = gpu_index;
+    InstanceSlot& slot = slots_[static_cast<std::size_t>(slot_index)];
+    --slot.idle_instances;
+    batch->slot = static_cast<std::size_t>(slot_index);
     batch->requests.clear();
-    const double start_s = std::max(now_s, gpu.busy_until_s);
+    const double duration_s = slot.curve->batch_time_s(decision.batch_size);
+    Booking booking;
+    if (slot.device >= 0) {
+      booking = pod_.devices[static_cast<std::size_t>(slot.device)].run_batch(now_s, duration_s);
+      recorder_.record_device_busy(pod_.group, booking.start_s, booking.end_s);
+    } else {
+      booking = pod_.host.run(now_s, duration_s);
+      recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
+    }
+    const double start_s = booking.start_s, end_s = booking.end_s;
     double queue_wait_sum_s = 0.0;
     for (std::size_t i = 0; i < decision.request_count; ++i) {
       queue_wait_sum_s += start_s - queue_.front().enqueued_s;
       batch->requests.push_back(queue_.front().request);
       queue_.pop_front();
     }
-    const double end_s = start_s + curve_.batch_time_s(decision.batch_size);
-    gpu.busy_until_s = end_s;
-    recorder_.record_gpu_busy(start_s, end_s);
-    recorder_.record_batch(start_s, end_s, decision.batch_size, static_cast<int>(decision.request_count),
-                           queue_wait_sum_s);
+    recorder_.record_batch(model_index_, start_s, end_s, decision.batch_size,
+                           static_cast<int>(decision.request_count), queue_wait_sum_s);
     Timer::set(end_s, [this, batch]() { finish_batch(batch); });
   }
 }
 
 void InferenceServer::finish_batch(Batch* batch) {
   if (stopped_) return;
-  ++gpus_[static_cast<std::size_t>(batch->gpu)].idle_instances;
+  ++slots_[batch->slot].idle_instances;
   for (auto* request : batch->requests)
-    complete(*request);
+    reply(*request);
   free_batches_.push_back(batch);
   dispatch();
 }

@@ -14,47 +14,61 @@ namespace sonicsim {
 
 JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const ServerDirectory& servers,
                      RunRecorder& recorder, JobPlacement placement, std::function<void()> on_finish)
-    : scenario_(scenario), site_(site), servers_(servers), recorder_(recorder), placement_(placement),
-      on_finish_(std::move(on_finish)),
-      rng_(make_stream(scenario.seed, stream_job, static_cast<std::uint64_t>(placement.job))),
-      request_links_(site.request_links(placement.worker, placement.pod)),
-      response_links_(site.response_links(placement.worker, placement.pod)) {
-  if (placement_.local_gpu) return;
-  // CM02 without correction factors times a flow alone on its path at latency + bytes / rate, where rate is
-  // the narrowest link's bandwidth, capped by the TCP window at window / (2 x latency) (network/TCP-gamma).
-  std::vector<sg4::Link*> links;
-  site_.pod_hosts[static_cast<std::size_t>(placement_.pod)]->route_to(
-      site_.worker_hosts[static_cast<std::size_t>(placement_.worker)], links, &reply_latency_s_);
-  reply_rate_bytes_per_s_ = std::numeric_limits<double>::infinity();
-  for (const auto* link : links)
-    reply_rate_bytes_per_s_ = std::min(reply_rate_bytes_per_s_, link->get_bandwidth());
-  const double window_bytes = scenario_.platform.network.tcp_window_bytes;
-  if (window_bytes > 0 && reply_latency_s_ > 0)
-    reply_rate_bytes_per_s_ = std::min(reply_rate_bytes_per_s_, window_bytes / (2.0 * reply_latency_s_));
+    : scenario_(scenario), site_(site), servers_(servers), recorder_(recorder),
+      placement_(std::move(placement)), on_finish_(std::move(on_finish)),
+      rng_(make_stream(scenario.seed, stream_job, static_cast<std::uint64_t>(placement_.job))) {
+  const ServerLayout& layout = servers_.layout;
+  for (const auto& module : scenario_.workload.pipeline)
+    module_connection_.push_back(
+        module.type == Module::Type::remote_inference ? layout.model_index(module.model) : -1);
+  for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
+    Connection c;
+    c.pod = placement_.pods[m];
+    c.model = &scenario_.models.at(layout.served_models[m]);
+    const ServerGroup& first_group =
+        scenario_.platform.server_groups[static_cast<std::size_t>(layout.model_groups[m].front())];
+    const auto local = c.model->throughput_by_device.find(first_group.device_type);
+    if (local != c.model->throughput_by_device.end()) c.local_curve = &local->second;
+    if (!placement_.local_gpu) {
+      c.server = servers_.servers[m][static_cast<std::size_t>(c.pod)];
+      c.request_links = site.request_links(placement_.worker, c.pod);
+      c.response_links = site.response_links(placement_.worker, c.pod);
+      // CM02 without correction factors times a flow alone on its path at latency + bytes / rate, where rate
+      // is the narrowest link's bandwidth, capped by the TCP window at window / (2 x latency)
+      // (network/TCP-gamma).
+      std::vector<sg4::Link*> links;
+      site_.pod_hosts[static_cast<std::size_t>(c.pod)]->route_to(
+          site_.worker_hosts[static_cast<std::size_t>(placement_.worker)], links, &c.reply_latency_s);
+      c.reply_rate_bytes_per_s = std::numeric_limits<double>::infinity();
+      for (const auto* link : links)
+        c.reply_rate_bytes_per_s = std::min(c.reply_rate_bytes_per_s, link->get_bandwidth());
+      const double window_bytes = scenario_.platform.network.tcp_window_bytes;
+      if (window_bytes > 0 && c.reply_latency_s > 0)
+        c.reply_rate_bytes_per_s =
+            std::min(c.reply_rate_bytes_per_s, window_bytes / (2.0 * c.reply_latency_s));
+    }
+    connections_.push_back(std::move(c));
+  }
 }
 
-std::optional<double> JobClient::small_reply_delay_s(double bytes) const {
+std::optional<double> JobClient::small_reply_delay_s(const Connection& connection, double bytes) const {
   if (bytes > scenario_.platform.network.small_reply_max_bytes) return std::nullopt;
-  return reply_latency_s_ + bytes / reply_rate_bytes_per_s_;
+  return connection.reply_latency_s + bytes / connection.reply_rate_bytes_per_s;
 }
 
-void JobClient::run_on_local_gpu(const Module& module, int batch_size) {
-  // The node's own GPU, used by this job alone: no queue, no network, the same batch timing as a pod's GPU.
-  const ThroughputCurve& curve =
-      scenario_.models.at(module.model).throughput_by_gpu.at(scenario_.platform.pods.gpu_type);
-  sg4::this_actor::sleep_for(curve.batch_time_s(batch_size));
-}
-
-bool JobClient::send_request(const Module& module, int batch_size, EventRecord& event) {
-  const Model& model = scenario_.models.at(module.model);
+bool JobClient::send_request(const Module& module, const Connection& connection, int batch_size,
+                             EventRecord& event) {
+  const Model& model = *connection.model;
   if (placement_.local_gpu) {
+    // The node's own GPU, used by this job alone: no queue, no network, the batch timing of the model's
+    // curve on that device type.
     ++event.requests;
-    run_on_local_gpu(module, batch_size);
+    sg4::this_actor::sleep_for(connection.local_curve->batch_time_s(batch_size));
     return true;
   }
-  InferenceServer& server = *servers_.at(module.model)[static_cast<std::size_t>(placement_.pod)];
+  InferenceServer& server = *connection.server;
   sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
-  sg4::Host* pod = site_.pod_hosts[static_cast<std::size_t>(placement_.pod)];
+  sg4::Host* pod = site_.pod_hosts[static_cast<std::size_t>(connection.pod)];
   // A rejected request is answered with a short error message.
   constexpr double error_reply_bytes = 100.0;
   for (int attempt = 0; attempt <= scenario_.workload.client.retries; ++attempt) {
@@ -68,15 +82,17 @@ bool JobClient::send_request(const Module& module, int batch_size, EventRecord& 
     const double input_bytes = batch_size * model.input_bytes_per_inference / module.compression_ratio;
     const double sent_at_s = sg4::Engine::get_clock();
     sg4::Comm::sendto(worker, pod, static_cast<std::uint64_t>(input_bytes));
-    recorder_.record_transfer(request_links_, input_bytes, sent_at_s, sg4::Engine::get_clock());
+    recorder_.record_transfer(connection.request_links, input_bytes, sent_at_s, sg4::Engine::get_clock());
     recorder_.record_bytes_to_servers(input_bytes);
 
     InferenceRequest request;
     request.batch_size = batch_size;
+    request.input_bytes = input_bytes;
     request.client = sg4::Actor::self();
     const double reply_bytes = batch_size * model.output_bytes_per_inference;
+    request.output_bytes = reply_bytes;
     // A small reply is delivered by the server's timer at batch end + delay: one switch to this actor.
-    request.reply_delay_s = small_reply_delay_s(reply_bytes);
+    request.reply_delay_s = small_reply_delay_s(connection, reply_bytes);
     request.rejection = server.submit(request);
     if (!request.rejection) {
       while (!request.done)
@@ -87,7 +103,7 @@ bool JobClient::send_request(const Module& module, int batch_size, EventRecord& 
     const double output_bytes = request.rejection ? error_reply_bytes : reply_bytes;
     // A rejection is answered at once with an error message, whose delay the client takes itself.
     const std::optional<double> reply_delay_s =
-        request.rejection ? small_reply_delay_s(output_bytes) : request.reply_delay_s;
+        request.rejection ? small_reply_delay_s(connection, output_bytes) : request.reply_delay_s;
     double reply_at_s = sg4::Engine::get_clock();
     if (reply_delay_s && !request.rejection) {
       reply_at_s -= *reply_delay_s; // already received: the server woke this actor after the delay
@@ -96,21 +112,20 @@ bool JobClient::send_request(const Module& module, int batch_size, EventRecord& 
     } else {
       sg4::Comm::sendto(pod, worker, static_cast<std::uint64_t>(output_bytes));
     }
-    recorder_.record_transfer(response_links_, output_bytes, reply_at_s, sg4::Engine::get_clock());
+    recorder_.record_transfer(connection.response_links, output_bytes, reply_at_s, sg4::Engine::get_clock());
     recorder_.record_bytes_from_servers(output_bytes);
     if (!request.rejection) return true;
   }
   return false;
 }
 
-bool JobClient::run_remote_inference(const Module& module, EventRecord& event) {
+bool JobClient::run_remote_inference(const Module& module, const Connection& connection, EventRecord& event) {
   sg4::this_actor::sleep_for(sample(module.preprocess_s, rng_) / placement_.cpu_speed);
   const std::int64_t inferences = sample_count(module.inferences, rng_);
   event.inferences += inferences;
   if (!placement_.local_gpu && module.compression_time_per_byte_s > 0) {
     // Compressing the event's inputs before sending costs CPU time per input byte.
-    const double input_bytes =
-        static_cast<double>(inferences) * scenario_.models.at(module.model).input_bytes_per_inference;
+    const double input_bytes = static_cast<double>(inferences) * connection.model->input_bytes_per_inference;
     sg4::this_actor::sleep_for(input_bytes * module.compression_time_per_byte_s / placement_.cpu_speed);
   }
   const std::vector<int> requests = request_splitter_.split(module, inferences, rng_);
@@ -118,15 +133,15 @@ bool JobClient::run_remote_inference(const Module& module, EventRecord& event) {
   if (!client.asynchronous || client.max_in_flight <= 1 || requests.size() <= 1) {
     // Synchronous, blocking calls (as in LArSoft): one request at a time.
     for (const int batch_size : requests) {
-      if (!send_request(module, batch_size, event)) return false;
+      if (!send_request(module, connection, batch_size, event)) return false;
     }
     return true;
   }
-  return send_requests_in_flight(module, requests, event);
+  return send_requests_in_flight(module, connection, requests, event);
 }
 
-bool JobClient::send_requests_in_flight(const Module& module, const std::vector<int>& requests,
-                                        EventRecord& event) {
+bool JobClient::send_requests_in_flight(const Module& module, const Connection& connection,
+                                        const std::vector<int>& requests, EventRecord& event) {
   // Asynchronous calls with at most max_in_flight outstanding: that many senders, each a short-lived actor on
   // the job's node taking the next request when its previous one is answered. The module ends when all are
   // answered.
@@ -143,10 +158,10 @@ bool JobClient::send_requests_in_flight(const Module& module, const std::vector<
   sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
   for (std::size_t s = 0; s < senders; ++s) {
     // Daemons: if a campaign window ends while they run, they go with the job.
-    sg4::Actor::create("sender", worker, [this, &module, &requests, &event, &progress]() {
+    sg4::Actor::create("sender", worker, [this, &module, &connection, &requests, &event, &progress]() {
       while (!progress.failed && progress.next < requests.size()) {
         const int batch_size = requests[progress.next++];
-        if (!send_request(module, batch_size, event)) progress.failed = true;
+        if (!send_request(module, connection, batch_size, event)) progress.failed = true;
       }
       if (--progress.senders_running == 0 && progress.job->is_suspended()) progress.job->resume();
     })->daemonize();
@@ -192,7 +207,8 @@ void JobClient::operator()() {
         break;
       }
       case Module::Type::remote_inference:
-        event.failed = !run_remote_inference(module, event);
+        event.failed = !run_remote_inference(
+            module, connections_[static_cast<std::size_t>(module_connection_[m])], event);
         break;
       }
       event.module_s[m] = sg4::Engine::get_clock() - module_start_s;

@@ -9,9 +9,10 @@
 #include "sim/platform/site_platform.hpp"
 #include "sim/policy/request_split.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/scenario/server_layout.hpp"
 
 #include <functional>
-#include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -19,13 +20,17 @@
 
 namespace sonicsim {
 
-// The servers of every model, per pod: servers.at(model)[pod].
-using ServerDirectory = std::map<std::string, std::vector<InferenceServer*>>;
+// Where every model is served: the layout, and each served model's front end on each pod that serves it.
+struct ServerDirectory {
+  ServerLayout layout;
+  std::vector<std::vector<InferenceServer*>> servers; // [model index][pod]: null on pods not serving it
+  std::vector<std::unique_ptr<InferenceServer>> owned;
+};
 
 struct JobPlacement {
   int job = 0;
   int worker = 0;            // worker node index in the platform
-  int pod = 0;               // pod its gRPC channel is connected to (for the whole job)
+  std::vector<int> pods;     // per served model: the pod its gRPC channel is connected to (for the whole job)
   double cpu_speed = 1.0;    // relative speed of its CPU type
   double start_s = 0.0;      // when the job starts its first event
   std::optional<int> events; // events to process; default: workload.events_per_job
@@ -39,14 +44,26 @@ public:
   void operator()();
 
 private:
+  // The job's channel to one model: its pod, the links on the way, and the server behind it.
+  struct Connection {
+    int pod = 0;
+    InferenceServer* server = nullptr;
+    const Model* model = nullptr;
+    const ThroughputCurve* local_curve = nullptr; // local GPU: the model's curve on its first group's device
+    std::vector<LinkId> request_links, response_links;
+    // The reply path (pod -> worker node) as SimGrid times an uncontended flow on it: latency + bytes / rate.
+    double reply_latency_s = 0.0;
+    double reply_rate_bytes_per_s = 0.0;
+  };
+
   // Runs one remote-inference module; returns false if the event failed (a request rejected too often).
-  bool run_remote_inference(const Module& module, EventRecord& event);
-  bool send_request(const Module& module, int batch_size, EventRecord& event);
-  bool send_requests_in_flight(const Module& module, const std::vector<int>& requests, EventRecord& event);
-  void run_on_local_gpu(const Module& module, int batch_size);
+  bool run_remote_inference(const Module& module, const Connection& connection, EventRecord& event);
+  bool send_request(const Module& module, const Connection& connection, int batch_size, EventRecord& event);
+  bool send_requests_in_flight(const Module& module, const Connection& connection,
+                               const std::vector<int>& requests, EventRecord& event);
   // How long a reply of this size takes from the pod when it is not simulated as a flow; none when it must be
   // a flow (larger than platform.network.small_reply_max).
-  std::optional<double> small_reply_delay_s(double bytes) const;
+  std::optional<double> small_reply_delay_s(const Connection& connection, double bytes) const;
 
   const Scenario& scenario_;
   const SitePlatform& site_;
@@ -55,10 +72,8 @@ private:
   JobPlacement placement_;
   std::function<void()> on_finish_; // campaign mode: frees the grid slot (the scheduler records the job)
   std::mt19937_64 rng_;
-  std::vector<LinkId> request_links_, response_links_;
-  // The reply path (pod -> worker node) as SimGrid times an uncontended flow on it: latency + bytes / rate.
-  double reply_latency_s_ = 0.0;
-  double reply_rate_bytes_per_s_ = 0.0;
+  std::vector<Connection> connections_; // per served model
+  std::vector<int> module_connection_;  // per pipeline module: index in connections_ (-1: not remote)
   RequestSplitter request_splitter_;
 };
 

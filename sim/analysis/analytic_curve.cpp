@@ -23,7 +23,11 @@ std::vector<AnalyticPoint> analytic_curve(const ScenarioParameters& parameters,
     point.mva_event_s = population.cycle_time_s;
     point.mva_module_s = population.cycle_time_s - parameters.t_other_cpu_s;
     point.mva_events_per_s = population.throughput_per_s;
-    point.mva_gpu_utilisation = population.utilisation.front(); // station 0 is the GPU pool
+    // The busiest device pool (the server stations come first in the closed network, in this order).
+    point.mva_gpu_utilisation = 0.0;
+    for (std::size_t i = 0; i < parameters.server_stations.size(); ++i)
+      if (parameters.server_stations[i].kind == ScenarioParameters::ServerStation::Kind::devices)
+        point.mva_gpu_utilisation = std::max(point.mva_gpu_utilisation, population.utilisation[i]);
     points.push_back(point);
   }
   return points;

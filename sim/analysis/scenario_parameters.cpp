@@ -5,6 +5,7 @@
 #include "sim/random/distribution.hpp"
 #include "sim/random/random_streams.hpp"
 #include "sim/scenario/input_error.hpp"
+#include "sim/scenario/server_layout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -118,24 +119,24 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
                                      : std::numeric_limits<double>::infinity();
   out.switch_bandwidth_bps = platform.site_switch.bandwidth_bps;
   out.background_bps = platform.site_switch.background.rate_bps;
-  out.pod_nic_bandwidth_bps = platform.pods.nic_bandwidth_bps;
-  out.pods = platform.pods.count;
-  out.n_gpu = platform.pods.count * platform.pods.gpus_per_pod;
   const double switch_left_bps = out.switch_bandwidth_bps - out.background_bps;
-  out.outbound_links = {
-      {"pod NICs", "pod NICs (all pods)",
-       std::to_string(out.pods) + " x " + gbps_text(out.pod_nic_bandwidth_bps),
-       out.pods * out.pod_nic_bandwidth_bps},
-      {"site switch", "site switch minus background",
-       gbps_text(out.switch_bandwidth_bps) + " minus " + gbps_text(out.background_bps) + " background",
-       switch_left_bps},
-      {"WAN", "WAN", gbps_text(platform.wan.bandwidth_bps), platform.wan.bandwidth_bps}};
-  // The tightest; on a tie the site switch, then the WAN, is named (pods can be added, they cannot).
-  const ScenarioParameters::OutboundLink* tightest = &out.outbound_links[1];
-  for (const auto* link : {&out.outbound_links[2], &out.outbound_links[0]})
-    if (link->free_bps < tightest->free_bps) tightest = link;
-  out.shared_outbound_bps = tightest->free_bps;
-  out.shared_outbound_link = tightest->label;
+  const ServerLayout layout = make_server_layout(scenario);
+  // The groups that serve some model, in the order written.
+  std::vector<bool> serving(platform.server_groups.size(), false);
+  for (const auto& groups : layout.model_groups)
+    for (const int g : groups)
+      serving[static_cast<std::size_t>(g)] = true;
+  out.pods = 0;
+  out.n_gpu = 0;
+  out.pod_nic_bandwidth_bps = std::numeric_limits<double>::infinity();
+  for (std::size_t g = 0; g < serving.size(); ++g) {
+    if (!serving[g]) continue;
+    const ServerGroup& group = platform.server_groups[g];
+    out.pods += group.pods;
+    out.n_gpu += group.devices();
+    // A connection is capped by its pod's NIC; with groups of different NICs the slowest is taken.
+    out.pod_nic_bandwidth_bps = std::min(out.pod_nic_bandwidth_bps, group.nic_bandwidth_bps);
+  }
   const double connection_cap_bps = std::min({window_rate_bps, platform.wan.bandwidth_bps,
                                               out.pod_nic_bandwidth_bps, std::max(switch_left_bps, 0.0)});
   // Expected time per bit over the NIC mix (time, not rate, is what averages).
@@ -146,6 +147,10 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
        "harmonic mean over the NIC mix of min(NIC, TCP window x 8 / RTT = " +
            format("%.4g", window_rate_bps / 1e9) + " Gb/s, WAN, pod NIC, switch - background)");
 
+  // Per group: each model's device and host demand per event, and the bytes sent to its pods per event.
+  std::vector<std::vector<std::pair<std::string, double>>> device_demand(platform.server_groups.size()),
+      host_demand(platform.server_groups.size());
+  std::vector<double> group_bytes(platform.server_groups.size(), 0.0);
   std::uint64_t module_index = 0;
   for (const auto& module : scenario.workload.pipeline) {
     ++module_index;
@@ -170,11 +175,41 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
       const auto model = scenario.models.find(module.model);
       if (model == scenario.models.end())
         throw InputError("module '" + module.name + "': no model named '" + module.model + "'");
-      const auto curve = model->second.throughput_by_gpu.find(platform.pods.gpu_type);
-      if (curve == model->second.throughput_by_gpu.end())
-        throw InputError("model '" + module.model + "' has no throughput curve for GPU type '" +
-                         platform.pods.gpu_type + "'");
-      const SplitMeans split = mean_request_split(module, curve->second, scenario.seed, module_index);
+      const int m = layout.model_index(module.model);
+      const auto& model_groups = layout.model_groups[static_cast<std::size_t>(m)];
+      const double model_pods = static_cast<double>(layout.model_pods[static_cast<std::size_t>(m)].size());
+      // The job client's split timed on each group's curve; the same seed gives the same draws on every
+      // curve, so inferences and requests agree and only the time differs.
+      SplitMeans split;
+      std::vector<std::pair<int, SplitMeans>> on_group; // (group, split timed on what its instances run on)
+      for (const int g : model_groups) {
+        const ServerGroup& group = platform.server_groups[static_cast<std::size_t>(g)];
+        const auto instances = effective_instance_groups(model->second, group);
+        const bool on_cpu = std::all_of(instances.begin(), instances.end(), [](const InstanceGroup& i) {
+          return i.kind == InstanceGroup::Kind::cpu;
+        });
+        if (!on_cpu && !std::all_of(instances.begin(), instances.end(), [](const InstanceGroup& i) {
+              return i.kind == InstanceGroup::Kind::gpu;
+            }))
+          out.caveats.push_back("model '" + module.model + "' has both GPU and CPU instances on group '" +
+                                group.name + "': the analytic models send all its work to the devices");
+        const std::string type = on_cpu ? cpu_device_type : group.device_type;
+        const auto curve = model->second.throughput_by_device.find(type);
+        if (curve == model->second.throughput_by_device.end())
+          throw InputError("model '" + module.model + "' has no throughput curve for device type '" + type +
+                           "'");
+        const SplitMeans timed = mean_request_split(module, curve->second, scenario.seed, module_index);
+        on_group.emplace_back(g, timed);
+        const double share = group.pods / model_pods;
+        split.inferences = timed.inferences;
+        split.requests = timed.requests;
+        split.draws = timed.draws;
+        if (!on_cpu) split.gpu_s += share * timed.gpu_s;
+        device_demand[static_cast<std::size_t>(g)].push_back(
+            {module.model, on_cpu ? 0.0 : share * timed.gpu_s});
+        host_demand[static_cast<std::size_t>(g)].push_back(
+            {module.model, on_cpu ? share * timed.gpu_s : 0.0});
+      }
       const std::string how = split.draws > 1
                                   ? "mean of " + std::to_string(split.draws) +
                                         " draws of the job client's split (fixed seed), regressed "
@@ -194,6 +229,16 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
       const double output_bytes = split.inferences * model->second.output_bytes_per_inference;
       out.input_bytes += input_bytes;
       out.output_bytes += output_bytes;
+      // Request handling on the server hosts, per event: each request's fixed cost plus its bytes.
+      const double handling_s = split.requests * (model->second.compute_input.per_request_s +
+                                                  model->second.compute_output.per_request_s) +
+                                input_bytes * model->second.compute_input.per_byte_s +
+                                output_bytes * model->second.compute_output.per_byte_s;
+      for (const auto& [g, timed] : on_group) {
+        const double share = platform.server_groups[static_cast<std::size_t>(g)].pods / model_pods;
+        host_demand[static_cast<std::size_t>(g)].back().second += share * handling_s;
+        group_bytes[static_cast<std::size_t>(g)] += share * input_bytes;
+      }
       const std::string tag = "[" + module.name + "]";
       note("t_preprocess" + tag, preprocess_s, "s", describe(module.preprocess_s) + " s x E[1/speed]");
       note("inferences" + tag, split.inferences, "/event",
@@ -201,9 +246,13 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
       note("requests" + tag, split.requests, "/event",
            std::to_string(module.groups) + " groups (spread " + format("%g", module.group_spread) +
                ") in chunks of at most " + std::to_string(module.max_batch) + "; " + how);
+      std::string devices;
+      for (const auto& [g, timed] : on_group) {
+        const auto& group = platform.server_groups[static_cast<std::size_t>(g)];
+        devices += (devices.empty() ? "" : ", ") + group.device_type + " (" + group.name + ")";
+      }
       note("t_GPU" + tag, split.gpu_s, "GPU-s",
-           "sum over requests of batch / throughput(batch) + overhead on " + platform.pods.gpu_type + "; " +
-               how);
+           "sum over requests of batch / throughput(batch) + overhead on " + devices + "; " + how);
       note("effective throughput" + tag, split.gpu_s > 0 ? split.inferences / split.gpu_s : 0.0, "inf/s",
            "inferences / t_GPU: the curve at the request sizes");
       break;
@@ -213,6 +262,65 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
   if (out.accelerated_modules.empty())
     throw InputError("scenario '" + scenario.name +
                      "' has no remote_inference module: the analytic models describe inference as a service");
+  // The server stations: each group's device pool, then each group's host when it has work.
+  for (std::size_t g = 0; g < platform.server_groups.size(); ++g) {
+    if (!serving[g]) continue;
+    const ServerGroup& group = platform.server_groups[g];
+    if (group.devices_per_pod == 0) continue;
+    ScenarioParameters::ServerStation station{device_pool_name(layout, group),
+                                              ScenarioParameters::ServerStation::Kind::devices,
+                                              static_cast<int>(g),
+                                              group.devices(),
+                                              0.0,
+                                              device_demand[g]};
+    for (const auto& part : device_demand[g])
+      station.demand_s += part.second;
+    out.server_stations.push_back(station);
+  }
+  for (std::size_t g = 0; g < platform.server_groups.size(); ++g) {
+    const ServerGroup& group = platform.server_groups[g];
+    ScenarioParameters::ServerStation station{host_cores_name(layout, group),
+                                              ScenarioParameters::ServerStation::Kind::host,
+                                              static_cast<int>(g),
+                                              group.pods * group.host_cores,
+                                              0.0,
+                                              host_demand[g]};
+    for (const auto& part : host_demand[g])
+      station.demand_s += part.second;
+    if (station.demand_s <= 0.0) continue;
+    out.t_host_s += station.demand_s;
+    out.server_stations.push_back(station);
+  }
+  // Shared links on the way out, in terms of the jobs' total traffic: a group's NICs carry only its share.
+  for (std::size_t g = 0; g < platform.server_groups.size(); ++g) {
+    if (!serving[g]) continue;
+    const ServerGroup& group = platform.server_groups[g];
+    const double share = out.input_bytes > 0.0 ? group_bytes[g] / out.input_bytes : 1.0;
+    out.pod_nics.push_back({pod_nics_name(layout, group), group.pods, group.nic_bandwidth_bps, share});
+    const std::string label =
+        layout.single_group ? "pod NICs (all pods)" : pod_nics_name(layout, group) + " (all its pods)";
+    std::string capacity = std::to_string(group.pods) + " x " + gbps_text(group.nic_bandwidth_bps);
+    if (!layout.single_group) capacity += format(" for %.3g of the traffic", share);
+    out.outbound_links.push_back({pod_nics_name(layout, group), label, capacity,
+                                  share > 0.0 ? group.pods * group.nic_bandwidth_bps / share
+                                              : std::numeric_limits<double>::infinity()});
+  }
+  const std::size_t pod_links = out.outbound_links.size();
+  out.outbound_links.push_back(
+      {"site switch", "site switch minus background",
+       gbps_text(out.switch_bandwidth_bps) + " minus " + gbps_text(out.background_bps) + " background",
+       switch_left_bps});
+  out.outbound_links.push_back(
+      {"WAN", "WAN", gbps_text(platform.wan.bandwidth_bps), platform.wan.bandwidth_bps});
+  // The tightest; on a tie the site switch, then the WAN, is named (pods can be added, they cannot).
+  const ScenarioParameters::OutboundLink* tightest = &out.outbound_links[pod_links];
+  if (out.outbound_links[pod_links + 1].free_bps < tightest->free_bps)
+    tightest = &out.outbound_links[pod_links + 1];
+  for (std::size_t i = 0; i < pod_links; ++i)
+    if (out.outbound_links[i].free_bps < tightest->free_bps) tightest = &out.outbound_links[i];
+  out.shared_outbound_bps = tightest->free_bps;
+  out.shared_outbound_link = tightest->label;
+
   out.mean_request_size = out.requests > 0 ? out.inferences / out.requests : 0.0;
   out.t_transmit_s = (out.input_bytes + out.output_bytes) * 8.0 * seconds_per_bit;
   out.t_travel_s = out.requests * rtt_s;
@@ -224,27 +332,58 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
   note("bytes back", out.output_bytes, "B/event", "inferences x output bytes per inference");
   note("t_transmit", out.t_transmit_s, "s", "(bytes out + back) x 8 x E[1 / connection rate]");
   note("t_travel", out.t_travel_s, "s", "requests x RTT (" + format("%g", rtt_s * 1e3) + " ms)");
-  note("N_GPU", out.n_gpu, "GPUs",
-       std::to_string(platform.pods.count) + " pods x " + std::to_string(platform.pods.gpus_per_pod) +
-           " GPUs (instances per GPU share it)");
+  if (layout.single_group) {
+    const ServerGroup& group = platform.server_groups.front();
+    note("N_GPU", out.n_gpu, "GPUs",
+         std::to_string(group.pods) + " pods x " + std::to_string(group.devices_per_pod) +
+             " GPUs (instances per GPU share it)");
+  } else {
+    note("N_GPU", out.n_gpu, "devices",
+         "devices of every group serving a model (instances on a device share it)");
+  }
+  for (const auto& station : out.server_stations) {
+    std::string parts;
+    for (const auto& [model, demand] : station.demand_by_model)
+      if (demand > 0.0) parts += (parts.empty() ? "" : " + ") + model + " " + format("%.4g", demand);
+    note("D[" + station.name + "]", station.demand_s,
+         station.kind == ScenarioParameters::ServerStation::Kind::devices ? "device-s" : "core-s",
+         "demand per event on " + std::to_string(station.servers) +
+             (station.kind == ScenarioParameters::ServerStation::Kind::devices ? " devices: " : " cores: ") +
+             parts);
+  }
   note("shared outbound", out.shared_outbound_bps, "bit/s",
        "tightest shared outbound link: " + out.shared_outbound_link);
 
-  for (const auto& [name, model] : scenario.models) {
+  for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
+    const std::string& name = layout.served_models[m];
+    const Model& model = scenario.models.at(name);
     if (model.triton.dynamic_batching.enabled)
       out.caveats.push_back(
           "model '" + name +
           "' has dynamic batching: under load the server merges requests into larger batches "
           "that run faster than t_GPU assumes, so the simulated knee can be later");
-    if (model.triton.instances_per_gpu > 1)
-      out.caveats.push_back("model '" + name + "' runs " + std::to_string(model.triton.instances_per_gpu) +
-                            " instances per GPU: they share the GPU, so capacity is per GPU");
+    for (const auto& instances : model.triton.instance_groups)
+      if (instances.count > 1 && instances.kind == InstanceGroup::Kind::gpu) {
+        out.caveats.push_back("model '" + name + "' runs " + std::to_string(instances.count) +
+                              " instances per device: they share the device, so capacity is per device");
+        break;
+      }
+    const auto pods = layout.model_pods[m].size();
+    if (pods > 1 && model.deploy.load_balancer == LoadBalancer::random)
+      out.caveats.push_back(
+          "jobs are assigned to the " + std::to_string(pods) + " pods serving '" + name +
+          "' at random; the models treat the devices as one pool with one queue, so the simulator "
+          "queues earlier on the busier pods (per-pod imbalance)");
   }
-  if (out.pods > 1 && platform.pods.load_balancer == LoadBalancer::random)
+  if (out.t_host_s > 0.0)
     out.caveats.push_back(
-        "jobs are assigned to the " + std::to_string(out.pods) +
-        " pods at random; the models treat the GPUs as one pool with one queue, so the simulator "
-        "queues earlier on the busier pods (per-pod imbalance)");
+        "server hosts do " + format("%.4g", out.t_host_s) +
+        " core-s of work per event (request handling or CPU instances): the MVA has them as "
+        "stations; the SONIC model of arXiv:2009.04509 has no such term");
+  if (!layout.single_group)
+    out.caveats.push_back(
+        "several server groups: the SONIC model pools every device (N_GPU); the MVA keeps each "
+        "group's devices, hosts and NICs as their own stations");
   if (platform.jobs_per_node > 1)
     out.caveats.push_back(
         "jobs on one node share its NIC; t_transmit assumes one transfer at a time per NIC");
@@ -263,7 +402,8 @@ models::SonicLatencyModel ScenarioParameters::latency_model() const {
 
 models::ClosedNetwork ScenarioParameters::closed_network() const {
   models::ClosedNetwork network;
-  network.stations.push_back(models::QueueingStation{"GPU pool", t_gpu_s, n_gpu});
+  for (const auto& station : server_stations)
+    network.stations.push_back(models::QueueingStation{station.name, station.demand_s, station.servers});
   const double out_bits = input_bytes * 8.0;
   const double switch_left_bps = switch_bandwidth_bps - background_bps;
   double network_demand_s = 0.0;
@@ -271,10 +411,11 @@ models::ClosedNetwork ScenarioParameters::closed_network() const {
     network.stations.push_back(models::QueueingStation{"site switch (out)", out_bits / switch_left_bps, 1});
     network_demand_s += out_bits / switch_left_bps;
   }
-  if (pod_nic_bandwidth_bps > 0.0 && out_bits > 0.0) {
-    network.stations.push_back(
-        models::QueueingStation{"pod NICs (in)", out_bits / pod_nic_bandwidth_bps, pods});
-    network_demand_s += out_bits / pod_nic_bandwidth_bps;
+  for (const auto& nics : pod_nics) {
+    const double demand_s = nics.traffic_share * out_bits / nics.nic_bps;
+    if (demand_s <= 0.0) continue;
+    network.stations.push_back(models::QueueingStation{nics.name + " (in)", demand_s, nics.pods});
+    network_demand_s += demand_s;
   }
   const double delay_s = t_other_cpu_s + t_preprocess_s + t_transmit_s + t_travel_s - network_demand_s;
   network.think_time_s = std::max(0.0, delay_s);

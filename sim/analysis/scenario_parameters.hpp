@@ -45,8 +45,34 @@ struct ScenarioParameters {
   double output_bytes = 0.0; // returned
   double t_transmit_s = 0.0; // (input + output) bits / one connection's bottleneck rate, averaged over NICs
   double t_travel_s = 0.0;   // requests x RTT
-  int n_gpu = 1;             // pods x GPUs per pod (instances per GPU share a GPU: no extra capacity)
-  int pods = 1;
+  int n_gpu = 1;             // devices of the groups serving the models (instances on a device share it)
+  int pods = 1;              // pods of those groups
+  double t_host_s = 0.0;     // core-seconds per event on server hosts (request handling, CPU instances)
+
+  // The servers as queueing stations: per server group, its device pool and its host cores, each visited by
+  // every model deployed there (a job's requests to model m go to group g with the share of the model's
+  // pods that g holds, as every load balancer spreads connections evenly in expectation). One job class:
+  // every job runs the whole pipeline, so a shared device is one station whose demand is the sum of its
+  // models' demands; demand_by_model keeps each model's part.
+  struct ServerStation {
+    enum class Kind { devices, host };
+    std::string name; // as the simulator's summary names it: "GPU pool", "host cores of cpu_pods", ...
+    Kind kind = Kind::devices;
+    int group = 0;   // index in platform.server_groups
+    int servers = 1; // devices, or pods x host cores
+    double demand_s = 0.0;
+    std::vector<std::pair<std::string, double>> demand_by_model;
+  };
+  std::vector<ServerStation> server_stations; // devices of each group first, then hosts with work
+  // Per server group serving a model: its pods' NICs (requests in) and the share of the bytes sent per event
+  // that reach them.
+  struct PodNics {
+    std::string name; // "pod NICs", or "pod NICs of GROUP"
+    int pods = 1;
+    double nic_bps = 0.0;
+    double traffic_share = 1.0;
+  };
+  std::vector<PodNics> pod_nics;
 
   // Shared links crossed by every request.
   double switch_bandwidth_bps = 0.0;
@@ -71,9 +97,10 @@ struct ScenarioParameters {
 
   // The SONIC model in the component convention (preprocessing counted once).
   models::SonicLatencyModel latency_model() const;
-  // Jobs as a delay station (CPU, preprocessing, per-connection transmission and round trips); the GPU pool
-  // (n_gpu servers sharing one queue), the site's outbound link and the pods' NICs as queueing stations. The
-  // queueing demands are taken out of the delay so that one job alone sees exactly t_ideal.
+  // Jobs as a delay station (CPU, preprocessing, per-connection transmission and round trips); the server
+  // stations above (a device pool: its devices sharing one queue), the site's outbound link and each group's
+  // pod NICs as queueing stations, in that order. The network demands are taken out of the delay so that one
+  // job alone sees exactly t_ideal plus its host time.
   models::ClosedNetwork closed_network() const;
   // Running jobs that fill the tightest shared outbound link at an event time of event_time_s; 0 when the
   // background traffic alone fills it.

@@ -51,9 +51,8 @@ int compare(const CompareArguments& arguments) {
   std::vector<ComparedScenario> compared;
   for (const auto& name : names) {
     ComparedScenario c{name, load_variant(arguments.source, name, at_jobs), {}, {}, {}};
-    c.analysis =
-        planning::analyse_layout(c.scenario, planning::PodLayout{c.scenario.platform.pods.count,
-                                                                 c.scenario.platform.pods.gpus_per_pod});
+    const ServerGroup& group = planning::planned_group(c.scenario);
+    c.analysis = planning::analyse_layout(c.scenario, planning::PodLayout{group.pods, group.devices_per_pod});
     compared.push_back(std::move(c));
   }
   const double base_knee =

@@ -18,7 +18,7 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
     for (const auto& variant : c.scenario.variants)
       if (variant.name == c.name) f.description = variant.description;
     const auto parameters = analysis::derive_parameters(c.scenario);
-    const int gpus = c.scenario.platform.pods.count * c.scenario.platform.pods.gpus_per_pod;
+    const int gpus = c.scenario.platform.server_groups.front().devices();
     f.ratio_analytic = c.analysis.ratio;
     f.knee_analytic = c.analysis.ratio * gpus;
     f.network_limit_jobs = c.analysis.network_limit().jobs_at_saturation;

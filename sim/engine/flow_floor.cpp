@@ -34,15 +34,14 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
   EngineCommandLine command_line(scenario);
   const auto engine = command_line.start_engine();
   // The recorder tracks the platform's links; nothing is recorded afterwards.
-  const int gpu_count = scenario.platform.pods.count * scenario.platform.pods.gpus_per_pod;
   const SitePlatform site = build_site_platform(scenario);
-  RunRecorder recorder(scenario, gpu_count, site.links, nullptr);
+  RunRecorder recorder(scenario, make_server_layout(scenario), site.links, nullptr);
 
   const int jobs = scenario.workload.jobs;
   FlowFloorResult result;
   for (int job = 0; job < jobs; ++job) {
     sg4::Host* worker = site.worker_hosts[static_cast<std::size_t>(job / scenario.platform.jobs_per_node)];
-    sg4::Host* pod = site.pod_hosts[static_cast<std::size_t>(job % scenario.platform.pods.count)];
+    sg4::Host* pod = site.pod_hosts[static_cast<std::size_t>(job) % site.pod_hosts.size()];
     // Staggered starts, so that the flows do not all begin together.
     const double offset_s = workload.period_s * job / jobs;
     sg4::Actor::create("job" + std::to_string(job), worker, [worker, pod, offset_s, &workload, &result]() {

@@ -58,6 +58,11 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
   const std::vector<double> cpu_speed = slot_cpu_speeds(scenario);
   const std::vector<bool> local_gpu = slot_local_gpus(scenario);
   auto balancer_rng = make_stream(scenario.seed, stream_load_balancer);
+  const ServerLayout layout = make_server_layout(scenario);
+  std::vector<ConnectionBalancer> balancers;
+  for (std::size_t m = 0; m < layout.served_models.size(); ++m)
+    balancers.emplace_back(scenario.models.at(layout.served_models[m]).deploy.load_balancer,
+                           static_cast<int>(layout.model_pods[m].size()));
   auto start_rng = make_stream(scenario.seed, stream_job_start);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   std::vector<JobPlacement> placements;
@@ -65,8 +70,11 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
     JobPlacement placement;
     placement.job = job;
     placement.worker = job / platform.jobs_per_node;
-    // Kubernetes assigns a backend per connection; a job's gRPC channel lives as long as the job.
-    placement.pod = choose_pod(platform.pods.load_balancer, job, platform.pods.count, balancer_rng);
+    // Kubernetes assigns a backend per connection; a job's gRPC channel to each model lives as long as the
+    // job.
+    for (std::size_t m = 0; m < balancers.size(); ++m)
+      placement.pods.push_back(
+          layout.model_pods[m][static_cast<std::size_t>(balancers[m].connect(job, balancer_rng))]);
     placement.cpu_speed = cpu_speed[static_cast<std::size_t>(job)];
     placement.local_gpu = local_gpu[static_cast<std::size_t>(job)];
     placement.start_s = workload.start_spread_s * unit(start_rng);
@@ -109,22 +117,29 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
 
   std::unique_ptr<OutputFiles> files;
   if (options.output_dir) files = std::make_unique<OutputFiles>(*options.output_dir);
-  const int gpu_count = scenario.platform.pods.count * scenario.platform.pods.gpus_per_pod;
   const SitePlatform site = build_site_platform(scenario);
-  RunRecorder recorder(scenario, gpu_count, site.links, files ? &files->events_csv() : nullptr);
-
-  // One Triton front end per (model used by the pipeline, pod).
-  std::vector<std::unique_ptr<InferenceServer>> servers;
   ServerDirectory directory;
-  for (const auto& module : scenario.workload.pipeline) {
-    if (module.type != Module::Type::remote_inference || directory.count(module.model)) continue;
-    const Model& model = scenario.models.at(module.model);
-    const ThroughputCurve& curve = model.throughput_by_gpu.at(scenario.platform.pods.gpu_type);
-    auto& per_pod = directory[module.model];
-    for (int pod = 0; pod < scenario.platform.pods.count; ++pod) {
-      servers.push_back(
-          std::make_unique<InferenceServer>(model, curve, scenario.platform.pods.gpus_per_pod, recorder));
-      per_pod.push_back(servers.back().get());
+  directory.layout = make_server_layout(scenario);
+  const ServerLayout& layout = directory.layout;
+  RunRecorder recorder(scenario, layout, site.links, files ? &files->events_csv() : nullptr);
+
+  // Each pod's devices and host cores, shared by the models it serves; one Triton front end per (model
+  // served, pod of its groups).
+  std::vector<std::unique_ptr<PodResources>> pods;
+  for (int pod = 0; pod < layout.pods(); ++pod) {
+    const int g = layout.pod_group[static_cast<std::size_t>(pod)];
+    const ServerGroup& group = scenario.platform.server_groups[static_cast<std::size_t>(g)];
+    pods.push_back(std::make_unique<PodResources>(g, group.devices_per_pod, group.host_cores));
+  }
+  for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
+    const Model& model = scenario.models.at(layout.served_models[m]);
+    auto& per_pod = directory.servers.emplace_back(static_cast<std::size_t>(layout.pods()), nullptr);
+    for (const int pod : layout.model_pods[m]) {
+      const int g = layout.pod_group[static_cast<std::size_t>(pod)];
+      directory.owned.push_back(std::make_unique<InferenceServer>(
+          model, static_cast<int>(m), scenario.platform.server_groups[static_cast<std::size_t>(g)],
+          *pods[static_cast<std::size_t>(pod)], recorder));
+      per_pod[static_cast<std::size_t>(pod)] = directory.owned.back().get();
     }
   }
 

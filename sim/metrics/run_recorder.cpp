@@ -29,15 +29,26 @@ TimeStatistics statistics_of(const LogHistogram& histogram) {
   return stats;
 }
 
+int device_count(const Scenario& scenario) {
+  int devices = 0;
+  for (const auto& group : scenario.platform.server_groups)
+    devices += group.devices();
+  return devices;
+}
+
 } // namespace
 
-RunRecorder::RunRecorder(const Scenario& scenario, int gpu_count, const std::vector<LinkDescriptor>& links,
-                         std::ostream* events_csv)
-    : scenario_(scenario), gpu_count_(gpu_count), events_csv_(events_csv),
+RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
+                         const std::vector<LinkDescriptor>& links, std::ostream* events_csv)
+    : scenario_(scenario), layout_(layout), gpu_count_(device_count(scenario)), events_csv_(events_csv),
       bin_width_s_(internal_bin_width_s(scenario.output.timeseries_interval_s)),
       module_histograms_(scenario.workload.pipeline.size()), inferences_(bin_width_s_),
       batches_binned_(bin_width_s_), queue_wait_us_(bin_width_s_), gpu_busy_s_(bin_width_s_),
       jobs_running_s_(bin_width_s_), events_done_(bin_width_s_) {
+  for (std::size_t m = 0; m < layout_.served_models.size(); ++m)
+    model_counters_.push_back(ModelCounters{0, 0.0, TimeBins(bin_width_s_)});
+  group_device_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
+  group_host_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
   for (const auto& link : links) {
     links_.push_back(TrackedLink{link, 0.0, std::nullopt});
     if (is_shared(link.kind)) links_.back().bytes_over_time.emplace(bin_width_s_);
@@ -74,8 +85,12 @@ void RunRecorder::record_rejection(Rejection why) {
   }
 }
 
-void RunRecorder::record_batch(double start_s, double end_s, int batch_size, int request_count,
+void RunRecorder::record_batch(int model, double start_s, double end_s, int batch_size, int request_count,
                                double queue_wait_sum_s) {
+  auto& counters = model_counters_[static_cast<std::size_t>(model)];
+  ++counters.batches;
+  counters.inferences += batch_size;
+  counters.busy_s.add_spread(start_s, end_s, end_s - start_s);
   ++batches_;
   requests_in_batches_ += static_cast<std::uint64_t>(request_count);
   inferences_in_batches_ += batch_size;
@@ -86,8 +101,63 @@ void RunRecorder::record_batch(double start_s, double end_s, int batch_size, int
   queue_wait_us_.add_at(start_s, queue_wait_sum_s * 1e6);
 }
 
-void RunRecorder::record_gpu_busy(double start_s, double end_s) {
+void RunRecorder::record_device_busy(int group, double start_s, double end_s) {
   gpu_busy_s_.add_spread(start_s, end_s, end_s - start_s);
+  group_device_busy_s_[static_cast<std::size_t>(group)].add_spread(start_s, end_s, end_s - start_s);
+}
+
+void RunRecorder::record_host_busy(int group, double start_s, double end_s) {
+  group_host_busy_s_[static_cast<std::size_t>(group)].add_spread(start_s, end_s, end_s - start_s);
+}
+
+void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const {
+  const auto& groups = scenario_.platform.server_groups;
+  const double from_s = summary.window_start_s, to_s = summary.window_end_s;
+  for (std::size_t m = 0; m < model_counters_.size(); ++m) {
+    const auto& counters = model_counters_[m];
+    ModelServerUsage usage;
+    usage.model = layout_.served_models[m];
+    usage.batches = counters.batches;
+    usage.inferences = counters.inferences;
+    usage.busy_device_s = counters.busy_s.sum_between(from_s, to_s);
+    double capacity = 0.0; // devices (or, on CPU-only groups, cores) the model can use
+    for (const int g : layout_.model_groups[m]) {
+      const auto& group = groups[static_cast<std::size_t>(g)];
+      capacity += group.devices_per_pod > 0 ? group.devices() : group.pods * group.host_cores;
+    }
+    usage.share_of_devices = capacity > 0 ? usage.busy_device_s / (capacity * window_s) : 0.0;
+    summary.model_usage.push_back(usage);
+  }
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const auto& group = groups[g];
+    ServerGroupUsage usage;
+    usage.name = group.name;
+    usage.device_type = group.device_type;
+    usage.pods = group.pods;
+    usage.devices = group.devices();
+    usage.host_cores = group.host_cores;
+    usage.device_utilisation =
+        usage.devices ? group_device_busy_s_[g].sum_between(from_s, to_s) / (usage.devices * window_s) : 0.0;
+    usage.host_utilisation =
+        group_host_busy_s_[g].sum_between(from_s, to_s) / (group.pods * group.host_cores * window_s);
+    double nic_sum = 0.0;
+    for (const auto& link : links_)
+      if (link.link.kind == LinkKind::pod_nic_in && link.link.server_group == static_cast<int>(g))
+        nic_sum +=
+            8.0 * link.bytes_over_time->sum_between(from_s, to_s) / (link.link.capacity_bps * window_s);
+    usage.nic_in_utilisation = nic_sum / group.pods;
+    usage.limit = device_pool_name(layout_, group);
+    usage.limit_utilisation = usage.device_utilisation;
+    if (usage.host_utilisation > usage.limit_utilisation) {
+      usage.limit = host_cores_name(layout_, group);
+      usage.limit_utilisation = usage.host_utilisation;
+    }
+    if (usage.nic_in_utilisation > usage.limit_utilisation) {
+      usage.limit = pod_nics_name(layout_, group);
+      usage.limit_utilisation = usage.nic_in_utilisation;
+    }
+    summary.group_usage.push_back(usage);
+  }
 }
 
 void RunRecorder::record_event(const EventRecord& event) {
@@ -210,8 +280,24 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
     summary.links.push_back(busiest_nic);
   }
 
-  summary.bottleneck = "GPU pool";
-  summary.bottleneck_utilisation = summary.gpu_utilisation;
+  summarize_servers(summary, window_s);
+  // The devices and hosts of each group, then every shared link (each pod NIC on its own).
+  summary.bottleneck = summary.group_usage.empty()
+                           ? "GPU pool"
+                           : device_pool_name(layout_, scenario_.platform.server_groups.front());
+  summary.bottleneck_utilisation = 0.0;
+  for (std::size_t g = 0; g < summary.group_usage.size(); ++g) {
+    const auto& usage = summary.group_usage[g];
+    const auto& group = scenario_.platform.server_groups[g];
+    if (usage.device_utilisation > summary.bottleneck_utilisation) {
+      summary.bottleneck = device_pool_name(layout_, group);
+      summary.bottleneck_utilisation = usage.device_utilisation;
+    }
+    if (usage.host_utilisation > summary.bottleneck_utilisation) {
+      summary.bottleneck = host_cores_name(layout_, group);
+      summary.bottleneck_utilisation = usage.host_utilisation;
+    }
+  }
   for (const auto& link : summary.links) {
     if (link.utilisation > summary.bottleneck_utilisation) {
       summary.bottleneck = link.name;

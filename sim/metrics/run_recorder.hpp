@@ -9,6 +9,7 @@
 #include "sim/metrics/run_summary.hpp"
 #include "sim/metrics/time_bins.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/scenario/server_layout.hpp"
 
 #include <cstdint>
 #include <iosfwd>
@@ -38,7 +39,7 @@ public:
   // `links` are the links whose load is tracked, as the platform describes them; a transfer names them by
   // their index in that list. Worker NICs are many: they keep totals only (no time series). events_csv may be
   // null (benchmarks); when given, a header and one row per event are written to it.
-  RunRecorder(const Scenario& scenario, int gpu_count, const std::vector<LinkDescriptor>& links,
+  RunRecorder(const Scenario& scenario, const ServerLayout& layout, const std::vector<LinkDescriptor>& links,
               std::ostream* events_csv);
 
   void record_transfer(const std::vector<LinkId>& links, double bytes, double start_s, double end_s);
@@ -48,10 +49,14 @@ public:
   void record_request_sent() { ++requests_sent_; }
   void record_retry() { ++retries_; }
   void record_rejection(Rejection why);
-  // One executed batch: its size, how many requests it merged and their summed time in the queue.
-  void record_batch(double start_s, double end_s, int batch_size, int request_count, double queue_wait_sum_s);
-  // A GPU was busy (running at least one batch) from start to end.
-  void record_gpu_busy(double start_s, double end_s);
+  // One executed batch of model `model` (its index in the layout's served_models): its size, how many
+  // requests it merged and their summed time in the queue.
+  void record_batch(int model, double start_s, double end_s, int batch_size, int request_count,
+                    double queue_wait_sum_s);
+  // A device of group `group` was executing a batch from start to end.
+  void record_device_busy(int group, double start_s, double end_s);
+  // A host core of a pod of group `group` was busy (request handling or a CPU instance) from start to end.
+  void record_host_busy(int group, double start_s, double end_s);
 
   void record_event(const EventRecord& event);
   void record_job(double start_s, double warmup_end_s, double end_s);
@@ -87,8 +92,18 @@ private:
   };
   // The site switch's outbound direction (campaign figures), if the platform has one.
   const TrackedLink* site_outbound() const;
+  void summarize_servers(RunSummary& summary, double window_s) const;
   const Scenario& scenario_;
+  ServerLayout layout_;
   int gpu_count_;
+  struct ModelCounters {
+    std::uint64_t batches = 0;
+    double inferences = 0.0;
+    TimeBins busy_s;
+  };
+  std::vector<ModelCounters> model_counters_; // per served model
+  std::vector<TimeBins> group_device_busy_s_; // per server group
+  std::vector<TimeBins> group_host_busy_s_;   // per server group
   std::ostream* events_csv_;
   double bin_width_s_;
   std::vector<TrackedLink> links_;

@@ -57,6 +57,31 @@ struct CampaignSummary {
   std::vector<HistogramPeak> event_time_peaks; // see histogram_peaks.hpp for the rule
 };
 
+// One model's work on the servers (Triton's per-model nv_inference_exec_count and nv_inference_count).
+struct ModelServerUsage {
+  std::string model;
+  std::uint64_t batches = 0;     // executed batches over the whole run
+  double inferences = 0.0;       // in those batches
+  double busy_device_s = 0.0;    // device-seconds (or core-seconds on CPU) of its batches in the window
+  double share_of_devices = 0.0; // busy_device_s / (devices of its groups x window)
+};
+
+// One server group's resources over the window, and the busiest of them. device_utilisation has the
+// meaning of Triton's nv_gpu_utilization averaged over the group's devices: the fraction of time a device
+// was executing a batch.
+struct ServerGroupUsage {
+  std::string name;
+  std::string device_type;
+  int pods = 0;
+  int devices = 0;
+  int host_cores = 0;
+  double device_utilisation = 0.0;
+  double host_utilisation = 0.0;   // busy core-seconds / (cores x window): request handling and CPU instances
+  double nic_in_utilisation = 0.0; // its pods' NICs, requests in, mean over pods
+  std::string limit;               // the busiest of the three, by the name the bottleneck uses
+  double limit_utilisation = 0.0;
+};
+
 struct RunSummary {
   // Steady-state window: from the moment every job has finished its warm-up to the moment the first job ends.
   double window_start_s = 0.0;
@@ -81,8 +106,10 @@ struct RunSummary {
   double mean_executed_batch = 0.0;
   double mean_request_size = 0.0;
   double mean_queue_wait_s = 0.0;
-  double gpu_utilisation = 0.0; // busy GPU-seconds / (GPUs x window)
+  double gpu_utilisation = 0.0; // busy GPU-seconds / (GPUs x window), over every group's devices
   int gpus = 0;
+  std::vector<ModelServerUsage> model_usage; // per model served, in ServerLayout order
+  std::vector<ServerGroupUsage> group_usage; // per server group, in the order written
   double bytes_to_servers = 0.0;
   double bytes_from_servers = 0.0;
   std::vector<LinkUsage> links; // each shared link, then the busiest worker NIC

@@ -169,28 +169,43 @@ json scenario_to_json(const Scenario& scenario) {
   json models = json::object();
   for (const auto& [name, model] : scenario.models) {
     json curves = json::object();
-    for (const auto& [gpu, curve] : model.throughput_by_gpu) {
+    for (const auto& [device, curve] : model.throughput_by_device) {
       json points = json::array();
       for (const auto& [batch, rate] : curve.points())
         points.push_back({batch, rate});
-      curves[gpu] = {{"points_batch_inferences_per_s", points}, {"overhead_s", curve.overhead_s()}};
+      curves[device] = {{"points_batch_inferences_per_s", points}, {"overhead_s", curve.overhead_s()}};
     }
     const auto& triton = model.triton;
+    const auto& batching = triton.dynamic_batching;
     json queue_policy = json::object();
     queue_policy["max_queue_size"] =
-        triton.queue_policy.max_queue_size ? json(*triton.queue_policy.max_queue_size) : json();
-    queue_policy["timeout_s"] = triton.queue_policy.timeout_s ? json(*triton.queue_policy.timeout_s) : json();
-    models[name] = {{"input_bytes_per_inference", model.input_bytes_per_inference},
-                    {"output_bytes_per_inference", model.output_bytes_per_inference},
-                    {"throughput", curves},
-                    {"triton",
-                     {{"max_batch_size", triton.max_batch_size},
-                      {"instances_per_gpu", triton.instances_per_gpu},
-                      {"dynamic_batching",
-                       {{"enabled", triton.dynamic_batching.enabled},
-                        {"preferred_batch_sizes", triton.dynamic_batching.preferred_batch_sizes},
-                        {"max_queue_delay_s", triton.dynamic_batching.max_queue_delay_s}}},
-                      {"queue_policy", queue_policy}}}};
+        batching.queue_policy.max_queue_size ? json(*batching.queue_policy.max_queue_size) : json();
+    queue_policy["timeout_s"] =
+        batching.queue_policy.timeout_s ? json(*batching.queue_policy.timeout_s) : json();
+    json instance_groups = json::array();
+    for (const auto& instances : triton.instance_groups)
+      instance_groups.push_back({{"count", instances.count},
+                                 {"kind", instances.kind == InstanceGroup::Kind::cpu ? "CPU" : "GPU"},
+                                 {"gpus", instances.devices}});
+    const auto host_cost = [](const HostCost& cost) {
+      return json{{"per_request_s", cost.per_request_s}, {"per_byte_s", cost.per_byte_s}};
+    };
+    json model_json = json::object();
+    model_json["input_bytes_per_inference"] = model.input_bytes_per_inference;
+    model_json["output_bytes_per_inference"] = model.output_bytes_per_inference;
+    model_json["throughput"] = curves;
+    model_json["triton"] = {{"max_batch_size", triton.max_batch_size},
+                            {"instance_group", instance_groups},
+                            {"dynamic_batching",
+                             {{"enabled", batching.enabled},
+                              {"preferred_batch_size", batching.preferred_batch_sizes},
+                              {"max_queue_delay_s", batching.max_queue_delay_s},
+                              {"default_queue_policy", queue_policy}}}};
+    model_json["deploy"] = {{"groups", model.deploy.groups},
+                            {"load_balancer", load_balancer_name(model.deploy.load_balancer)}};
+    model_json["compute_input"] = host_cost(model.compute_input);
+    model_json["compute_output"] = host_cost(model.compute_output);
+    models[name] = model_json;
   }
   json pipeline = json::array();
   for (const auto& module : scenario.workload.pipeline) {
@@ -220,6 +235,12 @@ json scenario_to_json(const Scenario& scenario) {
     background_on_off = {{"rate_bps", background.on_off->rate_bps},
                          {"mean_on_s", background.on_off->mean_on_s},
                          {"mean_off_s", background.on_off->mean_off_s}};
+  json server_groups = json::object();
+  for (const auto& group : platform.server_groups)
+    server_groups[group.name] = {{"pods", group.pods},
+                                 {"devices", {{"type", group.device_type}, {"count", group.devices_per_pod}}},
+                                 {"host_cores", group.host_cores},
+                                 {"nic_bandwidth_bps", group.nic_bandwidth_bps}};
   json out{{"name", scenario.name},
            {"description", scenario.description},
            {"source_file", scenario.source_file},
@@ -235,12 +256,7 @@ json scenario_to_json(const Scenario& scenario) {
                 background.schedule ? schedule_to_json(*background.schedule, "rate_bps") : json()},
                {"background_on_off", background_on_off}}},
              {"wan", {{"rtt_s", platform.wan.rtt_s}, {"bandwidth_bps", platform.wan.bandwidth_bps}}},
-             {"server_pods",
-              {{"count", platform.pods.count},
-               {"gpus_per_pod", platform.pods.gpus_per_pod},
-               {"gpu_type", platform.pods.gpu_type},
-               {"nic_bandwidth_bps", platform.pods.nic_bandwidth_bps},
-               {"load_balancer", load_balancer_name(platform.pods.load_balancer)}}},
+             {"server_groups", server_groups},
              {"network",
               {{"tcp_window_bytes", platform.network.tcp_window_bytes},
                {"small_reply_max_bytes", platform.network.small_reply_max_bytes}}},
@@ -275,6 +291,26 @@ json scenario_to_json(const Scenario& scenario) {
 }
 
 json run_summary_to_json(const RunSummary& summary) {
+  json models = json::array();
+  for (const auto& usage : summary.model_usage)
+    models.push_back({{"model", usage.model},
+                      {"batches", usage.batches},
+                      {"inferences", usage.inferences},
+                      {"busy_device_s", usage.busy_device_s},
+                      {"share_of_devices", usage.share_of_devices}});
+  json groups = json::array();
+  for (const auto& usage : summary.group_usage)
+    groups.push_back({{"name", usage.name},
+                      {"device_type", usage.device_type},
+                      {"pods", usage.pods},
+                      {"devices", usage.devices},
+                      {"host_cores", usage.host_cores},
+                      // Triton's nv_gpu_utilization, averaged over the group's devices and the window.
+                      {"device_utilisation", usage.device_utilisation},
+                      {"host_utilisation", usage.host_utilisation},
+                      {"nic_in_utilisation", usage.nic_in_utilisation},
+                      {"limit", usage.limit},
+                      {"limit_utilisation", usage.limit_utilisation}});
   json out;
   json modules = json::object();
   for (const auto& [name, stats] : summary.modules)
@@ -312,7 +348,9 @@ json run_summary_to_json(const RunSummary& summary) {
         {"inferences_per_s", summary.inferences_per_s},
         {"gpu_utilisation", summary.gpu_utilisation},
         {"batches_executed", summary.batches_executed},
-        {"mean_executed_batch", summary.mean_executed_batch}}},
+        {"mean_executed_batch", summary.mean_executed_batch},
+        {"models", models},
+        {"groups", groups}}},
       {"network",
        {{"bytes_to_servers", summary.bytes_to_servers},
         {"bytes_from_servers", summary.bytes_from_servers},
@@ -353,6 +391,18 @@ RunSummary run_summary_from_json(const json& in) {
   summary.gpu_utilisation = server.at("gpu_utilisation").get<double>();
   summary.batches_executed = server.at("batches_executed").get<std::uint64_t>();
   summary.mean_executed_batch = server.at("mean_executed_batch").get<double>();
+  for (const auto& usage : server.at("models"))
+    summary.model_usage.push_back(
+        {usage.at("model").get<std::string>(), usage.at("batches").get<std::uint64_t>(),
+         usage.at("inferences").get<double>(), usage.at("busy_device_s").get<double>(),
+         usage.at("share_of_devices").get<double>()});
+  for (const auto& usage : server.at("groups"))
+    summary.group_usage.push_back(
+        {usage.at("name").get<std::string>(), usage.at("device_type").get<std::string>(),
+         usage.at("pods").get<int>(), usage.at("devices").get<int>(), usage.at("host_cores").get<int>(),
+         usage.at("device_utilisation").get<double>(), usage.at("host_utilisation").get<double>(),
+         usage.at("nic_in_utilisation").get<double>(), usage.at("limit").get<std::string>(),
+         usage.at("limit_utilisation").get<double>()});
   const auto& network = in.at("network");
   summary.bytes_to_servers = network.at("bytes_to_servers").get<double>();
   summary.bytes_from_servers = network.at("bytes_from_servers").get<double>();

@@ -28,10 +28,9 @@ LayoutAnalysis analyse_layout(const Scenario& scenario, const PodLayout& layout)
   out.module_low_load_s = model.t_module_s(1.0);
   out.ratio = model.optimal_cpu_per_gpu();
   out.job_traffic_bps = parameters.input_bytes * 8.0 / out.t_ideal_s;
-  const auto& platform = s.platform;
   out.limits.push_back(ResourceLimit{"GPU pool",
-                                     std::to_string(layout.gpus()) + " x " + platform.pods.gpu_type + " in " +
-                                         std::to_string(layout.pods) + " pod(s)",
+                                     std::to_string(layout.gpus()) + " x " + planned_group(s).device_type +
+                                         " in " + std::to_string(layout.pods) + " pod(s)",
                                      model.knee_jobs(), false});
   for (const auto& link : parameters.outbound_links)
     out.limits.push_back(

@@ -1,5 +1,7 @@
 #include "sim/planning/pod_layout.hpp"
 
+#include "sim/scenario/input_error.hpp"
+
 #include <algorithm>
 
 namespace sonicsim::planning {
@@ -37,14 +39,22 @@ std::vector<PodLayout> candidate_layouts(int min_pods, int max_gpus_per_pod, int
   return layouts;
 }
 
-std::vector<std::string> layout_overrides(const PodLayout& layout) {
-  return {"platform.server_pods.count=" + std::to_string(layout.pods),
-          "platform.server_pods.gpus_per_pod=" + std::to_string(layout.gpus_per_pod)};
+const ServerGroup& planned_group(const Scenario& scenario) {
+  if (scenario.platform.server_groups.size() != 1)
+    throw InputError(scenario.source_file +
+                     ": key 'platform.server_groups': the planner sizes one server group; "
+                     "this scenario has " +
+                     std::to_string(scenario.platform.server_groups.size()) +
+                     ". Plan each group on its own (a scenario with that group and its models), or use "
+                     "`sonicsim sweep` over the groups' pods and devices.count");
+  return scenario.platform.server_groups.front();
 }
 
 Scenario with_layout(Scenario scenario, const PodLayout& layout) {
-  scenario.platform.pods.count = layout.pods;
-  scenario.platform.pods.gpus_per_pod = layout.gpus_per_pod;
+  planned_group(scenario);
+  ServerGroup& group = scenario.platform.server_groups.front();
+  group.pods = layout.pods;
+  group.devices_per_pod = layout.gpus_per_pod;
   return scenario;
 }
 

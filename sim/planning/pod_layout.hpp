@@ -29,9 +29,10 @@ std::optional<PodLayout> layout_for_gpus(int gpus, int min_pods, int max_gpus_pe
 // one pod, then 10, 12, 14, 16 in two, 18, 21, 24 in three, ...
 std::vector<PodLayout> candidate_layouts(int min_pods, int max_gpus_per_pod, int max_gpus);
 
-// The --set overrides that give a scenario this layout.
-std::vector<std::string> layout_overrides(const PodLayout& layout);
-// The scenario with this layout (pods count and GPUs per pod replaced).
+// The one server group the planner sizes; InputError when the scenario has several (the planner sizes one
+// group today).
+const ServerGroup& planned_group(const Scenario& scenario);
+// The scenario with this layout (the group's pods and devices per pod replaced).
 Scenario with_layout(Scenario scenario, const PodLayout& layout);
 
 } // namespace sonicsim::planning

@@ -28,8 +28,9 @@ double bytes_per_s(double bits_per_s) {
   return bits_per_s / 8.0;
 }
 
-LinkId describe(SitePlatform& site, std::string name, double capacity_bps, LinkKind kind) {
-  site.links.push_back(LinkDescriptor{std::move(name), capacity_bps, kind});
+LinkId describe(SitePlatform& site, std::string name, double capacity_bps, LinkKind kind,
+                int server_group = -1) {
+  site.links.push_back(LinkDescriptor{std::move(name), capacity_bps, kind, server_group});
   return site.links.size() - 1;
 }
 } // namespace
@@ -79,21 +80,25 @@ SitePlatform build_site_platform(const Scenario& scenario) {
     site.worker_nic_link.push_back(describe(site, name + "_nic", nic_bps, LinkKind::worker_nic));
   }
 
-  // Server pods: each behind its own NIC (cloud VMs cap bandwidth per VM), with its GPUs.
-  const auto& pods = platform.pods;
-  for (int pod = 0; pod < pods.count; ++pod) {
-    const std::string name = "pod" + std::to_string(pod);
-    auto* host = zone->create_host(name, 1e9);
-    host->seal();
-    auto* nic = zone->create_split_duplex_link(name + "_nic", bytes_per_s(pods.nic_bandwidth_bps));
-    nic->set_latency(0.0)->seal();
-    set_routes(host, {{nic, Direction::UP}, {wan, Direction::DOWN}, {site_switch, Direction::DOWN}},
-               {{site_switch, Direction::UP}, {wan, Direction::UP}, {nic, Direction::DOWN}});
-    site.pod_hosts.push_back(host);
-    site.pod_in_link.push_back(
-        describe(site, name + "_nic_in", pods.nic_bandwidth_bps, LinkKind::pod_nic_in));
-    site.pod_out_link.push_back(
-        describe(site, name + "_nic_out", pods.nic_bandwidth_bps, LinkKind::pod_nic_out));
+  // Server pods, group by group (the numbering of ServerLayout): each behind its own NIC (cloud VMs cap
+  // bandwidth per VM).
+  int pod = 0;
+  for (std::size_t g = 0; g < platform.server_groups.size(); ++g) {
+    const ServerGroup& group = platform.server_groups[g];
+    for (int i = 0; i < group.pods; ++i, ++pod) {
+      const std::string name = "pod" + std::to_string(pod);
+      auto* host = zone->create_host(name, 1e9);
+      host->seal();
+      auto* nic = zone->create_split_duplex_link(name + "_nic", bytes_per_s(group.nic_bandwidth_bps));
+      nic->set_latency(0.0)->seal();
+      set_routes(host, {{nic, Direction::UP}, {wan, Direction::DOWN}, {site_switch, Direction::DOWN}},
+                 {{site_switch, Direction::UP}, {wan, Direction::UP}, {nic, Direction::DOWN}});
+      site.pod_hosts.push_back(host);
+      site.pod_in_link.push_back(describe(site, name + "_nic_in", group.nic_bandwidth_bps,
+                                          LinkKind::pod_nic_in, static_cast<int>(g)));
+      site.pod_out_link.push_back(describe(site, name + "_nic_out", group.nic_bandwidth_bps,
+                                           LinkKind::pod_nic_out, static_cast<int>(g)));
+    }
   }
 
   // Background traffic: other users' hosts on the site send to the outside world through the switch.

@@ -1,7 +1,7 @@
 // Builds the SimGrid platform of a scenario: worker nodes with their NICs, the site's outbound switch, the
-// WAN, and the server pods with their NIC caps (their GPUs are timed by the inference server, not SimGrid
-// hosts). One star zone holds everything; a route is the source's "up" links followed by the destination's
-// "down" links, so every job-to-pod flow crosses
+// WAN, and the server pods of every group with their NIC caps (their devices and host cores are timed by the
+// inference servers, not SimGrid hosts). One star zone holds everything; a route is the source's "up" links
+// followed by the destination's "down" links, so every job-to-pod flow crosses
 //   worker NIC -> site switch (outbound) -> WAN -> pod NIC
 // and shares each of those links with the other flows through SimGrid's max-min model.
 #pragma once

@@ -1,16 +1,33 @@
-// The load balancer in front of the server pods: which pod a job's connection goes to. A gRPC channel is
-// long-lived, so the choice is made once per job and holds for all its requests. Pure code.
+// The load balancer in front of a model's pods: which pod a job's connection goes to. A gRPC channel is
+// long-lived, so the choice is made once per job and model and holds for all its requests. Pure code.
 #pragma once
 
 #include "sim/scenario/scenario.hpp"
 
 #include <random>
-#include <string>
+#include <vector>
 
 namespace sonicsim {
 
 // The pod (0 .. pods - 1) for job `job`'s connection: round_robin takes job mod pods; random draws one
-// number from `rng` (round_robin draws none).
+// number from `rng` (round_robin draws none). least_connections needs the open connections: use
+// ConnectionBalancer.
 int choose_pod(LoadBalancer policy, int job, int pods, std::mt19937_64& rng);
+
+// One model's balancer: keeps the open connections per pod so that least_connections can pick the emptiest;
+// random and round_robin are choose_pod.
+class ConnectionBalancer {
+public:
+  ConnectionBalancer(LoadBalancer policy, int pods);
+  // Opens job `job`'s connection; returns the pod (0 .. pods - 1).
+  int connect(int job, std::mt19937_64& rng);
+  // The job's connection to `pod` is closed (the job ended).
+  void disconnect(int pod);
+  int open_connections(int pod) const { return open_[static_cast<std::size_t>(pod)]; }
+
+private:
+  LoadBalancer policy_;
+  std::vector<int> open_;
+};
 
 } // namespace sonicsim

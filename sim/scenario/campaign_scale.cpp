@@ -27,7 +27,8 @@ Scenario scaled_for_simulation(const Scenario& scenario) {
     for (double& rate : background.schedule->value)
       rate *= scale;
   if (background.on_off) background.on_off->rate_bps *= scale;
-  platform.pods.count = scaled_count(platform.pods.count, scale);
+  for (auto& group : platform.server_groups)
+    group.pods = scaled_count(group.pods, scale);
   scaled.workload.jobs = scaled_count(scaled.workload.jobs, scale);
   // A cap of 0 stays 0 (a pause); an unlimited cap stays unlimited.
   if (campaign.max_concurrent)

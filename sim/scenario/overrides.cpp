@@ -25,6 +25,10 @@ const schema::Node* descend(const schema::Node& node, const std::string& compone
   case schema::Kind::map:
   case schema::Kind::module:
     if (const schema::Node* child = node.field(component)) return child;
+    if (const auto replaced = schema::retired_key(component)) {
+      problem = "key '" + component + "' is no longer read: " + *replaced;
+      return nullptr;
+    }
     problem = "unknown key '" + component + "'" + (where.empty() ? "" : " under '" + where + "'") +
               schema::suggestion(component, node.keys());
     return nullptr;

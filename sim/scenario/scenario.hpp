@@ -75,23 +75,42 @@ struct Wan {
   double bandwidth_bps = 400e9; // capacity of the wide-area path in each direction; default 400 Gb/s
 };
 
-// How Kubernetes assigns a job's connection to a pod (sim/policy/load_balancer.hpp applies it).
+// How Kubernetes assigns a job's connection to a model to one of the pods serving it (sim/policy/
+// load_balancer.hpp applies it). A job keeps one connection per model for its lifetime, as a gRPC channel
+// does.
 enum class LoadBalancer {
-  random,      // a pod drawn uniformly per connection (a Service's default kube-proxy behaviour)
-  round_robin, // job i to pod i mod pods
+  random,            // a pod drawn uniformly per connection (a Service's default kube-proxy behaviour)
+  round_robin,       // job i to pod i mod pods
+  least_connections, // the pod with the fewest open connections to this model (lowest index on ties)
 };
 
 // The name written in scenarios and in summary.json.
 inline const char* load_balancer_name(LoadBalancer policy) {
-  return policy == LoadBalancer::round_robin ? "round_robin" : "random";
+  switch (policy) {
+  case LoadBalancer::round_robin:
+    return "round_robin";
+  case LoadBalancer::least_connections:
+    return "least_connections";
+  case LoadBalancer::random:
+    break;
+  }
+  return "random";
 }
 
-struct ServerPods {
-  int count = 1;                   // number of pods (Triton servers) behind the load balancer; default 1
-  int gpus_per_pod = 1;            // GPUs per pod; default 1
-  std::string gpu_type = "T4";     // must have a throughput curve in every model used
+// The device type name for Triton instances on the server host's CPU cores (instance_group kind CPU); a
+// model's curve under this name is the throughput of one CPU instance.
+inline constexpr const char* cpu_device_type = "CPU";
+
+// A Kubernetes Deployment of Triton servers: identical pods, each a VM (or node) with its own devices, host
+// cores and NIC. Every model deployed on the group is loaded by every one of its pods.
+struct ServerGroup {
+  std::string name;
+  int pods = 1;                    // default 1
+  std::string device_type = "T4";  // accelerator type of every device in a pod; a key of the models' curves
+  int devices_per_pod = 1;         // default 1; 0: a CPU-only server
+  int host_cores = 16;             // cores of the pod's host for request handling and CPU instances
   double nic_bandwidth_bps = 16e9; // per-pod (per-VM) NIC cap; default 16 Gb/s (GCP 2020 maximum per VM)
-  LoadBalancer load_balancer = LoadBalancer::random; // how a job's connection is assigned to a pod
+  int devices() const { return pods * devices_per_pod; }
 };
 
 struct NetworkSettings {
@@ -113,41 +132,82 @@ struct Platform {
   std::vector<CpuType> cpu_mix{CpuType{"reference", 1.0, 1.0}};
   SiteSwitch site_switch;
   Wan wan;
-  ServerPods pods;
+  std::vector<ServerGroup> server_groups; // in the order written; pods are numbered group by group
   NetworkSettings network;
-  // Share of worker slots whose node has its own GPU (of pods.gpu_type): their jobs run remote_inference
-  // modules locally, with no network transfer. Default 0.
+  // Share of worker slots whose node has its own GPU: their jobs run remote_inference modules locally, with
+  // no network transfer, on the device type of the first group serving the model. Default 0.
   double local_gpu_fraction = 0.0;
+
+  // The group named `name`, or null.
+  const ServerGroup* group(const std::string& name) const {
+    for (const auto& g : server_groups)
+      if (g.name == name) return &g;
+    return nullptr;
+  }
 };
 
 // Throughput of one model on one GPU type as a function of the executed batch size
 // (models/throughput_curve.hpp: the one curve the simulation and the analytic models share).
 using ThroughputCurve = models::ThroughputCurve;
 
-struct DynamicBatching {
-  bool enabled = false;                   // default off (as in the 2020 scaling study)
-  std::vector<int> preferred_batch_sizes; // default none: the largest preferred size is max_batch_size
-  double max_queue_delay_s = 0.0;         // default 0: dispatch as soon as an instance is free
-};
-
 struct QueuePolicy {
   std::optional<int> max_queue_size; // requests waiting per model per pod; default unlimited
   std::optional<double> timeout_s;   // a request waiting longer is rejected; default none
 };
 
+// Triton's dynamic_batching section: present (and not `enabled: false`) turns the dynamic batcher on.
+struct DynamicBatching {
+  bool enabled = false;                   // default off: no dynamic_batching section
+  std::vector<int> preferred_batch_sizes; // preferred_batch_size; default none (max_batch_size is the target)
+  double max_queue_delay_s = 0.0;         // default 0: dispatch as soon as an instance is free
+  QueuePolicy queue_policy;               // default_queue_policy
+};
+
+// One entry of Triton's instance_group: `count` instances of the model on each listed device of a pod (kind
+// GPU: all of the pod's devices when `devices` is empty), or `count` instances on the host's cores (kind
+// CPU).
+struct InstanceGroup {
+  enum class Kind { gpu, cpu };
+  int count = 1;
+  Kind kind = Kind::gpu;
+  std::vector<int> devices; // Triton's `gpus`: device indices within a pod; empty: every device
+};
+
 struct TritonSettings {
   int max_batch_size = 0; // largest request (and batch) the model accepts, in inferences; required
-  int instances_per_gpu = 1;
+  // Default (no instance_group): one instance on each device of the pod, or one on the CPU when the pod has
+  // none, as Triton does.
+  std::vector<InstanceGroup> instance_groups;
   DynamicBatching dynamic_batching;
-  QueuePolicy queue_policy;
+};
+
+// Work on the server host per request, outside the device: perf_analyzer's "Server Compute Input" (decoding
+// the request, copying inputs to the device) and "Server Compute Output". Each takes one host core for
+// per_request + bytes x per_byte. Defaults 0: free.
+struct HostCost {
+  double per_request_s = 0.0;
+  double per_byte_s = 0.0;
+  double time_s(double bytes) const { return per_request_s + bytes * per_byte_s; }
+  bool is_free() const { return per_request_s == 0.0 && per_byte_s == 0.0; }
+};
+
+// Where a model is served: one or more server groups, and how jobs' connections are spread over their pods.
+struct Deployment {
+  std::vector<std::string> groups; // names of platform.server_groups; required
+  LoadBalancer load_balancer = LoadBalancer::random;
 };
 
 struct Model {
   std::string name;
   double input_bytes_per_inference = 0.0;  // bytes sent per inference (e.g. 48x48 FP32 patch: 9216 B)
   double output_bytes_per_inference = 0.0; // bytes returned per inference
-  std::map<std::string, ThroughputCurve> throughput_by_gpu; // keyed by GPU type
+  // The device catalogue of this model: its throughput curve on each device type it can run on (T4, A100,
+  // an FPGA, ..., and "CPU" for one CPU instance), each with its source in a comment of the scenario.
+  std::map<std::string, ThroughputCurve> throughput_by_device;
   TritonSettings triton;
+  Deployment deploy;
+  HostCost compute_input;  // on the input bytes of a request (as sent, after any compression)
+  HostCost compute_output; // on the output bytes
 };
 
 struct Module {
@@ -242,5 +302,14 @@ struct Scenario {
   std::optional<Costs> costs;    // default none: no cost figures
   std::vector<Variant> variants; // default none; in the order written
 };
+
+// The instances of `model` in each pod of `group`: its instance_group, or Triton's default (one instance on
+// each device, or one on the CPU when the pods have no device).
+inline std::vector<InstanceGroup> effective_instance_groups(const Model& model, const ServerGroup& group) {
+  if (!model.triton.instance_groups.empty()) return model.triton.instance_groups;
+  InstanceGroup one;
+  one.kind = group.devices_per_pod > 0 ? InstanceGroup::Kind::gpu : InstanceGroup::Kind::cpu;
+  return {one};
+}
 
 } // namespace sonicsim

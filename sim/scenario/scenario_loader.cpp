@@ -17,20 +17,71 @@
 namespace sonicsim {
 namespace {
 
-// The pod GPU type must have a throughput curve in every model a remote_inference module uses, or the
-// simulator could not time a batch.
-void check_gpu_curves(const Cursor& root, const Scenario& s) {
-  for (const auto& module : s.workload.pipeline) {
-    if (module.type != Module::Type::remote_inference) continue;
-    const Model& model = s.models.at(module.model);
-    if (model.throughput_by_gpu.count(s.platform.pods.gpu_type)) continue;
-    std::string available;
-    for (const auto& entry : model.throughput_by_gpu)
-      available += (available.empty() ? "" : ", ") + entry.first;
-    root["platform"]["server_pods"]["gpu_type"].fail(
-        "GPU type '" + s.platform.pods.gpu_type + "' has no throughput curve in model '" + model.name +
-        "' (used by module '" + module.name + "'); expected one of the GPU types under models." + model.name +
-        ".throughput: " + available);
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names)
+    out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+// Every model a remote_inference module calls is deployed on known groups, with instances the groups can
+// hold and a throughput curve for each device type it runs on; otherwise the simulator could not serve it.
+void check_deployments(const Cursor& root, Scenario& s) {
+  std::vector<std::string> group_names;
+  for (const auto& g : s.platform.server_groups)
+    group_names.push_back(g.name);
+  for (auto& [name, model] : s.models) {
+    const Cursor model_cursor = root["models"][name];
+    const bool used =
+        std::any_of(s.workload.pipeline.begin(), s.workload.pipeline.end(), [&](const Module& m) {
+          return m.type == Module::Type::remote_inference && m.model == name;
+        });
+    if (model.deploy.groups.empty()) {
+      if (!used) continue;
+      if (group_names.size() == 1) {
+        model.deploy.groups = group_names; // the only group serves it
+      } else {
+        model_cursor.fail("missing key 'deploy': with several server groups (" + listed(group_names) +
+                          ") each model says where it runs, e.g. deploy: {groups: [" + group_names.front() +
+                          "]}");
+      }
+    }
+    for (std::size_t i = 0; i < model.deploy.groups.size(); ++i) {
+      const Cursor at =
+          model_cursor["deploy"]["groups"].present() ? model_cursor["deploy"]["groups"][i] : model_cursor;
+      const ServerGroup* group = s.platform.group(model.deploy.groups[i]);
+      if (!group)
+        at.fail("unknown server group '" + model.deploy.groups[i] +
+                "'; expected one of platform.server_groups: " + listed(group_names));
+      std::vector<std::string> types;
+      for (const auto& entry : model.throughput_by_device)
+        types.push_back(entry.first);
+      for (const auto& instances : effective_instance_groups(model, *group)) {
+        if (instances.kind == InstanceGroup::Kind::cpu) {
+          if (!model.throughput_by_device.count(cpu_device_type))
+            at.fail("model '" + name + "' has CPU instances on group '" + group->name +
+                    "' but no throughput curve for CPU; expected models." + name +
+                    ".throughput.CPU (the throughput of one CPU instance), or instance kind GPU (curves: " +
+                    listed(types) + ")");
+          continue;
+        }
+        if (group->devices_per_pod == 0)
+          at.fail("model '" + name + "' has instances of kind GPU but group '" + group->name +
+                  "' has no devices (devices.count 0); expected a group with devices, or instance_group "
+                  "kind CPU");
+        for (const int device : instances.devices)
+          if (device >= group->devices_per_pod)
+            at.fail("model '" + name + "' places instances on device " + std::to_string(device) +
+                    " but the pods of group '" + group->name + "' have " +
+                    std::to_string(group->devices_per_pod) + " device(s), numbered from 0");
+        if (!model.throughput_by_device.count(group->device_type))
+          at.fail("group '" + group->name + "' has devices of type '" + group->device_type + "' and model '" +
+                  name +
+                  "' has no throughput curve for it; expected one of the types under "
+                  "models." +
+                  name + ".throughput: " + listed(types));
+      }
+    }
   }
 }
 
@@ -90,7 +141,7 @@ Scenario read_scenario(const Cursor& root, const std::string& source_name) {
   s.output = detail::read_output(root["output"]);
   if (root["costs"].present()) s.costs = detail::read_costs(root["costs"]);
   if (root["variants"].present()) s.variants = detail::read_variants(root["variants"], source_name);
-  check_gpu_curves(root, s);
+  check_deployments(root, s);
   return s;
 }
 

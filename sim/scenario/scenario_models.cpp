@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <sstream>
 
 #include "sim/scenario/scenario_sections.hpp"
@@ -41,26 +42,6 @@ ThroughputCurve read_curve(const Cursor& c) {
   return ThroughputCurve(std::move(curve_points), overhead_s);
 }
 
-DynamicBatching read_dynamic_batching(const Cursor& c, int max_batch_size) {
-  DynamicBatching d;
-  if (c["enabled"].present()) d.enabled = read_bool(c["enabled"]);
-  if (const Cursor sizes = c["preferred_batch_sizes"]; sizes.present()) {
-    require(sizes, sizes.node().IsSequence(), "a list of batch sizes, e.g. [4, 8] (or [] for none)");
-    for (std::size_t i = 0; i < sizes.node().size(); ++i) {
-      const int size = read_int(sizes[i], 1);
-      require(sizes[i], size <= max_batch_size,
-              "a preferred batch size no larger than triton.max_batch_size (" +
-                  std::to_string(max_batch_size) + ")");
-      d.preferred_batch_sizes.push_back(size);
-    }
-  }
-  if (c["max_queue_delay"].present()) {
-    d.max_queue_delay_s = read_duration_s(c["max_queue_delay"]);
-    require(c["max_queue_delay"], d.max_queue_delay_s >= 0.0, "a delay >= 0, e.g. \"100us\"");
-  }
-  return d;
-}
-
 QueuePolicy read_queue_policy(const Cursor& c) {
   QueuePolicy q;
   // 0 means "no limit" in Triton's own configuration, so it maps to an empty optional here.
@@ -76,17 +57,102 @@ QueuePolicy read_queue_policy(const Cursor& c) {
   return q;
 }
 
+// Triton turns the dynamic batcher on by the section's presence; `enabled: false` (a sonicsim addition, so
+// that --set and variants can turn it off) keeps the section's settings but runs without it.
+DynamicBatching read_dynamic_batching(const Cursor& c, int max_batch_size) {
+  DynamicBatching d;
+  d.enabled = true;
+  if (c.node().IsNull()) return d; // "dynamic_batching:" or "dynamic_batching: {}" alone
+  if (c["enabled"].present()) d.enabled = read_bool(c["enabled"]);
+  if (const Cursor sizes = c["preferred_batch_size"]; sizes.present()) {
+    require(sizes, sizes.node().IsSequence(), "a list of batch sizes, e.g. [4, 8] (or [] for none)");
+    for (std::size_t i = 0; i < sizes.node().size(); ++i) {
+      const int size = read_int(sizes[i], 1);
+      require(sizes[i], size <= max_batch_size,
+              "a preferred batch size no larger than triton.max_batch_size (" +
+                  std::to_string(max_batch_size) + ")");
+      d.preferred_batch_sizes.push_back(size);
+    }
+  }
+  if (c["max_queue_delay"].present()) {
+    d.max_queue_delay_s = read_duration_s(c["max_queue_delay"]);
+    require(c["max_queue_delay"], d.max_queue_delay_s >= 0.0, "a delay >= 0, e.g. \"100us\"");
+  }
+  if (c["default_queue_policy"].present()) d.queue_policy = read_queue_policy(c["default_queue_policy"]);
+  return d;
+}
+
+InstanceGroup read_instance_group(const Cursor& c) {
+  InstanceGroup g;
+  // 64 instances of one model on one device is beyond any Triton deployment.
+  if (c["count"].present()) g.count = read_int(c["count"], 1, 64);
+  if (c["kind"].present()) {
+    const std::string kind = read_choice(c["kind"], {"GPU", "CPU", "KIND_GPU", "KIND_CPU"});
+    g.kind = kind == "CPU" || kind == "KIND_CPU" ? InstanceGroup::Kind::cpu : InstanceGroup::Kind::gpu;
+  }
+  if (const Cursor gpus = c["gpus"]; gpus.present()) {
+    require(gpus, gpus.node().IsSequence() && gpus.node().size() > 0,
+            "a non-empty list of device indices within a pod, e.g. [0, 1]");
+    require(gpus, g.kind == InstanceGroup::Kind::gpu,
+            "no gpus for kind CPU (CPU instances run on host cores)");
+    for (std::size_t i = 0; i < gpus.node().size(); ++i)
+      g.devices.push_back(read_int(gpus[i], 0, 1'023));
+  }
+  return g;
+}
+
 TritonSettings read_triton(const Cursor& c) {
   TritonSettings t;
   if (!c.present())
     c.fail("missing required section; expected a map with at least max_batch_size, e.g. "
            "triton: {max_batch_size: 16384}");
   t.max_batch_size = read_int(c["max_batch_size"], 1);
-  if (c["instances_per_gpu"].present()) t.instances_per_gpu = read_int(c["instances_per_gpu"], 1);
+  if (const Cursor groups = c["instance_group"]; groups.present()) {
+    require(groups, groups.node().IsSequence() && groups.node().size() > 0,
+            "a non-empty list such as [{count: 1, kind: GPU}]");
+    for (std::size_t i = 0; i < groups.node().size(); ++i)
+      t.instance_groups.push_back(read_instance_group(groups[i]));
+  }
   if (c["dynamic_batching"].present())
     t.dynamic_batching = read_dynamic_batching(c["dynamic_batching"], t.max_batch_size);
-  if (c["queue_policy"].present()) t.queue_policy = read_queue_policy(c["queue_policy"]);
   return t;
+}
+
+HostCost read_host_cost(const Cursor& c) {
+  HostCost cost;
+  if (c["per_request"].present()) {
+    cost.per_request_s = read_duration_s(c["per_request"]);
+    require(c["per_request"], cost.per_request_s >= 0.0, "a duration >= 0, e.g. \"50us\"");
+  }
+  if (c["per_byte"].present()) {
+    cost.per_byte_s = read_duration_s(c["per_byte"]);
+    // 1 us per byte is 1 MB/s: slower than any host copies memory.
+    require(c["per_byte"], cost.per_byte_s >= 0.0 && cost.per_byte_s <= 1e-6,
+            "a duration per byte between 0 and 1us, e.g. \"0.2ns\" (5 GB/s)");
+  }
+  return cost;
+}
+
+Deployment read_deployment(const Cursor& c) {
+  Deployment d;
+  if (const Cursor groups = c["groups"]; groups.present()) {
+    require(groups, groups.node().IsSequence() && groups.node().size() > 0,
+            "a non-empty list of server group names, e.g. [t4_pods]");
+    for (std::size_t i = 0; i < groups.node().size(); ++i) {
+      const std::string name = read_string(groups[i]);
+      require(groups[i], std::find(d.groups.begin(), d.groups.end(), name) == d.groups.end(),
+              "each group once");
+      d.groups.push_back(name);
+    }
+  }
+  if (c["load_balancer"].present()) {
+    const std::string policy =
+        read_choice(c["load_balancer"], {"random", "round_robin", "least_connections"});
+    d.load_balancer = policy == "round_robin"         ? LoadBalancer::round_robin
+                      : policy == "least_connections" ? LoadBalancer::least_connections
+                                                      : LoadBalancer::random;
+  }
+  return d;
 }
 
 Model read_model(const Cursor& c, const std::string& name) {
@@ -103,13 +169,17 @@ Model read_model(const Cursor& c, const std::string& name) {
           "a size between 0 and 1GB, e.g. \"16B\"");
   const Cursor throughput = c["throughput"];
   if (!throughput.present() || throughput.node().size() == 0)
-    throughput.fail("expected at least one GPU type with a throughput curve, e.g. throughput: {T4: {points: "
-                    "[[1, 600], [64, 9000]]}}");
+    throughput.fail(
+        "expected at least one device type with a throughput curve, e.g. throughput: {T4: {points: "
+        "[[1, 600], [64, 9000]]}}");
   for (const auto& entry : throughput.node()) {
     const std::string gpu = entry.first.Scalar();
-    m.throughput_by_gpu.insert_or_assign(gpu, read_curve(throughput[gpu]));
+    m.throughput_by_device.insert_or_assign(gpu, read_curve(throughput[gpu]));
   }
   m.triton = read_triton(c["triton"]);
+  if (c["deploy"].present()) m.deploy = read_deployment(c["deploy"]);
+  if (c["compute_input"].present()) m.compute_input = read_host_cost(c["compute_input"]);
+  if (c["compute_output"].present()) m.compute_output = read_host_cost(c["compute_output"]);
   return m;
 }
 

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 
 #include "sim/scenario/scenario_sections.hpp"
@@ -134,33 +135,62 @@ Wan read_wan(const Cursor& c) {
   return w;
 }
 
-ServerPods read_server_pods(const Cursor& c) {
-  ServerPods p;
-  // Bounds: 10,000 pods is ten times the largest SONIC deployment; 1,024 devices is more than any server
-  // holds. Their product stays far inside an int.
-  if (c["count"].present()) p.count = read_int(c["count"], 1, 10'000);
-  if (c["gpus_per_pod"].present()) p.gpus_per_pod = read_int(c["gpus_per_pod"], 1, 1'024);
-  if (c["gpu_type"].present()) p.gpu_type = read_string(c["gpu_type"]);
-  if (c["nic_bandwidth"].present()) p.nic_bandwidth_bps = read_positive_bandwidth(c["nic_bandwidth"]);
-  if (c["load_balancer"].present())
-    p.load_balancer = read_choice(c["load_balancer"], {"random", "round_robin"}) == "round_robin"
-                          ? LoadBalancer::round_robin
-                          : LoadBalancer::random;
-  return p;
+ServerGroup read_server_group(const Cursor& c, const std::string& name) {
+  ServerGroup g;
+  g.name = name;
+  // Bounds: 10,000 pods is ten times the largest SONIC deployment; 1,024 devices or cores is more than any
+  // server holds. Their products stay far inside an int.
+  if (c["pods"].present()) g.pods = read_int(c["pods"], 1, 10'000);
+  if (const Cursor devices = c["devices"]; devices.present()) {
+    if (devices["type"].present()) g.device_type = read_string(devices["type"]);
+    require(devices["type"], g.device_type != cpu_device_type,
+            "an accelerator type such as T4 or A100; the host's CPU cores are host_cores, and a model runs "
+            "on them with instance_group kind CPU");
+    if (devices["count"].present()) g.devices_per_pod = read_int(devices["count"], 0, 1'024);
+  }
+  if (c["host_cores"].present()) g.host_cores = read_int(c["host_cores"], 1, 1'024);
+  if (c["nic_bandwidth"].present()) g.nic_bandwidth_bps = read_positive_bandwidth(c["nic_bandwidth"]);
+  return g;
+}
+
+std::vector<ServerGroup> read_server_groups(const Cursor& c) {
+  require(
+      c, c.node().IsMap() && c.node().size() > 0,
+      "at least one server group, e.g. server_groups: {t4_pods: {pods: 1, devices: {type: T4, count: 4}}}");
+  std::vector<ServerGroup> groups;
+  std::int64_t pods = 0;
+  for (const auto& entry : c.node()) {
+    const std::string name = entry.first.Scalar();
+    groups.push_back(read_server_group(c[name], name));
+    pods += groups.back().pods;
+  }
+  // The same bound as one group's: more pods than any deployment, and far inside an int.
+  require(c, pods <= 10'000, "at most 10,000 pods over all groups");
+  return groups;
 }
 
 } // namespace
 
 Platform read_platform(const Cursor& c) {
   Platform p;
-  if (!c.present()) return p;
+  if (!c.present()) {
+    p.server_groups.push_back(ServerGroup{});
+    p.server_groups.back().name = "default";
+    return p;
+  }
   // A node with more than 1,024 job slots does not exist (the largest have a few hundred cores).
   if (c["jobs_per_node"].present()) p.jobs_per_node = read_int(c["jobs_per_node"], 1, 1'024);
   if (c["nic_mix"].present()) p.nic_mix = read_nic_mix(c["nic_mix"]);
   if (c["cpu_mix"].present()) p.cpu_mix = read_cpu_mix(c["cpu_mix"]);
   if (c["site_switch"].present()) p.site_switch = read_site_switch(c["site_switch"]);
   if (c["wan"].present()) p.wan = read_wan(c["wan"]);
-  if (c["server_pods"].present()) p.pods = read_server_pods(c["server_pods"]);
+  if (c["server_groups"].present()) {
+    p.server_groups = read_server_groups(c["server_groups"]);
+  } else {
+    // Default: one pod with one T4 (ServerGroup's defaults), named "default".
+    p.server_groups.push_back(ServerGroup{});
+    p.server_groups.back().name = "default";
+  }
   if (c["local_gpu_fraction"].present()) p.local_gpu_fraction = read_fraction(c["local_gpu_fraction"]);
   if (c["network"].present() && c["network"]["tcp_window"].present()) {
     const Cursor window = c["network"]["tcp_window"];

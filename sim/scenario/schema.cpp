@@ -63,26 +63,31 @@ NodePtr build_root() {
             {"background_schedule", list(map({{"from", value()}, {"rate", value()}}))},
             {"background_on_off", map({{"rate", value()}, {"mean_on", value()}, {"mean_off", value()}})}})},
       {"wan", map({{"rtt", value()}, {"bandwidth", value()}})},
-      {"server_pods", map({{"count", value()},
-                           {"gpus_per_pod", value()},
-                           {"gpu_type", value()},
-                           {"nic_bandwidth", value()},
-                           {"load_balancer", value()}})},
+      {"server_groups", dict(map({{"pods", value()},
+                                  {"devices", map({{"type", value()}, {"count", value()}})},
+                                  {"host_cores", value()},
+                                  {"nic_bandwidth", value()}}))},
       {"network", map({{"tcp_window", value()}, {"small_reply_max", value()}})},
       {"local_gpu_fraction", value()},
   });
   const NodePtr triton = map({
       {"max_batch_size", value()},
-      {"instances_per_gpu", value()},
+      {"instance_group", list(map({{"count", value()}, {"kind", value()}, {"gpus", value()}}))},
       {"dynamic_batching",
-       map({{"enabled", value()}, {"preferred_batch_sizes", value()}, {"max_queue_delay", value()}})},
-      {"queue_policy", map({{"max_queue_size", value()}, {"timeout", value()}})},
+       map({{"enabled", value()},
+            {"preferred_batch_size", value()},
+            {"max_queue_delay", value()},
+            {"default_queue_policy", map({{"max_queue_size", value()}, {"timeout", value()}})}})},
   });
+  const NodePtr host_cost = map({{"per_request", value()}, {"per_byte", value()}});
   const NodePtr model = map({
       {"input_bytes_per_inference", value()},
       {"output_bytes_per_inference", value()},
       {"throughput", dict(map({{"points", value()}, {"overhead", value()}}))},
       {"triton", triton},
+      {"deploy", map({{"groups", value()}, {"load_balancer", value()}})},
+      {"compute_input", host_cost},
+      {"compute_output", host_cost},
   });
   const NodePtr workload = map({
       {"jobs", value()},
@@ -148,9 +153,13 @@ void check(const Cursor& c, const Node& schema);
 void check_map(const Cursor& c, const Node& schema, const std::vector<std::string>& allowed) {
   if (!c.node().IsMap()) c.fail_value("a map with keys: " + joined(allowed));
   for (const auto& [key, key_node] : map_entries(c)) {
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      c.key_cursor(key_node).fail("unknown key '" + key + "'" + suggestion(key, allowed));
-    check(c[key], *schema.field(key));
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) {
+      check(c[key], *schema.field(key));
+      continue;
+    }
+    if (const auto replaced = retired_key(key))
+      c.key_cursor(key_node).fail("key '" + key + "' is no longer read: " + *replaced);
+    c.key_cursor(key_node).fail("unknown key '" + key + "'" + suggestion(key, allowed));
   }
 }
 
@@ -226,6 +235,26 @@ std::vector<std::string> Node::keys() const {
   for (const auto& f : fields)
     out.push_back(f.first);
   return out;
+}
+
+std::optional<std::string> retired_key(const std::string& key) {
+  // Keys of the single-pool format (before server groups), with what to write instead.
+  static const std::map<std::string, std::string> retired{
+      {"server_pods",
+       "the servers are now named groups: write platform.server_groups: {NAME: {pods: N, devices: {type: T4, "
+       "count: G}, host_cores: C, nic_bandwidth: \"16Gbps\"}} and, under each model, deploy: {groups: "
+       "[NAME], "
+       "load_balancer: random}"},
+      {"gpus_per_pod", "write platform.server_groups.NAME.devices.count"},
+      {"gpu_type", "write platform.server_groups.NAME.devices.type"},
+      {"instances_per_gpu", "write triton.instance_group: [{count: N, kind: GPU}] (Triton's own key)"},
+      {"queue_policy", "write triton.dynamic_batching.default_queue_policy: {max_queue_size: N, timeout: T} "
+                       "(Triton's own key; a queue policy applies to the dynamic batcher)"},
+      {"preferred_batch_sizes", "write preferred_batch_size (Triton's own key, singular)"},
+  };
+  const auto it = retired.find(key);
+  if (it == retired.end()) return std::nullopt;
+  return it->second;
 }
 
 const Node& root() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +43,8 @@ distribution_keys(const std::string& kind); // parameters of that kind, with `di
 // " (did you mean 'jobs'?)" for the nearest candidate within a small edit distance, else " (expected one of:
 // ...)".
 std::string suggestion(const std::string& word, const std::vector<std::string>& candidates);
+// A key the scenario format no longer reads: what to write instead. None for any other key.
+std::optional<std::string> retired_key(const std::string& key);
 std::size_t edit_distance(const std::string& a, const std::string& b);
 
 // Checks every key in the document against the schema: unknown keys, keys that do not apply to a module's

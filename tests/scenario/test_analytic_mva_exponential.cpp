@@ -34,7 +34,7 @@ platform:
   cpu_mix: [{name: reference, fraction: 1.0, speed: 1.0}]
   site_switch: {bandwidth: "100Gbps", background: "0Gbps"}
   wan: {rtt: "0.1ms", bandwidth: "400Gbps"}
-  server_pods: {count: 1, gpus_per_pod: 2, gpu_type: T4, nic_bandwidth: "16Gbps", load_balancer: random}
+  server_groups: {pair: {pods: 1, devices: {type: T4, count: 2}, nic_bandwidth: "16Gbps"}}
   network: {tcp_window: "3MB"}
 models:
   flat:
@@ -42,7 +42,7 @@ models:
     output_bytes_per_inference: "4B"
     throughput:
       T4: {points: [[1, 1000], [1000000, 1000]], overhead: "0ms"}
-    triton: {max_batch_size: 1000000, instances_per_gpu: 1, dynamic_batching: {enabled: false}}
+    triton: {max_batch_size: 1000000, instance_group: [{count: 1, kind: GPU}]}
 workload:
   jobs: 22
   events_per_job: 4000

@@ -95,8 +95,10 @@ TEST_CASE("zero jobs") {
 
 TEST_CASE("a preferred batch size above max_batch_size") {
   expect_rejected(
-      scenario_with("preferred.yaml", "preferred_batch_sizes: []", "preferred_batch_sizes: [20000]"), "42:66",
-      "models.emtrkmichelid.triton.dynamic_batching.preferred_batch_sizes[0]",
+      scenario_with(
+          "preferred.yaml", "instance_group: [{count: 1, kind: GPU}]",
+          "instance_group: [{count: 1, kind: GPU}], dynamic_batching: {preferred_batch_size: [20000]}"),
+      "42:66", "models.emtrkmichelid.triton.dynamic_batching.preferred_batch_size[0]",
       "no larger than triton.max_batch_size (16384)");
 }
 

@@ -154,7 +154,7 @@ TEST_CASE("2022 what-if: compressing patches 2x moves the limit to about twice t
   // GPU queueing, not the switch, sets the knee (~940 jobs).
   const std::vector<std::string> compress{"workload.pipeline.EmTrkMichelId.compression_ratio=2",
                                           "workload.pipeline.EmTrkMichelId.compression_time_per_byte=1ns",
-                                          "workload.jobs=2200", "platform.server_pods.count=400"};
+                                          "workload.jobs=2200", "platform.server_groups.gke_t4.pods=400"};
   const Limit limit = simulated_limit({600, 800, 1000, 1200, 1400, 2100}, 0.0, compress);
   // Sending takes half as long (-1.4 s) and compressing adds 0.25 s: the unsaturated event is ~23.8 s.
   CHECK(limit.plateau_s == doctest::Approx(23.8).epsilon(0.05));

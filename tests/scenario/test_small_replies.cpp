@@ -65,9 +65,10 @@ TEST_CASE("replies above small_reply_max are flows: identical to simulating all 
 TEST_CASE("small replies: a run whose reply path is over 10 % busy says so") {
   // Outputs almost as large as inputs (38 B against 50 B) through a 50 Mb/s pod NIC: the NIC's outbound
   // direction carries ~28 % of replies, and replies timed as if alone would be late by up to 0.7 % here.
-  const std::vector<std::string> busy_replies{
-      "workload.jobs=100", "workload.events_per_job=3", "models.emtrkmichelid.input_bytes_per_inference=50B",
-      "models.emtrkmichelid.output_bytes_per_inference=38B", "platform.server_pods.nic_bandwidth=0.05Gbps"};
+  const std::vector<std::string> busy_replies{"workload.jobs=100", "workload.events_per_job=3",
+                                              "models.emtrkmichelid.input_bytes_per_inference=50B",
+                                              "models.emtrkmichelid.output_bytes_per_inference=38B",
+                                              "platform.server_groups.gke_4xt4.nic_bandwidth=0.05Gbps"};
   const auto warned = simulate("protodune_2020_large_batch.yaml", busy_replies);
   REQUIRE(warned.warnings.size() == 1);
   CHECK(warned.warnings[0].find("pod0_nic_out") == 0);

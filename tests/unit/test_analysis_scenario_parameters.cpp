@@ -40,7 +40,8 @@ TEST_CASE("ProtoDUNE 2020 large batch: t_GPU ~1.8 s, knee ~270 jobs") {
   const auto& platform = scenario.platform;
   const double tightest_bps =
       std::min({platform.site_switch.bandwidth_bps - platform.site_switch.background.rate_bps,
-                platform.wan.bandwidth_bps, platform.pods.count * platform.pods.nic_bandwidth_bps});
+                platform.wan.bandwidth_bps,
+                platform.server_groups.front().pods * platform.server_groups.front().nic_bandwidth_bps});
   CHECK(parameters.shared_outbound_bps == doctest::Approx(tightest_bps));
   CHECK(parameters.network_limited_jobs(model.t_ideal_s()) ==
         doctest::Approx(tightest_bps / 4.055e9 * 122.0).epsilon(0.02));

@@ -35,3 +35,30 @@ TEST_CASE("random spreads connections evenly over the pods") {
   CHECK(std::string(load_balancer_name(LoadBalancer::round_robin)) == "round_robin");
   CHECK(std::string(load_balancer_name(LoadBalancer::random)) == "random");
 }
+
+TEST_CASE("least_connections sends a connection to the pod with the fewest open ones, lowest index first") {
+  auto rng = make_stream(1, stream_load_balancer);
+  const auto untouched = rng;
+  ConnectionBalancer balancer(LoadBalancer::least_connections, 3);
+  // Four jobs connect: pods 0, 1, 2, then 0 again (all tied at one).
+  std::vector<int> pods;
+  for (int job = 0; job < 4; ++job)
+    pods.push_back(balancer.connect(job, rng));
+  CHECK(pods == std::vector<int>{0, 1, 2, 0});
+  // The job on pod 1 ends: the next connection goes there, not to pod 2 (which still has one).
+  balancer.disconnect(1);
+  CHECK(balancer.open_connections(1) == 0);
+  CHECK(balancer.connect(4, rng) == 1);
+  CHECK(balancer.open_connections(0) == 2);
+  CHECK((rng == untouched)); // it draws no random numbers
+  CHECK(std::string(load_balancer_name(LoadBalancer::least_connections)) == "least_connections");
+}
+
+TEST_CASE("ConnectionBalancer with random or round_robin draws exactly as choose_pod does") {
+  auto a = make_stream(3, stream_load_balancer), b = make_stream(3, stream_load_balancer);
+  ConnectionBalancer random(LoadBalancer::random, 5), round_robin(LoadBalancer::round_robin, 5);
+  for (int job = 0; job < 50; ++job) {
+    CHECK(random.connect(job, a) == choose_pod(LoadBalancer::random, job, 5, b));
+    CHECK(round_robin.connect(job, a) == job % 5);
+  }
+}

@@ -101,7 +101,7 @@ TEST_CASE("the shipped 2020 scenarios define costs and the four variants, and ev
   }
   CHECK(load_default_variant("fp16")
             .models.at("emtrkmichelid")
-            .throughput_by_gpu.at("T4")
+            .throughput_by_device.at("T4")
             .points()
             .back()
             .second == doctest::Approx(62500));

@@ -16,7 +16,7 @@ constexpr double jobs_per_gpu = 70.0;
 constexpr double module_alone_s = 10.0;
 
 SimulationOutcome stand_in(const Scenario& scenario) {
-  const int gpus = scenario.platform.pods.count * scenario.platform.pods.gpus_per_pod;
+  const int gpus = scenario.platform.server_groups.front().devices();
   const double load = scenario.workload.jobs / (jobs_per_gpu * gpus);
   SimulationOutcome outcome;
   outcome.ok = true;

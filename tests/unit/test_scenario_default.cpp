@@ -29,25 +29,37 @@ std::string describe(const Scenario& s) {
   for (const auto& cpu : p.cpu_mix)
     out << "cpu " << cpu.name << " " << cpu.fraction << " " << cpu.speed << "\n";
   out << "switch " << p.site_switch.bandwidth_bps << " " << p.site_switch.background.rate_bps << "\nwan "
-      << p.wan.rtt_s << " " << p.wan.bandwidth_bps << "\npods " << p.pods.count << " " << p.pods.gpus_per_pod
-      << " " << p.pods.gpu_type << " " << p.pods.nic_bandwidth_bps << " "
-      << load_balancer_name(p.pods.load_balancer) << "\ntcp_window " << p.network.tcp_window_bytes << "\n";
+      << p.wan.rtt_s << " " << p.wan.bandwidth_bps << "\n";
+  for (const auto& g : p.server_groups)
+    out << "group " << g.name << " " << g.pods << " " << g.devices_per_pod << " " << g.device_type << " "
+        << g.host_cores << " " << g.nic_bandwidth_bps << "\n";
+  out << "tcp_window " << p.network.tcp_window_bytes << "\n";
   for (const auto& [name, m] : s.models) {
     out << "model " << name << " " << m.name << " " << m.input_bytes_per_inference << " "
         << m.output_bytes_per_inference << "\n";
-    for (const auto& [gpu, curve] : m.throughput_by_gpu) {
+    for (const auto& [gpu, curve] : m.throughput_by_device) {
       out << "  curve " << gpu << " overhead " << curve.overhead_s() << ":";
       for (const auto& [batch, rate] : curve.points())
         out << " " << batch << "/" << rate;
       out << "\n";
     }
     const TritonSettings& t = m.triton;
-    out << "  triton " << t.max_batch_size << " " << t.instances_per_gpu << " dyn "
-        << t.dynamic_batching.enabled << " " << t.dynamic_batching.max_queue_delay_s << " pref";
+    out << "  deploy " << load_balancer_name(m.deploy.load_balancer);
+    for (const auto& g : m.deploy.groups)
+      out << " " << g;
+    out << "\n  costs " << m.compute_input.per_request_s << " " << m.compute_input.per_byte_s << " "
+        << m.compute_output.per_request_s << " " << m.compute_output.per_byte_s << "\n";
+    out << "  triton " << t.max_batch_size << " instances";
+    for (const auto& i : t.instance_groups) {
+      out << " " << i.count << (i.kind == InstanceGroup::Kind::cpu ? "xCPU" : "xGPU");
+      for (int d : i.devices)
+        out << ":" << d;
+    }
+    out << " dyn " << t.dynamic_batching.enabled << " " << t.dynamic_batching.max_queue_delay_s << " pref";
     for (int size : t.dynamic_batching.preferred_batch_sizes)
       out << " " << size;
-    out << " queue " << t.queue_policy.max_queue_size.value_or(-1) << " "
-        << t.queue_policy.timeout_s.value_or(-1) << "\n";
+    out << " queue " << t.dynamic_batching.queue_policy.max_queue_size.value_or(-1) << " "
+        << t.dynamic_batching.queue_policy.timeout_s.value_or(-1) << "\n";
   }
   const Workload& w = s.workload;
   out << "workload " << w.jobs << " " << w.events_per_job << " " << w.warmup_events << " " << w.start_spread_s
@@ -81,9 +93,9 @@ TEST_CASE(
 }
 
 TEST_CASE("scenario default: overrides apply to the embedded default too") {
-  const Scenario s = load_default_scenario({"workload.jobs=400", "platform.server_pods.count=8"});
+  const Scenario s = load_default_scenario({"workload.jobs=400", "platform.server_groups.gke_4xt4.pods=8"});
   CHECK(s.workload.jobs == 400);
-  CHECK(s.platform.pods.count == 8);
+  CHECK(s.platform.server_groups.front().pods == 8);
   try {
     load_default_scenario({"workload.jobs=0"});
     FAIL("expected a ScenarioError");

@@ -67,7 +67,8 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
        "platform.site_switch.background_schedule=[{from: \"0s\", rate: \"1Gbps\"}, {from: \"1h\", rate: "
        "\"2Gbps\"}]",
        "platform.site_switch.background_on_off={rate: \"5Gbps\", mean_on: \"10min\", mean_off: \"20min\"}",
-       "models.emtrkmichelid.triton.queue_policy={max_queue_size: 100, timeout: \"1s\"}"})));
+       "models.emtrkmichelid.triton.dynamic_batching.default_queue_policy={max_queue_size: 100, timeout: "
+       "\"1s\"}"})));
   std::vector<std::vector<std::string>> paths;
   collect_paths(schema::root(), {}, paths);
   CHECK(paths.size() > 90); // the whole tree was walked

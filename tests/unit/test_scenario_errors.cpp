@@ -149,8 +149,8 @@ TEST_CASE("scenario errors: values that overflow after unit conversion, or beyon
   CHECK(error_of(with("platform:", "platform:\n  wan: {rtt: \"11s\"}"))
             .find("key 'platform.wan.rtt': got \"11s\"; expected a round-trip time between 0 and 10s") !=
         std::string::npos);
-  CHECK(error_of(with("platform:", "platform:\n  server_pods: {count: 65536, gpus_per_pod: 65536}"))
-            .find("key 'platform.server_pods.count': got \"65536\"; expected an integer in 1..10000") !=
+  CHECK(error_of(with("platform:", "platform:\n  server_groups: {g: {pods: 65536, devices: {count: 65536}}}"))
+            .find("key 'platform.server_groups.g.pods': got \"65536\"; expected an integer in 1..10000") !=
         std::string::npos);
   CHECK(error_of(with("platform:", "platform:\n  jobs_per_node: 2147483647"))
             .find("expected an integer in 1..1024") != std::string::npos);
@@ -203,8 +203,8 @@ TEST_CASE("scenario errors: fractions must sum to 1") {
 TEST_CASE("scenario errors: preferred batch sizes above max_batch_size") {
   CHECK(error_of(with(
             "triton: {max_batch_size: 64}",
-            "triton: {max_batch_size: 64, dynamic_batching: {enabled: true, preferred_batch_sizes: [32, "
-            "128]}}")) == "bad.yaml:10:96: key 'models.m.triton.dynamic_batching.preferred_batch_sizes[1]': "
+            "triton: {max_batch_size: 64, dynamic_batching: {enabled: true, preferred_batch_size: [32, "
+            "128]}}")) == "bad.yaml:10:95: key 'models.m.triton.dynamic_batching.preferred_batch_size[1]': "
                           "got \"128\"; expected a "
                           "preferred batch size no larger than triton.max_batch_size (64)");
 }
@@ -228,7 +228,7 @@ TEST_CASE(
   CHECK(error_of(with("[64, 9000]", "[64]")).find("expected a pair [batch size, inferences per second]") !=
         std::string::npos);
   CHECK(error_of(with("throughput:\n      T4: {points: [[1, 600], [64, 9000]]}", "throughput: {}"))
-            .find("key 'models.m.throughput': expected at least one GPU type") != std::string::npos);
+            .find("key 'models.m.throughput': expected at least one device type") != std::string::npos);
 }
 
 TEST_CASE("scenario errors: a remote_inference module naming an unknown model") {
@@ -236,15 +236,67 @@ TEST_CASE("scenario errors: a remote_inference module naming an unknown model") 
         "bad.yaml:15:49: key 'workload.pipeline[1].model': unknown model 'mm' (did you mean 'm'?)");
 }
 
-TEST_CASE("scenario errors: the pods' GPU type needs a throughput curve in every model used") {
-  CHECK(error_of(with("platform:", "platform:\n  server_pods: {gpu_type: A100}")) ==
-        "bad.yaml:3:27: key 'platform.server_pods.gpu_type': GPU type 'A100' has no throughput curve in "
-        "model 'm' "
-        "(used by module 'ml'); expected one of the GPU types under models.m.throughput: T4");
+TEST_CASE("scenario errors: server groups and deployments") {
+  const std::string groups =
+      "platform:\n  server_groups:\n    t4s: {pods: 2, devices: {type: T4, count: 2}}\n"
+      "    cpus: {pods: 1, devices: {count: 0}, host_cores: 32}";
+  // A model deployed on a group that does not exist.
+  CHECK(
+      error_of(
+          with("platform:", groups)
+              .replace(with("platform:", groups).find("triton: {max_batch_size: 64}"), 28,
+                       "triton: {max_batch_size: 64}\n    deploy: {groups: [t4], load_balancer: random}")) ==
+      "bad.yaml:14:23: key 'models.m.deploy.groups[0]': unknown server group 't4'; expected one of "
+      "platform.server_groups: t4s, cpus");
+  // With several groups a model must say where it runs.
+  CHECK(
+      error_of(with("platform:", groups)) ==
+      "bad.yaml:9:5: key 'models.m': missing key 'deploy': with several server groups (t4s, cpus) each model "
+      "says where it runs, e.g. deploy: {groups: [t4s]}");
+  // Instances of kind GPU on a group without devices (without instance_group a CPU-only group gets one CPU
+  // instance, as Triton's KIND_AUTO does, and then the model needs a CPU curve).
+  CHECK(error_of(with("platform:", groups)
+                     .replace(with("platform:", groups).find("triton: {max_batch_size: 64}"), 28,
+                              "triton: {max_batch_size: 64, instance_group: [{kind: GPU}]}\n    deploy: "
+                              "{groups: [cpus]}")) ==
+        "bad.yaml:14:23: key 'models.m.deploy.groups[0]': model 'm' has instances of kind GPU but group "
+        "'cpus' has no devices (devices.count 0); expected a group with devices, or instance_group kind CPU");
+  // Instances on the CPU need the model's CPU curve.
+  CHECK(
+      error_of(with("triton: {max_batch_size: 64}",
+                    "triton: {max_batch_size: 64, instance_group: [{count: 2, kind: CPU}]}"))
+          .find("key 'models.m': model 'm' has CPU instances on group 'default' but no throughput curve for "
+                "CPU; expected models.m.throughput.CPU") != std::string::npos);
+  // A device type the model has no curve for.
+  CHECK(
+      error_of(with("platform:", "platform:\n  server_groups: {a100s: {devices: {type: A100, count: 8}}}")) ==
+      "bad.yaml:7:5: key 'models.m': group 'a100s' has devices of type 'A100' and model 'm' has no "
+      "throughput "
+      "curve for it; expected one of the types under models.m.throughput: T4");
   // Left at its default (T4) the check still runs; a model used by no module needs no curve for it.
   CHECK(error_of(with("T4: {points", "V100: {points"))
-            .find("key 'platform.server_pods.gpu_type': GPU type 'T4' has no throughput curve") !=
+            .find("group 'default' has devices of type 'T4' and model 'm' has no throughput curve for it") !=
         std::string::npos);
+  // A device index beyond the pod's devices.
+  CHECK(
+      error_of(
+          with("triton: {max_batch_size: 64}", "triton: {max_batch_size: 64, instance_group: [{gpus: [1]}]}"))
+          .find("model 'm' places instances on device 1 but the pods of group 'default' have 1 device(s)") !=
+      std::string::npos);
+  // Zero pods or cores.
+  CHECK(error_of(with("platform:", "platform:\n  server_groups: {g: {pods: 0}}")) ==
+        "bad.yaml:3:29: key 'platform.server_groups.g.pods': got \"0\"; expected an integer in 1..10000");
+  CHECK(
+      error_of(with("platform:", "platform:\n  server_groups: {g: {host_cores: 0}}")) ==
+      "bad.yaml:3:35: key 'platform.server_groups.g.host_cores': got \"0\"; expected an integer in 1..1024");
+  // The old single-pool keys say what to write instead.
+  CHECK(error_of(with("platform:", "platform:\n  server_pods: {count: 2}"))
+            .find("bad.yaml:3:3: key 'platform.server_pods': key 'server_pods' is no longer read: the "
+                  "servers are "
+                  "now named groups") != std::string::npos);
+  CHECK(error_of(with("triton: {max_batch_size: 64}", "triton: {max_batch_size: 64, instances_per_gpu: 2}"))
+            .find("key 'instances_per_gpu' is no longer read: write triton.instance_group: [{count: N, kind: "
+                  "GPU}]") != std::string::npos);
 }
 
 TEST_CASE("scenario errors: a request larger than max_batch_size would always be rejected") {
@@ -281,10 +333,10 @@ TEST_CASE("scenario errors: distribution parameters are checked for their distri
 }
 
 TEST_CASE("scenario errors: choices, booleans, module names and client settings") {
-  CHECK(
-      error_of(with("platform:", "platform:\n  server_pods: {load_balancer: roundrobin}")) ==
-      "bad.yaml:3:32: key 'platform.server_pods.load_balancer': got \"roundrobin\"; expected one of random | "
-      "round_robin (did you mean 'round_robin'?)");
+  CHECK(error_of(with("triton: {max_batch_size: 64}",
+                      "triton: {max_batch_size: 64}\n    deploy: {load_balancer: roundrobin}")) ==
+        "bad.yaml:11:29: key 'models.m.deploy.load_balancer': got \"roundrobin\"; expected one of random | "
+        "round_robin | least_connections (did you mean 'round_robin'?)");
   CHECK(error_of(with("triton: {max_batch_size: 64}",
                       "triton: {max_batch_size: 64, dynamic_batching: {enabled: maybe}}"))
             .find("key 'models.m.triton.dynamic_batching.enabled': got \"maybe\"; expected true or false") !=

@@ -24,7 +24,9 @@ platform:
     - {name: slow, fraction: 0.75, speed: 0.8}
   site_switch: {bandwidth: "40Gbps", background: "5Gbps"}
   wan: {rtt: "20ms", bandwidth: "100Gb/s"}
-  server_pods: {count: 4, gpus_per_pod: 2, gpu_type: V100, nic_bandwidth: "32Gbps", load_balancer: round_robin}
+  server_groups:
+    v100s: {pods: 4, devices: {type: V100, count: 2}, host_cores: 8, nic_bandwidth: "32Gbps"}
+    cpus: {pods: 2, devices: {count: 0}, host_cores: 64, nic_bandwidth: "10Gbps"}
   network: {tcp_window: "4MiB", small_reply_max: "16kB"}
 models:
   emtrkmichelid:
@@ -36,11 +38,19 @@ models:
       V100:
         points: [[1, 900], [1024, 50000]]
         overhead: "2ms"
+      CPU:
+        points: [[1, 50], [64, 400]]
     triton:
       max_batch_size: 1024
-      instances_per_gpu: 2
-      dynamic_batching: {enabled: true, preferred_batch_sizes: [256, 512], max_queue_delay: "100us"}
-      queue_policy: {max_queue_size: 50, timeout: "5s"}
+      instance_group: [{count: 2, kind: GPU, gpus: [1]}, {count: 3, kind: CPU}]
+      dynamic_batching:
+        enabled: true
+        preferred_batch_size: [256, 512]
+        max_queue_delay: "100us"
+        default_queue_policy: {max_queue_size: 50, timeout: "5s"}
+    deploy: {groups: [v100s], load_balancer: least_connections}
+    compute_input: {per_request: "50us", per_byte: "0.25ns"}
+    compute_output: {per_request: "20us", per_byte: "1ns"}
 workload:
   jobs: 300
   events_per_job: 10
@@ -86,11 +96,16 @@ TEST_CASE("scenario loader: a full scenario text parses into SI values") {
   CHECK(p.site_switch.background.rate_bps == 5e9);
   CHECK(p.wan.rtt_s == doctest::Approx(0.020));
   CHECK(p.wan.bandwidth_bps == 100e9);
-  CHECK(p.pods.count == 4);
-  CHECK(p.pods.gpus_per_pod == 2);
-  CHECK(p.pods.gpu_type == "V100");
-  CHECK(p.pods.nic_bandwidth_bps == 32e9);
-  CHECK(p.pods.load_balancer == LoadBalancer::round_robin);
+  REQUIRE(p.server_groups.size() == 2);
+  CHECK(p.server_groups[0].name == "v100s"); // in the order written
+  CHECK(p.server_groups[0].pods == 4);
+  CHECK(p.server_groups[0].devices_per_pod == 2);
+  CHECK(p.server_groups[0].device_type == "V100");
+  CHECK(p.server_groups[0].host_cores == 8);
+  CHECK(p.server_groups[0].nic_bandwidth_bps == 32e9);
+  CHECK(p.server_groups[1].name == "cpus");
+  CHECK(p.server_groups[1].devices_per_pod == 0);
+  CHECK(p.server_groups[1].host_cores == 64);
   CHECK(p.network.tcp_window_bytes == 4.0 * 1024 * 1024);
   CHECK(p.network.small_reply_max_bytes == 16e3);
 
@@ -99,19 +114,30 @@ TEST_CASE("scenario loader: a full scenario text parses into SI values") {
   CHECK(m.name == "emtrkmichelid");
   CHECK(m.input_bytes_per_inference == 9216.0);
   CHECK(m.output_bytes_per_inference == 16.0);
-  REQUIRE(m.throughput_by_gpu.size() == 2);
-  const ThroughputCurve& t4 = m.throughput_by_gpu.at("T4");
+  REQUIRE(m.throughput_by_device.size() == 3);
+  const ThroughputCurve& t4 = m.throughput_by_device.at("T4");
   REQUIRE(t4.points().size() == 3);
   CHECK(t4.points()[1] == std::pair<double, double>(64, 9000));
   CHECK(t4.overhead_s() == 0.0);
-  CHECK(m.throughput_by_gpu.at("V100").overhead_s() == doctest::Approx(0.002));
+  CHECK(m.throughput_by_device.at("V100").overhead_s() == doctest::Approx(0.002));
   CHECK(m.triton.max_batch_size == 1024);
-  CHECK(m.triton.instances_per_gpu == 2);
+  REQUIRE(m.triton.instance_groups.size() == 2);
+  CHECK(m.triton.instance_groups[0].count == 2);
+  CHECK(m.triton.instance_groups[0].kind == InstanceGroup::Kind::gpu);
+  CHECK(m.triton.instance_groups[0].devices == std::vector<int>{1});
+  CHECK(m.triton.instance_groups[1].count == 3);
+  CHECK(m.triton.instance_groups[1].kind == InstanceGroup::Kind::cpu);
+  CHECK(m.deploy.groups == std::vector<std::string>{"v100s"});
+  CHECK(m.deploy.load_balancer == LoadBalancer::least_connections);
+  CHECK(m.compute_input.per_request_s == doctest::Approx(50e-6));
+  CHECK(m.compute_input.per_byte_s == doctest::Approx(0.25e-9));
+  CHECK(m.compute_output.per_request_s == doctest::Approx(20e-6));
+  CHECK(m.compute_output.per_byte_s == doctest::Approx(1e-9));
   CHECK(m.triton.dynamic_batching.enabled);
   CHECK(m.triton.dynamic_batching.preferred_batch_sizes == std::vector<int>{256, 512});
   CHECK(m.triton.dynamic_batching.max_queue_delay_s == doctest::Approx(1e-4));
-  CHECK(m.triton.queue_policy.max_queue_size == 50);
-  CHECK(m.triton.queue_policy.timeout_s == 5.0);
+  CHECK(m.triton.dynamic_batching.queue_policy.max_queue_size == 50);
+  CHECK(m.triton.dynamic_batching.queue_policy.timeout_s == 5.0);
 
   const Workload& w = s.workload;
   CHECK(w.jobs == 300);
@@ -173,10 +199,14 @@ TEST_CASE("scenario loader: a minimal file takes every documented default") {
   CHECK(s.platform.site_switch.background.rate_bps == 0.0);
   CHECK(s.platform.wan.rtt_s == 0.012);
   CHECK(s.platform.wan.bandwidth_bps == 400e9);
-  CHECK(s.platform.pods.count == 1);
-  CHECK(s.platform.pods.gpu_type == "T4");
-  CHECK(s.platform.pods.nic_bandwidth_bps == 16e9);
-  CHECK(s.platform.pods.load_balancer == LoadBalancer::random);
+  // No server_groups: one group "default" of one pod with one T4, 16 host cores, a 16 Gb/s NIC.
+  REQUIRE(s.platform.server_groups.size() == 1);
+  CHECK(s.platform.server_groups[0].name == "default");
+  CHECK(s.platform.server_groups[0].pods == 1);
+  CHECK(s.platform.server_groups[0].devices_per_pod == 1);
+  CHECK(s.platform.server_groups[0].device_type == "T4");
+  CHECK(s.platform.server_groups[0].host_cores == 16);
+  CHECK(s.platform.server_groups[0].nic_bandwidth_bps == 16e9);
   CHECK(s.platform.network.tcp_window_bytes == 3e6);
   CHECK(s.platform.network.small_reply_max_bytes == 65536.0);
   CHECK(s.models.empty());
@@ -196,8 +226,8 @@ TEST_CASE("scenario loader: a minimal file takes every documented default") {
 TEST_CASE("scenario loader: queue policy zeros mean unlimited, and an empty preferred list means none") {
   const Scenario s = load_default_scenario();
   const Model& m = s.models.at("emtrkmichelid");
-  CHECK_FALSE(m.triton.queue_policy.max_queue_size.has_value());
-  CHECK_FALSE(m.triton.queue_policy.timeout_s.has_value());
+  CHECK_FALSE(m.triton.dynamic_batching.queue_policy.max_queue_size.has_value());
+  CHECK_FALSE(m.triton.dynamic_batching.queue_policy.timeout_s.has_value());
   CHECK(m.triton.dynamic_batching.preferred_batch_sizes.empty());
   CHECK(s.source_file == "<embedded default>");
 }

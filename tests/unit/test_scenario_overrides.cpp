@@ -34,10 +34,10 @@ TEST_CASE("scenario overrides: plain values, units and YAML values replace what 
   CHECK(s.platform.wan.rtt_s == doctest::Approx(0.020)); // the file has no platform section: it is created
   CHECK(s.name == "renamed");
   const Scenario batching = load_with({"models.m.triton.dynamic_batching={enabled: true, "
-                                       "preferred_batch_sizes: [4, 8], max_queue_delay: 100us}"});
+                                       "preferred_batch_size: [4, 8], max_queue_delay: 100us}"});
   CHECK(batching.models.at("m").triton.dynamic_batching.enabled);
   CHECK(batching.models.at("m").triton.dynamic_batching.preferred_batch_sizes == std::vector<int>{4, 8});
-  const Scenario sizes = load_with({"models.m.triton.dynamic_batching.preferred_batch_sizes=[4,8]"});
+  const Scenario sizes = load_with({"models.m.triton.dynamic_batching.preferred_batch_size=[4,8]"});
   CHECK(sizes.models.at("m").triton.dynamic_batching.preferred_batch_sizes == std::vector<int>{4, 8});
 }
 
@@ -56,10 +56,12 @@ TEST_CASE("scenario overrides: list elements by index, and pipeline modules by n
 
 TEST_CASE("scenario overrides: a key the schema knows but the file omits can be set") {
   const Scenario s = load_with({"workload.pipeline.EmTrkMichelId.groups=32", "platform.network.tcp_window=0B",
-                                "models.m.triton.queue_policy.max_queue_size=100"});
+                                "models.m.triton.dynamic_batching.default_queue_policy.max_queue_size=100"});
   CHECK(s.workload.pipeline[1].groups == 32);
   CHECK(s.platform.network.tcp_window_bytes == 0.0);
-  CHECK(s.models.at("m").triton.queue_policy.max_queue_size == 100);
+  // Setting a key inside dynamic_batching creates the section, which turns the dynamic batcher on.
+  CHECK(s.models.at("m").triton.dynamic_batching.queue_policy.max_queue_size == 100);
+  CHECK(s.models.at("m").triton.dynamic_batching.enabled);
 }
 
 TEST_CASE("scenario overrides: unknown keys are errors with a suggestion, at the --set argument") {
@@ -112,12 +114,20 @@ TEST_CASE("scenario overrides: validate_key_path checks a path without a scenari
   CHECK_NOTHROW(validate_key_path("models.anything.triton.dynamic_batching.max_queue_delay"));
   CHECK_NOTHROW(validate_key_path("platform.nic_mix.0.fraction"));
   try {
-    validate_key_path("platform.server_pods.cnt", "--vary platform.server_pods.cnt=1,2");
+    validate_key_path("platform.server_groups.g.pod", "--vary platform.server_groups.g.pod=1,2");
     FAIL("expected a ScenarioError");
   } catch (const ScenarioError& e) {
     CHECK(std::string(e.what()) ==
-          "--vary platform.server_pods.cnt=1,2: key 'platform.server_pods.cnt': unknown key "
-          "'cnt' under 'platform.server_pods' (did you mean 'count'?)");
+          "--vary platform.server_groups.g.pod=1,2: key 'platform.server_groups.g.pod': unknown key "
+          "'pod' under 'platform.server_groups.g' (did you mean 'pods'?)");
+  }
+  // A key of the single-pool format says what to write instead.
+  try {
+    validate_key_path("platform.server_pods.count", "--vary platform.server_pods.count=1,2");
+    FAIL("expected a ScenarioError");
+  } catch (const ScenarioError& e) {
+    CHECK(std::string(e.what()).find("key 'server_pods' is no longer read: the servers are now named groups: "
+                                     "write platform.server_groups:") != std::string::npos);
   }
   CHECK_THROWS_AS(validate_key_path("workload..jobs"), ScenarioError);
   CHECK_THROWS_AS(validate_key_path("platform.nic_mix.fast.fraction"), ScenarioError); // nic_mix has no names

@@ -1,0 +1,60 @@
+// The sharing rules of a pod's resources (sim/policy/server_resources.hpp), hand-computed.
+#include "sim/policy/server_resources.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace sonicsim;
+
+TEST_CASE("a device runs one batch at a time, in the order handed over, whoever sends it") {
+  DeviceTimeline device;
+  // Model A hands over a 10 ms batch at t = 0; model B a 20 ms batch at t = 5 ms: B waits for A (5 ms) and
+  // ends at 30 ms; A again at 12 ms waits for B and ends at 40 ms.
+  const Booking a = device.run_batch(0.000, 0.010);
+  const Booking b = device.run_batch(0.005, 0.020);
+  const Booking a2 = device.run_batch(0.012, 0.010);
+  CHECK(a.start_s == doctest::Approx(0.000));
+  CHECK(a.end_s == doctest::Approx(0.010));
+  CHECK(b.start_s == doctest::Approx(0.010));
+  CHECK(b.end_s == doctest::Approx(0.030));
+  CHECK(a2.start_s == doctest::Approx(0.030));
+  CHECK(a2.end_s == doctest::Approx(0.040));
+  // Work-conserving: the busy time is the sum of the batches' own times.
+  CHECK(device.busy_s() == doctest::Approx(0.040));
+  // An idle device starts a batch at once.
+  CHECK(device.run_batch(1.0, 0.5).start_s == doctest::Approx(1.0));
+}
+
+TEST_CASE("two models on one device split its time: X_A t_A / b_A + X_B t_B / b_B = 1 at saturation") {
+  // A: batches of 64 in 10 ms (6,400 inferences/s alone); B: batches of 16 in 20 ms (800/s alone). Both
+  // always have a batch waiting and alternate: a cycle of 30 ms holds one of each, so A gets 64 / 0.03 =
+  // 2,133/s and B 16 / 0.03 = 533/s: 2,133 / 6,400 + 533 / 800 = 1/3 + 2/3 = 1.
+  DeviceTimeline device;
+  double now_s = 0.0;
+  int a_inferences = 0, b_inferences = 0;
+  for (int cycle = 0; cycle < 1000; ++cycle) {
+    now_s = device.run_batch(now_s, 0.010).end_s;
+    a_inferences += 64;
+    now_s = device.run_batch(now_s, 0.020).end_s;
+    b_inferences += 16;
+  }
+  const double a_per_s = a_inferences / now_s, b_per_s = b_inferences / now_s;
+  CHECK(a_per_s == doctest::Approx(6400.0 / 3.0));
+  CHECK(b_per_s == doctest::Approx(1600.0 / 3.0));
+  CHECK(a_per_s / 6400.0 + b_per_s / 800.0 == doctest::Approx(1.0));
+}
+
+TEST_CASE("host cores serve first come, first served, one item per core") {
+  HostCores host(2);
+  CHECK(host.cores() == 2);
+  // Three 10 ms items at t = 0: two start at once, the third waits for the first free core.
+  const Booking first = host.run(0.0, 0.010);
+  const Booking second = host.run(0.0, 0.010);
+  const Booking third = host.run(0.0, 0.010);
+  CHECK(first.start_s == 0.0);
+  CHECK(second.start_s == 0.0);
+  CHECK(third.start_s == doctest::Approx(0.010));
+  CHECK(third.end_s == doctest::Approx(0.020));
+  CHECK(host.free_at_s() == doctest::Approx(0.010)); // one core frees at 10 ms, the other at 20 ms
+  // Later work on an idle core starts when it arrives.
+  CHECK(host.run(1.0, 0.001).start_s == doctest::Approx(1.0));
+}
