@@ -16,8 +16,9 @@ std::string config_path(const std::string& config) {
   return std::string(SONICSIM_SOURCE_DIR) + "/configs/" + config;
 }
 
-RunSummary simulate(const std::string& config, const std::vector<std::string>& overrides) {
-  const Scenario scenario = load_scenario_file(config_path(config), overrides);
+namespace {
+
+RunSummary simulate_scenario(const Scenario& scenario) {
   RunSummary summary;
   run_in_child_processes(
       1, 1,
@@ -29,6 +30,17 @@ RunSummary simulate(const std::string& config, const std::vector<std::string>& o
         summary = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
       });
   return summary;
+}
+
+} // namespace
+
+RunSummary simulate(const std::string& config, const std::vector<std::string>& overrides) {
+  return simulate_scenario(load_scenario_file(config_path(config), overrides));
+}
+
+RunSummary simulate_text(const std::string& yaml, const std::string& name,
+                         const std::vector<std::string>& overrides) {
+  return simulate_scenario(load_scenario_text(yaml, name, overrides));
 }
 
 double module_mean_s(const RunSummary& summary, const std::string& module) {

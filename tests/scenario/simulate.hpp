@@ -11,6 +11,9 @@ namespace sonicsim::testing {
 
 // `config` is a file name under configs/; overrides are --set expressions.
 RunSummary simulate(const std::string& config, const std::vector<std::string>& overrides = {});
+// The same for a scenario given as YAML text (named `name` in messages).
+RunSummary simulate_text(const std::string& yaml, const std::string& name,
+                         const std::vector<std::string>& overrides = {});
 double module_mean_s(const RunSummary& summary, const std::string& module);
 std::string config_path(const std::string& config);
 

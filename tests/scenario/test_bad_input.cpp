@@ -66,8 +66,8 @@ TEST_CASE("malformed YAML names the line") {
 }
 
 TEST_CASE("unknown key suggests the nearest") {
-  // Line 45 of the large-batch config is `  jobs: 100`.
-  expect_rejected(scenario_with("unknown_key.yaml", "  jobs: 100", "  job: 100"), "45:3", "workload.job",
+  // Line 48 of the large-batch config is `  jobs: 100`.
+  expect_rejected(scenario_with("unknown_key.yaml", "  jobs: 100", "  job: 100"), "48:3", "workload.job",
                   "did you mean 'jobs'?");
 }
 
@@ -89,7 +89,7 @@ TEST_CASE("negative and zero bandwidth") {
 }
 
 TEST_CASE("zero jobs") {
-  expect_rejected(scenario_with("zero_jobs.yaml", "  jobs: 100", "  jobs: 0"), "45:9", "workload.jobs",
+  expect_rejected(scenario_with("zero_jobs.yaml", "  jobs: 100", "  jobs: 0"), "48:9", "workload.jobs",
                   "expected an integer in 1..1000000");
 }
 
@@ -97,8 +97,8 @@ TEST_CASE("a preferred batch size above max_batch_size") {
   expect_rejected(
       scenario_with(
           "preferred.yaml", "instance_group: [{count: 1, kind: GPU}]",
-          "instance_group: [{count: 1, kind: GPU}], dynamic_batching: {preferred_batch_size: [20000]}"),
-      "42:66", "models.emtrkmichelid.triton.dynamic_batching.preferred_batch_size[0]",
+          "instance_group: [{count: 1, kind: GPU}]\n      dynamic_batching: {preferred_batch_size: [20000]}"),
+      "44:49", "models.emtrkmichelid.triton.dynamic_batching.preferred_batch_size[0]",
       "no larger than triton.max_batch_size (16384)");
 }
 
@@ -108,7 +108,7 @@ TEST_CASE("a throughput curve with no points") {
                     "points: [[1, 202], [16, 2975], [64, 9448], [128, 14821], [235, 20000], [512, 25845], "
                     "[1024, 29503],\n                 [1693, 31250], [16384, 31250]]",
                     "points: []"),
-      "36:17", "models.emtrkmichelid.throughput.T4.points", "expected a non-empty list");
+      "38:17", "models.emtrkmichelid.throughput.T4.points", "expected a non-empty list");
 }
 
 TEST_CASE("a bad --set override and an unwritable output directory") {
