@@ -44,6 +44,20 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
                 static_cast<double>(summary.events_completed), static_cast<double>(summary.events_failed));
   out << format("inferences/s        %.4g\n", summary.inferences_per_s);
   out << format("GPU utilisation     %.1f %% of %.0f GPUs\n", 100.0 * summary.gpu_utilisation, summary.gpus);
+  // Each server group's devices (Triton's nv_gpu_utilization), host cores and NICs, and the busiest of them.
+  for (const auto& group : summary.group_usage) {
+    out << "server group        " << group.name << ": " << group.devices << " x " << group.device_type
+        << " in " << group.pods << " pod(s): devices " << format("%.1f", 100.0 * group.device_utilisation)
+        << " %, host " << format("%.1f", 100.0 * group.host_utilisation) << " % of "
+        << group.pods * group.host_cores << " cores, NIC in "
+        << format("%.1f", 100.0 * group.nic_in_utilisation) << " %"
+        << (group.limit_utilisation >= saturation_threshold ? "  -> saturated: " + group.limit : "") << "\n";
+  }
+  if (summary.model_usage.size() > 1)
+    for (const auto& model : summary.model_usage)
+      out << "model               " << model.model << ": "
+          << format("%.0f batches, %.4g inferences, %.1f %% of its devices' time\n",
+                    static_cast<double>(model.batches), model.inferences, 100.0 * model.share_of_devices);
   out << format("mean batch          %.0f executed, %.0f per request, queue wait ",
                 summary.mean_executed_batch, summary.mean_request_size)
       << significant(summary.mean_queue_wait_s) << " s\n";
