@@ -51,7 +51,7 @@ def save(fig, name):
 """
 
 # ---------------------------------------------------------------------------------------------------------------
-# (1) ProtoDUNE 2020 scaling: Fig. 7 (left) of seed 004
+# (1) ProtoDUNE 2020 scaling: Fig. 7 (left) of arXiv:2009.04509
 # ---------------------------------------------------------------------------------------------------------------
 NB1 = [
     md("""
@@ -61,7 +61,7 @@ NB1 = [
     image patches per event) to one Triton server with 4 NVIDIA T4 GPUs on Google Cloud. How long does the module
     take per event as more and more jobs share those 4 GPUs, and why does the curve bend where it does?
 
-    This notebook redraws Fig. 7 (left) of seed 004 (Wang et al., *Front. Big Data* 3:604083, arXiv:2009.04509)
+    This notebook redraws Fig. 7 (left) of arXiv:2009.04509 (Wang et al., *Front. Big Data* 3:604083, arXiv:2009.04509)
     with three things on one plot:
 
     * the **measured** points of the paper (mean over jobs; error bars are the standard error, sd/sqrt(jobs)),
@@ -142,9 +142,9 @@ NB1 = [
             ax.set_xlim(0, 510); ax.set_ylim(0, 220)
             ax.set_title("ProtoDUNE-SP EmTrkMichelId, 4 x T4, dynamic batching off")
             handles = [Line2D([], [], color=s["color"], lw=6, label=s["label"]) for s in series.values()] + [
-                Line2D([], [], color="k", marker="o", mfc="white", ls="none", label="measured (seed 004), ± sd/√jobs"),
+                Line2D([], [], color="k", marker="o", mfc="white", ls="none", label="measured (arXiv:2009.04509), ± sd/√jobs"),
                 Line2D([], [], color="k", marker="s", ms=4, label="simulated (sonicsim)"),
-                Line2D([], [], color="k", ls="--", label="analytic, Eq. 4 of seed 004"),
+                Line2D([], [], color="k", ls="--", label="analytic, Eq. 4 of arXiv:2009.04509"),
                 Line2D([], [], color="k", ls=":", lw=1.5, label="exact mean value analysis (MVA)")]
             ax.legend(handles=handles, loc="upper left")
     fig.tight_layout()
@@ -207,7 +207,7 @@ NB1 = [
     jobs for large batch and ~190 for small batch; 68 jobs per GPU). Where they miss, and why:
 
     * The measured large-batch plateau (~12-15 s) sits 0.5-2 s above the ~12 s of the models. The paper rounds it
-      to 13 s (Table 3); the cloud GPUs of 2020 varied by 30-40 % (seed 004 section 3.5), while the model uses one
+      to 13 s (Table 3); the cloud GPUs of 2020 varied by 30-40 % (arXiv:2009.04509 section 3.5), while the model uses one
       fixed throughput curve.
     * Beyond the knee, small batch: the measured module (49 s at 301 jobs, 188 s at 486) grows more slowly than
       the models (~92 s and ~214 s). In saturation the event time is `t_GPU N / N_GPU` (Eq. 5), so the measured
@@ -234,7 +234,7 @@ NB2 = [
     **Question.** In 2022, 6.4 M ProtoDUNE-SP events went through a 100-GPU Triton cluster, with an ML-only
     workflow: every event sends ~55,000 patches (4.1 Gb) out of Fermilab's 100 Gb/s outbound switch. The event-time
     histogram showed **two peaks** and a long tail; after the operators capped the campaign at **600 concurrent
-    jobs** (Oct 8, 2022) only the first peak remained (seed 000, slides "SONIC (GPUaaS) results" and "Network
+    jobs** (Oct 8, 2022) only the first peak remained (the 2023 ProtoDUNE talk, slides "SONIC (GPUaaS) results" and "Network
     saturation"). Does the simulation reproduce that, and where does the ~600-job limit come from?
 
     **How the data was made** (`scripts/notebooks.sh` runs exactly this):
@@ -373,7 +373,7 @@ NB2 = [
 
     (100 Gb/s) / (4.1 Gb/event) × (25 s/event) ≈ **610 jobs**
 
-    before it is full (seed 000, "Network saturation"). Below that, outbound traffic grows in proportion to the
+    before it is full (the 2023 ProtoDUNE talk, "Network saturation"). Below that, outbound traffic grows in proportion to the
     running jobs (the slope of the line is *data per event / time per event*). Above it, traffic stays at 100 Gb/s:
     adding jobs no longer adds throughput, it only makes every transfer, and therefore every event, slower. That is
     the second peak of the histogram. The operators' cap of 600 jobs is just under the limit.
@@ -406,7 +406,7 @@ NB3 = [
 
     Three ways to answer, from the quickest to the most faithful:
 
-    1. **back of the envelope** (seed 004 Eq. 3): `N_GPU >= N t_GPU / t_ideal`, i.e. ~68 jobs per T4;
+    1. **back of the envelope** (arXiv:2009.04509 Eq. 3): `N_GPU >= N t_GPU / t_ideal`, i.e. ~68 jobs per T4;
     2. **simulation sweep**: the module time for every GPU count, and the smallest count within 10 %;
     3. **`sonicsim plan`**, which does (1) as a bracket and confirms it with simulations (shown if its output is in
        `data/`).
@@ -415,10 +415,10 @@ NB3 = [
     ```sh
     S=configs/protodune_2020_large_batch.yaml
     sonicsim analytic $S --json --set workload.jobs=270                                  # -> data/plan_analytic_16gbps.json
-    sonicsim analytic $S --json --set platform.server_pods.nic_bandwidth=100Gbps         # -> data/plan_analytic_100gbps.json
-    sonicsim sweep $S --set workload.jobs=270 --vary platform.server_pods.gpus_per_pod=1:10:1 -j 2    # -> data/plan_270_sweep.csv
-    sonicsim sweep $S --set workload.jobs=1000 --set platform.server_pods.nic_bandwidth=100Gbps \\
-        --vary platform.server_pods.gpus_per_pod=4,8,10,12,13,14,15,16,17,18,20,24 -j 2   # -> data/plan_1000_sweep.csv
+    sonicsim analytic $S --json --set platform.server_groups.gke_4xt4.nic_bandwidth=100Gbps         # -> data/plan_analytic_100gbps.json
+    sonicsim sweep $S --set workload.jobs=270 --vary platform.server_groups.gke_4xt4.devices.count=1:10:1 -j 2    # -> data/plan_270_sweep.csv
+    sonicsim sweep $S --set workload.jobs=1000 --set platform.server_groups.gke_4xt4.nic_bandwidth=100Gbps \\
+        --vary platform.server_groups.gke_4xt4.devices.count=4,8,10,12,13,14,15,16,17,18,20,24 -j 2   # -> data/plan_1000_sweep.csv
     sonicsim plan $S --jobs 270 -j 2 ; sonicsim plan $S --jobs 1000 -j 2                 # -> data/plan_270.json, plan_1000.json
     ```
     The 1,000-job sweep gives the one server a 100 Gb/s NIC, to look at the GPUs alone: with the scenario's
@@ -449,7 +449,7 @@ NB3 = [
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.8))
     for jobs, color in [(270, "tab:blue"), (1000, "tab:purple")]:
         sw = pd.read_csv(DATA / f"plan_{jobs}_sweep.csv")
-        gpus = sw["platform.server_pods.gpus_per_pod"]
+        gpus = sw["platform.server_groups.gke_4xt4.devices.count"]
         reference = sw.module_mean_s.iloc[gpus.idxmax()]
         ok = sw[sw.module_mean_s <= 1.1 * reference]
         best = int(gpus[ok.index].min())
@@ -582,7 +582,7 @@ NB4 = [
             label="throughput used by sonicsim (linear between the points)")
     ax.plot(curve[:, 0], curve[:, 1] / 1e3, "o", color="k", ms=5, label="scenario points")
     ax.plot([235, 1693], [20.0, 31.25], "s", ms=10, mfc="none", mec="tab:red", mew=2,
-            label="measured (seed 004): 20,000/s at 235, 31,250/s at 1,693")
+            label="measured (arXiv:2009.04509): 20,000/s at 235, 31,250/s at 1,693")
     b = summary["results"]["server"]["mean_executed_batch"]
     ax.axvline(b, color="tab:orange", ls="--")
     ax.text(b * 1.08, 5, f"small batch, 300 jobs,\\ndynamic batching on:\\nmean executed batch {b:.0f}",
@@ -647,7 +647,7 @@ NB4 = [
       merging only starts once there is a queue; what changes is the slope beyond it.
     * **Large batch: no gain.** Requests of ~1,700 patches are already on the flat part of the curve (31,250/s):
       merging them into batches of several thousand does not make a patch cheaper. The module time is the same on
-      and off, as seed 004 found (Fig. 7 right: "the large batch size of 1693 is already optimal"). Just below
+      and off, as arXiv:2009.04509 found (Fig. 7 right: "the large batch size of 1693 is already optimal"). Just below
       the knee it even costs a little: a request merged with others waits until the whole merged batch is done,
       and since the GPU is no faster per patch at that size, nothing is gained in exchange.
     * **So**: per-request GPU efficiency is what matters. If clients can send big requests (large `max_batch`,

@@ -110,10 +110,10 @@ if [[ $mode == all ]]; then
   # (3) Capacity plan: GPUs for 270 jobs (one 16 Gbps server) and for 1,000 jobs (one server with a 100 Gbps NIC:
   # with 16 Gbps the NIC saturates first, at the network limit printed by `sonicsim analytic`).
   "$sonicsim" analytic "$large" --json --set workload.jobs=270 >"$data/plan_analytic_16gbps.json"
-  "$sonicsim" analytic "$large" --json --set platform.server_pods.nic_bandwidth=100Gbps >"$data/plan_analytic_100gbps.json"
-  sweep plan_270 "$large" --set workload.jobs=270 --vary platform.server_pods.gpus_per_pod=1:10:1
-  sweep plan_1000 "$large" --set workload.jobs=1000 --set platform.server_pods.nic_bandwidth=100Gbps \
-    --vary platform.server_pods.gpus_per_pod=4,8,10,12,13,14,15,16,17,18,20,24
+  "$sonicsim" analytic "$large" --json --set platform.server_groups.gke_4xt4.nic_bandwidth=100Gbps >"$data/plan_analytic_100gbps.json"
+  sweep plan_270 "$large" --set workload.jobs=270 --vary platform.server_groups.gke_4xt4.devices.count=1:10:1
+  sweep plan_1000 "$large" --set workload.jobs=1000 --set platform.server_groups.gke_4xt4.nic_bandwidth=100Gbps \
+    --vary platform.server_groups.gke_4xt4.devices.count=4,8,10,12,13,14,15,16,17,18,20,24
   if "$sonicsim" plan --help >/dev/null 2>&1; then   # `sonicsim plan`, when the binary has it
     for jobs in 270 1000; do
       start=$SECONDS

@@ -169,7 +169,8 @@ void InferenceServer::dispatch() {
     Booking booking;
     if (slot.device >= 0) {
       booking = pod_.devices[static_cast<std::size_t>(slot.device)].run_batch(now_s, duration_s);
-      recorder_.record_device_busy(pod_.group, booking.start_s, booking.end_s);
+      recorder_.record_device_busy(pod_.group, pod_.first_device + slot.device, booking.start_s,
+                                   booking.end_s);
     } else {
       booking = pod_.host.run(now_s, duration_s);
       recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);

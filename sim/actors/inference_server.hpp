@@ -36,11 +36,13 @@ struct InferenceRequest {
 
 // What the models on one pod share: its devices and its host's cores.
 struct PodResources {
-  int group = 0; // index in platform.server_groups
+  int group = 0;        // index in platform.server_groups
+  int first_device = 0; // its first device's number over all groups (the recorder's per-device figures)
   std::vector<DeviceTimeline> devices;
   HostCores host;
-  PodResources(int group_index, int devices_per_pod, int host_cores)
-      : group(group_index), devices(static_cast<std::size_t>(devices_per_pod)), host(host_cores) {}
+  PodResources(int group_index, int first_device_index, int devices_per_pod, int host_cores)
+      : group(group_index), first_device(first_device_index),
+        devices(static_cast<std::size_t>(devices_per_pod)), host(host_cores) {}
 };
 
 class InferenceServer {

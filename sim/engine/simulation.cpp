@@ -126,10 +126,12 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   // Each pod's devices and host cores, shared by the models it serves; one Triton front end per (model
   // served, pod of its groups).
   std::vector<std::unique_ptr<PodResources>> pods;
+  int devices = 0;
   for (int pod = 0; pod < layout.pods(); ++pod) {
     const int g = layout.pod_group[static_cast<std::size_t>(pod)];
     const ServerGroup& group = scenario.platform.server_groups[static_cast<std::size_t>(g)];
-    pods.push_back(std::make_unique<PodResources>(g, group.devices_per_pod, group.host_cores));
+    pods.push_back(std::make_unique<PodResources>(g, devices, group.devices_per_pod, group.host_cores));
+    devices += group.devices_per_pod;
   }
   for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
     const Model& model = scenario.models.at(layout.served_models[m]);

@@ -49,6 +49,8 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
     model_counters_.push_back(ModelCounters{0, 0.0, TimeBins(bin_width_s_)});
   group_device_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
   group_host_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
+  device_batches_.assign(static_cast<std::size_t>(gpu_count_), 0);
+  device_busy_s_.assign(static_cast<std::size_t>(gpu_count_), 0.0);
   for (const auto& link : links) {
     links_.push_back(TrackedLink{link, 0.0, std::nullopt});
     if (is_shared(link.kind)) links_.back().bytes_over_time.emplace(bin_width_s_);
@@ -101,7 +103,9 @@ void RunRecorder::record_batch(int model, double start_s, double end_s, int batc
   queue_wait_us_.add_at(start_s, queue_wait_sum_s * 1e6);
 }
 
-void RunRecorder::record_device_busy(int group, double start_s, double end_s) {
+void RunRecorder::record_device_busy(int group, int device, double start_s, double end_s) {
+  ++device_batches_[static_cast<std::size_t>(device)];
+  device_busy_s_[static_cast<std::size_t>(device)] += end_s - start_s;
   gpu_busy_s_.add_spread(start_s, end_s, end_s - start_s);
   group_device_busy_s_[static_cast<std::size_t>(group)].add_spread(start_s, end_s, end_s - start_s);
 }
@@ -128,9 +132,17 @@ void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const 
     usage.share_of_devices = capacity > 0 ? usage.busy_device_s / (capacity * window_s) : 0.0;
     summary.model_usage.push_back(usage);
   }
+  std::size_t first_device = 0;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const auto& group = groups[g];
     ServerGroupUsage usage;
+    const auto devices = static_cast<std::size_t>(group.devices());
+    usage.device_batches.assign(device_batches_.begin() + static_cast<std::ptrdiff_t>(first_device),
+                                device_batches_.begin() +
+                                    static_cast<std::ptrdiff_t>(first_device + devices));
+    usage.device_busy_s.assign(device_busy_s_.begin() + static_cast<std::ptrdiff_t>(first_device),
+                               device_busy_s_.begin() + static_cast<std::ptrdiff_t>(first_device + devices));
+    first_device += devices;
     usage.name = group.name;
     usage.device_type = group.device_type;
     usage.pods = group.pods;

@@ -53,8 +53,9 @@ public:
   // requests it merged and their summed time in the queue.
   void record_batch(int model, double start_s, double end_s, int batch_size, int request_count,
                     double queue_wait_sum_s);
-  // A device of group `group` was executing a batch from start to end.
-  void record_device_busy(int group, double start_s, double end_s);
+  // Device `device` (numbered over all groups, pod by pod) of group `group` executed a batch from start to
+  // end.
+  void record_device_busy(int group, int device, double start_s, double end_s);
   // A host core of a pod of group `group` was busy (request handling or a CPU instance) from start to end.
   void record_host_busy(int group, double start_s, double end_s);
 
@@ -104,6 +105,8 @@ private:
   std::vector<ModelCounters> model_counters_; // per served model
   std::vector<TimeBins> group_device_busy_s_; // per server group
   std::vector<TimeBins> group_host_busy_s_;   // per server group
+  std::vector<std::uint64_t> device_batches_; // per device, whole run
+  std::vector<double> device_busy_s_;         // per device, whole run
   std::ostream* events_csv_;
   double bin_width_s_;
   std::vector<TrackedLink> links_;

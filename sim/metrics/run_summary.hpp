@@ -80,6 +80,9 @@ struct ServerGroupUsage {
   double nic_in_utilisation = 0.0; // its pods' NICs, requests in, mean over pods
   std::string limit;               // the busiest of the three, by the name the bottleneck uses
   double limit_utilisation = 0.0;
+  // Per device, pod by pod, over the whole run: executed batches and busy seconds.
+  std::vector<std::uint64_t> device_batches;
+  std::vector<double> device_busy_s;
 };
 
 struct RunSummary {

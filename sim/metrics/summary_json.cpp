@@ -310,7 +310,10 @@ json run_summary_to_json(const RunSummary& summary) {
                       {"host_utilisation", usage.host_utilisation},
                       {"nic_in_utilisation", usage.nic_in_utilisation},
                       {"limit", usage.limit},
-                      {"limit_utilisation", usage.limit_utilisation}});
+                      {"limit_utilisation", usage.limit_utilisation},
+                      // Per device, pod by pod, over the whole run (not only the window).
+                      {"device_batches", usage.device_batches},
+                      {"device_busy_s", usage.device_busy_s}});
   json out;
   json modules = json::object();
   for (const auto& [name, stats] : summary.modules)
@@ -402,7 +405,9 @@ RunSummary run_summary_from_json(const json& in) {
          usage.at("pods").get<int>(), usage.at("devices").get<int>(), usage.at("host_cores").get<int>(),
          usage.at("device_utilisation").get<double>(), usage.at("host_utilisation").get<double>(),
          usage.at("nic_in_utilisation").get<double>(), usage.at("limit").get<std::string>(),
-         usage.at("limit_utilisation").get<double>()});
+         usage.at("limit_utilisation").get<double>(),
+         usage.at("device_batches").get<std::vector<std::uint64_t>>(),
+         usage.at("device_busy_s").get<std::vector<double>>()});
   const auto& network = in.at("network");
   summary.bytes_to_servers = network.at("bytes_to_servers").get<double>();
   summary.bytes_from_servers = network.at("bytes_from_servers").get<double>();

@@ -87,6 +87,12 @@ TEST_CASE("two models on one device: each alone follows its curve, together they
   CHECK(both.inferences_per_s == doctest::Approx(2000.0 / 3.0).epsilon(0.01));
   CHECK(both.group_usage.at(0).device_utilisation == doctest::Approx(1.0).epsilon(0.01));
   CHECK(both.bottleneck == "GPU pool");
+  // Per device: the one T4 executed every batch of both models.
+  REQUIRE(both.group_usage.at(0).device_batches.size() == 1);
+  CHECK(both.group_usage[0].device_batches[0] == both.model_usage[0].batches + both.model_usage[1].batches);
+  CHECK(both.group_usage[0].device_busy_s[0] ==
+        doctest::Approx(static_cast<double>(both.model_usage[0].batches) * 0.010 +
+                        static_cast<double>(both.model_usage[1].batches) * 0.020));
 }
 
 TEST_CASE("a server whose host saturates first: devices ~60 % busy, as arXiv:2009.04509 section 3.2 saw") {
@@ -146,4 +152,30 @@ TEST_CASE("each model's own load balancer and group: knees where each group's an
         sonicsim::load_scenario_text("name: k" + head + workload(1, 60, "1s", call(c.model, 100)), "k.yaml"));
     CHECK(parameters.latency_model().knee_jobs() == doctest::Approx(c.analytic_knee).epsilon(0.01));
   }
+}
+
+TEST_CASE("CPU instances run on the host's cores with the model's CPU curve (Triton's CPU fallback)") {
+  // A CPU-only group: 1 pod, no devices, 4 cores. Model c has a CPU curve of 100 inferences/s per instance:
+  // a request of 10 takes 0.1 s of one core. 8 instances on 4 cores: the cores, not the instance count, cap
+  // the server at 4 / 0.1 s = 40 requests/s. 60 jobs thinking 0.5 s would ask for ~100/s: saturated.
+  const std::string yaml = R"(name: cpu_fallback
+seed: 5
+platform:
+  nic_mix: [{bandwidth: "10Gbps", fraction: 1.0}]
+  wan: {rtt: "0.1ms"}
+  server_groups: {cpu_pods: {pods: 1, devices: {count: 0}, host_cores: 4}}
+models:
+  c:
+    input_bytes_per_inference: "4B"
+    output_bytes_per_inference: "4B"
+    throughput: {CPU: {points: [[1, 100], [1000, 100]]}}
+    triton: {max_batch_size: 1000, instance_group: [{count: 8, kind: CPU}]}
+)" + workload(60, 60, "0.5s", call("c", 10));
+  const RunSummary run = simulate_text(yaml, "cpu_fallback.yaml");
+  REQUIRE(run.group_usage.size() == 1);
+  CHECK(run.group_usage[0].devices == 0);
+  CHECK(run.group_usage[0].host_utilisation == doctest::Approx(1.0).epsilon(0.02));
+  CHECK(run.bottleneck == "host cores");
+  CHECK(60.0 / run.event.mean_s == doctest::Approx(40.0).epsilon(0.02)); // Little's law: jobs / event time
+  CHECK(run.gpus == 0);
 }
