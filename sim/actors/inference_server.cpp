@@ -41,19 +41,7 @@ InferenceServer::InferenceServer(const Model& model, int model_index, const Serv
 
 std::optional<Rejection> InferenceServer::submit(InferenceRequest& request) {
   if (request.batch_size > model_.triton.max_batch_size) return Rejection::too_large;
-  const double input_s = model_.compute_input.time_s(request.input_bytes);
-  if (input_s <= 0.0) return enqueue(request);
-  // Input handling first, on a host core; the request joins the queue when it is done.
-  const Booking booking = pod_.host.run(sg4::Engine::get_clock(), input_s);
-  recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
-  Timer::set(booking.end_s, [this, &request]() {
-    if (stopped_) return;
-    if (const auto rejection = enqueue(request)) {
-      request.rejection = rejection;
-      complete(request);
-    }
-  });
-  return std::nullopt;
+  return enqueue(request);
 }
 
 std::optional<Rejection> InferenceServer::enqueue(InferenceRequest& request) {
@@ -88,19 +76,6 @@ void InferenceServer::complete(InferenceRequest& request) {
   Timer::set(sg4::Engine::get_clock() + *request.reply_delay_s, [this, &request]() {
     // After stop() the client is gone, and the request with it.
     if (!stopped_) wake(request);
-  });
-}
-
-void InferenceServer::reply(InferenceRequest& request) {
-  const double output_s = model_.compute_output.time_s(request.output_bytes);
-  if (output_s <= 0.0) {
-    complete(request);
-    return;
-  }
-  const Booking booking = pod_.host.run(sg4::Engine::get_clock(), output_s);
-  recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
-  Timer::set(booking.end_s, [this, &request]() {
-    if (!stopped_) complete(request);
   });
 }
 
@@ -166,6 +141,30 @@ void InferenceServer::dispatch() {
     batch->slot = static_cast<std::size_t>(slot_index);
     batch->requests.clear();
     const double duration_s = slot.curve->batch_time_s(decision.batch_size);
+    double input_s = 0.0, output_s = 0.0; // the instance's host work for this batch, request by request
+    for (std::size_t i = 0; i < decision.request_count; ++i) {
+      input_s += model_.compute_input.time_s(queue_[i].request->input_bytes);
+      output_s += model_.compute_output.time_s(queue_[i].request->output_bytes);
+    }
+    if (input_s > 0.0 || output_s > 0.0) {
+      // The instance prepares the inputs on a host core, executes, then prepares the outputs (Triton's
+      // Compute Input, Infer, Output), held from the first to the last.
+      double queue_wait_sum_s = 0.0;
+      for (std::size_t i = 0; i < decision.request_count; ++i) {
+        queue_wait_sum_s += now_s - queue_.front().enqueued_s;
+        batch->requests.push_back(queue_.front().request);
+        queue_.pop_front();
+      }
+      batch->batch_size = decision.batch_size;
+      batch->request_count = static_cast<int>(decision.request_count);
+      batch->queue_wait_sum_s = queue_wait_sum_s;
+      batch->duration_s = duration_s;
+      batch->output_s = output_s;
+      const Booking input = pod_.host.run(now_s, input_s);
+      recorder_.record_host_busy(pod_.group, input.start_s, input.end_s);
+      Timer::set(input.end_s, [this, batch]() { execute(batch); });
+      continue;
+    }
     Booking booking;
     if (slot.device >= 0) {
       booking = pod_.devices[static_cast<std::size_t>(slot.device)].run_batch(now_s, duration_s);
@@ -188,11 +187,33 @@ void InferenceServer::dispatch() {
   }
 }
 
+void InferenceServer::execute(Batch* batch) {
+  if (stopped_) return;
+  const InstanceSlot& slot = slots_[batch->slot];
+  const double now_s = sg4::Engine::get_clock();
+  Booking booking;
+  if (slot.device >= 0) {
+    booking = pod_.devices[static_cast<std::size_t>(slot.device)].run_batch(now_s, batch->duration_s);
+    recorder_.record_device_busy(pod_.group, pod_.first_device + slot.device, booking.start_s, booking.end_s);
+  } else {
+    booking = pod_.host.run(now_s, batch->duration_s);
+    recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
+  }
+  recorder_.record_batch(model_index_, booking.start_s, booking.end_s, batch->batch_size,
+                         batch->request_count, batch->queue_wait_sum_s);
+  Timer::set(booking.end_s, [this, batch]() {
+    if (stopped_) return;
+    const Booking output = pod_.host.run(sg4::Engine::get_clock(), batch->output_s);
+    recorder_.record_host_busy(pod_.group, output.start_s, output.end_s);
+    Timer::set(output.end_s, [this, batch]() { finish_batch(batch); });
+  });
+}
+
 void InferenceServer::finish_batch(Batch* batch) {
   if (stopped_) return;
   ++slots_[batch->slot].idle_instances;
   for (auto* request : batch->requests)
-    reply(*request);
+    complete(*request);
   free_batches_.push_back(batch);
   dispatch();
 }

@@ -1,10 +1,11 @@
 // The Triton front end of one model on one pod: a request queue, the dynamic batcher (sim/policy), and the
 // model instances that execute batches on the pod's devices or host cores, which it shares with the other
-// models of the pod (sim/policy/server_resources.hpp states the sharing rule). Request input and output
-// handling take host cores (the model's compute_input and compute_output). Requests are plain C++ objects
-// handed over by the client actors; no mailbox is involved (matching many pending messages on a mailbox is
-// slow), and batches run on SimGrid kernel timers rather than actors: a batch costs one timer, not four actor
-// switches.
+// models of the pod (sim/policy/server_resources.hpp states the sharing rule). As in Triton, an instance that
+// takes a batch prepares its inputs (compute_input, on a host core), executes it, and prepares its outputs
+// (compute_output, on a host core), and is busy from the first step to the last. Requests are plain C++
+// objects handed over by the client actors; no mailbox is involved (matching many pending messages on a
+// mailbox is slow), and batches run on SimGrid kernel timers rather than actors: a batch costs one timer, not
+// four actor switches.
 #pragma once
 
 #include "sim/metrics/run_recorder.hpp"
@@ -55,7 +56,7 @@ public:
 
   // Called from a client actor when the request has arrived at the pod. Returns the reason when it is
   // rejected on arrival (larger than max_batch_size, or the queue is full); otherwise the client must wait
-  // for `done` (and read `rejection` then: a request can also be refused after its input handling).
+  // for `done` (and read `rejection` then: a queued request can time out).
   std::optional<Rejection> submit(InferenceRequest& request);
   // Ends service: the clients are about to be killed (end of a campaign window), so the requests they own
   // must not be touched again; batches still in flight finish without answering.
@@ -76,6 +77,12 @@ private:
   struct Batch {
     std::size_t slot = 0;
     std::vector<InferenceRequest*> requests;
+    // Set when the batch has host work (compute_input or compute_output): what execute() needs.
+    int batch_size = 0;
+    int request_count = 0;
+    double queue_wait_sum_s = 0.0;
+    double duration_s = 0.0; // on the device (or the CPU instance's core)
+    double output_s = 0.0;   // compute_output, on a host core after the execution
   };
 
   std::optional<Rejection> enqueue(InferenceRequest& request);
@@ -85,8 +92,8 @@ private:
   void drop_timed_out_requests(double now_s);
   // The slot with an idle instance whose resource is free soonest (lowest index on ties); -1 if none.
   int slot_for_next_batch() const;
-  // Output handling on the host, then the answer.
-  void reply(InferenceRequest& request);
+  // A batch whose inputs are ready: runs it on its device (or core), then its output handling on a host core.
+  void execute(Batch* batch);
   // Answers a request: wakes its client now, or after its reply delay when it has one and was not rejected.
   void complete(InferenceRequest& request);
   static void wake(InferenceRequest& request);

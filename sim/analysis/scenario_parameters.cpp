@@ -379,7 +379,9 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
     out.caveats.push_back(
         "server hosts do " + format("%.4g", out.t_host_s) +
         " core-s of work per event (request handling or CPU instances): the MVA has them as "
-        "stations; the SONIC model of arXiv:2009.04509 has no such term");
+        "stations; the SONIC model of arXiv:2009.04509 has no such term. An instance is busy for its batch's "
+        "input handling, execution and output handling; the MVA does not limit the instances, so with few "
+        "instances per device the simulator saturates earlier");
   if (!layout.single_group)
     out.caveats.push_back(
         "several server groups: the SONIC model pools every device (N_GPU); the MVA keeps each "

@@ -18,5 +18,6 @@ void register_analytic_command(CLI::App& app, int& result);
 void register_sweep_command(CLI::App& app, int& result);
 void register_plan_command(CLI::App& app, int& result);
 void register_compare_command(CLI::App& app, int& result);
+void register_import_command(CLI::App& app, int& result);
 
 } // namespace sonicsim

@@ -1,8 +1,10 @@
 #include "sim/app/scenario_source.hpp"
 
 #include "sim/app/commands.hpp"
+#include "sim/measurements/measurement_error.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
+#include "sim/scenario/units.hpp"
 
 namespace sonicsim {
 
@@ -30,9 +32,10 @@ Scenario ScenarioSource::load(const std::vector<std::string>& extra_overrides) c
 }
 
 int report_error(const std::exception& error) {
-  const bool bad_input = dynamic_cast<const ScenarioError*>(&error) ||
-                         dynamic_cast<const InputError*>(&error) ||
-                         dynamic_cast<const std::filesystem::filesystem_error*>(&error);
+  const bool bad_input =
+      dynamic_cast<const ScenarioError*>(&error) || dynamic_cast<const InputError*>(&error) ||
+      dynamic_cast<const measurements::MeasurementError*>(&error) || dynamic_cast<const UnitError*>(&error) ||
+      dynamic_cast<const std::filesystem::filesystem_error*>(&error);
   std::cerr << "sonicsim: error: " << error.what() << "\n";
   return bad_input ? exit_bad_input : exit_run_failed;
 }

@@ -1,6 +1,9 @@
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 
+#include "sim/measurements/measurement_error.hpp"
+#include "sim/measurements/perf_analyzer.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 #include "sim/scenario/yaml_values.hpp"
 
@@ -13,8 +16,60 @@ std::string number_text(double x) {
   return out.str();
 }
 
+// The files a perf_analyzer key names: a file, a directory (every .csv in it, by name), or a list of files;
+// relative paths are relative to the scenario file's folder.
+std::vector<std::string> perf_analyzer_paths(const Cursor& c) {
+  namespace fs = std::filesystem;
+  const fs::path base =
+      c.source_name().front() == '<' ? fs::current_path() : fs::path(c.source_name()).parent_path();
+  std::vector<std::string> paths;
+  const auto add = [&](const Cursor& entry) {
+    const fs::path path = base / read_string(entry);
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<std::string> found;
+      for (const auto& file : fs::directory_iterator(path, ec))
+        if (file.path().extension() == ".csv") found.push_back(file.path().string());
+      std::sort(found.begin(), found.end());
+      require(entry, !found.empty(),
+              "a folder with perf_analyzer .csv files (" + path.string() + " has none)");
+      paths.insert(paths.end(), found.begin(), found.end());
+    } else {
+      require(entry, fs::is_regular_file(path, ec),
+              "a perf_analyzer .csv file or a folder of them (" + path.string() + " does not exist)");
+      paths.push_back(path.string());
+    }
+  };
+  if (c.node().IsSequence()) {
+    require(c, c.node().size() > 0, "a non-empty list of perf_analyzer files");
+    for (std::size_t i = 0; i < c.node().size(); ++i)
+      add(c[i]);
+  } else {
+    add(c);
+  }
+  return paths;
+}
+
 ThroughputCurve read_curve(const Cursor& c) {
   std::vector<ThroughputCurve::Point> curve_points;
+  if (const Cursor files = c["perf_analyzer"]; files.present()) {
+    // The device curve of perf_analyzer measurements: batch / Server Compute Infer per file
+    // (sim/measurements/perf_analyzer.hpp).
+    if (c["points"].present()) c["points"].fail("either points or perf_analyzer, not both");
+    try {
+      const auto imported =
+          measurements::import_perf_analyzer(perf_analyzer_paths(files), std::nullopt, 0.0, 0.0);
+      curve_points = imported.curve_points;
+    } catch (const measurements::MeasurementError& e) {
+      files.fail(std::string("cannot import: ") + e.what());
+    }
+    double overhead_s = 0.0;
+    if (c["overhead"].present()) {
+      overhead_s = read_duration_s(c["overhead"]);
+      require(c["overhead"], overhead_s >= 0.0, "an overhead >= 0, e.g. \"0ms\"");
+    }
+    return ThroughputCurve(std::move(curve_points), overhead_s);
+  }
   const Cursor points = c["points"];
   const std::string shape = "a non-empty list of [batch size, inferences per second] pairs, e.g. [[1, 600], "
                             "[64, 9000]]";

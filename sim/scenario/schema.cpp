@@ -83,7 +83,7 @@ NodePtr build_root() {
   const NodePtr model = map({
       {"input_bytes_per_inference", value()},
       {"output_bytes_per_inference", value()},
-      {"throughput", dict(map({{"points", value()}, {"overhead", value()}}))},
+      {"throughput", dict(map({{"points", value()}, {"overhead", value()}, {"perf_analyzer", value()}}))},
       {"triton", triton},
       {"deploy", map({{"groups", value()}, {"load_balancer", value()}})},
       {"compute_input", host_cost},

@@ -28,6 +28,8 @@ public:
   const YAML::Node& node() const { return node_; }
   const std::string& path() const { return path_; }
   const YAML::Mark& mark() const { return mark_; }
+  // The file (or "<embedded default>") the node was read from.
+  const std::string& source_name() const { return source_->source_name; }
   // The key was written (possibly with an empty value, which the typed readers reject).
   bool present() const { return node_.IsDefined(); }
 

@@ -1,6 +1,6 @@
 #include "sim/sweep/sweep_csv.hpp"
 
-#include "sim/metrics/csv.hpp"
+#include "sim/text/csv.hpp"
 
 #include <cmath>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 #include "sim/sweep/sweep_table.hpp"
 
-#include "sim/metrics/csv.hpp"
+#include "sim/text/csv.hpp"
 
 #include "sim/scenario/input_error.hpp"
 

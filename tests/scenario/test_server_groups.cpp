@@ -98,8 +98,9 @@ TEST_CASE("two models on one device: each alone follows its curve, together they
 TEST_CASE("a server whose host saturates first: devices ~60 % busy, as arXiv:2009.04509 section 3.2 saw") {
   // The 2020 server: 4 T4 on a 16-core VM. Model a: requests of 10 inferences, 10 ms on a T4. Input handling
   // of 66.67 ms per request on one core (set here so the host saturates first; the measured cost is not
-  // known). Capacities: host 16 / 0.06667 s = 240 requests/s; devices 4 / 0.010 s = 400 requests/s. At
-  // saturation the devices are 240 / 400 = 60 % busy.
+  // known). An instance is busy for input + execution (76.7 ms), so 8 instances per T4 (32) keep the
+  // instances from limiting first: 32 / 0.0767 s = 417 requests/s. Capacities: host 16 / 0.06667 s = 240
+  // requests/s; devices 4 / 0.010 s = 400 requests/s. At saturation the devices are 240 / 400 = 60 % busy.
   const std::string gke = "    gke: {pods: 1, devices: {type: T4, count: 4}, host_cores: 16}";
   const std::string yaml = "name: host_limited" +
                            platform_and_models(gke, "{groups: [gke]}", "{groups: [gke]}",
@@ -107,7 +108,8 @@ TEST_CASE("a server whose host saturates first: devices ~60 % busy, as arXiv:200
                            // One job alone: 1 s + 66.7 ms + 10 ms + 0.1 ms = 1.077 s per event, so the knee
                            // is 240 x 1.077 = 258 jobs; 600 jobs are well past it.
                            workload(600, 40, "1s", call("a", 10));
-  const RunSummary run = simulate_text(yaml, "host_limited.yaml");
+  const std::vector<std::string> instances{"models.a.triton.instance_group=[{count: 8, kind: GPU}]"};
+  const RunSummary run = simulate_text(yaml, "host_limited.yaml", instances);
   REQUIRE(run.group_usage.size() == 1);
   CHECK(run.bottleneck == "host cores");
   CHECK(run.group_usage[0].limit == "host cores");
@@ -118,7 +120,8 @@ TEST_CASE("a server whose host saturates first: devices ~60 % busy, as arXiv:200
   const double events_per_s = 600.0 / run.event.mean_s;
   CHECK(events_per_s == doctest::Approx(240.0).epsilon(0.02));
   // The MVA has the host as its own station: it names the same bottleneck and the same throughput (5 %).
-  const auto parameters = sonicsim::analysis::derive_parameters(sonicsim::load_scenario_text(yaml, "h.yaml"));
+  const auto parameters =
+      sonicsim::analysis::derive_parameters(sonicsim::load_scenario_text(yaml, "h.yaml", instances));
   const auto bounds = sonicsim::models::asymptotic_bounds(parameters.closed_network(), 600);
   CHECK(bounds.bottleneck == "host cores");
   const auto mva = sonicsim::analysis::analytic_curve(parameters, {600}).front();

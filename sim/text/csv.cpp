@@ -1,4 +1,4 @@
-#include "sim/metrics/csv.hpp"
+#include "sim/text/csv.hpp"
 
 #include <stdexcept>
 

@@ -1,0 +1,119 @@
+// `sonicsim import`: turns Triton's own measurement files into the scenario YAML they stand for, printing
+// what was read, what was derived and what the files suggest the derivation cannot capture.
+//   sonicsim import perf-analyzer FILES... --model M --device D [--batch B] [--input-bytes X --output-bytes
+//   Y]
+#include "sim/app/commands.hpp"
+#include "sim/app/scenario_source.hpp"
+#include "sim/measurements/perf_analyzer.hpp"
+#include "sim/scenario/units.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+namespace {
+
+struct PerfAnalyzerArguments {
+  std::vector<std::string> files;
+  std::string model = "MODEL";
+  std::string device = "T4";
+  std::optional<int> batch;
+  std::string input_bytes = "0B";  // per inference, as sent
+  std::string output_bytes = "0B"; // per inference
+};
+
+// A duration in the unit that keeps it readable, as the scenario reader accepts it.
+std::string duration_text(double seconds) {
+  char buffer[64];
+  if (seconds == 0.0) return "0s";
+  if (seconds >= 1e-3)
+    std::snprintf(buffer, sizeof buffer, "%.6gms", seconds * 1e3);
+  else if (seconds >= 1e-6)
+    std::snprintf(buffer, sizeof buffer, "%.6gus", seconds * 1e6);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.6gns", seconds * 1e9);
+  return buffer;
+}
+
+int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
+  const double input_bytes = parse_bytes(arguments.input_bytes);
+  const double output_bytes = parse_bytes(arguments.output_bytes);
+  const auto imported =
+      measurements::import_perf_analyzer(arguments.files, arguments.batch, input_bytes, output_bytes);
+  std::printf("perf_analyzer: %zu file(s), model %s on %s\n\n", imported.files.size(),
+              arguments.model.c_str(), arguments.device.c_str());
+  std::printf("%6s %6s %11s %11s %11s %11s %11s %13s %13s\n", "batch", "conc.", "queue us", "input us",
+              "infer us", "output us", "device /s", "measured /s", "1 instance /s");
+  for (std::size_t i = 0; i < imported.files.size(); ++i) {
+    const auto& file = imported.files[i];
+    for (const auto& row : file.rows) {
+      const double b = file.batch_size;
+      std::printf("%6d %6d %11.0f %11.0f %11.0f %11.0f %11.5g %13.5g %13.5g\n", file.batch_size,
+                  row.concurrency, row.queue_s * 1e6, row.compute_input_s * 1e6, row.compute_infer_s * 1e6,
+                  row.compute_output_s * 1e6, b / row.compute_infer_s, row.inferences_per_s,
+                  b / (row.compute_input_s + row.compute_infer_s + row.compute_output_s));
+    }
+  }
+  std::printf(
+      "\n  device /s      batch / Server Compute Infer: the curve (perf_analyzer's device time)\n"
+      "  measured /s    Inferences/Second at the file's concurrency: to check a re-simulation against\n"
+      "  1 instance /s  batch / (input + infer + output): one instance running one request at a time\n");
+  const auto cost_line = [](const char* name, const measurements::HostCostFit& fit) {
+    std::printf("  %s: %s per request + %s per byte (largest residual %.0f %%)\n", name,
+                duration_text(fit.per_request_s).c_str(), duration_text(fit.per_byte_s).c_str(),
+                100.0 * fit.max_relative_residual);
+  };
+  std::printf("\nserver host costs fitted over the batch sizes (per request + per byte%s):\n",
+              input_bytes > 0 ? "" : "; no --input-bytes: per request only");
+  cost_line("compute_input ", imported.compute_input);
+  cost_line("compute_output", imported.compute_output);
+  if (!imported.notes.empty()) {
+    std::printf("\nwhat the files suggest the import cannot capture:\n");
+    for (const auto& note : imported.notes)
+      std::printf("  - %s\n", note.c_str());
+  }
+  std::printf(
+      "\n# YAML: under models.%s (the curve may instead read the files: throughput: {%s: {perf_analyzer: "
+      "[FILES]}})\n",
+      arguments.model.c_str(), arguments.device.c_str());
+  std::printf("throughput:\n  %s:\n    points: [", arguments.device.c_str());
+  for (std::size_t i = 0; i < imported.curve_points.size(); ++i)
+    std::printf("%s[%.6g, %.6g]", i ? ", " : "", imported.curve_points[i].first,
+                imported.curve_points[i].second);
+  std::printf("]\n");
+  std::printf("compute_input: {per_request: \"%s\", per_byte: \"%s\"}\n",
+              duration_text(imported.compute_input.per_request_s).c_str(),
+              duration_text(imported.compute_input.per_byte_s).c_str());
+  std::printf("compute_output: {per_request: \"%s\", per_byte: \"%s\"}\n",
+              duration_text(imported.compute_output.per_request_s).c_str(),
+              duration_text(imported.compute_output.per_byte_s).c_str());
+  return exit_ok;
+}
+
+} // namespace
+
+void register_import_command(CLI::App& app, int& result) {
+  auto* command = app.add_subcommand("import", "Turn Triton measurement files into scenario YAML");
+  command->require_subcommand(1);
+  auto arguments = std::make_shared<PerfAnalyzerArguments>();
+  auto* perf = command->add_subcommand(
+      "perf-analyzer",
+      "perf_analyzer -f CSV files (one per batch size): the device curve (batch / Server Compute "
+      "Infer) and the server host costs (Compute Input, Compute Output)");
+  perf->add_option("files", arguments->files, "perf_analyzer CSV files")
+      ->required()
+      ->check(CLI::ExistingFile);
+  perf->add_option("--model", arguments->model, "Model name for the YAML (default: MODEL)");
+  perf->add_option("--device", arguments->device, "Device type of the measurement (default: T4)");
+  perf->add_option("--batch", arguments->batch,
+                   "Client batch size of every file (default: from each file name, e.g. _batch64.csv)")
+      ->check(CLI::Range(1, 1000000000));
+  perf->add_option("--input-bytes", arguments->input_bytes,
+                   "Bytes sent per inference, to fit Compute Input per byte (e.g. 9216B)");
+  perf->add_option("--output-bytes", arguments->output_bytes, "Bytes returned per inference (e.g. 32B)");
+  perf->callback([arguments, &result]() { result = guarded(*arguments, import_perf_analyzer); });
+}
+
+} // namespace sonicsim

@@ -1,0 +1,234 @@
+#include "sim/measurements/perf_analyzer.hpp"
+
+#include "models/fits.hpp"
+#include "sim/measurements/measurement_error.hpp"
+#include "sim/text/csv.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+
+namespace sonicsim::measurements {
+namespace {
+
+constexpr double seconds_per_us = 1e-6;
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+double number_at(const std::vector<std::string>& fields, std::size_t index, const std::string& column,
+                 const std::string& path, int line) {
+  const std::string text = trimmed(fields[index]);
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || value < 0.0)
+    throw MeasurementError(path, line,
+                           "column '" + column + "': got \"" + text + "\"; expected a number >= 0");
+  return value;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+std::string format(const char* pattern, double value) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+// per_request + bytes x per_byte through (bytes, seconds), both coefficients kept >= 0: a negative intercept
+// is refitted through the origin, a negative slope replaced by the mean.
+HostCostFit fit_cost(const std::vector<double>& bytes, const std::vector<double>& seconds) {
+  HostCostFit fit;
+  const bool distinct = bytes.size() >= 2 &&
+                        std::any_of(bytes.begin(), bytes.end(), [&](double b) { return b != bytes.front(); });
+  if (distinct) {
+    const auto line = models::fit_line(bytes, seconds);
+    fit.per_request_s = line.intercept;
+    fit.per_byte_s = line.slope;
+    if (fit.per_byte_s < 0.0) {
+      fit.per_byte_s = 0.0;
+      fit.per_request_s = -1.0;
+    } else if (fit.per_request_s < 0.0) {
+      double xy = 0.0, xx = 0.0;
+      for (std::size_t i = 0; i < bytes.size(); ++i) {
+        xy += bytes[i] * seconds[i];
+        xx += bytes[i] * bytes[i];
+      }
+      fit.per_request_s = 0.0;
+      fit.per_byte_s = xx > 0.0 ? xy / xx : 0.0;
+    }
+  }
+  if (!distinct || fit.per_request_s < 0.0) {
+    fit.per_byte_s = 0.0;
+    double sum = 0.0;
+    for (const double s : seconds)
+      sum += s;
+    fit.per_request_s = seconds.empty() ? 0.0 : sum / static_cast<double>(seconds.size());
+  }
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const double predicted = fit.per_request_s + bytes[i] * fit.per_byte_s;
+    if (seconds[i] > 0.0)
+      fit.max_relative_residual =
+          std::max(fit.max_relative_residual, std::fabs(predicted - seconds[i]) / seconds[i]);
+  }
+  return fit;
+}
+
+} // namespace
+
+std::optional<int> batch_size_from_name(const std::string& file_name) {
+  static const std::regex pattern(R"((?:^|[_\-.])(?:batch|b)(\d{1,7})(?:[_\-.]|$))", std::regex::icase);
+  std::smatch match;
+  const std::string stem = std::filesystem::path(file_name).filename().string();
+  if (!std::regex_search(stem, match, pattern)) return std::nullopt;
+  const int batch = std::stoi(match[1].str());
+  if (batch < 1) return std::nullopt;
+  return batch;
+}
+
+PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<int> batch_size) {
+  PerfAnalyzerFile file;
+  file.path = path;
+  if (batch_size) {
+    file.batch_size = *batch_size;
+  } else if (const auto from_name = batch_size_from_name(path)) {
+    file.batch_size = *from_name;
+  } else {
+    throw MeasurementError(path, 0,
+                           "cannot find the batch size: the file name states none (expected e.g. "
+                           "model_batch64.csv); give it with --batch (perf_analyzer's -b)");
+  }
+  std::ifstream in(path);
+  if (!in) throw MeasurementError(path, 0, "cannot open the file");
+  std::string text;
+  int line = 0;
+  std::map<std::string, std::size_t> column;
+  std::vector<std::string> header;
+  static const std::vector<std::string> required{
+      "Concurrency",  "Inferences/Second",    "Client Send",          "Network+Server Send/Recv",
+      "Server Queue", "Server Compute Input", "Server Compute Infer", "Server Compute Output",
+      "Client Recv",  "p50 latency",          "p90 latency",          "p95 latency",
+      "p99 latency"};
+  while (std::getline(in, text)) {
+    ++line;
+    if (trimmed(text).empty()) continue;
+    std::vector<std::string> fields;
+    try {
+      fields = split_csv_line(text);
+    } catch (const std::exception& e) {
+      throw MeasurementError(path, line, e.what());
+    }
+    if (header.empty()) {
+      header = fields;
+      for (std::size_t i = 0; i < header.size(); ++i)
+        column[trimmed(header[i])] = i;
+      for (const auto& name : required)
+        if (!column.count(name))
+          throw MeasurementError(path, line,
+                                 "missing column '" + name +
+                                     "'; expected perf_analyzer's -f CSV header "
+                                     "(Concurrency,Inferences/Second,Client Send,...)");
+      continue;
+    }
+    // perf_analyzer appends other tables (server-side metrics) after a blank line: stop at a line that is not
+    // a data row of this table.
+    if (fields.size() < header.size()) {
+      if (file.rows.empty())
+        throw MeasurementError(path, line,
+                               "expected " + std::to_string(header.size()) + " fields, got " +
+                                   std::to_string(fields.size()));
+      break;
+    }
+    const auto value = [&](const char* name) { return number_at(fields, column.at(name), name, path, line); };
+    PerfAnalyzerRow row;
+    row.line = line;
+    row.concurrency = static_cast<int>(value("Concurrency"));
+    row.inferences_per_s = value("Inferences/Second");
+    row.client_send_s = value("Client Send") * seconds_per_us;
+    row.network_s = value("Network+Server Send/Recv") * seconds_per_us;
+    row.queue_s = value("Server Queue") * seconds_per_us;
+    row.compute_input_s = value("Server Compute Input") * seconds_per_us;
+    row.compute_infer_s = value("Server Compute Infer") * seconds_per_us;
+    row.compute_output_s = value("Server Compute Output") * seconds_per_us;
+    row.client_recv_s = value("Client Recv") * seconds_per_us;
+    row.p50_s = value("p50 latency") * seconds_per_us;
+    row.p90_s = value("p90 latency") * seconds_per_us;
+    row.p95_s = value("p95 latency") * seconds_per_us;
+    row.p99_s = value("p99 latency") * seconds_per_us;
+    if (row.compute_infer_s <= 0.0)
+      throw MeasurementError(path, line,
+                             "column 'Server Compute Infer' is 0: no device time to build a curve from");
+    file.rows.push_back(row);
+  }
+  if (header.empty()) throw MeasurementError(path, 0, "empty file; expected perf_analyzer's -f CSV");
+  if (file.rows.empty()) throw MeasurementError(path, line, "no data row after the header");
+  return file;
+}
+
+PerfAnalyzerImport import_perf_analyzer(const std::vector<std::string>& paths, std::optional<int> batch_size,
+                                        double input_bytes_per_inference, double output_bytes_per_inference) {
+  PerfAnalyzerImport out;
+  if (paths.empty()) throw MeasurementError("perf_analyzer", 0, "no files given");
+  for (const auto& path : paths)
+    out.files.push_back(read_perf_analyzer_file(path, batch_size));
+  std::stable_sort(
+      out.files.begin(), out.files.end(),
+      [](const PerfAnalyzerFile& a, const PerfAnalyzerFile& b) { return a.batch_size < b.batch_size; });
+  for (std::size_t i = 1; i < out.files.size(); ++i)
+    if (out.files[i].batch_size == out.files[i - 1].batch_size)
+      throw MeasurementError(out.files[i].path, 0,
+                             "batch size " + std::to_string(out.files[i].batch_size) + " again (also in " +
+                                 out.files[i - 1].path + "); expected one file per batch size");
+  std::vector<double> input_bytes, input_s, output_bytes, output_s;
+  for (const auto& file : out.files) {
+    std::vector<double> infer_s, in_s, out_s;
+    for (const auto& row : file.rows) {
+      infer_s.push_back(row.compute_infer_s);
+      in_s.push_back(row.compute_input_s);
+      out_s.push_back(row.compute_output_s);
+    }
+    const double b = file.batch_size;
+    out.curve_points.emplace_back(b, b / median(infer_s));
+    input_bytes.push_back(b * input_bytes_per_inference);
+    input_s.push_back(median(in_s));
+    output_bytes.push_back(b * output_bytes_per_inference);
+    output_s.push_back(median(out_s));
+    // Checks against the end-to-end figure, with one instance executing requests one at a time.
+    for (const auto& row : file.rows) {
+      const double one_instance_per_s =
+          b / (row.compute_input_s + row.compute_infer_s + row.compute_output_s);
+      const double device_per_s = b / row.compute_infer_s;
+      const std::string where = file.path + ":" + std::to_string(row.line) + ": ";
+      if (row.inferences_per_s > 1.2 * one_instance_per_s)
+        out.notes.push_back(
+            where + format("%.4g inferences/s measured, above the ", row.inferences_per_s) +
+            format("%.4g/s that one instance running one request at a time allows: requests were "
+                   "merged (dynamic batching) or several instances ran",
+                   one_instance_per_s));
+      if (row.queue_s > 0.0 && device_per_s > 1.5 * row.inferences_per_s &&
+          row.compute_output_s > row.compute_infer_s)
+        out.notes.push_back(
+            where + format("requests queued, yet the device curve (%.4g/s) is far above ", device_per_s) +
+            format("the measured %.4g/s and Compute Output exceeds Compute Infer: an asynchronous "
+                   "backend's device time may sit in Compute Output",
+                   row.inferences_per_s));
+    }
+  }
+  out.compute_input = fit_cost(input_bytes, input_s);
+  out.compute_output = fit_cost(output_bytes, output_s);
+  return out;
+}
+
+} // namespace sonicsim::measurements
