@@ -16,14 +16,15 @@ declare -A allowed=(
   [sim/metrics]="models sim/random sim/text sim/measurements sim/scenario"
   [sim/analysis]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics"
   [sim/planning]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis"
+  [sim/calibration]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis"
   [sim/sweep]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/analysis"
   [sim/validation]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/analysis"
   [sim/platform]="models sim/random sim/text sim/measurements sim/scenario sim/metrics"
   [sim/actors]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/platform"
   [sim/engine]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/platform sim/actors"
-  [sim/app]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/sweep sim/validation sim/platform sim/actors sim/engine"
+  [sim/app]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/platform sim/actors sim/engine"
 )
-pure="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/sweep sim/validation"
+pure="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation"
 
 failures=0
 for dir in $(find models sim -mindepth 0 -type d | sort); do

@@ -4,6 +4,8 @@
 //   Y]
 #include "sim/app/commands.hpp"
 #include "sim/app/scenario_source.hpp"
+#include "sim/app/simulation_batch.hpp"
+#include "sim/calibration/perf_analyzer_replay.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/scenario/units.hpp"
 
@@ -22,6 +24,13 @@ struct PerfAnalyzerArguments {
   std::optional<int> batch;
   std::string input_bytes = "0B";  // per inference, as sent
   std::string output_bytes = "0B"; // per inference
+  std::string mapping = "compute-infer";
+  bool replay = false;
+  int instances = 1;
+  bool dynamic_batching = false;
+  int max_batch_size = 0;
+  int host_cores = 128;
+  int parallel = 2;
 };
 
 // A duration in the unit that keeps it readable, as the scenario reader accepts it.
@@ -40,10 +49,13 @@ std::string duration_text(double seconds) {
 int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
   const double input_bytes = parse_bytes(arguments.input_bytes);
   const double output_bytes = parse_bytes(arguments.output_bytes);
-  const auto imported =
-      measurements::import_perf_analyzer(arguments.files, arguments.batch, input_bytes, output_bytes);
-  std::printf("perf_analyzer: %zu file(s), model %s on %s\n\n", imported.files.size(),
-              arguments.model.c_str(), arguments.device.c_str());
+  const auto mapping = arguments.mapping == "merged-async" ? measurements::DeviceTimeMapping::merged_async
+                                                           : measurements::DeviceTimeMapping::compute_infer;
+  const auto imported = measurements::import_perf_analyzer(arguments.files, arguments.batch, input_bytes,
+                                                           output_bytes, mapping);
+  std::printf("perf_analyzer: %zu file(s), model %s on %s, device time: %s\n\n", imported.files.size(),
+              arguments.model.c_str(), arguments.device.c_str(),
+              measurements::device_time_mapping_name(mapping));
   std::printf("%6s %6s %11s %11s %11s %11s %11s %13s %13s\n", "batch", "conc.", "queue us", "input us",
               "infer us", "output us", "device /s", "measured /s", "1 instance /s");
   for (std::size_t i = 0; i < imported.files.size(); ++i) {
@@ -89,7 +101,42 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
   std::printf("compute_output: {per_request: \"%s\", per_byte: \"%s\"}\n",
               duration_text(imported.compute_output.per_request_s).c_str(),
               duration_text(imported.compute_output.per_byte_s).c_str());
-  return exit_ok;
+  if (!arguments.replay) return exit_ok;
+
+  // perf_analyzer's setup, simulated with what was imported: does it land where the files say?
+  calibration::ReplaySettings settings;
+  settings.device_type = arguments.device;
+  settings.instances = arguments.instances;
+  settings.dynamic_batching = arguments.dynamic_batching;
+  settings.max_batch_size = arguments.max_batch_size;
+  settings.host_cores = arguments.host_cores;
+  if (input_bytes > 0) settings.input_bytes_per_inference = input_bytes;
+  if (output_bytes > 0) settings.output_bytes_per_inference = output_bytes;
+  const auto replays = calibration::perf_analyzer_replays(imported, settings);
+  std::vector<Scenario> scenarios;
+  for (const auto& replay : replays)
+    scenarios.push_back(replay.scenario);
+  const auto outcomes = simulate_batch(scenarios, arguments.parallel, "replay");
+  std::printf(
+      "\nreplay of perf_analyzer's setup (%d instance(s) per device, dynamic batching %s, %d host cores):\n",
+      arguments.instances, arguments.dynamic_batching ? "on" : "off", arguments.host_cores);
+  std::printf("%6s %6s %13s %13s %9s %13s\n", "batch", "conc.", "measured /s", "simulated /s", "error",
+              "mean executed");
+  int failed = 0;
+  for (std::size_t i = 0; i < replays.size(); ++i) {
+    if (!outcomes[i].ok) {
+      std::printf("%6d %6d  failed: %s\n", replays[i].batch_size, replays[i].concurrency,
+                  outcomes[i].error.c_str());
+      ++failed;
+      continue;
+    }
+    const auto& summary = outcomes[i].summary;
+    const double measured = replays[i].measured_inferences_per_s;
+    std::printf("%6d %6d %13.5g %13.5g %8.1f%% %13.4g\n", replays[i].batch_size, replays[i].concurrency,
+                measured, summary.inferences_per_s, 100.0 * (summary.inferences_per_s / measured - 1.0),
+                summary.mean_executed_batch);
+  }
+  return failed ? exit_run_failed : exit_ok;
 }
 
 } // namespace
@@ -113,6 +160,24 @@ void register_import_command(CLI::App& app, int& result) {
   perf->add_option("--input-bytes", arguments->input_bytes,
                    "Bytes sent per inference, to fit Compute Input per byte (e.g. 9216B)");
   perf->add_option("--output-bytes", arguments->output_bytes, "Bytes returned per inference (e.g. 32B)");
+  perf->add_option(
+          "--device-time", arguments->mapping,
+          "compute-infer (perf_analyzer's definition, default) or merged-async (an asynchronous backend "
+          "with one instance and dynamic batching: infer + output of k merged requests)")
+      ->check(CLI::IsMember({"compute-infer", "merged-async"}));
+  perf->add_flag(
+      "--replay", arguments->replay,
+      "Simulate perf_analyzer's setup for every file with what was imported and compare Inferences/s");
+  perf->add_option("--instances", arguments->instances, "Replay: instances per device (default 1)")
+      ->check(CLI::Range(1, 64));
+  perf->add_flag("--dynamic-batching", arguments->dynamic_batching, "Replay: the dynamic batcher on");
+  perf->add_option("--max-batch-size", arguments->max_batch_size,
+                   "Replay: Triton max_batch_size (default: the largest batch imported)")
+      ->check(CLI::Range(1, 1000000000));
+  perf->add_option("--host-cores", arguments->host_cores, "Replay: server host cores (default 128)")
+      ->check(CLI::Range(1, 1024));
+  perf->add_option("-j,--parallel", arguments->parallel, "Replay: simulations at once (default 2)")
+      ->check(CLI::Range(1, 1024));
   perf->callback([arguments, &result]() { result = guarded(*arguments, import_perf_analyzer); });
 }
 

@@ -177,8 +177,13 @@ PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<
   return file;
 }
 
+const char* device_time_mapping_name(DeviceTimeMapping mapping) {
+  return mapping == DeviceTimeMapping::merged_async ? "merged-async" : "compute-infer";
+}
+
 PerfAnalyzerImport import_perf_analyzer(const std::vector<std::string>& paths, std::optional<int> batch_size,
-                                        double input_bytes_per_inference, double output_bytes_per_inference) {
+                                        double input_bytes_per_inference, double output_bytes_per_inference,
+                                        DeviceTimeMapping mapping) {
   PerfAnalyzerImport out;
   if (paths.empty()) throw MeasurementError("perf_analyzer", 0, "no files given");
   for (const auto& path : paths)
@@ -193,18 +198,31 @@ PerfAnalyzerImport import_perf_analyzer(const std::vector<std::string>& paths, s
                                  out.files[i - 1].path + "); expected one file per batch size");
   std::vector<double> input_bytes, input_s, output_bytes, output_s;
   for (const auto& file : out.files) {
-    std::vector<double> infer_s, in_s, out_s;
+    std::vector<double> infer_s, in_s, out_s, merged;
+    const double b = file.batch_size;
     for (const auto& row : file.rows) {
       infer_s.push_back(row.compute_infer_s);
       in_s.push_back(row.compute_input_s);
       out_s.push_back(row.compute_output_s);
+      merged.push_back(std::max(1.0, row.inferences_per_s *
+                                         (row.compute_input_s + row.compute_infer_s + row.compute_output_s) /
+                                         b));
     }
-    const double b = file.batch_size;
-    out.curve_points.emplace_back(b, b / median(infer_s));
-    input_bytes.push_back(b * input_bytes_per_inference);
-    input_s.push_back(median(in_s));
-    output_bytes.push_back(b * output_bytes_per_inference);
-    output_s.push_back(median(out_s));
+    if (mapping == DeviceTimeMapping::compute_infer) {
+      out.curve_points.emplace_back(b, b / median(infer_s));
+      input_bytes.push_back(b * input_bytes_per_inference);
+      input_s.push_back(median(in_s));
+      output_bytes.push_back(b * output_bytes_per_inference);
+      output_s.push_back(median(out_s));
+    } else {
+      // An execution of k requests: k b inferences in infer + output; its input handling covers k requests.
+      const double k = median(merged);
+      out.curve_points.emplace_back(k * b, k * b / (median(infer_s) + median(out_s)));
+      input_bytes.push_back(k * b * input_bytes_per_inference);
+      input_s.push_back(median(in_s));
+      output_bytes.push_back(k * b * output_bytes_per_inference);
+      output_s.push_back(0.0);
+    }
     // Checks against the end-to-end figure, with one instance executing requests one at a time.
     for (const auto& row : file.rows) {
       const double one_instance_per_s =
@@ -225,6 +243,32 @@ PerfAnalyzerImport import_perf_analyzer(const std::vector<std::string>& paths, s
                    "backend's device time may sit in Compute Output",
                    row.inferences_per_s));
     }
+  }
+  if (mapping == DeviceTimeMapping::merged_async) {
+    // Executed batch sizes must increase for a curve: merging can make two client sizes land close.
+    std::vector<std::size_t> order(out.curve_points.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return out.curve_points[a].first < out.curve_points[b].first;
+    });
+    std::vector<std::pair<double, double>> points;
+    std::vector<double> bytes, seconds;
+    for (const std::size_t i : order) {
+      if (!points.empty() && out.curve_points[i].first <= points.back().first) {
+        out.notes.push_back("merged-async: executed batch " + format("%.4g", out.curve_points[i].first) +
+                            " is not above the previous one; the point is left out");
+        continue;
+      }
+      points.push_back(out.curve_points[i]);
+      bytes.push_back(input_bytes[i]);
+      seconds.push_back(input_s[i]);
+    }
+    out.curve_points = points;
+    input_bytes = bytes;
+    input_s = seconds;
+    output_bytes.assign(bytes.size(), 0.0);
+    output_s.assign(bytes.size(), 0.0);
   }
   out.compute_input = fit_cost(input_bytes, input_s);
   out.compute_output = fit_cost(output_bytes, output_s);

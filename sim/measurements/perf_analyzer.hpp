@@ -55,6 +55,23 @@ struct HostCostFit {
   double max_relative_residual = 0.0; // the largest |fit - measured| / measured over the files
 };
 
+// How a file's columns become device time.
+enum class DeviceTimeMapping {
+  // perf_analyzer's definitions: Server Compute Infer is the device time of a batch of the client's size;
+  // Compute Input and Output are host work.
+  compute_infer,
+  // For an asynchronous backend (PyTorch returns before the GPU has finished; the wait shows up in Compute
+  // Output) served by one instance with dynamic batching: the device time is Compute Infer + Compute Output,
+  // of an executed batch of k x batch, where k = Inferences/Second / (batch / (input + infer + output)) >= 1
+  // is
+  // how many requests the batcher merged (one instance is busy for input + infer + output per execution, so
+  // it
+  // can only reach the measured rate by executing k requests at once). Compute Output is then not host work.
+  merged_async,
+};
+
+const char* device_time_mapping_name(DeviceTimeMapping mapping);
+
 struct PerfAnalyzerImport {
   std::vector<PerfAnalyzerFile> files; // sorted by batch size
   // (batch size, inferences per second on the device) = (b, b / compute infer), one point per batch size (the
@@ -69,6 +86,7 @@ struct PerfAnalyzerImport {
 // Bytes per inference are the model's (as sent); 0 fits the per-request cost alone. Throws MeasurementError
 // when two files have the same batch size or there are none.
 PerfAnalyzerImport import_perf_analyzer(const std::vector<std::string>& paths, std::optional<int> batch_size,
-                                        double input_bytes_per_inference, double output_bytes_per_inference);
+                                        double input_bytes_per_inference, double output_bytes_per_inference,
+                                        DeviceTimeMapping mapping = DeviceTimeMapping::compute_infer);
 
 } // namespace sonicsim::measurements

@@ -173,7 +173,12 @@ json scenario_to_json(const Scenario& scenario) {
       json points = json::array();
       for (const auto& [batch, rate] : curve.points())
         points.push_back({batch, rate});
-      curves[device] = {{"points_batch_inferences_per_s", points}, {"overhead_s", curve.overhead_s()}};
+      const auto files = model.perf_analyzer_files.find(device);
+      curves[device] = {{"points_batch_inferences_per_s", points},
+                        {"overhead_s", curve.overhead_s()},
+                        {"perf_analyzer_files", files == model.perf_analyzer_files.end()
+                                                    ? std::vector<std::string>{}
+                                                    : files->second}};
     }
     const auto& triton = model.triton;
     const auto& batching = triton.dynamic_batching;

@@ -204,6 +204,8 @@ struct Model {
   // The device catalogue of this model: its throughput curve on each device type it can run on (T4, A100,
   // an FPGA, ..., and "CPU" for one CPU instance), each with its source in a comment of the scenario.
   std::map<std::string, ThroughputCurve> throughput_by_device;
+  // The perf_analyzer files a curve was read from (throughput.<device>.perf_analyzer), per device type.
+  std::map<std::string, std::vector<std::string>> perf_analyzer_files;
   TritonSettings triton;
   Deployment deploy;
   HostCost compute_input;  // on the input bytes of a request (as sent, after any compression)

@@ -50,15 +50,15 @@ std::vector<std::string> perf_analyzer_paths(const Cursor& c) {
   return paths;
 }
 
-ThroughputCurve read_curve(const Cursor& c) {
+ThroughputCurve read_curve(const Cursor& c, std::vector<std::string>& perf_analyzer_files) {
   std::vector<ThroughputCurve::Point> curve_points;
   if (const Cursor files = c["perf_analyzer"]; files.present()) {
     // The device curve of perf_analyzer measurements: batch / Server Compute Infer per file
     // (sim/measurements/perf_analyzer.hpp).
     if (c["points"].present()) c["points"].fail("either points or perf_analyzer, not both");
+    perf_analyzer_files = perf_analyzer_paths(files);
     try {
-      const auto imported =
-          measurements::import_perf_analyzer(perf_analyzer_paths(files), std::nullopt, 0.0, 0.0);
+      const auto imported = measurements::import_perf_analyzer(perf_analyzer_files, std::nullopt, 0.0, 0.0);
       curve_points = imported.curve_points;
     } catch (const measurements::MeasurementError& e) {
       files.fail(std::string("cannot import: ") + e.what());
@@ -229,7 +229,9 @@ Model read_model(const Cursor& c, const std::string& name) {
         "[[1, 600], [64, 9000]]}}");
   for (const auto& entry : throughput.node()) {
     const std::string gpu = entry.first.Scalar();
-    m.throughput_by_device.insert_or_assign(gpu, read_curve(throughput[gpu]));
+    std::vector<std::string> files;
+    m.throughput_by_device.insert_or_assign(gpu, read_curve(throughput[gpu], files));
+    if (!files.empty()) m.perf_analyzer_files[gpu] = files;
   }
   m.triton = read_triton(c["triton"]);
   if (c["deploy"].present()) m.deploy = read_deployment(c["deploy"]);

@@ -1,0 +1,93 @@
+// perf_analyzer import on the CMS Mini-AOD files (validation/data/cms_miniaod_2024/perf_analyzer/): the curve
+// is the files' device time, and perf_analyzer's own setup re-simulated lands where the files say.
+#include "simulate.hpp"
+
+#include "sim/measurements/perf_analyzer.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+const std::string pn_ak4_pt =
+    std::string(SONICSIM_SOURCE_DIR) + "/validation/data/cms_miniaod_2024/perf_analyzer/particlenet_AK4_PT";
+
+std::vector<std::string> csv_files(const std::string& folder) {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(folder))
+    files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+} // namespace
+
+TEST_CASE("the imported ParticleNet AK4 (PyTorch) T4 curve is the files' device time per batch") {
+  const auto imported =
+      sonicsim::measurements::import_perf_analyzer(csv_files(pn_ak4_pt), std::nullopt, 0, 0);
+  REQUIRE(imported.curve_points.size() == 8);
+  // Server Compute Infer in the files: 2,353 us at batch 1, 2,966 us at 16, 4,035 us at 256.
+  CHECK(imported.curve_points[0].first == 1.0);
+  CHECK(imported.curve_points[0].second == doctest::Approx(1.0 / 2353e-6));
+  CHECK(imported.curve_points[3].first == 16.0);
+  CHECK(imported.curve_points[3].second == doctest::Approx(16.0 / 2966e-6));
+  CHECK(imported.curve_points[7].first == 256.0);
+  CHECK(imported.curve_points[7].second == doctest::Approx(256.0 / 4035e-6));
+  // A scenario can read the same files: its curve is the same.
+  const std::string yaml =
+      "name: pa\nmodels:\n  pn:\n    input_bytes_per_inference: \"9760B\"\n"
+      "    output_bytes_per_inference: \"32B\"\n    throughput: {T4: {perf_analyzer: \"" +
+      pn_ak4_pt +
+      "\"}}\n    triton: {max_batch_size: 256}\nworkload:\n  jobs: 1\n"
+      "  pipeline:\n    - {name: ml, type: remote_inference, model: pn, inferences: 16, "
+      "max_batch: 16}\n";
+  const auto scenario = sonicsim::load_scenario_text(yaml, "pa.yaml");
+  const auto& curve = scenario.models.at("pn").throughput_by_device.at("T4");
+  REQUIRE(curve.points().size() == 8);
+  for (std::size_t i = 0; i < 8; ++i)
+    CHECK(curve.points()[i] == imported.curve_points[i]);
+}
+
+TEST_CASE(
+    "perf_analyzer's setup re-simulated with the merged-async reading lands within the files' stability") {
+  // Read by perf_analyzer's definitions (device time = Server Compute Infer), the PyTorch files cannot be
+  // reproduced: the replay gives -94 % at batch 1 and +116 % at batch 256 (docs/measurements.md), because
+  // PyTorch returns before the GPU is done and the wait shows up in Compute Output, and the server merged the
+  // four concurrent requests. Read as one instance with dynamic batching, device time = infer + output of the
+  // k merged requests, the replay lands within perf_analyzer's stability criterion (its measurements count as
+  // stable when three windows agree within 10 %: --stability-percentage, default 10), except at batch 4.
+  const auto result =
+      sonicsim::testing::run_sonicsim("import perf-analyzer " + pn_ak4_pt +
+                                      "/*.csv --device-time merged-async --replay --dynamic-batching "
+                                      "--input-bytes 9760B --output-bytes 32B");
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  const auto table = result.output.substr(result.output.find("replay of perf_analyzer's setup"));
+  std::istringstream lines(table);
+  std::string line;
+  std::getline(lines, line); // title
+  std::getline(lines, line); // header
+  int rows = 0;
+  while (std::getline(lines, line) && !line.empty()) {
+    std::istringstream fields(line);
+    int batch = 0, concurrency = 0;
+    double measured = 0.0, simulated = 0.0;
+    fields >> batch >> concurrency >> measured >> simulated;
+    CAPTURE(batch);
+    ++rows;
+    const double error = simulated / measured - 1.0;
+    if (batch == 4) {
+      // Known: -11 %. The replay merges the same 2 requests as the file implies (executed batch 8), but its
+      // jobs send the next request only after the reply (0.7 ms of network each), where perf_analyzer's async
+      // client has it ready.
+      CHECK(error == doctest::Approx(-0.11).epsilon(0.3));
+    } else {
+      CHECK(std::fabs(error) <= 0.10);
+    }
+  }
+  CHECK(rows == 8);
+}
