@@ -7,6 +7,7 @@
 #include "sim/app/simulation_batch.hpp"
 #include "sim/calibration/perf_analyzer_replay.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
+#include "sim/measurements/triton_config.hpp"
 #include "sim/scenario/units.hpp"
 
 #include <cstdio>
@@ -139,6 +140,53 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
   return failed ? exit_run_failed : exit_ok;
 }
 
+struct TritonConfigArguments {
+  std::string file;
+  std::string model = "MODEL";
+};
+
+int import_triton_config(const TritonConfigArguments& arguments) {
+  const auto config = measurements::read_triton_config(arguments.file);
+  std::printf("config.pbtxt: %s\n", arguments.file.c_str());
+  if (!config.notes.empty()) {
+    std::printf("\nnot simulated (named so that nothing is dropped silently):\n");
+    for (const auto& note : config.notes)
+      std::printf("  - %s\n", note.c_str());
+  }
+  std::printf("\n# YAML: under models.%s (or write triton_config: %s there)\n", arguments.model.c_str(),
+              arguments.file.c_str());
+  if (config.input_bytes_per_inference)
+    std::printf("input_bytes_per_inference: \"%.10gB\"\n", *config.input_bytes_per_inference);
+  if (config.output_bytes_per_inference)
+    std::printf("output_bytes_per_inference: \"%.10gB\"\n", *config.output_bytes_per_inference);
+  std::printf("triton:\n  max_batch_size: %d\n", config.max_batch_size);
+  if (!config.instance_groups.empty()) {
+    std::printf("  instance_group: [");
+    for (std::size_t i = 0; i < config.instance_groups.size(); ++i) {
+      const auto& group = config.instance_groups[i];
+      std::printf("%s{count: %d, kind: %s", i ? ", " : "", group.count, group.cpu ? "CPU" : "GPU");
+      if (!group.gpus.empty()) {
+        std::printf(", gpus: [");
+        for (std::size_t g = 0; g < group.gpus.size(); ++g)
+          std::printf("%s%d", g ? ", " : "", group.gpus[g]);
+        std::printf("]");
+      }
+      std::printf("}");
+    }
+    std::printf("]\n");
+  }
+  if (config.dynamic_batching) {
+    std::printf("  dynamic_batching:\n    preferred_batch_size: [");
+    for (std::size_t i = 0; i < config.preferred_batch_sizes.size(); ++i)
+      std::printf("%s%d", i ? ", " : "", config.preferred_batch_sizes[i]);
+    std::printf("]\n    max_queue_delay: \"%.10gus\"\n", config.max_queue_delay_s * 1e6);
+    if (config.max_queue_size || config.timeout_s)
+      std::printf("    default_queue_policy: {max_queue_size: %d, timeout: \"%.10gus\"}\n",
+                  config.max_queue_size.value_or(0), config.timeout_s.value_or(0.0) * 1e6);
+  }
+  return exit_ok;
+}
+
 } // namespace
 
 void register_import_command(CLI::App& app, int& result) {
@@ -179,6 +227,15 @@ void register_import_command(CLI::App& app, int& result) {
   perf->add_option("-j,--parallel", arguments->parallel, "Replay: simulations at once (default 2)")
       ->check(CLI::Range(1, 1024));
   perf->callback([arguments, &result]() { result = guarded(*arguments, import_perf_analyzer); });
+  auto config_arguments = std::make_shared<TritonConfigArguments>();
+  auto* config = command->add_subcommand(
+      "triton-config",
+      "A Triton config.pbtxt: max_batch_size, bytes per inference from the inputs' and outputs' "
+      "dims, instance_group, dynamic_batching; every other field named");
+  config->add_option("file", config_arguments->file, "config.pbtxt")->required()->check(CLI::ExistingFile);
+  config->add_option("--model", config_arguments->model, "Model name for the YAML (default: MODEL)");
+  config->callback(
+      [config_arguments, &result]() { result = guarded(*config_arguments, import_triton_config); });
 }
 
 } // namespace sonicsim

@@ -10,7 +10,8 @@ std::vector<double> smooth_counts(const std::vector<double>& counts, double sigm
   const auto reach = static_cast<long>(std::ceil(4.0 * sigma_bins));
   std::vector<double> kernel;
   for (long k = -reach; k <= reach; ++k)
-    kernel.push_back(std::exp(-0.5 * (k / sigma_bins) * (k / sigma_bins)));
+    kernel.push_back(
+        std::exp(-0.5 * (static_cast<double>(k) / sigma_bins) * (static_cast<double>(k) / sigma_bins)));
   const auto n = static_cast<long>(counts.size());
   std::vector<double> smoothed(counts.size(), 0.0);
   for (long i = 0; i < n; ++i) {

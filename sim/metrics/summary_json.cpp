@@ -206,6 +206,8 @@ json scenario_to_json(const Scenario& scenario) {
                               {"preferred_batch_size", batching.preferred_batch_sizes},
                               {"max_queue_delay_s", batching.max_queue_delay_s},
                               {"default_queue_policy", queue_policy}}}};
+    model_json["triton_config_file"] = model.triton_config_file;
+    model_json["triton_config_notes"] = model.triton_config_notes;
     model_json["deploy"] = {{"groups", model.deploy.groups},
                             {"load_balancer", load_balancer_name(model.deploy.load_balancer)}};
     model_json["compute_input"] = host_cost(model.compute_input);

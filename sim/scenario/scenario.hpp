@@ -207,6 +207,8 @@ struct Model {
   // The perf_analyzer files a curve was read from (throughput.<device>.perf_analyzer), per device type.
   std::map<std::string, std::vector<std::string>> perf_analyzer_files;
   TritonSettings triton;
+  std::string triton_config_file;               // triton_config: the config.pbtxt the settings came from
+  std::vector<std::string> triton_config_notes; // its fields the simulation does not use, by name
   Deployment deploy;
   HostCost compute_input;  // on the input bytes of a request (as sent, after any compression)
   HostCost compute_output; // on the output bytes

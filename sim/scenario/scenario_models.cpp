@@ -1,9 +1,11 @@
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 
 #include "sim/measurements/measurement_error.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
+#include "sim/measurements/triton_config.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 #include "sim/scenario/yaml_values.hpp"
 
@@ -210,18 +212,66 @@ Deployment read_deployment(const Cursor& c) {
   return d;
 }
 
+// A model's Triton settings from its config.pbtxt (triton_config: PATH, relative to the scenario file), as
+// the YAML triton section would give them; the bytes per inference when its dims fix them.
+TritonSettings triton_from_config(const Cursor& c, const measurements::TritonConfig& config) {
+  TritonSettings t;
+  // max_batch_size 0: Triton's "no batching", each request one inference.
+  t.max_batch_size = std::max(1, config.max_batch_size);
+  for (const auto& group : config.instance_groups)
+    t.instance_groups.push_back(InstanceGroup{
+        group.count, group.cpu ? InstanceGroup::Kind::cpu : InstanceGroup::Kind::gpu, group.gpus});
+  t.dynamic_batching.enabled = config.dynamic_batching;
+  for (const int size : config.preferred_batch_sizes) {
+    require(c, size >= 1 && size <= t.max_batch_size,
+            "a config whose preferred_batch_size values are within 1..max_batch_size (" +
+                std::to_string(t.max_batch_size) + "); it has " + std::to_string(size));
+    t.dynamic_batching.preferred_batch_sizes.push_back(size);
+  }
+  t.dynamic_batching.max_queue_delay_s = config.max_queue_delay_s;
+  t.dynamic_batching.queue_policy.max_queue_size = config.max_queue_size;
+  t.dynamic_batching.queue_policy.timeout_s = config.timeout_s;
+  return t;
+}
+
+// Bytes per inference: written in the YAML, or fixed by the config's dims (both: they must agree).
+double read_bytes_per_inference(const Cursor& c, const std::optional<double>& from_config, bool input) {
+  const std::string key = input ? "input_bytes_per_inference" : "output_bytes_per_inference";
+  if (!c[key].present() && from_config) return *from_config;
+  const double bytes = read_bytes(c[key]);
+  // Inputs per inference are kilobytes (a 48x48 patch: 9 kB; a jet: a few kB); 1 GB is a typo.
+  if (input)
+    require(c[key], bytes > 0.0 && bytes <= 1e9, "a size > 0 and at most 1GB, e.g. \"9216B\"");
+  else
+    require(c[key], bytes >= 0.0 && bytes <= 1e9, "a size between 0 and 1GB, e.g. \"16B\"");
+  if (from_config && std::fabs(bytes - *from_config) > 1e-9 * *from_config)
+    c[key].fail("the model's triton_config fixes " + number_text(*from_config) +
+                " bytes per inference from its dims and data types; expected the same, or leave the key out");
+  return bytes;
+}
+
 Model read_model(const Cursor& c, const std::string& name) {
   Model m;
   m.name = name;
-  m.input_bytes_per_inference = read_bytes(c["input_bytes_per_inference"]);
-  // Inputs per inference are kilobytes (a 48x48 patch: 9 kB; a jet: a few kB); 1 GB is a typo.
-  require(c["input_bytes_per_inference"],
-          m.input_bytes_per_inference > 0.0 && m.input_bytes_per_inference <= 1e9,
-          "a size > 0 and at most 1GB, e.g. \"9216B\"");
-  m.output_bytes_per_inference = read_bytes(c["output_bytes_per_inference"]);
-  require(c["output_bytes_per_inference"],
-          m.output_bytes_per_inference >= 0.0 && m.output_bytes_per_inference <= 1e9,
-          "a size between 0 and 1GB, e.g. \"16B\"");
+  std::optional<measurements::TritonConfig> config;
+  if (const Cursor file = c["triton_config"]; file.present()) {
+    namespace fs = std::filesystem;
+    const fs::path base =
+        c.source_name().front() == '<' ? fs::current_path() : fs::path(c.source_name()).parent_path();
+    m.triton_config_file = (base / read_string(file)).string();
+    try {
+      config = measurements::read_triton_config(m.triton_config_file);
+    } catch (const measurements::MeasurementError& e) {
+      file.fail(std::string("cannot read the Triton config: ") + e.what());
+    }
+    if (c["triton"].present())
+      c["triton"].fail("the model has a triton_config: write its Triton settings there, or here, not both");
+    m.triton_config_notes = config->notes;
+  }
+  m.input_bytes_per_inference =
+      read_bytes_per_inference(c, config ? config->input_bytes_per_inference : std::nullopt, true);
+  m.output_bytes_per_inference =
+      read_bytes_per_inference(c, config ? config->output_bytes_per_inference : std::nullopt, false);
   const Cursor throughput = c["throughput"];
   if (!throughput.present() || throughput.node().size() == 0)
     throughput.fail(
@@ -233,7 +283,7 @@ Model read_model(const Cursor& c, const std::string& name) {
     m.throughput_by_device.insert_or_assign(gpu, read_curve(throughput[gpu], files));
     if (!files.empty()) m.perf_analyzer_files[gpu] = files;
   }
-  m.triton = read_triton(c["triton"]);
+  m.triton = config ? triton_from_config(c["triton_config"], *config) : read_triton(c["triton"]);
   if (c["deploy"].present()) m.deploy = read_deployment(c["deploy"]);
   if (c["compute_input"].present()) m.compute_input = read_host_cost(c["compute_input"]);
   if (c["compute_output"].present()) m.compute_output = read_host_cost(c["compute_output"]);

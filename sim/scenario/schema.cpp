@@ -85,6 +85,7 @@ NodePtr build_root() {
       {"output_bytes_per_inference", value()},
       {"throughput", dict(map({{"points", value()}, {"overhead", value()}, {"perf_analyzer", value()}}))},
       {"triton", triton},
+      {"triton_config", value()},
       {"deploy", map({{"groups", value()}, {"load_balancer", value()}})},
       {"compute_input", host_cost},
       {"compute_output", host_cost},
