@@ -19,5 +19,6 @@ void register_sweep_command(CLI::App& app, int& result);
 void register_plan_command(CLI::App& app, int& result);
 void register_compare_command(CLI::App& app, int& result);
 void register_import_command(CLI::App& app, int& result);
+void register_calibrate_command(CLI::App& app, int& result);
 
 } // namespace sonicsim

@@ -1,0 +1,311 @@
+// `sonicsim calibrate`: fit scenario parameters to a measured series by simulation (sim/calibration), report
+// each value with its 95 % interval, the residuals, MAPE and Pearson r before and after, a held-out series
+// predicted with and without the fit, and write the calibrated scenario.
+#include "sim/app/commands.hpp"
+#include "sim/app/scenario_source.hpp"
+#include "sim/app/simulation_batch.hpp"
+#include "sim/calibration/calibration.hpp"
+#include "sim/engine/output_files.hpp"
+#include "sim/scenario/overrides.hpp"
+#include "sim/scenario/scenario_error.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+#include "sim/scenario/units.hpp"
+#include "sim/sweep/sweep_csv.hpp"
+
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace sonicsim {
+namespace {
+
+struct CalibrateArguments {
+  std::string scenario;
+  std::vector<std::string> set_overrides;
+  std::string data, series, x_column, y_column, sd_column;
+  std::string x_key = "workload.jobs";
+  std::string observable;
+  std::vector<std::string> fits; // KEY=LO:HI[@INITIAL]
+  std::string holdout;           // SCENARIO:SERIES
+  int parallel = 2;
+  int max_evaluations = 30;
+  std::string output_dir;
+};
+
+// "12.5ns" -> (12.5, "ns"); "3" -> (3, "").
+std::pair<double, std::string> number_and_unit(const std::string& text, const std::string& argument) {
+  std::size_t end = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &end);
+  } catch (const std::exception&) {
+    throw InputError("--fit " + argument + ": '" + text +
+                     "' is not a number (with an optional unit, e.g. 2ns)");
+  }
+  return {value, text.substr(end)};
+}
+
+calibration::FitParameter parse_fit(const std::string& argument, double& initial) {
+  const auto equals = argument.find('=');
+  const auto colon = argument.find(':', equals == std::string::npos ? 0 : equals);
+  if (equals == std::string::npos || colon == std::string::npos)
+    throw InputError("--fit " + argument +
+                     ": expected KEY=LOWER:UPPER[@INITIAL], e.g. "
+                     "models.m.compute_input.per_byte=0ns:10ns");
+  calibration::FitParameter p;
+  p.key = argument.substr(0, equals);
+  validate_key_path(p.key, "--fit " + argument);
+  const auto at = argument.find('@', colon);
+  const auto [lower, lower_unit] = number_and_unit(argument.substr(equals + 1, colon - equals - 1), argument);
+  const auto [upper, upper_unit] = number_and_unit(
+      argument.substr(colon + 1, at == std::string::npos ? std::string::npos : at - colon - 1), argument);
+  if (lower_unit != upper_unit)
+    throw InputError("--fit " + argument + ": the bounds must have the same unit ('" + lower_unit + "', '" +
+                     upper_unit + "')");
+  if (!(lower < upper)) throw InputError("--fit " + argument + ": expected LOWER < UPPER");
+  p.lower = lower;
+  p.upper = upper;
+  p.unit = lower_unit;
+  initial = lower;
+  if (at != std::string::npos) {
+    const auto [value, unit] = number_and_unit(argument.substr(at + 1), argument);
+    if (unit != p.unit || value < lower || value > upper)
+      throw InputError("--fit " + argument +
+                       ": the initial value must be within the bounds, in the same unit");
+    initial = value;
+  }
+  return p;
+}
+
+std::string value_text(double value, const std::string& unit) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.9g", value);
+  return buffer + unit;
+}
+
+std::vector<calibration::DataPoint> read_series(const CalibrateArguments& a, const std::string& series) {
+  const CsvTable table = read_csv_file(a.data);
+  std::vector<calibration::DataPoint> points;
+  const std::size_t series_column = table.column("series");
+  const auto x = table.numbers(a.x_column), y = table.numbers(a.y_column), sd = table.numbers(a.sd_column);
+  for (std::size_t i = 0; i < table.rows.size(); ++i)
+    if (table.rows[i][series_column] == series) points.push_back({x[i], y[i], sd[i]});
+  if (points.empty()) throw InputError(a.data + ": no row with series '" + series + "'");
+  return points;
+}
+
+double observable(const RunSummary& summary, const std::string& what) {
+  if (what == "event") return summary.event.mean_s;
+  if (what == "events_per_s") return summary.events_per_s;
+  if (what == "inferences_per_s") return summary.inferences_per_s;
+  if (what.rfind("module:", 0) == 0)
+    for (const auto& [name, stats] : summary.modules)
+      if (name == what.substr(7)) return stats.mean_s;
+  throw InputError("--observable " + what +
+                   ": expected event, events_per_s, inferences_per_s or "
+                   "module:NAME with NAME a module of the pipeline");
+}
+
+// The simulated observable at each point, for the scenario with these parameter values.
+std::vector<double> simulate_points(const CalibrateArguments& a, const std::string& scenario_path,
+                                    const std::vector<calibration::DataPoint>& points,
+                                    const std::vector<calibration::FitParameter>& parameters,
+                                    const std::vector<double>& values) {
+  std::vector<Scenario> scenarios;
+  for (const auto& point : points) {
+    std::vector<std::string> overrides = a.set_overrides;
+    overrides.push_back(a.x_key + "=" + value_text(point.x, ""));
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+      overrides.push_back(parameters[i].key + "=" + value_text(values[i], parameters[i].unit));
+    scenarios.push_back(load_scenario_file(scenario_path, overrides));
+  }
+  const auto outcomes = simulate_batch(scenarios, a.parallel, "calibrate");
+  std::vector<double> predicted;
+  for (const auto& outcome : outcomes) {
+    if (!outcome.ok) throw std::runtime_error("a calibration run failed: " + outcome.error);
+    predicted.push_back(observable(outcome.summary, a.observable));
+  }
+  return predicted;
+}
+
+void print_quality(const char* label, const calibration::FitQuality& q) {
+  std::printf("  %-30s MAPE %6.2f %%   Pearson r %6.3f   chi-square %9.2f\n", label, 100.0 * q.mape,
+              q.pearson_r, q.chi_square);
+}
+
+int calibrate(const CalibrateArguments& a) {
+  std::vector<calibration::FitParameter> parameters;
+  std::vector<double> initial;
+  for (const auto& argument : a.fits) {
+    double start = 0.0;
+    parameters.push_back(parse_fit(argument, start));
+    initial.push_back(start);
+  }
+  const auto points = read_series(a, a.series);
+  // Check the scenario, every override and each parameter at both bounds once before the first simulation. A
+  // key that also accepts a word takes text, not a number: nothing to fit.
+  load_scenario_file(a.scenario, a.set_overrides);
+  for (const auto& p : parameters) {
+    std::vector<std::string> overrides = a.set_overrides;
+    overrides.push_back(p.key + "=not-a-number");
+    bool takes_text = true;
+    try {
+      load_scenario_file(a.scenario, overrides);
+    } catch (const ScenarioError&) {
+      takes_text = false;
+    }
+    if (takes_text)
+      throw InputError("--fit " + p.key + ": the key takes text, not a number; expected a numeric key");
+    for (const double bound : {p.lower, p.upper}) {
+      overrides.back() = p.key + "=" + value_text(bound, p.unit);
+      load_scenario_file(a.scenario, overrides);
+    }
+  }
+  const calibration::Predictor predict = [&](const std::vector<double>& values) {
+    return simulate_points(a, a.scenario, points, parameters, values);
+  };
+  std::printf("calibrate: %zu parameter(s) on %zu points of series '%s' (%s), common random numbers (seed of "
+              "the scenario)\n",
+              parameters.size(), points.size(), a.series.c_str(), a.data.c_str());
+  const auto result = calibration::calibrate(parameters, initial, points, predict, a.max_evaluations);
+
+  std::printf("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const auto& p = parameters[i];
+    std::printf("  %s = %s", p.key.c_str(), value_text(result.values[i], p.unit).c_str());
+    if (!result.identifiable[i])
+      std::printf("   NOT IDENTIFIABLE: the residuals do not move with it (flat direction); the value is the "
+                  "start\n");
+    else if (result.at_bound[i])
+      std::printf("   at its bound: the data want it beyond [%s, %s]\n", value_text(p.lower, p.unit).c_str(),
+                  value_text(p.upper, p.unit).c_str());
+    else
+      std::printf("   +- %s (95 %%)\n", value_text(result.ci95_half_width[i], p.unit).c_str());
+  }
+  std::printf("\n%10s %12s %10s %12s %12s %9s\n", "x", "measured", "sd", "before", "after", "residual");
+  for (std::size_t j = 0; j < points.size(); ++j)
+    std::printf("%10.6g %12.6g %10.4g %12.6g %12.6g %8.2f sd\n", points[j].x, points[j].y, points[j].sd,
+                result.predicted_before[j], result.predicted_after[j],
+                (result.predicted_after[j] - points[j].y) / points[j].sd);
+  std::printf("\nfit series '%s':\n", a.series.c_str());
+  print_quality("before", result.before);
+  print_quality("after", result.after);
+
+  nlohmann::ordered_json out;
+  out["scenario"] = a.scenario;
+  out["series"] = a.series;
+  out["observable"] = a.observable;
+  out["status"] = result.status_text;
+  out["evaluations"] = result.evaluations;
+  for (std::size_t i = 0; i < parameters.size(); ++i)
+    out["parameters"].push_back(
+        {{"key", parameters[i].key},
+         {"unit", parameters[i].unit},
+         {"value", result.values[i]},
+         {"ci95_half_width", result.identifiable[i] ? nlohmann::ordered_json(result.ci95_half_width[i])
+                                                    : nlohmann::ordered_json()},
+         {"identifiable", static_cast<bool>(result.identifiable[i])},
+         {"at_bound", static_cast<bool>(result.at_bound[i])}});
+  const auto quality_json = [](const calibration::FitQuality& q) {
+    return nlohmann::ordered_json{{"mape", q.mape}, {"pearson_r", q.pearson_r}, {"chi_square", q.chi_square}};
+  };
+  out["fit"] = {{"before", quality_json(result.before)}, {"after", quality_json(result.after)}};
+  for (std::size_t j = 0; j < points.size(); ++j)
+    out["fit"]["points"].push_back({{"x", points[j].x},
+                                    {"measured", points[j].y},
+                                    {"sd", points[j].sd},
+                                    {"before", result.predicted_before[j]},
+                                    {"after", result.predicted_after[j]}});
+
+  if (!a.holdout.empty()) {
+    const auto colon = a.holdout.rfind(':');
+    if (colon == std::string::npos) throw InputError("--holdout " + a.holdout + ": expected SCENARIO:SERIES");
+    const std::string scenario = a.holdout.substr(0, colon), series = a.holdout.substr(colon + 1);
+    const auto held = read_series(a, series);
+    std::vector<double> start;
+    for (const auto& p : parameters)
+      start.push_back(initial[static_cast<std::size_t>(&p - parameters.data())]);
+    const auto before = simulate_points(a, scenario, held, parameters, start);
+    const auto after = simulate_points(a, scenario, held, parameters, result.values);
+    const auto q_before = calibration::fit_quality(held, before),
+               q_after = calibration::fit_quality(held, after);
+    std::printf("\nheld-out series '%s' (%s), predicted, not fitted:\n", series.c_str(), scenario.c_str());
+    print_quality("uncalibrated", q_before);
+    print_quality("calibrated", q_after);
+    std::printf("  %s\n", q_after.mape <= q_before.mape
+                              ? "the fit does not make the held-out series worse"
+                              : "WARNING: the fit makes the held-out series worse: it absorbs something the "
+                                "parameter does not describe");
+    out["holdout"] = {{"scenario", scenario},
+                      {"series", series},
+                      {"uncalibrated", quality_json(q_before)},
+                      {"calibrated", quality_json(q_after)}};
+  }
+
+  // The calibrated scenario: the file with the fitted values set (comments are not kept).
+  const std::string dir = a.output_dir.empty() ? "out/calibrate" : a.output_dir;
+  std::filesystem::create_directories(dir);
+  YAML::Node tree = YAML::LoadFile(a.scenario);
+  SourceInfo source{a.scenario, {}};
+  for (const auto& argument : a.set_overrides)
+    apply_set_override(tree, argument, source);
+  for (std::size_t i = 0; i < parameters.size(); ++i)
+    apply_set_override(tree, parameters[i].key + "=" + value_text(result.values[i], parameters[i].unit),
+                       source);
+  YAML::Emitter yaml;
+  yaml << tree;
+  {
+    std::ofstream file(dir + "/calibrated.yaml");
+    file << "# " << a.scenario << " calibrated by `sonicsim calibrate` on series '" << a.series << "' of "
+         << a.data << "\n"
+         << yaml.c_str() << "\n";
+    if (!file) throw InputError("cannot write " + dir + "/calibrated.yaml");
+  }
+  {
+    std::ofstream file(dir + "/calibration.json");
+    file << out.dump(2) << "\n";
+    if (!file) throw InputError("cannot write " + dir + "/calibration.json");
+  }
+  std::printf("\nwrote %s/calibration.json and %s/calibrated.yaml\n", dir.c_str(), dir.c_str());
+  return exit_ok;
+}
+
+} // namespace
+
+void register_calibrate_command(CLI::App& app, int& result) {
+  auto a = std::make_shared<CalibrateArguments>();
+  auto* command = app.add_subcommand(
+      "calibrate", "Fit scenario parameters to a measured series by simulation (Levenberg-Marquardt, common "
+                   "random numbers); report intervals, residuals, MAPE, Pearson r and a held-out check");
+  command->add_option("scenario", a->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
+  command->add_option("--set", a->set_overrides, "Override a scenario field for every run (repeatable)");
+  command->add_option("--data", a->data, "Measured series: CSV with a 'series' column")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--series", a->series, "The series to fit")->required();
+  command->add_option("--x", a->x_column, "Column of the varied quantity (e.g. clients)")->required();
+  command->add_option("--y", a->y_column, "Column of the measured observable")->required();
+  command->add_option("--sd", a->sd_column, "Column of its standard deviation")->required();
+  command->add_option("--x-key", a->x_key, "Scenario key the x column sets (default workload.jobs)");
+  command
+      ->add_option("--observable", a->observable,
+                   "What is compared: event, events_per_s, inferences_per_s or module:NAME")
+      ->required();
+  command->add_option("--fit", a->fits, "KEY=LOWER:UPPER[@INITIAL], bounds with their unit (repeatable)")
+      ->required();
+  command->add_option("--holdout", a->holdout, "SCENARIO:SERIES predicted with and without the fit");
+  command->add_option("--max-evaluations", a->max_evaluations, "Budget of objective evaluations (default 30)")
+      ->check(CLI::Range(2, 1000));
+  command->add_option("-j,--parallel", a->parallel, "Simulations at once (default 2)")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--out", a->output_dir, "Output directory (default out/calibrate)");
+  command->callback([a, &result]() { result = guarded(*a, calibrate); });
+}
+
+} // namespace sonicsim

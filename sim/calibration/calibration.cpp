@@ -1,0 +1,173 @@
+#include "sim/calibration/calibration.hpp"
+
+#include "models/student_t.hpp"
+
+#include <Eigen/Dense>
+#include <unsupported/Eigen/NonLinearOptimization>
+#include <unsupported/Eigen/NumericalDiff>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace sonicsim::calibration {
+namespace {
+
+// The fit works on each parameter scaled to its range, u = (value - lower) / (upper - lower), so that the
+// forward-difference step (1 % of the range, or of u) means the same for every parameter; values outside
+// [lower, upper] are clamped (Levenberg-Marquardt has no bounds).
+struct Residuals {
+  using Scalar = double;
+  using InputType = Eigen::VectorXd;
+  using ValueType = Eigen::VectorXd;
+  using JacobianType = Eigen::MatrixXd;
+  enum { InputsAtCompileTime = Eigen::Dynamic, ValuesAtCompileTime = Eigen::Dynamic };
+
+  const std::vector<FitParameter>* parameters;
+  const std::vector<DataPoint>* data;
+  const Predictor* predict;
+  int* evaluations;
+
+  int inputs() const { return static_cast<int>(parameters->size()); }
+  int values() const { return static_cast<int>(data->size()); }
+
+  std::vector<double> to_values(const Eigen::VectorXd& u) const {
+    std::vector<double> values;
+    for (int i = 0; i < inputs(); ++i) {
+      const auto& p = (*parameters)[static_cast<std::size_t>(i)];
+      values.push_back(p.lower + std::clamp(u[i], 0.0, 1.0) * (p.upper - p.lower));
+    }
+    return values;
+  }
+
+  int operator()(const Eigen::VectorXd& u, Eigen::VectorXd& residuals) const {
+    ++*evaluations;
+    const std::vector<double> predicted = (*predict)(to_values(u));
+    residuals.resize(values());
+    for (int j = 0; j < values(); ++j) {
+      const auto& point = (*data)[static_cast<std::size_t>(j)];
+      residuals[j] = (predicted[static_cast<std::size_t>(j)] - point.y) / point.sd;
+    }
+    return 0;
+  }
+};
+
+const char* status_text(int status) {
+  using namespace Eigen::LevenbergMarquardtSpace;
+  switch (status) {
+  case RelativeReductionTooSmall:
+    return "converged: the sum of squares no longer decreases";
+  case RelativeErrorTooSmall:
+    return "converged: the parameters no longer change";
+  case RelativeErrorAndReductionTooSmall:
+    return "converged: neither the sum of squares nor the parameters change";
+  case CosinusTooSmall:
+    return "converged: the residuals are orthogonal to the Jacobian";
+  case TooManyFunctionEvaluation:
+    return "stopped: evaluation budget used up (the answer is the best point seen)";
+  case FtolTooSmall:
+  case XtolTooSmall:
+  case GtolTooSmall:
+    return "stopped: tolerance too small for further progress";
+  default:
+    return "stopped";
+  }
+}
+
+} // namespace
+
+FitQuality fit_quality(const std::vector<DataPoint>& data, const std::vector<double>& predicted) {
+  FitQuality q;
+  const auto n = static_cast<double>(data.size());
+  double mean_y = 0.0, mean_p = 0.0;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    q.mape += std::fabs(predicted[i] - data[i].y) / std::fabs(data[i].y) / n;
+    q.chi_square += std::pow((predicted[i] - data[i].y) / data[i].sd, 2);
+    mean_y += data[i].y / n;
+    mean_p += predicted[i] / n;
+  }
+  double syy = 0.0, spp = 0.0, syp = 0.0;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    syy += (data[i].y - mean_y) * (data[i].y - mean_y);
+    spp += (predicted[i] - mean_p) * (predicted[i] - mean_p);
+    syp += (data[i].y - mean_y) * (predicted[i] - mean_p);
+  }
+  q.pearson_r = syy > 0.0 && spp > 0.0 ? syp / std::sqrt(syy * spp) : 0.0;
+  return q;
+}
+
+CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const std::vector<double>& initial,
+                            const std::vector<DataPoint>& data, const Predictor& predict,
+                            int max_evaluations) {
+  if (parameters.empty()) throw std::invalid_argument("calibrate: no parameter to fit");
+  if (initial.size() != parameters.size())
+    throw std::invalid_argument("calibrate: one initial value per parameter");
+  if (data.size() < parameters.size())
+    throw std::invalid_argument("calibrate: fewer data points than parameters");
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    if (!(parameters[i].lower < parameters[i].upper))
+      throw std::invalid_argument("calibrate: " + parameters[i].key +
+                                  ": the lower bound must be below the upper");
+    if (initial[i] < parameters[i].lower || initial[i] > parameters[i].upper)
+      throw std::invalid_argument("calibrate: " + parameters[i].key +
+                                  ": the initial value is outside its bounds");
+  }
+  for (const auto& point : data)
+    if (!(point.sd > 0.0)) throw std::invalid_argument("calibrate: every data point needs an sd > 0");
+
+  CalibrationResult result;
+  Residuals residuals{&parameters, &data, &predict, &result.evaluations};
+  const auto k = static_cast<int>(parameters.size());
+  const auto n = static_cast<int>(data.size());
+  Eigen::VectorXd u(k);
+  for (int i = 0; i < k; ++i) {
+    const auto& p = parameters[static_cast<std::size_t>(i)];
+    u[i] = (initial[static_cast<std::size_t>(i)] - p.lower) / (p.upper - p.lower);
+  }
+  result.predicted_before = predict(initial);
+  ++result.evaluations;
+  result.before = fit_quality(data, result.predicted_before);
+
+  // Forward differences with a step of sqrt(epsfcn) = 1 % of the range (or of u): large enough to step over
+  // the small discontinuities of a discrete-event run (an event order that flips), small enough to follow
+  // the curve.
+  constexpr double epsfcn = 1e-4;
+  Eigen::NumericalDiff<Residuals> numerical(residuals, epsfcn);
+  Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Residuals>> solver(numerical);
+  solver.parameters.maxfev = max_evaluations;
+  solver.parameters.xtol = 1e-4;
+  solver.parameters.ftol = 1e-6;
+  result.status = static_cast<int>(solver.minimize(u));
+  result.status_text = status_text(result.status);
+  result.values = residuals.to_values(u);
+  result.predicted_after = predict(result.values);
+  ++result.evaluations;
+  result.after = fit_quality(data, result.predicted_after);
+
+  // Uncertainty: covariance (J^T J)^-1 of the scaled parameters at the fit, inflated by the reduced
+  // chi-square when the residuals scatter more than the sd say; half-width t_{0.975, n-k} sigma.
+  Eigen::MatrixXd jacobian(n, k);
+  Eigen::VectorXd u_clamped = u;
+  for (int i = 0; i < k; ++i)
+    u_clamped[i] = std::clamp(u[i], 0.0, 1.0);
+  numerical.df(u_clamped, jacobian); // k + 1 more evaluations, counted by the functor
+  const double reduced_chi_square = n > k ? result.after.chi_square / (n - k) : 1.0;
+  const Eigen::MatrixXd jtj = jacobian.transpose() * jacobian;
+  const Eigen::MatrixXd covariance =
+      jtj.completeOrthogonalDecomposition().pseudoInverse() * std::max(1.0, reduced_chi_square);
+  const double t = models::student_t_975(std::max(1, n - k));
+  for (int i = 0; i < k; ++i) {
+    const auto& p = parameters[static_cast<std::size_t>(i)];
+    const double range = p.upper - p.lower;
+    // A column of (nearly) zeros: moving this parameter by 1 % of its range changes no residual by more than
+    // 1e-6 sd.
+    const bool identifiable = jacobian.col(i).norm() > 1e-6;
+    result.identifiable.push_back(identifiable);
+    result.at_bound.push_back(u[i] <= 0.0 || u[i] >= 1.0);
+    result.ci95_half_width.push_back(identifiable ? t * std::sqrt(std::max(0.0, covariance(i, i))) * range
+                                                  : std::numeric_limits<double>::infinity());
+  }
+  return result;
+}
+
+} // namespace sonicsim::calibration

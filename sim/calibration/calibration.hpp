@@ -1,0 +1,59 @@
+// Calibration: fit chosen scenario parameters to a measured series by simulation, with Eigen's
+// Levenberg-Marquardt (unsupported/Eigen/NonLinearOptimization) on forward-difference derivatives. Every
+// evaluation simulates with the same seed (common random numbers), so the objective is a fixed function of
+// the parameters and the derivative is not swamped by sampling noise. Pure code: the simulations are passed
+// in as a function.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sonicsim::calibration {
+
+// A parameter to fit: a scenario key and its bounds, in the unit the values are written in (e.g. "ns").
+struct FitParameter {
+  std::string key;
+  double lower = 0.0;
+  double upper = 0.0;
+  std::string unit; // appended to a value for --set ("" for plain numbers)
+};
+
+struct DataPoint {
+  double x = 0.0;
+  double y = 0.0;
+  double sd = 0.0; // the measurement's standard deviation (> 0): residuals are in units of it
+};
+
+// The simulated observable at each data point, for parameter values (in their units). One call may run many
+// simulations; it must be deterministic.
+using Predictor = std::function<std::vector<double>(const std::vector<double>& values)>;
+
+struct FitQuality {
+  double mape = 0.0;       // mean |predicted - measured| / measured
+  double pearson_r = 0.0;  // correlation of predicted with measured
+  double chi_square = 0.0; // sum of ((predicted - measured) / sd)^2
+};
+
+FitQuality fit_quality(const std::vector<DataPoint>& data, const std::vector<double>& predicted);
+
+struct CalibrationResult {
+  std::vector<double> values; // fitted, in the parameters' units
+  std::vector<double>
+      ci95_half_width;            // Student t over n - k degrees of freedom, from the Jacobian at the fit
+  std::vector<bool> at_bound;     // the fit ran into a bound: the interval is not meaningful
+  std::vector<bool> identifiable; // false: the residuals do not change with this parameter
+  std::vector<double> predicted_before, predicted_after;
+  FitQuality before, after;
+  int evaluations = 0; // calls of the predictor
+  int status = 0;      // Eigen's LevenbergMarquardtSpace::Status
+  std::string status_text;
+};
+
+// Throws std::invalid_argument for no parameters, a bound pair with lower >= upper, an initial value outside
+// its bounds, fewer data points than parameters, or a non-positive sd.
+CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const std::vector<double>& initial,
+                            const std::vector<DataPoint>& data, const Predictor& predict,
+                            int max_evaluations = 40);
+
+} // namespace sonicsim::calibration

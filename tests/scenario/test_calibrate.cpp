@@ -1,0 +1,105 @@
+// `sonicsim calibrate` on the 2020 Fig. 7 series (validation/data/protodune_2020_fig7_left.csv).
+#include "simulate.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+std::string read(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string calibrate_command(const std::string& fits, const std::string& extra, const std::string& out) {
+  const std::string root = SONICSIM_SOURCE_DIR;
+  return "calibrate " + root +
+         "/configs/protodune_2020_large_batch.yaml --set workload.events_per_job=5 --data " + root +
+         "/validation/data/protodune_2020_fig7_left.csv --series large_batch --x clients --y "
+         "emtrk_time_mean_s --sd emtrk_time_sd_s --observable module:EmTrkMichelId " +
+         fits + " " + extra + " -j 2 --out " + out;
+}
+
+} // namespace
+
+TEST_CASE("calibrating the server's input handling on the large-batch series, small batch held out") {
+  const auto dir = std::filesystem::temp_directory_path() / "sonicsim_calibrate";
+  std::filesystem::remove_all(dir);
+  const auto result = sonicsim::testing::run_sonicsim(
+      calibrate_command("--fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns",
+                        "--holdout " + std::string(SONICSIM_SOURCE_DIR) +
+                            "/configs/protodune_2020_small_batch.yaml:small_batch",
+                        dir.string()));
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(read(dir / "calibration.json"));
+  const auto& parameter = json["parameters"][0];
+  CHECK(parameter["identifiable"].get<bool>());
+  CHECK_FALSE(parameter["at_bound"].get<bool>());
+  // The fit finds ~0.2 ns per input byte (0.1 s per 506 MB event) with a finite interval, and lowers the
+  // large series' chi-square (31 before; 14 points).
+  CHECK(parameter["value"].get<double>() > 0.0);
+  CHECK(parameter["ci95_half_width"].get<double>() < parameter["value"].get<double>());
+  CHECK(json["fit"]["after"]["chi_square"].get<double>() < json["fit"]["before"]["chi_square"].get<double>());
+  CHECK(json["fit"]["after"]["mape"].get<double>() < json["fit"]["before"]["mape"].get<double>());
+  // Held out, the small-batch series gets worse (MAPE 17 % -> 22 %): what the large-batch knee asks of the
+  // server is not a cost per input byte. The calibration says so rather than claiming a better model
+  // (validation/report.md: the large-batch plateau is a known miss of the 2020 scenario).
+  const auto& holdout = json["holdout"];
+  CHECK(holdout["calibrated"]["mape"].get<double>() > holdout["uncalibrated"]["mape"].get<double>());
+  CHECK(result.output.find("WARNING: the fit makes the held-out series worse") != std::string::npos);
+  // The calibrated scenario loads and carries the fitted value.
+  const auto calibrated = read(dir / "calibrated.yaml");
+  CHECK(calibrated.find("per_byte") != std::string::npos);
+  const auto check = sonicsim::testing::run_sonicsim("analytic " + (dir / "calibrated.yaml").string());
+  CHECK(check.exit_code == 0);
+}
+
+TEST_CASE("calibration is deterministic and names a parameter the data cannot see") {
+  // A price changes no simulated time: its direction is flat. Two runs with the same seed give the same file.
+  const auto dir = std::filesystem::temp_directory_path() / "sonicsim_calibrate_twice";
+  std::filesystem::remove_all(dir);
+  std::string outputs[2];
+  for (int run = 0; run < 2; ++run) {
+    const auto out = dir / std::to_string(run);
+    const auto result = sonicsim::testing::run_sonicsim(calibrate_command(
+        "--fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns --fit costs.gpu_hour=0:10@1",
+        "--max-evaluations 4", out.string()));
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK(result.output.find("costs.gpu_hour = 1   NOT IDENTIFIABLE") != std::string::npos);
+    outputs[run] = read(out / "calibration.json");
+  }
+  CHECK(outputs[0] == outputs[1]);
+  const auto json = nlohmann::json::parse(outputs[0]);
+  CHECK_FALSE(json["parameters"][1]["identifiable"].get<bool>());
+  CHECK(json["parameters"][1]["ci95_half_width"].is_null());
+}
+
+TEST_CASE("calibrate rejects a key that does not exist or is not a number") {
+  const auto dir = std::filesystem::temp_directory_path() / "sonicsim_calibrate_bad";
+  auto result = sonicsim::testing::run_sonicsim(
+      calibrate_command("--fit models.emtrkmichelid.compute_input.per_bite=0ns:1ns", "", dir.string()));
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("unknown key 'per_bite'") != std::string::npos);
+  CHECK(result.output.find("did you mean 'per_byte'?") != std::string::npos);
+  result = sonicsim::testing::run_sonicsim(
+      calibrate_command("--fit models.emtrkmichelid.compute_input.per_byte=fast:1ns", "", dir.string()));
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("'fast' is not a number") != std::string::npos);
+  // A key that exists but takes text, before any simulation.
+  result = sonicsim::testing::run_sonicsim(calibrate_command("--fit name=0:1", "", dir.string()));
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("--fit name: the key takes text, not a number") != std::string::npos);
+  // A bound the key does not accept (a duration without its unit) is named with the key.
+  result = sonicsim::testing::run_sonicsim(
+      calibrate_command("--fit models.emtrkmichelid.compute_input.per_byte=0:1", "", dir.string()));
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("key 'models.emtrkmichelid.compute_input.per_byte'") != std::string::npos);
+}

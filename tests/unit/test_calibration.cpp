@@ -1,0 +1,65 @@
+// The calibration fit on predictors whose answer is known by hand.
+#include "models/student_t.hpp"
+#include "sim/calibration/calibration.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace sonicsim::calibration;
+
+TEST_CASE("Student t 97.5 % quantiles") {
+  CHECK(sonicsim::models::student_t_975(1) == doctest::Approx(12.706).epsilon(1e-4));
+  CHECK(sonicsim::models::student_t_975(10) == doctest::Approx(2.228).epsilon(1e-3)); // A&S Table 26.10
+  CHECK(sonicsim::models::student_t_975(30) == doctest::Approx(2.042).epsilon(1e-3));
+  CHECK(sonicsim::models::student_t_975(1000) == doctest::Approx(1.962).epsilon(1e-3));
+}
+
+TEST_CASE("a straight line's slope is recovered with its confidence interval") {
+  // y = 3 + 2 x at x = 1..10, measured with sd 0.5 and an alternating +-0.5 error: the least-squares slope of
+  // that data is 2 + 0.5 x (sum of (-1)^i (x_i - 5.5)) / (sum of (x_i - 5.5)^2) = 2 + 0.5 x 5 / 82.5
+  // = 2.0303.
+  std::vector<DataPoint> data;
+  for (int i = 1; i <= 10; ++i)
+    data.push_back(DataPoint{static_cast<double>(i), 3.0 + 2.0 * i + (i % 2 ? -0.5 : 0.5), 0.5});
+  int calls = 0;
+  const Predictor predict = [&](const std::vector<double>& v) {
+    ++calls;
+    std::vector<double> y;
+    for (const auto& point : data)
+      y.push_back(v[0] + v[1] * point.x);
+    return y;
+  };
+  const auto result = calibrate({{"intercept", -10, 10, ""}, {"slope", 0, 5, ""}}, {0.0, 1.0}, data, predict);
+  CHECK(result.values[1] == doctest::Approx(2.0303).epsilon(1e-3));
+  CHECK(result.identifiable[0]);
+  CHECK(result.identifiable[1]);
+  CHECK_FALSE(result.at_bound[1]);
+  // The slope's standard error: sd / sqrt(sum (x - 5.5)^2) = 0.5 / sqrt(82.5) = 0.055, times t_{0.975,8}
+  // = 2.306 (the residuals scatter exactly as the sd says: reduced chi-square ~1).
+  CHECK(result.ci95_half_width[1] == doctest::Approx(2.306 * 0.5 / std::sqrt(82.5)).epsilon(0.05));
+  CHECK(result.after.mape < result.before.mape);
+  CHECK(result.after.pearson_r == doctest::Approx(1.0).epsilon(0.01));
+  CHECK(result.evaluations == calls);
+}
+
+TEST_CASE("a parameter the data does not depend on is reported as not identifiable") {
+  std::vector<DataPoint> data{{1, 2, 0.1}, {2, 4, 0.1}, {3, 6, 0.1}};
+  const Predictor predict = [&](const std::vector<double>& v) {
+    return std::vector<double>{v[0] * 1, v[0] * 2, v[0] * 3}; // v[1] is ignored
+  };
+  const auto result = calibrate({{"used", 0, 5, ""}, {"ignored", 0, 1, ""}}, {1.0, 0.5}, data, predict);
+  CHECK(result.values[0] == doctest::Approx(2.0).epsilon(1e-3));
+  CHECK(result.identifiable[0]);
+  CHECK_FALSE(result.identifiable[1]);
+  CHECK(std::isinf(result.ci95_half_width[1]));
+}
+
+TEST_CASE("calibration rejects what it cannot fit") {
+  const Predictor predict = [](const std::vector<double>& v) { return std::vector<double>{v[0]}; };
+  CHECK_THROWS_AS(calibrate({}, {}, {{1, 1, 1}}, predict), std::invalid_argument);
+  CHECK_THROWS_AS(calibrate({{"p", 1, 1, ""}}, {1}, {{1, 1, 1}}, predict), std::invalid_argument);
+  CHECK_THROWS_AS(calibrate({{"p", 0, 1, ""}}, {2}, {{1, 1, 1}}, predict), std::invalid_argument);
+  CHECK_THROWS_AS(calibrate({{"p", 0, 1, ""}}, {0.5}, {{1, 1, 0}}, predict), std::invalid_argument);
+}
