@@ -6,6 +6,7 @@
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/simulation_batch.hpp"
 #include "sim/calibration/perf_analyzer_replay.hpp"
+#include "sim/measurements/model_analyzer.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/measurements/triton_config.hpp"
 #include "sim/scenario/units.hpp"
@@ -140,6 +141,46 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
   return failed ? exit_run_failed : exit_ok;
 }
 
+struct ModelAnalyzerArguments {
+  std::string file;
+  std::string config;
+  std::string model = "MODEL";
+  std::string device = "T4";
+};
+
+int import_model_analyzer(const ModelAnalyzerArguments& arguments) {
+  const auto imported = measurements::import_model_analyzer(arguments.file, arguments.config);
+  std::printf("Model Analyzer: %s, configuration '%s' (%zu in the file), model %s on %s\n\n",
+              arguments.file.c_str(), imported.config.c_str(), imported.configs.size(),
+              arguments.model.c_str(), arguments.device.c_str());
+  std::printf("%6s %6s %14s %12s %8s\n", "batch", "conc.", "throughput /s", "p99 ms", "GPU %");
+  for (const auto& row : imported.rows) {
+    std::printf("%6d %6d %14.6g", row.batch_size, row.concurrency, row.throughput_per_s);
+    if (row.p99_latency_s)
+      std::printf(" %12.4g", *row.p99_latency_s * 1e3);
+    else
+      std::printf(" %12s", "-");
+    if (row.gpu_utilisation)
+      std::printf(" %8.1f\n", 100.0 * *row.gpu_utilisation);
+    else
+      std::printf(" %8s\n", "-");
+  }
+  std::printf("\n  the curve: per batch size, the highest throughput over the concurrencies (the server "
+              "saturated), host work included\n");
+  if (!imported.notes.empty()) {
+    std::printf("\nwhat the file suggests the import cannot capture:\n");
+    for (const auto& note : imported.notes)
+      std::printf("  - %s\n", note.c_str());
+  }
+  std::printf("\n# YAML: under models.%s\nthroughput:\n  %s:\n    points: [", arguments.model.c_str(),
+              arguments.device.c_str());
+  for (std::size_t i = 0; i < imported.curve_points.size(); ++i)
+    std::printf("%s[%.6g, %.6g]", i ? ", " : "", imported.curve_points[i].first,
+                imported.curve_points[i].second);
+  std::printf("]\n");
+  return exit_ok;
+}
+
 struct TritonConfigArguments {
   std::string file;
   std::string model = "MODEL";
@@ -227,6 +268,21 @@ void register_import_command(CLI::App& app, int& result) {
   perf->add_option("-j,--parallel", arguments->parallel, "Replay: simulations at once (default 2)")
       ->check(CLI::Range(1, 1024));
   perf->callback([arguments, &result]() { result = guarded(*arguments, import_perf_analyzer); });
+  auto analyzer_arguments = std::make_shared<ModelAnalyzerArguments>();
+  auto* analyzer = command->add_subcommand(
+      "model-analyzer",
+      "Model Analyzer's metrics-model-inference.csv: per batch size, the saturated throughput of "
+      "one model configuration");
+  analyzer->add_option("file", analyzer_arguments->file, "metrics-model-inference.csv")
+      ->required()
+      ->check(CLI::ExistingFile);
+  analyzer->add_option("--config", analyzer_arguments->config,
+                       "Model configuration (Model Config Path; default: the first in the file)");
+  analyzer->add_option("--model", analyzer_arguments->model, "Model name for the YAML (default: MODEL)");
+  analyzer->add_option("--device", analyzer_arguments->device,
+                       "Device type of the measurement (default: T4)");
+  analyzer->callback(
+      [analyzer_arguments, &result]() { result = guarded(*analyzer_arguments, import_model_analyzer); });
   auto config_arguments = std::make_shared<TritonConfigArguments>();
   auto* config = command->add_subcommand(
       "triton-config",

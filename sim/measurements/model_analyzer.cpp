@@ -1,0 +1,138 @@
+#include "sim/measurements/model_analyzer.hpp"
+
+#include "sim/measurements/measurement_error.hpp"
+#include "sim/text/csv.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+
+namespace sonicsim::measurements {
+namespace {
+
+std::string lower_trimmed(const std::string& text) {
+  std::string out;
+  for (const char ch : text)
+    if (ch != '\r') out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const auto first = out.find_first_not_of(' ');
+  if (first == std::string::npos) return "";
+  return out.substr(first, out.find_last_not_of(' ') - first + 1);
+}
+
+std::optional<std::size_t> find_column(const std::vector<std::string>& header,
+                                       const std::vector<std::string>& names) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    for (const auto& name : names)
+      if (lower_trimmed(header[i]) == name) return i;
+  return std::nullopt;
+}
+
+double number(const std::string& text, const std::string& column, const std::string& path, int line) {
+  const std::string trimmed = lower_trimmed(text);
+  char* end = nullptr;
+  const double value = std::strtod(trimmed.c_str(), &end);
+  if (trimmed.empty() || end != trimmed.c_str() + trimmed.size() || !std::isfinite(value) || value < 0.0)
+    throw MeasurementError(path, line,
+                           "column '" + column + "': got \"" + text + "\"; expected a number >= 0");
+  return value;
+}
+
+} // namespace
+
+ModelAnalyzerImport import_model_analyzer(const std::string& path, const std::string& config) {
+  std::ifstream in(path);
+  if (!in)
+    throw MeasurementError(path, 0,
+                           "cannot open the file; expected Model Analyzer's metrics-model-inference.csv");
+  std::string text;
+  int line = 0;
+  std::vector<std::string> header;
+  std::optional<std::size_t> batch, concurrency, throughput, latency, gpu, model, config_column;
+  std::vector<ModelAnalyzerRow> all;
+  while (std::getline(in, text)) {
+    ++line;
+    if (lower_trimmed(text).empty()) continue;
+    std::vector<std::string> fields;
+    try {
+      fields = split_csv_line(text);
+    } catch (const std::exception& e) {
+      throw MeasurementError(path, line, e.what());
+    }
+    if (header.empty()) {
+      header = fields;
+      batch = find_column(header, {"batch", "batch_size"});
+      concurrency = find_column(header, {"concurrency"});
+      throughput = find_column(header, {"throughput (infer/sec)", "perf_throughput"});
+      latency = find_column(header, {"p99 latency (ms)", "perf_latency_p99"});
+      gpu = find_column(header, {"gpu utilization (%)", "gpu_utilization"});
+      model = find_column(header, {"model", "model_name"});
+      config_column = find_column(header, {"model config path", "model_config_path"});
+      for (const auto& [found, name] : {std::pair{batch, "Batch"}, std::pair{concurrency, "Concurrency"},
+                                        std::pair{throughput, "Throughput (infer/sec)"}})
+        if (!found)
+          throw MeasurementError(path, line,
+                                 std::string("missing column '") + name +
+                                     "'; expected Model Analyzer's metrics-model-inference.csv header");
+      continue;
+    }
+    if (fields.size() < header.size())
+      throw MeasurementError(path, line,
+                             "expected " + std::to_string(header.size()) + " fields, got " +
+                                 std::to_string(fields.size()));
+    ModelAnalyzerRow row;
+    row.line = line;
+    row.batch_size = static_cast<int>(number(fields[*batch], "Batch", path, line));
+    row.concurrency = static_cast<int>(number(fields[*concurrency], "Concurrency", path, line));
+    row.throughput_per_s = number(fields[*throughput], "Throughput (infer/sec)", path, line);
+    if (row.batch_size < 1) throw MeasurementError(path, line, "column 'Batch': expected a batch size >= 1");
+    if (latency) row.p99_latency_s = number(fields[*latency], "p99 Latency (ms)", path, line) * 1e-3;
+    if (gpu) row.gpu_utilisation = number(fields[*gpu], "GPU Utilization (%)", path, line) / 100.0;
+    if (model) row.model = fields[*model];
+    if (config_column) row.config = fields[*config_column];
+    all.push_back(row);
+  }
+  if (all.empty()) throw MeasurementError(path, line, "no data row after the header");
+  ModelAnalyzerImport out;
+  for (const auto& row : all)
+    if (std::find(out.configs.begin(), out.configs.end(), row.config) == out.configs.end())
+      out.configs.push_back(row.config);
+  out.config = config.empty() ? out.configs.front() : config;
+  if (std::find(out.configs.begin(), out.configs.end(), out.config) == out.configs.end()) {
+    std::string known;
+    for (const auto& name : out.configs)
+      known += (known.empty() ? "" : ", ") + name;
+    throw MeasurementError(path, 0, "no configuration '" + out.config + "'; the file has: " + known);
+  }
+  for (const auto& row : all)
+    if (row.config == out.config) out.rows.push_back(row);
+  std::map<int, const ModelAnalyzerRow*> peak; // per batch size, the row of highest throughput
+  for (const auto& row : out.rows) {
+    auto& best = peak[row.batch_size];
+    if (!best || row.throughput_per_s > best->throughput_per_s) best = &row;
+  }
+  for (const auto& [batch_size, row] : peak) {
+    out.curve_points.emplace_back(batch_size, row->throughput_per_s);
+    out.utilisation_at_peak.push_back(row->gpu_utilisation);
+    if (row->gpu_utilisation && *row->gpu_utilisation > 0.0 && *row->gpu_utilisation < 0.9)
+      out.notes.push_back(
+          "batch " + std::to_string(batch_size) + ": the GPU was " +
+          std::to_string(static_cast<int>(std::lround(100.0 * *row->gpu_utilisation))) +
+          " % busy at the peak: the server, not the device, set this throughput (the device could run "
+          "about " +
+          std::to_string(static_cast<long>(std::lround(row->throughput_per_s / *row->gpu_utilisation))) +
+          "/s); give the host work as compute_input/compute_output");
+    const bool saturated_by_concurrency =
+        std::any_of(out.rows.begin(), out.rows.end(), [&](const ModelAnalyzerRow& r) {
+          return r.batch_size == batch_size && r.concurrency < row->concurrency;
+        });
+    if (!saturated_by_concurrency)
+      out.notes.push_back("batch " + std::to_string(batch_size) +
+                          ": only one concurrency measured, so the peak may not be the saturated rate");
+  }
+  return out;
+}
+
+} // namespace sonicsim::measurements
