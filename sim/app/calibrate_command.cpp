@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -33,6 +34,7 @@ struct CalibrateArguments {
   std::string observable;
   std::vector<std::string> fits; // KEY=LO:HI[@INITIAL]
   std::string holdout;           // SCENARIO:SERIES
+  std::vector<double> exclude;   // x values left out of the fit (a point known not to be described)
   int parallel = 2;
   int max_evaluations = 30;
   std::string output_dir;
@@ -95,7 +97,9 @@ std::vector<calibration::DataPoint> read_series(const CalibrateArguments& a, con
   const std::size_t series_column = table.column("series");
   const auto x = table.numbers(a.x_column), y = table.numbers(a.y_column), sd = table.numbers(a.sd_column);
   for (std::size_t i = 0; i < table.rows.size(); ++i)
-    if (table.rows[i][series_column] == series) points.push_back({x[i], y[i], sd[i]});
+    if (table.rows[i][series_column] == series &&
+        std::find(a.exclude.begin(), a.exclude.end(), x[i]) == a.exclude.end())
+      points.push_back({x[i], y[i], sd[i]});
   if (points.empty()) throw InputError(a.data + ": no row with series '" + series + "'");
   return points;
 }
@@ -176,17 +180,31 @@ int calibrate(const CalibrateArguments& a) {
   const auto result = calibration::calibrate(parameters, initial, points, predict, a.max_evaluations);
 
   std::printf("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
+  // A value is adopted only when the data call for it: identifiable, and its 95 % interval excludes the start
+  // (otherwise the fit cannot tell it from the uncalibrated value, and the scenario keeps that).
+  std::vector<double> adopted = initial;
+  std::vector<bool> significant(parameters.size(), false);
   for (std::size_t i = 0; i < parameters.size(); ++i) {
     const auto& p = parameters[i];
     std::printf("  %s = %s", p.key.c_str(), value_text(result.values[i], p.unit).c_str());
-    if (!result.identifiable[i])
-      std::printf("   NOT IDENTIFIABLE: the residuals do not move with it (flat direction); the value is the "
-                  "start\n");
-    else if (result.at_bound[i])
-      std::printf("   at its bound: the data want it beyond [%s, %s]\n", value_text(p.lower, p.unit).c_str(),
+    if (!result.identifiable[i]) {
+      std::printf("   NOT IDENTIFIABLE: the residuals do not move with it (flat direction); kept at %s\n",
+                  value_text(initial[i], p.unit).c_str());
+      continue;
+    }
+    significant[i] = std::fabs(result.values[i] - initial[i]) > result.ci95_half_width[i];
+    if (result.at_bound[i])
+      std::printf("   at its bound: the data want it beyond [%s, %s]", value_text(p.lower, p.unit).c_str(),
                   value_text(p.upper, p.unit).c_str());
     else
-      std::printf("   +- %s (95 %%)\n", value_text(result.ci95_half_width[i], p.unit).c_str());
+      std::printf("   +- %s (95 %%)", value_text(result.ci95_half_width[i], p.unit).c_str());
+    if (significant[i] || result.at_bound[i]) {
+      adopted[i] = result.values[i];
+      std::printf("\n");
+    } else {
+      std::printf("; the interval includes the uncalibrated %s: not adopted\n",
+                  value_text(initial[i], p.unit).c_str());
+    }
   }
   std::printf("\n%10s %12s %10s %12s %12s %9s\n", "x", "measured", "sd", "before", "after", "residual");
   for (std::size_t j = 0; j < points.size(); ++j)
@@ -201,6 +219,7 @@ int calibrate(const CalibrateArguments& a) {
   out["scenario"] = a.scenario;
   out["series"] = a.series;
   out["observable"] = a.observable;
+  out["excluded_x"] = a.exclude;
   out["status"] = result.status_text;
   out["evaluations"] = result.evaluations;
   for (std::size_t i = 0; i < parameters.size(); ++i)
@@ -211,7 +230,9 @@ int calibrate(const CalibrateArguments& a) {
          {"ci95_half_width", result.identifiable[i] ? nlohmann::ordered_json(result.ci95_half_width[i])
                                                     : nlohmann::ordered_json()},
          {"identifiable", static_cast<bool>(result.identifiable[i])},
-         {"at_bound", static_cast<bool>(result.at_bound[i])}});
+         {"at_bound", static_cast<bool>(result.at_bound[i])},
+         {"significant", static_cast<bool>(significant[i])},
+         {"adopted", adopted[i]}});
   const auto quality_json = [](const calibration::FitQuality& q) {
     return nlohmann::ordered_json{{"mape", q.mape}, {"pearson_r", q.pearson_r}, {"chi_square", q.chi_square}};
   };
@@ -228,18 +249,15 @@ int calibrate(const CalibrateArguments& a) {
     if (colon == std::string::npos) throw InputError("--holdout " + a.holdout + ": expected SCENARIO:SERIES");
     const std::string scenario = a.holdout.substr(0, colon), series = a.holdout.substr(colon + 1);
     const auto held = read_series(a, series);
-    std::vector<double> start;
-    for (const auto& p : parameters)
-      start.push_back(initial[static_cast<std::size_t>(&p - parameters.data())]);
-    const auto before = simulate_points(a, scenario, held, parameters, start);
-    const auto after = simulate_points(a, scenario, held, parameters, result.values);
+    const auto before = simulate_points(a, scenario, held, parameters, initial);
+    const auto after = simulate_points(a, scenario, held, parameters, adopted);
     const auto q_before = calibration::fit_quality(held, before),
                q_after = calibration::fit_quality(held, after);
     std::printf("\nheld-out series '%s' (%s), predicted, not fitted:\n", series.c_str(), scenario.c_str());
     print_quality("uncalibrated", q_before);
     print_quality("calibrated", q_after);
     std::printf("  %s\n", q_after.mape <= q_before.mape
-                              ? "the fit does not make the held-out series worse"
+                              ? "the calibration does not make the held-out series worse"
                               : "WARNING: the fit makes the held-out series worse: it absorbs something the "
                                 "parameter does not describe");
     out["holdout"] = {{"scenario", scenario},
@@ -300,6 +318,9 @@ void register_calibrate_command(CLI::App& app, int& result) {
   command->add_option("--fit", a->fits, "KEY=LOWER:UPPER[@INITIAL], bounds with their unit (repeatable)")
       ->required();
   command->add_option("--holdout", a->holdout, "SCENARIO:SERIES predicted with and without the fit");
+  command->add_option("--exclude", a->exclude,
+                      "Leave the point at this x out of the fit and the held-out check (repeatable): a point "
+                      "known not to be described, e.g. a validation case's known discrepancy");
   command->add_option("--max-evaluations", a->max_evaluations, "Budget of objective evaluations (default 30)")
       ->check(CLI::Range(2, 1000));
   command->add_option("-j,--parallel", a->parallel, "Simulations at once (default 2)")
