@@ -52,7 +52,7 @@ for dir in $(find models sim -mindepth 0 -type d | sort); do
 done
 if ((failures)); then exit 1; fi
 echo "layers respected:"
-for dir in models sim/random sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/sweep sim/validation \
-  sim/platform sim/actors sim/engine sim/app; do
-  printf '  %-15s -> %s\n' "$dir" "${allowed[$dir]:-(nothing)}"
+for dir in models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis \
+  sim/planning sim/calibration sim/sweep sim/validation sim/platform sim/actors sim/engine sim/app; do
+  printf '  %-16s -> %s\n' "$dir" "${allowed[$dir]:-(nothing)}"
 done
