@@ -1,6 +1,7 @@
 #include "sim/measurements/model_analyzer.hpp"
 
 #include "sim/measurements/measurement_error.hpp"
+#include "sim/measurements/measurement_fields.hpp"
 #include "sim/text/csv.hpp"
 
 #include <algorithm>
@@ -28,16 +29,6 @@ std::optional<std::size_t> find_column(const std::vector<std::string>& header,
     for (const auto& name : names)
       if (lower_trimmed(header[i]) == name) return i;
   return std::nullopt;
-}
-
-double number(const std::string& text, const std::string& column, const std::string& path, int line) {
-  const std::string trimmed = lower_trimmed(text);
-  char* end = nullptr;
-  const double value = std::strtod(trimmed.c_str(), &end);
-  if (trimmed.empty() || end != trimmed.c_str() + trimmed.size() || !std::isfinite(value) || value < 0.0)
-    throw MeasurementError(path, line,
-                           "column '" + column + "': got \"" + text + "\"; expected a number >= 0");
-  return value;
 }
 
 } // namespace
@@ -84,12 +75,14 @@ ModelAnalyzerImport import_model_analyzer(const std::string& path, const std::st
                                  std::to_string(fields.size()));
     ModelAnalyzerRow row;
     row.line = line;
-    row.batch_size = static_cast<int>(number(fields[*batch], "Batch", path, line));
-    row.concurrency = static_cast<int>(number(fields[*concurrency], "Concurrency", path, line));
-    row.throughput_per_s = number(fields[*throughput], "Throughput (infer/sec)", path, line);
+    row.batch_size = static_cast<int>(non_negative_number(fields[*batch], "Batch", path, line));
+    row.concurrency = static_cast<int>(non_negative_number(fields[*concurrency], "Concurrency", path, line));
+    row.throughput_per_s = non_negative_number(fields[*throughput], "Throughput (infer/sec)", path, line);
     if (row.batch_size < 1) throw MeasurementError(path, line, "column 'Batch': expected a batch size >= 1");
-    if (latency) row.p99_latency_s = number(fields[*latency], "p99 Latency (ms)", path, line) * 1e-3;
-    if (gpu) row.gpu_utilisation = number(fields[*gpu], "GPU Utilization (%)", path, line) / 100.0;
+    if (latency)
+      row.p99_latency_s = non_negative_number(fields[*latency], "p99 Latency (ms)", path, line) * 1e-3;
+    if (gpu)
+      row.gpu_utilisation = non_negative_number(fields[*gpu], "GPU Utilization (%)", path, line) / 100.0;
     if (model) row.model = fields[*model];
     if (config_column) row.config = fields[*config_column];
     all.push_back(row);

@@ -2,6 +2,7 @@
 
 #include "models/fits.hpp"
 #include "sim/measurements/measurement_error.hpp"
+#include "sim/measurements/measurement_fields.hpp"
 #include "sim/text/csv.hpp"
 
 #include <algorithm>
@@ -17,23 +18,6 @@ namespace sonicsim::measurements {
 namespace {
 
 constexpr double seconds_per_us = 1e-6;
-
-std::string trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
-
-double number_at(const std::vector<std::string>& fields, std::size_t index, const std::string& column,
-                 const std::string& path, int line) {
-  const std::string text = trimmed(fields[index]);
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || value < 0.0)
-    throw MeasurementError(path, line,
-                           "column '" + column + "': got \"" + text + "\"; expected a number >= 0");
-  return value;
-}
 
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -123,7 +107,7 @@ PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<
       "p99 latency"};
   while (std::getline(in, text)) {
     ++line;
-    if (trimmed(text).empty()) continue;
+    if (trimmed_field(text).empty()) continue;
     std::vector<std::string> fields;
     try {
       fields = split_csv_line(text);
@@ -133,7 +117,7 @@ PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<
     if (header.empty()) {
       header = fields;
       for (std::size_t i = 0; i < header.size(); ++i)
-        column[trimmed(header[i])] = i;
+        column[trimmed_field(header[i])] = i;
       for (const auto& name : required)
         if (!column.count(name))
           throw MeasurementError(path, line,
@@ -151,7 +135,9 @@ PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<
                                    std::to_string(fields.size()));
       break;
     }
-    const auto value = [&](const char* name) { return number_at(fields, column.at(name), name, path, line); };
+    const auto value = [&](const char* name) {
+      return non_negative_number(fields[column.at(name)], name, path, line);
+    };
     PerfAnalyzerRow row;
     row.line = line;
     row.concurrency = static_cast<int>(value("Concurrency"));

@@ -29,6 +29,14 @@ TimeStatistics statistics_of(const LogHistogram& histogram) {
   return stats;
 }
 
+// Makes (name, utilisation) the busiest so far when it is strictly busier (a tie keeps the earlier one).
+void keep_busier(const std::string& name, double utilisation, std::string& busiest,
+                 double& busiest_utilisation) {
+  if (utilisation <= busiest_utilisation) return;
+  busiest = name;
+  busiest_utilisation = utilisation;
+}
+
 int device_count(const Scenario& scenario) {
   int devices = 0;
   for (const auto& group : scenario.platform.server_groups)
@@ -160,14 +168,10 @@ void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const 
     usage.nic_in_utilisation = nic_sum / group.pods;
     usage.limit = device_pool_name(layout_, group);
     usage.limit_utilisation = usage.device_utilisation;
-    if (usage.host_utilisation > usage.limit_utilisation) {
-      usage.limit = host_cores_name(layout_, group);
-      usage.limit_utilisation = usage.host_utilisation;
-    }
-    if (usage.nic_in_utilisation > usage.limit_utilisation) {
-      usage.limit = pod_nics_name(layout_, group);
-      usage.limit_utilisation = usage.nic_in_utilisation;
-    }
+    keep_busier(host_cores_name(layout_, group), usage.host_utilisation, usage.limit,
+                usage.limit_utilisation);
+    keep_busier(pod_nics_name(layout_, group), usage.nic_in_utilisation, usage.limit,
+                usage.limit_utilisation);
     summary.group_usage.push_back(usage);
   }
 }
@@ -301,14 +305,10 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   for (std::size_t g = 0; g < summary.group_usage.size(); ++g) {
     const auto& usage = summary.group_usage[g];
     const auto& group = scenario_.platform.server_groups[g];
-    if (usage.device_utilisation > summary.bottleneck_utilisation) {
-      summary.bottleneck = device_pool_name(layout_, group);
-      summary.bottleneck_utilisation = usage.device_utilisation;
-    }
-    if (usage.host_utilisation > summary.bottleneck_utilisation) {
-      summary.bottleneck = host_cores_name(layout_, group);
-      summary.bottleneck_utilisation = usage.host_utilisation;
-    }
+    keep_busier(device_pool_name(layout_, group), usage.device_utilisation, summary.bottleneck,
+                summary.bottleneck_utilisation);
+    keep_busier(host_cores_name(layout_, group), usage.host_utilisation, summary.bottleneck,
+                summary.bottleneck_utilisation);
   }
   for (const auto& link : summary.links) {
     if (link.utilisation > summary.bottleneck_utilisation) {
