@@ -160,9 +160,13 @@ void InferenceServer::dispatch() {
       batch->queue_wait_sum_s = queue_wait_sum_s;
       batch->duration_s = duration_s;
       batch->output_s = output_s;
-      const Booking input = pod_.host.run(now_s, input_s);
-      recorder_.record_host_busy(pod_.group, input.start_s, input.end_s);
-      Timer::set(input.end_s, [this, batch]() { execute(batch); });
+      if (input_s > 0.0) {
+        const Booking input = pod_.host.run(now_s, input_s);
+        recorder_.record_host_busy(pod_.group, input.start_s, input.end_s);
+        Timer::set(input.end_s, [this, batch]() { execute(batch); });
+      } else {
+        execute(batch); // no input handling: no host core to wait for
+      }
       continue;
     }
     Booking booking;
@@ -203,6 +207,10 @@ void InferenceServer::execute(Batch* batch) {
                          batch->request_count, batch->queue_wait_sum_s);
   Timer::set(booking.end_s, [this, batch]() {
     if (stopped_) return;
+    if (batch->output_s <= 0.0) {
+      finish_batch(batch); // no output handling: no host core to wait for
+      return;
+    }
     const Booking output = pod_.host.run(sg4::Engine::get_clock(), batch->output_s);
     recorder_.record_host_busy(pod_.group, output.start_s, output.end_s);
     Timer::set(output.end_s, [this, batch]() { finish_batch(batch); });
