@@ -119,16 +119,17 @@ bool JobClient::send_request(const Module& module, const Connection& connection,
   return false;
 }
 
-bool JobClient::run_remote_inference(const Module& module, const Connection& connection, EventRecord& event) {
-  sg4::this_actor::sleep_for(sample(module.preprocess_s, rng_) / placement_.cpu_speed);
-  const std::int64_t inferences = sample_count(module.inferences, rng_);
+bool JobClient::run_remote_inference(const Module& module, const Connection& connection, EventRecord& event,
+                                     std::mt19937_64& rng) {
+  sg4::this_actor::sleep_for(sample(module.preprocess_s, rng) / placement_.cpu_speed);
+  const std::int64_t inferences = sample_count(module.inferences, rng);
   event.inferences += inferences;
   if (!placement_.local_gpu && module.compression_time_per_byte_s > 0) {
     // Compressing the event's inputs before sending costs CPU time per input byte.
     const double input_bytes = static_cast<double>(inferences) * connection.model->input_bytes_per_inference;
     sg4::this_actor::sleep_for(input_bytes * module.compression_time_per_byte_s / placement_.cpu_speed);
   }
-  const std::vector<int> requests = request_splitter_.split(module, inferences, rng_);
+  const std::vector<int> requests = request_splitter_.split(module, inferences, rng);
   const auto& client = scenario_.workload.client;
   if (!client.asynchronous || client.max_in_flight <= 1 || requests.size() <= 1) {
     // Synchronous, blocking calls (as in LArSoft): one request at a time.
@@ -174,15 +175,43 @@ bool JobClient::send_requests_in_flight(const Module& module, const Connection& 
 void JobClient::operator()() {
   sg4::this_actor::sleep_until(placement_.start_s);
   const auto& workload = scenario_.workload;
-  const double job_start_s = sg4::Engine::get_clock();
-  double warmup_end_s = job_start_s;
+  job_start_s_ = sg4::Engine::get_clock();
+  warmup_end_s_ = job_start_s_;
+  events_ = placement_.events.value_or(workload.events_per_job);
+  // Threads after the first are actors of their own on the job's node, each with its own random stream; the
+  // first thread is this actor. Daemons: if a campaign window ends while they run, they go with the job.
+  threads_running_ = workload.threads;
+  sg4::Actor* job = sg4::Actor::self();
+  sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
+  for (int thread = 1; thread < workload.threads; ++thread) {
+    sg4::Actor::create("stream", worker, [this, thread, job]() {
+      auto rng =
+          make_stream(scenario_.seed, stream_job_thread,
+                      static_cast<std::uint64_t>(placement_.job) * 256 + static_cast<std::uint64_t>(thread));
+      run_events(rng);
+      if (--threads_running_ == 0 && job->is_suspended()) job->resume();
+    })->daemonize();
+  }
+  run_events(rng_);
+  --threads_running_;
+  while (threads_running_ > 0)
+    sg4::this_actor::suspend();
+  if (on_finish_) {
+    on_finish_();
+  } else {
+    recorder_.record_job(job_start_s_, warmup_end_s_, sg4::Engine::get_clock());
+  }
+}
+
+void JobClient::run_events(std::mt19937_64& rng) {
+  const auto& workload = scenario_.workload;
   EventRecord event;
   event.job = placement_.job;
   event.module_s.resize(workload.pipeline.size());
-  const int events = placement_.events.value_or(workload.events_per_job);
   // Campaign mode measures from a fixed time on: events starting earlier are warm-up.
   const double campaign_warmup_s = workload.campaign ? workload.campaign->warmup_s : 0.0;
-  for (int index = 0; index < events; ++index) {
+  while (next_event_ < events_) {
+    const int index = next_event_++; // the job's next event, whichever thread is free
     event.event_index = index;
     event.start_s = sg4::Engine::get_clock();
     event.requests = event.retries = 0;
@@ -195,11 +224,11 @@ void JobClient::operator()() {
       const double module_start_s = sg4::Engine::get_clock();
       switch (module.type) {
       case Module::Type::cpu:
-        sg4::this_actor::sleep_for(sample(module.duration_s, rng_) / placement_.cpu_speed);
+        sg4::this_actor::sleep_for(sample(module.duration_s, rng) / placement_.cpu_speed);
         break;
       case Module::Type::local_inference: {
-        const double preprocess_s = sample(module.preprocess_s, rng_);
-        const auto inferences = sample_count(module.inferences, rng_);
+        const double preprocess_s = sample(module.preprocess_s, rng);
+        const auto inferences = sample_count(module.inferences, rng);
         event.inferences += inferences;
         sg4::this_actor::sleep_for(
             (preprocess_s + static_cast<double>(inferences) * module.local_time_per_inference_s) /
@@ -208,19 +237,14 @@ void JobClient::operator()() {
       }
       case Module::Type::remote_inference:
         event.failed = !run_remote_inference(
-            module, connections_[static_cast<std::size_t>(module_connection_[m])], event);
+            module, connections_[static_cast<std::size_t>(module_connection_[m])], event, rng);
         break;
       }
       event.module_s[m] = sg4::Engine::get_clock() - module_start_s;
     }
     event.end_s = sg4::Engine::get_clock();
     recorder_.record_event(event);
-    if (event.warmup) warmup_end_s = event.end_s;
-  }
-  if (on_finish_) {
-    on_finish_();
-  } else {
-    recorder_.record_job(job_start_s, warmup_end_s, sg4::Engine::get_clock());
+    if (event.warmup) warmup_end_s_ = std::max(warmup_end_s_, event.end_s);
   }
 }
 

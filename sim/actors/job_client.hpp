@@ -1,4 +1,5 @@
-// One grid job: a closed loop over events, each running the scenario's module pipeline. Remote inference is a
+// One grid job: a closed loop over events, each running the scenario's module pipeline, on workload.threads
+// threads at once (CMSSW streams). Remote inference is a
 // synchronous, blocking gRPC-like call per request (as in LArSoft): send the inputs, wait for the server,
 // receive the outputs; or, with client mode async, up to max_in_flight such calls at once. Runs as a SimGrid
 // actor: the constructor checks and prepares, operator()() runs the job.
@@ -57,7 +58,10 @@ private:
   };
 
   // Runs one remote-inference module; returns false if the event failed (a request rejected too often).
-  bool run_remote_inference(const Module& module, const Connection& connection, EventRecord& event);
+  bool run_remote_inference(const Module& module, const Connection& connection, EventRecord& event,
+                            std::mt19937_64& rng);
+  // One thread's loop: takes the job's next event until none is left.
+  void run_events(std::mt19937_64& rng);
   bool send_request(const Module& module, const Connection& connection, int batch_size, EventRecord& event);
   bool send_requests_in_flight(const Module& module, const Connection& connection,
                                const std::vector<int>& requests, EventRecord& event);
@@ -71,7 +75,13 @@ private:
   RunRecorder& recorder_;
   JobPlacement placement_;
   std::function<void()> on_finish_; // campaign mode: frees the grid slot (the scheduler records the job)
-  std::mt19937_64 rng_;
+  std::mt19937_64 rng_;             // the first thread's stream
+  // Shared by the job's threads (SimGrid runs one actor at a time: no lock).
+  int events_ = 0;
+  int next_event_ = 0;
+  int threads_running_ = 0;
+  double job_start_s_ = 0.0;
+  double warmup_end_s_ = 0.0;           // the latest end of a warm-up event
   std::vector<Connection> connections_; // per served model
   std::vector<int> module_connection_;  // per pipeline module: index in connections_ (-1: not remote)
   RequestSplitter request_splitter_;

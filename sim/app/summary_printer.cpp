@@ -42,6 +42,9 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
   out << "\n";
   out << format("events/s            %.4g   (%.0f completed, %.0f failed)\n", summary.events_per_s,
                 static_cast<double>(summary.events_completed), static_cast<double>(summary.events_failed));
+  if (workload.threads > 1)
+    out << format("events/s per job    %.4g   (%.0f threads per job)\n", summary.events_per_s_per_job,
+                  static_cast<double>(workload.threads));
   out << format("inferences/s        %.4g\n", summary.inferences_per_s);
   out << format("GPU utilisation     %.1f %% of %.0f GPUs\n", 100.0 * summary.gpu_utilisation, summary.gpus);
   // Each server group's devices (Triton's nv_gpu_utilization), host cores and NICs, and the busiest of them.

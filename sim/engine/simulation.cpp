@@ -89,7 +89,8 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
 // check keeps 1,024 maps for the libraries and the heap.
 void check_actor_limit(const Scenario& scenario) {
   const auto& workload = scenario.workload;
-  const std::int64_t per_job = 1 + (workload.client.asynchronous ? workload.client.max_in_flight : 0);
+  const std::int64_t per_job = static_cast<std::int64_t>(workload.threads) *
+                               (1 + (workload.client.asynchronous ? workload.client.max_in_flight : 0));
   const std::int64_t actors = static_cast<std::int64_t>(workload.jobs) * per_job;
   std::int64_t max_map_count = 65530;
   std::ifstream limit_file("/proc/sys/vm/max_map_count");

@@ -247,6 +247,7 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   summary.events_warmup = events_warmup_;
   summary.events_per_s = events_done_.sum_between(summary.window_start_s, summary.window_end_s) / window_s;
   summary.inferences_per_s = inferences_.sum_between(summary.window_start_s, summary.window_end_s) / window_s;
+  summary.events_per_s_per_job = summary.events_per_s / scenario_.workload.jobs;
   summary.requests_sent = requests_sent_;
   summary.requests_rejected_queue_full = rejected_queue_full_;
   summary.requests_rejected_timeout = rejected_timeout_;

@@ -97,8 +97,9 @@ struct RunSummary {
   std::uint64_t events_completed = 0; // outside warm-up, not failed
   std::uint64_t events_failed = 0;
   std::uint64_t events_warmup = 0;
-  double events_per_s = 0.0;     // completions in the window per second
-  double inferences_per_s = 0.0; // server-side inferences in the window per second
+  double events_per_s = 0.0;         // completions in the window per second
+  double events_per_s_per_job = 0.0; // events_per_s / jobs (CMS's figure of merit for multi-threaded jobs)
+  double inferences_per_s = 0.0;     // server-side inferences in the window per second
   std::uint64_t requests_sent = 0;
   std::uint64_t requests_rejected = 0;
   std::uint64_t requests_rejected_queue_full = 0;

@@ -273,6 +273,7 @@ json scenario_to_json(const Scenario& scenario) {
             {{"jobs", workload.jobs},
              {"events_per_job", workload.events_per_job},
              {"warmup_events", workload.warmup_events},
+             {"threads", workload.threads},
              {"start_spread_s", workload.start_spread_s},
              {"client",
               {{"retries", workload.client.retries},
@@ -343,7 +344,8 @@ json run_summary_to_json(const RunSummary& summary) {
        {{"completed", summary.events_completed},
         {"failed", summary.events_failed},
         {"warmup", summary.events_warmup},
-        {"per_s", summary.events_per_s}}},
+        {"per_s", summary.events_per_s},
+        {"per_s_per_job", summary.events_per_s_per_job}}},
       {"requests",
        {{"sent", summary.requests_sent},
         {"rejected", summary.requests_rejected},
@@ -386,6 +388,7 @@ RunSummary run_summary_from_json(const json& in) {
   summary.events_failed = events.at("failed").get<std::uint64_t>();
   summary.events_warmup = events.at("warmup").get<std::uint64_t>();
   summary.events_per_s = events.at("per_s").get<double>();
+  summary.events_per_s_per_job = events.at("per_s_per_job").get<double>();
   const auto& requests = in.at("requests");
   summary.requests_sent = requests.at("sent").get<std::uint64_t>();
   summary.requests_rejected = requests.at("rejected").get<std::uint64_t>();

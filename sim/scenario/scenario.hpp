@@ -266,9 +266,12 @@ struct Campaign {
 };
 
 struct Workload {
-  int jobs = 1;                // concurrent jobs; required, > 0
-  int events_per_job = 1;      // events each job processes; default 1
-  int warmup_events = 0;       // first events of each job left out of the statistics; default 0
+  int jobs = 1;           // concurrent jobs; required, > 0
+  int events_per_job = 1; // events each job processes; default 1
+  int warmup_events = 0;  // first events of each job left out of the statistics; default 0
+  // Events a job processes at once (CMSSW streams, one per thread on its own core): each thread takes the
+  // job's next event when it has finished one; a blocking call holds only its own thread. Default 1.
+  int threads = 1;
   double start_spread_s = 0.0; // job start times uniform in [0, start_spread]; default 0 (all at once)
   ClientSettings client;
   std::vector<Module> pipeline;

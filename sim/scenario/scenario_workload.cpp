@@ -126,6 +126,8 @@ Workload read_workload(const Cursor& c, const std::map<std::string, Model>& mode
   // A million concurrent jobs is ten times the largest grid campaign.
   w.jobs = read_int(c["jobs"], 1, 1'000'000);
   if (c["events_per_job"].present()) w.events_per_job = read_int(c["events_per_job"], 1);
+  // 256 threads is more than any grid job uses (CMS runs 4 or 8); each is an actor with its own stack.
+  if (c["threads"].present()) w.threads = read_int(c["threads"], 1, 256);
   if (c["warmup_events"].present()) {
     w.warmup_events = read_int(c["warmup_events"], 0);
     require(c["warmup_events"], w.warmup_events < w.events_per_job,

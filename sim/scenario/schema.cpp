@@ -94,6 +94,7 @@ NodePtr build_root() {
       {"jobs", value()},
       {"events_per_job", value()},
       {"warmup_events", value()},
+      {"threads", value()},
       {"start_spread", value()},
       {"client", map({{"retries", value()},
                       {"retry_backoff", value()},

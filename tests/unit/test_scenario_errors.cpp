@@ -91,8 +91,7 @@ TEST_CASE("scenario errors: unknown keys suggest the nearest known key, at the k
   // Nothing close: the known keys are listed instead.
   CHECK(error_of(with("jobs: 10", "jobs: 10\n  colour: blue"))
             .find("key 'workload.colour': unknown key 'colour' (expected one of: jobs, events_per_job, "
-                  "warmup_events, "
-                  "start_spread, client, pipeline, campaign)") != std::string::npos);
+                  "warmup_events, threads, start_spread, client, pipeline, campaign)") != std::string::npos);
 }
 
 TEST_CASE("scenario errors: a key written twice is reported at the second one") {
@@ -330,6 +329,11 @@ TEST_CASE("scenario errors: distribution parameters are checked for their distri
   CHECK(error_of(with("inferences: 100", "inferences: {dist: normal, mean: 100, sd: \"5s\"}"))
             .find("key 'workload.pipeline[1].inferences.sd': expected a plain number without a unit; got "
                   "\"5s\"") != std::string::npos);
+}
+
+TEST_CASE("scenario errors: threads per job") {
+  CHECK(error_of(with("  jobs: 10", "  jobs: 10\n  threads: 0")) ==
+        "bad.yaml:13:12: key 'workload.threads': got \"0\"; expected an integer in 1..256");
 }
 
 TEST_CASE("scenario errors: choices, booleans, module names and client settings") {
