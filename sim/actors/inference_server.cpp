@@ -142,7 +142,8 @@ void InferenceServer::dispatch() {
     batch->requests.clear();
     const double duration_s = slot.curve->batch_time_s(decision.batch_size);
     double input_s = 0.0, output_s = 0.0; // the instance's host work for this batch, request by request
-    for (std::size_t i = 0; i < decision.request_count; ++i) {
+    const bool host_work = !model_.compute_input.is_free() || !model_.compute_output.is_free();
+    for (std::size_t i = 0; host_work && i < decision.request_count; ++i) {
       input_s += model_.compute_input.time_s(queue_[i].request->input_bytes);
       output_s += model_.compute_output.time_s(queue_[i].request->output_bytes);
     }
