@@ -11,7 +11,8 @@ namespace sonicsim {
 
 InferenceServer::InferenceServer(const Model& model, int model_index, const ServerGroup& group,
                                  PodResources& pod, RunRecorder& recorder)
-    : model_(model), model_index_(model_index), pod_(pod), recorder_(recorder) {
+    : model_(model), model_index_(model_index), pod_(pod), recorder_(recorder),
+      has_host_work_(!model.compute_input.is_free() || !model.compute_output.is_free()) {
   const auto& triton = model_.triton;
   batcher_.max_batch_size = triton.max_batch_size;
   batcher_.dynamic_batching = triton.dynamic_batching.enabled;
@@ -142,8 +143,7 @@ void InferenceServer::dispatch() {
     batch->requests.clear();
     const double duration_s = slot.curve->batch_time_s(decision.batch_size);
     double input_s = 0.0, output_s = 0.0; // the instance's host work for this batch, request by request
-    const bool host_work = !model_.compute_input.is_free() || !model_.compute_output.is_free();
-    for (std::size_t i = 0; host_work && i < decision.request_count; ++i) {
+    for (std::size_t i = 0; has_host_work_ && i < decision.request_count; ++i) {
       input_s += model_.compute_input.time_s(queue_[i].request->input_bytes);
       output_s += model_.compute_output.time_s(queue_[i].request->output_bytes);
     }
@@ -170,15 +170,7 @@ void InferenceServer::dispatch() {
       }
       continue;
     }
-    Booking booking;
-    if (slot.device >= 0) {
-      booking = pod_.devices[static_cast<std::size_t>(slot.device)].run_batch(now_s, duration_s);
-      recorder_.record_device_busy(pod_.group, pod_.first_device + slot.device, booking.start_s,
-                                   booking.end_s);
-    } else {
-      booking = pod_.host.run(now_s, duration_s);
-      recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
-    }
+    const Booking booking = run_on(slot, now_s, duration_s);
     const double start_s = booking.start_s, end_s = booking.end_s;
     double queue_wait_sum_s = 0.0;
     for (std::size_t i = 0; i < decision.request_count; ++i) {
@@ -192,18 +184,20 @@ void InferenceServer::dispatch() {
   }
 }
 
+Booking InferenceServer::run_on(const InstanceSlot& slot, double now_s, double duration_s) {
+  if (slot.device < 0) {
+    const Booking booking = pod_.host.run(now_s, duration_s);
+    recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
+    return booking;
+  }
+  const Booking booking = pod_.devices[static_cast<std::size_t>(slot.device)].run_batch(now_s, duration_s);
+  recorder_.record_device_busy(pod_.group, pod_.first_device + slot.device, booking.start_s, booking.end_s);
+  return booking;
+}
+
 void InferenceServer::execute(Batch* batch) {
   if (stopped_) return;
-  const InstanceSlot& slot = slots_[batch->slot];
-  const double now_s = sg4::Engine::get_clock();
-  Booking booking;
-  if (slot.device >= 0) {
-    booking = pod_.devices[static_cast<std::size_t>(slot.device)].run_batch(now_s, batch->duration_s);
-    recorder_.record_device_busy(pod_.group, pod_.first_device + slot.device, booking.start_s, booking.end_s);
-  } else {
-    booking = pod_.host.run(now_s, batch->duration_s);
-    recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
-  }
+  const Booking booking = run_on(slots_[batch->slot], sg4::Engine::get_clock(), batch->duration_s);
   recorder_.record_batch(model_index_, booking.start_s, booking.end_s, batch->batch_size,
                          batch->request_count, batch->queue_wait_sum_s);
   Timer::set(booking.end_s, [this, batch]() {

@@ -94,6 +94,8 @@ private:
   int slot_for_next_batch() const;
   // A batch whose inputs are ready: runs it on its device (or core), then its output handling on a host core.
   void execute(Batch* batch);
+  // Books `duration_s` of execution on the slot's device (or a host core, for a CPU instance) and records it.
+  Booking run_on(const InstanceSlot& slot, double now_s, double duration_s);
   // Answers a request: wakes its client now, or after its reply delay when it has one and was not rejected.
   void complete(InferenceRequest& request);
   static void wake(InferenceRequest& request);
@@ -102,6 +104,7 @@ private:
   int model_index_;
   PodResources& pod_;
   RunRecorder& recorder_;
+  const bool has_host_work_; // compute_input or compute_output costs something
   BatcherSettings batcher_;
   // SimGrid runs one actor (or maestro) at a time, so this state needs no lock.
   std::deque<QueuedEntry> queue_;

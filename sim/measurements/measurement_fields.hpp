@@ -3,8 +3,19 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace sonicsim::measurements {
+
+// One non-blank line of a CSV file, split into fields, with its line number.
+struct CsvRecord {
+  int line = 0;
+  std::vector<std::string> fields;
+};
+
+// Every non-blank line of the file. Throws MeasurementError naming the file when it cannot be opened (`what`
+// says what was expected) and the line of an unterminated quote.
+std::vector<CsvRecord> read_csv_records(const std::string& path, const std::string& what);
 
 std::string trimmed_field(const std::string& text);
 

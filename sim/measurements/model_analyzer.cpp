@@ -2,13 +2,10 @@
 
 #include "sim/measurements/measurement_error.hpp"
 #include "sim/measurements/measurement_fields.hpp"
-#include "sim/text/csv.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <map>
 
 namespace sonicsim::measurements {
@@ -34,41 +31,26 @@ std::optional<std::size_t> find_column(const std::vector<std::string>& header,
 } // namespace
 
 ModelAnalyzerImport import_model_analyzer(const std::string& path, const std::string& config) {
-  std::ifstream in(path);
-  if (!in)
-    throw MeasurementError(path, 0,
-                           "cannot open the file; expected Model Analyzer's metrics-model-inference.csv");
-  std::string text;
-  int line = 0;
-  std::vector<std::string> header;
-  std::optional<std::size_t> batch, concurrency, throughput, latency, gpu, model, config_column;
+  const auto records = read_csv_records(path, "Model Analyzer's metrics-model-inference.csv");
+  if (records.empty())
+    throw MeasurementError(path, 0, "empty file; expected Model Analyzer's metrics-model-inference.csv");
+  const std::vector<std::string>& header = records.front().fields;
+  const auto batch = find_column(header, {"batch", "batch_size"});
+  const auto concurrency = find_column(header, {"concurrency"});
+  const auto throughput = find_column(header, {"throughput (infer/sec)", "perf_throughput"});
+  const auto latency = find_column(header, {"p99 latency (ms)", "perf_latency_p99"});
+  const auto gpu = find_column(header, {"gpu utilization (%)", "gpu_utilization"});
+  const auto model = find_column(header, {"model", "model_name"});
+  const auto config_column = find_column(header, {"model config path", "model_config_path"});
+  for (const auto& [found, name] : {std::pair{batch, "Batch"}, std::pair{concurrency, "Concurrency"},
+                                    std::pair{throughput, "Throughput (infer/sec)"}})
+    if (!found)
+      throw MeasurementError(path, records.front().line,
+                             std::string("missing column '") + name +
+                                 "'; expected Model Analyzer's metrics-model-inference.csv header");
   std::vector<ModelAnalyzerRow> all;
-  while (std::getline(in, text)) {
-    ++line;
-    if (lower_trimmed(text).empty()) continue;
-    std::vector<std::string> fields;
-    try {
-      fields = split_csv_line(text);
-    } catch (const std::exception& e) {
-      throw MeasurementError(path, line, e.what());
-    }
-    if (header.empty()) {
-      header = fields;
-      batch = find_column(header, {"batch", "batch_size"});
-      concurrency = find_column(header, {"concurrency"});
-      throughput = find_column(header, {"throughput (infer/sec)", "perf_throughput"});
-      latency = find_column(header, {"p99 latency (ms)", "perf_latency_p99"});
-      gpu = find_column(header, {"gpu utilization (%)", "gpu_utilization"});
-      model = find_column(header, {"model", "model_name"});
-      config_column = find_column(header, {"model config path", "model_config_path"});
-      for (const auto& [found, name] : {std::pair{batch, "Batch"}, std::pair{concurrency, "Concurrency"},
-                                        std::pair{throughput, "Throughput (infer/sec)"}})
-        if (!found)
-          throw MeasurementError(path, line,
-                                 std::string("missing column '") + name +
-                                     "'; expected Model Analyzer's metrics-model-inference.csv header");
-      continue;
-    }
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const auto& [line, fields] = records[r];
     if (fields.size() < header.size())
       throw MeasurementError(path, line,
                              "expected " + std::to_string(header.size()) + " fields, got " +
@@ -87,7 +69,7 @@ ModelAnalyzerImport import_model_analyzer(const std::string& path, const std::st
     if (config_column) row.config = fields[*config_column];
     all.push_back(row);
   }
-  if (all.empty()) throw MeasurementError(path, line, "no data row after the header");
+  if (all.empty()) throw MeasurementError(path, records.back().line, "no data row after the header");
   ModelAnalyzerImport out;
   for (const auto& row : all)
     if (std::find(out.configs.begin(), out.configs.end(), row.config) == out.configs.end())

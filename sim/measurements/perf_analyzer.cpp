@@ -3,14 +3,12 @@
 #include "models/fits.hpp"
 #include "sim/measurements/measurement_error.hpp"
 #include "sim/measurements/measurement_fields.hpp"
-#include "sim/text/csv.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 
@@ -94,38 +92,25 @@ PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<
                            "cannot find the batch size: the file name states none (expected e.g. "
                            "model_batch64.csv); give it with --batch (perf_analyzer's -b)");
   }
-  std::ifstream in(path);
-  if (!in) throw MeasurementError(path, 0, "cannot open the file");
-  std::string text;
-  int line = 0;
+  const auto records = read_csv_records(path, "perf_analyzer's -f CSV");
+  if (records.empty()) throw MeasurementError(path, 0, "empty file; expected perf_analyzer's -f CSV");
   std::map<std::string, std::size_t> column;
-  std::vector<std::string> header;
+  const std::vector<std::string>& header = records.front().fields;
   static const std::vector<std::string> required{
       "Concurrency",  "Inferences/Second",    "Client Send",          "Network+Server Send/Recv",
       "Server Queue", "Server Compute Input", "Server Compute Infer", "Server Compute Output",
       "Client Recv",  "p50 latency",          "p90 latency",          "p95 latency",
       "p99 latency"};
-  while (std::getline(in, text)) {
-    ++line;
-    if (trimmed_field(text).empty()) continue;
-    std::vector<std::string> fields;
-    try {
-      fields = split_csv_line(text);
-    } catch (const std::exception& e) {
-      throw MeasurementError(path, line, e.what());
-    }
-    if (header.empty()) {
-      header = fields;
-      for (std::size_t i = 0; i < header.size(); ++i)
-        column[trimmed_field(header[i])] = i;
-      for (const auto& name : required)
-        if (!column.count(name))
-          throw MeasurementError(path, line,
-                                 "missing column '" + name +
-                                     "'; expected perf_analyzer's -f CSV header "
-                                     "(Concurrency,Inferences/Second,Client Send,...)");
-      continue;
-    }
+  for (std::size_t i = 0; i < header.size(); ++i)
+    column[trimmed_field(header[i])] = i;
+  for (const auto& name : required)
+    if (!column.count(name))
+      throw MeasurementError(path, records.front().line,
+                             "missing column '" + name +
+                                 "'; expected perf_analyzer's -f CSV header "
+                                 "(Concurrency,Inferences/Second,Client Send,...)");
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const auto& [line, fields] = records[r];
     // perf_analyzer appends other tables (server-side metrics) after a blank line: stop at a line that is not
     // a data row of this table.
     if (fields.size() < header.size()) {
@@ -158,8 +143,7 @@ PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<
                              "column 'Server Compute Infer' is 0: no device time to build a curve from");
     file.rows.push_back(row);
   }
-  if (header.empty()) throw MeasurementError(path, 0, "empty file; expected perf_analyzer's -f CSV");
-  if (file.rows.empty()) throw MeasurementError(path, line, "no data row after the header");
+  if (file.rows.empty()) throw MeasurementError(path, records.back().line, "no data row after the header");
   return file;
 }
 
