@@ -142,9 +142,34 @@ const MvaPopulation& MvaSolution::at(int jobs) const {
 MvaSolution solve_mva(const ClosedNetwork& network, int max_jobs) {
   network.validate();
   if (max_jobs < 1) throw std::invalid_argument("solve_mva: max_jobs must be >= 1");
+  // The exact multi-server solution costs 2^M solves for M multi-server stations. Beyond
+  // exact_multi_server_stations, the stations with the least demand per server take Seidmann's
+  // approximation instead: a single server of demand D / c plus a delay of D (c - 1) / c, exact at both ends
+  // (one job; saturation) and close between. The busiest stations, which shape the knee, stay exact.
+  std::vector<std::size_t> multi;
+  for (std::size_t k = 0; k < network.stations.size(); ++k)
+    if (network.stations[k].servers > 1) multi.push_back(k);
+  std::stable_sort(multi.begin(), multi.end(), [&](std::size_t a, std::size_t b) {
+    const auto& x = network.stations[a];
+    const auto& y = network.stations[b];
+    return x.demand_s / x.servers > y.demand_s / y.servers;
+  });
+  double think_time_s = network.think_time_s;
+  std::vector<QueueingStation> stations = network.stations;
+  for (std::size_t i = exact_multi_server_stations; i < multi.size(); ++i) {
+    QueueingStation& st = stations[multi[i]];
+    think_time_s += st.demand_s * (st.servers - 1) / st.servers;
+    st.demand_s /= st.servers;
+    st.servers = 1;
+  }
   MvaSolution solution;
   std::vector<double> throughput_per_s;
-  solve_core(network.think_time_s, network.stations, max_jobs, throughput_per_s, &solution);
+  solve_core(think_time_s, stations, max_jobs, throughput_per_s, &solution);
+  // Utilisation as the network has it (the approximation keeps X D / c).
+  for (auto& population : solution.populations)
+    for (std::size_t k = 0; k < stations.size(); ++k)
+      population.utilisation[k] =
+          population.throughput_per_s * network.stations[k].demand_s / network.stations[k].servers;
   return solution;
 }
 

@@ -51,7 +51,12 @@ struct MvaSolution {
   const MvaPopulation& at(int jobs) const;
 };
 
-// Exact MVA for n = 1..max_jobs. Throws std::invalid_argument for max_jobs < 1 or an invalid network.
+// Multi-server stations solved exactly (the busiest ones by demand per server); the others take Seidmann's
+// approximation, since each exact one doubles the cost.
+constexpr std::size_t exact_multi_server_stations = 3;
+
+// MVA for n = 1..max_jobs: exact with at most exact_multi_server_stations multi-server stations. Throws
+// std::invalid_argument for max_jobs < 1 or an invalid network.
 MvaSolution solve_mva(const ClosedNetwork& network, int max_jobs);
 
 // Asymptotic (operational) bounds of the same network.

@@ -48,8 +48,8 @@ void CampaignScheduler::start_job(int slot, double now_s) {
   placement.job = next_job_++;
   placement.worker = slot / scenario_.platform.jobs_per_node;
   for (std::size_t m = 0; m < balancers_.size(); ++m)
-    placement.pods.push_back(
-        servers_.layout.model_pods[m][static_cast<std::size_t>(balancers_[m].connect(placement.job, rng_))]);
+    placement.pods.push_back(servers_.layout.model_pods[m][static_cast<std::size_t>(
+        balancers_[m].connect(placement.job, placement.worker, rng_))]);
   placement.cpu_speed = slot_cpu_speed_[static_cast<std::size_t>(slot)];
   placement.local_gpu = slot_local_gpu_[static_cast<std::size_t>(slot)];
   placement.start_s = now_s + sample(campaign_.start_delay_s, rng_);

@@ -19,8 +19,7 @@ JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const S
       rng_(make_stream(scenario.seed, stream_job, static_cast<std::uint64_t>(placement_.job))) {
   const ServerLayout& layout = servers_.layout;
   for (const auto& module : scenario_.workload.pipeline)
-    module_connection_.push_back(
-        module.type == Module::Type::remote_inference ? layout.model_index(module.model) : -1);
+    module_connection_.push_back(module.served() ? layout.model_index(module.model) : -1);
   for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
     Connection c;
     c.pod = placement_.pods[m];
@@ -29,7 +28,10 @@ JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const S
         scenario_.platform.server_groups[static_cast<std::size_t>(layout.model_groups[m].front())];
     const auto local = c.model->throughput_by_device.find(first_group.device_type);
     if (local != c.model->throughput_by_device.end()) c.local_curve = &local->second;
-    if (!placement_.local_gpu) {
+    c.on_node = first_group.on_client_nodes;
+    if (c.on_node && !placement_.local_gpu) {
+      c.server = servers_.servers[m][static_cast<std::size_t>(c.pod)];
+    } else if (!placement_.local_gpu) {
       c.server = servers_.servers[m][static_cast<std::size_t>(c.pod)];
       c.request_links = site.request_links(placement_.worker, c.pod);
       c.response_links = site.response_links(placement_.worker, c.pod);
@@ -52,6 +54,7 @@ JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const S
 }
 
 std::optional<double> JobClient::small_reply_delay_s(const Connection& connection, double bytes) const {
+  if (connection.on_node) return 0.0; // a local socket: no network to cross
   if (bytes > scenario_.platform.network.small_reply_max_bytes) return std::nullopt;
   return connection.reply_latency_s + bytes / connection.reply_rate_bytes_per_s;
 }
@@ -81,9 +84,9 @@ bool JobClient::send_request(const Module& module, const Connection& connection,
     recorder_.record_request_sent();
     const double input_bytes = batch_size * model.input_bytes_per_inference / module.compression_ratio;
     const double sent_at_s = sg4::Engine::get_clock();
-    sg4::Comm::sendto(worker, pod, static_cast<std::uint64_t>(input_bytes));
+    if (!connection.on_node) sg4::Comm::sendto(worker, pod, static_cast<std::uint64_t>(input_bytes));
     recorder_.record_transfer(connection.request_links, input_bytes, sent_at_s, sg4::Engine::get_clock());
-    recorder_.record_bytes_to_servers(input_bytes);
+    if (!connection.on_node) recorder_.record_bytes_to_servers(input_bytes);
 
     InferenceRequest request;
     request.batch_size = batch_size;
@@ -113,7 +116,7 @@ bool JobClient::send_request(const Module& module, const Connection& connection,
       sg4::Comm::sendto(pod, worker, static_cast<std::uint64_t>(output_bytes));
     }
     recorder_.record_transfer(connection.response_links, output_bytes, reply_at_s, sg4::Engine::get_clock());
-    recorder_.record_bytes_from_servers(output_bytes);
+    if (!connection.on_node) recorder_.record_bytes_from_servers(output_bytes);
     if (!request.rejection) return true;
   }
   return false;
@@ -145,30 +148,29 @@ bool JobClient::send_requests_in_flight(const Module& module, const Connection& 
                                         const std::vector<int>& requests, EventRecord& event) {
   // Asynchronous calls with at most max_in_flight outstanding: that many senders, each a short-lived actor on
   // the job's node taking the next request when its previous one is answered. The module ends when all are
-  // answered.
+  // answered: the job joins them (a flag and resume() could miss a suspension still in flight in the same
+  // scheduling round).
   struct Progress {
     std::size_t next = 0;
-    int senders_running = 0;
     bool failed = false;
-    sg4::Actor* job = nullptr;
   } progress;
-  progress.job = sg4::Actor::self();
   const auto senders = std::min<std::size_t>(
       static_cast<std::size_t>(scenario_.workload.client.max_in_flight), requests.size());
-  progress.senders_running = static_cast<int>(senders);
   sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
+  std::vector<sg4::ActorPtr> running;
   for (std::size_t s = 0; s < senders; ++s) {
     // Daemons: if a campaign window ends while they run, they go with the job.
-    sg4::Actor::create("sender", worker, [this, &module, &connection, &requests, &event, &progress]() {
-      while (!progress.failed && progress.next < requests.size()) {
-        const int batch_size = requests[progress.next++];
-        if (!send_request(module, connection, batch_size, event)) progress.failed = true;
-      }
-      if (--progress.senders_running == 0 && progress.job->is_suspended()) progress.job->resume();
-    })->daemonize();
+    running.push_back(
+        sg4::Actor::create("sender", worker, [this, &module, &connection, &requests, &event, &progress]() {
+          while (!progress.failed && progress.next < requests.size()) {
+            const int batch_size = requests[progress.next++];
+            if (!send_request(module, connection, batch_size, event)) progress.failed = true;
+          }
+        }));
+    running.back()->daemonize();
   }
-  while (progress.senders_running > 0)
-    sg4::this_actor::suspend();
+  for (const auto& sender : running)
+    sender->join();
   return !progress.failed;
 }
 
@@ -180,22 +182,22 @@ void JobClient::operator()() {
   events_ = placement_.events.value_or(workload.events_per_job);
   // Threads after the first are actors of their own on the job's node, each with its own random stream; the
   // first thread is this actor. Daemons: if a campaign window ends while they run, they go with the job.
-  threads_running_ = workload.threads;
-  sg4::Actor* job = sg4::Actor::self();
+  // The job ends when all its threads have: it joins them (a counter and resume() could miss a suspension
+  // still in flight in the same scheduling round).
   sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
+  std::vector<sg4::ActorPtr> streams;
   for (int thread = 1; thread < workload.threads; ++thread) {
-    sg4::Actor::create("stream", worker, [this, thread, job]() {
+    streams.push_back(sg4::Actor::create("stream", worker, [this, thread]() {
       auto rng =
           make_stream(scenario_.seed, stream_job_thread,
                       static_cast<std::uint64_t>(placement_.job) * 256 + static_cast<std::uint64_t>(thread));
       run_events(rng);
-      if (--threads_running_ == 0 && job->is_suspended()) job->resume();
-    })->daemonize();
+    }));
+    streams.back()->daemonize();
   }
   run_events(rng_);
-  --threads_running_;
-  while (threads_running_ > 0)
-    sg4::this_actor::suspend();
+  for (const auto& stream : streams)
+    stream->join();
   if (on_finish_) {
     on_finish_();
   } else {
@@ -236,6 +238,14 @@ void JobClient::run_events(std::mt19937_64& rng) {
         break;
       }
       case Module::Type::remote_inference:
+        if (module.run_direct) {
+          // The model on this thread's own core: its direct-inference time, no request. Preprocessing and
+          // the inference count are drawn as for a request, so both modes draw the same numbers.
+          sg4::this_actor::sleep_for(sample(module.preprocess_s, rng) / placement_.cpu_speed);
+          event.inferences += sample_count(module.inferences, rng);
+          sg4::this_actor::sleep_for(sample(*module.direct_s, rng) / placement_.cpu_speed);
+          break;
+        }
         event.failed = !run_remote_inference(
             module, connections_[static_cast<std::size_t>(module_connection_[m])], event, rng);
         break;

@@ -51,6 +51,7 @@ private:
     InferenceServer* server = nullptr;
     const Model* model = nullptr;
     const ThroughputCurve* local_curve = nullptr; // local GPU: the model's curve on its first group's device
+    bool on_node = false; // the fallback server on the job's own node: requests and replies skip the network
     std::vector<LinkId> request_links, response_links;
     // The reply path (pod -> worker node) as SimGrid times an uncontended flow on it: latency + bytes / rate.
     double reply_latency_s = 0.0;
@@ -79,7 +80,6 @@ private:
   // Shared by the job's threads (SimGrid runs one actor at a time: no lock).
   int events_ = 0;
   int next_event_ = 0;
-  int threads_running_ = 0;
   double job_start_s_ = 0.0;
   double warmup_end_s_ = 0.0;           // the latest end of a warm-up event
   std::vector<Connection> connections_; // per served model

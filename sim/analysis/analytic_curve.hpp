@@ -19,7 +19,8 @@ struct AnalyticPoint {
   double mva_gpu_utilisation = 0.0;
 };
 
-// One point per entry of `jobs` (each >= 1), in the same order. MVA is solved once up to the largest count.
+// One point per entry of `jobs` (each >= 1), in the same order; a job of T threads is T customers. MVA is
+// solved once up to the largest count.
 std::vector<AnalyticPoint> analytic_curve(const ScenarioParameters& parameters, const std::vector<int>& jobs);
 
 } // namespace sonicsim::analysis

@@ -100,6 +100,7 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
   const auto& platform = scenario.platform;
   ScenarioParameters out;
   out.scenario_name = scenario.name;
+  out.threads = scenario.workload.threads;
   auto note = [&out](std::string symbol, double value, std::string unit, std::string derivation) {
     out.quantities.push_back(
         DerivedQuantity{std::move(symbol), value, std::move(unit), std::move(derivation)});
@@ -150,6 +151,8 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
   // Per group: each model's device and host demand per event, and the bytes sent to its pods per event.
   std::vector<std::vector<std::pair<std::string, double>>> device_demand(platform.server_groups.size()),
       host_demand(platform.server_groups.size());
+  // Per group, parallel to device_demand: each model's GPU-kind instances per pod.
+  std::vector<std::vector<int>> gpu_instances(platform.server_groups.size());
   std::vector<double> group_bytes(platform.server_groups.size(), 0.0);
   std::uint64_t module_index = 0;
   for (const auto& module : scenario.workload.pipeline) {
@@ -171,6 +174,14 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
       break;
     }
     case Module::Type::remote_inference: {
+      if (module.run_direct) {
+        // Direct inference: the model on the job's CPU, like any CPU module.
+        const double t_s =
+            (module.preprocess_s.expected() + module.direct_s->expected()) * out.mean_inverse_cpu_speed;
+        out.t_other_cpu_s += t_s;
+        note("t_cpu[" + module.name + "]", t_s, "s", "direct inference: (preprocess + direct) x E[1/speed]");
+        break;
+      }
       out.accelerated_modules.push_back(module.name);
       const auto model = scenario.models.find(module.model);
       if (model == scenario.models.end())
@@ -200,13 +211,33 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
                            "'");
         const SplitMeans timed = mean_request_split(module, curve->second, scenario.seed, module_index);
         on_group.emplace_back(g, timed);
+        // With dynamic batching a saturated device runs merged batches of the largest size the batcher forms:
+        // the demand the MVA's bottleneck sees is the curve's time at that size, per inference.
+        const auto& batching = model->second.triton.dynamic_batching;
+        double device_s = timed.gpu_s;
+        if (batching.enabled && !on_cpu) {
+          const int merged = batching.preferred_batch_sizes.empty()
+                                 ? model->second.triton.max_batch_size
+                                 : *std::max_element(batching.preferred_batch_sizes.begin(),
+                                                     batching.preferred_batch_sizes.end());
+          device_s = timed.inferences * curve->second.batch_time_s(merged) / merged;
+          note("t_GPU_merged[" + module.name + "]", device_s, "GPU-s",
+               "dynamic batching: inferences x t(" + std::to_string(merged) + ") / " +
+                   std::to_string(merged) + " on " + group.device_type +
+                   ", the saturated device's demand used by the MVA");
+        }
         const double share = group.pods / model_pods;
         split.inferences = timed.inferences;
         split.requests = timed.requests;
         split.draws = timed.draws;
         if (!on_cpu) split.gpu_s += share * timed.gpu_s;
-        device_demand[static_cast<std::size_t>(g)].push_back(
-            {module.model, on_cpu ? 0.0 : share * timed.gpu_s});
+        device_demand[static_cast<std::size_t>(g)].push_back({module.model, on_cpu ? 0.0 : share * device_s});
+        int instances_per_pod = 0;
+        for (const auto& i : instances)
+          if (i.kind == InstanceGroup::Kind::gpu)
+            instances_per_pod +=
+                i.count * (i.devices.empty() ? group.devices_per_pod : static_cast<int>(i.devices.size()));
+        gpu_instances[static_cast<std::size_t>(g)].push_back(instances_per_pod);
         host_demand[static_cast<std::size_t>(g)].push_back(
             {module.model, on_cpu ? share * timed.gpu_s : 0.0});
       }
@@ -273,8 +304,28 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
                                               group.devices(),
                                               0.0,
                                               device_demand[g]};
-    for (const auto& part : device_demand[g])
-      station.demand_s += part.second;
+    std::size_t models_on_devices = 0, only = 0;
+    for (std::size_t i = 0; i < device_demand[g].size(); ++i) {
+      station.demand_s += device_demand[g][i].second;
+      if (device_demand[g][i].second > 0.0) {
+        ++models_on_devices;
+        only = i;
+      }
+    }
+    station.device_busy_s = station.demand_s;
+    station.devices = station.servers;
+    if (models_on_devices == 1 && gpu_instances[g][only] > 0) {
+      // Fewer instances than the work needs: with one instance per device and host handling, the instance
+      // (handling + execution) saturates before the device does. Several models on one device: left to the
+      // device station (a caveat says the MVA does not limit instances).
+      const double held_s = device_demand[g][only].second + host_demand[g][only].second;
+      const int instances = gpu_instances[g][only] * group.pods;
+      if (held_s / instances > station.demand_s / station.servers) {
+        station.limited_by_instances = true;
+        station.servers = instances;
+        station.demand_s = held_s;
+      }
+    }
     out.server_stations.push_back(station);
   }
   for (std::size_t g = 0; g < platform.server_groups.size(); ++g) {
@@ -347,9 +398,15 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
       if (demand > 0.0) parts += (parts.empty() ? "" : " + ") + model + " " + format("%.4g", demand);
     note("D[" + station.name + "]", station.demand_s,
          station.kind == ScenarioParameters::ServerStation::Kind::devices ? "device-s" : "core-s",
-         "demand per event on " + std::to_string(station.servers) +
-             (station.kind == ScenarioParameters::ServerStation::Kind::devices ? " devices: " : " cores: ") +
-             parts);
+         station.limited_by_instances
+             ? "demand per event on " + std::to_string(station.servers) + " instances (each held for input " +
+                   "handling, execution and output handling: " + format("%.4g", station.device_busy_s) +
+                   " device-s + " + format("%.4g", station.demand_s - station.device_busy_s) +
+                   " handling) on " + std::to_string(station.devices) + " devices: " + parts
+             : "demand per event on " + std::to_string(station.servers) +
+                   (station.kind == ScenarioParameters::ServerStation::Kind::devices ? " devices: "
+                                                                                     : " cores: ") +
+                   parts);
   }
   note("shared outbound", out.shared_outbound_bps, "bit/s",
        "tightest shared outbound link: " + out.shared_outbound_link);
@@ -360,8 +417,9 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
     if (model.triton.dynamic_batching.enabled)
       out.caveats.push_back(
           "model '" + name +
-          "' has dynamic batching: under load the server merges requests into larger batches "
-          "that run faster than t_GPU assumes, so the simulated knee can be later");
+          "' has dynamic batching: under load the server merges requests into larger batches that run faster "
+          "than t_GPU assumes, so the SONIC model's knee is early; the MVA's device demand is the merged "
+          "batch's (t_GPU_merged), its knee is where a saturated batcher would put it");
     for (const auto& instances : model.triton.instance_groups)
       if (instances.count > 1 && instances.kind == InstanceGroup::Kind::gpu) {
         out.caveats.push_back("model '" + name + "' runs " + std::to_string(instances.count) +
@@ -380,8 +438,9 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
         "server hosts do " + format("%.4g", out.t_host_s) +
         " core-s of work per event (request handling or CPU instances): the MVA has them as "
         "stations; the SONIC model of arXiv:2009.04509 has no such term. An instance is busy for its batch's "
-        "input handling, execution and output handling; the MVA does not limit the instances, so with few "
-        "instances per device the simulator saturates earlier");
+        "input handling, execution and output handling; the MVA limits the instances only for a model alone "
+        "on its devices, so with several models and few instances per device the simulator saturates "
+        "earlier");
   if (!layout.single_group)
     out.caveats.push_back(
         "several server groups: the SONIC model pools every device (N_GPU); the MVA keeps each "

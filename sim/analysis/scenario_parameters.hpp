@@ -48,6 +48,9 @@ struct ScenarioParameters {
   int n_gpu = 1;             // devices of the groups serving the models (instances on a device share it)
   int pods = 1;              // pods of those groups
   double t_host_s = 0.0;     // core-seconds per event on server hosts (request handling, CPU instances)
+  // Events a job runs at once (workload.threads): each thread is a customer of the closed network, so the
+  // models are solved for jobs x threads customers and job counts are customers / threads.
+  int threads = 1;
 
   // The servers as queueing stations: per server group, its device pool and its host cores, each visited by
   // every model deployed there (a job's requests to model m go to group g with the share of the model's
@@ -62,6 +65,14 @@ struct ScenarioParameters {
     int servers = 1; // devices, or pods x host cores
     double demand_s = 0.0;
     std::vector<std::pair<std::string, double>> demand_by_model;
+    // Devices: their busy seconds per event and their number (the station's demand and servers, unless the
+    // model's instances limit it first: see limited_by_instances).
+    double device_busy_s = 0.0;
+    int devices = 0;
+    // One model alone on the devices with fewer instances than its work needs: an instance is held for its
+    // batch's input handling, execution and output handling, so the station is the instances (servers) and
+    // their demand (device + handling per event).
+    bool limited_by_instances = false;
   };
   std::vector<ServerStation> server_stations; // devices of each group first, then hosts with work
   // Per server group serving a model: its pods' NICs (requests in) and the share of the bytes sent per event

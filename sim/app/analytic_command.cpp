@@ -43,12 +43,35 @@ int analytic(const AnalyticArguments& arguments) {
   const auto model = parameters.latency_model();
   model.validate();
   const auto network = parameters.closed_network();
-  const double knee_jobs = model.knee_jobs();
-  const std::vector<int> jobs =
-      arguments.jobs.empty() ? default_job_counts(knee_jobs) : parse_job_counts(arguments.jobs);
-  const auto curve = analysis::analytic_curve(parameters, jobs);
-  const double network_limit_jobs = parameters.network_limited_jobs(model.t_ideal_s());
+  // The models count customers; a job of T threads is T of them.
+  const double threads = parameters.threads;
+  const double knee_jobs = model.knee_jobs() / threads;
+  const double network_limit_jobs = parameters.network_limited_jobs(model.t_ideal_s()) / threads;
   const auto bounds = models::asymptotic_bounds(network, 1.0);
+  const double saturation_jobs = bounds.saturation_jobs / threads;
+  // Per model and device pool: the jobs per device at which the model alone would fill its devices, the
+  // asymptotes' crossing (D + Z) / (its demand per device), as the CMS per-model tests ask "jobs per T4".
+  struct ModelKnee {
+    std::string station, model;
+    double jobs_per_device = 0.0;
+  };
+  const std::vector<int> jobs = arguments.jobs.empty()
+                                    ? default_job_counts(std::max(knee_jobs, saturation_jobs))
+                                    : parse_job_counts(arguments.jobs);
+  const auto curve = analysis::analytic_curve(parameters, jobs);
+  std::vector<ModelKnee> model_knees;
+  const double cycle_s = network.total_demand_s() + network.think_time_s;
+  for (const auto& station : parameters.server_stations) {
+    if (station.kind != analysis::ScenarioParameters::ServerStation::Kind::devices) continue;
+    for (const auto& [name, demand_s] : station.demand_by_model) {
+      if (demand_s <= 0.0) continue;
+      // Instances held longer than the device is busy fill first: per device, instances / devices of them.
+      const double per_device = station.limited_by_instances
+                                    ? cycle_s * station.servers / station.devices / station.demand_s
+                                    : cycle_s / demand_s;
+      model_knees.push_back({station.name, name, per_device / threads});
+    }
+  }
   const std::string mva_note = "MVA: jobs are a delay station of " + std::to_string(network.think_time_s) +
                                " s; the " + std::to_string(parameters.n_gpu) +
                                " GPUs are one pool with one queue and exponential service";
@@ -85,7 +108,12 @@ int analytic(const AnalyticArguments& arguments) {
     out["mva_network"]["think_time_s"] = network.think_time_s;
     out["mva_network"]["stations"] = stations;
     out["mva_network"]["bottleneck"] = bounds.bottleneck;
-    out["mva_network"]["saturation_jobs"] = bounds.saturation_jobs;
+    out["mva_network"]["saturation_jobs"] = saturation_jobs;
+    out["mva_network"]["threads_per_job"] = parameters.threads;
+    auto knees = nlohmann::ordered_json::array();
+    for (const auto& k : model_knees)
+      knees.push_back({{"devices", k.station}, {"model", k.model}, {"jobs_per_device", k.jobs_per_device}});
+    out["mva_network"]["jobs_per_device_by_model"] = knees;
     auto& points = out["curve"] = nlohmann::ordered_json::array();
     for (const auto& p : curve)
       points.push_back({{"jobs", p.jobs},
@@ -128,8 +156,16 @@ int analytic(const AnalyticArguments& arguments) {
   std::printf("\nclosed network for MVA: delay %.4g s", network.think_time_s);
   for (const auto& station : network.stations)
     std::printf("; %s %.4g s x%d", station.name.c_str(), station.demand_s, station.servers);
-  std::printf("\n  bottleneck %s, asymptotes cross at %.1f jobs\n", bounds.bottleneck.c_str(),
-              bounds.saturation_jobs);
+  std::printf("\n  bottleneck %s, asymptotes cross at %.1f jobs", bounds.bottleneck.c_str(), saturation_jobs);
+  if (parameters.threads > 1)
+    std::printf(" (%d threads each: %d customers per job)", parameters.threads, parameters.threads);
+  std::printf("\n");
+  if (!model_knees.empty()) {
+    std::printf("  jobs per device before the model alone fills it ((D + Z) / its demand per device):\n");
+    for (const auto& k : model_knees)
+      std::printf("    %-24s on %-24s %10.1f jobs per device\n", k.model.c_str(), k.station.c_str(),
+                  k.jobs_per_device);
+  }
   std::printf("\n%8s %14s %14s %14s %14s %12s %10s\n", "jobs", "SONIC module s", "MVA module s",
               "SONIC event s", "MVA event s", "MVA events/s", "MVA GPU %");
   for (const auto& p : curve)

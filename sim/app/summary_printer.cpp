@@ -45,6 +45,11 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
   if (workload.threads > 1)
     out << format("events/s per job    %.4g   (%.0f threads per job)\n", summary.events_per_s_per_job,
                   static_cast<double>(workload.threads));
+  if (const auto& direct = summary.direct_inference)
+    out << format(
+        "direct inference    %.4g events/s per job (%.4g s per event); this run %.4g: gain %+.1f %%\n",
+        direct->events_per_s_per_job, direct->event_mean_s, direct->service_events_per_s_per_job,
+        100.0 * direct->gain);
   out << format("inferences/s        %.4g\n", summary.inferences_per_s);
   out << format("GPU utilisation     %.1f %% of %.0f GPUs\n", 100.0 * summary.gpu_utilisation, summary.gpus);
   // Each server group's devices (Triton's nv_gpu_utilization), host cores and NICs, and the busiest of them.

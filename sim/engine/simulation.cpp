@@ -73,8 +73,8 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
     // Kubernetes assigns a backend per connection; a job's gRPC channel to each model lives as long as the
     // job.
     for (std::size_t m = 0; m < balancers.size(); ++m)
-      placement.pods.push_back(
-          layout.model_pods[m][static_cast<std::size_t>(balancers[m].connect(job, balancer_rng))]);
+      placement.pods.push_back(layout.model_pods[m][static_cast<std::size_t>(
+          balancers[m].connect(job, placement.worker, balancer_rng))]);
     placement.cpu_speed = cpu_speed[static_cast<std::size_t>(job)];
     placement.local_gpu = local_gpu[static_cast<std::size_t>(job)];
     placement.start_s = workload.start_spread_s * unit(start_rng);
@@ -87,6 +87,8 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
 // actor. Linux caps maps per process (vm.max_map_count, 65,530 by default), and SimGrid aborts when it runs
 // out ("Failed to protect stack"). Asynchronous clients add up to max_in_flight sender actors per job. The
 // check keeps 1,024 maps for the libraries and the heap.
+} // namespace
+
 void check_actor_limit(const Scenario& scenario) {
   const auto& workload = scenario.workload;
   const std::int64_t per_job = static_cast<std::int64_t>(workload.threads) *
@@ -105,8 +107,6 @@ void check_actor_limit(const Scenario& scenario) {
       " actors. Use fewer jobs, or raise the limit (as root: sysctl -w " +
       "vm.max_map_count=" + std::to_string(4 * (actors + 1024)) + ")");
 }
-
-} // namespace
 
 RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -175,6 +175,16 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   RunResult result;
   result.summary = recorder.summarize(sg4::Engine::get_clock());
   if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);
+  if (options.direct_baseline && options.direct_baseline->event.mean_s > 0 &&
+      result.summary.event.mean_s > 0) {
+    // Little's law per job: its threads are never idle, so each completes one event per mean event time.
+    const double threads = scenario.workload.threads;
+    DirectInferenceComparison& direct = result.summary.direct_inference.emplace();
+    direct.event_mean_s = options.direct_baseline->event.mean_s;
+    direct.events_per_s_per_job = threads / direct.event_mean_s;
+    direct.service_events_per_s_per_job = threads / result.summary.event.mean_s;
+    direct.gain = direct.service_events_per_s_per_job / direct.events_per_s_per_job - 1.0;
+  }
   if (files) files->finish(scenario_as_written, result.summary, recorder);
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;

@@ -13,7 +13,13 @@ namespace sonicsim {
 struct RunOptions {
   // Where to write summary.json, events.csv and timeseries.csv; none: keep results in memory only.
   std::optional<std::filesystem::path> output_dir;
+  // The same scenario's run with direct inference: the summary then compares the two.
+  std::optional<RunSummary> direct_baseline;
 };
+
+// Throws InputError when the scenario needs more SimGrid actors than this system can map (run_simulation
+// checks it too; a caller that runs a baseline first checks before).
+void check_actor_limit(const Scenario& scenario);
 
 struct RunResult {
   RunSummary summary;

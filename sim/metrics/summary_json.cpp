@@ -174,11 +174,15 @@ json scenario_to_json(const Scenario& scenario) {
       for (const auto& [batch, rate] : curve.points())
         points.push_back({batch, rate});
       const auto files = model.perf_analyzer_files.find(device);
-      curves[device] = {{"points_batch_inferences_per_s", points},
-                        {"overhead_s", curve.overhead_s()},
-                        {"perf_analyzer_files", files == model.perf_analyzer_files.end()
-                                                    ? std::vector<std::string>{}
-                                                    : files->second}};
+      const auto reading = model.perf_analyzer_readings.find(device);
+      curves[device] = {
+          {"points_batch_inferences_per_s", points},
+          {"overhead_s", curve.overhead_s()},
+          {"perf_analyzer_files",
+           files == model.perf_analyzer_files.end() ? std::vector<std::string>{} : files->second},
+          {"perf_analyzer_reading", reading == model.perf_analyzer_readings.end()
+                                        ? json()
+                                        : json(measurements::device_time_mapping_name(reading->second))}};
     }
     const auto& triton = model.triton;
     const auto& batching = triton.dynamic_batching;
@@ -192,8 +196,10 @@ json scenario_to_json(const Scenario& scenario) {
       instance_groups.push_back({{"count", instances.count},
                                  {"kind", instances.kind == InstanceGroup::Kind::cpu ? "CPU" : "GPU"},
                                  {"gpus", instances.devices}});
-    const auto host_cost = [](const HostCost& cost) {
-      return json{{"per_request_s", cost.per_request_s}, {"per_byte_s", cost.per_byte_s}};
+    const auto host_cost = [](const HostCost& cost, const std::string& fitted_to) {
+      return json{{"per_request_s", cost.per_request_s},
+                  {"per_byte_s", cost.per_byte_s},
+                  {"perf_analyzer", fitted_to.empty() ? json() : json(fitted_to)}};
     };
     json model_json = json::object();
     model_json["input_bytes_per_inference"] = model.input_bytes_per_inference;
@@ -210,8 +216,8 @@ json scenario_to_json(const Scenario& scenario) {
     model_json["triton_config_notes"] = model.triton_config_notes;
     model_json["deploy"] = {{"groups", model.deploy.groups},
                             {"load_balancer", load_balancer_name(model.deploy.load_balancer)}};
-    model_json["compute_input"] = host_cost(model.compute_input);
-    model_json["compute_output"] = host_cost(model.compute_output);
+    model_json["compute_input"] = host_cost(model.compute_input, model.compute_input_perf_analyzer);
+    model_json["compute_output"] = host_cost(model.compute_output, model.compute_output_perf_analyzer);
     models[name] = model_json;
   }
   json pipeline = json::array();
@@ -230,6 +236,8 @@ json scenario_to_json(const Scenario& scenario) {
       m["max_batch"] = module.max_batch;
       m["compression_ratio"] = module.compression_ratio;
       m["compression_time_per_byte_s"] = module.compression_time_per_byte_s;
+      if (module.direct_s) m["direct_s"] = distribution_to_json(*module.direct_s);
+      m["inference"] = module.run_direct ? "direct" : "service";
     }
     if (module.type == Module::Type::local_inference)
       m["time_per_inference_s"] = module.local_time_per_inference_s;
@@ -247,13 +255,15 @@ json scenario_to_json(const Scenario& scenario) {
     server_groups[group.name] = {{"pods", group.pods},
                                  {"devices", {{"type", group.device_type}, {"count", group.devices_per_pod}}},
                                  {"host_cores", group.host_cores},
-                                 {"nic_bandwidth_bps", group.nic_bandwidth_bps}};
+                                 {"nic_bandwidth_bps", group.nic_bandwidth_bps},
+                                 {"on_client_nodes", group.on_client_nodes}};
   json out{{"name", scenario.name},
            {"description", scenario.description},
            {"source_file", scenario.source_file},
            {"seed", scenario.seed},
            {"platform",
             {{"jobs_per_node", platform.jobs_per_node},
+             {"node_cores", platform.node_cores},
              {"nic_mix", nics},
              {"cpu_mix", cpus},
              {"site_switch",
@@ -274,6 +284,7 @@ json scenario_to_json(const Scenario& scenario) {
              {"events_per_job", workload.events_per_job},
              {"warmup_events", workload.warmup_events},
              {"threads", workload.threads},
+             {"inference", workload.direct_inference ? "direct" : "service"},
              {"start_spread_s", workload.start_spread_s},
              {"client",
               {{"retries", workload.client.retries},
@@ -369,6 +380,11 @@ json run_summary_to_json(const RunSummary& summary) {
         {"links", links}}},
       {"bottleneck", {{"resource", summary.bottleneck}, {"utilisation", summary.bottleneck_utilisation}}}};
   if (summary.campaign) out["campaign"] = campaign_summary_to_json(*summary.campaign);
+  if (const auto& direct = summary.direct_inference)
+    out["direct_inference"] = {{"event_mean_s", direct->event_mean_s},
+                               {"events_per_s_per_job", direct->events_per_s_per_job},
+                               {"service_events_per_s_per_job", direct->service_events_per_s_per_job},
+                               {"gain", direct->gain}};
   out["warnings"] = summary.warnings;
   return out;
 }
@@ -427,6 +443,12 @@ RunSummary run_summary_from_json(const json& in) {
   summary.bottleneck = in.at("bottleneck").at("resource").get<std::string>();
   summary.bottleneck_utilisation = in.at("bottleneck").at("utilisation").get<double>();
   if (in.contains("campaign")) summary.campaign = campaign_summary_from_json(in.at("campaign"));
+  if (in.contains("direct_inference")) {
+    const auto& direct = in.at("direct_inference");
+    summary.direct_inference = DirectInferenceComparison{
+        direct.at("event_mean_s").get<double>(), direct.at("events_per_s_per_job").get<double>(),
+        direct.at("service_events_per_s_per_job").get<double>(), direct.at("gain").get<double>()};
+  }
   if (in.contains("warnings")) summary.warnings = in.at("warnings").get<std::vector<std::string>>();
   return summary;
 }

@@ -9,6 +9,7 @@ int choose_pod(LoadBalancer policy, int job, int pods, std::mt19937_64& rng) {
   case LoadBalancer::round_robin:
     return job % pods;
   case LoadBalancer::least_connections: // without the connection counts every pod is as empty: the first
+  case LoadBalancer::client_node:       // needs the job's node: ConnectionBalancer
     return 0;
   case LoadBalancer::random:
     break;
@@ -19,9 +20,11 @@ int choose_pod(LoadBalancer policy, int job, int pods, std::mt19937_64& rng) {
 ConnectionBalancer::ConnectionBalancer(LoadBalancer policy, int pods)
     : policy_(policy), open_(static_cast<std::size_t>(pods), 0) {}
 
-int ConnectionBalancer::connect(int job, std::mt19937_64& rng) {
+int ConnectionBalancer::connect(int job, int worker, std::mt19937_64& rng) {
   int pod = 0;
-  if (policy_ == LoadBalancer::least_connections) {
+  if (policy_ == LoadBalancer::client_node) {
+    pod = worker;
+  } else if (policy_ == LoadBalancer::least_connections) {
     pod = static_cast<int>(std::min_element(open_.begin(), open_.end()) - open_.begin());
   } else {
     pod = choose_pod(policy_, job, static_cast<int>(open_.size()), rng);

@@ -19,8 +19,9 @@ int choose_pod(LoadBalancer policy, int job, int pods, std::mt19937_64& rng);
 class ConnectionBalancer {
 public:
   ConnectionBalancer(LoadBalancer policy, int pods);
-  // Opens job `job`'s connection; returns the pod (0 .. pods - 1).
-  int connect(int job, std::mt19937_64& rng);
+  // Opens job `job`'s connection from worker node `worker`; returns the pod (0 .. pods - 1). client_node
+  // returns the worker's own.
+  int connect(int job, int worker, std::mt19937_64& rng);
   // The job's connection to `pod` is closed (the job ended).
   void disconnect(int pod);
   int open_connections(int pod) const { return open_[static_cast<std::size_t>(pod)]; }

@@ -27,9 +27,11 @@ Scenario scaled_for_simulation(const Scenario& scenario) {
     for (double& rate : background.schedule->value)
       rate *= scale;
   if (background.on_off) background.on_off->rate_bps *= scale;
-  for (auto& group : platform.server_groups)
-    group.pods = scaled_count(group.pods, scale);
   scaled.workload.jobs = scaled_count(scaled.workload.jobs, scale);
+  // A fallback server per client node follows the scaled nodes.
+  const int nodes = (scaled.workload.jobs + platform.jobs_per_node - 1) / platform.jobs_per_node;
+  for (auto& group : platform.server_groups)
+    group.pods = group.on_client_nodes ? nodes : scaled_count(group.pods, scale);
   // A cap of 0 stays 0 (a pause); an unlimited cap stays unlimited.
   if (campaign.max_concurrent)
     for (double& jobs : campaign.max_concurrent->value)

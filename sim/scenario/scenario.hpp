@@ -5,6 +5,7 @@
 #pragma once
 
 #include "models/throughput_curve.hpp"
+#include "sim/measurements/perf_analyzer.hpp"
 #include "sim/random/distribution_spec.hpp"
 
 #include <cstdint>
@@ -82,6 +83,7 @@ enum class LoadBalancer {
   random,            // a pod drawn uniformly per connection (a Service's default kube-proxy behaviour)
   round_robin,       // job i to pod i mod pods
   least_connections, // the pod with the fewest open connections to this model (lowest index on ties)
+  client_node,       // the server on the job's own node (a group on_client_nodes): set by the loader
 };
 
 // The name written in scenarios and in summary.json.
@@ -91,6 +93,8 @@ inline const char* load_balancer_name(LoadBalancer policy) {
     return "round_robin";
   case LoadBalancer::least_connections:
     return "least_connections";
+  case LoadBalancer::client_node:
+    return "client_node";
   case LoadBalancer::random:
     break;
   }
@@ -110,6 +114,9 @@ struct ServerGroup {
   int devices_per_pod = 1;         // default 1; 0: a CPU-only server
   int host_cores = 16;             // cores of the pod's host for request handling and CPU instances
   double nic_bandwidth_bps = 16e9; // per-pod (per-VM) NIC cap; default 16 Gb/s (GCP 2020 maximum per VM)
+  // A fallback server on every client node (CMS's CPU fallback): one pod per worker node, on host_cores taken
+  // from the node's free cores, reached without the network. Its pods are set from the jobs by the loader.
+  bool on_client_nodes = false;
   int devices() const { return pods * devices_per_pod; }
 };
 
@@ -128,6 +135,8 @@ struct NetworkSettings {
 
 struct Platform {
   int jobs_per_node = 1; // job slots per worker node; jobs on one node share its NIC; default 1
+  // Cores of a worker node; 0 (default): exactly what its jobs' threads take (jobs_per_node x threads).
+  int node_cores = 0;
   std::vector<NicClass> nic_mix{NicClass{}};
   std::vector<CpuType> cpu_mix{CpuType{"reference", 1.0, 1.0}};
   SiteSwitch site_switch;
@@ -206,6 +215,11 @@ struct Model {
   std::map<std::string, ThroughputCurve> throughput_by_device;
   // The perf_analyzer files a curve was read from (throughput.<device>.perf_analyzer), per device type.
   std::map<std::string, std::vector<std::string>> perf_analyzer_files;
+  // How each device's files were read (throughput.<device>.perf_analyzer_reading).
+  std::map<std::string, measurements::DeviceTimeMapping> perf_analyzer_readings;
+  // The device whose perf_analyzer files the host costs were fitted to (compute_input: {perf_analyzer: T4});
+  // empty when written as numbers.
+  std::string compute_input_perf_analyzer, compute_output_perf_analyzer;
   TritonSettings triton;
   std::string triton_config_file;               // triton_config: the config.pbtxt the settings came from
   std::vector<std::string> triton_config_notes; // its fields the simulation does not use, by name
@@ -232,6 +246,13 @@ struct Module {
   // (on a CPU of speed 1). Defaults 1 and 0: no compression.
   double compression_ratio = 1.0;
   double compression_time_per_byte_s = 0.0;
+  // remote: the module's inference time per event when the model runs on the job's own CPU instead (direct
+  // inference, on a CPU of speed 1): the baseline every SONIC figure is compared with. Default none.
+  std::optional<DistributionSpec> direct_s;
+  // remote: runs as direct inference (module or workload key `inference: direct`): no server is called.
+  bool run_direct = false;
+  // A remote_inference module whose requests go to the servers.
+  bool served() const { return type == Type::remote_inference && !run_direct; }
 };
 
 struct ClientSettings {
@@ -272,6 +293,9 @@ struct Workload {
   // Events a job processes at once (CMSSW streams, one per thread on its own core): each thread takes the
   // job's next event when it has finished one; a blocking call holds only its own thread. Default 1.
   int threads = 1;
+  // inference: direct: every remote_inference module runs its model on the job's own CPU (its `direct`
+  // time), no server is called. Default false (inference as a service).
+  bool direct_inference = false;
   double start_spread_s = 0.0; // job start times uniform in [0, start_spread]; default 0 (all at once)
   ClientSettings client;
   std::vector<Module> pipeline;

@@ -32,10 +32,8 @@ void check_deployments(const Cursor& root, Scenario& s) {
     group_names.push_back(g.name);
   for (auto& [name, model] : s.models) {
     const Cursor model_cursor = root["models"][name];
-    const bool used =
-        std::any_of(s.workload.pipeline.begin(), s.workload.pipeline.end(), [&](const Module& m) {
-          return m.type == Module::Type::remote_inference && m.model == name;
-        });
+    const bool used = std::any_of(s.workload.pipeline.begin(), s.workload.pipeline.end(),
+                                  [&](const Module& m) { return m.served() && m.model == name; });
     if (model.deploy.groups.empty()) {
       if (!used) continue;
       if (group_names.size() == 1) {
@@ -45,6 +43,22 @@ void check_deployments(const Cursor& root, Scenario& s) {
                           ") each model says where it runs, e.g. deploy: {groups: [" + group_names.front() +
                           "]}");
       }
+    }
+    const bool on_node =
+        std::any_of(model.deploy.groups.begin(), model.deploy.groups.end(), [&](const std::string& g) {
+          const ServerGroup* group = s.platform.group(g);
+          return group && group->on_client_nodes;
+        });
+    if (on_node) {
+      // A job's fallback server is the one on its own node: no balancer has a choice to make.
+      if (model.deploy.groups.size() != 1)
+        model_cursor["deploy"]["groups"].fail(
+            "a group on_client_nodes alone: a job calls the fallback server "
+            "on its own node, or servers elsewhere, not both");
+      if (model_cursor["deploy"]["load_balancer"].present())
+        model_cursor["deploy"]["load_balancer"].fail(
+            "no load_balancer for a model on a group on_client_nodes: each job calls its own node's server");
+      model.deploy.load_balancer = LoadBalancer::client_node;
     }
     for (std::size_t i = 0; i < model.deploy.groups.size(); ++i) {
       const Cursor at =
@@ -83,6 +97,41 @@ void check_deployments(const Cursor& root, Scenario& s) {
       }
     }
   }
+}
+
+// Fallback servers on the client nodes (server groups on_client_nodes): one pod per worker node, on cores
+// the jobs' threads leave free. A node cannot lend cores it does not have.
+void place_client_node_servers(const Cursor& root, Scenario& s) {
+  Platform& platform = s.platform;
+  const int job_cores = platform.jobs_per_node * s.workload.threads;
+  const Cursor node_cores = root["platform"]["node_cores"];
+  if (platform.node_cores == 0) platform.node_cores = job_cores;
+  if (platform.node_cores < job_cores)
+    node_cores.fail("at least the cores its jobs' threads take: jobs_per_node (" +
+                    std::to_string(platform.jobs_per_node) + ") x workload.threads (" +
+                    std::to_string(s.workload.threads) + ") = " + std::to_string(job_cores));
+  int free_cores = platform.node_cores - job_cores;
+  const int nodes = (s.workload.jobs + platform.jobs_per_node - 1) / platform.jobs_per_node;
+  std::int64_t pods = 0;
+  for (auto& group : platform.server_groups) {
+    if (group.on_client_nodes) {
+      const Cursor cores = root["platform"]["server_groups"][group.name]["host_cores"];
+      if (group.host_cores > free_cores)
+        (cores.present() ? cores : root["platform"]["server_groups"][group.name])
+            .fail("a fallback server needs " + std::to_string(group.host_cores) +
+                  " cores on each client node and the node has " + std::to_string(free_cores) +
+                  " free (platform.node_cores " + std::to_string(platform.node_cores) + " minus " +
+                  std::to_string(job_cores) + " for the jobs' threads" +
+                  (free_cores < platform.node_cores - job_cores ? ", minus the other fallback groups'" : "") +
+                  "); expected host_cores <= " + std::to_string(free_cores) +
+                  ", or more platform.node_cores");
+      free_cores -= group.host_cores;
+      group.pods = nodes;
+    }
+    pods += group.pods;
+  }
+  require(root["platform"]["server_groups"], pods <= 10'000,
+          "at most 10,000 pods over all groups (a group on_client_nodes has one per worker node)");
 }
 
 uint64_t read_seed(const Cursor& c) {
@@ -141,6 +190,7 @@ Scenario read_scenario(const Cursor& root, const std::string& source_name) {
   s.output = detail::read_output(root["output"]);
   if (root["costs"].present()) s.costs = detail::read_costs(root["costs"]);
   if (root["variants"].present()) s.variants = detail::read_variants(root["variants"], source_name);
+  place_client_node_servers(root, s);
   check_deployments(root, s);
   return s;
 }

@@ -52,15 +52,28 @@ std::vector<std::string> perf_analyzer_paths(const Cursor& c) {
   return paths;
 }
 
-ThroughputCurve read_curve(const Cursor& c, std::vector<std::string>& perf_analyzer_files) {
+measurements::DeviceTimeMapping read_perf_analyzer_reading(const Cursor& c) {
+  if (!c.present()) return measurements::DeviceTimeMapping::compute_infer;
+  return read_choice(c, {"compute-infer", "merged-async"}) == "merged-async"
+             ? measurements::DeviceTimeMapping::merged_async
+             : measurements::DeviceTimeMapping::compute_infer;
+}
+
+ThroughputCurve read_curve(const Cursor& c, std::vector<std::string>& perf_analyzer_files,
+                           measurements::DeviceTimeMapping& reading) {
   std::vector<ThroughputCurve::Point> curve_points;
+  if (c["perf_analyzer_reading"].present() && !c["perf_analyzer"].present())
+    c["perf_analyzer_reading"].fail(
+        "a reading of perf_analyzer files, but the curve has no perf_analyzer key");
   if (const Cursor files = c["perf_analyzer"]; files.present()) {
-    // The device curve of perf_analyzer measurements: batch / Server Compute Infer per file
-    // (sim/measurements/perf_analyzer.hpp).
+    // The device curve of perf_analyzer measurements: batch / device time per file, read as
+    // perf_analyzer_reading says (sim/measurements/perf_analyzer.hpp).
     if (c["points"].present()) c["points"].fail("either points or perf_analyzer, not both");
     perf_analyzer_files = perf_analyzer_paths(files);
+    reading = read_perf_analyzer_reading(c["perf_analyzer_reading"]);
     try {
-      const auto imported = measurements::import_perf_analyzer(perf_analyzer_files, std::nullopt, 0.0, 0.0);
+      const auto imported =
+          measurements::import_perf_analyzer(perf_analyzer_files, std::nullopt, 0.0, 0.0, reading);
       curve_points = imported.curve_points;
     } catch (const measurements::MeasurementError& e) {
       files.fail(std::string("cannot import: ") + e.what());
@@ -175,7 +188,33 @@ TritonSettings read_triton(const Cursor& c) {
   return t;
 }
 
-HostCost read_host_cost(const Cursor& c) {
+// A host cost fitted to the perf_analyzer files of one of the model's curves (compute_input: {perf_analyzer:
+// T4}): per request + per byte of the model's inputs (or outputs), as `sonicsim import perf-analyzer` fits
+// it.
+HostCost host_cost_from_perf_analyzer(const Cursor& c, const Model& m, bool input) {
+  const std::string device = read_string(c);
+  const auto files = m.perf_analyzer_files.find(device);
+  if (files == m.perf_analyzer_files.end())
+    c.fail("a device type whose throughput curve is read from perf_analyzer files (throughput." + device +
+           ".perf_analyzer)");
+  try {
+    const auto imported =
+        measurements::import_perf_analyzer(files->second, std::nullopt, m.input_bytes_per_inference,
+                                           m.output_bytes_per_inference, m.perf_analyzer_readings.at(device));
+    const auto& fit = input ? imported.compute_input : imported.compute_output;
+    return HostCost{fit.per_request_s, fit.per_byte_s};
+  } catch (const measurements::MeasurementError& e) {
+    c.fail(std::string("cannot import: ") + e.what());
+  }
+  return {};
+}
+
+HostCost read_host_cost(const Cursor& c, const Model& m, bool input) {
+  if (c["perf_analyzer"].present()) {
+    if (c["per_request"].present() || c["per_byte"].present())
+      c["perf_analyzer"].fail("either perf_analyzer or per_request/per_byte, not both");
+    return host_cost_from_perf_analyzer(c["perf_analyzer"], m, input);
+  }
   HostCost cost;
   if (c["per_request"].present()) {
     cost.per_request_s = read_duration_s(c["per_request"]);
@@ -280,13 +319,25 @@ Model read_model(const Cursor& c, const std::string& name) {
   for (const auto& entry : throughput.node()) {
     const std::string gpu = entry.first.Scalar();
     std::vector<std::string> files;
-    m.throughput_by_device.insert_or_assign(gpu, read_curve(throughput[gpu], files));
-    if (!files.empty()) m.perf_analyzer_files[gpu] = files;
+    measurements::DeviceTimeMapping reading = measurements::DeviceTimeMapping::compute_infer;
+    m.throughput_by_device.insert_or_assign(gpu, read_curve(throughput[gpu], files, reading));
+    if (!files.empty()) {
+      m.perf_analyzer_files[gpu] = files;
+      m.perf_analyzer_readings[gpu] = reading;
+    }
   }
   m.triton = config ? triton_from_config(c["triton_config"], *config) : read_triton(c["triton"]);
   if (c["deploy"].present()) m.deploy = read_deployment(c["deploy"]);
-  if (c["compute_input"].present()) m.compute_input = read_host_cost(c["compute_input"]);
-  if (c["compute_output"].present()) m.compute_output = read_host_cost(c["compute_output"]);
+  if (c["compute_input"].present()) {
+    m.compute_input = read_host_cost(c["compute_input"], m, true);
+    if (c["compute_input"]["perf_analyzer"].present())
+      m.compute_input_perf_analyzer = read_string(c["compute_input"]["perf_analyzer"]);
+  }
+  if (c["compute_output"].present()) {
+    m.compute_output = read_host_cost(c["compute_output"], m, false);
+    if (c["compute_output"]["perf_analyzer"].present())
+      m.compute_output_perf_analyzer = read_string(c["compute_output"]["perf_analyzer"]);
+  }
   return m;
 }
 

@@ -150,6 +150,15 @@ ServerGroup read_server_group(const Cursor& c, const std::string& name) {
   }
   if (c["host_cores"].present()) g.host_cores = read_int(c["host_cores"], 1, 1'024);
   if (c["nic_bandwidth"].present()) g.nic_bandwidth_bps = read_positive_bandwidth(c["nic_bandwidth"]);
+  if (c["on_client_nodes"].present()) {
+    g.on_client_nodes = read_bool(c["on_client_nodes"]);
+    if (g.on_client_nodes && c["pods"].present())
+      c["pods"].fail(
+          "no pods on a group on_client_nodes: it has one server per worker node, set by the jobs");
+    if (g.on_client_nodes && c["nic_bandwidth"].present())
+      c["nic_bandwidth"].fail("no nic_bandwidth on a group on_client_nodes: its jobs reach it without the "
+                              "network");
+  }
   return g;
 }
 
@@ -180,6 +189,7 @@ Platform read_platform(const Cursor& c) {
   }
   // A node with more than 1,024 job slots does not exist (the largest have a few hundred cores).
   if (c["jobs_per_node"].present()) p.jobs_per_node = read_int(c["jobs_per_node"], 1, 1'024);
+  if (c["node_cores"].present()) p.node_cores = read_int(c["node_cores"], 1, 4'096);
   if (c["nic_mix"].present()) p.nic_mix = read_nic_mix(c["nic_mix"]);
   if (c["cpu_mix"].present()) p.cpu_mix = read_cpu_mix(c["cpu_mix"]);
   if (c["site_switch"].present()) p.site_switch = read_site_switch(c["site_switch"]);

@@ -65,6 +65,13 @@ void read_remote(const Cursor& c, Module& m, const std::map<std::string, Model>&
     require(c["compression_time_per_byte"], m.compression_time_per_byte_s >= 0.0,
             "a CPU time per input byte >= 0, e.g. \"2ns\"");
   }
+  if (c["direct"].present()) m.direct_s = read_distribution(c["direct"], Quantity::duration);
+  if (c["inference"].present()) {
+    m.run_direct = read_choice(c["inference"], {"service", "direct"}) == "direct";
+    if (m.run_direct && !m.direct_s)
+      c["inference"].fail("direct inference needs the module's 'direct' time (its model's inference time per "
+                          "event on the job's CPU); expected a 'direct' key, or inference: service");
+  }
   // Triton rejects a request larger than max_batch_size, so every full chunk would fail.
   const int server_max = model->second.triton.max_batch_size;
   require(c["max_batch"], m.max_batch <= server_max,
@@ -137,6 +144,19 @@ Workload read_workload(const Cursor& c, const std::map<std::string, Model>& mode
   if (c["start_spread"].present()) w.start_spread_s = read_non_negative_duration(c["start_spread"]);
   if (c["client"].present()) w.client = read_client(c["client"]);
   w.pipeline = read_pipeline(c["pipeline"], models);
+  if (c["inference"].present()) {
+    w.direct_inference = read_choice(c["inference"], {"service", "direct"}) == "direct";
+    // Direct inference needs each remote module's time on the CPU; a silent 0 would look like a free model.
+    for (std::size_t i = 0; w.direct_inference && i < w.pipeline.size(); ++i) {
+      Module& module = w.pipeline[i];
+      if (module.type != Module::Type::remote_inference) continue;
+      if (!module.direct_s)
+        c["inference"].fail("direct inference, but module '" + module.name +
+                            "' has no 'direct' time (its model's inference time per event on the job's CPU); "
+                            "expected a 'direct' key on every remote_inference module");
+      module.run_direct = true;
+    }
+  }
   if (c["campaign"].present()) w.campaign = read_campaign(c["campaign"], w);
   return w;
 }

@@ -32,7 +32,7 @@ const std::map<std::string, std::vector<std::string>>& keys_by_module_type() {
       {"cpu", {"name", "type", "duration"}},
       {"remote_inference",
        {"name", "type", "model", "preprocess", "inferences", "groups", "group_spread", "max_batch",
-        "compression_ratio", "compression_time_per_byte"}},
+        "compression_ratio", "compression_time_per_byte", "direct", "inference"}},
       {"local_inference", {"name", "type", "preprocess", "inferences", "time_per_inference"}},
   };
   return keys;
@@ -51,10 +51,13 @@ NodePtr build_root() {
                                                       {"max_batch", value()},
                                                       {"time_per_inference", value()},
                                                       {"compression_ratio", value()},
-                                                      {"compression_time_per_byte", value()}},
+                                                      {"compression_time_per_byte", value()},
+                                                      {"direct", dist()},
+                                                      {"inference", value()}},
                                                      nullptr});
   const NodePtr platform = map({
       {"jobs_per_node", value()},
+      {"node_cores", value()},
       {"nic_mix", list(map({{"bandwidth", value()}, {"fraction", value()}}))},
       {"cpu_mix", list(map({{"name", value()}, {"fraction", value()}, {"speed", value()}}))},
       {"site_switch",
@@ -66,7 +69,8 @@ NodePtr build_root() {
       {"server_groups", dict(map({{"pods", value()},
                                   {"devices", map({{"type", value()}, {"count", value()}})},
                                   {"host_cores", value()},
-                                  {"nic_bandwidth", value()}}))},
+                                  {"nic_bandwidth", value()},
+                                  {"on_client_nodes", value()}}))},
       {"network", map({{"tcp_window", value()}, {"small_reply_max", value()}})},
       {"local_gpu_fraction", value()},
   });
@@ -79,11 +83,15 @@ NodePtr build_root() {
             {"max_queue_delay", value()},
             {"default_queue_policy", map({{"max_queue_size", value()}, {"timeout", value()}})}})},
   });
-  const NodePtr host_cost = map({{"per_request", value()}, {"per_byte", value()}});
+  const NodePtr host_cost =
+      map({{"per_request", value()}, {"per_byte", value()}, {"perf_analyzer", value()}});
   const NodePtr model = map({
       {"input_bytes_per_inference", value()},
       {"output_bytes_per_inference", value()},
-      {"throughput", dict(map({{"points", value()}, {"overhead", value()}, {"perf_analyzer", value()}}))},
+      {"throughput", dict(map({{"points", value()},
+                               {"overhead", value()},
+                               {"perf_analyzer", value()},
+                               {"perf_analyzer_reading", value()}}))},
       {"triton", triton},
       {"triton_config", value()},
       {"deploy", map({{"groups", value()}, {"load_balancer", value()}})},
@@ -95,6 +103,7 @@ NodePtr build_root() {
       {"events_per_job", value()},
       {"warmup_events", value()},
       {"threads", value()},
+      {"inference", value()},
       {"start_spread", value()},
       {"client", map({{"retries", value()},
                       {"retry_backoff", value()},

@@ -19,7 +19,7 @@ ServerLayout make_server_layout(const Scenario& scenario) {
                             static_cast<int>(g));
   }
   for (const auto& module : scenario.workload.pipeline) {
-    if (module.type != Module::Type::remote_inference || layout.model_index(module.model) >= 0) continue;
+    if (!module.served() || layout.model_index(module.model) >= 0) continue;
     layout.served_models.push_back(module.model);
     std::vector<int> pods, group_indices;
     for (const auto& name : scenario.models.at(module.model).deploy.groups) {

@@ -32,7 +32,7 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario, const
   row.summary = summary;
   std::vector<std::string> accelerated;
   for (const auto& module : scenario.workload.pipeline)
-    if (module.type == Module::Type::remote_inference) accelerated.push_back(module.name);
+    if (module.served()) accelerated.push_back(module.name);
   row.module_mean_s = accelerated.empty() ? not_available : 0.0;
   row.module_p50_s = row.module_p95_s = not_available;
   for (const auto& [name, stats] : summary.modules) {

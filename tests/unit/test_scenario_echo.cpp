@@ -57,8 +57,9 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
   // Between them these use every section: CPU-only (local_inference), the 2020 scenarios (variants, costs),
   // the 2022 campaign (schedules), and overrides for what no shipped config sets.
   std::vector<json> echoes;
-  for (const char* name : {"protodune_2020_large_batch.yaml", "protodune_2020_cpu_only.yaml",
-                           "protodune_2022_campaign.yaml", "perf_client_t4.yaml"})
+  for (const char* name :
+       {"protodune_2020_large_batch.yaml", "protodune_2020_cpu_only.yaml", "protodune_2022_campaign.yaml",
+        "perf_client_t4.yaml", "cms_miniaod_2024_one_model_per_t4.yaml"})
     echoes.push_back(scenario_to_json(load_scenario_file(config(name))));
   echoes.push_back(scenario_to_json(load_scenario_file(
       config("protodune_2022_campaign.yaml"),

@@ -91,7 +91,8 @@ TEST_CASE("scenario errors: unknown keys suggest the nearest known key, at the k
   // Nothing close: the known keys are listed instead.
   CHECK(error_of(with("jobs: 10", "jobs: 10\n  colour: blue"))
             .find("key 'workload.colour': unknown key 'colour' (expected one of: jobs, events_per_job, "
-                  "warmup_events, threads, start_spread, client, pipeline, campaign)") != std::string::npos);
+                  "warmup_events, threads, inference, start_spread, client, pipeline, campaign)") !=
+        std::string::npos);
 }
 
 TEST_CASE("scenario errors: a key written twice is reported at the second one") {
@@ -357,11 +358,9 @@ TEST_CASE("scenario errors: choices, booleans, module names and client settings"
 }
 
 TEST_CASE("scenario errors: a map or list where another shape is expected") {
-  CHECK(
-      error_of(with("platform:\n  nic_mix", "platform: 5\nx:\n  nic_mix"))
-          .find(
-              "bad.yaml:2:11: key 'platform': got \"5\"; expected a map with keys: jobs_per_node, nic_mix") ==
-      0);
+  CHECK(error_of(with("platform:\n  nic_mix", "platform: 5\nx:\n  nic_mix"))
+            .find("bad.yaml:2:11: key 'platform': got \"5\"; expected a map with keys: jobs_per_node, "
+                  "node_cores, nic_mix") == 0);
   CHECK(error_of(with("pipeline:", "pipeline: {}\n  x:"))
             .find("key 'workload.pipeline': got the map {}; expected a list") != std::string::npos);
 }

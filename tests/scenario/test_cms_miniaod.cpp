@@ -1,0 +1,166 @@
+// The CMS Mini-AOD scenarios (arXiv:2402.15366 inputs, validation/data/cms_miniaod_2024/README.md): several
+// models per event from four-thread jobs, the direct-inference baseline, the knee against the MVA's, the CPU
+// fallback on the client node, and device curves that come from the real perf_analyzer files.
+#include "simulate.hpp"
+
+#include "sim/measurements/perf_analyzer.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+using sonicsim::testing::config_path;
+using sonicsim::testing::module_mean_s;
+using sonicsim::testing::run_sonicsim;
+using sonicsim::testing::simulate;
+
+namespace {
+
+const char* one_model = "cms_miniaod_2024_one_model_per_t4.yaml";
+const char* all_models = "cms_miniaod_2024_all_models_one_t4.yaml";
+
+// Events per second per job by Little's law: each of the 4 threads is always busy with an event.
+double per_job(const sonicsim::RunSummary& s) {
+  return 4.0 / s.event.mean_s;
+}
+
+} // namespace
+
+TEST_CASE(
+    "cms: with every model on the job's CPU, a 4-thread job does 4 / time per event events per second") {
+  const auto direct = simulate(one_model, {"workload.inference=direct"});
+  // 896.9 ms of other modules + 43.9 + 18.2 + 13.2 + 21.1 ms of direct inference = 993.3 ms, the paper's
+  // time per event per thread. The lognormal's sample mean over 4,000 events: sd 269 ms / sqrt(4,000) =
+  // 4.3 ms (0.4 %); 2 % allowed.
+  CHECK(direct.event.mean_s == doctest::Approx(0.9933).epsilon(0.02));
+  // Completions counted in the window against threads / mean time: exact up to the window's edges (one event
+  // per thread at each end, 2 x 400 of 4,000 at most); 2 % allowed, as in test_threads.cpp.
+  CHECK(direct.events_per_s_per_job == doctest::Approx(per_job(direct)).epsilon(0.02));
+  CHECK(direct.batches_executed == 0); // no server called
+}
+
+TEST_CASE(
+    "cms: below saturation the gain over direct inference is the offloaded 9.7 % less the calls' time") {
+  // All four models on one T4 with 5 jobs (GPU ~30 % busy). Removing 96.4 ms of 993.3 ms from the thread's
+  // event gives at most 1 / (1 - 0.097) - 1 = 10.7 % more events per second; the calls' latency (network,
+  // queue, batch) is paid instead.
+  const std::vector<std::string> five_jobs{"workload.jobs=5"};
+  const auto service = simulate(all_models, five_jobs);
+  auto direct_overrides = five_jobs;
+  direct_overrides.push_back("workload.inference=direct");
+  const auto direct = simulate(all_models, direct_overrides);
+  const double gain = per_job(service) / per_job(direct) - 1.0;
+  const double calls_s = module_mean_s(service, "particlenet_ak4") +
+                         module_mean_s(service, "particlenet_ak8") + module_mean_s(service, "deepmet") +
+                         module_mean_s(service, "deeptau");
+  // Same seed, same draws: the service event is the direct one minus 96.4 ms plus the calls (1 % for the
+  // different window each run measures).
+  CHECK(service.event.mean_s == doctest::Approx(direct.event.mean_s - 0.0964 + calls_s).epsilon(0.01));
+  CHECK(gain < 1.0 / (1.0 - 0.097) - 1.0);
+  // Where it lands: ~8.5 % (calls ~19 ms per event); at least half the bound.
+  CHECK(gain > 0.5 * (1.0 / (1.0 - 0.097) - 1.0));
+  MESSAGE("gain over direct inference at 5 jobs: " << 100.0 * gain << " %, calls " << 1e3 * calls_s
+                                                   << " ms per event");
+}
+
+TEST_CASE("cms: per-job throughput is flat, then falls at the knee the MVA predicts (within 15 %)") {
+  // The MVA's knee from `sonicsim analytic` (ParticleNet AK4 alone on the T4, instance-limited demand).
+  const auto analytic = run_sonicsim("analytic --json " + config_path(one_model));
+  REQUIRE(analytic.exit_code == 0);
+  const auto json = nlohmann::json::parse(analytic.output);
+  const double mva_knee_jobs = json["mva_network"]["saturation_jobs"].get<double>();
+  CHECK(json["mva_network"]["threads_per_job"].get<int>() == 4);
+  const int below = static_cast<int>(0.5 * mva_knee_jobs), above = static_cast<int>(2.0 * mva_knee_jobs);
+  const auto low = simulate(one_model, {"workload.jobs=" + std::to_string(below)});
+  const auto high = simulate(one_model, {"workload.jobs=" + std::to_string(above)});
+  const auto few = simulate(one_model, {"workload.jobs=10"});
+  // Flat: half the knee's jobs get within 2 % of what 10 jobs get.
+  CHECK(per_job(low) == doctest::Approx(per_job(few)).epsilon(0.02));
+  // Falls: at twice the knee each job gets at most 60 % of it (a saturated device halves it, ideally).
+  CHECK(per_job(high) < 0.6 * per_job(few));
+  // The simulated knee is where the flat level meets the saturated total: X_sat / (events/s per job below).
+  const double simulated_knee_jobs = above * per_job(high) / per_job(few);
+  MESSAGE("knee: MVA " << mva_knee_jobs << " jobs per T4, simulated " << simulated_knee_jobs);
+  CHECK(simulated_knee_jobs == doctest::Approx(mva_knee_jobs).epsilon(0.15));
+}
+
+TEST_CASE("cms: the device curves and host costs come from the perf_analyzer files through the importer") {
+  const auto scenario = sonicsim::load_scenario_file(config_path(one_model));
+  for (const auto& [name, model] : scenario.models) {
+    CAPTURE(name);
+    REQUIRE(model.perf_analyzer_files.count("T4") == 1);
+    REQUIRE(model.perf_analyzer_files.count("CPU") == 1);
+    const auto imported = sonicsim::measurements::import_perf_analyzer(
+        model.perf_analyzer_files.at("T4"), std::nullopt, model.input_bytes_per_inference,
+        model.output_bytes_per_inference, sonicsim::measurements::DeviceTimeMapping::merged_async);
+    const auto& points = model.throughput_by_device.at("T4").points();
+    REQUIRE(points.size() == imported.curve_points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      CHECK(points[i].first == imported.curve_points[i].first);
+      CHECK(points[i].second == imported.curve_points[i].second);
+    }
+    CHECK(model.compute_input.per_request_s == imported.compute_input.per_request_s);
+    CHECK(model.compute_input.per_byte_s == imported.compute_input.per_byte_s);
+    CHECK(model.compute_input_perf_analyzer == "T4");
+  }
+}
+
+TEST_CASE("cms: the CPU fallback on the client node costs the job the CPU time its server uses") {
+  // ParticleNet AK4 on a Triton CPU server on each node (4 cores, 4 instances, 4 jobs per node) instead of
+  // 43.9 ms of direct inference.
+  const std::vector<std::string> fallback{
+      "platform.jobs_per_node=4",
+      "platform.server_groups.fallback={on_client_nodes: true, devices: {count: 0}, host_cores: 4}",
+      "models.particlenet_ak4.deploy={groups: [fallback]}",
+      "models.particlenet_ak4.triton.instance_group=[{count: 4, kind: CPU}]"};
+  const auto served = simulate(one_model, fallback);
+  auto direct_overrides = fallback;
+  direct_overrides.push_back("workload.inference=direct");
+  const auto direct = simulate(one_model, direct_overrides);
+  REQUIRE(served.group_usage.size() == 2);
+  const auto& node_server = served.group_usage[1];
+  CHECK(node_server.pods == 25); // 100 jobs on 4-job nodes
+  // The node's server cores are busy for the batch (one CPU instance, ~4 jets: 59.5 ms in
+  // particlenet_AK4_PT_CPU_CPU at batch 4) and its input handling, while the calling thread waits: its core-s
+  // per event, from the group's utilisation over the window.
+  const double window_s = served.window_end_s - served.window_start_s;
+  const double server_core_s_per_event =
+      node_server.host_utilisation * node_server.pods * node_server.host_cores / served.events_per_s;
+  CHECK(window_s > 0.0);
+  CHECK(server_core_s_per_event > 0.04);
+  // The thread waits exactly that long instead of running 43.9 ms itself (2 % for the windows and the
+  // completions' count in events_per_s).
+  CHECK(served.event.mean_s - direct.event.mean_s ==
+        doctest::Approx(server_core_s_per_event - 0.0439).epsilon(0.1));
+  CHECK(per_job(served) < per_job(direct)); // no GPU: the fallback loses
+}
+
+TEST_CASE("cms: bad input gives a clear error and exit code 2") {
+  const std::string config = config_path(one_model);
+  // A fallback server on a node whose cores the jobs' threads already take (5 x 4 of 20).
+  auto r =
+      run_sonicsim("run --quiet --out /tmp/sonicsim_cms_bad " + config +
+                   " --set 'platform.server_groups.fallback={on_client_nodes: true, devices: {count: 0}, "
+                   "host_cores: 4}' --set 'models.particlenet_ak4.deploy={groups: [fallback]}'");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("key 'platform.server_groups.fallback.host_cores': a fallback server needs 4 cores on "
+                      "each client node and the node has 0 free") != std::string::npos);
+  // Threads < 1.
+  r = run_sonicsim("run --quiet --out /tmp/sonicsim_cms_bad " + config + " --set workload.threads=0");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("key 'workload.threads'") != std::string::npos);
+  // A model whose load balancer has no target: a group that does not exist.
+  r = run_sonicsim("run --quiet --out /tmp/sonicsim_cms_bad " + config +
+                   " --set 'models.particlenet_ak4.deploy={groups: [a100s]}'");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("unknown server group 'a100s'; expected one of platform.server_groups: t4") !=
+        std::string::npos);
+  // Direct inference for a module without a direct time.
+  r = run_sonicsim("run --quiet --out /tmp/sonicsim_cms_bad " + config +
+                   " --set workload.pipeline.deeptau.direct=null");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("direct inference needs the module's 'direct' time") != std::string::npos);
+}
