@@ -164,3 +164,17 @@ TEST_CASE("cms: bad input gives a clear error and exit code 2") {
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("direct inference needs the module's 'direct' time") != std::string::npos);
 }
+
+TEST_CASE("cms hlt: FACILE on an FPGA is limited by its 25 Gb/s network, on a GPU by the device") {
+  // The scenario's inputs are derived from the talk's figures (300 and 1,500 clients, 25 Gb/s, ~2,500
+  // events/s), so this checks the derivation holds together in the simulator: at 1,500 clients the FPGA
+  // server's NIC is the bottleneck (1,500 x 1.667 events/s x 10 Mb = 25 Gb/s) while the FPGA is busy
+  // 2,500 / 5,500 = 45 % of the time; the GPU is the bottleneck at 300 clients (300 x 1.667 = 500 events/s).
+  const auto fpga = simulate("cms_hlt_facile_gpu_vs_fpga.yaml",
+                             {"models.facile.deploy={groups: [fpga_server]}", "workload.jobs=1500"});
+  CHECK(fpga.bottleneck == "pod1_nic_in");
+  CHECK(fpga.group_usage[1].device_utilisation == doctest::Approx(2500.0 / 5500.0).epsilon(0.1));
+  const auto gpu = simulate("cms_hlt_facile_gpu_vs_fpga.yaml");
+  CHECK(gpu.bottleneck == "devices of gpu_server");
+  CHECK(gpu.group_usage[0].device_utilisation > 0.9);
+}
