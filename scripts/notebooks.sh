@@ -16,7 +16,7 @@ root=$PWD
 py=/usr/bin/python3
 sonicsim=${SONICSIM:-$root/build/sonicsim}
 export=notebooks_export
-notebooks=(01_protodune_2020_scaling 02_campaign_2022_network 03_capacity_plan 04_dynamic_batching)
+notebooks=(01_protodune_2020_scaling 02_campaign_2022_network 03_capacity_plan 04_dynamic_batching 05_cms_miniaod)
 
 mode=all
 check_dir=
@@ -134,6 +134,32 @@ if [[ $mode == all ]]; then
   "$sonicsim" run "$small" --set workload.jobs=300 --set models.emtrkmichelid.triton.dynamic_batching.enabled=true \
     --out "$work/small_db_300" >/dev/null
   cp "$work/small_db_300/summary.json" "$data/small_batch_dynbatch_300_summary.json"
+
+  # (5) CMS Mini-AOD (arXiv:2402.15366 inputs): each model alone on one T4 against jobs, simulated and MVA; the
+  # direct-inference level; the large-scale layout at several T4 counts per model.
+  cms=configs/cms_miniaod_2024_one_model_per_t4.yaml
+  cms_grid=10,50,100,150,200,250,300,350,400,500,600,800,1000,1400
+  for model in particlenet_ak4 particlenet_ak8 deepmet deeptau; do
+    serve=(--set workload.pipeline.particlenet_ak4.inference=direct --set workload.pipeline.$model.inference=service)
+    sweep cms_$model "$cms" "${serve[@]}" --vary workload.jobs=$cms_grid
+    "$sonicsim" analytic "$cms" "${serve[@]}" --json --jobs 1:1400:10 >"$data/cms_${model}_analytic.json"
+  done
+  "$sonicsim" run "$cms" --set workload.inference=direct --set workload.jobs=10 --out "$work/cms_direct" >/dev/null
+  cp "$work/cms_direct/summary.json" "$data/cms_direct_summary.json"
+  # T4 per model: the MVA's counts (2,500 / jobs per T4) times 1, 1.5, 2 and 3, one T4 per pod.
+  for scale in 1 1.5 2 3; do
+    layout=()
+    for entry in pn_ak4_t4:8.6 pn_ak8_t4:9.7 deepmet_t4:2.7 deeptau_t4:14.2; do
+      group=${entry%%:*}
+      pods=$("$py" -c "import math; print(math.ceil(${entry##*:} * $scale))")
+      layout+=(--set platform.server_groups.$group.pods=$pods --set platform.server_groups.$group.devices.count=1
+               --set platform.server_groups.$group.host_cores=8)
+    done
+    start=$SECONDS
+    "$sonicsim" run configs/cms_miniaod_2024_large_scale.yaml "${layout[@]}" --out "$work/cms_large_$scale" >/dev/null 2>&1
+    cp "$work/cms_large_$scale/summary.json" "$data/cms_large_scale_x${scale}_summary.json"
+    echo "notebooks: run cms large scale x$scale ($((SECONDS - start)) s)"
+  done
 fi
 
 "$py" "$export/make_notebooks.py"
