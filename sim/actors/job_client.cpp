@@ -29,10 +29,8 @@ JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const S
     const auto local = c.model->throughput_by_device.find(first_group.device_type);
     if (local != c.model->throughput_by_device.end()) c.local_curve = &local->second;
     c.on_node = first_group.on_client_nodes;
-    if (c.on_node && !placement_.local_gpu) {
-      c.server = servers_.servers[m][static_cast<std::size_t>(c.pod)];
-    } else if (!placement_.local_gpu) {
-      c.server = servers_.servers[m][static_cast<std::size_t>(c.pod)];
+    if (!placement_.local_gpu) c.server = servers_.servers[m][static_cast<std::size_t>(c.pod)];
+    if (!placement_.local_gpu && !c.on_node) {
       c.request_links = site.request_links(placement_.worker, c.pod);
       c.response_links = site.response_links(placement_.worker, c.pod);
       // CM02 without correction factors times a flow alone on its path at latency + bytes / rate, where rate
