@@ -3,6 +3,7 @@
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/simulation_batch.hpp"
 #include "sim/app/summary_printer.hpp"
+#include "sim/app/variant_source.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
 
@@ -15,6 +16,7 @@ namespace {
 struct RunArguments {
   ScenarioSource source;
   std::string output_dir;
+  std::string variant; // empty: the scenario as written
   bool quiet = false;
 };
 
@@ -38,7 +40,7 @@ std::optional<Scenario> direct_inference_baseline(const Scenario& scenario) {
 }
 
 int run(const RunArguments& arguments) {
-  const Scenario scenario = arguments.source.load();
+  const Scenario scenario = load_variant(arguments.source, arguments.variant);
   const std::filesystem::path output_dir = arguments.output_dir.empty()
                                                ? std::filesystem::path("out") / scenario.name
                                                : std::filesystem::path(arguments.output_dir);
@@ -71,6 +73,8 @@ void register_run_command(CLI::App& app, int& result) {
                                 "scenario) and write summary.json, events.csv, timeseries.csv");
   arguments->source.add_options(*command);
   command->add_option("--out", arguments->output_dir, "Output directory (default: out/<scenario name>)");
+  command->add_option("--variant", arguments->variant,
+                      "Apply one of the scenario's named variants (variants:) before --set");
   command->add_flag("--quiet", arguments->quiet, "Do not print the summary");
   command->callback([arguments, &result]() { result = guarded(*arguments, run); });
 }

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,22 @@ TEST_CASE("cms: per-job throughput is flat, then falls at the knee the MVA predi
   CHECK(simulated_knee_jobs == doctest::Approx(mva_knee_jobs).epsilon(0.15));
 }
 
+TEST_CASE("cms: run --variant serves the variant's model; its summary names the baseline's gain") {
+  // The deeptau variant serves DeepTau and runs ParticleNet AK4 directly: 2 taus per event in 1 request.
+  const auto r =
+      run_sonicsim("run --out /tmp/sonicsim_cms_variant --variant deeptau " + config_path(one_model));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("model               deeptau") ==
+        std::string::npos); // one model served: no per-model rows
+  CHECK(r.output.find("direct inference    ") != std::string::npos);
+  CHECK(r.output.find("  deeptau   ") != std::string::npos);
+  const auto summary =
+      nlohmann::json::parse(std::ifstream("/tmp/sonicsim_cms_variant/summary.json"))["results"];
+  CHECK(summary["server"]["models"][0]["model"] == "deeptau");
+  CHECK(summary["server"]["models"][0]["inferences"].get<double>() > 0.0);
+  CHECK(summary.contains("direct_inference"));
+}
+
 TEST_CASE("cms: the device curves and host costs come from the perf_analyzer files through the importer") {
   const auto scenario = sonicsim::load_scenario_file(config_path(one_model));
   for (const auto& [name, model] : scenario.models) {
@@ -158,6 +175,11 @@ TEST_CASE("cms: bad input gives a clear error and exit code 2") {
                    " --set 'models.particlenet_ak4.deploy={groups: [a100s]}'");
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("unknown server group 'a100s'; expected one of platform.server_groups: t4") !=
+        std::string::npos);
+  // A variant the scenario does not have (run --variant).
+  r = run_sonicsim("run --quiet --out /tmp/sonicsim_cms_bad " + config + " --variant nope");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("no variant 'nope' (expected one of: particlenet_ak8, deepmet, deeptau)") !=
         std::string::npos);
   // Direct inference for a module without a direct time.
   r = run_sonicsim("run --quiet --out /tmp/sonicsim_cms_bad " + config +
