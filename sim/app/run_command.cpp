@@ -6,6 +6,7 @@
 #include "sim/app/variant_source.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/scenario/campaign_scale.hpp"
 
 #include <iostream>
 #include <memory>
@@ -46,7 +47,7 @@ int run(const RunArguments& arguments) {
                                                : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
   RunOptions options{output_dir, std::nullopt};
-  check_actor_limit(scenario);
+  check_actor_limit(scaled_for_simulation(scenario)); // what run_simulation will build
   if (const auto direct = direct_inference_baseline(scenario)) {
     // Its own process: SimGrid allows one engine per process.
     const SimulationOutcome baseline = simulate_batch({*direct}, 1, "direct-inference baseline").front();
