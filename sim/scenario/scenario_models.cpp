@@ -209,10 +209,12 @@ HostCost host_cost_from_perf_analyzer(const Cursor& c, const Model& m, bool inpu
   return {};
 }
 
-HostCost read_host_cost(const Cursor& c, const Model& m, bool input) {
+// `fitted_to`: the device whose perf_analyzer files gave the cost, when they did.
+HostCost read_host_cost(const Cursor& c, const Model& m, bool input, std::string& fitted_to) {
   if (c["perf_analyzer"].present()) {
     if (c["per_request"].present() || c["per_byte"].present())
       c["perf_analyzer"].fail("either perf_analyzer or per_request/per_byte, not both");
+    fitted_to = read_string(c["perf_analyzer"]);
     return host_cost_from_perf_analyzer(c["perf_analyzer"], m, input);
   }
   HostCost cost;
@@ -328,16 +330,10 @@ Model read_model(const Cursor& c, const std::string& name) {
   }
   m.triton = config ? triton_from_config(c["triton_config"], *config) : read_triton(c["triton"]);
   if (c["deploy"].present()) m.deploy = read_deployment(c["deploy"]);
-  if (c["compute_input"].present()) {
-    m.compute_input = read_host_cost(c["compute_input"], m, true);
-    if (c["compute_input"]["perf_analyzer"].present())
-      m.compute_input_perf_analyzer = read_string(c["compute_input"]["perf_analyzer"]);
-  }
-  if (c["compute_output"].present()) {
-    m.compute_output = read_host_cost(c["compute_output"], m, false);
-    if (c["compute_output"]["perf_analyzer"].present())
-      m.compute_output_perf_analyzer = read_string(c["compute_output"]["perf_analyzer"]);
-  }
+  if (c["compute_input"].present())
+    m.compute_input = read_host_cost(c["compute_input"], m, true, m.compute_input_perf_analyzer);
+  if (c["compute_output"].present())
+    m.compute_output = read_host_cost(c["compute_output"], m, false, m.compute_output_perf_analyzer);
   return m;
 }
 
