@@ -36,8 +36,9 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
       f.ratio_simulated = planning::cpu_gpu_ratio(c.reference.summary.event.mean_s,
                                                   planning::gpu_seconds_per_event(s, parameters.inferences));
       f.knee_simulated = f.ratio_simulated * gpus;
-      if (const auto cost = planning::cost_per_event(c.scenario, gpus, jobs, s.events_per_s))
-        f.cost_usd_per_event = cost->usd;
+      Scenario priced = c.scenario;
+      priced.workload.jobs = jobs;
+      if (const auto cost = planning::cost_per_event(priced, s.events_per_s)) f.cost_usd_per_event = cost->usd;
     }
     table.columns.push_back(f.name);
     table.figures.push_back(f);

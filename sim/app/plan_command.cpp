@@ -12,7 +12,10 @@
 #include "sim/engine/output_files.hpp"
 #include "sim/planning/planner.hpp"
 
+#include "sim/scenario/units.hpp"
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <thread>
@@ -28,6 +31,12 @@ struct PlanArguments {
   int jobs = 0;
   int gpus = 0;
   double tolerance = 0.10;
+  bool tolerance_given = false;
+  std::vector<std::string> targets;
+  int replications = 3;
+  int max_replications = 10;
+  std::vector<std::string> device_types;
+  std::vector<std::string> nics;
   int max_gpus_per_pod = 8;
   int max_gpus = 256;
   bool cost = false;
@@ -45,19 +54,50 @@ int plan(const PlanArguments& arguments) {
     throw InputError("--tolerance must be a fraction in (0, 1] (0.10 allows the module 10 % above its "
                      "unsaturated time); got " +
                      significant(arguments.tolerance));
+  if (arguments.max_replications < arguments.replications)
+    throw InputError("--max-replications (" + std::to_string(arguments.max_replications) +
+                     ") must be at least --replications (" + std::to_string(arguments.replications) + ")");
+  std::vector<planning::PlanTarget> targets;
+  bool relative = false;
+  for (const auto& text : arguments.targets) {
+    targets.push_back(planning::parse_plan_target(text));
+    relative = relative || targets.back().relative;
+  }
+  // --tolerance is the relative module target; with only absolute targets it is not added.
+  if (targets.empty() || (!relative && arguments.tolerance_given))
+    targets.insert(targets.begin(), planning::relative_module_target(arguments.tolerance));
+  std::vector<double> nics_bps;
+  for (const auto& text : arguments.nics) {
+    try {
+      nics_bps.push_back(parse_bandwidth_bps(text));
+    } catch (const UnitError& e) {
+      throw InputError("--nics '" + text + "': " + e.what());
+    }
+  }
   Scenario scenario = load_variant(arguments.source, arguments.variant);
   if (scenario.workload.campaign)
     throw InputError("plan works on a fixed number of concurrent jobs; this scenario is a campaign "
                      "(workload.campaign)");
-  const auto missing = planning::missing_prices(scenario);
-  if (arguments.cost && !missing.empty()) {
+  // The prices a cost needs: the job slot's and each searched device type's.
+  std::vector<std::string> missing = planning::missing_prices(scenario);
+  if (!arguments.device_types.empty()) {
+    missing.clear();
+    for (const auto& type : arguments.device_types)
+      if (!scenario.costs || !scenario.costs->device_hour_usd.count(type))
+        missing.push_back("costs.device_hour." + type);
+    if (!scenario.costs || !scenario.costs->cpu_hour_usd) missing.push_back("costs.cpu_hour");
+  }
+  bool wants_cost = arguments.cost;
+  for (const auto& target : targets)
+    wants_cost = wants_cost || target.observable == planning::Observable::cost_per_event;
+  if (wants_cost && !missing.empty()) {
     std::string keys;
     for (const auto& key : missing)
       keys += (keys.empty() ? "" : " and ") + key;
     throw InputError(
         "--cost needs prices, but the scenario has no " + keys +
-        ": add costs: {gpu_hour: USD, cpu_hour: USD} (US dollars per hour of one GPU and one job "
-        "slot) or --set " +
+        ": add costs: {device_hour: {T4: USD, ...}, cpu_hour: USD} (US dollars per hour of one device "
+        "of each type and of one job slot) or --set " +
         missing.front() + "=...");
   }
   const std::filesystem::path output_dir = arguments.output_dir.empty()
@@ -66,7 +106,17 @@ int plan(const PlanArguments& arguments) {
   ensure_writable_directory(output_dir);
   planning::PlannerSettings settings;
   settings.variant = arguments.variant;
-  settings.tolerance = arguments.tolerance;
+  settings.targets = targets;
+  settings.replications = arguments.replications;
+  settings.max_replications = arguments.max_replications;
+  settings.device_types = arguments.device_types;
+  settings.nics_bps = nics_bps;
+  const auto started = std::chrono::steady_clock::now();
+  settings.progress = [started](const std::string& line) {
+    const double elapsed_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::fprintf(stderr, "plan: %s, %.1f s elapsed\n", line.c_str(), elapsed_s);
+  };
   settings.max_gpus_per_pod = arguments.max_gpus_per_pod;
   settings.max_gpus = arguments.max_gpus;
   settings.parallel = arguments.parallel;
@@ -74,15 +124,27 @@ int plan(const PlanArguments& arguments) {
                             [parallel = arguments.parallel](const std::vector<Scenario>& batch) {
                               return simulate_batch(batch, parallel, "plan");
                             });
-  const Plan result =
-      arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs) : planner.most_jobs(arguments.gpus);
+  int sized_groups = 0;
+  for (const auto& group : scenario.platform.server_groups)
+    sized_groups += group.on_client_nodes || group.devices_per_pod == 0 ? 0 : 1;
+  if (sized_groups > 1 && arguments.gpus > 0)
+    throw InputError("--gpus sizes the jobs of one server group; this scenario has " +
+                     std::to_string(sized_groups) + " groups with devices: plan it with --jobs N (the devices "
+                     "of every group for N jobs)");
+  if (sized_groups > 1 && (!arguments.device_types.empty() || !arguments.nics.empty()))
+    throw InputError("--device-types and --nics search one server group; this scenario has " +
+                     std::to_string(sized_groups) + " groups with devices (their counts are searched)");
+  const Plan result = sized_groups > 1      ? planner.per_group(arguments.jobs)
+                      : arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs)
+                                           : planner.most_jobs(arguments.gpus);
   print_plan(result);
   const auto json_path = output_dir / "plan.json";
   write_plan_json(json_path, result);
   std::printf("\nwrote %s\n", json_path.string().c_str());
   if (!result.found) {
+    // An impossible target is bad input (exit 2); a search that ran out of room (--max-gpus) is not.
     std::fprintf(stderr, "sonicsim: error: %s\n", result.not_found_reason.c_str());
-    return exit_bad_input;
+    return result.impossible ? exit_bad_input : exit_run_failed;
   }
   return exit_ok;
 }
@@ -101,9 +163,28 @@ void register_plan_command(CLI::App& app, int& result) {
       ->check(CLI::Range(1, 10000000));
   command->add_option("--gpus", arguments->gpus, "GPUs available: find the most jobs they serve")
       ->check(CLI::Range(1, 100000));
-  command->add_option("--tolerance", arguments->tolerance,
-                      "Allowed rise of the module time over its unsaturated (low-load) time, a fraction "
-                      "(default 0.10)");
+  command
+      ->add_option("--tolerance", arguments->tolerance,
+                   "Allowed rise of the module time over its unsaturated (low-load) time, a fraction "
+                   "(default 0.10): the target module_time<=1.10x")
+      ->each([arguments](const std::string&) { arguments->tolerance_given = true; });
+  command->add_option("--target", arguments->targets,
+                      "A target all answers must meet (repeatable): module_time<=15s or <=1.10x, "
+                      "event_time<=130s, event_time_p95<=200s, throughput>=2.2 (events/s), "
+                      "cost_per_event<=0.002 (USD); met when its 95 % confidence bound meets it");
+  command->add_option("--replications", arguments->replications,
+                      "Replications of every candidate at first (common random numbers; default 3)")
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--max-replications", arguments->max_replications,
+                      "Replications an undecided candidate may grow to before the answer is a range (default 10)")
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--device-types", arguments->device_types,
+                      "Device types to search (their models' curves and costs.device_hour prices), e.g. "
+                      "T4,A100; default: the group's own")
+      ->delimiter(',');
+  command->add_option("--nics", arguments->nics,
+                      "Pod NIC bandwidths to search, e.g. 16Gbps,100Gbps; default: the group's own")
+      ->delimiter(',');
   command
       ->add_option("--max-gpus-per-pod", arguments->max_gpus_per_pod,
                    "GPUs in one pod (one VM, one NIC) before another pod is added (default 8)")

@@ -296,7 +296,10 @@ json scenario_to_json(const Scenario& scenario) {
   if (workload.campaign) out["workload"]["campaign"] = campaign_to_json(*workload.campaign);
   if (scenario.costs) {
     const auto& costs = *scenario.costs;
-    out["costs"] = {{"gpu_hour_usd", costs.gpu_hour_usd ? json(*costs.gpu_hour_usd) : json()},
+    json device_hour = json::object();
+    for (const auto& [type, usd] : costs.device_hour_usd)
+      device_hour[type] = usd;
+    out["costs"] = {{"device_hour_usd", device_hour},
                     {"cpu_hour_usd", costs.cpu_hour_usd ? json(*costs.cpu_hour_usd) : json()}};
   }
   if (!scenario.variants.empty()) {

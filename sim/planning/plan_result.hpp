@@ -1,68 +1,143 @@
-// What `sonicsim plan` found and how: the analytic bracket, every confirming simulation, the answer and the
-// figures around it. Filled by the planner (sim/planning/planner.hpp), printed and written as JSON by
-// plan_report.
+// What `sonicsim plan` found and how: the targets, the search space and what was held fixed, every
+// confirming simulation with its replications, the answer (or the range the budget left) with its intervals,
+// the runner-up device types and NICs, and the figures around the answer. Filled by the planner
+// (sim/planning/planner.hpp), printed and written as JSON by plan_report.
 #pragma once
 
+#include "sim/metrics/confidence_interval.hpp"
 #include "sim/planning/capacity_analysis.hpp"
+#include "sim/planning/confident_search.hpp"
+#include "sim/planning/plan_target.hpp"
 #include "sim/planning/pod_layout.hpp"
 #include "sim/planning/run_figures.hpp"
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace sonicsim::planning {
 
-struct PlanRun {
-  std::string role; // "reference" (low load) or "candidate"
-  PodLayout layout;
-  int jobs = 0;
-  bool ok = false;
-  std::string error;
-  double module_s = 0.0; // accelerated module(s), mean
-  double event_s = 0.0;
-  double events_per_s = 0.0;
+// One replication's figures, read from its summary.
+struct ReplicationFigures {
+  std::uint64_t seed = 0;
+  double module_s = 0.0;                      // the accelerated modules, mean time per event
+  std::map<std::string, double> module_by_group; // multi-model plans: the modules each group serves
+  double event_s = 0.0;                       // mean time per event
+  double event_p95_s = 0.0;
+  double throughput_events_per_s = 0.0;       // Little's law: jobs x threads / event_s
   double gpu_utilisation = 0.0;
   double gpu_s_per_event = 0.0;
+  std::optional<double> cost_usd_per_event;   // at the throughput above, with the layout's device prices
   std::string bottleneck;
   double bottleneck_utilisation = 0.0;
-  double module_over_reference = 0.0; // module_s / the reference's module_s
-  bool within_tolerance = false;
+  std::uint64_t events_failed = 0;
   double wall_clock_s = 0.0;
 };
 
+// A target checked on a run: its replicated value (relative targets: each replication over the reference's
+// replication with the same seed) and the decision.
+struct TargetCheck {
+  PlanTarget target;
+  std::string scope;        // "" or the group whose modules it is checked on (multi-model plans)
+  ConfidenceInterval value;
+  Decision decision = Decision::undecided;
+};
+
+// One simulated point of the search (a layout at a number of jobs) over its replications.
+struct PlanRun {
+  std::string role; // "reference" (low load) or "candidate"
+  PodLayout layout;
+  std::map<std::string, int> group_devices; // multi-model plans: devices of every group
+  int jobs = 0;
+  std::vector<ReplicationFigures> replications;
+  std::vector<TargetCheck> checks;
+  Decision decision = Decision::undecided; // all targets (that the search uses) met, one failed, or neither
+  std::string error;                       // a failed run, or failed events
+  ConfidenceInterval module_s, event_s, throughput, gpu_utilisation;
+  std::string bottleneck; // of the first replication
+  double bottleneck_utilisation = 0.0;
+  double wall_clock_s = 0.0; // all replications
+};
+
+// One (device type, pod NIC) combination searched, and its answer.
+struct PlanOption {
+  std::string device_type;
+  double nic_bps = 0.0;
+  bool found = false;
+  std::string reason;           // why not found, or why it lost to the chosen option
+  PodLayout layout;             // the answer (fewest GPUs): the smallest layout confirmed
+  std::optional<PodLayout> low; // the bottom of the range when replications ran out
+  int jobs = 0;                 // most jobs: the answer
+  int jobs_high = 0;            // most jobs: the top of the range
+  std::optional<ConfidenceInterval> cost_usd_per_event;
+  PodLayout analytic_layout;
+  int analytic_jobs = 0;
+  // The layout the MVA chooses with this pod NIC ten times faster: when it has fewer GPUs, the NIC decided.
+  std::optional<PodLayout> analytic_layout_fast_nic;
+};
+
+// A multi-model plan: the devices of one group (one model, or the models it serves).
+struct GroupPlan {
+  std::string group;
+  std::string device_type;
+  std::vector<std::string> modules; // the modules whose time the targets check
+  int start_devices = 0; // the scenario's count, where the search starts
+  int devices = 0;     // the smallest count confirmed
+  int devices_low = 0; // the bottom of the range (== devices when decided)
+  int devices_per_pod = 1;
+  bool found = false;
+  std::string reason;
+};
+
 struct Plan {
-  enum class Mode { fewest_gpus, most_jobs };
+  enum class Mode { fewest_gpus, most_jobs, per_group };
   Mode mode = Mode::fewest_gpus;
   std::string scenario;
   std::string variant; // empty: the scenario itself
-  double tolerance = 0.1;
+  std::uint64_t seed = 1;
+  std::vector<PlanTarget> targets;
   int max_gpus_per_pod = 8;
   std::string layout_rule;
-  int requested = 0; // jobs (fewest_gpus) or GPUs (most_jobs)
+  int requested = 0; // jobs (fewest_gpus, per_group) or GPUs (most_jobs)
+  int replications = 3;
+  int max_replications = 10;
+  std::vector<std::string> searched;   // the axes searched, in words
+  std::vector<std::string> held_fixed; // resources not searched, with their values
 
-  // Analytic bracket: MVA module time within tolerance of its one-job value.
   double analytic_module_low_load_s = 0.0;
   PodLayout analytic_layout;
   int analytic_jobs = 0;
   int job_step = 1; // most_jobs: the resolution of the job search
 
-  PlanRun reference;
-  std::vector<PlanRun> runs; // the confirming runs, in the order they ran
+  std::vector<PlanRun> references; // one per option searched (the first is the chosen option's)
+  std::vector<PlanRun> runs;       // every confirming run, in the order they ran
   int batches = 0;
+  int simulations = 0;
+
+  std::vector<PlanOption> options; // every (device type, NIC) searched; `chosen` indexes it
+  std::size_t chosen = 0;
+  std::vector<GroupPlan> groups; // per_group mode
 
   bool found = false;
+  bool impossible = false;       // no layout can meet the targets (the resource is in not_found_reason)
+  bool budget_exhausted = false; // the answer is a range
   std::string not_found_reason;
-  PodLayout layout;                     // the answer (fewest_gpus) or the given GPUs (most_jobs)
-  int jobs = 0;                         // the given jobs (fewest_gpus) or the answer (most_jobs)
-  LayoutAnalysis analysis;              // of the answer's layout
-  std::optional<PlanRun> answer_run;    // the confirming run at the answer
+  PodLayout layout;              // the answer (fewest_gpus: the top of the range) or the given GPUs
+  std::optional<PodLayout> layout_low;
+  int jobs = 0;                  // the given jobs (fewest_gpus) or the answer (most_jobs: the bottom)
+  int jobs_high = 0;             // most_jobs: the top of the range
+  LayoutAnalysis analysis;       // of the answer's layout
+  std::optional<PlanRun> answer_run;
   std::optional<PlanRun> first_failing; // the neighbour that failed: what saturated
-  double ratio_simulated = 0.0;
-  // Sizing at the knee instead of within tolerance: jobs / ratio GPUs (fewest_gpus) or ratio x GPUs jobs
-  // (most_jobs), from the simulated ratio. At the knee the module is already well above its unsaturated time.
-  double knee_sizing = 0.0;
-  std::optional<CostPerEvent> cost;
+  PlanRun reference;                    // the chosen option's
+  ConfidenceInterval ratio_simulated;
+  // Sizing at the knee instead of within the targets: jobs / ratio GPUs (fewest_gpus) or ratio x GPUs jobs
+  // (most_jobs), from the simulated ratio of each replication.
+  ConfidenceInterval knee_sizing;
+  std::optional<ConfidenceInterval> cost_usd_per_event;
+  std::vector<TargetCheck> post_checks; // targets checked at the answer only (not monotone: cost)
 };
 
 } // namespace sonicsim::planning

@@ -1,12 +1,16 @@
-// The search behind `sonicsim plan`: the fewest GPUs (and pods) that keep the accelerated module within a
-// tolerance of its unsaturated time at N jobs, or the most jobs G GPUs serve so. The analytic models (MVA of
-// the closed network, the network limits) bracket the answer; simulations around the bracket confirm it, a
-// batch at a time (boundary_search.hpp). The simulations are passed in as a function, so the search is pure
-// code, unit-tested with a stand-in for SimGrid.
+// The search behind `sonicsim plan`: the fewest devices (and pods) that meet the user's targets at N jobs, the
+// most jobs G devices serve so, or (multi-model deployments) the devices each group needs. The analytic models
+// (MVA of the closed network, the network limits) bracket the answer; replicated simulations with common
+// random numbers confirm it, a batch at a time, and decide with confidence (confident_search.hpp): undecided
+// candidates get more replications up to a budget, after which the answer is a range. The search space is the
+// GPU count x pods (equal pods of at most max_gpus_per_pod) x device type x pod NIC; device types and NICs
+// are separate searches whose answers are compared by cost per event (or devices). The simulations are passed
+// in as a function, so the search is pure code, unit-tested with a stand-in for SimGrid.
 #pragma once
 
 #include "sim/metrics/run_summary.hpp"
 #include "sim/planning/plan_result.hpp"
+#include "sim/planning/plan_runs.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <functional>
@@ -34,17 +38,24 @@ constexpr double job_search_ceiling = 3.0;
 // --gpus: the MVA curve is evaluated up to twice the first resource's knee: beyond it every module time is
 // far above tolerance (the saturated branch grows linearly with the jobs).
 constexpr double mva_curve_extent = 2.0;
+// The NIC a plan compares the pod NIC with to say whether the NIC decided the answer: ten times faster.
+constexpr double fast_nic_factor = 10.0;
+// Multi-model plans: passes over the groups (each searched with the others at their latest counts) before
+// the counts must have settled.
+constexpr int max_group_passes = 3;
 
 struct PlannerSettings {
-  std::string variant;      // empty: the scenario itself (reported in the plan)
-  double tolerance = 0.10;  // allowed rise of the module time over the low-load reference, a fraction
-  int max_gpus_per_pod = 8; // GPUs in one pod before another pod is added
-  int max_gpus = 256;       // largest number of GPUs the search tries
-  int parallel = 1;         // runs per batch
+  std::string variant;             // empty: the scenario itself (reported in the plan)
+  std::vector<PlanTarget> targets; // all must hold; default: module_time<=1.10x
+  int max_gpus_per_pod = 8;        // GPUs in one pod before another pod is added
+  int max_gpus = 256;              // largest number of GPUs the search tries
+  int parallel = 1;                // runs per batch
+  int replications = 3;            // per candidate at first
+  int max_replications = 10;       // per candidate, for undecided ones
+  std::vector<std::string> device_types; // searched; empty: the group's own
+  std::vector<double> nics_bps;          // pod NICs searched; empty: the group's own
+  std::function<void(const std::string&)> progress; // a line per batch (may be empty)
 };
-
-// An outcome per scenario, in their order: the simulations the search asked for.
-using SimulateBatch = std::function<std::vector<SimulationOutcome>(const std::vector<Scenario>&)>;
 
 class Planner {
 public:
@@ -52,6 +63,8 @@ public:
   ~Planner();
   Plan fewest_gpus(int jobs);
   Plan most_jobs(int gpus);
+  // Multi-model deployments (several server groups): the devices of each group for N jobs.
+  Plan per_group(int jobs);
 
 private:
   class Search;

@@ -30,12 +30,8 @@ std::optional<PodLayout> layout_for_gpus(int gpus, int min_pods, int max_gpus_pe
 
 std::vector<PodLayout> candidate_layouts(int min_pods, int max_gpus_per_pod, int max_gpus) {
   std::vector<PodLayout> layouts;
-  for (int gpus = 1; gpus <= max_gpus; ++gpus) {
-    // Only layouts with the fewest pods: 15 GPUs as 15 pods of one would be a worse deployment than 16 in
-    // two.
-    const int pods = std::max({1, min_pods, ceil_div(gpus, max_gpus_per_pod)});
-    if (gpus % pods == 0) layouts.push_back(PodLayout{pods, gpus / pods});
-  }
+  for (int gpus = std::max(1, min_pods); gpus <= max_gpus; ++gpus)
+    if (const auto layout = layout_for_gpus(gpus, min_pods, max_gpus_per_pod)) layouts.push_back(*layout);
   return layouts;
 }
 
@@ -55,6 +51,8 @@ Scenario with_layout(Scenario scenario, const PodLayout& layout) {
   ServerGroup& group = scenario.platform.server_groups.front();
   group.pods = layout.pods;
   group.devices_per_pod = layout.gpus_per_pod;
+  if (!layout.device_type.empty()) group.device_type = layout.device_type;
+  if (layout.nic_bps > 0.0) group.nic_bandwidth_bps = layout.nic_bps;
   return scenario;
 }
 

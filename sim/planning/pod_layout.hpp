@@ -14,7 +14,13 @@ namespace sonicsim::planning {
 struct PodLayout {
   int pods = 1;
   int gpus_per_pod = 1;
+  std::string device_type; // empty: the group's own
+  double nic_bps = 0.0;    // per pod; 0: the group's own
   int gpus() const { return pods * gpus_per_pod; }
+  bool operator==(const PodLayout& o) const {
+    return pods == o.pods && gpus_per_pod == o.gpus_per_pod && device_type == o.device_type &&
+           nic_bps == o.nic_bps;
+  }
 };
 
 // The rule, in words, for the output.
@@ -24,15 +30,16 @@ std::string layout_rule(int max_gpus_per_pod, int min_pods);
 // GPUs (at most max_gpus_per_pod); none when no such layout exists (gpus < min_pods).
 std::optional<PodLayout> layout_for_gpus(int gpus, int min_pods, int max_gpus_per_pod);
 
-// Every layout of 1..max_gpus GPUs that uses the fewest pods possible (at least min_pods, at most
-// max_gpus_per_pod GPUs each, equal pods), in increasing GPUs: with min_pods 1 and 8 per pod, 1..8 GPUs in
-// one pod, then 10, 12, 14, 16 in two, 18, 21, 24 in three, ...
+// One layout for every GPU count from min_pods to max_gpus, each with the fewest equal pods that hold it (at
+// least min_pods, at most max_gpus_per_pod GPUs each), in increasing GPUs: with min_pods 1 and 8 per pod,
+// 1..8 GPUs in one pod, 9 as 3 x 3, 10 as 2 x 5, 11 as 11 x 1, ...; with 6 pods at least, 18 as 6 x 3.
 std::vector<PodLayout> candidate_layouts(int min_pods, int max_gpus_per_pod, int max_gpus);
 
 // The one server group the planner sizes; InputError when the scenario has several (the planner sizes one
 // group today).
 const ServerGroup& planned_group(const Scenario& scenario);
-// The scenario with this layout (the group's pods and devices per pod replaced).
+// The scenario with this layout (the group's pods and devices per pod replaced, and its device type and pod
+// NIC when the layout names them).
 Scenario with_layout(Scenario scenario, const PodLayout& layout);
 
 } // namespace sonicsim::planning

@@ -22,16 +22,17 @@ double gpu_seconds_per_event(const RunSummary& summary, double inferences_per_ev
 // The CPU:GPU ratio of arXiv:2009.04509: unsaturated event time / GPU-seconds per event.
 double cpu_gpu_ratio(double unsaturated_event_s, double gpu_s_per_event);
 
-// Names of the price keys the scenario lacks for a cost ("costs.gpu_hour", "costs.cpu_hour").
+// Names of the price keys the scenario lacks for a cost ("costs.device_hour.A100", "costs.cpu_hour"): one
+// per device type its groups use, and the job slot's.
 std::vector<std::string> missing_prices(const Scenario& scenario);
 
 struct CostPerEvent {
-  double gpu_hours = 0.0; // per event
-  double cpu_hours = 0.0; // per event
-  double usd = 0.0;       // per event
+  double device_hours = 0.0; // per event, every group's devices
+  double cpu_hours = 0.0;    // per event
+  double usd = 0.0;          // per event
 };
-// GPUs and job slots held for the time one event takes at the run's rate: hours per event = devices /
-// (events/s x 3600). None when the scenario has no prices or the run completed no events.
-std::optional<CostPerEvent> cost_per_event(const Scenario& scenario, int gpus, int jobs, double events_per_s);
+// Devices (at their type's price) and job slots held for the time one event takes at the given rate: hours per
+// event = devices / (events/s x 3600). None when a price is missing or the rate is not positive.
+std::optional<CostPerEvent> cost_per_event(const Scenario& scenario, double events_per_s);
 
 } // namespace sonicsim::planning

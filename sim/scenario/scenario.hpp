@@ -307,10 +307,12 @@ struct OutputSettings {
 };
 
 // Prices for `sonicsim plan` and `compare` (costs:), plain numbers in US dollars per hour of one device.
-// Each is optional; a command that computes a cost requires both.
+// Priced per device type, so that a plan or a --set that moves a group to another device type never reuses
+// the first type's price. Each is optional; a command that computes a cost requires the job slot's price and
+// one for every device type the groups use.
 struct Costs {
-  std::optional<double> gpu_hour_usd; // one GPU for one hour
-  std::optional<double> cpu_hour_usd; // one job slot (one CPU core) for one hour
+  std::map<std::string, double> device_hour_usd; // one device of this type (T4, A100, ...) for one hour
+  std::optional<double> cpu_hour_usd;            // one job slot (one CPU core) for one hour
 };
 
 // A named what-if (variants:): overrides applied on top of the scenario, like --set arguments.

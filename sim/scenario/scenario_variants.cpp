@@ -63,7 +63,10 @@ Variant read_variant(const Cursor& c, const std::string& name, const YAML::Node&
 
 Costs read_costs(const Cursor& c) {
   Costs costs;
-  if (c["gpu_hour"].present()) costs.gpu_hour_usd = read_price_usd_per_hour(c["gpu_hour"]);
+  if (c["device_hour"].present())
+    for (const auto& entry : c["device_hour"].node())
+      costs.device_hour_usd[entry.first.Scalar()] =
+          read_price_usd_per_hour(c["device_hour"][entry.first.Scalar()]);
   if (c["cpu_hour"].present()) costs.cpu_hour_usd = read_price_usd_per_hour(c["cpu_hour"]);
   return costs;
 }

@@ -129,7 +129,7 @@ NodePtr build_root() {
       {"models", dict(model)},
       {"workload", workload},
       {"output", map({{"timeseries_interval", value()}})},
-      {"costs", map({{"gpu_hour", value()}, {"cpu_hour", value()}})},
+      {"costs", map({{"device_hour", dict(value())}, {"cpu_hour", value()}})},
       // A variant's overrides are key paths of this same schema, checked by the loader (validate_key_path).
       {"variants", dict(map({{"description", value()}, {"overrides", value()}}))},
   });
@@ -340,6 +340,12 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
 }
 
 void check_document(const Cursor& root_cursor) {
+  // Retired keys, with what replaces them (an "unknown key" with a near-miss suggestion would mislead).
+  if (root_cursor["costs"].present() && root_cursor["costs"].node().IsMap() &&
+      root_cursor["costs"]["gpu_hour"].present())
+    root_cursor["costs"]["gpu_hour"].fail(
+        "one price for every GPU type is retired (a plan on another device kept it); write device_hour: "
+        "{T4: 0.35}, US dollars per hour of one device of each type");
   check(root_cursor, root());
 }
 

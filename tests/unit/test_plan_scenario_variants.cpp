@@ -28,15 +28,20 @@ std::string error_of(const std::string& text, const std::string& variant = "",
 
 } // namespace
 
-TEST_CASE("costs: plain numbers in USD per hour, each optional, each > 0") {
-  const Scenario s = load_scenario_text(base + "costs: {gpu_hour: 0.35, cpu_hour: 0.0316}\n", "s.yaml");
+TEST_CASE("costs: plain numbers in USD per hour, per device type, each optional, each > 0") {
+  const Scenario s =
+      load_scenario_text(base + "costs: {device_hour: {T4: 0.35, A100: 2.934}, cpu_hour: 0.0316}\n", "s.yaml");
   REQUIRE(s.costs);
-  CHECK(*s.costs->gpu_hour_usd == doctest::Approx(0.35));
+  CHECK(s.costs->device_hour_usd.at("T4") == doctest::Approx(0.35));
+  CHECK(s.costs->device_hour_usd.at("A100") == doctest::Approx(2.934));
   CHECK(*s.costs->cpu_hour_usd == doctest::Approx(0.0316));
   CHECK_FALSE(load_scenario_text(base, "s.yaml").costs);
-  CHECK_FALSE(load_scenario_text(base + "costs: {gpu_hour: 1}\n", "s.yaml").costs->cpu_hour_usd);
-  CHECK(error_of(base + "costs: {gpu_hour: -1}\n").find("s.yaml:13:19: key 'costs.gpu_hour'") == 0);
-  CHECK(error_of(base + "costs: {gpu_hours: 1}\n").find("did you mean 'gpu_hour'") != std::string::npos);
+  CHECK_FALSE(load_scenario_text(base + "costs: {device_hour: {T4: 1}}\n", "s.yaml").costs->cpu_hour_usd);
+  CHECK(error_of(base + "costs: {device_hour: {T4: -1}}\n").find("key 'costs.device_hour.T4'") !=
+        std::string::npos);
+  CHECK(error_of(base + "costs: {cpu_hours: 1}\n").find("did you mean 'cpu_hour'") != std::string::npos);
+  // One price for every GPU type is refused: a plan on an A100 would have kept the T4's price.
+  CHECK(error_of(base + "costs: {gpu_hour: 0.35}\n").find("device_hour") != std::string::npos);
 }
 
 TEST_CASE("variants: overrides apply on top of the file, then --set wins") {

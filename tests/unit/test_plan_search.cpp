@@ -1,62 +1,177 @@
-// The pure parts of `sonicsim plan`: the pod layout rule and the batched boundary search.
+// The pure parts of `sonicsim plan`: the pod layout rule, the confident boundary search, targets, replication
+// seeds and intervals, and the cost per event.
 #include <doctest/doctest.h>
 
-#include "sim/planning/boundary_search.hpp"
+#include "sim/metrics/confidence_interval.hpp"
+#include "sim/planning/confident_search.hpp"
+#include "sim/planning/plan_target.hpp"
 #include "sim/planning/pod_layout.hpp"
 #include "sim/planning/run_figures.hpp"
+#include "sim/random/replication_seed.hpp"
+#include "sim/scenario/input_error.hpp"
 
+#include <cmath>
 #include <cstdlib>
+#include <set>
 
 using namespace sonicsim;
 using namespace sonicsim::planning;
 
-TEST_CASE("layouts: one pod up to the per-pod maximum, then equal pods with the fewest pods") {
+TEST_CASE("layouts: every GPU count, each in the fewest equal pods that hold it") {
   std::vector<int> gpus;
-  for (const auto& layout : candidate_layouts(1, 8, 24))
+  for (const auto& layout : candidate_layouts(1, 8, 12))
     gpus.push_back(layout.gpus());
-  CHECK(gpus == std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 18, 21, 24});
-  std::vector<int> three_pods;
-  for (const auto& layout : candidate_layouts(3, 8, 30)) {
-    CHECK(layout.pods >= 3);
-    three_pods.push_back(layout.gpus());
+  CHECK(gpus == std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  CHECK(layout_for_gpus(9, 1, 8)->pods == 3);  // 3 x 3: two pods cannot hold 9 equally
+  CHECK(layout_for_gpus(11, 1, 8)->pods == 11); // a prime above the pod size: one GPU per pod
+  // With at least 5 pods (the NICs of 2,000 ProtoDUNE jobs at 16 Gb/s), 18 GPUs are 6 pods x 3: the layout the
+  // old rule (the fewest pods, or nothing) never tried.
+  bool eighteen = false;
+  for (const auto& layout : candidate_layouts(5, 8, 30)) {
+    CHECK(layout.pods >= 5);
+    if (layout.gpus() == 18) eighteen = layout.pods == 6 && layout.gpus_per_pod == 3;
   }
-  CHECK(three_pods == std::vector<int>{3, 6, 9, 12, 15, 18, 21, 24, 28});
+  CHECK(eighteen);
   CHECK(layout_for_gpus(15, 1, 8)->pods == 3);
-  CHECK(layout_for_gpus(15, 1, 8)->gpus_per_pod == 5);
   CHECK(layout_for_gpus(4, 1, 8)->pods == 1);
   CHECK_FALSE(layout_for_gpus(2, 3, 8));
 }
 
-TEST_CASE("boundary search: finds the first true from a start on either side, in batches") {
+namespace {
+
+// A search against a monotone truth where the indices in [band_low, answer) are undecided until judged more
+// than `refinements` times, with a budget of `budget` judgements each.
+ConfidentSearch search_with(int answer, int band_low, int start, int refinements, int* calls, int budget = 1000) {
+  std::map<int, int> judged;
+  return find_first_true_confidently(0, 20, start, 2, [&](const std::vector<int>& indices) {
+    ++*calls;
+    std::vector<Judgement> out;
+    for (const int i : indices) {
+      const int times = ++judged[i];
+      Judgement j;
+      if (i >= band_low && i < answer) {
+        j.decision = times > refinements ? (i >= answer ? Decision::yes : Decision::no) : Decision::undecided;
+        j.can_refine = j.decision == Decision::undecided && times < budget;
+      } else {
+        j.decision = i >= answer ? Decision::yes : Decision::no;
+      }
+      out.push_back(j);
+    }
+    return out;
+  });
+}
+
+} // namespace
+
+TEST_CASE("confident search: finds the first true from a start on either side, in batches") {
   for (const int answer : {0, 3, 7, 19}) {
     for (const int start : {0, 5, 12, 20}) {
       int calls = 0;
-      const auto search = find_first_true(0, 20, start, 2, [&](const std::vector<int>& indices) {
-        ++calls;
-        std::vector<bool> out;
-        for (const int i : indices)
-          out.push_back(i >= answer);
-        return out;
-      });
+      const auto search = search_with(answer, answer, start, 0, &calls);
       REQUIRE(search.first_true);
       CHECK(*search.first_true == answer);
+      CHECK(search.decided());
       CHECK(search.batches == calls);
-      if (std::abs(start - answer) <= 5) CHECK(search.evaluated.size() <= 9); // not a blind sweep
+      CHECK_FALSE(search.budget_exhausted);
+      if (std::abs(start - answer) <= 5) CHECK(search.decisions.size() <= 9); // not a blind sweep
     }
   }
-  const auto never = find_first_true(
-      0, 9, 4, 3, [](const std::vector<int>& indices) { return std::vector<bool>(indices.size(), false); });
-  CHECK_FALSE(never.first_true);
-  CHECK(never.evaluated.size() == 7); // 3..9: false at 3 means false below
 }
 
-TEST_CASE("cost per event: devices x price per hour over events per hour; no prices, no cost") {
+TEST_CASE("confident search: undecided indices are refined, and a range is left when the budget runs out") {
+  int calls = 0;
+  // 5 and 6 undecided twice, then "no": refined until decided, the answer 7.
+  const auto refined = search_with(7, 5, 6, 2, &calls);
+  REQUIRE(refined.first_true);
+  CHECK(*refined.first_true == 7);
+  CHECK(refined.decided());
+  // 5 and 6 never decided: the answer is the range 5..7, 7 confirmed.
+  calls = 0;
+  const auto range = search_with(7, 5, 6, 1000, &calls, 3);
+  REQUIRE(range.first_true);
+  CHECK(*range.first_true == 7);
+  CHECK(range.first_possible == 5);
+  CHECK(range.budget_exhausted);
+  CHECK_FALSE(range.decided());
+}
+
+TEST_CASE("confident search: a true below a false is not the answer (monotone by construction)") {
+  // Noise made 4 look true although 6 is false: the answer is read above the highest false.
+  const auto search =
+      find_first_true_confidently(0, 12, 5, 3, [](const std::vector<int>& indices) {
+        std::vector<Judgement> out;
+        for (const int i : indices)
+          out.push_back(Judgement{i == 4 || i >= 8 ? Decision::yes : Decision::no, false});
+        return out;
+      });
+  REQUIRE(search.first_true);
+  CHECK(*search.first_true == 8);
+  CHECK(search.first_possible == 8);
+}
+
+TEST_CASE("targets: parsed with their units; a side that the observable cannot take is an error") {
+  const auto relative = parse_plan_target("module_time<=1.10x");
+  CHECK(relative.relative);
+  CHECK(relative.limit == doctest::Approx(1.10));
+  const auto p95 = parse_plan_target("event_time_p95<=200s");
+  CHECK(p95.observable == Observable::event_time_p95);
+  CHECK(p95.limit == doctest::Approx(200.0));
+  CHECK(parse_plan_target("module_time<=1.5min").limit == doctest::Approx(90.0));
+  const auto throughput = parse_plan_target("throughput>=2.2 events/s");
+  CHECK_FALSE(throughput.at_most);
+  CHECK(throughput.limit == doctest::Approx(2.2));
+  CHECK(parse_plan_target("cost_per_event<=0.002USD").limit == doctest::Approx(0.002));
+  CHECK_THROWS_AS(parse_plan_target("module_time>=15s"), InputError);
+  CHECK_THROWS_AS(parse_plan_target("throughput<=3"), InputError);
+  CHECK_THROWS_AS(parse_plan_target("latency<=3s"), InputError);
+  CHECK_THROWS_AS(parse_plan_target("event_time<=15"), InputError); // a time needs its unit
+  CHECK_THROWS_AS(parse_plan_target("event_time<=1.2x"), InputError);
+  CHECK_THROWS_AS(parse_plan_target("module_time<=0.9x"), InputError);
+  // The bound on the right side decides: <= looks at the upper bound, >= at the lower.
+  ConfidenceInterval value;
+  value.mean = 1.08;
+  value.half_width = 0.01;
+  value.n = 5;
+  CHECK(decide(relative, value) == Decision::yes);
+  value.half_width = 0.03;
+  CHECK(decide(relative, value) == Decision::undecided);
+  value.mean = 1.14;
+  CHECK(decide(relative, value) == Decision::no);
+  ConfidenceInterval rate{2.3, 0.05, 0.1, 5};
+  CHECK(decide(throughput, rate) == Decision::yes);
+  rate.half_width = 0.2;
+  CHECK(decide(throughput, rate) == Decision::undecided);
+}
+
+TEST_CASE("replications: seed r = 0 is the scenario's, the others distinct and independent of neighbours") {
+  CHECK(replication_seed(7, 0) == 7);
+  std::set<std::uint64_t> seeds;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed)
+    for (int r = 0; r < 20; ++r)
+      seeds.insert(replication_seed(seed, r));
+  CHECK(seeds.size() == 100); // seed 1's replication 1 is not seed 2
+  // Student t interval: the mean of 1, 2, 3 is 2 with sd 1; t(0.975, 2) = 4.303, half-width 4.303 / sqrt(3).
+  const auto interval = confidence_interval_95({1.0, 2.0, 3.0});
+  CHECK(interval.mean == doctest::Approx(2.0));
+  CHECK(interval.sd == doctest::Approx(1.0));
+  CHECK(interval.half_width == doctest::Approx(4.303 / std::sqrt(3.0)).epsilon(1e-3));
+  CHECK(confidence_interval_95({4.0}).half_width == 0.0);
+}
+
+TEST_CASE("cost per event: each group's devices at their type's price, plus the job slots") {
   Scenario s;
-  CHECK(missing_prices(s) == std::vector<std::string>{"costs.gpu_hour", "costs.cpu_hour"});
-  CHECK_FALSE(cost_per_event(s, 4, 270, 2.0));
-  s.costs = Costs{0.36, 0.036};
-  const auto cost = cost_per_event(s, 4, 270, 2.0);
+  s.platform.server_groups.push_back(ServerGroup{});
+  s.platform.server_groups.front().devices_per_pod = 4;
+  s.workload.jobs = 270;
+  CHECK(missing_prices(s) == std::vector<std::string>{"costs.device_hour.T4", "costs.cpu_hour"});
+  CHECK_FALSE(cost_per_event(s, 2.0));
+  s.costs = Costs{{{"T4", 0.36}}, 0.036};
+  const auto cost = cost_per_event(s, 2.0);
   REQUIRE(cost);
-  CHECK(cost->gpu_hours == doctest::Approx(4.0 / 7200.0));
+  CHECK(cost->device_hours == doctest::Approx(4.0 / 7200.0));
   CHECK(cost->usd == doctest::Approx((4 * 0.36 + 270 * 0.036) / 7200.0));
+  // The same group moved to A100s has no price until one is given: never the T4's.
+  s.platform.server_groups.front().device_type = "A100";
+  CHECK(missing_prices(s) == std::vector<std::string>{"costs.device_hour.A100"});
+  CHECK_FALSE(cost_per_event(s, 2.0));
 }

@@ -1,0 +1,102 @@
+#include "sim/planning/confident_search.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace sonicsim::planning {
+namespace {
+
+struct State {
+  std::map<int, Judgement> judged;
+
+  std::optional<int> highest_false() const {
+    std::optional<int> out;
+    for (const auto& [index, j] : judged)
+      if (j.decision == Decision::no) out = index;
+    return out;
+  }
+  std::optional<int> lowest_true_above(int floor) const {
+    for (const auto& [index, j] : judged)
+      if (index > floor && j.decision == Decision::yes) return index;
+    return std::nullopt;
+  }
+};
+
+// Up to `count` indices spread evenly over the open interval (low, high) that were never judged.
+std::vector<int> spread_between(int low, int high, int count, const State& state) {
+  std::vector<int> out;
+  const int gap = high - low - 1;
+  const int take = std::min(count, gap);
+  for (int k = 1; k <= take; ++k) {
+    const int index = low + static_cast<int>(static_cast<long long>(k) * (gap + 1) / (take + 1));
+    if (index > low && index < high && !state.judged.count(index) &&
+        std::find(out.begin(), out.end(), index) == out.end())
+      out.push_back(index);
+  }
+  if (out.empty())
+    for (int index = low + 1; index < high && static_cast<int>(out.size()) < count; ++index)
+      if (!state.judged.count(index)) out.push_back(index);
+  return out;
+}
+
+} // namespace
+
+ConfidentSearch find_first_true_confidently(
+    int lo, int hi, int start, int batch,
+    const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge) {
+  if (lo > hi) throw std::invalid_argument("find_first_true_confidently: empty range");
+  batch = std::max(batch, 1);
+  start = std::clamp(start, lo, hi);
+  ConfidentSearch search;
+  State state;
+  std::vector<int> next;
+  for (int index = start - 1; index <= start + 1; ++index)
+    if (index >= lo && index <= hi) next.push_back(index);
+  while (!next.empty()) {
+    const auto results = judge(next);
+    if (results.size() != next.size()) throw std::logic_error("find_first_true_confidently: one per index");
+    for (std::size_t k = 0; k < next.size(); ++k)
+      state.judged[next[k]] = results[k];
+    ++search.batches;
+    next.clear();
+
+    const auto below = state.highest_false();
+    const int floor = below ? *below : lo - 1;
+    const auto top = state.lowest_true_above(floor);
+    if (!top) { // nothing true above the highest false: go up past everything judged
+      const int highest = state.judged.rbegin()->first;
+      for (int index = std::max(highest, floor) + 1; index <= hi && static_cast<int>(next.size()) < batch;
+           ++index)
+        next.push_back(index);
+      // Undecided indices above the floor may still turn true: refine them when there is nothing new.
+      if (next.empty())
+        for (const auto& [index, j] : state.judged)
+          if (index > floor && j.can_refine && static_cast<int>(next.size()) < batch) next.push_back(index);
+      continue;
+    }
+    if (!below) { // nothing false yet: go down below the lowest judged
+      const int lowest = state.judged.begin()->first;
+      for (int index = lowest - 1; index >= lo && static_cast<int>(next.size()) < batch; --index)
+        next.push_back(index);
+      if (!next.empty()) continue;
+    }
+    // Between the highest false and the lowest true above it: new indices first, then refinements.
+    next = spread_between(floor, *top, batch, state);
+    if (next.empty())
+      for (const auto& [index, j] : state.judged)
+        if (index > floor && index < *top && j.can_refine && static_cast<int>(next.size()) < batch)
+          next.push_back(index);
+  }
+  const auto below = state.highest_false();
+  const int floor = below ? *below : lo - 1;
+  search.first_possible = floor + 1;
+  search.first_true = state.lowest_true_above(floor);
+  for (const auto& [index, j] : state.judged) {
+    search.decisions[index] = j.decision;
+    if (j.decision == Decision::undecided && index > floor && (!search.first_true || index < *search.first_true))
+      search.budget_exhausted = true;
+  }
+  return search;
+}
+
+} // namespace sonicsim::planning

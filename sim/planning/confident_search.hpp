@@ -1,0 +1,45 @@
+// The search behind `sonicsim plan`: the first index at which a monotone condition holds (false ... false
+// true ... true: more GPUs never hurt, more jobs never help), where each index is judged by replicated
+// simulations and a judgement can be undecided (the confidence interval straddles the target). Undecided
+// indices get more replications while they have budget; an index still undecided at the end leaves the
+// answer a range. Monotone by construction: the answer is read above the highest index known false, so a
+// noisy "true" below a "false" can never be the answer, and no verdict can flip the answer back and forth.
+// Pure code: the caller supplies the judgement (sim/planning/planner.cpp runs the simulations).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace sonicsim::planning {
+
+enum class Decision { no, yes, undecided };
+
+struct Judgement {
+  Decision decision = Decision::undecided;
+  bool can_refine = false; // undecided and more replications are allowed
+};
+
+struct ConfidentSearch {
+  // The smallest index known true above every index known false: the answer when `first_possible` equals it,
+  // the top of the range otherwise. None: no index up to `hi` was found true.
+  std::optional<int> first_true;
+  // The smallest index that is not known false (the highest false + 1, or lo): the bottom of the range.
+  int first_possible = 0;
+  std::map<int, Decision> decisions; // the last judgement of every index judged
+  int batches = 0;
+  bool budget_exhausted = false; // undecided indices were left in the range
+  bool decided() const { return first_true && *first_true == first_possible; }
+};
+
+// Judges indices in [lo, hi], `batch` at a time (one batch = simulations in parallel): first start - 1,
+// start, start + 1; then upward while nothing is true, downward while nothing is false, and between the
+// highest false and the lowest true above it until they are neighbours or every index between is undecided
+// without budget. `judge` is called with indices to judge (again, for an undecided one: with more
+// replications) and returns one judgement per index.
+ConfidentSearch find_first_true_confidently(
+    int lo, int hi, int start, int batch,
+    const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge);
+
+} // namespace sonicsim::planning

@@ -1,0 +1,228 @@
+#include "sim/planning/plan_runs.hpp"
+
+#include "sim/random/replication_seed.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <utility>
+
+namespace sonicsim::planning {
+
+ConfidenceInterval interval_of(const std::vector<ReplicationFigures>& replications,
+                               double ReplicationFigures::*figure) {
+  std::vector<double> values;
+  for (const auto& r : replications)
+    values.push_back(r.*figure);
+  return confidence_interval_95(values);
+}
+
+PlanRuns::PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTarget> targets,
+                   std::map<std::string, std::vector<std::string>> modules_by_group,
+                   std::vector<std::string> modules, double inferences_per_event,
+                   std::function<void(const std::string&)> progress)
+    : scenario_(std::move(scenario)), simulate_(std::move(simulate)), targets_(std::move(targets)),
+      modules_by_group_(std::move(modules_by_group)), modules_(std::move(modules)),
+      inferences_per_event_(inferences_per_event), progress_(std::move(progress)) {}
+
+Scenario PlanRuns::scenario_at(const RunPoint& point, std::uint64_t seed) const {
+  Scenario s = scenario_;
+  if (point.group_devices.empty()) {
+    s = with_layout(std::move(s), point.layout);
+  } else {
+    for (auto& group : s.platform.server_groups) {
+      const auto it = point.group_devices.find(group.name);
+      if (it == point.group_devices.end()) continue;
+      // The group keeps its VM shape: pods of its devices per pod, the last count rounded up to whole pods
+      // is not allowed, so a count that does not divide takes pods of fewer devices (layout_for_gpus).
+      const auto layout = layout_for_gpus(it->second, 1, group.devices_per_pod);
+      group.pods = layout->pods;
+      group.devices_per_pod = layout->gpus_per_pod;
+    }
+  }
+  s.workload.jobs = point.jobs;
+  s.seed = seed;
+  return s;
+}
+
+void PlanRuns::set_reference(const RunPoint& point) {
+  if (!points_.empty()) throw std::logic_error("PlanRuns: the reference is set once");
+  points_.push_back(point);
+  PlanRun run;
+  run.role = "reference";
+  run.layout = point.layout;
+  run.group_devices = point.group_devices;
+  run.jobs = point.jobs;
+  runs_.push_back(run);
+}
+
+int PlanRuns::replications_of(const RunPoint& point) const {
+  const auto* run = find(point);
+  return run ? static_cast<int>(run->replications.size()) : 0;
+}
+
+const PlanRun* PlanRuns::find(const RunPoint& point) const {
+  for (std::size_t k = 1; k < points_.size(); ++k)
+    if (points_[k] == point) return &runs_[k];
+  return nullptr;
+}
+
+std::vector<PlanRun> PlanRuns::candidates() const {
+  return std::vector<PlanRun>(runs_.begin() + 1, runs_.end());
+}
+
+ReplicationFigures PlanRuns::figures_of(const RunPoint& point, const SimulationOutcome& outcome,
+                                        std::uint64_t seed) const {
+  ReplicationFigures f;
+  f.seed = seed;
+  f.wall_clock_s = outcome.wall_clock_s;
+  const RunSummary& s = outcome.summary;
+  f.module_s = accelerated_module_s(s, modules_);
+  for (const auto& [group, modules] : modules_by_group_)
+    f.module_by_group[group] = accelerated_module_s(s, modules);
+  f.event_s = s.event.mean_s;
+  f.event_p95_s = s.event.p95_s;
+  const Scenario at = scenario_at(point, seed);
+  f.throughput_events_per_s = s.event.mean_s > 0.0 ? at.workload.jobs * at.workload.threads / s.event.mean_s : 0.0;
+  f.gpu_utilisation = s.gpu_utilisation;
+  f.gpu_s_per_event = gpu_seconds_per_event(s, inferences_per_event_);
+  if (const auto cost = cost_per_event(at, f.throughput_events_per_s)) f.cost_usd_per_event = cost->usd;
+  f.bottleneck = s.bottleneck;
+  f.bottleneck_utilisation = s.bottleneck_utilisation;
+  f.events_failed = s.events_failed;
+  return f;
+}
+
+std::vector<PlanRun> PlanRuns::ensure(const std::vector<std::pair<RunPoint, int>>& wanted,
+                                      int reference_replications) {
+  if (points_.empty()) throw std::logic_error("PlanRuns: no reference");
+  std::vector<std::size_t> indices;
+  int most = reference_replications;
+  for (const auto& [point, replications] : wanted) {
+    std::size_t k = 1;
+    while (k < points_.size() && !(points_[k] == point))
+      ++k;
+    if (k == points_.size()) {
+      points_.push_back(point);
+      PlanRun run;
+      run.role = "candidate";
+      run.layout = point.layout;
+      run.group_devices = point.group_devices;
+      run.jobs = point.jobs;
+      runs_.push_back(run);
+    }
+    indices.push_back(k);
+    most = std::max(most, replications);
+  }
+  // What to simulate: (run index, replication number).
+  std::vector<std::pair<std::size_t, int>> jobs;
+  for (int r = static_cast<int>(runs_[0].replications.size()); r < most; ++r)
+    jobs.emplace_back(0, r);
+  for (std::size_t w = 0; w < wanted.size(); ++w) {
+    const std::size_t k = indices[w];
+    int have = static_cast<int>(runs_[k].replications.size());
+    for (const auto& [index, r] : jobs)
+      if (index == k) have = std::max(have, r + 1);
+    for (int r = have; r < wanted[w].second; ++r)
+      jobs.emplace_back(k, r);
+  }
+  if (!jobs.empty()) {
+    std::vector<Scenario> scenarios;
+    for (const auto& [k, r] : jobs)
+      scenarios.push_back(scenario_at(points_[k], replication_seed(scenario_.seed, r)));
+    const auto outcomes = simulate_(scenarios);
+    ++batches_;
+    simulations_ += static_cast<int>(scenarios.size());
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      PlanRun& run = runs_[jobs[j].first];
+      if (!outcomes[j].ok) {
+        const std::string what = run.role == "reference" ? "the reference run" : "a confirming run";
+        throw std::runtime_error(what + " failed: " + outcomes[j].error);
+      }
+      run.replications.push_back(figures_of(points_[jobs[j].first], outcomes[j], scenarios[j].seed));
+      run.wall_clock_s += outcomes[j].wall_clock_s;
+    }
+    if (progress_) {
+      char text[160];
+      std::snprintf(text, sizeof text, "batch %d: %zu simulations (%d so far)", batches_, jobs.size(),
+                    simulations_);
+      progress_(text);
+    }
+  }
+  std::vector<PlanRun> out;
+  judge(runs_[0]);
+  for (const std::size_t k : indices) {
+    judge(runs_[k]);
+    out.push_back(runs_[k]);
+  }
+  return out;
+}
+
+void PlanRuns::judge(PlanRun& run) const {
+  run.module_s = interval_of(run.replications, &ReplicationFigures::module_s);
+  run.event_s = interval_of(run.replications, &ReplicationFigures::event_s);
+  run.throughput = interval_of(run.replications, &ReplicationFigures::throughput_events_per_s);
+  run.gpu_utilisation = interval_of(run.replications, &ReplicationFigures::gpu_utilisation);
+  if (!run.replications.empty()) {
+    run.bottleneck = run.replications.front().bottleneck;
+    run.bottleneck_utilisation = run.replications.front().bottleneck_utilisation;
+  }
+  std::uint64_t failed = 0;
+  for (const auto& r : run.replications)
+    failed += r.events_failed;
+  run.error = failed > 0 ? std::to_string(failed) + " events failed over the replications" : "";
+  run.checks.clear();
+  const PlanRun& reference = runs_.front();
+  std::vector<std::string> scopes{""};
+  if (!modules_by_group_.empty()) {
+    scopes.clear();
+    for (const auto& entry : modules_by_group_)
+      scopes.push_back(entry.first);
+  }
+  bool any_no = failed > 0, all_yes = true;
+  for (const auto& target : targets_) {
+    const bool per_group = target.observable == Observable::module_time && !modules_by_group_.empty();
+    for (const auto& scope : per_group ? scopes : std::vector<std::string>{""}) {
+      TargetCheck check;
+      check.target = target;
+      check.scope = scope;
+      std::vector<double> values;
+      const std::size_t n = target.relative ? std::min(run.replications.size(), reference.replications.size())
+                                            : run.replications.size();
+      for (std::size_t r = 0; r < n; ++r) {
+        const auto& f = run.replications[r];
+        const double module = scope.empty() ? f.module_s : f.module_by_group.at(scope);
+        switch (target.observable) {
+        case Observable::module_time: {
+          const double ref = scope.empty() ? reference.replications[std::min(r, reference.replications.size() - 1)].module_s
+                                           : reference.replications[std::min(r, reference.replications.size() - 1)].module_by_group.at(scope);
+          values.push_back(target.relative ? (ref > 0.0 ? module / ref : 0.0) : module);
+          break;
+        }
+        case Observable::event_time:
+          values.push_back(f.event_s);
+          break;
+        case Observable::event_time_p95:
+          values.push_back(f.event_p95_s);
+          break;
+        case Observable::throughput:
+          values.push_back(f.throughput_events_per_s);
+          break;
+        case Observable::cost_per_event:
+          if (f.cost_usd_per_event) values.push_back(*f.cost_usd_per_event);
+          break;
+        }
+      }
+      check.value = confidence_interval_95(values);
+      check.decision = values.empty() ? Decision::undecided : decide(target, check.value);
+      if (monotone_in_devices(target)) {
+        any_no = any_no || check.decision == Decision::no;
+        all_yes = all_yes && check.decision == Decision::yes;
+      }
+      run.checks.push_back(check);
+    }
+  }
+  run.decision = any_no ? Decision::no : (all_yes ? Decision::yes : Decision::undecided);
+}
+
+} // namespace sonicsim::planning
