@@ -35,6 +35,7 @@ struct PlanArguments {
   std::vector<std::string> targets;
   int replications = 3;
   int max_replications = 10;
+  double indifference = 0.01;
   std::vector<std::string> device_types;
   std::vector<std::string> nics;
   int max_gpus_per_pod = 8;
@@ -109,6 +110,7 @@ int plan(const PlanArguments& arguments) {
   settings.targets = targets;
   settings.replications = arguments.replications;
   settings.max_replications = arguments.max_replications;
+  settings.indifference = arguments.indifference;
   settings.device_types = arguments.device_types;
   settings.nics_bps = nics_bps;
   const auto started = std::chrono::steady_clock::now();
@@ -178,6 +180,11 @@ void register_plan_command(CLI::App& app, int& result) {
   command->add_option("--max-replications", arguments->max_replications,
                       "Replications an undecided candidate may grow to before the answer is a range (default 10)")
       ->check(CLI::Range(1, 1000));
+  command
+      ->add_option("--indifference", arguments->indifference,
+                   "A candidate whose 95 % interval straddles a target but is narrower than this fraction of "
+                   "the limit is decided by its mean (default 0.01; 0: only by the interval)")
+      ->check(CLI::Range(0.0, 0.5));
   command->add_option("--device-types", arguments->device_types,
                       "Device types to search (their models' curves and costs.device_hour prices), e.g. "
                       "T4,A100; default: the group's own")

@@ -51,7 +51,8 @@ void print_run(const PlanRun& run) {
   std::string checks;
   for (const auto& check : run.checks)
     checks += (checks.empty() ? "" : "; ") + check.target.text + (check.scope.empty() ? "" : "[" + check.scope + "]") +
-              " " + interval_text(check.value) + " " + decision_text(check.decision);
+              " " + interval_text(check.value) + " " + decision_text(check.decision) +
+              (check.by_mean ? " (by the mean, within the indifference zone)" : "");
   std::printf("  %-9s %-16s %6d %4zu %-9s %9.4g %9.4g %6.1f  %s\n", run.role.c_str(), devices_text(run).c_str(),
               run.jobs, run.replications.size(), run.role == "reference" ? "ref" : decision_text(run.decision),
               run.module_s.mean, run.event_s.mean, 100.0 * run.gpu_utilisation.mean, run.bottleneck.c_str());
@@ -93,7 +94,8 @@ nlohmann::ordered_json run_json(const PlanRun& run) {
     checks.push_back({{"target", check.target.text},
                       {"scope", check.scope},
                       {"value", interval_json(check.value)},
-                      {"decision", decision_text(check.decision)}});
+                      {"decision", decision_text(check.decision)},
+                      {"by_mean_within_indifference", check.by_mean}});
   json["checks"] = checks;
   nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
   for (const auto& r : run.replications)
@@ -157,8 +159,10 @@ void print_plan(const Plan& plan) {
   std::printf("targets: %s (all must hold; met when the 95 %% confidence bound on the right side meets it)\n",
               targets.c_str());
   std::printf("replications: %d per candidate, up to %d while undecided; seeds derived from seed %llu, the same "
-              "for every candidate (common random numbers)\n",
-              plan.replications, plan.max_replications, static_cast<unsigned long long>(plan.seed));
+              "for every candidate (common random numbers); an interval narrower than %.3g %% of its limit is "
+              "decided by its mean (indifference zone)\n",
+              plan.replications, plan.max_replications, static_cast<unsigned long long>(plan.seed),
+              plan.indifference * 100.0);
   for (const auto& s : plan.searched)
     std::printf("searched: %s\n", s.c_str());
   for (const auto& s : plan.held_fixed)
@@ -220,9 +224,10 @@ void print_plan(const Plan& plan) {
   }
   if (plan.answer_run)
     for (const auto& check : plan.answer_run->checks)
-      std::printf("  %s%s: %s %s %s\n", check.target.text.c_str(),
+      std::printf("  %s%s: %s %s %s%s\n", check.target.text.c_str(),
                   check.scope.empty() ? "" : (" [" + check.scope + "]").c_str(), interval_text(check.value).c_str(),
-                  planning::target_unit(check.target).c_str(), decision_text(check.decision));
+                  planning::target_unit(check.target).c_str(), decision_text(check.decision),
+                  check.by_mean ? " (by the mean, within the indifference zone)" : "");
   if (plan.first_failing)
     std::printf("  the neighbour %s at %d jobs %s, limited by %s at %.0f %%\n", devices_text(*plan.first_failing).c_str(),
                 plan.first_failing->jobs, decision_text(plan.first_failing->decision),
@@ -278,7 +283,8 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
   for (const auto& t : plan.targets)
     targets.push_back(t.text);
   json["targets"] = targets;
-  json["replications"] = {{"first", plan.replications}, {"most", plan.max_replications}};
+  json["replications"] = {
+      {"first", plan.replications}, {"most", plan.max_replications}, {"indifference", plan.indifference}};
   json["searched"] = plan.searched;
   json["held_fixed"] = plan.held_fixed;
   json["max_gpus_per_pod"] = plan.max_gpus_per_pod;

@@ -43,6 +43,7 @@ struct TargetCheck {
   std::string scope;        // "" or the group whose modules it is checked on (multi-model plans)
   ConfidenceInterval value;
   Decision decision = Decision::undecided;
+  bool by_mean = false; // decided by the mean inside the indifference zone (plan_target.hpp)
 };
 
 // One simulated point of the search (a layout at a number of jobs) over its replications.
@@ -103,6 +104,7 @@ struct Plan {
   int requested = 0; // jobs (fewest_gpus, per_group) or GPUs (most_jobs)
   int replications = 3;
   int max_replications = 10;
+  double indifference = 0.01;
   std::vector<std::string> searched;   // the axes searched, in words
   std::vector<std::string> held_fixed; // resources not searched, with their values
 

@@ -17,11 +17,12 @@ ConfidenceInterval interval_of(const std::vector<ReplicationFigures>& replicatio
   return confidence_interval_95(values);
 }
 
-PlanRuns::PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTarget> targets,
+PlanRuns::PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTarget> targets, double indifference,
                    std::map<std::string, std::vector<std::string>> modules_by_group,
                    std::vector<std::string> modules, double inferences_per_event,
                    std::function<void(const std::string&)> progress)
     : scenario_(std::move(scenario)), simulate_(std::move(simulate)), targets_(std::move(targets)),
+      indifference_(indifference),
       modules_by_group_(std::move(modules_by_group)), modules_(std::move(modules)),
       inferences_per_event_(inferences_per_event), progress_(std::move(progress)) {}
 
@@ -214,7 +215,8 @@ void PlanRuns::judge(PlanRun& run) const {
         }
       }
       check.value = confidence_interval_95(values);
-      check.decision = values.empty() ? Decision::undecided : decide(target, check.value);
+      check.decision =
+          values.empty() ? Decision::undecided : decide(target, check.value, indifference_, &check.by_mean);
       if (monotone_in_devices(target)) {
         any_no = any_no || check.decision == Decision::no;
         all_yes = all_yes && check.decision == Decision::yes;

@@ -28,7 +28,7 @@ struct RunPoint {
 
 class PlanRuns {
 public:
-  PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTarget> targets,
+  PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTarget> targets, double indifference,
            std::map<std::string, std::vector<std::string>> modules_by_group, std::vector<std::string> modules,
            double inferences_per_event, std::function<void(const std::string&)> progress);
 
@@ -57,6 +57,7 @@ private:
   Scenario scenario_;
   SimulateBatch simulate_;
   std::vector<PlanTarget> targets_;
+  double indifference_ = 0.0;
   std::map<std::string, std::vector<std::string>> modules_by_group_;
   std::vector<std::string> modules_;
   double inferences_per_event_ = 0.0;

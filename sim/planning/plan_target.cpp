@@ -124,13 +124,19 @@ PlanTarget relative_module_target(double tolerance) {
   return target;
 }
 
-Decision decide(const PlanTarget& target, const ConfidenceInterval& value) {
+Decision decide(const PlanTarget& target, const ConfidenceInterval& value, double indifference, bool* by_mean) {
+  if (by_mean) *by_mean = false;
   const double worst = target.at_most ? value.high() : value.low();
   const double best = target.at_most ? value.low() : value.high();
   const bool worst_meets = target.at_most ? worst <= target.limit : worst >= target.limit;
   const bool best_meets = target.at_most ? best <= target.limit : best >= target.limit;
   if (worst_meets) return Decision::yes;
   if (!best_meets) return Decision::no;
+  if (value.has_interval() && value.half_width <= indifference * std::abs(target.limit)) {
+    if (by_mean) *by_mean = true;
+    const bool mean_meets = target.at_most ? value.mean <= target.limit : value.mean >= target.limit;
+    return mean_meets ? Decision::yes : Decision::no;
+  }
   return Decision::undecided;
 }
 

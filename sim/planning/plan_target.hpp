@@ -39,8 +39,13 @@ const char* observable_name(Observable observable);
 // The unit a target's values are written in on the terminal ("s", "x ref", "events/s", "USD").
 std::string target_unit(const PlanTarget& target);
 
-// The decision on one target from a replicated value.
-Decision decide(const PlanTarget& target, const ConfidenceInterval& value);
+// The decision on one target from a replicated value: by the confidence bound on the right side, and by the
+// mean once the interval straddles the limit but is narrower than the indifference zone (half-width at most
+// `indifference` x the limit): a candidate that close to the limit is at it for every practical purpose, and
+// more replications would only decide noise (the indifference-zone idea of ranking-and-selection procedures,
+// Bechhofer 1954; Kim and Nelson, "Selecting the best system", 2006). `by_mean` says when that happened.
+Decision decide(const PlanTarget& target, const ConfidenceInterval& value, double indifference = 0.0,
+                bool* by_mean = nullptr);
 
 // Whether more devices can only help this target (false for cost per event, which grows with devices once
 // the jobs are served): the search runs on the monotone targets and checks the others at the answer.

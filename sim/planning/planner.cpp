@@ -53,6 +53,7 @@ public:
     plan_.max_gpus_per_pod = settings_.max_gpus_per_pod;
     plan_.replications = settings_.replications;
     plan_.max_replications = settings_.max_replications;
+    plan_.indifference = settings_.indifference;
     for (const auto& target : settings_.targets)
       if (target.relative) bracket_tolerance_ = target.limit - 1.0;
   }
@@ -155,7 +156,7 @@ private:
   }
 
   PlanRuns make_runs() const {
-    return PlanRuns(scenario_, simulate_, settings_.targets, {}, modules_, inferences_per_event_, settings_.progress);
+    return PlanRuns(scenario_, simulate_, settings_.targets, settings_.indifference, {}, modules_, inferences_per_event_, settings_.progress);
   }
 
   // Judges candidate points: the first time with `replications`, then with more while undecided.
@@ -532,7 +533,7 @@ Plan Planner::Search::per_group(int jobs) {
   plan_.held_fixed.push_back("device types, pod NICs and host cores of every group as the scenario has them");
   plan_.held_fixed.push_back("site switch " + gbps_text(scenario_.platform.site_switch.bandwidth_bps) + ", WAN " +
                              gbps_text(scenario_.platform.wan.bandwidth_bps));
-  PlanRuns runs(scenario_, simulate_, settings_.targets, modules_by_group, modules_, inferences_per_event_,
+  PlanRuns runs(scenario_, simulate_, settings_.targets, settings_.indifference, modules_by_group, modules_, inferences_per_event_,
                 settings_.progress);
   // The reference: a tenth of the jobs on the scenario's own layout (at least min_reference_jobs).
   RunPoint reference{PodLayout{}, counts, std::max(min_reference_jobs, static_cast<int>(std::lround(jobs * reference_load_fraction)))};

@@ -52,6 +52,7 @@ struct PlannerSettings {
   int parallel = 1;                // runs per batch
   int replications = 3;            // per candidate at first
   int max_replications = 10;       // per candidate, for undecided ones
+  double indifference = 0.01;      // fraction of a target's limit below which a difference is not resolved
   std::vector<std::string> device_types; // searched; empty: the group's own
   std::vector<double> nics_bps;          // pod NICs searched; empty: the group's own
   std::function<void(const std::string&)> progress; // a line per batch (may be empty)
