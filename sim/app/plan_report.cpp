@@ -206,21 +206,24 @@ void print_plan(const Plan& plan) {
     print_groups(plan);
   } else {
     const bool fewest = plan.mode == Plan::Mode::fewest_gpus;
-    if (fewest && plan.layout_low)
-      std::printf("\nplan: between %s and %s for %d jobs: the replications ran out (budget %d) before the "
-                  "candidates in between were decided; %s is confirmed\n",
-                  layout_text(*plan.layout_low, "").c_str(), layout_text(plan.layout, "").c_str(), plan.jobs,
-                  plan.max_replications, layout_text(plan.layout, "").c_str());
-    else if (fewest)
+    if (fewest)
       std::printf("\nplan: %s for %d jobs (%.1f jobs per GPU)\n", layout_text(plan.layout, "").c_str(), plan.jobs,
                   static_cast<double>(plan.jobs) / plan.layout.gpus());
-    else if (plan.jobs_high != plan.jobs)
-      std::printf("\nplan: %s serve %d jobs, confirmed; up to %d undecided (replications ran out, budget %d)\n",
-                  layout_text(plan.layout, "").c_str(), plan.jobs, plan.jobs_high, plan.max_replications);
     else
-      std::printf("\nplan: %s serve %d jobs (%.1f jobs per GPU; %d jobs fail the targets)\n",
-                  layout_text(plan.layout, "").c_str(), plan.jobs, static_cast<double>(plan.jobs) / plan.layout.gpus(),
-                  plan.jobs + plan.job_step);
+      std::printf("\nplan: %s serve %d jobs (%.1f jobs per GPU)\n", layout_text(plan.layout, "").c_str(), plan.jobs,
+                  static_cast<double>(plan.jobs) / plan.layout.gpus());
+    if (fewest && (plan.layout_low || plan.layout_high))
+      std::printf("  range: %d to %d GPUs: the 95 %% intervals alone do not separate the layouts in between from "
+                  "the targets (%s); the answer is read by the mean inside the %.3g %% indifference zone or is the "
+                  "smallest confirmed\n",
+                  (plan.layout_low ? *plan.layout_low : plan.layout).gpus(),
+                  (plan.layout_high ? *plan.layout_high : plan.layout).gpus(),
+                  plan.budget_exhausted ? "replications ran out" : "within the zone", plan.indifference * 100.0);
+    if (!fewest && (plan.jobs_low != plan.jobs || plan.jobs_high != plan.jobs))
+      std::printf("  range: %d to %d jobs: the 95 %% intervals alone do not separate the job counts in between "
+                  "from the targets (%s, budget %d replications, indifference zone %.3g %%)\n",
+                  plan.jobs_low, plan.jobs_high, plan.budget_exhausted ? "replications ran out" : "within the zone",
+                  plan.max_replications, plan.indifference * 100.0);
   }
   if (plan.answer_run)
     for (const auto& check : plan.answer_run->checks)
@@ -308,6 +311,7 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
                        {"found", o.found},
                        {"gpus", o.found ? o.layout.gpus() : 0},
                        {"gpus_low", o.low ? o.low->gpus() : (o.found ? o.layout.gpus() : 0)},
+                       {"gpus_high", o.high ? o.high->gpus() : (o.found ? o.layout.gpus() : 0)},
                        {"jobs", o.jobs},
                        {"cost_usd_per_event", o.cost_usd_per_event ? interval_json(*o.cost_usd_per_event)
                                                                    : nlohmann::ordered_json()},
@@ -342,9 +346,11 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
                   {"nic_bps", plan.layout.nic_bps},
                   {"gpus", plan.layout.gpus()},
                   {"gpus_low", plan.layout_low ? plan.layout_low->gpus() : plan.layout.gpus()},
+                  {"gpus_high", plan.layout_high ? plan.layout_high->gpus() : plan.layout.gpus()},
                   {"pods", plan.layout.pods},
                   {"gpus_per_pod", plan.layout.gpus_per_pod},
                   {"jobs", plan.jobs},
+                  {"jobs_low", plan.mode == Plan::Mode::most_jobs ? plan.jobs_low : plan.jobs},
                   {"jobs_high", plan.mode == Plan::Mode::most_jobs ? plan.jobs_high : plan.jobs},
                   {"jobs_per_gpu", static_cast<double>(plan.jobs) / plan.layout.gpus()}};
   json["ratio"] = {{"analytic", a.ratio}, {"simulated", interval_json(plan.ratio_simulated)}};

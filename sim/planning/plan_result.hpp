@@ -68,10 +68,13 @@ struct PlanOption {
   double nic_bps = 0.0;
   bool found = false;
   std::string reason;           // why not found, or why it lost to the chosen option
-  PodLayout layout;             // the answer (fewest GPUs): the smallest layout confirmed
-  std::optional<PodLayout> low; // the bottom of the range when replications ran out
-  int jobs = 0;                 // most jobs: the answer
-  int jobs_high = 0;            // most jobs: the top of the range
+  PodLayout layout; // the answer (fewest GPUs): the smallest layout that meets the targets
+  // The range the confidence intervals alone cannot narrow (candidates left undecided when the replications
+  // ran out, or decided by their mean inside the indifference zone); empty when it is the answer alone.
+  std::optional<PodLayout> low, high;
+  int jobs = 0;      // most jobs: the answer
+  int jobs_low = 0;  // most jobs: the range (== jobs when decided by the intervals)
+  int jobs_high = 0;
   std::optional<ConfidenceInterval> cost_usd_per_event;
   PodLayout analytic_layout;
   int analytic_jobs = 0;
@@ -127,9 +130,9 @@ struct Plan {
   bool budget_exhausted = false; // the answer is a range
   std::string not_found_reason;
   PodLayout layout;              // the answer (fewest_gpus: the top of the range) or the given GPUs
-  std::optional<PodLayout> layout_low;
-  int jobs = 0;                  // the given jobs (fewest_gpus) or the answer (most_jobs: the bottom)
-  int jobs_high = 0;             // most_jobs: the top of the range
+  std::optional<PodLayout> layout_low, layout_high; // the range the intervals cannot narrow (see PlanOption)
+  int jobs = 0;                  // the given jobs (fewest_gpus) or the answer (most_jobs)
+  int jobs_low = 0, jobs_high = 0; // most_jobs: the range the intervals cannot narrow
   LayoutAnalysis analysis;       // of the answer's layout
   std::optional<PlanRun> answer_run;
   std::optional<PlanRun> first_failing; // the neighbour that failed: what saturated

@@ -27,6 +27,19 @@ int next_replications(int have, int first, int most) {
 
 } // namespace
 
+// A run's decision by the confidence intervals alone: a decision taken by the mean inside the indifference
+// zone counts as undecided here. The range an answer is reported with comes from these.
+Decision strict_decision(const PlanRun& run) {
+  if (!run.error.empty()) return Decision::no;
+  bool yes = true;
+  for (const auto& check : run.checks) {
+    if (!monotone_in_devices(check.target)) continue;
+    if (check.decision == Decision::no && !check.by_mean) return Decision::no;
+    yes = yes && check.decision == Decision::yes && !check.by_mean;
+  }
+  return yes ? Decision::yes : Decision::undecided;
+}
+
 // One (device type, pod NIC) searched: its option, its runs and what the answer needs for the report.
 struct OptionSearch {
   PlanOption option;
@@ -293,7 +306,19 @@ private:
     }
     out.option.found = true;
     out.option.layout = layouts[static_cast<std::size_t>(*search.first_true)];
-    if (!search.decided()) out.option.low = layouts[static_cast<std::size_t>(search.first_possible)];
+    {
+      // The range: above the highest index failing by its interval, up to the lowest meeting by it.
+      int low = 0, high = *search.first_true;
+      std::optional<int> strict_high;
+      for (const auto& [index, decision] : search.decisions) {
+        const auto strict = strict_decision(*runs.find(point(index)));
+        if (strict == Decision::no && index < *search.first_true) low = std::max(low, index + 1);
+        if (strict == Decision::yes && index >= *search.first_true && !strict_high) strict_high = index;
+      }
+      if (strict_high) high = *strict_high;
+      if (low != *search.first_true) out.option.low = layouts[static_cast<std::size_t>(low)];
+      if (high != *search.first_true) out.option.high = layouts[static_cast<std::size_t>(high)];
+    }
     out.answer_run = *runs.find(point(*search.first_true));
     if (search.first_possible > 0)
       if (const auto* below = runs.find(point(search.first_possible - 1))) out.first_failing = *below;
@@ -367,7 +392,21 @@ private:
     }
     out.option.found = true;
     out.option.jobs = confirmed * step;
-    out.option.jobs_high = search.first_true ? (*search.first_true - 1) * step : last * step;
+    {
+      // The range: from the highest index meeting by its interval to below the lowest failing by it.
+      int low = confirmed, high = search.first_true ? *search.first_true - 1 : last;
+      for (const auto& [index, decision] : search.decisions) {
+        const auto strict = strict_decision(*runs.find(point(index)));
+        if (index <= confirmed && strict != Decision::yes) low = std::min(low, index - 1);
+      }
+      for (const auto& [index, decision] : search.decisions)
+        if (index > confirmed && strict_decision(*runs.find(point(index))) == Decision::no) {
+          high = std::max(confirmed, index - 1);
+          break;
+        }
+      out.option.jobs_low = std::max(0, low) * step;
+      out.option.jobs_high = high * step;
+    }
     out.answer_run = *runs.find(point(confirmed));
     if (search.first_true)
       if (const auto* above = runs.find(point(*search.first_true))) out.first_failing = *above;
@@ -383,12 +422,17 @@ private:
     return confidence_interval_95(values);
   }
 
-  // The better of two found options: cheaper per event when both have prices, else fewer devices (fewest) or
-  // more jobs (most jobs).
+  static bool costs_differ(const OptionSearch& a, const OptionSearch& b) {
+    const auto& x = a.option.cost_usd_per_event;
+    const auto& y = b.option.cost_usd_per_event;
+    return x && y && (x->high() < y->low() || y->high() < x->low());
+  }
+
+  // The better of two found options: cheaper per event when both have prices and their intervals do not
+  // overlap, else fewer devices (fewest) or more jobs (most jobs); on a tie the one searched first (the
+  // scenario's own device type and NIC come first in their lists when given).
   bool better(const OptionSearch& a, const OptionSearch& b) const {
-    if (a.option.cost_usd_per_event && b.option.cost_usd_per_event &&
-        a.option.cost_usd_per_event->mean != b.option.cost_usd_per_event->mean)
-      return a.option.cost_usd_per_event->mean < b.option.cost_usd_per_event->mean;
+    if (costs_differ(a, b)) return a.option.cost_usd_per_event->mean < b.option.cost_usd_per_event->mean;
     if (plan_.mode == Plan::Mode::most_jobs) return a.option.jobs > b.option.jobs;
     return a.option.layout.gpus() < b.option.layout.gpus();
   }
@@ -434,11 +478,13 @@ private:
     plan_.budget_exhausted = chosen.budget_exhausted;
     plan_.layout = chosen.option.layout;
     plan_.layout_low = chosen.option.low;
+    plan_.layout_high = chosen.option.high;
     plan_.analytic_layout = chosen.option.analytic_layout;
     plan_.analytic_jobs = chosen.option.analytic_jobs;
     plan_.job_step = chosen.job_step;
     if (plan_.mode == Plan::Mode::most_jobs) {
       plan_.jobs = chosen.option.jobs;
+      plan_.jobs_low = chosen.option.jobs_low;
       plan_.jobs_high = chosen.option.jobs_high;
     }
     plan_.answer_run = chosen.answer_run;
@@ -449,19 +495,22 @@ private:
 
   std::string why_lost(const OptionSearch& lost, const OptionSearch& chosen) const {
     char text[256];
-    if (lost.option.cost_usd_per_event && chosen.option.cost_usd_per_event &&
-        lost.option.cost_usd_per_event->mean != chosen.option.cost_usd_per_event->mean) {
+    if (costs_differ(lost, chosen)) {
       std::snprintf(text, sizeof text, "costs %.4g USD per event, %+.1f %% against the chosen %.4g",
                     lost.option.cost_usd_per_event->mean,
                     (lost.option.cost_usd_per_event->mean / chosen.option.cost_usd_per_event->mean - 1.0) * 100.0,
                     chosen.option.cost_usd_per_event->mean);
       return text;
     }
-    if (plan_.mode == Plan::Mode::most_jobs)
-      std::snprintf(text, sizeof text, "serves %d jobs against %d", lost.option.jobs, chosen.option.jobs);
-    else
-      std::snprintf(text, sizeof text, "needs %d devices against %d", lost.option.layout.gpus(),
+    const std::string same_cost = lost.option.cost_usd_per_event ? "the same cost within intervals; " : "";
+    if (plan_.mode == Plan::Mode::most_jobs && lost.option.jobs != chosen.option.jobs)
+      std::snprintf(text, sizeof text, "%sserves %d jobs against %d", same_cost.c_str(), lost.option.jobs,
+                    chosen.option.jobs);
+    else if (plan_.mode != Plan::Mode::most_jobs && lost.option.layout.gpus() != chosen.option.layout.gpus())
+      std::snprintf(text, sizeof text, "%sneeds %d devices against %d", same_cost.c_str(), lost.option.layout.gpus(),
                     chosen.option.layout.gpus());
+    else
+      std::snprintf(text, sizeof text, "%sa tie, the option listed first is chosen", same_cost.c_str());
     return text;
   }
 
