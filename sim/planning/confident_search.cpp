@@ -50,6 +50,9 @@ ConfidentSearch find_first_true_confidently(
   ConfidentSearch search;
   State state;
   std::vector<int> next;
+  // Going up (or down) past everything judged, the steps double each batch (a galloping search): a start far
+  // from the answer costs a few batches, not one per index; the gap left is then bisected.
+  int stride_up = 1, stride_down = 1;
   for (int index = start - 1; index <= start + 1; ++index)
     if (index >= lo && index <= hi) next.push_back(index);
   while (!next.empty()) {
@@ -64,10 +67,12 @@ ConfidentSearch find_first_true_confidently(
     const int floor = below ? *below : lo - 1;
     const auto top = state.lowest_true_above(floor);
     if (!top) { // nothing true above the highest false: go up past everything judged
-      const int highest = state.judged.rbegin()->first;
-      for (int index = std::max(highest, floor) + 1; index <= hi && static_cast<int>(next.size()) < batch;
-           ++index)
-        next.push_back(index);
+      const int highest = std::max(state.judged.rbegin()->first, floor);
+      for (int k = 1; k <= batch && highest < hi; ++k) {
+        const int index = std::min(hi, highest + k * stride_up);
+        if (std::find(next.begin(), next.end(), index) == next.end()) next.push_back(index);
+      }
+      stride_up *= 2;
       // Undecided indices above the floor may still turn true: refine them when there is nothing new.
       if (next.empty())
         for (const auto& [index, j] : state.judged)
@@ -76,8 +81,11 @@ ConfidentSearch find_first_true_confidently(
     }
     if (!below) { // nothing false yet: go down below the lowest judged
       const int lowest = state.judged.begin()->first;
-      for (int index = lowest - 1; index >= lo && static_cast<int>(next.size()) < batch; --index)
-        next.push_back(index);
+      for (int k = 1; k <= batch && lowest > lo; ++k) {
+        const int index = std::max(lo, lowest - k * stride_down);
+        if (std::find(next.begin(), next.end(), index) == next.end()) next.push_back(index);
+      }
+      stride_down *= 2;
       if (!next.empty()) continue;
     }
     // Between the highest false and the lowest true above it: new indices first, then refinements.
