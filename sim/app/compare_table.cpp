@@ -38,7 +38,8 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
       f.knee_simulated = f.ratio_simulated * gpus;
       Scenario priced = c.scenario;
       priced.workload.jobs = jobs;
-      if (const auto cost = planning::cost_per_event(priced, s.events_per_s)) f.cost_usd_per_event = cost->usd;
+      if (const auto cost = planning::cost_per_event(priced, s.events_per_s))
+        f.cost_usd_per_event = cost->usd;
     }
     table.columns.push_back(f.name);
     table.figures.push_back(f);

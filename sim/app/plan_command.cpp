@@ -131,12 +131,13 @@ int plan(const PlanArguments& arguments) {
     sized_groups += group.on_client_nodes || group.devices_per_pod == 0 ? 0 : 1;
   if (sized_groups > 1 && arguments.gpus > 0)
     throw InputError("--gpus sizes the jobs of one server group; this scenario has " +
-                     std::to_string(sized_groups) + " groups with devices: plan it with --jobs N (the devices "
+                     std::to_string(sized_groups) +
+                     " groups with devices: plan it with --jobs N (the devices "
                      "of every group for N jobs)");
   if (sized_groups > 1 && (!arguments.device_types.empty() || !arguments.nics.empty()))
     throw InputError("--device-types and --nics search one server group; this scenario has " +
                      std::to_string(sized_groups) + " groups with devices (their counts are searched)");
-  const Plan result = sized_groups > 1      ? planner.per_group(arguments.jobs)
+  const Plan result = sized_groups > 1     ? planner.per_group(arguments.jobs)
                       : arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs)
                                            : planner.most_jobs(arguments.gpus);
   print_plan(result);
@@ -174,23 +175,28 @@ void register_plan_command(CLI::App& app, int& result) {
                       "A target all answers must meet (repeatable): module_time<=15s or <=1.10x, "
                       "event_time<=130s, event_time_p95<=200s, throughput>=2.2 (events/s), "
                       "cost_per_event<=0.002 (USD); met when its 95 % confidence bound meets it");
-  command->add_option("--replications", arguments->replications,
-                      "Replications of every candidate at first (common random numbers; default 3)")
+  command
+      ->add_option("--replications", arguments->replications,
+                   "Replications of every candidate at first (common random numbers; default 3)")
       ->check(CLI::Range(1, 1000));
-  command->add_option("--max-replications", arguments->max_replications,
-                      "Replications an undecided candidate may grow to before the answer is a range (default 10)")
+  command
+      ->add_option(
+          "--max-replications", arguments->max_replications,
+          "Replications an undecided candidate may grow to before the answer is a range (default 10)")
       ->check(CLI::Range(1, 1000));
   command
       ->add_option("--indifference", arguments->indifference,
                    "A candidate whose 95 % interval straddles a target but is narrower than this fraction of "
                    "the limit is decided by its mean (default 0.01; 0: only by the interval)")
       ->check(CLI::Range(0.0, 0.5));
-  command->add_option("--device-types", arguments->device_types,
-                      "Device types to search (their models' curves and costs.device_hour prices), e.g. "
-                      "T4,A100; default: the group's own")
+  command
+      ->add_option("--device-types", arguments->device_types,
+                   "Device types to search (their models' curves and costs.device_hour prices), e.g. "
+                   "T4,A100; default: the group's own")
       ->delimiter(',');
-  command->add_option("--nics", arguments->nics,
-                      "Pod NIC bandwidths to search, e.g. 16Gbps,100Gbps; default: the group's own")
+  command
+      ->add_option("--nics", arguments->nics,
+                   "Pod NIC bandwidths to search, e.g. 16Gbps,100Gbps; default: the group's own")
       ->delimiter(',');
   command
       ->add_option("--max-gpus-per-pod", arguments->max_gpus_per_pod,

@@ -26,8 +26,8 @@ const char* decision_text(Decision decision) {
 }
 
 std::string layout_text(const planning::PodLayout& layout, const std::string& type) {
-  return std::to_string(layout.gpus()) + " " + (layout.device_type.empty() ? type : layout.device_type) + " = " +
-         std::to_string(layout.pods) + " pod(s) x " + std::to_string(layout.gpus_per_pod) +
+  return std::to_string(layout.gpus()) + " " + (layout.device_type.empty() ? type : layout.device_type) +
+         " = " + std::to_string(layout.pods) + " pod(s) x " + std::to_string(layout.gpus_per_pod) +
          (layout.nic_bps > 0.0 ? ", pod NIC " + gbps_text(layout.nic_bps) : "");
 }
 
@@ -39,8 +39,8 @@ std::string interval_text(const ConfidenceInterval& value, int digits = 4) {
 
 std::string devices_text(const PlanRun& run) {
   if (run.group_devices.empty())
-    return std::to_string(run.layout.gpus()) + " " + run.layout.device_type + " " + std::to_string(run.layout.pods) +
-           "x" + std::to_string(run.layout.gpus_per_pod);
+    return std::to_string(run.layout.gpus()) + " " + run.layout.device_type + " " +
+           std::to_string(run.layout.pods) + "x" + std::to_string(run.layout.gpus_per_pod);
   std::string out;
   for (const auto& [group, devices] : run.group_devices)
     out += (out.empty() ? "" : " ") + std::to_string(devices);
@@ -50,12 +50,14 @@ std::string devices_text(const PlanRun& run) {
 void print_run(const PlanRun& run) {
   std::string checks;
   for (const auto& check : run.checks)
-    checks += (checks.empty() ? "" : "; ") + check.target.text + (check.scope.empty() ? "" : "[" + check.scope + "]") +
-              " " + interval_text(check.value) + " " + decision_text(check.decision) +
+    checks += (checks.empty() ? "" : "; ") + check.target.text +
+              (check.scope.empty() ? "" : "[" + check.scope + "]") + " " + interval_text(check.value) + " " +
+              decision_text(check.decision) +
               (check.by_mean ? " (by the mean, within the indifference zone)" : "");
-  std::printf("  %-9s %-16s %6d %4zu %-9s %9.4g %9.4g %6.1f  %s\n", run.role.c_str(), devices_text(run).c_str(),
-              run.jobs, run.replications.size(), run.role == "reference" ? "ref" : decision_text(run.decision),
-              run.module_s.mean, run.event_s.mean, 100.0 * run.gpu_utilisation.mean, run.bottleneck.c_str());
+  std::printf("  %-9s %-16s %6d %4zu %-9s %9.4g %9.4g %6.1f  %s\n", run.role.c_str(),
+              devices_text(run).c_str(), run.jobs, run.replications.size(),
+              run.role == "reference" ? "ref" : decision_text(run.decision), run.module_s.mean,
+              run.event_s.mean, 100.0 * run.gpu_utilisation.mean, run.bottleneck.c_str());
   std::printf("            %s\n", checks.c_str());
   if (!run.error.empty()) std::printf("            (%s)\n", run.error.c_str());
 }
@@ -126,8 +128,8 @@ void print_groups(const Plan& plan) {
     for (const auto& m : g.modules)
       modules += (modules.empty() ? "" : ", ") + m;
     if (g.devices_low != g.devices)
-      std::printf("  %-14s %d-%d x %s (the scenario has %d), for %s\n", g.group.c_str(), g.devices_low, g.devices,
-                  g.device_type.c_str(), g.start_devices, modules.c_str());
+      std::printf("  %-14s %d-%d x %s (the scenario has %d), for %s\n", g.group.c_str(), g.devices_low,
+                  g.devices, g.device_type.c_str(), g.start_devices, modules.c_str());
     else
       std::printf("  %-14s %d x %s (the scenario has %d), for %s\n", g.group.c_str(), g.devices,
                   g.device_type.c_str(), g.start_devices, modules.c_str());
@@ -158,11 +160,12 @@ void print_plan(const Plan& plan) {
     targets += (targets.empty() ? "" : ", ") + t.text;
   std::printf("targets: %s (all must hold; met when the 95 %% confidence bound on the right side meets it)\n",
               targets.c_str());
-  std::printf("replications: %d per candidate, up to %d while undecided; seeds derived from seed %llu, the same "
-              "for every candidate (common random numbers); an interval narrower than %.3g %% of its limit is "
-              "decided by its mean (indifference zone)\n",
-              plan.replications, plan.max_replications, static_cast<unsigned long long>(plan.seed),
-              plan.indifference * 100.0);
+  std::printf(
+      "replications: %d per candidate, up to %d while undecided; seeds derived from seed %llu, the same "
+      "for every candidate (common random numbers); an interval narrower than %.3g %% of its limit is "
+      "decided by its mean (indifference zone)\n",
+      plan.replications, plan.max_replications, static_cast<unsigned long long>(plan.seed),
+      plan.indifference * 100.0);
   for (const auto& s : plan.searched)
     std::printf("searched: %s\n", s.c_str());
   for (const auto& s : plan.held_fixed)
@@ -173,11 +176,12 @@ void print_plan(const Plan& plan) {
                 layout_text(plan.analytic_layout, "").c_str());
   if (plan.mode == Plan::Mode::most_jobs)
     std::printf("analytic bracket (MVA, module %.4g s with one job): %d jobs on %s (search grid: %d jobs)\n",
-                plan.analytic_module_low_load_s, plan.analytic_jobs, layout_text(plan.analytic_layout, "").c_str(),
-                plan.job_step);
+                plan.analytic_module_low_load_s, plan.analytic_jobs,
+                layout_text(plan.analytic_layout, "").c_str(), plan.job_step);
 
-  std::printf("\nconfirming simulations (%d simulations in %d batch(es)); means, 95 %% intervals in brackets:\n",
-              plan.simulations, plan.batches);
+  std::printf(
+      "\nconfirming simulations (%d simulations in %d batch(es)); means, 95 %% intervals in brackets:\n",
+      plan.simulations, plan.batches);
   std::printf("  %-9s %-16s %6s %4s %-9s %9s %9s %6s  %s\n", "run", "devices", "jobs", "reps", "verdict",
               "module s", "event s", "GPU %", "bottleneck");
   for (const auto& reference : plan.references)
@@ -189,9 +193,10 @@ void print_plan(const Plan& plan) {
     std::printf("\noptions searched (device type x pod NIC):\n");
     for (std::size_t k = 0; k < plan.options.size(); ++k) {
       const auto& o = plan.options[k];
-      std::string answer = o.found ? (plan.mode == Plan::Mode::most_jobs ? std::to_string(o.jobs) + " jobs"
-                                                                          : layout_text(o.layout, o.device_type))
-                                   : "none";
+      std::string answer = o.found
+                               ? (plan.mode == Plan::Mode::most_jobs ? std::to_string(o.jobs) + " jobs"
+                                                                     : layout_text(o.layout, o.device_type))
+                               : "none";
       std::printf("  %-6s NIC %-10s -> %-36s cost/event %-22s %s\n", o.device_type.c_str(),
                   gbps_text(o.nic_bps).c_str(), answer.c_str(),
                   o.cost_usd_per_event ? interval_text(*o.cost_usd_per_event).c_str() : "-",
@@ -207,34 +212,38 @@ void print_plan(const Plan& plan) {
   } else {
     const bool fewest = plan.mode == Plan::Mode::fewest_gpus;
     if (fewest)
-      std::printf("\nplan: %s for %d jobs (%.1f jobs per GPU)\n", layout_text(plan.layout, "").c_str(), plan.jobs,
-                  static_cast<double>(plan.jobs) / plan.layout.gpus());
+      std::printf("\nplan: %s for %d jobs (%.1f jobs per GPU)\n", layout_text(plan.layout, "").c_str(),
+                  plan.jobs, static_cast<double>(plan.jobs) / plan.layout.gpus());
     else
-      std::printf("\nplan: %s serve %d jobs (%.1f jobs per GPU)\n", layout_text(plan.layout, "").c_str(), plan.jobs,
-                  static_cast<double>(plan.jobs) / plan.layout.gpus());
+      std::printf("\nplan: %s serve %d jobs (%.1f jobs per GPU)\n", layout_text(plan.layout, "").c_str(),
+                  plan.jobs, static_cast<double>(plan.jobs) / plan.layout.gpus());
     if (fewest && (plan.layout_low || plan.layout_high))
-      std::printf("  range: %d to %d GPUs: the 95 %% intervals alone do not separate the layouts in between from "
-                  "the targets (%s); the answer is read by the mean inside the %.3g %% indifference zone or is the "
-                  "smallest confirmed\n",
-                  (plan.layout_low ? *plan.layout_low : plan.layout).gpus(),
-                  (plan.layout_high ? *plan.layout_high : plan.layout).gpus(),
-                  plan.budget_exhausted ? "replications ran out" : "within the zone", plan.indifference * 100.0);
+      std::printf(
+          "  range: %d to %d GPUs: the 95 %% intervals alone do not separate the layouts in between from "
+          "the targets (%s); the answer is read by the mean inside the %.3g %% indifference zone or is the "
+          "smallest confirmed\n",
+          (plan.layout_low ? *plan.layout_low : plan.layout).gpus(),
+          (plan.layout_high ? *plan.layout_high : plan.layout).gpus(),
+          plan.budget_exhausted ? "replications ran out" : "within the zone", plan.indifference * 100.0);
     if (!fewest && (plan.jobs_low != plan.jobs || plan.jobs_high != plan.jobs))
-      std::printf("  range: %d to %d jobs: the 95 %% intervals alone do not separate the job counts in between "
-                  "from the targets (%s, budget %d replications, indifference zone %.3g %%)\n",
-                  plan.jobs_low, plan.jobs_high, plan.budget_exhausted ? "replications ran out" : "within the zone",
-                  plan.max_replications, plan.indifference * 100.0);
+      std::printf(
+          "  range: %d to %d jobs: the 95 %% intervals alone do not separate the job counts in between "
+          "from the targets (%s, budget %d replications, indifference zone %.3g %%)\n",
+          plan.jobs_low, plan.jobs_high, plan.budget_exhausted ? "replications ran out" : "within the zone",
+          plan.max_replications, plan.indifference * 100.0);
   }
   if (plan.answer_run)
     for (const auto& check : plan.answer_run->checks)
       std::printf("  %s%s: %s %s %s%s\n", check.target.text.c_str(),
-                  check.scope.empty() ? "" : (" [" + check.scope + "]").c_str(), interval_text(check.value).c_str(),
-                  planning::target_unit(check.target).c_str(), decision_text(check.decision),
+                  check.scope.empty() ? "" : (" [" + check.scope + "]").c_str(),
+                  interval_text(check.value).c_str(), planning::target_unit(check.target).c_str(),
+                  decision_text(check.decision),
                   check.by_mean ? " (by the mean, within the indifference zone)" : "");
   if (plan.first_failing)
-    std::printf("  the neighbour %s at %d jobs %s, limited by %s at %.0f %%\n", devices_text(*plan.first_failing).c_str(),
-                plan.first_failing->jobs, decision_text(plan.first_failing->decision),
-                plan.first_failing->bottleneck.c_str(), plan.first_failing->bottleneck_utilisation * 100.0);
+    std::printf("  the neighbour %s at %d jobs %s, limited by %s at %.0f %%\n",
+                devices_text(*plan.first_failing).c_str(), plan.first_failing->jobs,
+                decision_text(plan.first_failing->decision), plan.first_failing->bottleneck.c_str(),
+                plan.first_failing->bottleneck_utilisation * 100.0);
   if (plan.mode != Plan::Mode::per_group) {
     const auto& a = plan.analysis;
     std::printf("CPU:GPU ratio (t_ideal / t_GPU): %.1f:1 analytic, %s:1 simulated\n", a.ratio,
@@ -255,8 +264,7 @@ void print_plan(const Plan& plan) {
       if (chosen.analytic_layout_fast_nic->gpus() < chosen.analytic_layout.gpus())
         std::printf("limited by: the pod NIC (%s, %s) decided the layout: with %s NICs the MVA asks %d GPUs "
                     "instead of %d; try --nics\n",
-                    gbps_text(chosen.nic_bps).c_str(),
-                    plan.held_fixed.empty() ? "searched" : "held fixed",
+                    gbps_text(chosen.nic_bps).c_str(), plan.held_fixed.empty() ? "searched" : "held fixed",
                     gbps_text(chosen.analytic_layout_fast_nic->nic_bps).c_str(),
                     chosen.analytic_layout_fast_nic->gpus(), chosen.analytic_layout.gpus());
       else
@@ -264,15 +272,16 @@ void print_plan(const Plan& plan) {
                     gbps_text(chosen.analytic_layout_fast_nic->nic_bps).c_str());
     }
     const auto& network = a.network_limit();
-    std::printf("network limit: %s (%s) at %.0f jobs; headroom %.0f %% above %d jobs\n", network.resource.c_str(),
-                network.capacity.c_str(), network.jobs_at_saturation,
+    std::printf("network limit: %s (%s) at %.0f jobs; headroom %.0f %% above %d jobs\n",
+                network.resource.c_str(), network.capacity.c_str(), network.jobs_at_saturation,
                 (network.jobs_at_saturation / plan.jobs - 1.0) * 100.0, plan.jobs);
   }
   if (plan.cost_usd_per_event)
     std::printf("cost per event: %s USD at the devices' own prices (costs.device_hour)\n",
                 interval_text(*plan.cost_usd_per_event).c_str());
   else
-    std::printf("cost per event: no prices for these devices in the scenario (costs: device_hour, cpu_hour)\n");
+    std::printf(
+        "cost per event: no prices for these devices in the scenario (costs: device_hour, cpu_hour)\n");
 }
 
 nlohmann::ordered_json plan_to_json(const Plan& plan) {
@@ -338,7 +347,8 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
                         {"devices_per_pod", g.devices_per_pod},
                         {"scenario_devices", g.start_devices}});
     json["groups"] = groups;
-    json["cost_per_event"] = plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
+    json["cost_per_event"] =
+        plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
     return json;
   }
   const auto& a = plan.analysis;
@@ -362,20 +372,21 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
                       {"jobs_at_saturation", limit.jobs_at_saturation},
                       {"network", limit.network}});
   const auto& chosen = plan.options[plan.chosen];
-  json["saturation"] = {{"first", a.first().resource},
-                        {"first_at_jobs", a.first().jobs_at_saturation},
-                        {"order", limits},
-                        {"simulated_bottleneck_of_failing_neighbour",
-                         plan.first_failing ? plan.first_failing->bottleneck : ""},
-                        {"nic_decided_layout", chosen.analytic_layout_fast_nic &&
-                                                   chosen.analytic_layout_fast_nic->gpus() < chosen.analytic_layout.gpus()},
-                        {"analytic_gpus_with_fast_nic",
-                         chosen.analytic_layout_fast_nic ? chosen.analytic_layout_fast_nic->gpus() : 0}};
+  json["saturation"] = {
+      {"first", a.first().resource},
+      {"first_at_jobs", a.first().jobs_at_saturation},
+      {"order", limits},
+      {"simulated_bottleneck_of_failing_neighbour", plan.first_failing ? plan.first_failing->bottleneck : ""},
+      {"nic_decided_layout", chosen.analytic_layout_fast_nic &&
+                                 chosen.analytic_layout_fast_nic->gpus() < chosen.analytic_layout.gpus()},
+      {"analytic_gpus_with_fast_nic",
+       chosen.analytic_layout_fast_nic ? chosen.analytic_layout_fast_nic->gpus() : 0}};
   const auto& network = a.network_limit();
   json["network"] = {{"limit", network.resource},
                      {"limit_jobs", network.jobs_at_saturation},
                      {"headroom", network.jobs_at_saturation / plan.jobs - 1.0}};
-  json["cost_per_event"] = plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
+  json["cost_per_event"] =
+      plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
   return json;
 }
 

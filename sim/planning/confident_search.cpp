@@ -41,9 +41,9 @@ std::vector<int> spread_between(int low, int high, int count, const State& state
 
 } // namespace
 
-ConfidentSearch find_first_true_confidently(
-    int lo, int hi, int start, int batch,
-    const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge) {
+ConfidentSearch
+find_first_true_confidently(int lo, int hi, int start, int batch,
+                            const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge) {
   if (lo > hi) throw std::invalid_argument("find_first_true_confidently: empty range");
   batch = std::max(batch, 1);
   start = std::clamp(start, lo, hi);
@@ -101,7 +101,8 @@ ConfidentSearch find_first_true_confidently(
   search.first_true = state.lowest_true_above(floor);
   for (const auto& [index, j] : state.judged) {
     search.decisions[index] = j.decision;
-    if (j.decision == Decision::undecided && index > floor && (!search.first_true || index < *search.first_true))
+    if (j.decision == Decision::undecided && index > floor &&
+        (!search.first_true || index < *search.first_true))
       search.budget_exhausted = true;
   }
   return search;

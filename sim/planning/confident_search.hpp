@@ -38,8 +38,8 @@ struct ConfidentSearch {
 // highest false and the lowest true above it until they are neighbours or every index between is undecided
 // without budget. `judge` is called with indices to judge (again, for an undecided one: with more
 // replications) and returns one judgement per index.
-ConfidentSearch find_first_true_confidently(
-    int lo, int hi, int start, int batch,
-    const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge);
+ConfidentSearch
+find_first_true_confidently(int lo, int hi, int start, int batch,
+                            const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge);
 
 } // namespace sonicsim::planning

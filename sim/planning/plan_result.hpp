@@ -22,14 +22,14 @@ namespace sonicsim::planning {
 // One replication's figures, read from its summary.
 struct ReplicationFigures {
   std::uint64_t seed = 0;
-  double module_s = 0.0;                      // the accelerated modules, mean time per event
+  double module_s = 0.0;                         // the accelerated modules, mean time per event
   std::map<std::string, double> module_by_group; // multi-model plans: the modules each group serves
-  double event_s = 0.0;                       // mean time per event
+  double event_s = 0.0;                          // mean time per event
   double event_p95_s = 0.0;
-  double throughput_events_per_s = 0.0;       // Little's law: jobs x threads / event_s
+  double throughput_events_per_s = 0.0; // Little's law: jobs x threads / event_s
   double gpu_utilisation = 0.0;
   double gpu_s_per_event = 0.0;
-  std::optional<double> cost_usd_per_event;   // at the throughput above, with the layout's device prices
+  std::optional<double> cost_usd_per_event; // at the throughput above, with the layout's device prices
   std::string bottleneck;
   double bottleneck_utilisation = 0.0;
   std::uint64_t events_failed = 0;
@@ -40,7 +40,7 @@ struct ReplicationFigures {
 // replication with the same seed) and the decision.
 struct TargetCheck {
   PlanTarget target;
-  std::string scope;        // "" or the group whose modules it is checked on (multi-model plans)
+  std::string scope; // "" or the group whose modules it is checked on (multi-model plans)
   ConfidenceInterval value;
   Decision decision = Decision::undecided;
   bool by_mean = false; // decided by the mean inside the indifference zone (plan_target.hpp)
@@ -67,13 +67,13 @@ struct PlanOption {
   std::string device_type;
   double nic_bps = 0.0;
   bool found = false;
-  std::string reason;           // why not found, or why it lost to the chosen option
-  PodLayout layout; // the answer (fewest GPUs): the smallest layout that meets the targets
+  std::string reason; // why not found, or why it lost to the chosen option
+  PodLayout layout;   // the answer (fewest GPUs): the smallest layout that meets the targets
   // The range the confidence intervals alone cannot narrow (candidates left undecided when the replications
   // ran out, or decided by their mean inside the indifference zone); empty when it is the answer alone.
   std::optional<PodLayout> low, high;
-  int jobs = 0;      // most jobs: the answer
-  int jobs_low = 0;  // most jobs: the range (== jobs when decided by the intervals)
+  int jobs = 0;     // most jobs: the answer
+  int jobs_low = 0; // most jobs: the range (== jobs when decided by the intervals)
   int jobs_high = 0;
   std::optional<ConfidenceInterval> cost_usd_per_event;
   PodLayout analytic_layout;
@@ -87,9 +87,9 @@ struct GroupPlan {
   std::string group;
   std::string device_type;
   std::vector<std::string> modules; // the modules whose time the targets check
-  int start_devices = 0; // the scenario's count, where the search starts
-  int devices = 0;     // the smallest count confirmed
-  int devices_low = 0; // the bottom of the range (== devices when decided)
+  int start_devices = 0;            // the scenario's count, where the search starts
+  int devices = 0;                  // the smallest count confirmed
+  int devices_low = 0;              // the bottom of the range (== devices when decided)
   int devices_per_pod = 1;
   bool found = false;
   std::string reason;
@@ -129,11 +129,11 @@ struct Plan {
   bool impossible = false;       // no layout can meet the targets (the resource is in not_found_reason)
   bool budget_exhausted = false; // the answer is a range
   std::string not_found_reason;
-  PodLayout layout;              // the answer (fewest_gpus: the top of the range) or the given GPUs
+  PodLayout layout; // the answer (fewest_gpus: the top of the range) or the given GPUs
   std::optional<PodLayout> layout_low, layout_high; // the range the intervals cannot narrow (see PlanOption)
-  int jobs = 0;                  // the given jobs (fewest_gpus) or the answer (most_jobs)
-  int jobs_low = 0, jobs_high = 0; // most_jobs: the range the intervals cannot narrow
-  LayoutAnalysis analysis;       // of the answer's layout
+  int jobs = 0;                                     // the given jobs (fewest_gpus) or the answer (most_jobs)
+  int jobs_low = 0, jobs_high = 0;                  // most_jobs: the range the intervals cannot narrow
+  LayoutAnalysis analysis;                          // of the answer's layout
   std::optional<PlanRun> answer_run;
   std::optional<PlanRun> first_failing; // the neighbour that failed: what saturated
   PlanRun reference;                    // the chosen option's

@@ -17,14 +17,14 @@ ConfidenceInterval interval_of(const std::vector<ReplicationFigures>& replicatio
   return confidence_interval_95(values);
 }
 
-PlanRuns::PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTarget> targets, double indifference,
-                   std::map<std::string, std::vector<std::string>> modules_by_group,
+PlanRuns::PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTarget> targets,
+                   double indifference, std::map<std::string, std::vector<std::string>> modules_by_group,
                    std::vector<std::string> modules, double inferences_per_event,
                    std::function<void(const std::string&)> progress)
     : scenario_(std::move(scenario)), simulate_(std::move(simulate)), targets_(std::move(targets)),
-      indifference_(indifference),
-      modules_by_group_(std::move(modules_by_group)), modules_(std::move(modules)),
-      inferences_per_event_(inferences_per_event), progress_(std::move(progress)) {}
+      indifference_(indifference), modules_by_group_(std::move(modules_by_group)),
+      modules_(std::move(modules)), inferences_per_event_(inferences_per_event),
+      progress_(std::move(progress)) {}
 
 Scenario PlanRuns::scenario_at(const RunPoint& point, std::uint64_t seed) const {
   Scenario s = scenario_;
@@ -84,7 +84,8 @@ ReplicationFigures PlanRuns::figures_of(const RunPoint& point, const SimulationO
   f.event_s = s.event.mean_s;
   f.event_p95_s = s.event.p95_s;
   const Scenario at = scenario_at(point, seed);
-  f.throughput_events_per_s = s.event.mean_s > 0.0 ? at.workload.jobs * at.workload.threads / s.event.mean_s : 0.0;
+  f.throughput_events_per_s =
+      s.event.mean_s > 0.0 ? at.workload.jobs * at.workload.threads / s.event.mean_s : 0.0;
   f.gpu_utilisation = s.gpu_utilisation;
   f.gpu_s_per_event = gpu_seconds_per_event(s, inferences_per_event_);
   if (const auto cost = cost_per_event(at, f.throughput_events_per_s)) f.cost_usd_per_event = cost->usd;
@@ -195,8 +196,11 @@ void PlanRuns::judge(PlanRun& run) const {
         const double module = scope.empty() ? f.module_s : f.module_by_group.at(scope);
         switch (target.observable) {
         case Observable::module_time: {
-          const double ref = scope.empty() ? reference.replications[std::min(r, reference.replications.size() - 1)].module_s
-                                           : reference.replications[std::min(r, reference.replications.size() - 1)].module_by_group.at(scope);
+          const double ref =
+              scope.empty()
+                  ? reference.replications[std::min(r, reference.replications.size() - 1)].module_s
+                  : reference.replications[std::min(r, reference.replications.size() - 1)].module_by_group.at(
+                        scope);
           values.push_back(target.relative ? (ref > 0.0 ? module / ref : 0.0) : module);
           break;
         }

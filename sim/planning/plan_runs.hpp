@@ -40,7 +40,8 @@ public:
   // Runs what is missing for each point to have at least `replications` replications (and the reference as
   // many as the most of them, and at least reference_replications), in one batch; returns the points' runs,
   // judged.
-  std::vector<PlanRun> ensure(const std::vector<std::pair<RunPoint, int>>& wanted, int reference_replications = 0);
+  std::vector<PlanRun> ensure(const std::vector<std::pair<RunPoint, int>>& wanted,
+                              int reference_replications = 0);
   const PlanRun& reference() const { return runs_.front(); }
   int replications_of(const RunPoint& point) const;
   // The run at a point, if it ran.
@@ -51,7 +52,8 @@ public:
   int simulations() const { return simulations_; }
 
 private:
-  ReplicationFigures figures_of(const RunPoint& point, const SimulationOutcome& outcome, std::uint64_t seed) const;
+  ReplicationFigures figures_of(const RunPoint& point, const SimulationOutcome& outcome,
+                                std::uint64_t seed) const;
   void judge(PlanRun& run) const;
 
   Scenario scenario_;

@@ -124,7 +124,8 @@ PlanTarget relative_module_target(double tolerance) {
   return target;
 }
 
-Decision decide(const PlanTarget& target, const ConfidenceInterval& value, double indifference, bool* by_mean) {
+Decision decide(const PlanTarget& target, const ConfidenceInterval& value, double indifference,
+                bool* by_mean) {
   if (by_mean) *by_mean = false;
   const double worst = target.at_most ? value.high() : value.low();
   const double best = target.at_most ? value.low() : value.high();

@@ -55,7 +55,8 @@ public:
   Search(PlannerSettings settings, Scenario scenario, SimulateBatch simulate)
       : settings_(std::move(settings)), scenario_(std::move(scenario)), simulate_(std::move(simulate)) {
     if (settings_.targets.empty()) settings_.targets.push_back(relative_module_target(0.10));
-    if (settings_.max_replications < settings_.replications) settings_.max_replications = settings_.replications;
+    if (settings_.max_replications < settings_.replications)
+      settings_.max_replications = settings_.replications;
     const auto parameters = analysis::derive_parameters(scenario_);
     modules_ = parameters.accelerated_modules;
     inferences_per_event_ = parameters.inferences;
@@ -100,7 +101,8 @@ private:
   const ServerGroup& group() const { return planned_group(scenario_); }
 
   std::vector<std::string> device_types() const {
-    return settings_.device_types.empty() ? std::vector<std::string>{group().device_type} : settings_.device_types;
+    return settings_.device_types.empty() ? std::vector<std::string>{group().device_type}
+                                          : settings_.device_types;
   }
   std::vector<double> nics() const {
     return settings_.nics_bps.empty() ? std::vector<double>{group().nic_bandwidth_bps} : settings_.nics_bps;
@@ -109,12 +111,13 @@ private:
   void describe_space() {
     const ServerGroup& g = group();
     for (const auto& [name, model] : scenario_.models)
-      if (std::find(model.deploy.groups.begin(), model.deploy.groups.end(), g.name) != model.deploy.groups.end())
+      if (std::find(model.deploy.groups.begin(), model.deploy.groups.end(), g.name) !=
+          model.deploy.groups.end())
         for (const auto& type : device_types())
           if (!model.throughput_by_device.count(type))
-            throw InputError("--device-types " + type + ": model '" + name + "' has no throughput curve for " +
-                             type + " (models." + name + ".throughput." + type +
-                             "); its curves: " + curve_names(model));
+            throw InputError("--device-types " + type + ": model '" + name +
+                             "' has no throughput curve for " + type + " (models." + name + ".throughput." +
+                             type + "); its curves: " + curve_names(model));
     std::string types, nic_list;
     for (const auto& type : device_types())
       types += (types.empty() ? "" : ", ") + type;
@@ -122,17 +125,23 @@ private:
       nic_list += (nic_list.empty() ? "" : ", ") + gbps_text(nic);
     plan_.searched.push_back(plan_.mode == Plan::Mode::most_jobs
                                  ? "jobs on a grid of 2 % of the analytic estimate"
-                                 : "GPU count 1.." + std::to_string(settings_.max_gpus) + " in equal pods of at most " +
+                                 : "GPU count 1.." + std::to_string(settings_.max_gpus) +
+                                       " in equal pods of at most " +
                                        std::to_string(settings_.max_gpus_per_pod));
-    plan_.searched.push_back("device type: " + types + (settings_.device_types.empty() ? " (the scenario's; --device-types to search others)" : ""));
-    plan_.searched.push_back("pod NIC: " + nic_list + (settings_.nics_bps.empty() ? " (the scenario's; --nics to search others)" : ""));
+    plan_.searched.push_back(
+        "device type: " + types +
+        (settings_.device_types.empty() ? " (the scenario's; --device-types to search others)" : ""));
+    plan_.searched.push_back(
+        "pod NIC: " + nic_list +
+        (settings_.nics_bps.empty() ? " (the scenario's; --nics to search others)" : ""));
     const auto& p = scenario_.platform;
-    plan_.held_fixed.push_back("site switch " + gbps_text(p.site_switch.bandwidth_bps) +
-                               (p.site_switch.background.peak_bps() > 0.0
-                                    ? " with up to " + gbps_text(p.site_switch.background.peak_bps()) + " background"
-                                    : ""));
-    plan_.held_fixed.push_back("WAN " + gbps_text(p.wan.bandwidth_bps) + ", " + significant(p.wan.rtt_s * 1e3) +
-                               " ms round trip");
+    plan_.held_fixed.push_back(
+        "site switch " + gbps_text(p.site_switch.bandwidth_bps) +
+        (p.site_switch.background.peak_bps() > 0.0
+             ? " with up to " + gbps_text(p.site_switch.background.peak_bps()) + " background"
+             : ""));
+    plan_.held_fixed.push_back("WAN " + gbps_text(p.wan.bandwidth_bps) + ", " +
+                               significant(p.wan.rtt_s * 1e3) + " ms round trip");
     plan_.held_fixed.push_back("host cores " + std::to_string(g.host_cores) + " per pod");
     plan_.held_fixed.push_back("worker NICs and job CPUs as the scenario has them");
     if (settings_.device_types.empty()) plan_.held_fixed.push_back("device type " + g.device_type);
@@ -162,18 +171,21 @@ private:
         "impossible target: the %s (%s) saturates first: %d jobs at %.3g Gb/event every %.4g s need "
         "%.3g Gb/s, but it fills at %.0f jobs (%.0f %% busy at %.0f), so no number of GPUs serves "
         "%d jobs; give the network more capacity, compress the inputs or plan for fewer jobs",
-        fixed.resource.c_str(), fixed.capacity.c_str(), jobs, analysis.job_traffic_bps * analysis.t_ideal_s / 1e9,
-        analysis.t_ideal_s, jobs * analysis.job_traffic_bps / 1e9, fixed.jobs_at_saturation,
-        saturation_threshold * 100.0, usable_jobs, jobs);
+        fixed.resource.c_str(), fixed.capacity.c_str(), jobs,
+        analysis.job_traffic_bps * analysis.t_ideal_s / 1e9, analysis.t_ideal_s,
+        jobs * analysis.job_traffic_bps / 1e9, fixed.jobs_at_saturation, saturation_threshold * 100.0,
+        usable_jobs, jobs);
     throw InputError(text);
   }
 
   PlanRuns make_runs() const {
-    return PlanRuns(scenario_, simulate_, settings_.targets, settings_.indifference, {}, modules_, inferences_per_event_, settings_.progress);
+    return PlanRuns(scenario_, simulate_, settings_.targets, settings_.indifference, {}, modules_,
+                    inferences_per_event_, settings_.progress);
   }
 
   // Judges candidate points: the first time with `replications`, then with more while undecided.
-  std::vector<Judgement> judge_points(PlanRuns& runs, const std::vector<RunPoint>& points, bool true_when_failing) {
+  std::vector<Judgement> judge_points(PlanRuns& runs, const std::vector<RunPoint>& points,
+                                      bool true_when_failing) {
     std::vector<std::pair<RunPoint, int>> wanted;
     for (const auto& point : points)
       wanted.emplace_back(point, next_replications(runs.replications_of(point), settings_.replications,
@@ -208,21 +220,24 @@ private:
       };
       std::string reason;
       if (target.observable == Observable::module_time)
-        reason = low_load("accelerated module", r.module_s,
-                          "its preprocessing on the job's CPU, the transfer and the GPU time of one request set it");
+        reason = low_load(
+            "accelerated module", r.module_s,
+            "its preprocessing on the job's CPU, the transfer and the GPU time of one request set it");
       else if (target.observable == Observable::event_time)
         reason = low_load("event", r.event_s, "the jobs' own CPU time sets it");
       else if (target.observable == Observable::event_time_p95)
-        reason = low_load("event's 95th percentile", interval_of(r.replications, &ReplicationFigures::event_p95_s),
-                          "the jobs' own CPU time sets it");
+        reason =
+            low_load("event's 95th percentile", interval_of(r.replications, &ReplicationFigures::event_p95_s),
+                     "the jobs' own CPU time sets it");
       else if (target.observable == Observable::throughput && plan_.mode != Plan::Mode::most_jobs) {
         const auto threads = scenario_.workload.threads;
         const double ceiling = jobs * threads / r.event_s.low();
         if (ceiling < target.limit) {
-          std::snprintf(text, sizeof text,
-                        "impossible target %s: %d jobs x %d thread(s) at the low-load event time %.4g s give "
-                        "at most %.4g events/s; the jobs themselves (not the GPUs) stop it: plan for more jobs",
-                        target.text.c_str(), jobs, threads, r.event_s.low(), ceiling);
+          std::snprintf(
+              text, sizeof text,
+              "impossible target %s: %d jobs x %d thread(s) at the low-load event time %.4g s give "
+              "at most %.4g events/s; the jobs themselves (not the GPUs) stop it: plan for more jobs",
+              target.text.c_str(), jobs, threads, r.event_s.low(), ceiling);
           reason = text;
         }
       }
@@ -234,7 +249,8 @@ private:
   // The first layout whose MVA module time at `jobs` is within the bracket tolerance.
   std::size_t analytic_start(const std::vector<PodLayout>& layouts, int jobs, double low_load_s) const {
     for (std::size_t i = 0; i < layouts.size(); ++i) {
-      if (analyse_layout(scenario_, layouts[i]).first().jobs_at_saturation < jobs * bracket_min_capacity_fraction)
+      if (analyse_layout(scenario_, layouts[i]).first().jobs_at_saturation <
+          jobs * bracket_min_capacity_fraction)
         continue;
       if (mva_module_s(scenario_, layouts[i], jobs) <= (1.0 + bracket_tolerance_) * low_load_s) return i;
     }
@@ -272,14 +288,17 @@ private:
     {
       const PodLayout fast_one{1, 1, type, nic * fast_nic_factor};
       const auto fast = analyse_layout(scenario_, fast_one);
-      const auto fast_layouts = layouts_for(type, nic * fast_nic_factor, pods_for_network(fast, jobs, saturation_threshold));
+      const auto fast_layouts =
+          layouts_for(type, nic * fast_nic_factor, pods_for_network(fast, jobs, saturation_threshold));
       if (!fast_layouts.empty())
-        out.option.analytic_layout_fast_nic = fast_layouts[analytic_start(fast_layouts, jobs, fast.module_low_load_s)];
+        out.option.analytic_layout_fast_nic =
+            fast_layouts[analytic_start(fast_layouts, jobs, fast.module_low_load_s)];
     }
     const PodLayout roomy = layouts[std::min(start + 1, layouts.size() - 1)];
     out.runs.emplace(make_runs());
     PlanRuns& runs = *out.runs;
-    runs.set_reference(RunPoint{roomy, {}, reference_job_count(jobs, analyse_layout(scenario_, roomy).first().jobs_at_saturation)});
+    runs.set_reference(RunPoint{
+        roomy, {}, reference_job_count(jobs, analyse_layout(scenario_, roomy).first().jobs_at_saturation)});
     runs.ensure({}, settings_.replications);
     if (const auto reason = impossible_reason(runs.reference(), jobs); !reason.empty()) {
       out.option.reason = reason;
@@ -287,21 +306,23 @@ private:
       return out;
     }
     auto point = [&](int index) { return RunPoint{layouts[static_cast<std::size_t>(index)], {}, jobs}; };
-    const auto search = find_first_true_confidently(
-        0, static_cast<int>(layouts.size()) - 1, static_cast<int>(start), settings_.parallel,
-        [&](const std::vector<int>& indices) {
-          std::vector<RunPoint> points;
-          for (const int i : indices)
-            points.push_back(point(i));
-          return judge_points(runs, points, false);
-        });
+    const auto search =
+        find_first_true_confidently(0, static_cast<int>(layouts.size()) - 1, static_cast<int>(start),
+                                    settings_.parallel, [&](const std::vector<int>& indices) {
+                                      std::vector<RunPoint> points;
+                                      for (const int i : indices)
+                                        points.push_back(point(i));
+                                      return judge_points(runs, points, false);
+                                    });
     out.budget_exhausted = search.budget_exhausted;
     if (!search.first_true) {
       const auto candidates = runs.candidates();
-      out.option.reason = "no layout of up to " + std::to_string(layouts.back().gpus()) + " " + type +
-                          " meets the targets at " + std::to_string(jobs) + " jobs" +
-                          (candidates.empty() ? "" : " (the largest tried is limited by " + candidates.back().bottleneck + ")") +
-                          "; raise --max-gpus or relax the targets";
+      out.option.reason =
+          "no layout of up to " + std::to_string(layouts.back().gpus()) + " " + type +
+          " meets the targets at " + std::to_string(jobs) + " jobs" +
+          (candidates.empty() ? ""
+                              : " (the largest tried is limited by " + candidates.back().bottleneck + ")") +
+          "; raise --max-gpus or relax the targets";
       return out;
     }
     out.option.found = true;
@@ -359,7 +380,8 @@ private:
       estimate = analytic_most_jobs(*layout, analysis);
     }
     if (plan_.layout_rule.empty()) plan_.layout_rule = layout_rule(settings_.max_gpus_per_pod, layout->pods);
-    if (plan_.analytic_module_low_load_s == 0.0) plan_.analytic_module_low_load_s = analysis.module_low_load_s;
+    if (plan_.analytic_module_low_load_s == 0.0)
+      plan_.analytic_module_low_load_s = analysis.module_low_load_s;
     out.option.layout = *layout;
     out.option.analytic_layout = *layout;
     out.option.analytic_jobs = estimate;
@@ -367,7 +389,8 @@ private:
     out.job_step = step;
     out.runs.emplace(make_runs());
     PlanRuns& runs = *out.runs;
-    runs.set_reference(RunPoint{*layout, {}, reference_job_count(estimate, analysis.first().jobs_at_saturation)});
+    runs.set_reference(
+        RunPoint{*layout, {}, reference_job_count(estimate, analysis.first().jobs_at_saturation)});
     runs.ensure({}, settings_.replications);
     if (const auto reason = impossible_reason(runs.reference(), estimate); !reason.empty()) {
       out.option.reason = reason;
@@ -498,7 +521,8 @@ private:
     if (costs_differ(lost, chosen)) {
       std::snprintf(text, sizeof text, "costs %.4g USD per event, %+.1f %% against the chosen %.4g",
                     lost.option.cost_usd_per_event->mean,
-                    (lost.option.cost_usd_per_event->mean / chosen.option.cost_usd_per_event->mean - 1.0) * 100.0,
+                    (lost.option.cost_usd_per_event->mean / chosen.option.cost_usd_per_event->mean - 1.0) *
+                        100.0,
                     chosen.option.cost_usd_per_event->mean);
       return text;
     }
@@ -507,8 +531,8 @@ private:
       std::snprintf(text, sizeof text, "%sserves %d jobs against %d", same_cost.c_str(), lost.option.jobs,
                     chosen.option.jobs);
     else if (plan_.mode != Plan::Mode::most_jobs && lost.option.layout.gpus() != chosen.option.layout.gpus())
-      std::snprintf(text, sizeof text, "%sneeds %d devices against %d", same_cost.c_str(), lost.option.layout.gpus(),
-                    chosen.option.layout.gpus());
+      std::snprintf(text, sizeof text, "%sneeds %d devices against %d", same_cost.c_str(),
+                    lost.option.layout.gpus(), chosen.option.layout.gpus());
     else
       std::snprintf(text, sizeof text, "%sa tie, the option listed first is chosen", same_cost.c_str());
     return text;
@@ -520,10 +544,12 @@ private:
     const auto& answer = *plan_.answer_run;
     std::vector<double> ratios, knees;
     for (std::size_t r = 0; r < answer.replications.size() && r < plan_.reference.replications.size(); ++r) {
-      const double ratio = cpu_gpu_ratio(plan_.reference.replications[r].event_s, answer.replications[r].gpu_s_per_event);
+      const double ratio =
+          cpu_gpu_ratio(plan_.reference.replications[r].event_s, answer.replications[r].gpu_s_per_event);
       if (!(ratio > 0.0)) continue;
       ratios.push_back(ratio);
-      knees.push_back(plan_.mode == Plan::Mode::fewest_gpus ? plan_.jobs / ratio : ratio * plan_.layout.gpus());
+      knees.push_back(plan_.mode == Plan::Mode::fewest_gpus ? plan_.jobs / ratio
+                                                            : ratio * plan_.layout.gpus());
     }
     plan_.ratio_simulated = confidence_interval_95(ratios);
     plan_.knee_sizing = confidence_interval_95(knees);
@@ -534,14 +560,15 @@ private:
         if (check.decision == Decision::no) {
           plan_.found = false;
           char text[512];
-          std::snprintf(text, sizeof text,
-                        "target %s not met: the answer of the other targets costs %.4g USD per event (95 %% "
-                        "interval %.4g-%.4g); %s",
-                        check.target.text.c_str(), check.value.mean, check.value.low(), check.value.high(),
-                        plan_.mode == Plan::Mode::most_jobs
-                            ? "fewer jobs per device only raise it: a cheaper device type or job slot is needed"
-                            : "more devices only raise it once the jobs are served: a cheaper device type or "
-                              "job slot is needed");
+          std::snprintf(
+              text, sizeof text,
+              "target %s not met: the answer of the other targets costs %.4g USD per event (95 %% "
+              "interval %.4g-%.4g); %s",
+              check.target.text.c_str(), check.value.mean, check.value.low(), check.value.high(),
+              plan_.mode == Plan::Mode::most_jobs
+                  ? "fewer jobs per device only raise it: a cheaper device type or job slot is needed"
+                  : "more devices only raise it once the jobs are served: a cheaper device type or "
+                    "job slot is needed");
           plan_.not_found_reason = text;
           plan_.impossible = true;
         }
@@ -569,23 +596,27 @@ Plan Planner::Search::per_group(int jobs) {
     for (const auto& module : scenario_.workload.pipeline) {
       if (!module.served()) continue;
       const auto& model = scenario_.models.at(module.model);
-      if (std::find(model.deploy.groups.begin(), model.deploy.groups.end(), g.name) != model.deploy.groups.end())
+      if (std::find(model.deploy.groups.begin(), model.deploy.groups.end(), g.name) !=
+          model.deploy.groups.end())
         modules_by_group[g.name].push_back(module.name);
     }
     if (modules_by_group.count(g.name)) counts[g.name] = g.devices();
   }
   if (counts.empty())
-    throw InputError(scenario_.source_file + ": no server group with devices serves a remote_inference module");
+    throw InputError(scenario_.source_file +
+                     ": no server group with devices serves a remote_inference module");
   plan_.searched.push_back("devices per group (one model or the models it serves), each group in pods of its "
                            "own devices per pod; the groups searched in turn with the others at their latest "
                            "counts, until no count changes");
   plan_.held_fixed.push_back("device types, pod NICs and host cores of every group as the scenario has them");
-  plan_.held_fixed.push_back("site switch " + gbps_text(scenario_.platform.site_switch.bandwidth_bps) + ", WAN " +
-                             gbps_text(scenario_.platform.wan.bandwidth_bps));
-  PlanRuns runs(scenario_, simulate_, settings_.targets, settings_.indifference, modules_by_group, modules_, inferences_per_event_,
-                settings_.progress);
+  plan_.held_fixed.push_back("site switch " + gbps_text(scenario_.platform.site_switch.bandwidth_bps) +
+                             ", WAN " + gbps_text(scenario_.platform.wan.bandwidth_bps));
+  PlanRuns runs(scenario_, simulate_, settings_.targets, settings_.indifference, modules_by_group, modules_,
+                inferences_per_event_, settings_.progress);
   // The reference: a tenth of the jobs on the scenario's own layout (at least min_reference_jobs).
-  RunPoint reference{PodLayout{}, counts, std::max(min_reference_jobs, static_cast<int>(std::lround(jobs * reference_load_fraction)))};
+  RunPoint reference{
+      PodLayout{}, counts,
+      std::max(min_reference_jobs, static_cast<int>(std::lround(jobs * reference_load_fraction)))};
   runs.set_reference(reference);
   runs.ensure({}, settings_.replications);
   for (auto& [name, count] : counts) {
@@ -611,8 +642,9 @@ Plan Planner::Search::per_group(int jobs) {
           1, settings_.max_gpus, before, settings_.parallel, [&](const std::vector<int>& indices) {
             std::vector<std::pair<RunPoint, int>> wanted;
             for (const int d : indices)
-              wanted.emplace_back(point(d), next_replications(runs.replications_of(point(d)), settings_.replications,
-                                                              settings_.max_replications));
+              wanted.emplace_back(point(d),
+                                  next_replications(runs.replications_of(point(d)), settings_.replications,
+                                                    settings_.max_replications));
             const auto judged = runs.ensure(wanted);
             std::vector<Judgement> out;
             for (const auto& run : judged) {
@@ -632,7 +664,8 @@ Plan Planner::Search::per_group(int jobs) {
           });
       if (!search.first_true) {
         gp.found = false;
-        gp.reason = "no count up to " + std::to_string(settings_.max_gpus) + " meets the targets; raise --max-gpus";
+        gp.reason =
+            "no count up to " + std::to_string(settings_.max_gpus) + " meets the targets; raise --max-gpus";
         plan_.not_found_reason = "group " + gp.group + ": " + gp.reason;
         plan_.references.push_back(runs.reference());
         plan_.runs = runs.candidates();
@@ -651,7 +684,8 @@ Plan Planner::Search::per_group(int jobs) {
   }
   plan_.found = true;
   const RunPoint answer{PodLayout{}, counts, jobs};
-  plan_.answer_run = runs.ensure({{answer, std::max(settings_.replications, runs.replications_of(answer))}}).front();
+  plan_.answer_run =
+      runs.ensure({{answer, std::max(settings_.replications, runs.replications_of(answer))}}).front();
   plan_.reference = runs.reference();
   plan_.references.push_back(runs.reference());
   plan_.runs = runs.candidates();

@@ -1,11 +1,12 @@
-// The search behind `sonicsim plan`: the fewest devices (and pods) that meet the user's targets at N jobs, the
-// most jobs G devices serve so, or (multi-model deployments) the devices each group needs. The analytic models
-// (MVA of the closed network, the network limits) bracket the answer; replicated simulations with common
-// random numbers confirm it, a batch at a time, and decide with confidence (confident_search.hpp): undecided
-// candidates get more replications up to a budget, after which the answer is a range. The search space is the
-// GPU count x pods (equal pods of at most max_gpus_per_pod) x device type x pod NIC; device types and NICs
-// are separate searches whose answers are compared by cost per event (or devices). The simulations are passed
-// in as a function, so the search is pure code, unit-tested with a stand-in for SimGrid.
+// The search behind `sonicsim plan`: the fewest devices (and pods) that meet the user's targets at N jobs,
+// the most jobs G devices serve so, or (multi-model deployments) the devices each group needs. The analytic
+// models (MVA of the closed network, the network limits) bracket the answer; replicated simulations with
+// common random numbers confirm it, a batch at a time, and decide with confidence (confident_search.hpp):
+// undecided candidates get more replications up to a budget, after which the answer is a range. The search
+// space is the GPU count x pods (equal pods of at most max_gpus_per_pod) x device type x pod NIC; device
+// types and NICs are separate searches whose answers are compared by cost per event (or devices). The
+// simulations are passed in as a function, so the search is pure code, unit-tested with a stand-in for
+// SimGrid.
 #pragma once
 
 #include "sim/metrics/run_summary.hpp"
@@ -53,8 +54,8 @@ struct PlannerSettings {
   int replications = 3;            // per candidate at first
   int max_replications = 10;       // per candidate, for undecided ones
   double indifference = 0.01;      // fraction of a target's limit below which a difference is not resolved
-  std::vector<std::string> device_types; // searched; empty: the group's own
-  std::vector<double> nics_bps;          // pod NICs searched; empty: the group's own
+  std::vector<std::string> device_types;            // searched; empty: the group's own
+  std::vector<double> nics_bps;                     // pod NICs searched; empty: the group's own
   std::function<void(const std::string&)> progress; // a line per batch (may be empty)
 };
 

@@ -30,8 +30,14 @@ std::optional<PodLayout> layout_for_gpus(int gpus, int min_pods, int max_gpus_pe
 
 std::vector<PodLayout> candidate_layouts(int min_pods, int max_gpus_per_pod, int max_gpus) {
   std::vector<PodLayout> layouts;
-  for (int gpus = std::max(1, min_pods); gpus <= max_gpus; ++gpus)
-    if (const auto layout = layout_for_gpus(gpus, min_pods, max_gpus_per_pod)) layouts.push_back(*layout);
+  for (int gpus = std::max(1, min_pods); gpus <= max_gpus; ++gpus) {
+    // At most 1.5 x the fewest pods the count needs: 18 GPUs as 6 x 3 when 5 pods are needed, but not 23 as
+    // 23 x 1, whose many small pods behind a random balancer serve worse than 22 in 2 and would make the
+    // capacity non-monotone in the GPU count (the search assumes it is).
+    const int fewest = std::max({1, min_pods, ceil_div(gpus, max_gpus_per_pod)});
+    const auto layout = layout_for_gpus(gpus, min_pods, max_gpus_per_pod);
+    if (layout && 2 * layout->pods <= 3 * fewest) layouts.push_back(*layout);
+  }
   return layouts;
 }
 

@@ -43,7 +43,8 @@ std::optional<CostPerEvent> cost_per_event(const Scenario& scenario, double even
     device_usd_per_hour += group.devices() * scenario.costs->device_hour_usd.at(group.device_type);
   }
   cost.cpu_hours = scenario.workload.jobs / (events_per_s * 3600.0);
-  cost.usd = (device_usd_per_hour + scenario.workload.jobs * *scenario.costs->cpu_hour_usd) / (events_per_s * 3600.0);
+  cost.usd = (device_usd_per_hour + scenario.workload.jobs * *scenario.costs->cpu_hour_usd) /
+             (events_per_s * 3600.0);
   return cost;
 }
 

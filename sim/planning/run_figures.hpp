@@ -31,8 +31,8 @@ struct CostPerEvent {
   double cpu_hours = 0.0;    // per event
   double usd = 0.0;          // per event
 };
-// Devices (at their type's price) and job slots held for the time one event takes at the given rate: hours per
-// event = devices / (events/s x 3600). None when a price is missing or the rate is not positive.
+// Devices (at their type's price) and job slots held for the time one event takes at the given rate: hours
+// per event = devices / (events/s x 3600). None when a price is missing or the rate is not positive.
 std::optional<CostPerEvent> cost_per_event(const Scenario& scenario, double events_per_s);
 
 } // namespace sonicsim::planning

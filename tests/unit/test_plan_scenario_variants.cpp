@@ -29,8 +29,8 @@ std::string error_of(const std::string& text, const std::string& variant = "",
 } // namespace
 
 TEST_CASE("costs: plain numbers in USD per hour, per device type, each optional, each > 0") {
-  const Scenario s =
-      load_scenario_text(base + "costs: {device_hour: {T4: 0.35, A100: 2.934}, cpu_hour: 0.0316}\n", "s.yaml");
+  const Scenario s = load_scenario_text(
+      base + "costs: {device_hour: {T4: 0.35, A100: 2.934}, cpu_hour: 0.0316}\n", "s.yaml");
   REQUIRE(s.costs);
   CHECK(s.costs->device_hour_usd.at("T4") == doctest::Approx(0.35));
   CHECK(s.costs->device_hour_usd.at("A100") == doctest::Approx(2.934));

@@ -91,9 +91,9 @@ TEST_CASE("plan --gpus 4: the most jobs within 10 %, on the job grid") {
 }
 
 TEST_CASE("plan with scatter: seeds 1 to 5 agree (the same answer or overlapping ranges), never contradict") {
-  // 2 % scatter per replication, as short runs have. With 3 to 10 replications a candidate more than ~2 % from
-  // the limit is decided; the ones closer stay a range. Every seed's range must contain the truth (308 jobs on
-  // the grid), so any two seeds' answers overlap.
+  // 2 % scatter per replication, as short runs have. With 3 to 10 replications a candidate more than ~2 %
+  // from the limit is decided; the ones closer stay a range. Every seed's range must contain the truth (308
+  // jobs on the grid), so any two seeds' answers overlap.
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     int runs = 0;
     auto planner = planner_with(&runs, 0.02, seed);
