@@ -96,11 +96,11 @@ TEST_CASE("calibration is deterministic and names a parameter the data cannot se
   for (int run = 0; run < 2; ++run) {
     const auto out = dir / std::to_string(run);
     const auto result = sonicsim::testing::run_sonicsim(calibrate_command(
-        "--fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns --fit costs.gpu_hour=0.01:10@1",
+        "--fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns --fit costs.cpu_hour=0.01:10@1",
         "--max-evaluations 4", out.string()));
     INFO(result.output);
     REQUIRE(result.exit_code == 0);
-    CHECK(result.output.find("costs.gpu_hour = 1   NOT IDENTIFIABLE") != std::string::npos);
+    CHECK(result.output.find("costs.cpu_hour = 1   NOT IDENTIFIABLE") != std::string::npos);
     outputs[run] = read(out / "calibration.json");
   }
   CHECK(outputs[0] == outputs[1]);
