@@ -139,7 +139,6 @@ void print_groups(const Plan& plan) {
 } // namespace
 
 void print_plan(const Plan& plan) {
-  const char* what = "";
   std::string asked;
   switch (plan.mode) {
   case Plan::Mode::fewest_gpus:
@@ -152,7 +151,6 @@ void print_plan(const Plan& plan) {
     asked = "the devices of every server group for " + std::to_string(plan.requested) + " jobs";
     break;
   }
-  (void)what;
   std::printf("plan for %s%s: %s\n", plan.scenario.c_str(),
               plan.variant.empty() ? "" : (" (variant " + plan.variant + ")").c_str(), asked.c_str());
   std::string targets;

@@ -142,7 +142,6 @@ struct Plan {
   // (most_jobs), from the simulated ratio of each replication.
   ConfidenceInterval knee_sizing;
   std::optional<ConfidenceInterval> cost_usd_per_event;
-  std::vector<TargetCheck> post_checks; // targets checked at the answer only (not monotone: cost)
 };
 
 } // namespace sonicsim::planning

@@ -34,8 +34,8 @@ Scenario PlanRuns::scenario_at(const RunPoint& point, std::uint64_t seed) const 
     for (auto& group : s.platform.server_groups) {
       const auto it = point.group_devices.find(group.name);
       if (it == point.group_devices.end()) continue;
-      // The group keeps its VM shape: pods of its devices per pod, the last count rounded up to whole pods
-      // is not allowed, so a count that does not divide takes pods of fewer devices (layout_for_gpus).
+      // The group keeps its VM shape (at most its devices per pod); a count that its pod size does not divide
+      // takes equal pods of fewer devices (layout_for_gpus).
       const auto layout = layout_for_gpus(it->second, 1, group.devices_per_pod);
       group.pods = layout->pods;
       group.devices_per_pod = layout->gpus_per_pod;
@@ -46,15 +46,19 @@ Scenario PlanRuns::scenario_at(const RunPoint& point, std::uint64_t seed) const 
   return s;
 }
 
-void PlanRuns::set_reference(const RunPoint& point) {
-  if (!points_.empty()) throw std::logic_error("PlanRuns: the reference is set once");
+void PlanRuns::add(const RunPoint& point, const std::string& role) {
   points_.push_back(point);
   PlanRun run;
-  run.role = "reference";
+  run.role = role;
   run.layout = point.layout;
   run.group_devices = point.group_devices;
   run.jobs = point.jobs;
   runs_.push_back(run);
+}
+
+void PlanRuns::set_reference(const RunPoint& point) {
+  if (!points_.empty()) throw std::logic_error("PlanRuns: the reference is set once");
+  add(point, "reference");
 }
 
 int PlanRuns::replications_of(const RunPoint& point) const {
@@ -72,10 +76,9 @@ std::vector<PlanRun> PlanRuns::candidates() const {
   return std::vector<PlanRun>(runs_.begin() + 1, runs_.end());
 }
 
-ReplicationFigures PlanRuns::figures_of(const RunPoint& point, const SimulationOutcome& outcome,
-                                        std::uint64_t seed) const {
+ReplicationFigures PlanRuns::figures_of(const Scenario& at, const SimulationOutcome& outcome) const {
   ReplicationFigures f;
-  f.seed = seed;
+  f.seed = at.seed;
   f.wall_clock_s = outcome.wall_clock_s;
   const RunSummary& s = outcome.summary;
   f.module_s = accelerated_module_s(s, modules_);
@@ -83,7 +86,6 @@ ReplicationFigures PlanRuns::figures_of(const RunPoint& point, const SimulationO
     f.module_by_group[group] = accelerated_module_s(s, modules);
   f.event_s = s.event.mean_s;
   f.event_p95_s = s.event.p95_s;
-  const Scenario at = scenario_at(point, seed);
   f.throughput_events_per_s =
       s.event.mean_s > 0.0 ? at.workload.jobs * at.workload.threads / s.event.mean_s : 0.0;
   f.gpu_utilisation = s.gpu_utilisation;
@@ -104,15 +106,7 @@ std::vector<PlanRun> PlanRuns::ensure(const std::vector<std::pair<RunPoint, int>
     std::size_t k = 1;
     while (k < points_.size() && !(points_[k] == point))
       ++k;
-    if (k == points_.size()) {
-      points_.push_back(point);
-      PlanRun run;
-      run.role = "candidate";
-      run.layout = point.layout;
-      run.group_devices = point.group_devices;
-      run.jobs = point.jobs;
-      runs_.push_back(run);
-    }
+    if (k == points_.size()) add(point, "candidate");
     indices.push_back(k);
     most = std::max(most, replications);
   }
@@ -141,7 +135,7 @@ std::vector<PlanRun> PlanRuns::ensure(const std::vector<std::pair<RunPoint, int>
         const std::string what = run.role == "reference" ? "the reference run" : "a confirming run";
         throw std::runtime_error(what + " failed: " + outcomes[j].error);
       }
-      run.replications.push_back(figures_of(points_[jobs[j].first], outcomes[j], scenarios[j].seed));
+      run.replications.push_back(figures_of(scenarios[j], outcomes[j]));
       run.wall_clock_s += outcomes[j].wall_clock_s;
     }
     if (progress_) {
@@ -196,12 +190,14 @@ void PlanRuns::judge(PlanRun& run) const {
         const double module = scope.empty() ? f.module_s : f.module_by_group.at(scope);
         switch (target.observable) {
         case Observable::module_time: {
-          const double ref =
-              scope.empty()
-                  ? reference.replications[std::min(r, reference.replications.size() - 1)].module_s
-                  : reference.replications[std::min(r, reference.replications.size() - 1)].module_by_group.at(
-                        scope);
-          values.push_back(target.relative ? (ref > 0.0 ? module / ref : 0.0) : module);
+          if (!target.relative) {
+            values.push_back(module);
+            break;
+          }
+          // Paired with the reference's replication of the same seed (n keeps r within it).
+          const auto& g = reference.replications[r];
+          const double ref = scope.empty() ? g.module_s : g.module_by_group.at(scope);
+          values.push_back(ref > 0.0 ? module / ref : 0.0);
           break;
         }
         case Observable::event_time:

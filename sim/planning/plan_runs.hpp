@@ -52,8 +52,9 @@ public:
   int simulations() const { return simulations_; }
 
 private:
-  ReplicationFigures figures_of(const RunPoint& point, const SimulationOutcome& outcome,
-                                std::uint64_t seed) const;
+  void add(const RunPoint& point, const std::string& role);
+  // The figures of one replication, from the scenario it ran (layout, jobs, seed) and its outcome.
+  ReplicationFigures figures_of(const Scenario& at, const SimulationOutcome& outcome) const;
   void judge(PlanRun& run) const;
 
   Scenario scenario_;

@@ -15,11 +15,6 @@
 namespace sonicsim::planning {
 namespace {
 
-std::string layout_words(const PodLayout& layout) {
-  return std::to_string(layout.gpus()) + " " + layout.device_type + " = " + std::to_string(layout.pods) +
-         " pod(s) x " + std::to_string(layout.gpus_per_pod);
-}
-
 // The first number of replications, and the next when a candidate is undecided.
 int next_replications(int have, int first, int most) {
   return have == 0 ? first : std::min(most, have + first);
@@ -76,28 +71,30 @@ public:
     plan_.mode = Plan::Mode::fewest_gpus;
     plan_.requested = jobs;
     plan_.jobs = jobs;
-    describe_space();
-    std::vector<OptionSearch> searches;
-    for (const auto& type : device_types())
-      for (const double nic : nics())
-        searches.push_back(search_fewest(type, nic, jobs));
-    return conclude(searches);
+    return search_options(
+        [&](const std::string& type, double nic) { return search_fewest(type, nic, jobs); });
   }
 
   Plan most_jobs(int gpus) {
     plan_.mode = Plan::Mode::most_jobs;
     plan_.requested = gpus;
-    describe_space();
-    std::vector<OptionSearch> searches;
-    for (const auto& type : device_types())
-      for (const double nic : nics())
-        searches.push_back(search_most_jobs(type, nic, gpus));
-    return conclude(searches);
+    return search_options(
+        [&](const std::string& type, double nic) { return search_most_jobs(type, nic, gpus); });
   }
 
   Plan per_group(int jobs);
 
 private:
+  // One search per (device type, pod NIC), then the best of them.
+  template <typename SearchOne> Plan search_options(SearchOne search_one) {
+    describe_space();
+    std::vector<OptionSearch> searches;
+    for (const auto& type : device_types())
+      for (const double nic : nics())
+        searches.push_back(search_one(type, nic));
+    return conclude(searches);
+  }
+
   const ServerGroup& group() const { return planned_group(scenario_); }
 
   std::vector<std::string> device_types() const {
@@ -556,7 +553,6 @@ private:
     plan_.cost_usd_per_event = cost_interval(answer);
     for (const auto& check : answer.checks)
       if (!monotone_in_devices(check.target)) {
-        plan_.post_checks.push_back(check);
         if (check.decision == Decision::no) {
           plan_.found = false;
           char text[512];
