@@ -1,15 +1,22 @@
 #include "sim/app/commands.hpp"
 
+#include "sim/app/process_pool.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/simulation_batch.hpp"
 #include "sim/app/summary_printer.hpp"
+#include "sim/app/sweep_point_files.hpp"
 #include "sim/app/variant_source.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/metrics/replicated_figures.hpp"
+#include "sim/metrics/summary_json.hpp"
+#include "sim/random/replication_seed.hpp"
 #include "sim/scenario/campaign_scale.hpp"
 
 #include <iostream>
 #include <memory>
+#include <sstream>
+#include <thread>
 
 namespace sonicsim {
 namespace {
@@ -19,6 +26,8 @@ struct RunArguments {
   std::string output_dir;
   std::string variant; // empty: the scenario as written
   bool quiet = false;
+  int replications = 1;
+  int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
 
 // The same jobs with every model on their own CPU, when each remote module states its direct-inference time:
@@ -40,6 +49,80 @@ std::optional<Scenario> direct_inference_baseline(const Scenario& scenario) {
   return direct;
 }
 
+// The exit code and message when no event completed: the files are complete, but they describe no measured
+// event.
+int no_event_completed(const RunSummary& summary, const std::string& where) {
+  std::cerr << "sonicsim: error: no event completed in the measurement window" << where << " ("
+            << summary.events_failed << " failed, " << summary.events_warmup
+            << " in warm-up): the figures above are not a result; see summary.json\n";
+  return exit_run_failed;
+}
+
+// R independent replications, each in its own process and directory (replication_<r>/, replication 0 being
+// the plain run with the scenario's seed), then replications.json and replications.csv with every figure's
+// mean and 95 % interval. The aggregate files are written last, so a directory without them is not a finished
+// result.
+int run_replications(const RunArguments& arguments, const Scenario& scenario,
+                     const std::filesystem::path& output_dir) {
+  const int count = arguments.replications;
+  std::vector<Scenario> scenarios;
+  std::vector<std::uint64_t> seeds;
+  for (int r = 0; r < count; ++r) {
+    scenarios.push_back(scenario);
+    scenarios.back().seed = replication_seed(scenario.seed, r);
+    seeds.push_back(scenarios.back().seed);
+    ensure_writable_directory(output_dir / ("replication_" + std::to_string(r)));
+  }
+  std::vector<std::optional<RunSummary>> baselines(count);
+  std::vector<Scenario> directs;
+  for (const auto& replica : scenarios)
+    if (const auto direct = direct_inference_baseline(replica)) directs.push_back(*direct);
+  if (!directs.empty()) {
+    const auto outcomes = simulate_batch(directs, arguments.parallel, "direct-inference baselines");
+    for (int r = 0; r < count; ++r) {
+      if (!outcomes[r].ok)
+        throw std::runtime_error("a direct-inference baseline failed: " + outcomes[r].error);
+      baselines[r] = outcomes[r].summary;
+    }
+  }
+  std::vector<RunSummary> summaries(count);
+  std::vector<std::string> failures;
+  int done = 0;
+  run_in_child_processes(
+      count, arguments.parallel,
+      [&](std::size_t r) {
+        const RunOptions options{output_dir / ("replication_" + std::to_string(r)), baselines[r]};
+        return run_summary_to_json(run_simulation(scenarios[r], options).summary).dump();
+      },
+      [&](std::size_t r, const ChildResult& child) {
+        std::fprintf(stderr, "run: %d/%d replications done (seed %llu, %.1f s)\n", ++done, count,
+                     static_cast<unsigned long long>(seeds[r]), child.wall_clock_s);
+        if (child.ok)
+          summaries[r] = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
+        else
+          failures.push_back("replication " + std::to_string(r) + ": " + child.output);
+      });
+  if (!failures.empty()) {
+    for (const auto& failure : failures)
+      std::cerr << "sonicsim: error: " << failure << "\n";
+    std::cerr << "sonicsim: no replications.json written: " << failures.size() << " of " << count
+              << " replications failed\n";
+    return exit_run_failed;
+  }
+  const ReplicatedRun replicated = replicate(seeds, summaries);
+  if (!arguments.quiet) print_replicated_summary(std::cout, scenario, replicated);
+  std::ostringstream csv;
+  write_replicated_csv(csv, replicated);
+  write_file_atomically(output_dir / "replications.csv", csv.str());
+  write_file_atomically(output_dir / "replications.json", replicated_to_json(replicated).dump(1) + "\n");
+  std::cout << "\nwrote " << (output_dir / "replications.json").string()
+            << ", replications.csv, replication_0/ .. replication_" << count - 1 << "/\n";
+  for (int r = 0; r < count; ++r)
+    if (summaries[r].events_completed == 0)
+      return no_event_completed(summaries[r], " of replication " + std::to_string(r));
+  return exit_ok;
+}
+
 int run(const RunArguments& arguments) {
   const Scenario scenario = load_variant(arguments.source, arguments.variant);
   const std::filesystem::path output_dir = arguments.output_dir.empty()
@@ -48,6 +131,7 @@ int run(const RunArguments& arguments) {
   ensure_writable_directory(output_dir);
   RunOptions options{output_dir, std::nullopt};
   check_actor_limit(scaled_for_simulation(scenario)); // what run_simulation will build
+  if (arguments.replications > 1) return run_replications(arguments, scenario, output_dir);
   if (const auto direct = direct_inference_baseline(scenario)) {
     // Its own process: SimGrid allows one engine per process.
     const SimulationOutcome baseline = simulate_batch({*direct}, 1, "direct-inference baseline").front();
@@ -58,11 +142,7 @@ int run(const RunArguments& arguments) {
   if (!arguments.quiet) print_run_summary(std::cout, scenario, result.summary);
   std::cout << "\nwrote " << (output_dir / "summary.json").string() << ", events.csv, timeseries.csv\n";
   if (result.summary.events_completed > 0) return exit_ok;
-  // The files are complete, but they describe no measured event: say why the exit code is 1.
-  std::cerr << "sonicsim: error: no event completed in the measurement window ("
-            << result.summary.events_failed << " failed, " << result.summary.events_warmup
-            << " in warm-up): the figures above are not a result; see summary.json\n";
-  return exit_run_failed;
+  return no_event_completed(result.summary, "");
 }
 
 } // namespace
@@ -77,6 +157,16 @@ void register_run_command(CLI::App& app, int& result) {
   command->add_option("--variant", arguments->variant,
                       "Apply one of the scenario's named variants (variants:) before --set");
   command->add_flag("--quiet", arguments->quiet, "Do not print the summary");
+  command
+      ->add_option(
+          "--replications", arguments->replications,
+          "Independent replications (seeds derived from the scenario's): each figure as mean and 95 % "
+          "interval in replications.json/.csv, each replication's files in replication_<r>/")
+      ->check(CLI::Range(1, 1000));
+  command
+      ->add_option("-j,--parallel", arguments->parallel,
+                   "Replications simulated at once (default: hardware threads)")
+      ->check(CLI::Range(1, 1024));
   command->callback([arguments, &result]() { result = guarded(*arguments, run); });
 }
 

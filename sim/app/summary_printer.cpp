@@ -114,4 +114,76 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
     out << "WARNING: " << warning << "\n";
 }
 
+namespace {
+
+// "mean +- half-width" with four significant digits each, or the mean alone when nothing varies.
+std::string with_interval(const ReplicatedFigure& figure, double scale = 1.0) {
+  const auto& ci = figure.interval;
+  std::string text = significant(scale * ci.mean);
+  if (ci.half_width > 0.0) text += " +- " + significant(scale * ci.half_width);
+  return text;
+}
+
+} // namespace
+
+void print_replicated_summary(std::ostream& out, const Scenario& scenario, const ReplicatedRun& run) {
+  const auto& workload = scenario.workload;
+  out << "scenario " << scenario.name << ": " << workload.jobs << " jobs x " << workload.events_per_job
+      << " events (" << workload.warmup_events << " warm-up), " << run.seeds.size()
+      << " replications (seeds derived from " << scenario.seed << ")\n";
+  out << "each figure: mean +- half-width of its 95 % confidence interval (Student t, "
+      << run.seeds.size() - 1 << " degrees of freedom)\n\n";
+  const auto find = [&run](const std::string& name) -> const ReplicatedFigure* {
+    for (const auto& f : run.figures)
+      if (f.name == name) return &f;
+    return nullptr;
+  };
+  out << "time per event (s)                mean                  p95\n";
+  const auto time_row = [&](const std::string& label, const std::string& prefix) {
+    const auto* mean = find(prefix + ".mean_s");
+    const auto* p95 = find(prefix + ".p95_s");
+    if (!mean || !p95) return;
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-22s %20s %20s\n", label.c_str(), with_interval(*mean).c_str(),
+                  with_interval(*p95).c_str());
+    out << line;
+  };
+  for (const auto& f : run.figures) {
+    const std::string prefix = "modules.";
+    const std::string suffix = ".mean_s";
+    if (f.name.rfind(prefix, 0) == 0 && f.name.size() > suffix.size() &&
+        f.name.compare(f.name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      const std::string module = f.name.substr(prefix.size(), f.name.size() - prefix.size() - suffix.size());
+      time_row(module, prefix + module);
+    }
+  }
+  time_row("event", "event");
+  out << "\n";
+  const auto line = [&](const char* label, const std::string& name, double scale, const char* unit) {
+    if (const auto* f = find(name)) {
+      char text[200];
+      std::snprintf(text, sizeof text, "%-19s %s%s\n", label, with_interval(*f, scale).c_str(), unit);
+      out << text;
+    }
+  };
+  line("events/s", "events_per_s", 1.0, "");
+  if (workload.threads > 1) line("events/s per job", "events_per_s_per_job", 1.0, "");
+  line("direct-inference gain", "direct_inference.gain", 100.0, " %");
+  line("inferences/s", "inferences_per_s", 1.0, "");
+  line("GPU utilisation", "gpu_utilisation", 100.0, " %");
+  for (const auto& group : scenario.platform.server_groups)
+    line(("group " + group.name).c_str(), "groups." + group.name + ".device_utilisation", 100.0,
+         " % devices");
+  line("mean batch", "mean_executed_batch", 1.0, " executed");
+  line("queue wait", "mean_queue_wait_s", 1.0, " s");
+  line("failed events", "events_failed", 1.0, "");
+  line("campaign outbound", "campaign.mean_outbound_gbps", 1.0, " Gb/s (full scale)");
+  line("traffic per job", "campaign.slope_gbps_per_job", 1.0, " Gb/s");
+  out << "bottleneck         ";
+  for (const auto& [name, count] : run.bottlenecks)
+    out << " " << name << " (" << count << " of " << run.seeds.size() << ")";
+  out << "\n";
+  line("  utilisation", "bottleneck_utilisation", 100.0, " %");
+}
+
 } // namespace sonicsim

@@ -1,6 +1,7 @@
 // The short human summary `sonicsim run` prints.
 #pragma once
 
+#include "sim/metrics/replicated_figures.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/scenario/scenario.hpp"
 
@@ -9,5 +10,8 @@
 namespace sonicsim {
 
 void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSummary& summary);
+
+// The same figures over replications: each as mean +- the half-width of its 95 % interval.
+void print_replicated_summary(std::ostream& out, const Scenario& scenario, const ReplicatedRun& run);
 
 } // namespace sonicsim

@@ -13,6 +13,7 @@
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/summary_json.hpp"
+#include "sim/random/replication_seed.hpp"
 #include "sim/sweep/sweep_grid.hpp"
 #include "sim/sweep/sweep_table.hpp"
 
@@ -39,6 +40,7 @@ struct SweepArguments {
   std::string output_dir;
   std::string shard;
   bool resume = false;
+  int replications = 1;
 };
 
 // One line on stderr, rewritten in place on a terminal and one line per update otherwise (logs, CI).
@@ -51,10 +53,11 @@ public:
     char text[160];
     if (done > 0 && done < total_) {
       const double eta_s = elapsed_s / static_cast<double>(done) * static_cast<double>(total_ - done);
-      std::snprintf(text, sizeof text, "sweep: %zu/%zu points done, %zu running, %.0f s elapsed, ETA %.0f s",
-                    done, total_, running, elapsed_s, eta_s);
+      std::snprintf(text, sizeof text,
+                    "sweep: %zu/%zu simulations done, %zu running, %.0f s elapsed, ETA %.0f s", done, total_,
+                    running, elapsed_s, eta_s);
     } else {
-      std::snprintf(text, sizeof text, "sweep: %zu/%zu points done, %zu running, %.0f s elapsed", done,
+      std::snprintf(text, sizeof text, "sweep: %zu/%zu simulations done, %zu running, %.0f s elapsed", done,
                     total_, running, elapsed_s);
     }
     std::cerr << (terminal_ ? "\r" : "") << text << (terminal_ ? "\x1b[K" : "\n") << std::flush;
@@ -83,10 +86,10 @@ void print_rows(const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& 
       std::printf(" %16.16s", value.c_str());
     const double analytic_s = row.analytic ? row.analytic->sonic_module_s : NAN;
     const double mva_s = row.analytic ? row.analytic->mva_module_s : NAN;
-    std::printf(" %10s %10s %10s %10s %8.1f  %s\n", significant(row.module_mean_s).c_str(),
+    std::printf(" %10s %10s %10s %10s %8.1f  %s\n", significant(row.mean("module_mean_s")).c_str(),
                 significant(analytic_s).c_str(), significant(mva_s).c_str(),
-                significant(row.summary.event.mean_s).c_str(), 100.0 * row.summary.gpu_utilisation,
-                row.summary.bottleneck.c_str());
+                significant(row.mean("event_mean_s")).c_str(), 100.0 * row.mean("gpu_utilisation"),
+                row.bottleneck.c_str());
   }
 }
 
@@ -97,36 +100,56 @@ int sweep(const SweepArguments& arguments) {
     axes.push_back(parse_vary(vary));
   const Shard shard = arguments.shard.empty() ? Shard{} : parse_shard(arguments.shard);
   const std::vector<SweepPoint> grid = build_grid(axes);
-  std::vector<Scenario> scenarios;
-  std::vector<std::string> fingerprints;
-  scenarios.reserve(grid.size());
+  // One simulation per (point, replication); replication r of every point uses replication_seed(seed, r), so
+  // the points of a replicated sweep share their random numbers replication by replication.
+  const int replications = arguments.replications;
+  struct Unit {
+    std::size_t index = 0;
+    int replication = 0;
+    Scenario scenario;
+    std::string fingerprint;
+  };
+  std::vector<Unit> units;
+  units.reserve(grid.size() * replications);
   for (const auto& point : grid) {
-    scenarios.push_back(arguments.source.load(point_overrides(axes, point)));
-    fingerprints.push_back(scenario_fingerprint(scenarios.back()));
+    const Scenario scenario = arguments.source.load(point_overrides(axes, point));
+    for (int r = 0; r < replications; ++r) {
+      Unit unit{point.index, r, scenario, {}};
+      unit.scenario.seed = replication_seed(scenario.seed, r);
+      unit.fingerprint = scenario_fingerprint(unit.scenario);
+      units.push_back(std::move(unit));
+    }
   }
-  const std::filesystem::path output_dir =
-      arguments.output_dir.empty() ? std::filesystem::path("out") / ("sweep_" + scenarios.front().name)
-                                   : std::filesystem::path(arguments.output_dir);
+  const auto unit_of = [&](std::size_t index, int r) -> const Unit& {
+    return units[index * static_cast<std::size_t>(replications) + r];
+  };
+  const Scenario& first = units.front().scenario;
+  const std::filesystem::path output_dir = arguments.output_dir.empty()
+                                               ? std::filesystem::path("out") / ("sweep_" + first.name)
+                                               : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
   ensure_writable_directory(output_dir / "points");
 
-  // Finished points: this shard's with --resume, and always those of other shards (a merge).
-  std::map<std::size_t, RunSummary> finished;
-  std::vector<std::size_t> to_run;
-  for (const auto& point : grid) {
-    const bool mine = shard.contains(point.index);
+  // Finished simulations: this shard's with --resume, and always those of other shards (a merge).
+  std::map<std::pair<std::size_t, int>, RunSummary> finished;
+  std::vector<std::size_t> to_run; // into units
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const Unit& unit = units[u];
+    const bool mine = shard.contains(unit.index);
+    const auto key = std::make_pair(unit.index, unit.replication);
     if (!mine || arguments.resume) {
-      if (auto summary = read_point_file(output_dir, point.index, fingerprints[point.index]))
-        finished.emplace(point.index, std::move(*summary));
+      if (auto summary = read_point_file(output_dir, unit.index, unit.replication, unit.fingerprint))
+        finished.emplace(key, std::move(*summary));
     }
-    if (mine && !finished.count(point.index)) to_run.push_back(point.index);
+    if (mine && !finished.count(key)) to_run.push_back(u);
   }
-  std::printf("sweep of %s: %zu points", scenarios.front().name.c_str(), grid.size());
+  std::printf("sweep of %s: %zu points", first.name.c_str(), grid.size());
+  if (replications > 1) std::printf(" x %d replications", replications);
   if (shard.count > 1) std::printf(", shard %d/%d", shard.index, shard.count);
-  std::printf("; %zu to run (-j %d), %zu already done; results in %s\n", to_run.size(), arguments.parallel,
-              finished.size(), output_dir.string().c_str());
+  std::printf("; %zu simulations to run (-j %d), %zu already done; results in %s\n", to_run.size(),
+              arguments.parallel, finished.size(), output_dir.string().c_str());
 
-  std::vector<std::pair<std::size_t, std::string>> failures;
+  std::vector<std::pair<std::size_t, std::string>> failures; // unit, message
   ProgressLine progress(to_run.size());
   std::size_t done = 0;
   if (!to_run.empty())
@@ -134,26 +157,37 @@ int sweep(const SweepArguments& arguments) {
   run_in_child_processes(
       to_run.size(), arguments.parallel,
       [&](std::size_t k) {
-        return run_summary_to_json(run_simulation(scenarios[to_run[k]], RunOptions{}).summary).dump();
+        return run_summary_to_json(run_simulation(units[to_run[k]].scenario, RunOptions{}).summary).dump();
       },
       [&](std::size_t k, const ChildResult& child) {
-        const std::size_t index = to_run[k];
+        const Unit& unit = units[to_run[k]];
         ++done;
         if (child.ok) {
-          write_point_file(output_dir, PointRecord{index, point_overrides(axes, grid[index]),
-                                                   fingerprints[index], child.wall_clock_s, child.output});
-          finished.emplace(index, run_summary_from_json(nlohmann::ordered_json::parse(child.output)));
+          write_point_file(output_dir,
+                           PointRecord{unit.index, unit.replication, point_overrides(axes, grid[unit.index]),
+                                       unit.fingerprint, child.wall_clock_s, child.output});
+          finished.emplace(std::make_pair(unit.index, unit.replication),
+                           run_summary_from_json(nlohmann::ordered_json::parse(child.output)));
         } else {
-          failures.emplace_back(index, child.output);
+          failures.emplace_back(to_run[k], child.output);
         }
         const std::size_t remaining = to_run.size() - done;
         progress.update(done, std::min<std::size_t>(remaining, static_cast<std::size_t>(arguments.parallel)));
       });
   if (!to_run.empty()) progress.finish();
 
+  // A point is in sweep.csv when all its replications are: a partial point would look like a complete one.
   std::vector<SweepRow> rows;
-  for (const auto& [index, summary] : finished)
-    rows.push_back(make_sweep_row(grid[index], scenarios[index], summary));
+  for (const auto& point : grid) {
+    std::vector<RunSummary> summaries;
+    for (int r = 0; r < replications; ++r) {
+      const auto found = finished.find(std::make_pair(point.index, r));
+      if (found == finished.end()) break;
+      summaries.push_back(found->second);
+    }
+    if (static_cast<int>(summaries.size()) == replications)
+      rows.push_back(make_sweep_row(point, unit_of(point.index, 0).scenario, summaries));
+  }
   std::ostringstream csv;
   write_sweep_csv(csv, axes, rows);
   write_file_atomically(output_dir / "sweep.csv", csv.str());
@@ -172,11 +206,12 @@ int sweep(const SweepArguments& arguments) {
   if (rows.size() + failures.size() < grid.size() && shard.count > 1)
     std::printf(
         "the other points belong to other shards: copy their points/ here and run again with --resume\n");
-  for (const auto& [index, message] : failures)
-    std::fprintf(stderr, "sonicsim: point %zu (%s) failed: %s\n", index,
-                 point_overrides(axes, grid[index]).front().c_str(), message.c_str());
+  for (const auto& [u, message] : failures)
+    std::fprintf(stderr, "sonicsim: point %zu (%s) replication %d failed: %s\n", units[u].index,
+                 point_overrides(axes, grid[units[u].index]).front().c_str(), units[u].replication,
+                 message.c_str());
   if (!failures.empty()) {
-    std::fprintf(stderr, "sonicsim: %zu point(s) failed; run again with --resume to retry them\n",
+    std::fprintf(stderr, "sonicsim: %zu simulation(s) failed; run again with --resume to retry them\n",
                  failures.size());
     return exit_run_failed;
   }
@@ -205,6 +240,12 @@ void register_sweep_command(CLI::App& app, int& result) {
   command->add_option("--out", arguments->output_dir,
                       "Output directory (default: out/sweep_<scenario name>)");
   command->add_flag("--resume", arguments->resume, "Keep the finished points found in the output directory");
+  command
+      ->add_option(
+          "--replications", arguments->replications,
+          "Independent replications per point (seeds derived from the scenario's, the same for every "
+          "point): sweep.csv holds means and 95 % interval columns")
+      ->check(CLI::Range(1, 1000));
   command
       ->add_option("--shard", arguments->shard, "Run only points i-1, i-1+n, ... of the grid (1 <= i <= n)")
       ->type_name("i/n");

@@ -45,30 +45,35 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   std::filesystem::rename(partial, path);
 }
 
-std::filesystem::path point_file_path(const std::filesystem::path& sweep_dir, std::size_t index) {
-  char name[32];
-  std::snprintf(name, sizeof name, "point_%06zu.json", index);
+std::filesystem::path point_file_path(const std::filesystem::path& sweep_dir, std::size_t index,
+                                      int replication) {
+  char name[48];
+  if (replication > 0)
+    std::snprintf(name, sizeof name, "point_%06zu_r%d.json", index, replication);
+  else
+    std::snprintf(name, sizeof name, "point_%06zu.json", index);
   return sweep_dir / "points" / name;
 }
 
 void write_point_file(const std::filesystem::path& sweep_dir, const PointRecord& record) {
-  nlohmann::ordered_json json{{"index", record.index},
-                              {"overrides", record.overrides},
-                              {"fingerprint", record.fingerprint},
-                              {"wall_clock_s", record.wall_clock_s},
-                              {"summary", nlohmann::ordered_json::parse(record.summary_json)}};
-  write_file_atomically(point_file_path(sweep_dir, record.index), json.dump(1) + "\n");
+  nlohmann::ordered_json json{{"index", record.index}};
+  if (record.replication > 0) json["replication"] = record.replication;
+  json.update(nlohmann::ordered_json{{"overrides", record.overrides},
+                                     {"fingerprint", record.fingerprint},
+                                     {"wall_clock_s", record.wall_clock_s},
+                                     {"summary", nlohmann::ordered_json::parse(record.summary_json)}});
+  write_file_atomically(point_file_path(sweep_dir, record.index, record.replication), json.dump(1) + "\n");
 }
 
 std::optional<RunSummary> read_point_file(const std::filesystem::path& sweep_dir, std::size_t index,
-                                          const std::string& fingerprint) {
-  std::ifstream in(point_file_path(sweep_dir, index), std::ios::binary);
+                                          int replication, const std::string& fingerprint) {
+  std::ifstream in(point_file_path(sweep_dir, index, replication), std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream text;
   text << in.rdbuf();
   try {
     const auto json = nlohmann::ordered_json::parse(text.str());
-    if (json.at("index").get<std::size_t>() != index ||
+    if (json.at("index").get<std::size_t>() != index || json.value("replication", 0) != replication ||
         json.at("fingerprint").get<std::string>() != fingerprint)
       return std::nullopt;
     return run_summary_from_json(json.at("summary"));

@@ -22,10 +22,13 @@ std::string scenario_fingerprint(const Scenario& scenario);
 // Writes `text` to `path` through `path`.partial and a rename.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
-std::filesystem::path point_file_path(const std::filesystem::path& sweep_dir, std::size_t index);
+// points/point_NNNNNN.json; a replication r > 0 of the point: points/point_NNNNNN_rR.json.
+std::filesystem::path point_file_path(const std::filesystem::path& sweep_dir, std::size_t index,
+                                      int replication = 0);
 
 struct PointRecord {
   std::size_t index = 0;
+  int replication = 0;
   std::vector<std::string> overrides;
   std::string fingerprint;
   double wall_clock_s = 0.0; // not in sweep.csv (it would break byte-identical output)
@@ -35,6 +38,6 @@ struct PointRecord {
 void write_point_file(const std::filesystem::path& sweep_dir, const PointRecord& record);
 // The point's summary when its file exists, parses and carries `fingerprint`; otherwise none.
 std::optional<RunSummary> read_point_file(const std::filesystem::path& sweep_dir, std::size_t index,
-                                          const std::string& fingerprint);
+                                          int replication, const std::string& fingerprint);
 
 } // namespace sonicsim

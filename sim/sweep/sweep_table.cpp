@@ -25,26 +25,92 @@ std::string number(double value) {
 
 } // namespace
 
-SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario, const RunSummary& summary) {
-  SweepRow row;
-  row.point = point;
-  row.jobs = scenario.workload.jobs;
-  row.summary = summary;
-  std::vector<std::string> accelerated;
-  for (const auto& module : scenario.workload.pipeline)
-    if (module.served()) accelerated.push_back(module.name);
-  row.module_mean_s = accelerated.empty() ? not_available : 0.0;
-  row.module_p50_s = row.module_p95_s = not_available;
-  for (const auto& [name, stats] : summary.modules) {
+const std::vector<std::string> simulated_sweep_columns{
+    "module_mean_s",          "module_p50_s",      "module_p95_s",
+    "event_mean_s",           "event_p50_s",       "event_p95_s",
+    "events_per_s",           "inferences_per_s",  "gpu_utilisation",
+    "bottleneck_utilisation", "mean_request_size", "mean_executed_batch",
+    "events_completed",       "events_failed",     "requests_rejected"};
+const std::vector<std::string> interval_sweep_columns{"module_mean_s", "event_mean_s", "event_p95_s",
+                                                      "events_per_s", "gpu_utilisation"};
+
+namespace {
+
+// One replication's simulated columns.
+std::map<std::string, double> simulated_values(const std::vector<std::string>& accelerated,
+                                               const RunSummary& s) {
+  std::map<std::string, double> v;
+  v["module_mean_s"] = accelerated.empty() ? not_available : 0.0;
+  v["module_p50_s"] = v["module_p95_s"] = not_available;
+  for (const auto& [name, stats] : s.modules) {
     for (const auto& wanted : accelerated) {
       if (name != wanted) continue;
-      row.module_mean_s += stats.mean_s;
+      v["module_mean_s"] += stats.mean_s;
       if (accelerated.size() == 1) {
-        row.module_p50_s = stats.p50_s;
-        row.module_p95_s = stats.p95_s;
+        v["module_p50_s"] = stats.p50_s;
+        v["module_p95_s"] = stats.p95_s;
       }
     }
   }
+  v["event_mean_s"] = s.event.mean_s;
+  v["event_p50_s"] = s.event.p50_s;
+  v["event_p95_s"] = s.event.p95_s;
+  v["events_per_s"] = s.events_per_s;
+  v["inferences_per_s"] = s.inferences_per_s;
+  v["gpu_utilisation"] = s.gpu_utilisation;
+  v["bottleneck_utilisation"] = s.bottleneck_utilisation;
+  v["mean_request_size"] = s.mean_request_size;
+  v["mean_executed_batch"] = s.mean_executed_batch;
+  v["events_completed"] = static_cast<double>(s.events_completed);
+  v["events_failed"] = static_cast<double>(s.events_failed);
+  v["requests_rejected"] = static_cast<double>(s.requests_rejected);
+  return v;
+}
+
+// A count as an integer when it is one (one replication), else as a mean.
+std::string count(double value) {
+  if (value == std::floor(value) && std::fabs(value) < 1e15) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+    return buffer;
+  }
+  return number(value);
+}
+
+} // namespace
+
+SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
+                        const std::vector<RunSummary>& replications) {
+  if (replications.empty()) throw std::invalid_argument("make_sweep_row: no replication");
+  SweepRow row;
+  row.point = point;
+  row.jobs = scenario.workload.jobs;
+  row.replications = static_cast<int>(replications.size());
+  std::vector<std::string> accelerated;
+  for (const auto& module : scenario.workload.pipeline)
+    if (module.served()) accelerated.push_back(module.name);
+  std::map<std::string, std::vector<double>> values;
+  std::map<std::string, int> bottlenecks;
+  for (const auto& summary : replications) {
+    for (const auto& [column, value] : simulated_values(accelerated, summary))
+      values[column].push_back(value);
+    ++bottlenecks[summary.bottleneck];
+  }
+  for (const auto& [column, list] : values) {
+    // NaN (a p50 of summed modules) stays NaN rather than entering a mean.
+    bool defined = true;
+    for (const double v : list)
+      defined = defined && !std::isnan(v);
+    ConfidenceInterval ci = confidence_interval_95(list);
+    if (!defined) ci.mean = ci.half_width = not_available;
+    row.simulated[column] = ci;
+  }
+  int most = 0;
+  for (const auto& [name, n] : bottlenecks)
+    if (n > most) {
+      most = n;
+      row.bottleneck = name;
+    }
   try {
     const auto parameters = analysis::derive_parameters(scenario);
     row.analytic = analysis::analytic_curve(parameters, {row.jobs}).front();
@@ -61,6 +127,9 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario, const
 
 void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
                      const std::vector<SweepRow>& rows) {
+  bool replicated = false;
+  for (const auto& row : rows)
+    replicated = replicated || row.replications > 1;
   out << "point";
   for (const auto& axis : axes)
     out << "," << csv_field(axis.key);
@@ -68,30 +137,45 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
          ",event_mean_s,analytic_event_s,mva_event_s,event_p50_s,event_p95_s"
          ",events_per_s,mva_events_per_s,inferences_per_s,gpu_utilisation,mva_gpu_utilisation"
          ",bottleneck,bottleneck_utilisation,mean_request_size,mean_executed_batch"
-         ",events_completed,events_failed,requests_rejected,analytic_knee_jobs,network_limit_jobs\n";
+         ",events_completed,events_failed,requests_rejected,analytic_knee_jobs,network_limit_jobs";
+  if (replicated) {
+    out << ",replications";
+    for (const auto& column : interval_sweep_columns)
+      out << "," << column << "_ci95_low," << column << "_ci95_high";
+  }
+  out << "\n";
   for (const auto& row : rows) {
-    const auto& s = row.summary;
     const auto& a = row.analytic;
     auto analytic = [&a](double analysis::AnalyticPoint::*field) {
       return a ? number((*a).*field) : std::string();
     };
+    auto sim = [&row](const char* column) { return number(row.mean(column)); };
     out << row.point.index;
     for (const auto& value : row.point.values)
       out << "," << csv_field(value);
-    out << "," << row.jobs << "," << number(row.module_mean_s) << ","
+    out << "," << row.jobs << "," << sim("module_mean_s") << ","
         << analytic(&analysis::AnalyticPoint::sonic_module_s) << ","
-        << analytic(&analysis::AnalyticPoint::mva_module_s) << "," << number(row.module_p50_s) << ","
-        << number(row.module_p95_s) << "," << number(s.event.mean_s) << ","
+        << analytic(&analysis::AnalyticPoint::mva_module_s) << "," << sim("module_p50_s") << ","
+        << sim("module_p95_s") << "," << sim("event_mean_s") << ","
         << analytic(&analysis::AnalyticPoint::sonic_event_s) << ","
-        << analytic(&analysis::AnalyticPoint::mva_event_s) << "," << number(s.event.p50_s) << ","
-        << number(s.event.p95_s) << "," << number(s.events_per_s) << ","
-        << analytic(&analysis::AnalyticPoint::mva_events_per_s) << "," << number(s.inferences_per_s) << ","
-        << number(s.gpu_utilisation) << "," << analytic(&analysis::AnalyticPoint::mva_gpu_utilisation) << ","
-        << csv_field(s.bottleneck) << "," << number(s.bottleneck_utilisation) << ","
-        << number(s.mean_request_size) << "," << number(s.mean_executed_batch) << "," << s.events_completed
-        << "," << s.events_failed << "," << s.requests_rejected << ","
-        << (a ? number(row.analytic_knee_jobs) : "") << "," << (a ? number(row.network_limit_jobs) : "")
-        << "\n";
+        << analytic(&analysis::AnalyticPoint::mva_event_s) << "," << sim("event_p50_s") << ","
+        << sim("event_p95_s") << "," << sim("events_per_s") << ","
+        << analytic(&analysis::AnalyticPoint::mva_events_per_s) << "," << sim("inferences_per_s") << ","
+        << sim("gpu_utilisation") << "," << analytic(&analysis::AnalyticPoint::mva_gpu_utilisation) << ","
+        << csv_field(row.bottleneck) << "," << sim("bottleneck_utilisation") << ","
+        << sim("mean_request_size") << "," << sim("mean_executed_batch") << ","
+        << count(row.mean("events_completed")) << "," << count(row.mean("events_failed")) << ","
+        << count(row.mean("requests_rejected")) << "," << (a ? number(row.analytic_knee_jobs) : "") << ","
+        << (a ? number(row.network_limit_jobs) : "");
+    if (replicated) {
+      out << "," << row.replications;
+      for (const auto& column : interval_sweep_columns) {
+        const ConfidenceInterval& ci = row.simulated.at(column);
+        const bool interval = ci.has_interval() && !std::isnan(ci.mean);
+        out << "," << (interval ? number(ci.low()) : "") << "," << (interval ? number(ci.high()) : "");
+      }
+    }
+    out << "\n";
   }
 }
 
@@ -114,9 +198,9 @@ std::vector<CurveFit> fit_module_curves(const std::vector<VaryAxis>& axes,
     std::vector<double> jobs, simulated, analytic_jobs, analytic, mva;
     double model_knee_jobs = 0.0;
     for (const SweepRow* row : groups[group]) {
-      if (!std::isnan(row->module_mean_s) && row->summary.events_completed > 0) {
+      if (!std::isnan(row->mean("module_mean_s")) && row->mean("events_completed") > 0) {
         jobs.push_back(row->jobs);
-        simulated.push_back(row->module_mean_s);
+        simulated.push_back(row->mean("module_mean_s"));
       }
       if (row->analytic) {
         analytic_jobs.push_back(row->jobs);

@@ -4,35 +4,50 @@
 
 #include "models/fits.hpp"
 #include "sim/analysis/analytic_curve.hpp"
+#include "sim/metrics/confidence_interval.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/sweep/sweep_grid.hpp"
 
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace sonicsim {
 
+// The simulated columns of sweep.csv, in file order.
+extern const std::vector<std::string> simulated_sweep_columns;
+// Those that also get a 95 % interval (columns <name>_ci95_low and _high) when points are replicated.
+extern const std::vector<std::string> interval_sweep_columns;
+
 struct SweepRow {
   SweepPoint point;
   int jobs = 0;
-  RunSummary summary;
-  // Simulated time of the accelerated (remote-inference) module(s); several modules are summed, and p50/p95
-  // are then unknown (NaN).
-  double module_mean_s = 0.0, module_p50_s = 0.0, module_p95_s = 0.0;
+  int replications = 1;
+  // Each simulated column over the point's replications (one replication: its value, no interval). The
+  // accelerated (remote-inference) modules' times are summed when there are several; p50/p95 are then unknown
+  // (NaN).
+  std::map<std::string, ConfidenceInterval> simulated;
+  std::string bottleneck; // the one most replications named (ties: the first in name order)
   // Absent when the scenario has no remote-inference module (the analytic models do not apply).
   std::optional<analysis::AnalyticPoint> analytic;
   double analytic_knee_jobs = 0.0;
   double network_limit_jobs = 0.0;
+
+  double mean(const std::string& column) const { return simulated.at(column).mean; }
 };
 
-// Combines a point's scenario and simulated summary with the analytic predictions for that scenario.
-SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario, const RunSummary& summary);
+// Combines a point's scenario and simulated summaries (one per replication, replication 0 first) with the
+// analytic predictions for that scenario.
+SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
+                        const std::vector<RunSummary>& replications);
 
 // sweep.csv: a header, then one row per given row (the caller sorts them by point index). Numbers are written
-// with 6 significant digits, so the text depends only on the simulated and derived values.
+// with 6 significant digits, so the text depends only on the simulated and derived values. When any point is
+// replicated, the simulated columns hold means and a `replications` column and the interval columns follow
+// the others; otherwise the file is exactly that of unreplicated points.
 void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& rows);
 
 // Plateau/knee/slope of the module time against workload.jobs, per combination of the other axes' values.

@@ -38,7 +38,7 @@ TEST_CASE("sweep output is byte-identical whatever -j; --resume and shards give 
   CHECK(sonicsim::read_csv_file((base / "serial" / "sweep.csv").string()).rows.size() == 3);
   CHECK(csv == slurp(base / "parallel" / "sweep.csv"));
   CHECK(slurp(base / "serial" / "fits.csv") == slurp(base / "parallel" / "fits.csv"));
-  CHECK(serial.output.find("points done") != std::string::npos); // the progress line
+  CHECK(serial.output.find("simulations done") != std::string::npos); // the progress line
 
   SUBCASE("an interrupted sweep keeps its finished points and --resume runs only the rest") {
     // An interruption leaves finished points and at most a .partial file for a running one, and no sweep.csv.
@@ -120,7 +120,7 @@ TEST_CASE("bad sweep input: a clear message and exit code 2 before any point run
     INFO(result.output);
     CHECK(result.exit_code == 2);
     CHECK(result.output.find(c.message) != std::string::npos);
-    CHECK(result.output.find("points done") == std::string::npos);
+    CHECK(result.output.find("simulations done") == std::string::npos);
   }
   CHECK_FALSE(fs::exists(base / "out" / "points"));
 }
