@@ -10,6 +10,7 @@
 #include "sim/app/variant_source.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/planning/capacity_analysis.hpp"
+#include "sim/random/replication_seed.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +27,7 @@ struct CompareArguments {
   ScenarioSource source;
   std::vector<std::string> only; // variant names; empty: all
   int jobs = 0;
+  int replications = 1;
   int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::string output_dir;
 };
@@ -52,7 +54,8 @@ int compare(const CompareArguments& arguments) {
   for (const auto& name : names) {
     ComparedScenario c{name, load_variant(arguments.source, name, at_jobs), {}, {}, {}};
     const ServerGroup& group = planning::planned_group(c.scenario);
-    c.analysis = planning::analyse_layout(c.scenario, planning::PodLayout{group.pods, group.devices_per_pod});
+    c.analysis = planning::analyse_layout(
+        c.scenario, planning::PodLayout{group.pods, group.devices_per_pod, group.device_type, 0.0});
     compared.push_back(std::move(c));
   }
   const double base_knee =
@@ -64,31 +67,40 @@ int compare(const CompareArguments& arguments) {
                                                : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
 
+  // Column by column, replication by replication: loaded, then low load.
+  const int replications = arguments.replications;
   std::vector<Scenario> runs;
-  for (const auto& c : compared) {
-    runs.push_back(c.scenario);
-    Scenario low = c.scenario;
-    low.workload.jobs = reference_jobs;
-    runs.push_back(low);
-  }
-  std::printf("compare %s: base and %zu variant(s) at %d jobs, reference at %d jobs; %zu runs (-j %d)\n",
-              base.name.c_str(), compared.size() - 1, jobs, reference_jobs, runs.size(), arguments.parallel);
+  for (const auto& c : compared)
+    for (int r = 0; r < replications; ++r) {
+      Scenario loaded = c.scenario;
+      loaded.seed = replication_seed(c.scenario.seed, r);
+      runs.push_back(loaded);
+      loaded.workload.jobs = reference_jobs;
+      runs.push_back(loaded);
+    }
+  std::printf("compare %s: base and %zu variant(s) at %d jobs, reference at %d jobs", base.name.c_str(),
+              compared.size() - 1, jobs, reference_jobs);
+  if (replications > 1) std::printf(", %d replications each", replications);
+  std::printf("; %zu runs (-j %d)\n", runs.size(), arguments.parallel);
   const auto outcomes = simulate_batch(runs, arguments.parallel, "compare");
-  for (std::size_t i = 0; i < compared.size(); ++i) {
-    compared[i].loaded = outcomes[2 * i];
-    compared[i].reference = outcomes[2 * i + 1];
-  }
-  const auto table = compare_figures(compared, jobs, reference_jobs);
+  for (std::size_t i = 0; i < compared.size(); ++i)
+    for (int r = 0; r < replications; ++r) {
+      const std::size_t k = 2 * (i * replications + r);
+      compared[i].loaded.push_back(outcomes[k]);
+      compared[i].reference.push_back(outcomes[k + 1]);
+    }
+  const auto table = compare_figures(compared, jobs, reference_jobs, replications);
   print_compare_table(table);
   write_file_atomically(output_dir / "compare.json", compare_to_json(table).dump(1) + "\n");
   std::printf("\nwrote %s\n", (output_dir / "compare.json").string().c_str());
   for (std::size_t i = 0; i < compared.size(); ++i)
-    for (const auto* outcome : {&compared[i].loaded, &compared[i].reference})
-      if (!outcome->ok) {
-        std::fprintf(stderr, "sonicsim: %s: a run failed: %s\n", table.columns[i].c_str(),
-                     outcome->error.c_str());
-        return exit_run_failed;
-      }
+    for (const auto* outcomes_of : {&compared[i].loaded, &compared[i].reference})
+      for (const auto& outcome : *outcomes_of)
+        if (!outcome.ok) {
+          std::fprintf(stderr, "sonicsim: %s: a run failed: %s\n", table.columns[i].c_str(),
+                       outcome.error.c_str());
+          return exit_run_failed;
+        }
   return exit_ok;
 }
 
@@ -104,6 +116,12 @@ void register_compare_command(CLI::App& app, int& result) {
   command->add_option("--variant", arguments->only, "Compare only these variants (repeatable; default: all)");
   command->add_option("--jobs", arguments->jobs, "Concurrent jobs for every column (default: the scenario's)")
       ->check(CLI::Range(1, 10000000));
+  command
+      ->add_option(
+          "--replications", arguments->replications,
+          "Independent replications per column (the same seeds in every column): figures as mean +- 95 % "
+          "interval")
+      ->check(CLI::Range(1, 1000));
   command->add_option("-j,--parallel", arguments->parallel, "Simulations at once (default: hardware threads)")
       ->check(CLI::Range(1, 1024));
   command->add_option("--out", arguments->output_dir,

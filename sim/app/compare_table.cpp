@@ -8,10 +8,33 @@
 
 namespace sonicsim {
 
-CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int jobs, int reference_jobs) {
+namespace {
+
+// The simulated fields of VariantFigures by their JSON names, so one list drives the means, the intervals,
+// the table and compare.json.
+struct SimulatedField {
+  const char* name;
+  double VariantFigures::*field;
+};
+const SimulatedField simulated_fields[] = {
+    {"module_low_load_s", &VariantFigures::module_low_load_s},
+    {"module_s", &VariantFigures::module_s},
+    {"event_s", &VariantFigures::event_s},
+    {"events_per_s", &VariantFigures::events_per_s},
+    {"gpu_utilisation", &VariantFigures::gpu_utilisation},
+    {"mean_executed_batch", &VariantFigures::mean_executed_batch},
+    {"ratio_simulated", &VariantFigures::ratio_simulated},
+    {"knee_jobs_simulated", &VariantFigures::knee_simulated},
+};
+
+} // namespace
+
+CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int jobs, int reference_jobs,
+                             int replications) {
   CompareTable table;
   table.jobs = jobs;
   table.reference_jobs = reference_jobs;
+  table.replications = replications;
   for (const auto& c : compared) {
     VariantFigures f;
     f.name = c.name.empty() ? "base" : c.name;
@@ -23,23 +46,48 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
     f.knee_analytic = c.analysis.ratio * gpus;
     f.network_limit_jobs = c.analysis.network_limit().jobs_at_saturation;
     f.network_link = c.analysis.network_limit().resource;
-    if (c.loaded.ok && c.reference.ok) {
-      const RunSummary& s = c.loaded.summary;
-      f.module_low_load_s =
-          planning::accelerated_module_s(c.reference.summary, parameters.accelerated_modules);
-      f.module_s = planning::accelerated_module_s(s, parameters.accelerated_modules);
-      f.event_s = s.event.mean_s;
-      f.events_per_s = s.events_per_s;
-      f.gpu_utilisation = s.gpu_utilisation;
-      f.mean_executed_batch = s.mean_executed_batch;
-      f.bottleneck = s.bottleneck;
-      f.ratio_simulated = planning::cpu_gpu_ratio(c.reference.summary.event.mean_s,
-                                                  planning::gpu_seconds_per_event(s, parameters.inferences));
-      f.knee_simulated = f.ratio_simulated * gpus;
-      Scenario priced = c.scenario;
-      priced.workload.jobs = jobs;
-      if (const auto cost = planning::cost_per_event(priced, s.events_per_s))
-        f.cost_usd_per_event = cost->usd;
+    Scenario priced = c.scenario;
+    priced.workload.jobs = jobs;
+    std::map<std::string, std::vector<double>> values;
+    std::vector<double> costs;
+    std::map<std::string, int> bottlenecks;
+    for (std::size_t r = 0; r < c.loaded.size(); ++r) {
+      if (!c.loaded[r].ok || !c.reference[r].ok) continue;
+      const RunSummary& s = c.loaded[r].summary;
+      const RunSummary& low = c.reference[r].summary;
+      VariantFigures one;
+      one.module_low_load_s = planning::accelerated_module_s(low, parameters.accelerated_modules);
+      one.module_s = planning::accelerated_module_s(s, parameters.accelerated_modules);
+      one.event_s = s.event.mean_s;
+      one.events_per_s = s.events_per_s;
+      one.gpu_utilisation = s.gpu_utilisation;
+      one.mean_executed_batch = s.mean_executed_batch;
+      one.ratio_simulated = planning::cpu_gpu_ratio(
+          low.event.mean_s, planning::gpu_seconds_per_event(s, parameters.inferences));
+      one.knee_simulated = one.ratio_simulated * gpus;
+      for (const auto& field : simulated_fields)
+        values[field.name].push_back(one.*field.field);
+      if (const auto cost = planning::cost_per_event(priced, s.events_per_s)) costs.push_back(cost->usd);
+      ++bottlenecks[s.bottleneck];
+      ++f.replications;
+    }
+    if (f.replications > 0) {
+      for (const auto& field : simulated_fields) {
+        const ConfidenceInterval ci = confidence_interval_95(values[field.name]);
+        f.*field.field = ci.mean;
+        if (ci.has_interval()) f.intervals[field.name] = ci;
+      }
+      if (static_cast<int>(costs.size()) == f.replications) {
+        const ConfidenceInterval ci = confidence_interval_95(costs);
+        f.cost_usd_per_event = ci.mean;
+        if (ci.has_interval()) f.intervals["cost_usd_per_event"] = ci;
+      }
+      int most = 0;
+      for (const auto& [name, n] : bottlenecks)
+        if (n > most) {
+          most = n;
+          f.bottleneck = name;
+        }
     }
     table.columns.push_back(f.name);
     table.figures.push_back(f);
@@ -48,19 +96,24 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
 }
 
 void print_compare_table(const CompareTable& table) {
-  constexpr int width = 18;
+  // A replicated cell holds "mean +- half-width (change)".
+  const int width = table.replications > 1 ? 26 : 18;
   std::printf("\n%-34s", "");
   for (const auto& column : table.columns)
     std::printf(" %*.*s", width, width, column.c_str());
   std::printf("\n");
   const VariantFigures& base = table.figures.front();
   auto row = [&](const std::string& label, const std::function<double(const VariantFigures&)>& get,
-                 const char* format) {
+                 const char* format, const char* interval = nullptr, double scale = 1.0) {
     std::printf("%-34s", label.c_str());
     for (const auto& f : table.figures) {
       char cell[64];
       std::snprintf(cell, sizeof cell, format, get(f));
       std::string text = cell;
+      if (interval && f.intervals.count(interval)) {
+        std::snprintf(cell, sizeof cell, format, scale * f.intervals.at(interval).half_width);
+        text += std::string(" +-") + cell;
+      }
       if (&f != &base && get(base) != 0.0) {
         char change[24];
         std::snprintf(change, sizeof change, " (%+.0f%%)", (get(f) / get(base) - 1.0) * 100.0);
@@ -73,31 +126,36 @@ void print_compare_table(const CompareTable& table) {
   const std::string at = " @" + std::to_string(table.jobs);
   row(
       "module s, low load (" + std::to_string(table.reference_jobs) + " jobs)",
-      [](const VariantFigures& f) { return f.module_low_load_s; }, "%.2f");
+      [](const VariantFigures& f) { return f.module_low_load_s; }, "%.2f", "module_low_load_s");
   row(
-      "module s" + at, [](const VariantFigures& f) { return f.module_s; }, "%.2f");
+      "module s" + at, [](const VariantFigures& f) { return f.module_s; }, "%.2f", "module_s");
   row(
-      "event s" + at, [](const VariantFigures& f) { return f.event_s; }, "%.1f");
+      "event s" + at, [](const VariantFigures& f) { return f.event_s; }, "%.1f", "event_s");
   row(
-      "events/s" + at, [](const VariantFigures& f) { return f.events_per_s; }, "%.3f");
+      "events/s" + at, [](const VariantFigures& f) { return f.events_per_s; }, "%.3f", "events_per_s");
   row(
-      "GPU utilisation %" + at, [](const VariantFigures& f) { return 100.0 * f.gpu_utilisation; }, "%.1f");
+      "GPU utilisation %" + at, [](const VariantFigures& f) { return 100.0 * f.gpu_utilisation; }, "%.1f",
+      "gpu_utilisation", 100.0);
   row(
-      "mean executed batch" + at, [](const VariantFigures& f) { return f.mean_executed_batch; }, "%.0f");
+      "mean executed batch" + at, [](const VariantFigures& f) { return f.mean_executed_batch; }, "%.0f",
+      "mean_executed_batch");
   row(
       "CPU:GPU ratio, analytic", [](const VariantFigures& f) { return f.ratio_analytic; }, "%.1f");
   row(
-      "CPU:GPU ratio, simulated", [](const VariantFigures& f) { return f.ratio_simulated; }, "%.1f");
+      "CPU:GPU ratio, simulated", [](const VariantFigures& f) { return f.ratio_simulated; }, "%.1f",
+      "ratio_simulated");
   row(
       "knee jobs, analytic", [](const VariantFigures& f) { return f.knee_analytic; }, "%.0f");
   row(
-      "knee jobs, simulated", [](const VariantFigures& f) { return f.knee_simulated; }, "%.0f");
+      "knee jobs, simulated", [](const VariantFigures& f) { return f.knee_simulated; }, "%.0f",
+      "knee_jobs_simulated");
   row(
       "network limit jobs", [](const VariantFigures& f) { return f.network_limit_jobs; }, "%.0f");
   if (base.cost_usd_per_event)
     row(
         "cost per event, USD" + at,
-        [](const VariantFigures& f) { return f.cost_usd_per_event.value_or(0.0); }, "%.4f");
+        [](const VariantFigures& f) { return f.cost_usd_per_event.value_or(0.0); }, "%.4f",
+        "cost_usd_per_event");
   std::printf("%-34s", ("bottleneck" + at).c_str());
   for (const auto& f : table.figures)
     std::printf(" %*.*s", width, width, f.bottleneck.c_str());
@@ -107,6 +165,11 @@ void print_compare_table(const CompareTable& table) {
   std::printf(
       "\n\nsimulated ratio: low-load event time / GPU-seconds per event at %d jobs; knee = ratio x GPUs\n",
       table.jobs);
+  if (table.replications > 1)
+    std::printf(
+        "simulated figures: mean +- half-width of the 95 %% interval over %d replications (Student t); "
+        "changes are of the means\n",
+        table.replications);
   for (const auto& f : table.figures)
     if (!f.description.empty()) std::printf("  %s: %s\n", f.name.c_str(), f.description.c_str());
 }
@@ -115,6 +178,7 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
   nlohmann::ordered_json json;
   json["jobs"] = table.jobs;
   json["reference_jobs"] = table.reference_jobs;
+  json["replications"] = table.replications;
   json["columns"] = nlohmann::ordered_json::array();
   for (const auto& f : table.figures) {
     nlohmann::ordered_json column{{"name", f.name},
@@ -134,6 +198,12 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
                                   {"network_link", f.network_link}};
     column["cost_usd_per_event"] = f.cost_usd_per_event ? nlohmann::ordered_json(*f.cost_usd_per_event)
                                                         : nlohmann::ordered_json(nullptr);
+    if (!f.intervals.empty()) {
+      auto& intervals = column["ci95"] = nlohmann::ordered_json::object();
+      for (const auto& [name, ci] : f.intervals)
+        intervals[name] = {
+            {"low", ci.low()}, {"high", ci.high()}, {"half_width", ci.half_width}, {"n", ci.n}};
+    }
     json["columns"].push_back(column);
   }
   return json;

@@ -3,9 +3,11 @@
 #pragma once
 
 #include "sim/app/simulation_batch.hpp"
+#include "sim/metrics/confidence_interval.hpp"
 #include "sim/planning/capacity_analysis.hpp"
 #include "sim/scenario/scenario.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,13 +20,19 @@ struct ComparedScenario {
   std::string name; // empty: the base
   Scenario scenario;
   planning::LayoutAnalysis analysis;
-  SimulationOutcome loaded;    // at the compared job count
-  SimulationOutcome reference; // at low load
+  // One per replication (replication r with seed replication_seed(seed, r) in every column: common random
+  // numbers), at the compared job count and at low load.
+  std::vector<SimulationOutcome> loaded;
+  std::vector<SimulationOutcome> reference;
 };
 
+// The simulated figures are means over the replications; `intervals` holds the 95 % interval of each by its
+// JSON name when there are two replications or more.
 struct VariantFigures {
   std::string name; // "base" or the variant's name
   std::string description;
+  int replications = 0; // that ran without failing
+  std::map<std::string, ConfidenceInterval> intervals;
   double module_low_load_s = 0.0; // simulated, reference run
   double module_s = 0.0;          // simulated, at the compared jobs
   double event_s = 0.0;
@@ -43,12 +51,14 @@ struct VariantFigures {
 
 struct CompareTable {
   int jobs = 0;
+  int replications = 1;
   int reference_jobs = 0;
   std::vector<std::string> columns;
   std::vector<VariantFigures> figures; // one per column
 };
 
-CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int jobs, int reference_jobs);
+CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int jobs, int reference_jobs,
+                             int replications);
 void print_compare_table(const CompareTable& table);
 nlohmann::ordered_json compare_to_json(const CompareTable& table);
 
