@@ -75,14 +75,16 @@ NB1 = [
     **How the data was made** (`scripts/notebooks.sh` runs exactly this):
     ```sh
     J=1,10,25,50,75,100,125,150,175,200,225,250,275,300,325,350,375,400,425,450,475,500
-    sonicsim sweep configs/protodune_2020_large_batch.yaml --vary workload.jobs=$J -j 2   # -> data/fig7_large_sweep.csv
-    sonicsim sweep configs/protodune_2020_small_batch.yaml --vary workload.jobs=$J -j 2   # -> data/fig7_small_sweep.csv
+    sonicsim sweep configs/protodune_2020_large_batch.yaml --vary workload.jobs=$J --replications 3 -j 2   # -> data/fig7_large_sweep.csv
+    sonicsim sweep configs/protodune_2020_small_batch.yaml --vary workload.jobs=$J --replications 3 -j 2   # -> data/fig7_small_sweep.csv
     sonicsim analytic configs/protodune_2020_large_batch.yaml --json --jobs 1:500:3        # -> data/analytic_large.json
     sonicsim analytic configs/protodune_2020_small_batch.yaml --json --jobs 1:500:3        # -> data/analytic_small.json
     cp validation/data/protodune_2020_fig7_left.csv data/                                  # measured (nuSONIC repository)
     ```
-    Each simulated point is one run of 6 events per job (the first is a warm-up); the module time is the mean over
-    the steady-state window. The sweep CSV carries the analytic (Eq. 4) and MVA predictions for the same scenario
+    Each simulated point is three independent replications (seeds derived from the scenario's) of 6 events per job
+    (the first is a warm-up); the module time is the mean over the steady-state window, averaged over the
+    replications, and the shaded band is its 95 % confidence interval (Student t, columns
+    `module_mean_s_ci95_low` and `_high`). The sweep CSV carries the analytic (Eq. 4) and MVA predictions for the same scenario
     in the columns beside the simulated ones.
     """),
     code(SETUP),
@@ -130,6 +132,8 @@ NB1 = [
             ax.errorbar(meas.clients, meas.emtrk_time_mean_s, yerr=meas.stderr_s, fmt="o", color=c, ms=6,
                         mfc="white", mew=1.5, capsize=3)
             ax.plot(sw.jobs, sw.module_mean_s, "s-", color=c, ms=4, lw=1.5)
+            ax.fill_between(sw.jobs, sw.module_mean_s_ci95_low, sw.module_mean_s_ci95_high, color=c, alpha=0.25,
+                            lw=0)
             ax.plot(curve.jobs, curve.sonic_module_s, "--", color=c, lw=1.2)
             ax.plot(curve.jobs, curve.mva_module_s, ":", color=c, lw=1.5)
             ax.axvline(s["analytic"]["model"]["knee_jobs"], color=c, lw=0.8, alpha=0.5)
@@ -143,7 +147,7 @@ NB1 = [
             ax.set_title("ProtoDUNE-SP EmTrkMichelId, 4 x T4, dynamic batching off")
             handles = [Line2D([], [], color=s["color"], lw=6, label=s["label"]) for s in series.values()] + [
                 Line2D([], [], color="k", marker="o", mfc="white", ls="none", label="measured (arXiv:2009.04509), ± sd/√jobs"),
-                Line2D([], [], color="k", marker="s", ms=4, label="simulated (sonicsim)"),
+                Line2D([], [], color="k", marker="s", ms=4, label="simulated (sonicsim), band: 95 % interval of 3 replications"),
                 Line2D([], [], color="k", ls="--", label="analytic, Eq. 4 of arXiv:2009.04509"),
                 Line2D([], [], color="k", ls=":", lw=1.5, label="exact mean value analysis (MVA)")]
             ax.legend(handles=handles, loc="upper left")

@@ -97,8 +97,8 @@ if [[ $mode == all ]]; then
   small=configs/protodune_2020_small_batch.yaml
 
   # (1) Fig. 7 of arXiv:2009.04509: module time against jobs, simulated and analytic (Eq. 4 and MVA), large and small batch.
-  sweep fig7_large "$large" --vary workload.jobs=$jobs_grid
-  sweep fig7_small "$small" --vary workload.jobs=$jobs_grid
+  sweep fig7_large "$large" --vary workload.jobs=$jobs_grid --replications 3
+  sweep fig7_small "$small" --vary workload.jobs=$jobs_grid --replications 3
   "$sonicsim" analytic "$large" --json --jobs 1:500:3 >"$data/analytic_large.json"
   "$sonicsim" analytic "$small" --json --jobs 1:500:3 >"$data/analytic_small.json"
   install -m 644 validation/data/protodune_2020_fig7_left.csv "$data/"
