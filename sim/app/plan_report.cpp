@@ -274,6 +274,14 @@ void print_plan(const Plan& plan) {
                 network.resource.c_str(), network.capacity.c_str(), network.jobs_at_saturation,
                 (network.jobs_at_saturation / plan.jobs - 1.0) * 100.0, plan.jobs);
   }
+  if (plan.mode == Plan::Mode::per_group && !plan.station_saturation.empty()) {
+    std::printf("saturation order of this deployment (jobs at which each resource is full, asymptotic bound "
+                "of its queueing network):\n");
+    for (const auto& limit : plan.station_saturation)
+      std::printf("  %-36s %-12s %9.0f jobs%s\n", limit.resource.c_str(), limit.capacity.c_str(),
+                  limit.jobs_at_saturation,
+                  limit.jobs_at_saturation < plan.jobs ? "  (below the plan's jobs)" : "");
+  }
   if (plan.cost_usd_per_event)
     std::printf("cost per event: %s USD at the devices' own prices (costs.device_hour)\n",
                 interval_text(*plan.cost_usd_per_event).c_str());
@@ -345,6 +353,13 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
                         {"devices_per_pod", g.devices_per_pod},
                         {"scenario_devices", g.start_devices}});
     json["groups"] = groups;
+    nlohmann::ordered_json order = nlohmann::ordered_json::array();
+    for (const auto& limit : plan.station_saturation)
+      order.push_back({{"resource", limit.resource},
+                       {"capacity", limit.capacity},
+                       {"jobs_at_saturation", limit.jobs_at_saturation},
+                       {"network", limit.network}});
+    json["saturation"] = {{"order", order}};
     json["cost_per_event"] =
         plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
     return json;

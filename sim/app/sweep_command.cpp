@@ -146,8 +146,8 @@ int sweep(const SweepArguments& arguments) {
   std::printf("sweep of %s: %zu points", first.name.c_str(), grid.size());
   if (replications > 1) std::printf(" x %d replications (each counted below)", replications);
   if (shard.count > 1) std::printf(", shard %d/%d", shard.index, shard.count);
-  std::printf("; %zu to run (-j %d), %zu already done; results in %s\n", to_run.size(),
-              arguments.parallel, finished.size(), output_dir.string().c_str());
+  std::printf("; %zu to run (-j %d), %zu already done; results in %s\n", to_run.size(), arguments.parallel,
+              finished.size(), output_dir.string().c_str());
 
   std::vector<std::pair<std::size_t, std::string>> failures; // unit, message
   ProgressLine progress(to_run.size());

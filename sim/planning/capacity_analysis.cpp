@@ -41,6 +41,35 @@ LayoutAnalysis analyse_layout(const Scenario& scenario, const PodLayout& layout)
   return out;
 }
 
+std::vector<ResourceLimit> station_limits(const Scenario& scenario) {
+  const auto parameters = analysis::derive_parameters(scenario);
+  const auto network = parameters.closed_network();
+  const double cycle_s = network.total_demand_s() + network.think_time_s;
+  const double threads = parameters.threads;
+  std::vector<ResourceLimit> out;
+  for (std::size_t k = 0; k < network.stations.size(); ++k) {
+    const auto& station = network.stations[k];
+    if (!(station.demand_s > 0.0)) continue;
+    // The server stations come first in the network, parallel to server_stations; links follow.
+    const bool server = k < parameters.server_stations.size();
+    const auto starts = [&station](const char* prefix) { return station.name.rfind(prefix, 0) == 0; };
+    const char* unit = starts("host cores") ? " cores"
+                       : starts("pod NICs") ? (station.servers == 1 ? " NIC" : " NICs")
+                       : server             ? " devices"
+                                            : " link";
+    out.push_back(ResourceLimit{station.name, std::to_string(station.servers) + unit,
+                                cycle_s * station.servers / station.demand_s / threads, !server});
+  }
+  for (const auto& link : parameters.outbound_links)
+    if (link.resource == "WAN")
+      out.push_back(ResourceLimit{link.resource, link.capacity,
+                                  parameters.jobs_filling(link, cycle_s) / threads, true});
+  std::stable_sort(out.begin(), out.end(), [](const ResourceLimit& a, const ResourceLimit& b) {
+    return a.jobs_at_saturation < b.jobs_at_saturation;
+  });
+  return out;
+}
+
 double mva_module_s(const Scenario& scenario, const PodLayout& layout, int jobs) {
   const auto parameters = analysis::derive_parameters(with_layout(scenario, layout));
   return analysis::analytic_curve(parameters, {std::max(1, jobs)}).front().mva_module_s;

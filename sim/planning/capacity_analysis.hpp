@@ -36,6 +36,13 @@ struct LayoutAnalysis {
 
 LayoutAnalysis analyse_layout(const Scenario& scenario, const PodLayout& layout);
 
+// Every queueing station of the scenario's closed network (each group's devices and busy hosts, the site
+// switch out, each group's pod NICs in) and the WAN, with the jobs at which each is full: the asymptotic
+// bound N* = (D + Z) x servers / D_k of operational analysis, the crossing of the flat and the saturated
+// asymptotes, divided by the threads per job. Sorted: the first saturates first. For plans over several
+// server groups, where one GPU pool does not describe the servers.
+std::vector<ResourceLimit> station_limits(const Scenario& scenario);
+
 // MVA time of the accelerated module(s) with `jobs` jobs on the layout.
 double mva_module_s(const Scenario& scenario, const PodLayout& layout, int jobs);
 

@@ -133,7 +133,10 @@ struct Plan {
   std::optional<PodLayout> layout_low, layout_high; // the range the intervals cannot narrow (see PlanOption)
   int jobs = 0;                                     // the given jobs (fewest_gpus) or the answer (most_jobs)
   int jobs_low = 0, jobs_high = 0;                  // most_jobs: the range the intervals cannot narrow
-  LayoutAnalysis analysis;                          // of the answer's layout
+  LayoutAnalysis analysis;                          // of the answer's layout (one planned group)
+  // per_group: every station of the answer's deployment (each group's devices and hosts, the links) with the
+  // jobs at which it is full, first to saturate first (station_limits).
+  std::vector<ResourceLimit> station_saturation;
   std::optional<PlanRun> answer_run;
   std::optional<PlanRun> first_failing; // the neighbour that failed: what saturated
   PlanRun reference;                    // the chosen option's

@@ -688,6 +688,7 @@ Plan Planner::Search::per_group(int jobs) {
   plan_.batches = runs.batches();
   plan_.simulations = runs.simulations();
   plan_.cost_usd_per_event = cost_interval(*plan_.answer_run);
+  plan_.station_saturation = station_limits(runs.scenario_at(answer, scenario_.seed));
   return plan_;
 }
 

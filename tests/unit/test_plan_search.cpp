@@ -3,12 +3,14 @@
 #include <doctest/doctest.h>
 
 #include "sim/metrics/confidence_interval.hpp"
+#include "sim/planning/capacity_analysis.hpp"
 #include "sim/planning/confident_search.hpp"
 #include "sim/planning/plan_target.hpp"
 #include "sim/planning/pod_layout.hpp"
 #include "sim/planning/run_figures.hpp"
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/input_error.hpp"
+#include "sim/scenario/scenario_loader.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -174,4 +176,19 @@ TEST_CASE("cost per event: each group's devices at their type's price, plus the 
   s.platform.server_groups.front().device_type = "A100";
   CHECK(missing_prices(s) == std::vector<std::string>{"costs.device_hour.A100"});
   CHECK_FALSE(cost_per_event(s, 2.0));
+}
+
+TEST_CASE(
+    "station limits: the GPU pool of the default scenario fills at the knee of arXiv:2009.04509 Eq. 3") {
+  // One group: the asymptotic bound (D + Z) x 4 / D_GPU is N_GPU t_ideal / t_GPU, the paper's knee (272 jobs
+  // for 4 T4), up to the host's own small demand in D.
+  const Scenario scenario = load_default_scenario();
+  const auto limits = station_limits(scenario);
+  REQUIRE_FALSE(limits.empty());
+  CHECK(limits.front().resource == "GPU pool");
+  CHECK(limits.front().capacity == "4 devices");
+  const auto analysis = analyse_layout(scenario, PodLayout{1, 4, "T4", 0.0});
+  CHECK(limits.front().jobs_at_saturation == doctest::Approx(analysis.ratio * 4).epsilon(0.01));
+  for (std::size_t k = 1; k < limits.size(); ++k)
+    CHECK(limits[k - 1].jobs_at_saturation <= limits[k].jobs_at_saturation);
 }
