@@ -473,7 +473,7 @@ NB3 = [
             plan = json.load(open(plan_files[jobs]))
             for r in plan["runs"]:
                 if r["jobs"] == jobs and r["pods"] > 1:
-                    ax1.plot(r["gpus"], r["module_mean_s"], "D", mfc="none", mec=color, ms=9, mew=1.5)
+                    ax1.plot(r["gpus"], r["module_s"]["mean"], "D", mfc="none", mec=color, ms=9, mew=1.5)
     ax1.plot([], [], "D", mfc="none", mec="k", ms=9, label="sonicsim plan runs with several pods (1,000 jobs)")
     ax1.set_yscale("log")
     ticks = [10, 15, 20, 30, 50, 100, 200, 500, 1000]
@@ -507,11 +507,13 @@ NB3 = [
             rows[f"{jobs} jobs"] = {
                 "GPUs": best["gpus"], "pods x GPUs/pod": f"{best['pods']} x {best['gpus_per_pod']}",
                 "jobs per GPU": best["jobs_per_gpu"],
-                "module / reference": confirmed[0]["module_over_reference"] if confirmed else float("nan"),
+                "module / reference (95 % interval)": (
+                    "{mean:.3f} ({ci95_low:.3f}-{ci95_high:.3f})".format(**confirmed[0]["checks"][0]["value"])
+                    if confirmed else "-"),
                 "first to saturate": plan["saturation"]["first"],
                 "at jobs": plan["saturation"]["first_at_jobs"],
                 "network limit": f"{plan['network']['limit']} at {plan['network']['limit_jobs']:.0f} jobs",
-                "cost per event (USD)": f"{plan['cost_per_event']['usd']:.5f}" if "cost_per_event" in plan else "-"}
+                "cost per event (USD)": f"{plan['cost_per_event']['mean']:.5f}" if plan.get("cost_per_event") else "-"}
         display(pd.DataFrame(rows))
     else:
         print("data/plan_*.json not present (sonicsim plan not available when the data was made): "
