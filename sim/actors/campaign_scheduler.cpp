@@ -13,18 +13,18 @@ namespace sg4 = simgrid::s4u;
 
 namespace sonicsim {
 
-CampaignScheduler::CampaignScheduler(const Scenario& scenario, const SitePlatform& site,
-                                     const ServerDirectory& servers, RunRecorder& recorder,
-                                     std::vector<double> slot_cpu_speed, std::vector<bool> slot_local_gpu)
-    : scenario_(scenario), campaign_(*scenario.workload.campaign), site_(site), servers_(servers),
-      recorder_(recorder), slot_cpu_speed_(std::move(slot_cpu_speed)),
-      slot_local_gpu_(std::move(slot_local_gpu)), slot_busy_since_s_(slot_cpu_speed_.size()),
-      events_left_(campaign_.total_events), rng_(make_stream(scenario.seed, stream_campaign)) {
+CampaignScheduler::CampaignScheduler(JobContext& context, std::vector<double> slot_cpu_speed,
+                                     std::vector<bool> slot_local_gpu)
+    : context_(&context), scenario_(context.scenario), campaign_(*context.scenario.workload.campaign),
+      site_(context.site), servers_(context.servers), recorder_(context.recorder),
+      slot_cpu_speed_(std::move(slot_cpu_speed)), slot_local_gpu_(std::move(slot_local_gpu)),
+      slot_busy_since_s_(slot_cpu_speed_.size()), events_left_(campaign_.total_events),
+      rng_(make_stream(scenario_.seed, stream_campaign)) {
   for (std::size_t m = 0; m < servers_.layout.served_models.size(); ++m)
     balancers_.emplace_back(scenario_.models.at(servers_.layout.served_models[m]).deploy.load_balancer,
                             static_cast<int>(servers_.layout.model_pods[m].size()));
   if (campaign_.slots_random)
-    random_slots_.emplace(*campaign_.slots_random, make_stream(scenario.seed, stream_campaign_slots));
+    random_slots_.emplace(*campaign_.slots_random, make_stream(scenario_.seed, stream_campaign_slots));
 }
 
 double CampaignScheduler::slots_at(double t_s) {
@@ -61,11 +61,15 @@ void CampaignScheduler::start_job(int slot, double now_s) {
   slot_busy_since_s_[static_cast<std::size_t>(slot)] = now_s;
   ++running_;
   std::vector<int> connections = placement.pods;
-  sg4::Actor::create("job" + std::to_string(placement.job),
-                     site_.worker_hosts[static_cast<std::size_t>(placement.worker)],
-                     JobClient(scenario_, site_, servers_, recorder_, std::move(placement),
-                               [this, slot, connections]() { job_finished(slot, connections); }))
-      ->daemonize(); // killed when the window ends
+  context_->jobs.push_back(std::make_unique<JobClient>(
+      *context_, std::move(placement), [this, slot, connections]() { job_finished(slot, connections); }));
+  context_->jobs.back()->start();
+}
+
+void CampaignScheduler::reclaim_finished_jobs() {
+  auto& jobs = context_->jobs;
+  jobs.erase(std::remove_if(jobs.begin(), jobs.end(), [](const auto& job) { return job->finished(); }),
+             jobs.end());
 }
 
 void CampaignScheduler::job_finished(int slot, const std::vector<int>& pods) {
@@ -94,6 +98,7 @@ void CampaignScheduler::operator()() {
     for (std::size_t slot = 0;
          work_left && events_left_ != 0 && running_ < target && slot < slot_busy_since_s_.size(); ++slot)
       if (!slot_busy_since_s_[slot]) start_job(static_cast<int>(slot), now_s);
+    reclaim_finished_jobs();
     sg4::this_actor::sleep_for(std::min(match_interval_s, end_s - now_s));
   }
   const double now_s = sg4::Engine::get_clock();
@@ -101,8 +106,10 @@ void CampaignScheduler::operator()() {
     if (since_s) recorder_.record_job_interval(*since_s, now_s);
   closed_ = true;
   recorder_.set_measurement_window(campaign_.warmup_s, now_s);
-  // The jobs still running are daemons, killed when this actor returns: the servers must forget their
-  // requests.
+  // The jobs still running stop here (their pending timers and flows do nothing more), and the servers
+  // forget their requests.
+  context_->stopped = true;
+  context_->stopped_at_s = now_s;
   for (const auto& server : servers_.owned)
     server->stop();
 }

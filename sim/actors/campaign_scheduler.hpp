@@ -22,8 +22,7 @@ public:
   static constexpr double match_interval_s = 10.0;
 
   // slot_cpu_speed and slot_local_gpu describe each worker slot (index = worker slot).
-  CampaignScheduler(const Scenario& scenario, const SitePlatform& site, const ServerDirectory& servers,
-                    RunRecorder& recorder, std::vector<double> slot_cpu_speed,
+  CampaignScheduler(JobContext& context, std::vector<double> slot_cpu_speed,
                     std::vector<bool> slot_local_gpu);
   void operator()();
 
@@ -34,7 +33,10 @@ public:
 private:
   void start_job(int slot, double now_s);
   void job_finished(int slot, const std::vector<int>& pods);
+  // Frees the jobs that have finished (never from inside their own callbacks).
+  void reclaim_finished_jobs();
 
+  JobContext* context_;
   const Scenario& scenario_;
   const Campaign& campaign_;
   const SitePlatform& site_;

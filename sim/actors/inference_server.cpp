@@ -64,8 +64,7 @@ void InferenceServer::stop() {
 
 void InferenceServer::wake(InferenceRequest& request) {
   request.done = true;
-  // The client suspends itself right after submitting; it is not suspended yet only if it has not run since.
-  if (request.client->is_suspended()) request.client->resume();
+  request.owner->answered(request); // the owner defers what it does next: no call back into this server
 }
 
 void InferenceServer::complete(InferenceRequest& request) {
@@ -73,7 +72,7 @@ void InferenceServer::complete(InferenceRequest& request) {
     wake(request);
     return;
   }
-  // A kernel timer rather than a client sleep: the client is switched to once per request, not twice.
+  // A kernel timer: the reply arrives without a flow of its own.
   Timer::set(sg4::Engine::get_clock() + *request.reply_delay_s, [this, &request]() {
     // After stop() the client is gone, and the request with it.
     if (!stopped_) wake(request);

@@ -3,9 +3,9 @@
 // models of the pod (sim/policy/server_resources.hpp states the sharing rule). As in Triton, an instance that
 // takes a batch prepares its inputs (compute_input, on a host core), executes it, and prepares its outputs
 // (compute_output, on a host core), and is busy from the first step to the last. Requests are plain C++
-// objects handed over by the client actors; no mailbox is involved (matching many pending messages on a
-// mailbox is slow), and batches run on SimGrid kernel timers rather than actors: a batch costs one timer, not
-// four actor switches.
+// objects handed over by the jobs (state machines in kernel context); no mailbox is involved (matching many
+// pending messages on a mailbox is slow), and batches run on SimGrid kernel timers rather than actors: a
+// batch costs one timer, not four actor switches.
 #pragma once
 
 #include "sim/metrics/run_recorder.hpp"
@@ -21,15 +21,26 @@
 
 namespace sonicsim {
 
-// One inference request in flight. Owned by the client, which waits (suspended) until `done` is set.
+struct InferenceRequest;
+
+// Who sent a request: told when it is answered (or rejected after queueing), in kernel context.
+class RequestOwner {
+public:
+  virtual void answered(InferenceRequest& request) = 0;
+
+protected:
+  ~RequestOwner() = default;
+};
+
+// One inference request in flight. Owned by the client, which waits until its owner is told.
 struct InferenceRequest {
   int batch_size = 0;
   double input_bytes = 0.0;  // as received (compressed, if the client compresses)
   double output_bytes = 0.0; // of the reply
-  simgrid::s4u::Actor* client = nullptr;
+  RequestOwner* owner = nullptr;
   // Set: the reply is not simulated as a flow but reaches the client this long after its batch ends (see
-  // NetworkSettings::small_reply_max_bytes); the server then wakes the client only at that time. None: the
-  // client is woken when the batch ends and receives the reply as a flow.
+  // NetworkSettings::small_reply_max_bytes); the server then tells the owner only at that time. None: the
+  // owner is told when the batch ends and receives the reply as a flow.
   std::optional<double> reply_delay_s;
   bool done = false;
   std::optional<Rejection> rejection; // set when the server refused or dropped the request
@@ -54,11 +65,11 @@ public:
   InferenceServer(const InferenceServer&) = delete;
   InferenceServer& operator=(const InferenceServer&) = delete;
 
-  // Called from a client actor when the request has arrived at the pod. Returns the reason when it is
-  // rejected on arrival (larger than max_batch_size, or the queue is full); otherwise the client must wait
-  // for `done` (and read `rejection` then: a queued request can time out).
+  // Called in kernel context when the request has arrived at the pod. Returns the reason when it is rejected
+  // on arrival (larger than max_batch_size, or the queue is full); otherwise its owner is told later (and
+  // reads `rejection` then: a queued request can time out).
   std::optional<Rejection> submit(InferenceRequest& request);
-  // Ends service: the clients are about to be killed (end of a campaign window), so the requests they own
+  // Ends service: the jobs are stopped (end of a campaign window), so the requests they own
   // must not be touched again; batches still in flight finish without answering.
   void stop();
 
@@ -96,7 +107,7 @@ private:
   void execute(Batch* batch);
   // Books `duration_s` of execution on the slot's device (or a host core, for a CPU instance) and records it.
   Booking run_on(const InstanceSlot& slot, double now_s, double duration_s);
-  // Answers a request: wakes its client now, or after its reply delay when it has one and was not rejected.
+  // Answers a request: tells its owner now, or after its reply delay when it has one and was not rejected.
   void complete(InferenceRequest& request);
   static void wake(InferenceRequest& request);
 

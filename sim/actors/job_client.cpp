@@ -3,21 +3,56 @@
 #include "sim/random/distribution.hpp"
 #include "sim/random/random_streams.hpp"
 
+#include <simgrid/kernel/Timer.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 
 namespace sg4 = simgrid::s4u;
+using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 
-JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const ServerDirectory& servers,
-                     RunRecorder& recorder, JobPlacement placement, std::function<void()> on_finish)
-    : scenario_(scenario), site_(site), servers_(servers), recorder_(recorder),
-      placement_(std::move(placement)), on_finish_(std::move(on_finish)),
-      rng_(make_stream(scenario.seed, stream_job, static_cast<std::uint64_t>(placement_.job))) {
-  const ServerLayout& layout = servers_.layout;
+// One of a remote module's concurrent calls: the request it has in flight and where that request is.
+struct JobClient::Sender final : RequestOwner {
+  JobClient* job = nullptr;
+  Thread* thread = nullptr;
+  int batch_size = 0;
+  int attempt = 0;
+  double input_bytes = 0.0;
+  double output_bytes = 0.0;
+  double sent_at_s = 0.0;
+  InferenceRequest request;
+  void answered(InferenceRequest&) override {
+    // Not inside the server's own call: what the job does next may submit to it again.
+    job->context_.flows.defer([this]() {
+      if (!job->context_.stopped) job->reply(*this);
+    });
+  }
+};
+
+// One thread (CMSSW stream) of the job: its random stream, the event it is on, and its remote module's calls.
+struct JobClient::Thread {
+  std::mt19937_64 rng;
+  EventRecord event;
+  std::size_t module = 0;
+  double module_start_s = 0.0;
+  const Module* remote = nullptr;
+  const Connection* connection = nullptr;
+  std::vector<int> requests;
+  std::size_t next_request = 0;
+  int senders_running = 0;
+  bool failed = false;
+  std::vector<Sender> senders;
+};
+
+JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<void()> on_finish)
+    : context_(context), scenario_(context.scenario), placement_(std::move(placement)),
+      on_finish_(std::move(on_finish)) {
+  const SitePlatform& site = context_.site;
+  const ServerLayout& layout = context_.servers.layout;
+  worker_ = site.worker_hosts[static_cast<std::size_t>(placement_.worker)];
   for (const auto& module : scenario_.workload.pipeline)
     module_connection_.push_back(module.served() ? layout.model_index(module.model) : -1);
   for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
@@ -29,7 +64,7 @@ JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const S
     const auto local = c.model->throughput_by_device.find(first_group.device_type);
     if (local != c.model->throughput_by_device.end()) c.local_curve = &local->second;
     c.on_node = first_group.on_client_nodes;
-    if (!placement_.local_gpu) c.server = servers_.servers[m][static_cast<std::size_t>(c.pod)];
+    if (!placement_.local_gpu) c.server = context_.servers.servers[m][static_cast<std::size_t>(c.pod)];
     if (!placement_.local_gpu && !c.on_node) {
       c.request_links = site.request_links(placement_.worker, c.pod);
       c.response_links = site.response_links(placement_.worker, c.pod);
@@ -37,8 +72,7 @@ JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const S
       // is the narrowest link's bandwidth, capped by the TCP window at window / (2 x latency)
       // (network/TCP-gamma).
       std::vector<sg4::Link*> links;
-      site_.pod_hosts[static_cast<std::size_t>(c.pod)]->route_to(
-          site_.worker_hosts[static_cast<std::size_t>(placement_.worker)], links, &c.reply_latency_s);
+      site.pod_hosts[static_cast<std::size_t>(c.pod)]->route_to(worker_, links, &c.reply_latency_s);
       c.reply_rate_bytes_per_s = std::numeric_limits<double>::infinity();
       for (const auto* link : links)
         c.reply_rate_bytes_per_s = std::min(c.reply_rate_bytes_per_s, link->get_bandwidth());
@@ -51,209 +85,276 @@ JobClient::JobClient(const Scenario& scenario, const SitePlatform& site, const S
   }
 }
 
+JobClient::~JobClient() = default;
+
+void JobClient::after(double delay_s, std::function<void()> then) {
+  Timer::set(sg4::Engine::get_clock() + delay_s, [this, then = std::move(then)]() {
+    if (!context_.stopped) then();
+  });
+}
+
 std::optional<double> JobClient::small_reply_delay_s(const Connection& connection, double bytes) const {
   if (connection.on_node) return 0.0; // a local socket: no network to cross
   if (bytes > scenario_.platform.network.small_reply_max_bytes) return std::nullopt;
   return connection.reply_latency_s + bytes / connection.reply_rate_bytes_per_s;
 }
 
-bool JobClient::send_request(const Module& module, const Connection& connection, int batch_size,
-                             EventRecord& event) {
-  const Model& model = *connection.model;
-  if (placement_.local_gpu) {
-    // The node's own GPU, used by this job alone: no queue, no network, the batch timing of the model's
-    // curve on that device type.
-    ++event.requests;
-    sg4::this_actor::sleep_for(connection.local_curve->batch_time_s(batch_size));
-    return true;
-  }
-  InferenceServer& server = *connection.server;
-  sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
-  sg4::Host* pod = site_.pod_hosts[static_cast<std::size_t>(connection.pod)];
-  // A rejected request is answered with a short error message.
-  constexpr double error_reply_bytes = 100.0;
-  for (int attempt = 0; attempt <= scenario_.workload.client.retries; ++attempt) {
-    if (attempt > 0) {
-      recorder_.record_retry();
-      ++event.retries;
-      sg4::this_actor::sleep_for(scenario_.workload.client.retry_backoff_s);
-    }
-    ++event.requests;
-    recorder_.record_request_sent();
-    const double input_bytes = batch_size * model.input_bytes_per_inference / module.compression_ratio;
-    const double sent_at_s = sg4::Engine::get_clock();
-    if (!connection.on_node) sg4::Comm::sendto(worker, pod, static_cast<std::uint64_t>(input_bytes));
-    recorder_.record_transfer(connection.request_links, input_bytes, sent_at_s, sg4::Engine::get_clock());
-    if (!connection.on_node) recorder_.record_bytes_to_servers(input_bytes);
-
-    InferenceRequest request;
-    request.batch_size = batch_size;
-    request.input_bytes = input_bytes;
-    request.client = sg4::Actor::self();
-    const double reply_bytes = batch_size * model.output_bytes_per_inference;
-    request.output_bytes = reply_bytes;
-    // A small reply is delivered by the server's timer at batch end + delay: one switch to this actor.
-    request.reply_delay_s = small_reply_delay_s(connection, reply_bytes);
-    request.rejection = server.submit(request);
-    if (!request.rejection) {
-      while (!request.done)
-        sg4::this_actor::suspend();
-    }
-    if (request.rejection) recorder_.record_rejection(*request.rejection);
-
-    const double output_bytes = request.rejection ? error_reply_bytes : reply_bytes;
-    // A rejection is answered at once with an error message, whose delay the client takes itself.
-    const std::optional<double> reply_delay_s =
-        request.rejection ? small_reply_delay_s(connection, output_bytes) : request.reply_delay_s;
-    double reply_at_s = sg4::Engine::get_clock();
-    if (reply_delay_s && !request.rejection) {
-      reply_at_s -= *reply_delay_s; // already received: the server woke this actor after the delay
-    } else if (reply_delay_s) {
-      sg4::this_actor::sleep_for(*reply_delay_s);
-    } else {
-      sg4::Comm::sendto(pod, worker, static_cast<std::uint64_t>(output_bytes));
-    }
-    recorder_.record_transfer(connection.response_links, output_bytes, reply_at_s, sg4::Engine::get_clock());
-    if (!connection.on_node) recorder_.record_bytes_from_servers(output_bytes);
-    if (!request.rejection) return true;
-  }
-  return false;
+void JobClient::start() {
+  Timer::set(std::max(placement_.start_s, sg4::Engine::get_clock()), [this]() {
+    if (!context_.stopped) begin();
+  });
 }
 
-bool JobClient::run_remote_inference(const Module& module, const Connection& connection, EventRecord& event,
-                                     std::mt19937_64& rng) {
-  sg4::this_actor::sleep_for(sample(module.preprocess_s, rng) / placement_.cpu_speed);
-  const std::int64_t inferences = sample_count(module.inferences, rng);
-  event.inferences += inferences;
-  if (!placement_.local_gpu && module.compression_time_per_byte_s > 0) {
-    // Compressing the event's inputs before sending costs CPU time per input byte.
-    const double input_bytes = static_cast<double>(inferences) * connection.model->input_bytes_per_inference;
-    sg4::this_actor::sleep_for(input_bytes * module.compression_time_per_byte_s / placement_.cpu_speed);
-  }
-  const std::vector<int> requests = request_splitter_.split(module, inferences, rng);
-  const auto& client = scenario_.workload.client;
-  if (!client.asynchronous || client.max_in_flight <= 1 || requests.size() <= 1) {
-    // Synchronous, blocking calls (as in LArSoft): one request at a time.
-    for (const int batch_size : requests) {
-      if (!send_request(module, connection, batch_size, event)) return false;
-    }
-    return true;
-  }
-  return send_requests_in_flight(module, connection, requests, event);
-}
-
-bool JobClient::send_requests_in_flight(const Module& module, const Connection& connection,
-                                        const std::vector<int>& requests, EventRecord& event) {
-  // Asynchronous calls with at most max_in_flight outstanding: that many senders, each a short-lived actor on
-  // the job's node taking the next request when its previous one is answered. The module ends when all are
-  // answered: the job joins them (a flag and resume() could miss a suspension still in flight in the same
-  // scheduling round).
-  struct Progress {
-    std::size_t next = 0;
-    bool failed = false;
-  } progress;
-  const auto senders = std::min<std::size_t>(
-      static_cast<std::size_t>(scenario_.workload.client.max_in_flight), requests.size());
-  sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
-  std::vector<sg4::ActorPtr> running;
-  for (std::size_t s = 0; s < senders; ++s) {
-    // Daemons: if a campaign window ends while they run, they go with the job.
-    running.push_back(
-        sg4::Actor::create("sender", worker, [this, &module, &connection, &requests, &event, &progress]() {
-          while (!progress.failed && progress.next < requests.size()) {
-            const int batch_size = requests[progress.next++];
-            if (!send_request(module, connection, batch_size, event)) progress.failed = true;
-          }
-        }));
-    running.back()->daemonize();
-  }
-  for (const auto& sender : running)
-    sender->join();
-  return !progress.failed;
-}
-
-void JobClient::operator()() {
-  sg4::this_actor::sleep_until(placement_.start_s);
+void JobClient::begin() {
   const auto& workload = scenario_.workload;
+  started_ = true;
   job_start_s_ = sg4::Engine::get_clock();
   warmup_end_s_ = job_start_s_;
   events_ = placement_.events.value_or(workload.events_per_job);
-  // Threads after the first are actors of their own on the job's node, each with its own random stream; the
-  // first thread is this actor. Daemons: if a campaign window ends while they run, they go with the job.
-  // The job ends when all its threads have: it joins them (a counter and resume() could miss a suspension
-  // still in flight in the same scheduling round).
-  sg4::Host* worker = site_.worker_hosts[static_cast<std::size_t>(placement_.worker)];
-  std::vector<sg4::ActorPtr> streams;
-  for (int thread = 1; thread < workload.threads; ++thread) {
-    streams.push_back(sg4::Actor::create("stream", worker, [this, thread]() {
-      auto rng =
-          make_stream(scenario_.seed, stream_job_thread,
-                      static_cast<std::uint64_t>(placement_.job) * 256 + static_cast<std::uint64_t>(thread));
-      run_events(rng);
-    }));
-    streams.back()->daemonize();
+  // Thread 0 uses the job's stream, thread t > 0 its own.
+  threads_running_ = workload.threads;
+  for (int t = 0; t < workload.threads; ++t) {
+    auto thread = std::make_unique<Thread>();
+    thread->rng =
+        t == 0
+            ? make_stream(scenario_.seed, stream_job, static_cast<std::uint64_t>(placement_.job))
+            : make_stream(scenario_.seed, stream_job_thread,
+                          static_cast<std::uint64_t>(placement_.job) * 256 + static_cast<std::uint64_t>(t));
+    thread->event.job = placement_.job;
+    thread->event.module_s.resize(workload.pipeline.size());
+    threads_.push_back(std::move(thread));
   }
-  run_events(rng_);
-  for (const auto& stream : streams)
-    stream->join();
-  if (on_finish_) {
-    on_finish_();
-  } else {
-    recorder_.record_job(job_start_s_, warmup_end_s_, sg4::Engine::get_clock());
+  // The order the threads take their first events in: threads 1, 2, ... first, then thread 0 (as CMSSW's
+  // streams start, and as an actor that spawns its streams before running its own lets them run first).
+  for (std::size_t t = 1; t < threads_.size(); ++t)
+    next_event(*threads_[t]);
+  next_event(*threads_.front());
+}
+
+void JobClient::thread_finished() {
+  if (--threads_running_ > 0) return;
+  // A campaign's scheduler records its jobs' slot intervals instead.
+  if (!scenario_.workload.campaign)
+    context_.recorder.record_job(job_start_s_, warmup_end_s_, sg4::Engine::get_clock());
+  if (on_finish_) on_finish_();
+}
+
+void JobClient::next_event(Thread& thread) {
+  if (next_event_ >= events_) {
+    thread_finished();
+    return;
+  }
+  const auto& workload = scenario_.workload;
+  // Campaign mode measures from a fixed time on: events starting earlier are warm-up.
+  const double campaign_warmup_s = workload.campaign ? workload.campaign->warmup_s : 0.0;
+  EventRecord& event = thread.event;
+  const int index = next_event_++;
+  event.event_index = index;
+  event.start_s = sg4::Engine::get_clock();
+  event.requests = event.retries = 0;
+  event.inferences = 0;
+  event.failed = false;
+  event.warmup = index < workload.warmup_events || event.start_s < campaign_warmup_s;
+  std::fill(event.module_s.begin(), event.module_s.end(), 0.0);
+  thread.module = 0;
+  next_module(thread);
+}
+
+void JobClient::next_module(Thread& thread) {
+  const auto& pipeline = scenario_.workload.pipeline;
+  EventRecord& event = thread.event;
+  if (thread.module >= pipeline.size() || event.failed) {
+    event.end_s = sg4::Engine::get_clock();
+    context_.recorder.record_event(event);
+    if (event.warmup) warmup_end_s_ = std::max(warmup_end_s_, event.end_s);
+    next_event(thread);
+    return;
+  }
+  const Module& module = pipeline[thread.module];
+  thread.module_start_s = sg4::Engine::get_clock();
+  const double speed = placement_.cpu_speed;
+  switch (module.type) {
+  case Module::Type::cpu:
+    after(sample(module.duration_s, thread.rng) / speed, [this, &thread]() { module_done(thread); });
+    return;
+  case Module::Type::local_inference: {
+    const double preprocess_s = sample(module.preprocess_s, thread.rng);
+    const auto inferences = sample_count(module.inferences, thread.rng);
+    event.inferences += inferences;
+    after((preprocess_s + static_cast<double>(inferences) * module.local_time_per_inference_s) / speed,
+          [this, &thread]() { module_done(thread); });
+    return;
+  }
+  case Module::Type::remote_inference:
+    if (module.run_direct) {
+      // The model on this thread's own core: its direct-inference time, no request. Preprocessing and the
+      // inference count are drawn as for a request, so both modes draw the same numbers.
+      after(sample(module.preprocess_s, thread.rng) / speed, [this, &thread, &module, speed]() {
+        thread.event.inferences += sample_count(module.inferences, thread.rng);
+        after(sample(*module.direct_s, thread.rng) / speed, [this, &thread]() { module_done(thread); });
+      });
+      return;
+    }
+    run_remote(thread, module, connections_[static_cast<std::size_t>(module_connection_[thread.module])]);
+    return;
   }
 }
 
-void JobClient::run_events(std::mt19937_64& rng) {
-  const auto& workload = scenario_.workload;
-  EventRecord event;
-  event.job = placement_.job;
-  event.module_s.resize(workload.pipeline.size());
-  // Campaign mode measures from a fixed time on: events starting earlier are warm-up.
-  const double campaign_warmup_s = workload.campaign ? workload.campaign->warmup_s : 0.0;
-  while (next_event_ < events_) {
-    const int index = next_event_++; // the job's next event, whichever thread is free
-    event.event_index = index;
-    event.start_s = sg4::Engine::get_clock();
-    event.requests = event.retries = 0;
-    event.inferences = 0;
-    event.failed = false;
-    event.warmup = index < workload.warmup_events || event.start_s < campaign_warmup_s;
-    std::fill(event.module_s.begin(), event.module_s.end(), 0.0);
-    for (std::size_t m = 0; m < workload.pipeline.size() && !event.failed; ++m) {
-      const Module& module = workload.pipeline[m];
-      const double module_start_s = sg4::Engine::get_clock();
-      switch (module.type) {
-      case Module::Type::cpu:
-        sg4::this_actor::sleep_for(sample(module.duration_s, rng) / placement_.cpu_speed);
-        break;
-      case Module::Type::local_inference: {
-        const double preprocess_s = sample(module.preprocess_s, rng);
-        const auto inferences = sample_count(module.inferences, rng);
-        event.inferences += inferences;
-        sg4::this_actor::sleep_for(
-            (preprocess_s + static_cast<double>(inferences) * module.local_time_per_inference_s) /
-            placement_.cpu_speed);
-        break;
+void JobClient::module_done(Thread& thread) {
+  thread.event.module_s[thread.module] = sg4::Engine::get_clock() - thread.module_start_s;
+  ++thread.module;
+  next_module(thread);
+}
+
+void JobClient::run_remote(Thread& thread, const Module& module, const Connection& connection) {
+  const double speed = placement_.cpu_speed;
+  thread.remote = &module;
+  thread.connection = &connection;
+  after(sample(module.preprocess_s, thread.rng) / speed, [this, &thread, &module, &connection, speed]() {
+    const std::int64_t inferences = sample_count(module.inferences, thread.rng);
+    thread.event.inferences += inferences;
+    auto send_all = [this, &thread, &module, inferences]() {
+      thread.requests = request_splitter_.split(module, inferences, thread.rng);
+      thread.next_request = 0;
+      thread.failed = false;
+      const auto& client = scenario_.workload.client;
+      // Synchronous, blocking calls (as in LArSoft) are one sender taking the requests one at a time;
+      // asynchronous ones up to max_in_flight senders, each taking the next request when its previous one is
+      // answered. The module ends when every sender has.
+      const std::size_t senders =
+          client.asynchronous && client.max_in_flight > 1 && thread.requests.size() > 1
+              ? std::min<std::size_t>(static_cast<std::size_t>(client.max_in_flight), thread.requests.size())
+              : 1;
+      if (thread.senders.size() < senders) thread.senders.resize(senders);
+      thread.senders_running = static_cast<int>(senders);
+      for (std::size_t s = 0; s < senders; ++s) {
+        thread.senders[s].job = this;
+        thread.senders[s].thread = &thread;
       }
-      case Module::Type::remote_inference:
-        if (module.run_direct) {
-          // The model on this thread's own core: its direct-inference time, no request. Preprocessing and
-          // the inference count are drawn as for a request, so both modes draw the same numbers.
-          sg4::this_actor::sleep_for(sample(module.preprocess_s, rng) / placement_.cpu_speed);
-          event.inferences += sample_count(module.inferences, rng);
-          sg4::this_actor::sleep_for(sample(*module.direct_s, rng) / placement_.cpu_speed);
-          break;
-        }
-        event.failed = !run_remote_inference(
-            module, connections_[static_cast<std::size_t>(module_connection_[m])], event, rng);
-        break;
-      }
-      event.module_s[m] = sg4::Engine::get_clock() - module_start_s;
+      for (std::size_t s = 0; s < senders; ++s)
+        next_request(thread.senders[s]);
+    };
+    if (!placement_.local_gpu && module.compression_time_per_byte_s > 0) {
+      // Compressing the event's inputs before sending costs CPU time per input byte.
+      const double input_bytes =
+          static_cast<double>(inferences) * connection.model->input_bytes_per_inference;
+      after(input_bytes * module.compression_time_per_byte_s / speed, send_all);
+    } else {
+      send_all();
     }
-    event.end_s = sg4::Engine::get_clock();
-    recorder_.record_event(event);
-    if (event.warmup) warmup_end_s_ = std::max(warmup_end_s_, event.end_s);
+  });
+}
+
+void JobClient::remote_done(Thread& thread, bool ok) {
+  thread.event.failed = !ok; // a request rejected too often fails the event
+  module_done(thread);
+}
+
+void JobClient::next_request(Sender& sender) {
+  Thread& thread = *sender.thread;
+  if (thread.failed || thread.next_request >= thread.requests.size()) {
+    if (--thread.senders_running == 0) remote_done(thread, !thread.failed);
+    return;
   }
+  sender.batch_size = thread.requests[thread.next_request++];
+  sender.attempt = 0;
+  send_attempt(sender);
+}
+
+void JobClient::send_attempt(Sender& sender) {
+  Thread& thread = *sender.thread;
+  if (placement_.local_gpu) {
+    // The node's own GPU, used by this job alone: no queue, no network, the batch timing of the model's
+    // curve on that device type.
+    ++thread.event.requests;
+    after(thread.connection->local_curve->batch_time_s(sender.batch_size),
+          [this, &sender]() { next_request(sender); });
+    return;
+  }
+  if (sender.attempt > 0) {
+    context_.recorder.record_retry();
+    ++thread.event.retries;
+    after(scenario_.workload.client.retry_backoff_s, [this, &sender]() { send(sender); });
+    return;
+  }
+  send(sender);
+}
+
+void JobClient::send(Sender& sender) {
+  Thread& thread = *sender.thread;
+  const Connection& connection = *thread.connection;
+  ++thread.event.requests;
+  context_.recorder.record_request_sent();
+  sender.input_bytes =
+      sender.batch_size * connection.model->input_bytes_per_inference / thread.remote->compression_ratio;
+  sender.sent_at_s = sg4::Engine::get_clock();
+  if (connection.on_node) {
+    arrived(sender);
+    return;
+  }
+  context_.flows.start(worker_, context_.site.pod_hosts[static_cast<std::size_t>(connection.pod)],
+                       sender.input_bytes, [this, &sender]() {
+                         if (!context_.stopped) arrived(sender);
+                       });
+}
+
+void JobClient::arrived(Sender& sender) {
+  Thread& thread = *sender.thread;
+  const Connection& connection = *thread.connection;
+  context_.recorder.record_transfer(connection.request_links, sender.input_bytes, sender.sent_at_s,
+                                    sg4::Engine::get_clock());
+  if (!connection.on_node) context_.recorder.record_bytes_to_servers(sender.input_bytes);
+  InferenceRequest& request = sender.request;
+  request = InferenceRequest{};
+  request.batch_size = sender.batch_size;
+  request.input_bytes = sender.input_bytes;
+  request.owner = &sender;
+  const double reply_bytes = sender.batch_size * connection.model->output_bytes_per_inference;
+  request.output_bytes = reply_bytes;
+  // A small reply is delivered by the server's timer at batch end + delay, without a flow.
+  request.reply_delay_s = small_reply_delay_s(connection, reply_bytes);
+  request.rejection = connection.server->submit(request);
+  if (request.rejection) reply(sender); // refused on arrival: the error reply comes at once
+}
+
+void JobClient::reply(Sender& sender) {
+  const Connection& connection = *sender.thread->connection;
+  const InferenceRequest& request = sender.request;
+  // A rejected request is answered with a short error message.
+  constexpr double error_reply_bytes = 100.0;
+  if (request.rejection) context_.recorder.record_rejection(*request.rejection);
+  sender.output_bytes = request.rejection ? error_reply_bytes : request.output_bytes;
+  // A rejection is answered at once with an error message, whose delay the client takes itself.
+  const std::optional<double> reply_delay_s =
+      request.rejection ? small_reply_delay_s(connection, sender.output_bytes) : request.reply_delay_s;
+  const double now_s = sg4::Engine::get_clock();
+  if (reply_delay_s && !request.rejection) {
+    reply_received(sender, now_s - *reply_delay_s); // already received: the server told us after the delay
+  } else if (reply_delay_s) {
+    after(*reply_delay_s, [this, &sender, now_s]() { reply_received(sender, now_s); });
+  } else {
+    context_.flows.start(context_.site.pod_hosts[static_cast<std::size_t>(connection.pod)], worker_,
+                         sender.output_bytes, [this, &sender, now_s]() {
+                           if (!context_.stopped) reply_received(sender, now_s);
+                         });
+  }
+}
+
+void JobClient::reply_received(Sender& sender, double reply_at_s) {
+  const Connection& connection = *sender.thread->connection;
+  context_.recorder.record_transfer(connection.response_links, sender.output_bytes, reply_at_s,
+                                    sg4::Engine::get_clock());
+  if (!connection.on_node) context_.recorder.record_bytes_from_servers(sender.output_bytes);
+  if (!sender.request.rejection) {
+    next_request(sender);
+    return;
+  }
+  if (++sender.attempt <= scenario_.workload.client.retries) {
+    send_attempt(sender);
+    return;
+  }
+  sender.thread->failed = true;
+  next_request(sender);
 }
 
 } // namespace sonicsim

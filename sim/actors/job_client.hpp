@@ -1,11 +1,16 @@
 // One grid job: a closed loop over events, each running the scenario's module pipeline, on workload.threads
-// threads at once (CMSSW streams). Remote inference is a
-// synchronous, blocking gRPC-like call per request (as in LArSoft): send the inputs, wait for the server,
-// receive the outputs; or, with client mode async, up to max_in_flight such calls at once. Runs as a SimGrid
-// actor: the constructor checks and prepares, operator()() runs the job.
+// threads at once (CMSSW streams). Remote inference is a synchronous, blocking gRPC-like call per request (as
+// in LArSoft): send the inputs, wait for the server, receive the outputs; or, with client mode async, up to
+// max_in_flight such calls at once.
+//
+// A job is not a SimGrid actor: each of its threads is a state machine driven from SimGrid's kernel, by
+// timers (CPU work, sleeps), flows (kernel_flows.hpp) and the server's answers. What an actor would do in
+// sequence, a thread does step by step, each step scheduling the next. SimGrid still times every flow and
+// shares every link; the job costs no stack and no context switch.
 #pragma once
 
 #include "sim/actors/inference_server.hpp"
+#include "sim/actors/kernel_flows.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/platform/site_platform.hpp"
 #include "sim/policy/request_split.hpp"
@@ -38,11 +43,33 @@ struct JobPlacement {
   bool local_gpu = false;    // its node has a GPU: remote_inference modules run there, without the network
 };
 
+class JobClient;
+
+// What every job of a run shares: the scenario, the platform, the servers, the recorder and the flows; and
+// the jobs themselves, which live until the run ends (a stopped job may still have timers pending).
+struct JobContext {
+  const Scenario& scenario;
+  const SitePlatform& site;
+  const ServerDirectory& servers;
+  RunRecorder& recorder;
+  KernelFlows& flows;
+  std::vector<std::unique_ptr<JobClient>> jobs;
+  bool stopped = false;               // the campaign window ended: jobs do nothing more
+  std::optional<double> stopped_at_s; // when
+};
+
 class JobClient {
 public:
-  JobClient(const Scenario& scenario, const SitePlatform& site, const ServerDirectory& servers,
-            RunRecorder& recorder, JobPlacement placement, std::function<void()> on_finish = {});
-  void operator()();
+  // `on_finish` runs when the job's last thread has finished (campaign mode: frees the grid slot; the
+  // scheduler records the job). Outside campaigns the job records itself first.
+  JobClient(JobContext& context, JobPlacement placement, std::function<void()> on_finish = {});
+  JobClient(const JobClient&) = delete;
+  JobClient& operator=(const JobClient&) = delete;
+  ~JobClient();
+
+  // Schedules the job's start (at placement.start_s). Call once, in kernel context or before the run.
+  void start();
+  bool finished() const { return threads_running_ == 0 && started_; }
 
 private:
   // The job's channel to one model: its pod, the links on the way, and the server behind it.
@@ -57,34 +84,46 @@ private:
     double reply_latency_s = 0.0;
     double reply_rate_bytes_per_s = 0.0;
   };
+  struct Thread;
+  struct Sender;
 
-  // Runs one remote-inference module; returns false if the event failed (a request rejected too often).
-  bool run_remote_inference(const Module& module, const Connection& connection, EventRecord& event,
-                            std::mt19937_64& rng);
-  // One thread's loop: takes the job's next event until none is left.
-  void run_events(std::mt19937_64& rng);
-  bool send_request(const Module& module, const Connection& connection, int batch_size, EventRecord& event);
-  bool send_requests_in_flight(const Module& module, const Connection& connection,
-                               const std::vector<int>& requests, EventRecord& event);
+  // Runs `then` after `delay_s` of simulated time (a kernel timer), unless the job has been stopped.
+  void after(double delay_s, std::function<void()> then);
   // How long a reply of this size takes from the pod when it is not simulated as a flow; none when it must be
   // a flow (larger than platform.network.small_reply_max).
   std::optional<double> small_reply_delay_s(const Connection& connection, double bytes) const;
+  void begin();
+  void thread_finished();
 
+  // One thread's loop, step by step.
+  void next_event(Thread& thread);
+  void next_module(Thread& thread);
+  void module_done(Thread& thread);
+  void run_remote(Thread& thread, const Module& module, const Connection& connection);
+  void remote_done(Thread& thread, bool ok);
+  // One sender of a remote module (one for synchronous calls, up to max_in_flight for asynchronous ones).
+  void next_request(Sender& sender);
+  void send_attempt(Sender& sender);
+  void send(Sender& sender);
+  void arrived(Sender& sender);
+  void reply(Sender& sender);
+  void reply_received(Sender& sender, double reply_at_s);
+
+  JobContext& context_;
   const Scenario& scenario_;
-  const SitePlatform& site_;
-  const ServerDirectory& servers_;
-  RunRecorder& recorder_;
   JobPlacement placement_;
-  std::function<void()> on_finish_; // campaign mode: frees the grid slot (the scheduler records the job)
-  std::mt19937_64 rng_;             // the first thread's stream
-  // Shared by the job's threads (SimGrid runs one actor at a time: no lock).
+  std::function<void()> on_finish_;
+  simgrid::s4u::Host* worker_ = nullptr;
   int events_ = 0;
-  int next_event_ = 0;
+  int next_event_ = 0; // the job's next event, whichever thread is free
+  int threads_running_ = 0;
+  bool started_ = false;
   double job_start_s_ = 0.0;
   double warmup_end_s_ = 0.0;           // the latest end of a warm-up event
   std::vector<Connection> connections_; // per served model
   std::vector<int> module_connection_;  // per pipeline module: index in connections_ (-1: not remote)
   RequestSplitter request_splitter_;
+  std::vector<std::unique_ptr<Thread>> threads_;
 };
 
 } // namespace sonicsim

@@ -11,7 +11,6 @@
 #include "sim/metrics/replicated_figures.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/random/replication_seed.hpp"
-#include "sim/scenario/campaign_scale.hpp"
 
 #include <iostream>
 #include <memory>
@@ -130,7 +129,6 @@ int run(const RunArguments& arguments) {
                                                : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
   RunOptions options{output_dir, std::nullopt};
-  check_actor_limit(scaled_for_simulation(scenario)); // what run_simulation will build
   if (arguments.replications > 1) return run_replications(arguments, scenario, output_dir);
   if (const auto direct = direct_inference_baseline(scenario)) {
     // Its own process: SimGrid allows one engine per process.

@@ -4,6 +4,7 @@
 #include "sim/actors/campaign_scheduler.hpp"
 #include "sim/actors/inference_server.hpp"
 #include "sim/actors/job_client.hpp"
+#include "sim/actors/kernel_flows.hpp"
 #include "sim/analysis/campaign_traffic_fit.hpp"
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
@@ -83,36 +84,12 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
   return placements;
 }
 
-// Every job is a SimGrid actor with its own stack, which SimGrid maps with a guard page: two memory maps per
-// actor. Linux caps maps per process (vm.max_map_count, 65,530 by default), and SimGrid aborts when it runs
-// out ("Failed to protect stack"). Asynchronous clients add up to max_in_flight sender actors per job. The
-// check keeps 1,024 maps for the libraries and the heap.
 } // namespace
-
-void check_actor_limit(const Scenario& scenario) {
-  const auto& workload = scenario.workload;
-  const std::int64_t per_job = static_cast<std::int64_t>(workload.threads) *
-                               (1 + (workload.client.asynchronous ? workload.client.max_in_flight : 0));
-  const std::int64_t actors = static_cast<std::int64_t>(workload.jobs) * per_job;
-  std::int64_t max_map_count = 65530;
-  std::ifstream limit_file("/proc/sys/vm/max_map_count");
-  limit_file >> max_map_count;
-  const std::int64_t max_actors = (max_map_count - 1024) / 2;
-  if (actors <= max_actors) return;
-  throw InputError(
-      scenario.source_file + ": key 'workload.jobs': " + std::to_string(workload.jobs) + " jobs need " +
-      std::to_string(actors) + " SimGrid actors, each with its own stack mapped twice (stack and " +
-      "guard page); this system allows " + std::to_string(max_map_count) +
-      " memory maps per process (/proc/sys/vm/max_map_count), enough for " + std::to_string(max_actors) +
-      " actors. Use fewer jobs, or raise the limit (as root: sysctl -w " +
-      "vm.max_map_count=" + std::to_string(4 * (actors + 1024)) + ")");
-}
 
 RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   // A campaign may run on a fraction of the site (campaign_scale.hpp); outputs show the scenario as written.
   const Scenario scenario = scaled_for_simulation(scenario_as_written);
-  check_actor_limit(scenario);
   EngineCommandLine command_line(scenario);
   const auto engine = command_line.start_engine();
 
@@ -146,15 +123,23 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
     }
   }
 
+  // Jobs are state machines in SimGrid's kernel (job_client.hpp), not actors.
+  KernelFlows flows;
+  JobContext context{scenario, site, directory, recorder, flows, {}, false, std::nullopt};
   if (scenario.workload.campaign) {
     sg4::Actor::create("campaign_scheduler", site.background_source,
-                       CampaignScheduler(scenario, site, directory, recorder, slot_cpu_speeds(scenario),
-                                         slot_local_gpus(scenario)));
+                       CampaignScheduler(context, slot_cpu_speeds(scenario), slot_local_gpus(scenario)));
   } else {
+    // SimGrid ends a run when only daemon actors are left, and the background sources are daemons: this
+    // actor keeps the run alive until the last job has finished.
+    int running = scenario.workload.jobs;
+    const sg4::ActorPtr keeper =
+        sg4::Actor::create("jobs", site.background_source, []() { sg4::this_actor::suspend(); });
     for (const auto& placement : place_jobs(scenario)) {
-      sg4::Actor::create("job" + std::to_string(placement.job),
-                         site.worker_hosts[static_cast<std::size_t>(placement.worker)],
-                         JobClient(scenario, site, directory, recorder, placement));
+      context.jobs.push_back(std::make_unique<JobClient>(context, placement, [&running, keeper]() {
+        if (--running == 0 && keeper->is_suspended()) keeper->resume();
+      }));
+      context.jobs.back()->start();
     }
   }
   const BackgroundTraffic& background = scenario.platform.site_switch.background;
@@ -173,7 +158,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   engine->run();
 
   RunResult result;
-  result.summary = recorder.summarize(sg4::Engine::get_clock());
+  // A campaign ends with its window; what the stopped jobs' timers did after it is not part of the run.
+  result.summary = recorder.summarize(context.stopped_at_s.value_or(sg4::Engine::get_clock()));
   if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);
   if (options.direct_baseline && options.direct_baseline->event.mean_s > 0 &&
       result.summary.event.mean_s > 0) {

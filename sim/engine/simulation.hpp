@@ -17,10 +17,6 @@ struct RunOptions {
   std::optional<RunSummary> direct_baseline;
 };
 
-// Throws InputError when the scenario needs more SimGrid actors than this system can map (run_simulation
-// checks it too; a caller that runs a baseline first checks before).
-void check_actor_limit(const Scenario& scenario);
-
 struct RunResult {
   RunSummary summary;
   double wall_clock_s = 0.0;
