@@ -1,9 +1,12 @@
 #include "sim/engine/flow_floor.hpp"
 
+#include "sim/actors/kernel_flows.hpp"
+
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/platform/site_platform.hpp"
 
+#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
 
 #include <chrono>
@@ -13,6 +16,7 @@
 #include <vector>
 
 namespace sg4 = simgrid::s4u;
+using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 
@@ -37,6 +41,9 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
   const SitePlatform site = build_site_platform(scenario);
   RunRecorder recorder(scenario, make_server_layout(scenario), site.links, nullptr);
 
+  // Driven from the kernel like the simulator's jobs (kernel_flows.hpp): a timer per flow start, the flow
+  // started from the kernel, no actor. The floor then measures SimGrid's flows, not a design's actors.
+  KernelFlows flows;
   const int jobs = scenario.workload.jobs;
   FlowFloorResult result;
   for (int job = 0; job < jobs; ++job) {
@@ -44,13 +51,11 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
     sg4::Host* pod = site.pod_hosts[static_cast<std::size_t>(job) % site.pod_hosts.size()];
     // Staggered starts, so that the flows do not all begin together.
     const double offset_s = workload.period_s * job / jobs;
-    sg4::Actor::create("job" + std::to_string(job), worker, [worker, pod, offset_s, &workload, &result]() {
-      for (std::uint64_t k = 0; k < workload.flows_per_job; ++k) {
-        sg4::this_actor::sleep_until(offset_s + static_cast<double>(k) * workload.period_s);
-        sg4::Comm::sendto(worker, pod, static_cast<std::uint64_t>(workload.flow_bytes));
-        ++result.flows;
-      }
-    });
+    for (std::uint64_t k = 0; k < workload.flows_per_job; ++k)
+      Timer::set(offset_s + static_cast<double>(k) * workload.period_s,
+                 [&flows, &result, &workload, worker, pod]() {
+                   flows.start(worker, pod, workload.flow_bytes, [&result]() { ++result.flows; });
+                 });
   }
   engine->run();
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -1,0 +1,111 @@
+// Flows started from SimGrid's kernel (sim/actors/kernel_flows.hpp): the cast their end relies on, and their
+// timing against a blocking Comm::sendto from an actor. Each engine runs in its own child process (SimGrid
+// allows one engine per process).
+#include "sim/actors/kernel_flows.hpp"
+#include "sim/app/process_pool.hpp"
+
+#include <doctest/doctest.h>
+
+#include <simgrid/kernel/Timer.hpp>
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/s4u.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+// Runs `body` in a child process; returns what it returned (or the error).
+std::string in_child(const std::function<std::string()>& body) {
+  std::string output;
+  sonicsim::run_in_child_processes(
+      1, 1, [&](std::size_t) { return body(); },
+      [&](std::size_t, const sonicsim::ChildResult& child) {
+        output = (child.ok ? "" : "error: ") + child.output;
+      });
+  return output;
+}
+
+// Two hosts and one link of 1e8 B/s and 1 ms latency between them, on CM02 as the simulator runs it.
+struct TwoHosts {
+  std::unique_ptr<sg4::Engine> engine;
+  sg4::Host* a = nullptr;
+  sg4::Host* b = nullptr;
+  TwoHosts() {
+    int argc = 2;
+    char name[] = "test";
+    char model[] = "--cfg=network/model:CM02";
+    char* argv[] = {name, model, nullptr};
+    engine = std::make_unique<sg4::Engine>(&argc, argv);
+    auto* zone = sg4::create_full_zone("site");
+    a = zone->create_host("a", 1e9);
+    b = zone->create_host("b", 1e9);
+    sg4::Link* link = zone->create_link("link", 1e8)->set_latency(1e-3)->seal();
+    zone->add_route(a->get_netpoint(), b->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(link)}, true);
+    zone->seal();
+  }
+};
+
+} // namespace
+
+TEST_CASE(
+    "kernel flows: the network action the state-change signal hands over is read as its public Action") {
+  const std::string out = in_child([]() {
+    TwoHosts site;
+    sg4::CommPtr comm;
+    const void* seen_activity = nullptr;
+    double seen_cost = -1.0;
+    sg4::Link::on_communication_state_change_cb([&](simgrid::kernel::resource::NetworkAction& network_action,
+                                                    simgrid::kernel::resource::Action::State) {
+      const auto& action = reinterpret_cast<const simgrid::kernel::resource::Action&>(network_action);
+      if (action.get_state() != simgrid::kernel::resource::Action::State::FINISHED) return;
+      seen_activity = action.get_activity();
+      seen_cost = action.get_cost();
+    });
+    simgrid::kernel::timer::Timer::set(0.5, [&]() {
+      comm = sg4::Comm::sendto_init(site.a, site.b);
+      comm->set_payload_size(1000000);
+      comm->detach();
+    });
+    site.engine->run();
+    char text[160];
+    std::snprintf(text, sizeof text, "%d %.0f", seen_activity != nullptr && seen_activity == comm->get_impl(),
+                  seen_cost);
+    return std::string(text);
+  });
+  // The activity behind the action is the one the Comm started, and its cost is the payload in bytes.
+  CHECK(out == "1 1000000");
+}
+
+TEST_CASE("kernel flows: a flow started from a timer ends when a blocking sendto from an actor does") {
+  const auto finish_time = [](bool from_kernel) {
+    return in_child([from_kernel]() {
+      TwoHosts site;
+      double done_s = -1.0;
+      std::unique_ptr<sonicsim::KernelFlows> flows;
+      if (from_kernel) {
+        flows = std::make_unique<sonicsim::KernelFlows>();
+        simgrid::kernel::timer::Timer::set(
+            0.25, [&]() { flows->start(site.a, site.b, 2e6, [&]() { done_s = sg4::Engine::get_clock(); }); });
+      } else {
+        sg4::Actor::create("sender", site.a, [&]() {
+          sg4::this_actor::sleep_until(0.25);
+          sg4::Comm::sendto(site.a, site.b, 2000000);
+          done_s = sg4::Engine::get_clock();
+        });
+      }
+      site.engine->run();
+      char text[64];
+      std::snprintf(text, sizeof text, "%.12f", done_s);
+      return std::string(text);
+    });
+  };
+  // Started at 0.25 s, 2e6 B at 1e8 B/s and the latency: the same date to the last printed digit, whichever
+  // way the flow starts (SimGrid times both with the same network action).
+  const std::string kernel = finish_time(true), actor = finish_time(false);
+  CHECK(kernel == actor);
+  CHECK(std::stod(kernel) > 0.25 + 2e6 / 1e8);
+}
