@@ -68,18 +68,11 @@ JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<
     if (!placement_.local_gpu && !c.on_node) {
       c.request_links = site.request_links(placement_.worker, c.pod);
       c.response_links = site.response_links(placement_.worker, c.pod);
-      // CM02 without correction factors times a flow alone on its path at latency + bytes / rate, where rate
-      // is the narrowest link's bandwidth, capped by the TCP window at window / (2 x latency)
-      // (network/TCP-gamma).
-      std::vector<sg4::Link*> links;
-      site.pod_hosts[static_cast<std::size_t>(c.pod)]->route_to(worker_, links, &c.reply_latency_s);
-      c.reply_rate_bytes_per_s = std::numeric_limits<double>::infinity();
-      for (const auto* link : links)
-        c.reply_rate_bytes_per_s = std::min(c.reply_rate_bytes_per_s, link->get_bandwidth());
-      const double window_bytes = scenario_.platform.network.tcp_window_bytes;
-      if (window_bytes > 0 && c.reply_latency_s > 0)
-        c.reply_rate_bytes_per_s =
-            std::min(c.reply_rate_bytes_per_s, window_bytes / (2.0 * c.reply_latency_s));
+      // A flow alone on its path takes latency + bytes / cap (kernel_flows.hpp): a small reply the same.
+      const FlowTiming reply =
+          context_.flows.timing(site.pod_hosts[static_cast<std::size_t>(c.pod)], worker_);
+      c.reply_latency_s = reply.latency_s;
+      c.reply_rate_bytes_per_s = reply.cap_bytes_per_s;
     }
     connections_.push_back(std::move(c));
   }

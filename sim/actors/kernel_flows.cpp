@@ -2,9 +2,14 @@
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <xbt/config.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace sg4 = simgrid::s4u;
 using simgrid::kernel::timer::Timer;
@@ -16,9 +21,29 @@ KernelFlows* current = nullptr; // the engine's (one engine per process)
 
 } // namespace
 
-KernelFlows::KernelFlows() {
+KernelFlows::KernelFlows(FlowSettings settings) : settings_(std::move(settings)) {
   if (current) throw std::logic_error("KernelFlows: one per engine");
   current = this;
+  // The latency timer and the fast path are CM02 without correction factors and without cross traffic (what
+  // the simulator configures): a flow alone is then latency + bytes / cap. Another network model or factor
+  // given with --cfg keeps SimGrid's own latency and every flow in SimGrid.
+  exact_cm02_ = simgrid::config::get_value<std::string>("network/model") == "CM02" &&
+                simgrid::config::is_default("network/latency-factor") &&
+                simgrid::config::is_default("network/bandwidth-factor") &&
+                simgrid::config::is_default("network/weight-S") &&
+                !simgrid::config::get_value<bool>("network/crosstraffic");
+  if (!exact_cm02_) {
+    settings_.fast_path = false;
+    return;
+  }
+  // SimGrid pays no latency for the flows started here: they have paid it already, as a timer. (CM02 reads
+  // the TCP window bound from the path's latency before this factor applies.)
+  sg4::Engine::get_instance()->get_netzone_root()->get_network_model()->set_lat_factor_cb(
+      [others = settings_.other_senders](double, const sg4::Host* from, const sg4::Host*,
+                                         const std::vector<sg4::Link*>&,
+                                         const std::unordered_set<sg4::NetZone*>&) {
+        return std::find(others.begin(), others.end(), from) != others.end() ? 1.0 : 0.0;
+      });
   static bool connected = false;
   if (connected) return;
   connected = true;
@@ -35,19 +60,170 @@ KernelFlows::~KernelFlows() {
   current = nullptr;
 }
 
+KernelFlows::Path& KernelFlows::path(sg4::Host* from, sg4::Host* to) {
+  const auto key = std::make_pair(static_cast<const void*>(from), static_cast<const void*>(to));
+  const auto found = paths_.find(key);
+  if (found != paths_.end()) return found->second;
+  Path& p = paths_[key];
+  std::vector<sg4::Link*> links;
+  double simgrid_latency_s = 0.0;
+  from->route_to(to, links, &simgrid_latency_s);
+  p.timing.latency_s = simgrid_latency_s;
+  double cap = std::numeric_limits<double>::infinity();
+  for (sg4::Link* link : links) {
+    LinkLoad& load = links_[link];
+    load.capacity_bytes_per_s = link->get_bandwidth();
+    p.links.push_back(&load);
+    cap = std::min(cap, link->get_bandwidth());
+  }
+  // CM02's TCP-gamma bound: window / (2 x one-way latency), i.e. window / RTT.
+  if (settings_.tcp_window_bytes > 0 && p.timing.latency_s > 0)
+    cap = std::min(cap, settings_.tcp_window_bytes / (2.0 * p.timing.latency_s));
+  p.timing.cap_bytes_per_s = cap;
+  return p;
+}
+
+FlowTiming KernelFlows::timing(sg4::Host* from, sg4::Host* to) {
+  return path(from, to).timing;
+}
+
+void KernelFlows::add_other_traffic(sg4::Host* from, sg4::Host* to, double peak_bytes_per_s) {
+  for (LinkLoad* link : path(from, to).links)
+    link->committed_bytes_per_s += peak_bytes_per_s;
+}
+
+std::uint32_t KernelFlows::allocate() {
+  if (!free_flows_.empty()) {
+    const std::uint32_t flow = free_flows_.back();
+    free_flows_.pop_back();
+    return flow;
+  }
+  flows_.emplace_back();
+  return static_cast<std::uint32_t>(flows_.size() - 1);
+}
+
+void KernelFlows::release(std::uint32_t flow) {
+  Flow& f = flows_[flow];
+  ++f.generation; // stale entries in the links' fast lists no longer match
+  f.fast = false;
+  f.timer = nullptr;
+  f.done = nullptr;
+  free_flows_.push_back(flow);
+}
+
 void KernelFlows::start(sg4::Host* from, sg4::Host* to, double bytes, std::function<void()> done) {
-  const sg4::CommPtr comm = sg4::Comm::sendto_init(from, to);
-  comm->set_payload_size(static_cast<std::uint64_t>(bytes));
+  const std::uint32_t id = allocate();
+  Flow& f = flows_[id];
+  f.from = from;
+  f.to = to;
+  f.path = &path(from, to);
+  f.bytes = bytes;
+  f.start_s = sg4::Engine::get_clock();
+  f.done = std::move(done);
+  const FlowTiming timing = f.path->timing;
+  bool fits = settings_.fast_path;
+  if (settings_.fast_path) {
+    for (LinkLoad* link : f.path->links) {
+      link->committed_bytes_per_s += timing.cap_bytes_per_s;
+      if (link->committed_bytes_per_s > link->capacity_bytes_per_s) fits = false;
+    }
+  }
+  if (fits) {
+    // Every link of the path has room for every flow on it at its cap: this one gets its cap throughout.
+    f.fast = true;
+    for (LinkLoad* link : f.path->links) {
+      link->fast.emplace_back(id, f.generation);
+      ++link->fast_count;
+    }
+    f.timer = Timer::set(f.start_s + timing.latency_s + bytes / timing.cap_bytes_per_s, [this, id]() {
+      flows_[id].timer = nullptr; // SimGrid deletes a timer once it has run
+      finish(id);
+    });
+    ++counts_.fast;
+    return;
+  }
+  ++counts_.simgrid;
+  if (settings_.fast_path) {
+    // The links this flow overfills are SimGrid's from now on, with every fast flow on them.
+    for (LinkLoad* link : f.path->links) {
+      if (link->committed_bytes_per_s <= link->capacity_bytes_per_s) continue;
+      for (const auto& [other, generation] : link->fast)
+        if (flows_[other].generation == generation && flows_[other].fast) hand_over(other);
+      link->fast.clear();
+    }
+  }
+  // Its latency first, then its bytes in SimGrid (which, outside exact CM02, pays the latency itself).
+  if (timing.latency_s > 0 && exact_cm02_)
+    Timer::set(f.start_s + timing.latency_s, [this, id, bytes]() { start_in_simgrid(id, bytes); });
+  else
+    start_in_simgrid(id, bytes);
+}
+
+void KernelFlows::hand_over(std::uint32_t id) {
+  Flow& f = flows_[id];
+  f.fast = false;
+  for (LinkLoad* link : f.path->links)
+    --link->fast_count;
+  if (f.timer) {
+    f.timer->remove();
+    f.timer = nullptr;
+  }
+  ++counts_.handed;
+  const FlowTiming timing = f.path->timing;
+  const double now_s = sg4::Engine::get_clock();
+  const double sending_since_s = f.start_s + timing.latency_s;
+  if (now_s < sending_since_s) {
+    // Still paying its latency: it enters SimGrid when it starts sending, with all its bytes.
+    Timer::set(sending_since_s, [this, id]() { start_in_simgrid(id, flows_[id].bytes); });
+    return;
+  }
+  start_in_simgrid(id, f.bytes - timing.cap_bytes_per_s * (now_s - sending_since_s));
+}
+
+void KernelFlows::start_in_simgrid(std::uint32_t id, double bytes) {
+  const Flow& f = flows_[id];
+  // Less than a byte left: SimGrid counts whole bytes, and the flow ends now.
+  const auto payload = static_cast<std::uint64_t>(std::llround(std::max(0.0, bytes)));
+  if (payload == 0) {
+    finish(id);
+    return;
+  }
+  const sg4::CommPtr comm = sg4::Comm::sendto_init(f.from, f.to);
+  comm->set_payload_size(payload);
   comm->detach();
-  in_flight_.emplace(comm->get_impl(), std::move(done));
-  ++started_;
+  in_simgrid_.emplace(comm->get_impl(), id);
+}
+
+void KernelFlows::finish(std::uint32_t id) {
+  Flow& f = flows_[id];
+  if (settings_.fast_path) {
+    for (LinkLoad* link : f.path->links) {
+      link->committed_bytes_per_s -= f.path->timing.cap_bytes_per_s;
+      if (f.fast) --link->fast_count;
+      // Drop entries of flows that have ended or left the fast path, once they are most of the list.
+      if (link->fast.size() > 64 && link->fast.size() > 4 * static_cast<std::size_t>(link->fast_count)) {
+        auto& list = link->fast;
+        list.erase(std::remove_if(list.begin(), list.end(),
+                                  [this, id](const auto& entry) {
+                                    const Flow& other = flows_[entry.first];
+                                    return entry.first == id || other.generation != entry.second ||
+                                           !other.fast;
+                                  }),
+                   list.end());
+      }
+    }
+  }
+  f.fast = false;
+  defer(std::move(f.done));
+  release(id);
 }
 
 void KernelFlows::on_state_change(const void* activity) {
-  const auto found = in_flight_.find(activity);
-  if (found == in_flight_.end()) return; // not ours: a background flow of an actor
-  defer(std::move(found->second));
-  in_flight_.erase(found);
+  const auto found = in_simgrid_.find(activity);
+  if (found == in_simgrid_.end()) return; // not ours: a background flow of an actor
+  const std::uint32_t id = found->second;
+  in_simgrid_.erase(found);
+  finish(id);
 }
 
 void KernelFlows::defer(std::function<void()> call) {

@@ -1,47 +1,124 @@
 // Work done in SimGrid's kernel context instead of in actors: network flows started from kernel timer
 // callbacks and reported back when they end, and calls deferred to the end of the current kernel step. Jobs
-// are state machines on kernel timers (job_client.hpp): a job costs no actor, no stack and no context switch,
-// and a request costs a flow and a few timers.
+// are state machines on kernel timers (job_client.hpp): a job costs no actor, no stack and no context switch.
 //
-// A flow is a host-to-host SimGrid communication (Comm::sendto_init + detach) in the same network model as a
-// blocking Comm::sendto: SimGrid still does all the sharing. Its end is seen through
-// Link::on_communication_state_change, which hands over the network action; the action is read through its
-// public base class `kernel::resource::Action` (the cast is pinned by a test: kernel_flow_cast_test). A
-// flow's callback and a deferred call run after the current kernel step (a timer at the current date), never
-// inside SimGrid's model update or inside the caller: a callback may start flows and submit requests.
+// A flow pays its path's latency as a kernel timer, then moves its bytes as a host-to-host SimGrid
+// communication (Comm::sendto_init + detach) whose latency SimGrid does not apply again (a latency factor of
+// 0 for these flows, network/latency-factor's callback). CM02 still bounds it by its cap, its narrowest
+// link's bandwidth and the TCP window / (2 x the path's latency), which it reads from the links. During its
+// latency a CM02 flow shares nothing, so paying it first is the same, and it lets a flow be handed to SimGrid
+// at any point of its life. Its end is seen through Link::on_communication_state_change, which hands over the
+// network action, read through its public base class kernel::resource::Action (the cast is pinned by
+// tests/scenario/test_kernel_flows.cpp).
+//
+// The fast path. While the caps of all flows on each link of its path (and the peak of any other traffic
+// there) fit in the link's bandwidth, no link on the path can be saturated, so max-min sharing gives the flow
+// exactly its cap: it is timed as latency + bytes / cap on a timer, without entering SimGrid's solver. A flow
+// that would overfill a link goes to SimGrid, and so does every fast flow on that link, with the bytes it has
+// left: from then on SimGrid shares that link. The fast path only skips the solver where its answer is known;
+// `platform.network.fast_path: false` sends every flow to SimGrid.
+//
+// Callbacks and deferred calls run after the current kernel step (a timer at the current date), never inside
+// SimGrid's model update or inside the caller: a callback may start flows and submit requests.
 #pragma once
 
 #include <simgrid/s4u.hpp>
 
+#include <cstdint>
+#include <deque>
 #include <functional>
+#include <map>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+namespace simgrid::kernel::timer {
+class Timer;
+}
+
 namespace sonicsim {
+
+struct FlowSettings {
+  double tcp_window_bytes = 0.0; // network/TCP-gamma; 0: no window cap
+  bool fast_path = true;
+  // Hosts whose flows are not started here (the background sources, which are actors): SimGrid pays their
+  // latency itself.
+  std::vector<const simgrid::s4u::Host*> other_senders;
+};
+
+// How SimGrid times a flow on an idle path: latency + bytes / cap.
+struct FlowTiming {
+  double latency_s = 0.0;
+  double cap_bytes_per_s = 0.0;
+};
+
+struct FlowCounts {
+  std::uint64_t fast = 0;    // timed without the solver from start to end
+  std::uint64_t simgrid = 0; // in SimGrid from the start
+  std::uint64_t handed = 0;  // started fast, handed to SimGrid when a link of theirs filled up
+};
 
 class KernelFlows {
 public:
   // One per engine; connects to SimGrid's signal the first time one is made in the process.
-  KernelFlows();
+  explicit KernelFlows(FlowSettings settings);
   ~KernelFlows();
   KernelFlows(const KernelFlows&) = delete;
   KernelFlows& operator=(const KernelFlows&) = delete;
 
+  // Traffic of others (background sources, which are actors) from `from` to `to`, at most `peak_bytes_per_s`:
+  // counted on every link of that path, so that the fast path never assumes room the others may take.
+  void add_other_traffic(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double peak_bytes_per_s);
   // Starts a flow of `bytes` from `from` to `to` now; `done` runs once it has been delivered.
   void start(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes, std::function<void()> done);
+  // The latency and cap of a flow on the path from `from` to `to`.
+  FlowTiming timing(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
   // Runs `call` after the current kernel step, in the order deferred.
   void defer(std::function<void()> call);
-  // Flows started so far (the benchmark's count).
-  std::uint64_t started() const { return started_; }
+  const FlowCounts& counts() const { return counts_; }
 
 private:
+  struct LinkLoad {
+    double capacity_bytes_per_s = 0.0;
+    double committed_bytes_per_s = 0.0; // caps of the flows on it, and the peak of other traffic
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> fast; // (flow, generation) of fast flows, lazily
+    std::uint32_t fast_count = 0;
+  };
+  struct Path {
+    std::vector<LinkLoad*> links;
+    FlowTiming timing;
+  };
+  struct Flow {
+    std::uint32_t generation = 0;
+    bool fast = false;
+    simgrid::s4u::Host* from = nullptr;
+    simgrid::s4u::Host* to = nullptr;
+    Path* path = nullptr;
+    double bytes = 0.0;
+    double start_s = 0.0;
+    simgrid::kernel::timer::Timer* timer = nullptr;
+    std::function<void()> done;
+  };
+
+  Path& path(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
+  std::uint32_t allocate();
+  void release(std::uint32_t flow);
+  void start_in_simgrid(std::uint32_t flow, double bytes);
+  void hand_over(std::uint32_t flow);
+  void finish(std::uint32_t flow);
   void on_state_change(const void* activity);
   void run_deferred();
 
-  std::unordered_map<const void*, std::function<void()>> in_flight_; // by the flow's kernel activity
+  FlowSettings settings_;
+  bool exact_cm02_ = false; // see the constructor
+  std::map<std::pair<const void*, const void*>, Path> paths_;
+  std::unordered_map<const void*, LinkLoad> links_;
+  std::deque<Flow> flows_;
+  std::vector<std::uint32_t> free_flows_;
+  std::unordered_map<const void*, std::uint32_t> in_simgrid_; // by the flow's kernel activity
   std::vector<std::function<void()>> deferred_, running_;
   bool drain_armed_ = false;
-  std::uint64_t started_ = 0;
+  FlowCounts counts_;
 };
 
 } // namespace sonicsim

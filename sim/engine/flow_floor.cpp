@@ -43,7 +43,9 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
 
   // Driven from the kernel like the simulator's jobs (kernel_flows.hpp): a timer per flow start, the flow
   // started from the kernel, no actor. The floor then measures SimGrid's flows, not a design's actors.
-  KernelFlows flows;
+  KernelFlows flows(FlowSettings{scenario.platform.network.tcp_window_bytes,
+                                 scenario.platform.network.fast_path,
+                                 {site.background_source, site.on_off_source}});
   const int jobs = scenario.workload.jobs;
   FlowFloorResult result;
   for (int job = 0; job < jobs; ++job) {

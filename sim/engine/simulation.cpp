@@ -124,20 +124,30 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   }
 
   // Jobs are state machines in SimGrid's kernel (job_client.hpp), not actors.
-  KernelFlows flows;
+  const BackgroundTraffic& other_users = scenario.platform.site_switch.background;
+  KernelFlows flows(FlowSettings{scenario.platform.network.tcp_window_bytes,
+                                 scenario.platform.network.fast_path,
+                                 {site.background_source, site.on_off_source}});
+  // The background sources are SimGrid actors; their flows are counted at their peak on the fast path.
+  if (other_users.rate_bps > 0 || other_users.schedule)
+    flows.add_other_traffic(site.background_source, site.background_sink,
+                            site.background_limiter->get_bandwidth());
+  if (other_users.on_off)
+    flows.add_other_traffic(site.on_off_source, site.background_sink, site.on_off_limiter->get_bandwidth());
   JobContext context{scenario, site, directory, recorder, flows, {}, false, std::nullopt};
+  int jobs_running = 0; // outlives the run: the jobs' last callbacks count down on it
   if (scenario.workload.campaign) {
     sg4::Actor::create("campaign_scheduler", site.background_source,
                        CampaignScheduler(context, slot_cpu_speeds(scenario), slot_local_gpus(scenario)));
   } else {
     // SimGrid ends a run when only daemon actors are left, and the background sources are daemons: this
     // actor keeps the run alive until the last job has finished.
-    int running = scenario.workload.jobs;
+    jobs_running = scenario.workload.jobs;
     const sg4::ActorPtr keeper =
         sg4::Actor::create("jobs", site.background_source, []() { sg4::this_actor::suspend(); });
     for (const auto& placement : place_jobs(scenario)) {
-      context.jobs.push_back(std::make_unique<JobClient>(context, placement, [&running, keeper]() {
-        if (--running == 0 && keeper->is_suspended()) keeper->resume();
+      context.jobs.push_back(std::make_unique<JobClient>(context, placement, [&jobs_running, keeper]() {
+        if (--jobs_running == 0 && keeper->is_suspended()) keeper->resume();
       }));
       context.jobs.back()->start();
     }

@@ -24,7 +24,7 @@ std::string layout_rule(int max_gpus_per_pod, int min_pods) {
 std::optional<PodLayout> layout_for_gpus(int gpus, int min_pods, int max_gpus_per_pod) {
   if (gpus < 1 || max_gpus_per_pod < 1) return std::nullopt;
   for (int pods = std::max({1, min_pods, ceil_div(gpus, max_gpus_per_pod)}); pods <= gpus; ++pods)
-    if (gpus % pods == 0) return PodLayout{pods, gpus / pods};
+    if (gpus % pods == 0) return PodLayout{pods, gpus / pods, "", 0.0};
   return std::nullopt;
 }
 

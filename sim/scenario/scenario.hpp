@@ -131,6 +131,9 @@ struct NetworkSettings {
   // time. Skipping their flows cuts the simulator's cost per request by a third. Default 64 KiB; 0 simulates
   // every reply as a flow.
   double small_reply_max_bytes = 65536.0;
+  // Flows whose every link has room for all flows on it at their caps are timed without SimGrid's solver
+  // (sim/actors/kernel_flows.hpp); false sends every flow to SimGrid. Default true.
+  bool fast_path = true;
 };
 
 struct Platform {

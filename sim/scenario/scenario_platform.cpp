@@ -212,6 +212,8 @@ Platform read_platform(const Cursor& c) {
                 (p.network.tcp_window_bytes >= 1024.0 && p.network.tcp_window_bytes <= 1e9),
             "a window of 0 (no cap) or between 1KiB and 1GB, e.g. \"3MB\"");
   }
+  if (c["network"].present() && c["network"]["fast_path"].present())
+    p.network.fast_path = read_bool(c["network"]["fast_path"]);
   if (c["network"].present() && c["network"]["small_reply_max"].present()) {
     const Cursor small_reply = c["network"]["small_reply_max"];
     p.network.small_reply_max_bytes = read_bytes(small_reply);

@@ -63,10 +63,12 @@ Variant read_variant(const Cursor& c, const std::string& name, const YAML::Node&
 
 Costs read_costs(const Cursor& c) {
   Costs costs;
-  if (c["device_hour"].present())
-    for (const auto& entry : c["device_hour"].node())
-      costs.device_hour_usd[entry.first.Scalar()] =
-          read_price_usd_per_hour(c["device_hour"][entry.first.Scalar()]);
+  if (c["device_hour"].present()) {
+    const Cursor hours = c["device_hour"];
+    const YAML::Node entries = hours.node();
+    for (const auto& entry : entries)
+      costs.device_hour_usd[entry.first.Scalar()] = read_price_usd_per_hour(hours[entry.first.Scalar()]);
+  }
   if (c["cpu_hour"].present()) costs.cpu_hour_usd = read_price_usd_per_hour(c["cpu_hour"]);
   return costs;
 }

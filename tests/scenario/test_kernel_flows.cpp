@@ -29,21 +29,22 @@ std::string in_child(const std::function<std::string()>& body) {
   return output;
 }
 
-// Two hosts and one link of 1e8 B/s and 1 ms latency between them, on CM02 as the simulator runs it.
+// Two hosts and one link of 1e8 B/s between them, on CM02 as the simulator runs it.
 struct TwoHosts {
   std::unique_ptr<sg4::Engine> engine;
   sg4::Host* a = nullptr;
   sg4::Host* b = nullptr;
-  TwoHosts() {
-    int argc = 2;
+  explicit TwoHosts(double latency_s = 1e-3) {
+    int argc = 3;
     char name[] = "test";
     char model[] = "--cfg=network/model:CM02";
-    char* argv[] = {name, model, nullptr};
+    char cross[] = "--cfg=network/crosstraffic:0";
+    char* argv[] = {name, model, cross, nullptr};
     engine = std::make_unique<sg4::Engine>(&argc, argv);
     auto* zone = sg4::create_full_zone("site");
     a = zone->create_host("a", 1e9);
     b = zone->create_host("b", 1e9);
-    sg4::Link* link = zone->create_link("link", 1e8)->set_latency(1e-3)->seal();
+    sg4::Link* link = zone->create_link("link", 1e8)->set_latency(latency_s)->seal();
     zone->add_route(a->get_netpoint(), b->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(link)}, true);
     zone->seal();
   }
@@ -80,32 +81,40 @@ TEST_CASE(
   CHECK(out == "1 1000000");
 }
 
-TEST_CASE("kernel flows: a flow started from a timer ends when a blocking sendto from an actor does") {
-  const auto finish_time = [](bool from_kernel) {
-    return in_child([from_kernel]() {
-      TwoHosts site;
-      double done_s = -1.0;
-      std::unique_ptr<sonicsim::KernelFlows> flows;
-      if (from_kernel) {
-        flows = std::make_unique<sonicsim::KernelFlows>();
-        simgrid::kernel::timer::Timer::set(
-            0.25, [&]() { flows->start(site.a, site.b, 2e6, [&]() { done_s = sg4::Engine::get_clock(); }); });
-      } else {
-        sg4::Actor::create("sender", site.a, [&]() {
-          sg4::this_actor::sleep_until(0.25);
+// Two flows of 2e6 B on one 1e8 B/s link, started at 0.25 s and 0.26 s, from the kernel (with or without the
+// fast path) or as blocking sendtos from actors: their end dates. The first runs alone at its cap until the
+// second arrives; then the link is shared and the fast path hands the first to SimGrid with the 1e6 B it has
+// left: it ends at 0.26 + 1e6 / 5e7 = 0.28 s, the second at 0.28 + 1e6 / 1e8 = 0.29 s, as SimGrid alone says.
+std::string two_flows(const char* how) {
+  return in_child([how]() {
+    TwoHosts site(0.0);
+    double done_s[2] = {-1.0, -1.0};
+    const std::string mode = how;
+    std::unique_ptr<sonicsim::KernelFlows> flows;
+    if (mode == "actors") {
+      for (int k = 0; k < 2; ++k)
+        sg4::Actor::create("sender", site.a, [&, k]() {
+          sg4::this_actor::sleep_until(0.25 + 0.01 * k);
           sg4::Comm::sendto(site.a, site.b, 2000000);
-          done_s = sg4::Engine::get_clock();
+          done_s[k] = sg4::Engine::get_clock();
         });
-      }
-      site.engine->run();
-      char text[64];
-      std::snprintf(text, sizeof text, "%.12f", done_s);
-      return std::string(text);
-    });
-  };
-  // Started at 0.25 s, 2e6 B at 1e8 B/s and the latency: the same date to the last printed digit, whichever
-  // way the flow starts (SimGrid times both with the same network action).
-  const std::string kernel = finish_time(true), actor = finish_time(false);
-  CHECK(kernel == actor);
-  CHECK(std::stod(kernel) > 0.25 + 2e6 / 1e8);
+    } else {
+      flows = std::make_unique<sonicsim::KernelFlows>(sonicsim::FlowSettings{0.0, mode == "fast", {}});
+      for (int k = 0; k < 2; ++k)
+        simgrid::kernel::timer::Timer::set(0.25 + 0.01 * k, [&, k]() {
+          flows->start(site.a, site.b, 2e6, [&, k]() { done_s[k] = sg4::Engine::get_clock(); });
+        });
+    }
+    site.engine->run();
+    char text[96];
+    std::snprintf(text, sizeof text, "%.9f %.9f", done_s[0], done_s[1]);
+    return std::string(text);
+  });
+}
+
+TEST_CASE("kernel flows: the fast path hands a flow to SimGrid when a link fills, and ends as SimGrid does") {
+  const std::string actors = two_flows("actors");
+  CHECK(actors == "0.280000000 0.290000000");
+  CHECK(two_flows("fast") == actors);
+  CHECK(two_flows("simgrid") == actors);
 }
