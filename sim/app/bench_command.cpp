@@ -11,9 +11,11 @@
 #include "sim/engine/flow_floor.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/summary_json.hpp"
+#include "sim/scenario/scenario_loader.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -28,11 +30,14 @@ struct BenchArguments {
   ScenarioSource source;
   int repeat = 3;
   std::vector<int> jobs{100, 400, 1000};
+  std::string campaign = "configs/protodune_2022_campaign.yaml";
+  std::vector<double> campaign_scales{0.1, 0.25};
 };
 
 struct Measurement {
   double wall_s = 0, cpu_s = 0, requests = 0, events = 0, peak_rss_mb = 0;
   double simulated_s = 0, bytes_to_servers = 0;
+  double fast_flows = 0, flows = 0; // flows timed without SimGrid's solver, and all flows
 };
 
 // CPU time of this process so far (user + system): unlike wall time, it does not grow when other processes
@@ -64,7 +69,9 @@ std::vector<Measurement> measure(const Scenario& scenario, int repeat) {
                                    {"events", result.summary.events_completed + result.summary.events_warmup +
                                                   result.summary.events_failed},
                                    {"simulated_s", result.summary.simulated_end_s},
-                                   {"bytes_to_servers", result.summary.bytes_to_servers}};
+                                   {"bytes_to_servers", result.summary.bytes_to_servers},
+                                   {"fast_flows", result.summary.flows_fast},
+                                   {"flows", result.summary.flows_fast + result.summary.flows_simgrid}};
         return out.dump();
       },
       [&measurements](std::size_t i, const ChildResult& child) {
@@ -76,7 +83,9 @@ std::vector<Measurement> measure(const Scenario& scenario, int repeat) {
                                       json["events"].get<double>(),
                                       static_cast<double>(child.peak_rss_kb) / 1024.0,
                                       json["simulated_s"].get<double>(),
-                                      json["bytes_to_servers"].get<double>()};
+                                      json["bytes_to_servers"].get<double>(),
+                                      json["fast_flows"].get<double>(),
+                                      json["flows"].get<double>()};
       });
   return measurements;
 }
@@ -120,8 +129,11 @@ WithFloor measure_with_floor(const Scenario& scenario, int repeat) {
 
 void print_row(const char* label, const std::vector<Measurement>& runs,
                const std::vector<double>& floor_per_s = {}) {
-  std::vector<double> requests_per_s, requests_per_cpu_s, events_per_s, wall_s, rss_mb;
+  std::vector<double> requests_per_s, requests_per_cpu_s, events_per_s, wall_s, rss_mb, cpu_us_per_request,
+      fast_share;
   for (const auto& run : runs) {
+    cpu_us_per_request.push_back(1e6 * run.cpu_s / run.requests);
+    fast_share.push_back(run.flows > 0 ? 100.0 * run.fast_flows / run.flows : 0.0);
     requests_per_s.push_back(run.requests / run.wall_s);
     requests_per_cpu_s.push_back(run.requests / run.cpu_s);
     events_per_s.push_back(run.events / run.wall_s);
@@ -136,8 +148,10 @@ void print_row(const char* label, const std::vector<Measurement>& runs,
     for (std::size_t i = 0; i < runs.size(); ++i)
       of_floor.push_back(100.0 * runs[i].requests / runs[i].wall_s / floor_per_s[i]);
     std::printf(" %15.0f %9.0f%%", median(floor_per_s), median(of_floor));
+  } else {
+    std::printf(" %15s %10s", "", "");
   }
-  std::printf("\n");
+  std::printf(" %11.2f %8.0f%%\n", median(cpu_us_per_request), median(fast_share));
 }
 
 int bench(const BenchArguments& arguments) {
@@ -147,8 +161,9 @@ int bench(const BenchArguments& arguments) {
       base.name.c_str(), arguments.repeat, std::thread::hardware_concurrency());
   double load[1] = {0.0};
   if (::getloadavg(load, 1) == 1) std::printf("load average before the runs: %.2f\n\n", load[0]);
-  std::printf("%-22s %10s %12s %14s %12s %10s %10s %15s %10s\n", "configuration", "requests", "requests/s",
-              "requests/cpu-s", "events/s", "wall s", "peak MB", "SimGrid floor/s", "of floor");
+  std::printf("%-22s %10s %12s %14s %12s %10s %10s %15s %10s %11s %9s\n", "configuration", "requests",
+              "requests/s", "requests/cpu-s", "events/s", "wall s", "peak MB", "SimGrid floor/s", "of floor",
+              "cpu us/req", "fast");
   std::vector<std::pair<int, double>> peak_mb_by_jobs;
   for (const int jobs : arguments.jobs) {
     const Scenario scenario = arguments.source.load({"workload.jobs=" + std::to_string(jobs)});
@@ -169,6 +184,21 @@ int bench(const BenchArguments& arguments) {
       std::printf("memory per job: %.1f kB (peak memory from %d to %d jobs)\n",
                   (most_mb - fewest_mb) * 1024.0 / (most - fewest), fewest, most);
   }
+  // The shipped 2022 campaign: jobs coming and going over hours, the site switch saturated part of the time.
+  if (!arguments.campaign.empty() && std::filesystem::exists(arguments.campaign)) {
+    std::printf("\ncampaign (%s, its 5 h window):\n", arguments.campaign.c_str());
+    for (const double scale : arguments.campaign_scales) {
+      char setting[64];
+      std::snprintf(setting, sizeof setting, "workload.campaign.scale=%g", scale);
+      const Scenario scenario = load_scenario_file(arguments.campaign, {setting});
+      char label[64];
+      std::snprintf(label, sizeof label, "campaign x %g", scale);
+      print_row(label, measure(scenario, arguments.repeat));
+    }
+  } else if (!arguments.campaign.empty()) {
+    std::printf("\ncampaign rows skipped: no %s here (run from the repository root, or --campaign FILE)\n",
+                arguments.campaign.c_str());
+  }
   std::printf("\nmemory against the number of events (400 jobs):\n");
   for (const int events : {6, 24}) {
     const Scenario scenario =
@@ -184,7 +214,9 @@ int bench(const BenchArguments& arguments) {
       "module\n"
       "pipeline, nothing recorded), in flows per wall-clock second: the ceiling for a simulator that gives "
       "each\n"
-      "request a SimGrid flow; of floor: median over runs of requests/s / the floor measured right after.\n");
+      "request a SimGrid flow; of floor: median over runs of requests/s / the floor measured right after;\n"
+      "cpu us/req: CPU microseconds per simulated request; fast: flows timed without SimGrid's solver\n"
+      "(platform.network.fast_path; the floor uses the same flows, fast path included).\n");
   return exit_ok;
 }
 
@@ -200,6 +232,10 @@ void register_bench_command(CLI::App& app, int& result) {
   command->add_option("--repeat", arguments->repeat, "Runs per configuration (median reported)")
       ->check(CLI::Range(1, 50));
   command->add_option("--jobs", arguments->jobs, "Job counts to measure")->check(CLI::PositiveNumber);
+  command->add_option("--campaign", arguments->campaign,
+                      "Campaign scenario for the campaign rows (\"\" to skip them)");
+  command->add_option("--campaign-scales", arguments->campaign_scales, "Scales of the campaign rows")
+      ->check(CLI::Range(1e-3, 1.0));
   command->callback([arguments, &result]() { result = guarded(*arguments, bench); });
 }
 

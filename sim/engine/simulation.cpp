@@ -171,6 +171,9 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   // A campaign ends with its window; what the stopped jobs' timers did after it is not part of the run.
   result.summary = recorder.summarize(context.stopped_at_s.value_or(sg4::Engine::get_clock()));
   if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);
+  result.summary.flows_fast = flows.counts().fast;
+  result.summary.flows_simgrid = flows.counts().simgrid;
+  result.summary.flows_handed = flows.counts().handed;
   if (options.direct_baseline && options.direct_baseline->event.mean_s > 0 &&
       result.summary.event.mean_s > 0) {
     // Little's law per job: its threads are never idle, so each completes one event per mean event time.

@@ -126,6 +126,10 @@ struct RunSummary {
   std::vector<ServerGroupUsage> group_usage; // per server group, in the order written
   double bytes_to_servers = 0.0;
   double bytes_from_servers = 0.0;
+  // Flows of the jobs (requests, and replies too large to skip): timed on the fast path from start to end,
+  // in SimGrid from the start, or started fast and handed to SimGrid when a link of theirs filled up
+  // (sim/actors/kernel_flows.hpp).
+  std::uint64_t flows_fast = 0, flows_simgrid = 0, flows_handed = 0;
   std::vector<LinkUsage> links; // each shared link, then the busiest worker NIC
   std::string bottleneck;       // the resource with the highest utilisation in the window
   double bottleneck_utilisation = 0.0;

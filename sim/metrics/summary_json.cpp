@@ -381,6 +381,10 @@ json run_summary_to_json(const RunSummary& summary) {
       {"network",
        {{"bytes_to_servers", summary.bytes_to_servers},
         {"bytes_from_servers", summary.bytes_from_servers},
+        {"flows",
+         {{"fast", summary.flows_fast},
+          {"simgrid", summary.flows_simgrid},
+          {"handed", summary.flows_handed}}},
         {"links", links}}},
       {"bottleneck", {{"resource", summary.bottleneck}, {"utilisation", summary.bottleneck_utilisation}}}};
   if (summary.campaign) out["campaign"] = campaign_summary_to_json(*summary.campaign);
@@ -441,6 +445,10 @@ RunSummary run_summary_from_json(const json& in) {
   const auto& network = in.at("network");
   summary.bytes_to_servers = network.at("bytes_to_servers").get<double>();
   summary.bytes_from_servers = network.at("bytes_from_servers").get<double>();
+  const auto& flows = network.at("flows");
+  summary.flows_fast = flows.at("fast").get<std::uint64_t>();
+  summary.flows_simgrid = flows.at("simgrid").get<std::uint64_t>();
+  summary.flows_handed = flows.at("handed").get<std::uint64_t>();
   for (const auto& link : network.at("links"))
     summary.links.push_back({link.at("name").get<std::string>(), link.at("capacity_bps").get<double>(),
                              link.at("bytes").get<double>(), link.at("utilisation").get<double>()});
