@@ -69,8 +69,10 @@ JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<
       c.request_links = site.request_links(placement_.worker, c.pod);
       c.response_links = site.response_links(placement_.worker, c.pod);
       // A flow alone on its path takes latency + bytes / cap (kernel_flows.hpp): a small reply the same.
-      const FlowTiming reply =
-          context_.flows.timing(site.pod_hosts[static_cast<std::size_t>(c.pod)], worker_);
+      sg4::Host* pod_host = site.pod_hosts[static_cast<std::size_t>(c.pod)];
+      c.request_path = context_.flows.route(worker_, pod_host);
+      c.response_path = context_.flows.route(pod_host, worker_);
+      const FlowTiming reply = c.response_path->timing;
       c.reply_latency_s = reply.latency_s;
       c.reply_rate_bytes_per_s = reply.cap_bytes_per_s;
     }
@@ -79,12 +81,6 @@ JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<
 }
 
 JobClient::~JobClient() = default;
-
-void JobClient::after(double delay_s, std::function<void()> then) {
-  Timer::set(sg4::Engine::get_clock() + delay_s, [this, then = std::move(then)]() {
-    if (!context_.stopped) then();
-  });
-}
 
 std::optional<double> JobClient::small_reply_delay_s(const Connection& connection, double bytes) const {
   if (connection.on_node) return 0.0; // a local socket: no network to cross
@@ -285,10 +281,9 @@ void JobClient::send(Sender& sender) {
     arrived(sender);
     return;
   }
-  context_.flows.start(worker_, context_.site.pod_hosts[static_cast<std::size_t>(connection.pod)],
-                       sender.input_bytes, [this, &sender]() {
-                         if (!context_.stopped) arrived(sender);
-                       });
+  context_.flows.start(connection.request_path, sender.input_bytes, [this, &sender]() {
+    if (!context_.stopped) arrived(sender);
+  });
 }
 
 void JobClient::arrived(Sender& sender) {
@@ -326,10 +321,9 @@ void JobClient::reply(Sender& sender) {
   } else if (reply_delay_s) {
     after(*reply_delay_s, [this, &sender, now_s]() { reply_received(sender, now_s); });
   } else {
-    context_.flows.start(context_.site.pod_hosts[static_cast<std::size_t>(connection.pod)], worker_,
-                         sender.output_bytes, [this, &sender, now_s]() {
-                           if (!context_.stopped) reply_received(sender, now_s);
-                         });
+    context_.flows.start(connection.response_path, sender.output_bytes, [this, &sender, now_s]() {
+      if (!context_.stopped) reply_received(sender, now_s);
+    });
   }
 }
 

@@ -17,6 +17,8 @@
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/server_layout.hpp"
 
+#include <simgrid/kernel/Timer.hpp>
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -80,6 +82,8 @@ private:
     const ThroughputCurve* local_curve = nullptr; // local GPU: the model's curve on its first group's device
     bool on_node = false; // the fallback server on the job's own node: requests and replies skip the network
     std::vector<LinkId> request_links, response_links;
+    KernelFlows::Path* request_path = nullptr;  // worker node -> pod
+    KernelFlows::Path* response_path = nullptr; // pod -> worker node
     // The reply path (pod -> worker node) as SimGrid times an uncontended flow on it: latency + bytes / rate.
     double reply_latency_s = 0.0;
     double reply_rate_bytes_per_s = 0.0;
@@ -87,8 +91,14 @@ private:
   struct Thread;
   struct Sender;
 
-  // Runs `then` after `delay_s` of simulated time (a kernel timer), unless the job has been stopped.
-  void after(double delay_s, std::function<void()> then);
+  // Runs `then` after `delay_s` of simulated time (a kernel timer), unless the job has been stopped. A
+  // template, so that a small callable stays within the timer's own storage (no allocation per step).
+  template <class Then> void after(double delay_s, Then then) {
+    simgrid::kernel::timer::Timer::set(simgrid::s4u::Engine::get_clock() + delay_s,
+                                       [stopped = &context_.stopped, then = std::move(then)]() mutable {
+                                         if (!*stopped) then();
+                                       });
+  }
   // How long a reply of this size takes from the pod when it is not simulated as a flow; none when it must be
   // a flow (larger than platform.network.small_reply_max).
   std::optional<double> small_reply_delay_s(const Connection& connection, double bytes) const;

@@ -65,6 +65,8 @@ KernelFlows::Path& KernelFlows::path(sg4::Host* from, sg4::Host* to) {
   const auto found = paths_.find(key);
   if (found != paths_.end()) return found->second;
   Path& p = paths_[key];
+  p.from = from;
+  p.to = to;
   std::vector<sg4::Link*> links;
   double simgrid_latency_s = 0.0;
   from->route_to(to, links, &simgrid_latency_s);
@@ -111,12 +113,10 @@ void KernelFlows::release(std::uint32_t flow) {
   free_flows_.push_back(flow);
 }
 
-void KernelFlows::start(sg4::Host* from, sg4::Host* to, double bytes, std::function<void()> done) {
+void KernelFlows::start(Path* path, double bytes, std::function<void()> done) {
   const std::uint32_t id = allocate();
   Flow& f = flows_[id];
-  f.from = from;
-  f.to = to;
-  f.path = &path(from, to);
+  f.path = path;
   f.bytes = bytes;
   f.start_s = sg4::Engine::get_clock();
   f.done = std::move(done);
@@ -188,7 +188,7 @@ void KernelFlows::start_in_simgrid(std::uint32_t id, double bytes) {
     finish(id);
     return;
   }
-  const sg4::CommPtr comm = sg4::Comm::sendto_init(f.from, f.to);
+  const sg4::CommPtr comm = sg4::Comm::sendto_init(f.path->from, f.path->to);
   comm->set_payload_size(payload);
   comm->detach();
   in_simgrid_.emplace(comm->get_impl(), id);

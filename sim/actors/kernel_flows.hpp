@@ -69,30 +69,39 @@ public:
   // Traffic of others (background sources, which are actors) from `from` to `to`, at most `peak_bytes_per_s`:
   // counted on every link of that path, so that the fast path never assumes room the others may take.
   void add_other_traffic(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double peak_bytes_per_s);
-  // Starts a flow of `bytes` from `from` to `to` now; `done` runs once it has been delivered.
-  void start(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes, std::function<void()> done);
+  struct Path;
+  // The path from `from` to `to` (looked up once; valid as long as this object).
+  Path* route(simgrid::s4u::Host* from, simgrid::s4u::Host* to) { return &path(from, to); }
+  // Starts a flow of `bytes` on the path now; `done` runs once it has been delivered.
+  void start(Path* path, double bytes, std::function<void()> done);
+  void start(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes, std::function<void()> done) {
+    start(route(from, to), bytes, std::move(done));
+  }
   // The latency and cap of a flow on the path from `from` to `to`.
   FlowTiming timing(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
   // Runs `call` after the current kernel step, in the order deferred.
   void defer(std::function<void()> call);
   const FlowCounts& counts() const { return counts_; }
 
-private:
+  // The load of one link: what the fast path knows of it.
   struct LinkLoad {
     double capacity_bytes_per_s = 0.0;
     double committed_bytes_per_s = 0.0; // caps of the flows on it, and the peak of other traffic
     std::vector<std::pair<std::uint32_t, std::uint32_t>> fast; // (flow, generation) of fast flows, lazily
     std::uint32_t fast_count = 0;
   };
+  // A path between two hosts: its links and how a flow alone on it is timed.
   struct Path {
+    simgrid::s4u::Host* from = nullptr;
+    simgrid::s4u::Host* to = nullptr;
     std::vector<LinkLoad*> links;
     FlowTiming timing;
   };
+
+private:
   struct Flow {
     std::uint32_t generation = 0;
     bool fast = false;
-    simgrid::s4u::Host* from = nullptr;
-    simgrid::s4u::Host* to = nullptr;
     Path* path = nullptr;
     double bytes = 0.0;
     double start_s = 0.0;
