@@ -137,7 +137,8 @@ void KernelFlows::start(Path* path, double bytes, std::function<void()> done) {
     }
     f.timer = Timer::set(f.start_s + timing.latency_s + bytes / timing.cap_bytes_per_s, [this, id]() {
       flows_[id].timer = nullptr; // SimGrid deletes a timer once it has run
-      finish(id);
+      // A timer runs between kernel steps, outside SimGrid's model update: the callback can run now.
+      finish(id, false);
     });
     ++counts_.fast;
     return;
@@ -185,7 +186,7 @@ void KernelFlows::start_in_simgrid(std::uint32_t id, double bytes) {
   // Less than a byte left: SimGrid counts whole bytes, and the flow ends now.
   const auto payload = static_cast<std::uint64_t>(std::llround(std::max(0.0, bytes)));
   if (payload == 0) {
-    finish(id);
+    finish(id, true);
     return;
   }
   const sg4::CommPtr comm = sg4::Comm::sendto_init(f.path->from, f.path->to);
@@ -194,7 +195,7 @@ void KernelFlows::start_in_simgrid(std::uint32_t id, double bytes) {
   in_simgrid_.emplace(comm->get_impl(), id);
 }
 
-void KernelFlows::finish(std::uint32_t id) {
+void KernelFlows::finish(std::uint32_t id, bool defer_callback) {
   Flow& f = flows_[id];
   if (settings_.fast_path) {
     for (LinkLoad* link : f.path->links) {
@@ -214,8 +215,12 @@ void KernelFlows::finish(std::uint32_t id) {
     }
   }
   f.fast = false;
-  defer(std::move(f.done));
+  std::function<void()> done = std::move(f.done);
   release(id);
+  if (defer_callback)
+    defer(std::move(done));
+  else
+    done();
 }
 
 void KernelFlows::on_state_change(const void* activity) {
@@ -223,7 +228,7 @@ void KernelFlows::on_state_change(const void* activity) {
   if (found == in_simgrid_.end()) return; // not ours: a background flow of an actor
   const std::uint32_t id = found->second;
   in_simgrid_.erase(found);
-  finish(id);
+  finish(id, true); // inside SimGrid's model update: the callback waits for the end of the step
 }
 
 void KernelFlows::defer(std::function<void()> call) {

@@ -114,7 +114,8 @@ private:
   void release(std::uint32_t flow);
   void start_in_simgrid(std::uint32_t flow, double bytes);
   void hand_over(std::uint32_t flow);
-  void finish(std::uint32_t flow);
+  // Frees the flow and runs its callback, now or (inside SimGrid's update) after the current step.
+  void finish(std::uint32_t flow, bool defer_callback);
   void on_state_change(const void* activity);
   void run_deferred();
 
