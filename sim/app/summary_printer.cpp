@@ -108,6 +108,12 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
                                                  : "")
         << "\n";
   }
+  const double flows = static_cast<double>(summary.flows_fast + summary.flows_simgrid);
+  if (flows > 0)
+    out << format("flows               %.0f: %.1f %% timed without SimGrid's solver, %.0f handed to it\n",
+                  flows, 100.0 * static_cast<double>(summary.flows_fast) / flows,
+                  static_cast<double>(summary.flows_handed));
+  if (!summary.links_left_out.empty()) out << "                    " << summary.links_left_out << "\n";
   out << "bottleneck          " << summary.bottleneck
       << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck_utilisation) << "\n";
   for (const auto& warning : summary.warnings)

@@ -174,6 +174,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   result.summary.flows_fast = flows.counts().fast;
   result.summary.flows_simgrid = flows.counts().simgrid;
   result.summary.flows_handed = flows.counts().handed;
+  result.summary.links_left_out = site.links_left_out;
   if (options.direct_baseline && options.direct_baseline->event.mean_s > 0 &&
       result.summary.event.mean_s > 0) {
     // Little's law per job: its threads are never idle, so each completes one event per mean event time.

@@ -449,6 +449,7 @@ RunSummary run_summary_from_json(const json& in) {
   summary.flows_fast = flows.at("fast").get<std::uint64_t>();
   summary.flows_simgrid = flows.at("simgrid").get<std::uint64_t>();
   summary.flows_handed = flows.at("handed").get<std::uint64_t>();
+  summary.links_left_out = network.at("links_left_out").get<std::string>();
   for (const auto& link : network.at("links"))
     summary.links.push_back({link.at("name").get<std::string>(), link.at("capacity_bps").get<double>(),
                              link.at("bytes").get<double>(), link.at("utilisation").get<double>()});

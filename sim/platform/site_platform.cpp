@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace sg4 = simgrid::s4u;
@@ -60,6 +61,25 @@ SitePlatform build_site_platform(const Scenario& scenario) {
     zone->add_route(nullptr, host->get_netpoint(), nullptr, nullptr, down, false);
   };
 
+  // A worker node's NIC can never be saturated when the flows that can cross it at once, each at most at its
+  // cap without the NIC (the window / RTT, the switch, the WAN, the narrowest pod NIC), fit in its bandwidth:
+  // it is then left out of the node's routes, so SimGrid's solver has one constraint less per flow. The cap
+  // is unchanged (the NIC is not the narrowest link), and so is the recorded load (the recorder keeps the
+  // NIC).
+  const auto& workload = scenario.workload;
+  const double flows_per_node =
+      static_cast<double>(platform.jobs_per_node) * workload.threads *
+      (workload.client.asynchronous ? std::max(1, workload.client.max_in_flight) : 1);
+  double cap_without_nic_bps = std::min(platform.site_switch.bandwidth_bps, platform.wan.bandwidth_bps);
+  if (platform.network.tcp_window_bytes > 0 && platform.wan.rtt_s > 0)
+    cap_without_nic_bps =
+        std::min(cap_without_nic_bps, 8.0 * platform.network.tcp_window_bytes / platform.wan.rtt_s);
+  for (const auto& group : platform.server_groups)
+    if (group.pods > 0 && !group.on_client_nodes)
+      cap_without_nic_bps = std::min(cap_without_nic_bps, group.nic_bandwidth_bps);
+  const bool prune_nics = platform.network.fast_path && platform.local_gpu_fraction < 1.0;
+  int nics_left_out = 0;
+
   // Worker nodes: jobs_per_node job slots share one NIC.
   const int jobs = scenario.workload.jobs;
   const int nodes = (jobs + platform.jobs_per_node - 1) / platform.jobs_per_node;
@@ -75,9 +95,24 @@ SitePlatform build_site_platform(const Scenario& scenario) {
     auto* nic = zone->create_split_duplex_link(name + "_nic", bytes_per_s(nic_bps));
     nic->set_latency(0.0)->seal();
     host->seal();
-    set_routes(host, {{nic, Direction::UP}}, {{nic, Direction::DOWN}});
+    if (prune_nics && flows_per_node * cap_without_nic_bps <= nic_bps) {
+      set_routes(host, {}, {});
+      ++nics_left_out;
+    } else {
+      set_routes(host, {{nic, Direction::UP}}, {{nic, Direction::DOWN}});
+    }
     site.worker_hosts.push_back(host);
     site.worker_nic_link.push_back(describe(site, name + "_nic", nic_bps, LinkKind::worker_nic));
+  }
+
+  if (nics_left_out > 0) {
+    char note[256];
+    std::snprintf(
+        note, sizeof note,
+        "%d of %d worker NICs left out of SimGrid's routes: at most %g flow(s) at once per node, each "
+        "capped at %.3g Gb/s elsewhere, fit in the NIC",
+        nics_left_out, nodes, flows_per_node, cap_without_nic_bps / 1e9);
+    site.links_left_out = note;
   }
 
   // Server pods, group by group (the numbering of ServerLayout): each behind its own NIC (cloud VMs cap

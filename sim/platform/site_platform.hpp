@@ -11,6 +11,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <string>
 #include <vector>
 
 namespace sonicsim {
@@ -32,6 +33,9 @@ struct SitePlatform {
   std::vector<LinkId> worker_nic_link;
   LinkId switch_out_link = 0, switch_in_link = 0, wan_out_link = 0, wan_in_link = 0;
   std::vector<LinkId> pod_in_link, pod_out_link;
+
+  // Which links were left out of SimGrid's routes because they can never be saturated, and why; empty: none.
+  std::string links_left_out;
 
   int worker_count() const { return static_cast<int>(worker_hosts.size()); }
   // Links crossed by a request (worker node -> pod) and by its response (pod -> worker node).
