@@ -385,6 +385,7 @@ json run_summary_to_json(const RunSummary& summary) {
          {{"fast", summary.flows_fast},
           {"simgrid", summary.flows_simgrid},
           {"handed", summary.flows_handed}}},
+        {"links_left_out", summary.links_left_out},
         {"links", links}}},
       {"bottleneck", {{"resource", summary.bottleneck}, {"utilisation", summary.bottleneck_utilisation}}}};
   if (summary.campaign) out["campaign"] = campaign_summary_to_json(*summary.campaign);
