@@ -290,6 +290,21 @@ void print_plan(const Plan& plan) {
         "cost per event: no prices for these devices in the scenario (costs: device_hour, cpu_hour)\n");
 }
 
+namespace {
+
+// The saturation order: each resource with the jobs at which it is full.
+nlohmann::ordered_json limits_json(const std::vector<planning::ResourceLimit>& limits) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& limit : limits)
+    out.push_back({{"resource", limit.resource},
+                   {"capacity", limit.capacity},
+                   {"jobs_at_saturation", limit.jobs_at_saturation},
+                   {"network", limit.network}});
+  return out;
+}
+
+} // namespace
+
 nlohmann::ordered_json plan_to_json(const Plan& plan) {
   nlohmann::ordered_json json;
   json["mode"] = mode_name(plan.mode);
@@ -353,13 +368,7 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
                         {"devices_per_pod", g.devices_per_pod},
                         {"scenario_devices", g.start_devices}});
     json["groups"] = groups;
-    nlohmann::ordered_json order = nlohmann::ordered_json::array();
-    for (const auto& limit : plan.station_saturation)
-      order.push_back({{"resource", limit.resource},
-                       {"capacity", limit.capacity},
-                       {"jobs_at_saturation", limit.jobs_at_saturation},
-                       {"network", limit.network}});
-    json["saturation"] = {{"order", order}};
+    json["saturation"] = {{"order", limits_json(plan.station_saturation)}};
     json["cost_per_event"] =
         plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
     return json;
@@ -378,12 +387,7 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
                   {"jobs_per_gpu", static_cast<double>(plan.jobs) / plan.layout.gpus()}};
   json["ratio"] = {{"analytic", a.ratio}, {"simulated", interval_json(plan.ratio_simulated)}};
   json["knee_sizing"] = interval_json(plan.knee_sizing);
-  nlohmann::ordered_json limits = nlohmann::ordered_json::array();
-  for (const auto& limit : a.limits)
-    limits.push_back({{"resource", limit.resource},
-                      {"capacity", limit.capacity},
-                      {"jobs_at_saturation", limit.jobs_at_saturation},
-                      {"network", limit.network}});
+  const nlohmann::ordered_json limits = limits_json(a.limits);
   const auto& chosen = plan.options[plan.chosen];
   json["saturation"] = {
       {"first", a.first().resource},

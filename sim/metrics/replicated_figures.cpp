@@ -80,13 +80,6 @@ void add_summary(FigureCollector& figures, const RunSummary& s) {
   }
 }
 
-std::string number(double value) {
-  if (std::isnan(value)) return "";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
 } // namespace
 
 ReplicatedRun replicate(const std::vector<std::uint64_t>& seeds,
@@ -136,8 +129,9 @@ void write_replicated_csv(std::ostream& out, const ReplicatedRun& run) {
   out << "figure,mean,half_width,low,high,sd,n\n";
   for (const auto& f : run.figures) {
     const auto& ci = f.interval;
-    out << csv_field(f.name) << "," << number(ci.mean) << "," << number(ci.half_width) << ","
-        << number(ci.low()) << "," << number(ci.high()) << "," << number(ci.sd) << "," << ci.n << "\n";
+    out << csv_field(f.name) << "," << csv_number(ci.mean) << "," << csv_number(ci.half_width) << ","
+        << csv_number(ci.low()) << "," << csv_number(ci.high()) << "," << csv_number(ci.sd) << "," << ci.n
+        << "\n";
   }
 }
 

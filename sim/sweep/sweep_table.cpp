@@ -16,13 +16,6 @@ namespace {
 
 constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
 
-std::string number(double value) {
-  if (std::isnan(value)) return "";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
 } // namespace
 
 const std::vector<std::string> simulated_sweep_columns{
@@ -74,7 +67,7 @@ std::string count(double value) {
     std::snprintf(buffer, sizeof buffer, "%.0f", value);
     return buffer;
   }
-  return number(value);
+  return csv_number(value);
 }
 
 } // namespace
@@ -147,9 +140,9 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
   for (const auto& row : rows) {
     const auto& a = row.analytic;
     auto analytic = [&a](double analysis::AnalyticPoint::*field) {
-      return a ? number((*a).*field) : std::string();
+      return a ? csv_number((*a).*field) : std::string();
     };
-    auto sim = [&row](const char* column) { return number(row.mean(column)); };
+    auto sim = [&row](const char* column) { return csv_number(row.mean(column)); };
     out << row.point.index;
     for (const auto& value : row.point.values)
       out << "," << csv_field(value);
@@ -165,14 +158,15 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
         << csv_field(row.bottleneck) << "," << sim("bottleneck_utilisation") << ","
         << sim("mean_request_size") << "," << sim("mean_executed_batch") << ","
         << count(row.mean("events_completed")) << "," << count(row.mean("events_failed")) << ","
-        << count(row.mean("requests_rejected")) << "," << (a ? number(row.analytic_knee_jobs) : "") << ","
-        << (a ? number(row.network_limit_jobs) : "");
+        << count(row.mean("requests_rejected")) << "," << (a ? csv_number(row.analytic_knee_jobs) : "") << ","
+        << (a ? csv_number(row.network_limit_jobs) : "");
     if (replicated) {
       out << "," << row.replications;
       for (const auto& column : interval_sweep_columns) {
         const ConfidenceInterval& ci = row.simulated.at(column);
         const bool interval = ci.has_interval() && !std::isnan(ci.mean);
-        out << "," << (interval ? number(ci.low()) : "") << "," << (interval ? number(ci.high()) : "");
+        out << "," << (interval ? csv_number(ci.low()) : "") << ","
+            << (interval ? csv_number(ci.high()) : "");
       }
     }
     out << "\n";
@@ -227,9 +221,10 @@ std::vector<CurveFit> fit_module_curves(const std::vector<VaryAxis>& axes,
 void write_fits_csv(std::ostream& out, const std::vector<CurveFit>& fits) {
   out << "group,series,points,plateau_s,knee_jobs,knee_se_jobs,slope_s_per_job,model_knee_jobs\n";
   for (const auto& fit : fits) {
-    out << csv_field(fit.group) << "," << fit.series << "," << fit.points << "," << number(fit.fit.plateau)
-        << "," << number(fit.fit.knee) << "," << number(fit.fit.knee_se) << "," << number(fit.fit.slope)
-        << "," << (fit.model_knee_jobs > 0 ? number(fit.model_knee_jobs) : "") << "\n";
+    out << csv_field(fit.group) << "," << fit.series << "," << fit.points << ","
+        << csv_number(fit.fit.plateau) << "," << csv_number(fit.fit.knee) << ","
+        << csv_number(fit.fit.knee_se) << "," << csv_number(fit.fit.slope) << ","
+        << (fit.model_knee_jobs > 0 ? csv_number(fit.model_knee_jobs) : "") << "\n";
   }
 }
 
@@ -247,7 +242,7 @@ void print_fits(std::ostream& out, const std::vector<CurveFit>& fits) {
     }
     std::snprintf(line, sizeof line, "  %-10s %10.3f %12.1f %10.1f %14.5f %14s\n", fit.series.c_str(),
                   fit.fit.plateau, fit.fit.knee, fit.fit.knee_se, fit.fit.slope,
-                  fit.model_knee_jobs > 0 ? number(fit.model_knee_jobs).c_str() : "");
+                  fit.model_knee_jobs > 0 ? csv_number(fit.model_knee_jobs).c_str() : "");
     out << line;
   }
 }

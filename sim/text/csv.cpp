@@ -1,5 +1,8 @@
 #include "sim/text/csv.hpp"
 
+#include <cmath>
+#include <cstdio>
+
 #include <stdexcept>
 
 namespace sonicsim {
@@ -36,6 +39,13 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   }
   if (quoted) throw std::runtime_error("CSV: unterminated quote in '" + line + "'");
   return fields;
+}
+
+std::string csv_number(double value) {
+  if (std::isnan(value)) return "";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
 }
 
 } // namespace sonicsim

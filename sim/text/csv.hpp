@@ -11,6 +11,10 @@ namespace sonicsim {
 // The field as written in a CSV line.
 std::string csv_field(const std::string& text);
 
+// A number as sonicsim's result CSVs write it: 6 significant digits (so the text depends only on the value),
+// and an empty field for NaN (not available).
+std::string csv_number(double value);
+
 // The fields of one CSV line (no line break inside a field: sonicsim never writes one in a line it reads
 // back). Throws std::runtime_error on an unterminated quote.
 std::vector<std::string> split_csv_line(const std::string& line);

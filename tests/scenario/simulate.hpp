@@ -4,8 +4,11 @@
 
 #include "sim/metrics/run_recorder.hpp"
 
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace sonicsim::testing {
 
@@ -23,5 +26,9 @@ struct CommandResult {
   std::string output;
 };
 CommandResult run_sonicsim(const std::string& arguments);
+
+// A file's bytes (empty when it cannot be read), and a JSON file parsed.
+std::string read_text(const std::filesystem::path& path);
+nlohmann::json read_json(const std::filesystem::path& path);
 
 } // namespace sonicsim::testing

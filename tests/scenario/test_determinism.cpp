@@ -7,14 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace {
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("same scenario and seed give byte-identical files") {
   const auto base = std::filesystem::temp_directory_path() / "sonicsim_determinism";
@@ -25,10 +18,11 @@ TEST_CASE("same scenario and seed give byte-identical files") {
   REQUIRE(sonicsim::testing::run_sonicsim(common + "--seed 2 --out " + (base / "c").string()).exit_code == 0);
   for (const char* file : {"summary.json", "events.csv", "timeseries.csv"}) {
     CAPTURE(file);
-    const std::string a = slurp(base / "a" / file);
+    const std::string a = sonicsim::testing::read_text(base / "a" / file);
     CHECK(a.size() > 100);
-    CHECK(a == slurp(base / "b" / file));
+    CHECK(a == sonicsim::testing::read_text(base / "b" / file));
   }
-  CHECK(slurp(base / "a" / "events.csv") != slurp(base / "c" / "events.csv"));
+  CHECK(sonicsim::testing::read_text(base / "a" / "events.csv") !=
+        sonicsim::testing::read_text(base / "c" / "events.csv"));
   std::filesystem::remove_all(base);
 }

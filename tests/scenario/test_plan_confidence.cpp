@@ -20,11 +20,6 @@ namespace {
 
 const std::string quick = " --set workload.events_per_job=4 -j 2 ";
 
-nlohmann::json plan_json(const fs::path& dir) {
-  std::ifstream in(dir / "plan.json");
-  return nlohmann::json::parse(in);
-}
-
 } // namespace
 
 TEST_CASE("plan with confidence: --gpus 4 gives overlapping ranges for seeds 1 to 5, each knee interval "
@@ -39,7 +34,7 @@ TEST_CASE("plan with confidence: --gpus 4 gives overlapping ranges for seeds 1 t
         run_sonicsim("plan --gpus 4 --seed " + std::to_string(seed) + quick + "--out " + dir.string());
     INFO(result.output);
     REQUIRE(result.exit_code == 0);
-    const auto plan = plan_json(dir);
+    const auto plan = sonicsim::testing::read_json(dir / "plan.json");
     const int low = plan["plan"]["jobs_low"], high = plan["plan"]["jobs_high"], jobs = plan["plan"]["jobs"];
     CHECK(low <= jobs);
     CHECK(jobs <= high);
@@ -68,7 +63,7 @@ TEST_CASE("plan with confidence: 2,000 jobs on A100s give one answer for seeds 1
                                      quick + "--out " + dir.string());
     INFO(result.output);
     REQUIRE(result.exit_code == 0);
-    const auto plan = plan_json(dir);
+    const auto plan = sonicsim::testing::read_json(dir / "plan.json");
     answers.push_back(plan["plan"]["gpus"]);
     CHECK(plan["plan"]["device_type"] == "A100");
     // The module-time ratio of the answer, printed with its 95 % interval: "1.091 (1.081-1.102) x ref".
@@ -89,7 +84,7 @@ TEST_CASE("plan with confidence: a multi-model plan gives each group the smalles
                    " --jobs 500 --tolerance 0.5 -j 2 --out " + dir.string());
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
-  const auto plan = plan_json(dir);
+  const auto plan = sonicsim::testing::read_json(dir / "plan.json");
   std::map<std::string, int> counts, deployed;
   for (const auto& group : plan["groups"]) {
     counts[group["group"]] = group["devices"];

@@ -18,11 +18,6 @@ namespace {
 
 const std::string quick = " --set workload.events_per_job=4 -j 2 ";
 
-nlohmann::json plan_json(const fs::path& dir) {
-  std::ifstream in(dir / "plan.json");
-  return nlohmann::json::parse(in);
-}
-
 } // namespace
 
 TEST_CASE("plan: 270 jobs need 4 T4 (+/- 1) at a 68:1 CPU:GPU ratio, the GPUs saturating first") {
@@ -31,7 +26,7 @@ TEST_CASE("plan: 270 jobs need 4 T4 (+/- 1) at a 68:1 CPU:GPU ratio, the GPUs sa
   const auto result = run_sonicsim("plan --jobs 270 --cost" + quick + "--out " + dir.string());
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
-  const auto plan = plan_json(dir);
+  const auto plan = sonicsim::testing::read_json(dir / "plan.json");
   const int gpus = plan["plan"]["gpus"];
   CHECK(gpus >= 3);
   CHECK(gpus <= 5);
@@ -62,7 +57,7 @@ TEST_CASE("plan: 1,000 jobs need about 15 T4 in pods enough for the NICs; a smal
   const auto result = run_sonicsim("plan --jobs 1000" + quick + "--out " + dir.string());
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
-  const auto plan = plan_json(dir);
+  const auto plan = sonicsim::testing::read_json(dir / "plan.json");
   // 1000 / 68 = 14.7: 15 T4 at the knee; the 10 % tolerance asks a little more (18 = 3 pods x 6).
   CHECK(plan["knee_sizing"]["mean"].get<double>() == doctest::Approx(15.0).epsilon(0.07));
   CHECK(plan["plan"]["gpus"].get<int>() >= 14);
@@ -84,7 +79,7 @@ TEST_CASE("plan --gpus 4: the most jobs within tolerance lie below the 272-job k
   const auto result = run_sonicsim("plan --gpus 4" + quick + "--out " + dir.string());
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
-  const int jobs = plan_json(dir)["plan"]["jobs"];
+  const int jobs = sonicsim::testing::read_json(dir / "plan.json")["plan"]["jobs"];
   CHECK(jobs >= 200);
   CHECK(jobs <= 272);
 }

@@ -14,20 +14,10 @@
 #include <sstream>
 
 namespace fs = std::filesystem;
+using sonicsim::testing::read_json;
 using sonicsim::testing::run_sonicsim;
 
 namespace {
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-nlohmann::json read_json(const fs::path& path) {
-  return nlohmann::json::parse(slurp(path));
-}
 
 // 30 jobs, 3 events each: a second per replication.
 const std::string small_run = "run --set workload.jobs=30 --set workload.events_per_job=3 -j 2 ";
@@ -50,7 +40,8 @@ TEST_CASE(
   CHECK(replicated.output.find("3 replications") != std::string::npos);
   CHECK(replicated.output.find(" +- ") != std::string::npos);
   for (const char* file : {"summary.json", "events.csv", "timeseries.csv"})
-    CHECK(slurp(base / "plain" / file) == slurp(base / "three" / "replication_0" / file));
+    CHECK(sonicsim::testing::read_text(base / "plain" / file) ==
+          sonicsim::testing::read_text(base / "three" / "replication_0" / file));
 
   const auto json = read_json(base / "three" / "replications.json");
   CHECK(json["replications"] == 3);
@@ -72,12 +63,14 @@ TEST_CASE(
   CHECK(event["half_width"].get<double>() == doctest::Approx(half_width).epsilon(1e-5));
   CHECK(event["half_width"].get<double>() > 0.0); // different seeds: the replications differ
   CHECK(event["n"] == 3);
-  CHECK(slurp(base / "three" / "replications.csv").find("\nevent.mean_s,") != std::string::npos);
+  CHECK(sonicsim::testing::read_text(base / "three" / "replications.csv").find("\nevent.mean_s,") !=
+        std::string::npos);
 
   // Deterministic: the same command writes the same aggregate.
   REQUIRE(run_sonicsim(small_run + "--quiet --replications 3 --out " + (base / "again").string()).exit_code ==
           0);
-  CHECK(slurp(base / "three" / "replications.json") == slurp(base / "again" / "replications.json"));
+  CHECK(sonicsim::testing::read_text(base / "three" / "replications.json") ==
+        sonicsim::testing::read_text(base / "again" / "replications.json"));
 }
 
 TEST_CASE("sweep --replications 2: sweep.csv holds each point's mean and interval over its replications") {

@@ -16,13 +16,6 @@ using sonicsim::testing::run_sonicsim;
 
 namespace {
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 // Three cheap points (5, 25, 45 jobs, 2 events each): enough for a knee fit.
 const std::string small_sweep = "sweep --vary workload.jobs=5:45:20 --set workload.events_per_job=2 ";
 
@@ -34,10 +27,11 @@ TEST_CASE("sweep output is byte-identical whatever -j; --resume and shards give 
   const auto serial = run_sonicsim(small_sweep + "-j 1 --out " + (base / "serial").string());
   REQUIRE(serial.exit_code == 0);
   REQUIRE(run_sonicsim(small_sweep + "-j 3 --out " + (base / "parallel").string()).exit_code == 0);
-  const std::string csv = slurp(base / "serial" / "sweep.csv");
+  const std::string csv = sonicsim::testing::read_text(base / "serial" / "sweep.csv");
   CHECK(sonicsim::read_csv_file((base / "serial" / "sweep.csv").string()).rows.size() == 3);
-  CHECK(csv == slurp(base / "parallel" / "sweep.csv"));
-  CHECK(slurp(base / "serial" / "fits.csv") == slurp(base / "parallel" / "fits.csv"));
+  CHECK(csv == sonicsim::testing::read_text(base / "parallel" / "sweep.csv"));
+  CHECK(sonicsim::testing::read_text(base / "serial" / "fits.csv") ==
+        sonicsim::testing::read_text(base / "parallel" / "fits.csv"));
   CHECK(serial.output.find("simulations done") != std::string::npos); // the progress line
 
   SUBCASE("an interrupted sweep keeps its finished points and --resume runs only the rest") {
@@ -49,7 +43,7 @@ TEST_CASE("sweep output is byte-identical whatever -j; --resume and shards give 
     INFO(resumed.output);
     REQUIRE(resumed.exit_code == 0);
     CHECK(resumed.output.find("1 to run") != std::string::npos);
-    CHECK(slurp(base / "parallel" / "sweep.csv") == csv);
+    CHECK(sonicsim::testing::read_text(base / "parallel" / "sweep.csv") == csv);
     // Without --resume every point runs again.
     const auto again = run_sonicsim(small_sweep + "-j 2 --out " + (base / "parallel").string());
     CHECK(again.output.find("3 to run") != std::string::npos);
@@ -63,13 +57,13 @@ TEST_CASE("sweep output is byte-identical whatever -j; --resume and shards give 
     CHECK(sonicsim::read_csv_file((merged / "sweep.csv").string()).rows.size() == 2);
     const auto second = run_sonicsim(small_sweep + "--shard 2/2 --out " + merged.string());
     CHECK(second.output.find("1 to run") != std::string::npos);
-    CHECK(slurp(merged / "sweep.csv") == csv);
+    CHECK(sonicsim::testing::read_text(merged / "sweep.csv") == csv);
   }
   SUBCASE("a stale point of another scenario is not taken for this one") {
     const auto other =
         run_sonicsim(small_sweep + "--seed 5 -j 2 --resume --out " + (base / "serial").string());
     CHECK(other.output.find("3 to run") != std::string::npos);
-    CHECK(slurp(base / "serial" / "sweep.csv") != csv);
+    CHECK(sonicsim::testing::read_text(base / "serial" / "sweep.csv") != csv);
   }
 }
 
