@@ -32,10 +32,18 @@ KernelFlows::KernelFlows(FlowSettings settings) : settings_(std::move(settings))
                 simgrid::config::is_default("network/bandwidth-factor") &&
                 simgrid::config::is_default("network/weight-S") &&
                 !simgrid::config::get_value<bool>("network/crosstraffic");
+  network_model_ = dynamic_cast<simgrid::kernel::resource::Model*>(
+      sg4::Engine::get_instance()->get_netzone_root()->get_network_model());
+  if (!network_model_) throw std::logic_error("KernelFlows: SimGrid's network model is not a kernel Model");
   if (!exact_cm02_) {
     settings_.fast_path = false;
+    settings_.flow_classes = false;
     return;
   }
+  // A class's comm is told how many bytes it has left (Action::set_remains); SimGrid reads that at its next
+  // step only when it updates every action (network/optim:Full, which the simulator sets). With the lazy heap
+  // of completion dates, every flow gets its own comm.
+  if (simgrid::config::get_value<std::string>("network/optim") != "Full") settings_.flow_classes = false;
   // SimGrid pays no latency for the flows started here: they have paid it already, as a timer. (CM02 reads
   // the TCP window bound from the path's latency before this factor applies.)
   sg4::Engine::get_instance()->get_netzone_root()->get_network_model()->set_lat_factor_cb(
@@ -81,6 +89,9 @@ KernelFlows::Path& KernelFlows::path(sg4::Host* from, sg4::Host* to) {
   // CM02's TCP-gamma bound: window / (2 x one-way latency), i.e. window / RTT.
   if (settings_.tcp_window_bytes > 0 && p.timing.latency_s > 0)
     cap = std::min(cap, settings_.tcp_window_bytes / (2.0 * p.timing.latency_s));
+  // A NIC left out of the routes because it carries one flow at a time is that flow's bound.
+  for (const auto& [host, bound_bytes_per_s] : settings_.host_bounds)
+    if (host == from || host == to) cap = std::min(cap, bound_bytes_per_s);
   p.timing.cap_bytes_per_s = cap;
   return p;
 }
@@ -181,6 +192,18 @@ void KernelFlows::hand_over(std::uint32_t id) {
   start_in_simgrid(id, f.bytes - timing.cap_bytes_per_s * (now_s - sending_since_s));
 }
 
+namespace {
+// The network action of a comm just started from the kernel: the newest in the model's started set (SimGrid
+// appends an action there when it creates it). Checked against the comm's activity; pinned by
+// tests/scenario/test_kernel_flows.cpp.
+simgrid::kernel::resource::Action* action_of(simgrid::kernel::resource::Model& model, const void* activity) {
+  auto* started = model.get_started_action_set();
+  for (auto it = started->rbegin(); it != started->rend(); ++it)
+    if (it->get_activity() == activity) return &*it;
+  throw std::logic_error("KernelFlows: no network action for a comm just started");
+}
+} // namespace
+
 void KernelFlows::start_in_simgrid(std::uint32_t id, double bytes) {
   const Flow& f = flows_[id];
   // Less than a byte left: SimGrid counts whole bytes, and the flow ends now.
@@ -189,10 +212,82 @@ void KernelFlows::start_in_simgrid(std::uint32_t id, double bytes) {
     finish(id, true);
     return;
   }
+  if (settings_.flow_classes) {
+    join_class(id, static_cast<double>(payload)); // whole bytes, as SimGrid would move them
+    return;
+  }
   const sg4::CommPtr comm = sg4::Comm::sendto_init(f.path->from, f.path->to);
   comm->set_payload_size(payload);
   comm->detach();
   in_simgrid_.emplace(comm->get_impl(), id);
+  // A NIC left out of the route bounds the flow: its cap (never above CM02's own bound) is the bound.
+  if (!settings_.host_bounds.empty())
+    action_of(*network_model_, comm->get_impl())->set_bound(f.path->timing.cap_bytes_per_s);
+}
+
+KernelFlows::FlowClass& KernelFlows::flow_class(Path& path) {
+  if (path.flow_class) return *path.flow_class;
+  auto [it, made] = classes_.try_emplace(std::make_pair(path.links, path.timing.cap_bytes_per_s));
+  if (made) {
+    it->second.path = &path;
+    ++counts_.classes;
+  }
+  path.flow_class = &it->second;
+  return it->second;
+}
+
+void KernelFlows::sync_class(FlowClass& c) {
+  if (!c.action || c.members.empty()) return;
+  const double remains = c.action->get_remains();
+  c.served_bytes += (c.synced_remains - remains) / static_cast<double>(c.members.size());
+  c.synced_remains = remains;
+}
+
+void KernelFlows::join_class(std::uint32_t id, double bytes) {
+  FlowClass& c = flow_class(*flows_[id].path);
+  sync_class(c); // what the members have received so far, at the old count
+  c.members.emplace(c.served_bytes + bytes, id);
+  reshape_class(c);
+}
+
+void KernelFlows::reshape_class(FlowClass& c) {
+  if (c.members.empty()) return;
+  const auto k = static_cast<double>(c.members.size());
+  const double first_left_bytes = std::max(c.members.top().first - c.served_bytes, 0.0);
+  if (!c.action) {
+    const sg4::CommPtr comm = sg4::Comm::sendto_init(c.path->from, c.path->to);
+    comm->set_payload_size(std::max<std::uint64_t>(1, static_cast<std::uint64_t>(k * first_left_bytes)));
+    comm->detach();
+    c.action = action_of(*network_model_, comm->get_impl());
+    class_comms_.emplace(comm->get_impl(), &c);
+    ++counts_.class_comms;
+  } else {
+    sync_class(c);
+  }
+  // k members: k times a flow's weight and bound; the comm ends when the first member has its bytes.
+  c.action->set_sharing_penalty(1.0 / k);
+  c.action->set_bound(k * c.path->timing.cap_bytes_per_s);
+  c.synced_remains = k * first_left_bytes;
+  c.action->set_remains(c.synced_remains);
+}
+
+void KernelFlows::on_class_done(FlowClass& c) {
+  // Inside SimGrid's model update: the comm is finishing; members end after this step.
+  c.action = nullptr;
+  if (c.members.empty()) return;
+  c.served_bytes = c.members.top().first;
+  // Members whose bytes are all there (to well under a byte: SimGrid ends flows at whole-byte precision).
+  const double done_at = c.served_bytes + 1e-6;
+  while (!c.members.empty() && c.members.top().first <= done_at) {
+    const std::uint32_t id = c.members.top().second;
+    c.members.pop();
+    finish(id, true);
+  }
+  // The others go on in a new comm, started after this step (not inside SimGrid's update) at the same date.
+  if (!c.members.empty())
+    defer([this, &c]() {
+      if (!c.action) reshape_class(c);
+    });
 }
 
 void KernelFlows::finish(std::uint32_t id, bool defer_callback) {
@@ -224,6 +319,15 @@ void KernelFlows::finish(std::uint32_t id, bool defer_callback) {
 }
 
 void KernelFlows::on_state_change(const void* activity) {
+  if (!class_comms_.empty()) {
+    const auto in_class = class_comms_.find(activity);
+    if (in_class != class_comms_.end()) {
+      FlowClass& c = *in_class->second;
+      class_comms_.erase(in_class);
+      on_class_done(c);
+      return;
+    }
+  }
   const auto found = in_simgrid_.find(activity);
   if (found == in_simgrid_.end()) return; // not ours: a background flow of an actor
   const std::uint32_t id = found->second;

@@ -18,6 +18,15 @@
 // left: from then on SimGrid shares that link. The fast path only skips the solver where its answer is known;
 // `platform.network.fast_path: false` sends every flow to SimGrid.
 //
+// Flow classes. Flows that cross the same links with the same cap are one SimGrid communication to the
+// solver: k of them are one variable with k times a flow's weight (sharing penalty 1/k) and k times its
+// bound. Max-min sharing gives identical flows identical rates, so the class's rate is exactly k times each
+// member's and each member is served at rate / k, as SimGrid would serve it alone; the class's comm is given
+// the bytes until its first member is done (k x what that member has left), and its end is that member's end.
+// SimGrid still computes every share; the solver sees one variable per class instead of one per flow, which
+// is what keeps a saturated switch with ~1,000 flows from being re-solved flow by flow (campaigns).
+// `platform.network.flow_classes: false` gives each flow its own comm.
+//
 // Callbacks and deferred calls run after the current kernel step (a timer at the current date), never inside
 // SimGrid's model update or inside the caller: a callback may start flows and submit requests.
 #pragma once
@@ -28,6 +37,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <queue>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -35,12 +45,20 @@
 namespace simgrid::kernel::timer {
 class Timer;
 }
+namespace simgrid::kernel::resource {
+class Action;
+class Model;
+} // namespace simgrid::kernel::resource
 
 namespace sonicsim {
 
 struct FlowSettings {
   double tcp_window_bytes = 0.0; // network/TCP-gamma; 0: no window cap
   bool fast_path = true;
+  bool flow_classes = true; // identical flows share one SimGrid comm (above); needs exact CM02
+  // Hosts whose NIC was left out of SimGrid's routes because it never carries more than one flow at a time
+  // in each direction: the NIC is then exactly a bound on that flow (bytes/s), applied as the flow's cap.
+  std::vector<std::pair<const simgrid::s4u::Host*, double>> host_bounds;
   // Hosts whose flows are not started here (the background sources, which are actors): SimGrid pays their
   // latency itself.
   std::vector<const simgrid::s4u::Host*> other_senders;
@@ -53,9 +71,11 @@ struct FlowTiming {
 };
 
 struct FlowCounts {
-  std::uint64_t fast = 0;    // timed without the solver from start to end
-  std::uint64_t simgrid = 0; // in SimGrid from the start
-  std::uint64_t handed = 0;  // started fast, handed to SimGrid when a link of theirs filled up
+  std::uint64_t fast = 0;        // timed without the solver from start to end
+  std::uint64_t simgrid = 0;     // in SimGrid from the start
+  std::uint64_t handed = 0;      // started fast, handed to SimGrid when a link of theirs filled up
+  std::uint64_t classes = 0;     // flow classes made (one SimGrid comm at a time each)
+  std::uint64_t class_comms = 0; // SimGrid comms started for classes
 };
 
 class KernelFlows {
@@ -90,12 +110,25 @@ public:
     std::vector<std::pair<std::uint32_t, std::uint32_t>> fast; // (flow, generation) of fast flows, lazily
     std::uint32_t fast_count = 0;
   };
+  struct FlowClass;
   // A path between two hosts: its links and how a flow alone on it is timed.
   struct Path {
     simgrid::s4u::Host* from = nullptr;
     simgrid::s4u::Host* to = nullptr;
     std::vector<LinkLoad*> links;
     FlowTiming timing;
+    FlowClass* flow_class = nullptr; // the class of its flows in SimGrid, made on first use
+  };
+  // Flows in SimGrid on the same links with the same cap (see above).
+  struct FlowClass {
+    Path* path = nullptr;        // the first member's: its hosts carry the class's comm
+    double served_bytes = 0.0;   // what each member has received since the class was made
+    double synced_remains = 0.0; // the comm's remaining bytes when served_bytes was brought up to date
+    simgrid::kernel::resource::Action* action = nullptr; // the class's comm in SimGrid, if any
+    // (served_bytes at which the member is done, flow), soonest first
+    std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>,
+                        std::greater<>>
+        members;
   };
 
 private:
@@ -113,6 +146,11 @@ private:
   std::uint32_t allocate();
   void release(std::uint32_t flow);
   void start_in_simgrid(std::uint32_t flow, double bytes);
+  FlowClass& flow_class(Path& path);
+  void join_class(std::uint32_t flow, double bytes);
+  void sync_class(FlowClass& c);
+  void reshape_class(FlowClass& c);
+  void on_class_done(FlowClass& c);
   void hand_over(std::uint32_t flow);
   // Frees the flow and runs its callback, now or (inside SimGrid's update) after the current step.
   void finish(std::uint32_t flow, bool defer_callback);
@@ -125,7 +163,10 @@ private:
   std::unordered_map<const void*, LinkLoad> links_;
   std::deque<Flow> flows_;
   std::vector<std::uint32_t> free_flows_;
-  std::unordered_map<const void*, std::uint32_t> in_simgrid_; // by the flow's kernel activity
+  std::unordered_map<const void*, std::uint32_t> in_simgrid_;              // by the flow's kernel activity
+  std::map<std::pair<std::vector<LinkLoad*>, double>, FlowClass> classes_; // by links and cap
+  std::unordered_map<const void*, FlowClass*> class_comms_;                // by the comm's kernel activity
+  simgrid::kernel::resource::Model* network_model_ = nullptr;
   std::vector<std::function<void()>> deferred_, running_;
   bool drain_armed_ = false;
   FlowCounts counts_;

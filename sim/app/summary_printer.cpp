@@ -113,6 +113,10 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
     out << format("flows               %.0f: %.1f %% timed without SimGrid's solver, %.0f handed to it\n",
                   flows, 100.0 * static_cast<double>(summary.flows_fast) / flows,
                   static_cast<double>(summary.flows_handed));
+  if (summary.flow_classes > 0)
+    out << format(
+        "                    the flows in SimGrid took %.0f comms in %.0f classes of identical flows\n",
+        static_cast<double>(summary.flow_class_comms), static_cast<double>(summary.flow_classes));
   if (!summary.links_left_out.empty()) out << "                    " << summary.links_left_out << "\n";
   out << "bottleneck          " << summary.bottleneck
       << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck_utilisation) << "\n";

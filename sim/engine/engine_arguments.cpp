@@ -6,11 +6,15 @@
 
 namespace sonicsim {
 namespace {
-std::vector<std::string>& user_settings() {
+std::vector<std::string>& settings_given() {
   static std::vector<std::string> settings;
   return settings;
 }
 } // namespace
+
+const std::vector<std::string>& EngineCommandLine::user_settings() {
+  return settings_given();
+}
 
 std::unique_ptr<simgrid::s4u::Engine> EngineCommandLine::start_engine() {
   try {
@@ -26,7 +30,7 @@ std::unique_ptr<simgrid::s4u::Engine> EngineCommandLine::start_engine() {
 }
 
 void EngineCommandLine::set_user_settings(std::vector<std::string> settings) {
-  user_settings() = std::move(settings);
+  settings_given() = std::move(settings);
 }
 
 EngineCommandLine::EngineCommandLine(const Scenario& scenario)
@@ -38,6 +42,12 @@ EngineCommandLine::EngineCommandLine(const Scenario& scenario)
           "--cfg=network/model:CM02",
           "--cfg=network/TCP-gamma:" + std::to_string(scenario.platform.network.tcp_window_bytes),
           "--cfg=network/crosstraffic:0",
+          // Every flow's progress updated at every step rather than kept in a heap of completion dates: with
+          // the fast path most flows never reach the solver, and on a saturated switch (campaigns) a solve
+          // touches every flow anyway. Measured: the shipped 2022 campaign 4.90 -> 3.22 s CPU, 400 jobs x 24
+          // events 0.51 -> 0.49 s, events.csv identical at 400 jobs; --cfg network/optim:Lazy restores the
+          // heap.
+          "--cfg=network/optim:Full",
           "--log=root.thresh:warning",
           "--log=xbt_cfg.thresh:critical",
       } {

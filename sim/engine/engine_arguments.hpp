@@ -28,6 +28,7 @@ public:
   // of the process (and of the child processes it forks) uses them, as SimGrid's configuration is per
   // process.
   static void set_user_settings(std::vector<std::string> settings);
+  static const std::vector<std::string>& user_settings();
   // The engine for this command line. A setting SimGrid does not accept is bad input (InputError naming it),
   // not a failed run.
   std::unique_ptr<simgrid::s4u::Engine> start_engine();

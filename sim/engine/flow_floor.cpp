@@ -45,6 +45,8 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
   // started from the kernel, no actor. The floor then measures SimGrid's flows, not a design's actors.
   KernelFlows flows(FlowSettings{scenario.platform.network.tcp_window_bytes,
                                  scenario.platform.network.fast_path,
+                                 scenario.platform.network.flow_classes,
+                                 site.single_flow_nic_bounds,
                                  {site.background_source, site.on_off_source}});
   const int jobs = scenario.workload.jobs;
   FlowFloorResult result;

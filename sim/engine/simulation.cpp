@@ -127,6 +127,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   const BackgroundTraffic& other_users = scenario.platform.site_switch.background;
   KernelFlows flows(FlowSettings{scenario.platform.network.tcp_window_bytes,
                                  scenario.platform.network.fast_path,
+                                 scenario.platform.network.flow_classes,
+                                 site.single_flow_nic_bounds,
                                  {site.background_source, site.on_off_source}});
   // The background sources are SimGrid actors; their flows are counted at their peak on the fast path.
   if (other_users.rate_bps > 0 || other_users.schedule)
@@ -174,6 +176,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   result.summary.flows_fast = flows.counts().fast;
   result.summary.flows_simgrid = flows.counts().simgrid;
   result.summary.flows_handed = flows.counts().handed;
+  result.summary.flow_classes = flows.counts().classes;
+  result.summary.flow_class_comms = flows.counts().class_comms;
   result.summary.links_left_out = site.links_left_out;
   if (options.direct_baseline && options.direct_baseline->event.mean_s > 0 &&
       result.summary.event.mean_s > 0) {

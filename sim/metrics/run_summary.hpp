@@ -130,6 +130,9 @@ struct RunSummary {
   // in SimGrid from the start, or started fast and handed to SimGrid when a link of theirs filled up
   // (sim/actors/kernel_flows.hpp).
   std::uint64_t flows_fast = 0, flows_simgrid = 0, flows_handed = 0;
+  // Classes of identical flows in SimGrid (kernel_flows.hpp) and the SimGrid comms they took: the flows in
+  // SimGrid cost the solver this many comms instead of one each.
+  std::uint64_t flow_classes = 0, flow_class_comms = 0;
   std::string links_left_out;   // links never saturated, left out of SimGrid's routes (empty: none)
   std::vector<LinkUsage> links; // each shared link, then the busiest worker NIC
   std::string bottleneck;       // the resource with the highest utilisation in the window

@@ -277,7 +277,8 @@ json scenario_to_json(const Scenario& scenario) {
              {"network",
               {{"tcp_window_bytes", platform.network.tcp_window_bytes},
                {"small_reply_max_bytes", platform.network.small_reply_max_bytes},
-               {"fast_path", platform.network.fast_path}}},
+               {"fast_path", platform.network.fast_path},
+               {"flow_classes", platform.network.flow_classes}}},
              {"local_gpu_fraction", platform.local_gpu_fraction}}},
            {"models", models},
            {"workload",
@@ -384,7 +385,9 @@ json run_summary_to_json(const RunSummary& summary) {
         {"flows",
          {{"fast", summary.flows_fast},
           {"simgrid", summary.flows_simgrid},
-          {"handed", summary.flows_handed}}},
+          {"handed", summary.flows_handed},
+          {"classes", summary.flow_classes},
+          {"class_comms", summary.flow_class_comms}}},
         {"links_left_out", summary.links_left_out},
         {"links", links}}},
       {"bottleneck", {{"resource", summary.bottleneck}, {"utilisation", summary.bottleneck_utilisation}}}};
@@ -450,6 +453,8 @@ RunSummary run_summary_from_json(const json& in) {
   summary.flows_fast = flows.at("fast").get<std::uint64_t>();
   summary.flows_simgrid = flows.at("simgrid").get<std::uint64_t>();
   summary.flows_handed = flows.at("handed").get<std::uint64_t>();
+  summary.flow_classes = flows.at("classes").get<std::uint64_t>();
+  summary.flow_class_comms = flows.at("class_comms").get<std::uint64_t>();
   summary.links_left_out = network.at("links_left_out").get<std::string>();
   for (const auto& link : network.at("links"))
     summary.links.push_back({link.at("name").get<std::string>(), link.at("capacity_bps").get<double>(),

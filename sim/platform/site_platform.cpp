@@ -78,7 +78,11 @@ SitePlatform build_site_platform(const Scenario& scenario) {
     if (group.pods > 0 && !group.on_client_nodes)
       cap_without_nic_bps = std::min(cap_without_nic_bps, group.nic_bandwidth_bps);
   const bool prune_nics = platform.network.fast_path && platform.local_gpu_fraction < 1.0;
-  int nics_left_out = 0;
+  // A NIC that never carries more than one flow at a time in each direction is, under max-min sharing,
+  // exactly a bound on that flow: it is left out too, and its bandwidth becomes the flow's bound. The bound
+  // is set on the flow's SimGrid comm (kernel_flows.cpp), so this needs exact CM02 with flow classes.
+  const bool prune_single_flow_nics = prune_nics && platform.network.flow_classes && flows_per_node <= 1.0;
+  int nics_left_out = 0, single_flow_nics_left_out = 0;
 
   // Worker nodes: jobs_per_node job slots share one NIC.
   const int jobs = scenario.workload.jobs;
@@ -98,6 +102,10 @@ SitePlatform build_site_platform(const Scenario& scenario) {
     if (prune_nics && flows_per_node * cap_without_nic_bps <= nic_bps) {
       set_routes(host, {}, {});
       ++nics_left_out;
+    } else if (prune_single_flow_nics) {
+      set_routes(host, {}, {});
+      site.single_flow_nic_bounds.emplace_back(host, bytes_per_s(nic_bps));
+      ++single_flow_nics_left_out;
     } else {
       set_routes(host, {{nic, Direction::UP}}, {{nic, Direction::DOWN}});
     }
@@ -113,6 +121,14 @@ SitePlatform build_site_platform(const Scenario& scenario) {
         "capped at %.3g Gb/s elsewhere, fit in the NIC",
         nics_left_out, nodes, flows_per_node, cap_without_nic_bps / 1e9);
     site.links_left_out = note;
+  }
+  if (single_flow_nics_left_out > 0) {
+    char note[256];
+    std::snprintf(note, sizeof note,
+                  "%d of %d worker NICs narrower than a flow's cap left out of SimGrid's routes: one flow at "
+                  "a time per node and direction, bounded by the NIC",
+                  single_flow_nics_left_out, nodes);
+    site.links_left_out += (site.links_left_out.empty() ? "" : "; ") + std::string(note);
   }
 
   // Server pods, group by group (the numbering of ServerLayout): each behind its own NIC (cloud VMs cap

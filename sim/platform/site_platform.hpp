@@ -34,6 +34,9 @@ struct SitePlatform {
   LinkId switch_out_link = 0, switch_in_link = 0, wan_out_link = 0, wan_in_link = 0;
   std::vector<LinkId> pod_in_link, pod_out_link;
 
+  // Worker nodes whose NIC was left out of the routes because it carries one flow at a time in each
+  // direction, with the NIC's bandwidth (bytes/s): the flow's bound (kernel_flows.hpp, FlowSettings).
+  std::vector<std::pair<const simgrid::s4u::Host*, double>> single_flow_nic_bounds;
   // Which links were left out of SimGrid's routes because they can never be saturated, and why; empty: none.
   std::string links_left_out;
 

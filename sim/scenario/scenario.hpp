@@ -134,6 +134,10 @@ struct NetworkSettings {
   // Flows whose every link has room for all flows on it at their caps are timed without SimGrid's solver
   // (sim/actors/kernel_flows.hpp); false sends every flow to SimGrid. Default true.
   bool fast_path = true;
+  // Flows in SimGrid that cross the same links with the same cap are one SimGrid comm with k times a flow's
+  // weight and bound (sim/actors/kernel_flows.hpp): exact under max-min sharing, and the solver sees one
+  // variable per class instead of one per flow. false gives every flow its own comm. Default true.
+  bool flow_classes = true;
 };
 
 struct Platform {

@@ -214,6 +214,8 @@ Platform read_platform(const Cursor& c) {
   }
   if (c["network"].present() && c["network"]["fast_path"].present())
     p.network.fast_path = read_bool(c["network"]["fast_path"]);
+  if (c["network"].present() && c["network"]["flow_classes"].present())
+    p.network.flow_classes = read_bool(c["network"]["flow_classes"]);
   if (c["network"].present() && c["network"]["small_reply_max"].present()) {
     const Cursor small_reply = c["network"]["small_reply_max"];
     p.network.small_reply_max_bytes = read_bytes(small_reply);

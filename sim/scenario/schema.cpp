@@ -71,7 +71,10 @@ NodePtr build_root() {
                                   {"host_cores", value()},
                                   {"nic_bandwidth", value()},
                                   {"on_client_nodes", value()}}))},
-      {"network", map({{"tcp_window", value()}, {"small_reply_max", value()}, {"fast_path", value()}})},
+      {"network", map({{"tcp_window", value()},
+                       {"small_reply_max", value()},
+                       {"fast_path", value()},
+                       {"flow_classes", value()}})},
       {"local_gpu_fraction", value()},
   });
   const NodePtr triton = map({

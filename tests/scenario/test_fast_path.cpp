@@ -75,14 +75,21 @@ Comparison compare_events(const fs::path& a_csv, const fs::path& b_csv) {
   return out;
 }
 
-void check_fast_path(const std::string& name, const std::string& arguments) {
+// Pure SimGrid: every flow its own SimGrid comm, no fast path, every link in the routes.
+const std::string pure_simgrid =
+    " --set platform.network.fast_path=false --set platform.network.flow_classes=false ";
+
+// `fast_settings` picks what is compared with pure SimGrid: by default everything the simulator does (the
+// fast path, flow classes, NICs left out of routes).
+void check_fast_path(const std::string& name, const std::string& arguments,
+                     const std::string& fast_settings = "") {
   CAPTURE(name);
   const fs::path base = fs::temp_directory_path() / ("sonicsim_fast_path_" + name);
   fs::remove_all(base);
-  const auto fast = run_sonicsim("run " + arguments + " --quiet --out " + (base / "fast").string());
+  const auto fast =
+      run_sonicsim("run " + arguments + fast_settings + " --quiet --out " + (base / "fast").string());
   const auto pure =
-      run_sonicsim("run " + arguments + " --set platform.network.fast_path=false --quiet --out " +
-                   (base / "simgrid").string());
+      run_sonicsim("run " + arguments + pure_simgrid + "--quiet --out " + (base / "simgrid").string());
   INFO(fast.output);
   INFO(pure.output);
   REQUIRE(fast.exit_code == 0);
@@ -104,9 +111,8 @@ void check_fast_path_statistically(const std::string& name, const std::string& a
   std::vector<double> means[2];
   for (int pure = 0; pure < 2; ++pure) {
     const fs::path dir = base / (pure ? "simgrid" : "fast");
-    const auto result =
-        run_sonicsim("run " + arguments + " --replications 8 -j 2 --quiet " +
-                     (pure ? "--set platform.network.fast_path=false " : "") + "--out " + dir.string());
+    const auto result = run_sonicsim("run " + arguments + " --replications 8 -j 2 --quiet " +
+                                     (pure ? pure_simgrid : std::string(" ")) + "--out " + dir.string());
     INFO(result.output);
     REQUIRE(result.exit_code == 0);
     const auto json_text = [&]() {
@@ -156,6 +162,17 @@ TEST_CASE("fast path: a site switch saturated by the jobs, with constant and bur
       "--set workload.jobs=400 --set workload.events_per_job=4 "
       "--set platform.site_switch.bandwidth=20Gbps --set platform.site_switch.background=5Gbps "
       "--set 'platform.site_switch.background_on_off={rate: 5Gbps, mean_on: 30s, mean_off: 30s}'");
+}
+
+TEST_CASE("flow classes: a saturated switch with background traffic, every flow in SimGrid") {
+  // The same switch with the fast path off: every flow is in SimGrid, as one comm per class of identical
+  // flows (flow_classes) or one per flow (pure). Four jobs per node, so that a class (a node's NIC, the
+  // switch, the WAN and a pod's NIC) has up to four members; the events agree event by event.
+  check_fast_path("saturated_switch_classes",
+                  "--set workload.jobs=400 --set workload.events_per_job=4 --set platform.jobs_per_node=4 "
+                  "--set platform.site_switch.bandwidth=20Gbps --set platform.site_switch.background=5Gbps "
+                  "--set 'platform.site_switch.background_on_off={rate: 5Gbps, mean_on: 30s, mean_off: 30s}'",
+                  " --set platform.network.fast_path=false --set platform.network.flow_classes=true");
 }
 
 TEST_CASE("fast path: the shipped scenarios, where their links fill") {
