@@ -20,5 +20,6 @@ void register_plan_command(CLI::App& app, int& result);
 void register_compare_command(CLI::App& app, int& result);
 void register_import_command(CLI::App& app, int& result);
 void register_calibrate_command(CLI::App& app, int& result);
+void register_status_command(CLI::App& app, int& result);
 
 } // namespace sonicsim

@@ -2,14 +2,22 @@
 // with the analytic and MVA predictions of the same scenario in adjacent columns, and the plateau/knee/slope
 // fits of the simulated and analytic module-time curves. Results are kept per point (DIR/points/) as they
 // finish, so an interrupted sweep loses only the points that were running; --resume runs the rest and --shard
-// i/n splits a sweep over machines (merge by copying the points/ directories together and running --resume).
+// i/n splits a sweep over machines (merge by copying the points/ directories together and running --merge).
+// --slurm submits the shards as a Slurm job array and the merge as a job that depends on it (slurm_jobs.hpp);
+// DIR/sweep_plan.json lists every simulation and its shard, for `sonicsim status DIR`.
+//
+// Where a simulation runs never changes it: replication r of every point has the seed
+// replication_seed(scenario seed, r) and the point's own overrides, whichever machine, shard or array task
+// runs it, so a sweep on Slurm and the same sweep run here give byte-identical points and sweep.csv.
 #include "sim/app/commands.hpp"
 
 #include "sim/metrics/number_text.hpp"
 
 #include "sim/app/process_pool.hpp"
 #include "sim/app/scenario_source.hpp"
+#include "sim/app/slurm_jobs.hpp"
 #include "sim/app/sweep_point_files.hpp"
+#include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/summary_json.hpp"
@@ -40,7 +48,9 @@ struct SweepArguments {
   std::string output_dir;
   std::string shard;
   bool resume = false;
+  bool merge_only = false;
   int replications = 1;
+  SlurmOptions slurm;
 };
 
 // One line on stderr, rewritten in place on a terminal and one line per update otherwise (logs, CI).
@@ -93,7 +103,42 @@ void print_rows(const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& 
   }
 }
 
+// The sweep as a command line that a Slurm job can run from `working_dir`: the same scenario, overrides, axes
+// and replications, into the absolute `output_dir`.
+std::vector<std::string> sweep_command_line(const SweepArguments& arguments,
+                                            const std::filesystem::path& output_dir) {
+  std::vector<std::string> words{own_executable()};
+  for (const auto& setting : EngineCommandLine::user_settings()) {
+    words.push_back("--cfg");
+    words.push_back(setting);
+  }
+  words.push_back("sweep");
+  if (!arguments.source.path.empty())
+    words.push_back(std::filesystem::absolute(arguments.source.path).string());
+  for (const auto& set : arguments.source.set_overrides) {
+    words.push_back("--set");
+    words.push_back(set);
+  }
+  if (arguments.source.seed) {
+    words.push_back("--seed");
+    words.push_back(std::to_string(*arguments.source.seed));
+  }
+  for (const auto& vary : arguments.vary.empty() ? std::vector<std::string>{default_vary} : arguments.vary) {
+    words.push_back("--vary");
+    words.push_back(vary);
+  }
+  words.push_back("--replications");
+  words.push_back(std::to_string(arguments.replications));
+  words.push_back("--out");
+  words.push_back(output_dir.string());
+  return words;
+}
+
 int sweep(const SweepArguments& arguments) {
+  if (arguments.slurm.enabled() && !arguments.shard.empty())
+    throw InputError("--shard: not with --slurm, which gives every array task its own shard");
+  if (arguments.slurm.enabled() && arguments.merge_only)
+    throw InputError("--merge: not with --slurm (the Slurm submission makes its own merge job)");
   // Everything the user wrote is checked before the first point runs.
   std::vector<VaryAxis> axes;
   for (const auto& vary : arguments.vary.empty() ? std::vector<std::string>{default_vary} : arguments.vary)
@@ -130,6 +175,78 @@ int sweep(const SweepArguments& arguments) {
   ensure_writable_directory(output_dir);
   ensure_writable_directory(output_dir / "points");
 
+  // Every simulation, its shard (as Slurm runs it) and its fingerprint, for `sonicsim status`.
+  const int slurm_shards = arguments.slurm.tasks > 0
+                               ? std::min<int>(arguments.slurm.tasks, static_cast<int>(grid.size()))
+                               : static_cast<int>(std::min<std::size_t>(grid.size(), 1000));
+  const int plan_shards = arguments.slurm.enabled() ? slurm_shards : std::max(1, shard.count);
+  {
+    nlohmann::ordered_json plan{{"command", "sweep"},
+                                {"points", grid.size()},
+                                {"replications", replications},
+                                {"shards", plan_shards},
+                                {"simulations", nlohmann::ordered_json::array()}};
+    for (const Unit& unit : units)
+      plan["simulations"].push_back({{"point", unit.index},
+                                     {"replication", unit.replication},
+                                     {"shard", 1 + unit.index % static_cast<std::size_t>(plan_shards)},
+                                     {"fingerprint", unit.fingerprint}});
+    // Written by the run that lays the sweep out (a Slurm submission, or a whole sweep here); the shards and
+    // the merge of a submission keep it, so its shard numbers stay those of the array.
+    if (arguments.slurm.enabled() || (!arguments.merge_only && shard.count <= 1) ||
+        !std::filesystem::exists(output_dir / "sweep_plan.json"))
+      write_file_atomically(output_dir / "sweep_plan.json", plan.dump(1) + "\n");
+  }
+
+  if (arguments.slurm.enabled()) {
+    SlurmWork work;
+    work.name = "sonicsim-sweep";
+    work.output_dir = std::filesystem::absolute(output_dir);
+    work.working_dir = std::filesystem::current_path();
+    work.task_command = sweep_command_line(arguments, work.output_dir);
+    work.merge_command = work.task_command;
+    work.merge_command.push_back("--merge");
+    work.shards = slurm_shards;
+    const Shard any{1, slurm_shards};
+    std::size_t already = 0;
+    if (arguments.resume) {
+      // Only the shards with a simulation still missing.
+      std::vector<bool> missing(static_cast<std::size_t>(slurm_shards) + 1, false);
+      for (const Unit& unit : units) {
+        if (read_point_file(output_dir, unit.index, unit.replication, unit.fingerprint))
+          ++already;
+        else
+          missing[1 + unit.index % static_cast<std::size_t>(any.count)] = true;
+      }
+      for (int s = 1; s <= slurm_shards; ++s)
+        if (missing[static_cast<std::size_t>(s)]) work.shards_to_run.push_back(s);
+      if (work.shards_to_run.empty()) {
+        std::printf("sweep of %s: all %zu simulations are done in %s; nothing to submit (run with --merge to "
+                    "write sweep.csv)\n",
+                    first.name.c_str(), units.size(), output_dir.string().c_str());
+        return exit_ok;
+      }
+    }
+    const SlurmSubmission submission = submit_to_slurm(work, arguments.slurm);
+    const std::size_t shards_run =
+        work.shards_to_run.empty() ? static_cast<std::size_t>(slurm_shards) : work.shards_to_run.size();
+    std::printf("sweep of %s: %zu simulations in %d shards (%zu already done); %zu array task(s)\n",
+                first.name.c_str(), units.size(), slurm_shards, already, shards_run);
+    std::printf("  array script  %s\n  merge script  %s\n", submission.array_script.string().c_str(),
+                submission.merge_script.string().c_str());
+    if (submission.array_job.empty()) {
+      std::printf("dry run: nothing submitted. To submit:\n  jobid=$(sbatch --parsable %s)\n  sbatch "
+                  "--dependency=afterany:$jobid %s\n",
+                  shell_quote(submission.array_script.string()).c_str(),
+                  shell_quote(submission.merge_script.string()).c_str());
+    } else {
+      std::printf("submitted: array job %s, merge job %s (after the array)\n", submission.array_job.c_str(),
+                  submission.merge_job.c_str());
+      std::printf("follow with: sonicsim status %s\n", shell_quote(work.output_dir.string()).c_str());
+    }
+    return exit_ok;
+  }
+
   // Finished simulations: this shard's with --resume, and always those of other shards (a merge).
   std::map<std::pair<std::size_t, int>, RunSummary> finished;
   std::vector<std::size_t> to_run; // into units
@@ -137,11 +254,11 @@ int sweep(const SweepArguments& arguments) {
     const Unit& unit = units[u];
     const bool mine = shard.contains(unit.index);
     const auto key = std::make_pair(unit.index, unit.replication);
-    if (!mine || arguments.resume) {
+    if (!mine || arguments.resume || arguments.merge_only) {
       if (auto summary = read_point_file(output_dir, unit.index, unit.replication, unit.fingerprint))
         finished.emplace(key, std::move(*summary));
     }
-    if (mine && !finished.count(key)) to_run.push_back(u);
+    if (mine && !arguments.merge_only && !finished.count(key)) to_run.push_back(u);
   }
   std::printf("sweep of %s: %zu points", first.name.c_str(), grid.size());
   if (replications > 1) std::printf(" x %d replications (each counted below)", replications);
@@ -188,24 +305,47 @@ int sweep(const SweepArguments& arguments) {
     if (static_cast<int>(summaries.size()) == replications)
       rows.push_back(make_sweep_row(point, unit_of(point.index, 0).scenario, summaries));
   }
-  std::ostringstream csv;
-  write_sweep_csv(csv, axes, rows);
-  write_file_atomically(output_dir / "sweep.csv", csv.str());
-  const auto fits = fit_module_curves(axes, rows);
-  std::ostringstream fits_csv;
-  write_fits_csv(fits_csv, fits);
-  write_file_atomically(output_dir / "fits.csv", fits_csv.str());
+  // A shard writes its points only: sweep.csv is written by a whole sweep or by --merge, once every point is
+  // there, so that a shard's share never looks like the whole.
+  if (shard.count > 1) {
+    std::printf("shard %d/%d: %zu simulation(s) run, %zu failed, in %.1f s; the sweep has %zu of %zu points "
+                "complete. When every shard is done: sonicsim sweep ... --merge --out %s\n",
+                shard.index, shard.count, to_run.size() - failures.size(), failures.size(),
+                progress.elapsed_s(), rows.size(), grid.size(), output_dir.string().c_str());
+  } else if (arguments.merge_only && rows.size() < grid.size()) {
+    std::vector<std::string> missing;
+    for (const auto& point : grid)
+      for (int r = 0; r < replications; ++r)
+        if (!finished.count(std::make_pair(point.index, r)))
+          missing.push_back(std::to_string(point.index) + (replications > 1 ? "/r" + std::to_string(r) : ""));
+    std::string list;
+    for (std::size_t i = 0; i < missing.size() && i < 20; ++i)
+      list += (i ? ", " : "") + missing[i];
+    if (missing.size() > 20) list += ", ...";
+    std::fprintf(
+        stderr,
+        "sonicsim: merge: %zu of %zu points complete, %zu simulation(s) missing (point[/replication] "
+        "%s); sweep.csv not written. Run the missing ones with --resume (with --slurm: resubmits "
+        "their shards only)\n",
+        rows.size(), grid.size(), missing.size(), list.c_str());
+    return exit_run_failed;
+  } else {
+    std::ostringstream csv;
+    write_sweep_csv(csv, axes, rows);
+    write_file_atomically(output_dir / "sweep.csv", csv.str());
+    const auto fits = fit_module_curves(axes, rows);
+    std::ostringstream fits_csv;
+    write_fits_csv(fits_csv, fits);
+    write_file_atomically(output_dir / "fits.csv", fits_csv.str());
 
-  print_rows(axes, rows);
-  if (!fits.empty())
-    print_fits(std::cout, fits);
-  else if (axes.front().key != "workload.jobs")
-    std::cout << "\nno knee fits: the first --vary is not workload.jobs\n";
-  std::printf("\nwrote %s (%zu of %zu points), fits.csv, points/ in %.1f s\n",
-              (output_dir / "sweep.csv").string().c_str(), rows.size(), grid.size(), progress.elapsed_s());
-  if (rows.size() + failures.size() < grid.size() && shard.count > 1)
-    std::printf(
-        "the other points belong to other shards: copy their points/ here and run again with --resume\n");
+    print_rows(axes, rows);
+    if (!fits.empty())
+      print_fits(std::cout, fits);
+    else if (axes.front().key != "workload.jobs")
+      std::cout << "\nno knee fits: the first --vary is not workload.jobs\n";
+    std::printf("\nwrote %s (%zu of %zu points), fits.csv, points/ in %.1f s\n",
+                (output_dir / "sweep.csv").string().c_str(), rows.size(), grid.size(), progress.elapsed_s());
+  }
   for (const auto& [u, message] : failures)
     std::fprintf(stderr, "sonicsim: point %zu (%s) replication %d failed: %s\n", units[u].index,
                  point_overrides(axes, grid[units[u].index]).front().c_str(), units[u].replication,
@@ -239,7 +379,14 @@ void register_sweep_command(CLI::App& app, int& result) {
       ->check(CLI::Range(1, 1024));
   command->add_option("--out", arguments->output_dir,
                       "Output directory (default: out/sweep_<scenario name>)");
-  command->add_flag("--resume", arguments->resume, "Keep the finished points found in the output directory");
+  command->add_flag("--resume", arguments->resume,
+                    "Keep the finished points found in the output directory (with --slurm: submit only the "
+                    "shards with points missing)");
+  command->add_flag(
+      "--merge", arguments->merge_only,
+      "Run nothing: write sweep.csv and fits.csv from the points in the output directory; exit 1 "
+      "naming the missing ones");
+  add_slurm_options(*command, arguments->slurm);
   command
       ->add_option(
           "--replications", arguments->replications,

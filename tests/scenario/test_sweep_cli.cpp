@@ -54,9 +54,19 @@ TEST_CASE("sweep output is byte-identical whatever -j; --resume and shards give 
     INFO(first.output);
     REQUIRE(first.exit_code == 0);
     CHECK(first.output.find("2 to run") != std::string::npos); // points 0 and 2
-    CHECK(sonicsim::read_csv_file((merged / "sweep.csv").string()).rows.size() == 2);
+    // A shard writes its points, never a sweep.csv that would look like the whole sweep.
+    CHECK_FALSE(fs::exists(merged / "sweep.csv"));
+    // Merging before every shard is done names what is missing (point 1) and writes nothing.
+    const auto early = run_sonicsim(small_sweep + "--merge --out " + merged.string());
+    CHECK(early.exit_code == 1);
+    CHECK(early.output.find("1 simulation(s) missing (point[/replication] 1)") != std::string::npos);
+    CHECK_FALSE(fs::exists(merged / "sweep.csv"));
     const auto second = run_sonicsim(small_sweep + "--shard 2/2 --out " + merged.string());
     CHECK(second.output.find("1 to run") != std::string::npos);
+    const auto merge = run_sonicsim(small_sweep + "--merge --out " + merged.string());
+    INFO(merge.output);
+    CHECK(merge.exit_code == 0);
+    CHECK(merge.output.find("0 to run") != std::string::npos);
     CHECK(sonicsim::testing::read_text(merged / "sweep.csv") == csv);
   }
   SUBCASE("a stale point of another scenario is not taken for this one") {

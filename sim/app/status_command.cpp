@@ -1,0 +1,133 @@
+// `sonicsim status DIR`: how far a sweep in DIR has come, from its files and, when it was submitted to Slurm,
+// from squeue: simulations done, running, pending, and failed (their array task ended without them). Exit 0
+// when nothing has failed (done, or still queued or running), 1 when a shard ended with simulations missing
+// (`sonicsim sweep ... --slurm --resume` resubmits just those shards), 2 when DIR holds no sweep.
+#include "sim/app/commands.hpp"
+
+#include "sim/app/scenario_source.hpp"
+#include "sim/app/slurm_jobs.hpp"
+#include "sim/app/sweep_point_files.hpp"
+#include "sim/scenario/input_error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace sonicsim {
+namespace {
+
+struct StatusArguments {
+  std::string directory;
+};
+
+// "1-3, 7, 9-10"
+std::string ranges(const std::set<int>& values) {
+  std::string text;
+  for (auto it = values.begin(); it != values.end();) {
+    const int first = *it;
+    int last = first;
+    for (++it; it != values.end() && *it == last + 1; ++it)
+      last = *it;
+    text += (text.empty() ? "" : ", ") + std::to_string(first);
+    if (last != first) text += "-" + std::to_string(last);
+  }
+  return text;
+}
+
+// Whether a point file exists with the right fingerprint, without parsing the whole summary twice.
+bool point_done(const fs::path& dir, std::size_t point, int replication, const std::string& fingerprint) {
+  return read_point_file(dir, point, replication, fingerprint).has_value();
+}
+
+int status(const StatusArguments& arguments) {
+  const fs::path dir(arguments.directory);
+  const fs::path plan_path = dir / "sweep_plan.json";
+  std::ifstream in(plan_path);
+  if (!in)
+    throw InputError(plan_path.string() + ": not found: " + dir.string() +
+                     " is not the output directory of a sweep (sonicsim sweep --out DIR)");
+  nlohmann::json plan;
+  try {
+    plan = nlohmann::json::parse(in);
+  } catch (const std::exception& error) {
+    throw InputError(plan_path.string() + ": not a sonicsim sweep plan: " + error.what());
+  }
+  const auto record = read_slurm_record(dir);
+  std::map<int, std::string> tasks; // array index -> squeue state, for the tasks Slurm still has
+  std::optional<std::string> merge_state;
+  if (record) {
+    tasks = slurm_array_tasks(record->array_job);
+    merge_state = slurm_job_state(record->merge_job);
+  }
+  const std::set<int> submitted =
+      record ? std::set<int>(record->shards_submitted.begin(), record->shards_submitted.end())
+             : std::set<int>{};
+
+  std::size_t total = 0, done = 0;
+  std::map<std::string, std::size_t> missing_by_state;
+  std::map<std::string, std::set<int>> shards_by_state;
+  for (const auto& simulation : plan.at("simulations")) {
+    ++total;
+    const auto point = simulation.at("point").get<std::size_t>();
+    const int replication = simulation.at("replication").get<int>();
+    if (point_done(dir, point, replication, simulation.at("fingerprint").get<std::string>())) {
+      ++done;
+      continue;
+    }
+    const int shard = simulation.at("shard").get<int>();
+    std::string state;
+    if (const auto task = tasks.find(shard); task != tasks.end())
+      state = task->second == "RUNNING" ? "running" : task->second == "PENDING" ? "pending" : "other";
+    else if (record && submitted.count(shard))
+      state = "failed"; // its array task has ended, and its results are not all there
+    else
+      state = "not run";
+    ++missing_by_state[state];
+    shards_by_state[state].insert(shard);
+  }
+
+  std::printf("%s: %zu of %zu simulations done (%zu points x %d replications)\n", dir.string().c_str(), done,
+              total, plan.at("points").get<std::size_t>(), plan.at("replications").get<int>());
+  for (const char* state : {"running", "pending", "other", "failed", "not run"}) {
+    const auto found = missing_by_state.find(state);
+    if (found == missing_by_state.end()) continue;
+    std::printf("  %-8s %zu simulation(s), shard(s) %s\n", state, found->second,
+                ranges(shards_by_state[state]).c_str());
+  }
+  if (record) {
+    std::printf("slurm: array job %s (%d shards), merge job %s: %s\n", record->array_job.c_str(),
+                record->shards, record->merge_job.c_str(),
+                merge_state ? merge_state->c_str() : "ended (or no longer known to squeue)");
+  }
+  const bool complete = fs::exists(dir / "sweep.csv") && done == total;
+  if (done == total)
+    std::printf("complete%s\n", complete ? "" : ": run `sonicsim sweep ... --merge` to write sweep.csv");
+  if (missing_by_state.count("failed")) {
+    std::printf(
+        "failed shards ended without their simulations: resubmit them with the same sweep command and "
+        "--slurm --resume (finished points are kept)\n");
+    return exit_run_failed;
+  }
+  return exit_ok;
+}
+
+} // namespace
+
+void register_status_command(CLI::App& app, int& result) {
+  auto arguments = std::make_shared<StatusArguments>();
+  auto* command = app.add_subcommand(
+      "status", "How far a sweep has come: simulations done, running, pending and failed, from its output "
+                "directory and, for a Slurm submission, squeue");
+  command->add_option("directory", arguments->directory, "The sweep's output directory (--out)")->required();
+  command->callback([arguments, &result]() { result = guarded(*arguments, status); });
+}
+
+} // namespace sonicsim

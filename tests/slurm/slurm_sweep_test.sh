@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# A sweep on a real (single-node) Slurm cluster, started here by scripts/slurm_cluster.sh and stopped when this
+# script exits, whatever happens.
+#
+#   slurm_sweep_test.sh SONICSIM identical   the merged sweep.csv of `sweep --slurm` is byte-identical to the
+#                                            same sweep run locally (seeds do not depend on where points run)
+#   slurm_sweep_test.sh SONICSIM resume      one array task is killed while it runs: the merge job names the
+#                                            missing point and exits 1, `status` reports the failed shard,
+#                                            `--slurm --resume` resubmits only that shard, and the merged
+#                                            sweep.csv is then identical to the local one
+set -euo pipefail
+
+sonicsim=$(realpath "$1")
+mode=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/sonicsim_slurm_test.XXXXXX)
+cluster=$work/cluster
+
+cleanup() {
+  "$root/scripts/slurm_cluster.sh" stop "$cluster" || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  for log in "$work"/slurm_sweep/slurm/logs/*; do
+    [[ -f $log ]] && { echo "--- $log" >&2; tail -n 5 "$log" >&2; }
+  done
+  exit 1
+}
+
+"$root/scripts/slurm_cluster.sh" start "$cluster" >/dev/null
+export SLURM_CONF=$cluster/slurm.conf
+
+# Waits until Slurm no longer knows job $1 (it ended), at most $2 seconds.
+wait_for_job() {
+  for _ in $(seq $(($2 * 5))); do
+    [[ -z $(squeue -h -j "$1" 2>/dev/null) ]] && return 0
+    sleep 0.2
+  done
+  fail "job $1 still in the queue after $2 s"
+}
+
+cd "$work"
+case $mode in
+identical)
+  # Six points of the default scenario, three events per job: a few seconds in all.
+  sweep=(sweep --vary workload.jobs=50:300:50 --set workload.events_per_job=3)
+  "$sonicsim" "${sweep[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local sweep"
+  out=$("$sonicsim" "${sweep[@]}" --slurm --throttle 2 --out slurm_sweep) || fail "submission: $out"
+  echo "$out"
+  merge_job=$(sed -n 's/^submitted: array job \([0-9]*\), merge job \([0-9]*\).*/\2/p' <<<"$out")
+  [[ -n $merge_job ]] || fail "no merge job id in: $out"
+  wait_for_job "$merge_job" 120
+  cmp local/sweep.csv slurm_sweep/sweep.csv || fail "sweep.csv differs from the local sweep"
+  cmp local/fits.csv slurm_sweep/fits.csv || fail "fits.csv differs from the local sweep"
+  status=$("$sonicsim" status slurm_sweep) || fail "status exit $?: $status"
+  grep -q "6 of 6 simulations done" <<<"$status" || fail "status: $status"
+  echo "PASS: merged sweep.csv identical to the local sweep (6 points, 6 array tasks)"
+  ;;
+resume)
+  # Four points that take a few seconds each, one array task at a time; task 2 is killed while it runs.
+  sweep=(sweep --vary workload.jobs=400,600,800,1000 --set workload.events_per_job=60)
+  "$sonicsim" "${sweep[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local sweep"
+  out=$("$sonicsim" "${sweep[@]}" --slurm --throttle 1 --out slurm_sweep) || fail "submission: $out"
+  echo "$out"
+  array_job=$(sed -n 's/^submitted: array job \([0-9]*\), merge job \([0-9]*\).*/\1/p' <<<"$out")
+  merge_job=$(sed -n 's/^submitted: array job \([0-9]*\), merge job \([0-9]*\).*/\2/p' <<<"$out")
+  [[ -n $array_job && -n $merge_job ]] || fail "no job ids in: $out"
+  killed=no
+  for _ in $(seq 600); do
+    if [[ $(squeue -h -r -j "${array_job}_2" -o %T 2>/dev/null) == RUNNING ]]; then
+      scancel --signal=KILL "${array_job}_2"
+      killed=yes
+      break
+    fi
+    sleep 0.1
+  done
+  [[ $killed == yes ]] || fail "array task 2 was never seen running"
+  wait_for_job "$merge_job" 180
+  # The merge ran after the array (afterany), found point 1 (shard 2) missing and wrote no sweep.csv.
+  merge_log=$(cat slurm_sweep/slurm/logs/merge_"$merge_job".out)
+  grep -q "simulation(s) missing (point\[/replication\] 1)" <<<"$merge_log" || fail "merge log: $merge_log"
+  [[ ! -e slurm_sweep/sweep.csv ]] || fail "a sweep.csv was written with a point missing"
+  set +e
+  status=$("$sonicsim" status slurm_sweep)
+  status_exit=$?
+  set -e
+  echo "$status"
+  [[ $status_exit == 1 ]] || fail "status exit $status_exit (expected 1: a failed shard)"
+  grep -q "3 of 4 simulations done" <<<"$status" || fail "status: $status"
+  grep -Eq "failed +1 simulation\(s\), shard\(s\) 2$" <<<"$status" || fail "status: $status"
+  # Resubmit: only shard 2 runs again.
+  out=$("$sonicsim" "${sweep[@]}" --slurm --resume --out slurm_sweep) || fail "resubmission: $out"
+  echo "$out"
+  grep -q "(3 already done); 1 array task(s)" <<<"$out" || fail "resubmission: $out"
+  grep -q "^#SBATCH --array=2$" slurm_sweep/slurm/array.sh || fail "array.sh: $(cat slurm_sweep/slurm/array.sh)"
+  merge_job=$(sed -n 's/^submitted: array job \([0-9]*\), merge job \([0-9]*\).*/\2/p' <<<"$out")
+  wait_for_job "$merge_job" 180
+  cmp local/sweep.csv slurm_sweep/sweep.csv || fail "sweep.csv after --resume differs from the local sweep"
+  echo "PASS: killed task 2 reported, resubmitted alone, merged sweep.csv identical to the local sweep"
+  ;;
+*)
+  echo "usage: $0 SONICSIM identical|resume" >&2
+  exit 2
+  ;;
+esac
