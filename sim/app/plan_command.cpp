@@ -8,6 +8,7 @@
 
 #include "sim/app/plan_report.hpp"
 #include "sim/app/simulation_batch.hpp"
+#include "sim/app/slurm_batch.hpp"
 #include "sim/app/variant_source.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/planning/planner.hpp"
@@ -43,6 +44,7 @@ struct PlanArguments {
   bool cost = false;
   int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::string output_dir;
+  SlurmOptions slurm;
 };
 
 int plan(const PlanArguments& arguments) {
@@ -122,9 +124,19 @@ int plan(const PlanArguments& arguments) {
   settings.max_gpus_per_pod = arguments.max_gpus_per_pod;
   settings.max_gpus = arguments.max_gpus;
   settings.parallel = arguments.parallel;
+  // Each batch of simulations here (child processes), or on Slurm as a job array that this process waits for.
+  std::shared_ptr<SlurmBatches> on_slurm;
+  if (arguments.slurm.dry_run && !arguments.slurm.submit)
+    throw InputError(
+        "--slurm-dry-run: a plan chooses each batch from the results of the last, so there are no "
+        "scripts to write ahead; use --slurm (each batch is a job array; DIR/slurm/batch_*/array.sh "
+        "are the scripts)");
+  if (arguments.slurm.submit)
+    on_slurm = std::make_shared<SlurmBatches>(output_dir, arguments.slurm, arguments.source,
+                                              arguments.variant, scenario, "plan");
   planning::Planner planner(settings, scenario,
-                            [parallel = arguments.parallel](const std::vector<Scenario>& batch) {
-                              return simulate_batch(batch, parallel, "plan");
+                            [parallel = arguments.parallel, on_slurm](const std::vector<Scenario>& batch) {
+                              return on_slurm ? (*on_slurm)(batch) : simulate_batch(batch, parallel, "plan");
                             });
   int sized_groups = 0;
   for (const auto& group : scenario.platform.server_groups)
@@ -211,6 +223,7 @@ void register_plan_command(CLI::App& app, int& result) {
       ->check(CLI::Range(1, 1024));
   command->add_option("--out", arguments->output_dir,
                       "Output directory for plan.json (default: out/plan_<scenario name>)");
+  add_slurm_options(*command, arguments->slurm);
   command->callback([arguments, &result]() { result = guarded(*arguments, plan); });
 }
 

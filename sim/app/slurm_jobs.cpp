@@ -63,8 +63,9 @@ std::string join_command(const std::vector<std::string>& words) {
   return line;
 }
 
-// Runs a shell command line; returns its exit status and what it printed (stdout and stderr).
-std::pair<int, std::string> run_command(const std::string& line) {
+} // namespace
+
+std::pair<int, std::string> run_shell(const std::string& line) {
   FILE* pipe = ::popen((line + " 2>&1").c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run: " + line);
   std::string output;
@@ -74,6 +75,8 @@ std::pair<int, std::string> run_command(const std::string& line) {
   const int status = ::pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, output};
 }
+
+namespace {
 
 std::string trim(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\r'))
@@ -94,18 +97,28 @@ std::string array_spec(const SlurmWork& work, int throttle) {
   return spec;
 }
 
-std::string header(const std::string& job_name, const SlurmWork& work, const SlurmOptions& options,
-                   const std::string& log_name) {
+} // namespace
+
+std::string slurm_script_header(const std::string& job_name, const fs::path& working_dir,
+                                const fs::path& log_path, const SlurmOptions& options) {
   std::ostringstream out;
   out << "#!/bin/bash\n"
       << "#SBATCH --job-name=" << job_name << "\n"
-      << "#SBATCH --chdir=" << work.working_dir.string() << "\n"
-      << "#SBATCH --output=" << (work.output_dir / "slurm" / "logs" / log_name).string() << "\n"
+      << "#SBATCH --chdir=" << working_dir.string() << "\n"
+      << "#SBATCH --output=" << log_path.string() << "\n"
       << "#SBATCH --ntasks=1\n"
       << "#SBATCH --cpus-per-task=1\n";
   if (!options.partition.empty()) out << "#SBATCH --partition=" << options.partition << "\n";
   if (!options.account.empty()) out << "#SBATCH --account=" << options.account << "\n";
+  if (!options.time.empty()) out << "#SBATCH --time=" << options.time << "\n";
   return out.str();
+}
+
+namespace {
+std::string header(const std::string& job_name, const SlurmWork& work, const SlurmOptions& options,
+                   const std::string& log_name) {
+  return slurm_script_header(job_name, work.working_dir, work.output_dir / "slurm" / "logs" / log_name,
+                             options);
 }
 
 void write_script(const fs::path& path, const std::string& text) {
@@ -125,7 +138,6 @@ SlurmSubmission submit_to_slurm(const SlurmWork& work, const SlurmOptions& optio
   std::ostringstream array;
   array << header(work.name, work, options, "task_%A_%a.out");
   array << "#SBATCH --array=" << array_spec(work, options.throttle) << "\n";
-  if (!options.time.empty()) array << "#SBATCH --time=" << options.time << "\n";
   array << "# Array index i runs shard i of " << work.shards
         << " (the array's indices are the shard indices). --resume keeps what this\n"
         << "# shard finished before, so a task that is run again only runs what is missing.\n"
@@ -142,21 +154,13 @@ SlurmSubmission submit_to_slurm(const SlurmWork& work, const SlurmOptions& optio
 
   if (options.dry_run && !options.submit) return submission;
 
-  const auto [array_status, array_output] =
-      run_command("sbatch --parsable " + shell_quote(submission.array_script.string()));
-  if (array_status != 0)
-    throw std::runtime_error("sbatch refused the array job (" + submission.array_script.string() +
-                             "): " + trim(array_output));
-  // --parsable prints "jobid" or "jobid;cluster".
-  submission.array_job = trim(array_output.substr(0, array_output.find(';')));
-  const auto [merge_status, merge_output] =
-      run_command("sbatch --parsable --dependency=afterany:" + submission.array_job + " " +
-                  shell_quote(submission.merge_script.string()));
-  if (merge_status != 0)
-    throw std::runtime_error("sbatch refused the merge job (" + submission.merge_script.string() +
-                             "): " + trim(merge_output) + "; the array job " + submission.array_job +
+  submission.array_job = sbatch(submission.array_script);
+  try {
+    submission.merge_job = sbatch(submission.merge_script, "--dependency=afterany:" + submission.array_job);
+  } catch (const std::exception& error) {
+    throw std::runtime_error(std::string(error.what()) + "; the array job " + submission.array_job +
                              " was submitted");
-  submission.merge_job = trim(merge_output.substr(0, merge_output.find(';')));
+  }
 
   std::vector<int> submitted = work.shards_to_run;
   if (submitted.empty())
@@ -172,10 +176,31 @@ SlurmSubmission submit_to_slurm(const SlurmWork& work, const SlurmOptions& optio
   return submission;
 }
 
+std::string sbatch(const fs::path& script, const std::string& extra_options) {
+  const auto [status, output] =
+      run_shell("sbatch --parsable " + extra_options + " " + shell_quote(script.string()));
+  if (status != 0) throw std::runtime_error("sbatch refused " + script.string() + ": " + trim(output));
+  // --parsable prints "jobid" or "jobid;cluster".
+  return trim(output.substr(0, output.find(';')));
+}
+
+void wait_for_slurm_job(const std::string& job) {
+  double pause_s = 0.2;
+  for (;;) {
+    const auto [status, output] = run_shell("squeue -h -j " + shell_quote(job) + " -o %i");
+    // An empty answer, or "Invalid job id" for a job already purged: it has ended. Any other error (the
+    // controller busy or restarting) is waited out.
+    if (status == 0 && trim(output).empty()) return;
+    if (status != 0 && output.find("Invalid job id") != std::string::npos) return;
+    ::usleep(static_cast<useconds_t>(pause_s * 1e6));
+    pause_s = std::min(5.0, pause_s * 1.5);
+  }
+}
+
 std::map<int, std::string> slurm_array_tasks(const std::string& array_job) {
   std::map<int, std::string> tasks;
   // -r: one line per array task, "<job>_<index> <STATE>"; a pending range is "<job>_[2-5%2]".
-  const auto [status, output] = run_command("squeue -h -r -j " + shell_quote(array_job) + " -o '%i %T'");
+  const auto [status, output] = run_shell("squeue -h -r -j " + shell_quote(array_job) + " -o '%i %T'");
   if (status != 0) return tasks;
   std::istringstream lines(output);
   for (std::string id, state; lines >> id >> state;) {
@@ -199,7 +224,7 @@ std::map<int, std::string> slurm_array_tasks(const std::string& array_job) {
 
 std::optional<std::string> slurm_job_state(const std::string& job) {
   if (job.empty()) return std::nullopt;
-  const auto [status, output] = run_command("squeue -h -j " + shell_quote(job) + " -o '%T'");
+  const auto [status, output] = run_shell("squeue -h -j " + shell_quote(job) + " -o '%T'");
   const std::string state = trim(output);
   if (status != 0 || state.empty()) return std::nullopt;
   return state.substr(0, state.find('\n'));

@@ -65,6 +65,21 @@ struct SlurmRecord {
 };
 std::optional<SlurmRecord> read_slurm_record(const std::filesystem::path& output_dir);
 
+// The #SBATCH lines every sonicsim job shares: name, working directory, log file, one task on one core,
+// partition, account and (per task) time limit.
+std::string slurm_script_header(const std::string& job_name, const std::filesystem::path& working_dir,
+                                const std::filesystem::path& log_path, const SlurmOptions& options);
+
+// Runs a shell command line; returns its exit status and what it printed (stdout and stderr together).
+std::pair<int, std::string> run_shell(const std::string& line);
+
+// Submits `script` with sbatch --parsable (extra options before it); returns the job id or throws with
+// sbatch's message.
+std::string sbatch(const std::filesystem::path& script, const std::string& extra_options = "");
+
+// Waits until squeue no longer lists the job (polling, from 0.2 s up to 5 s apart).
+void wait_for_slurm_job(const std::string& job);
+
 // A shell word: the text single-quoted where it needs to be.
 std::string shell_quote(const std::string& text);
 

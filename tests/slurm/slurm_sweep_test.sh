@@ -8,6 +8,9 @@
 #                                            missing point and exits 1, `status` reports the failed shard,
 #                                            `--slurm --resume` resubmits only that shard, and the merged
 #                                            sweep.csv is then identical to the local one
+#   slurm_sweep_test.sh SONICSIM plan        `plan --slurm` (each batch a job array) gives the plan.json of the
+#                                            same plan run here, but for wall-clock times; run again, it
+#                                            submits nothing (every result is found)
 set -euo pipefail
 
 sonicsim=$(realpath "$1")
@@ -101,8 +104,28 @@ resume)
   cmp local/sweep.csv slurm_sweep/sweep.csv || fail "sweep.csv after --resume differs from the local sweep"
   echo "PASS: killed task 2 reported, resubmitted alone, merged sweep.csv identical to the local sweep"
   ;;
+plan)
+  plan=(plan --jobs 270 --set workload.events_per_job=4)
+  "$sonicsim" "${plan[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local plan"
+  "$sonicsim" "${plan[@]}" --slurm --out slurm_plan >slurm_plan.out 2>&1 || fail "plan --slurm: $(cat slurm_plan.out)"
+  grep -q "submitted to Slurm as array job" slurm_plan.out || fail "no array job: $(cat slurm_plan.out)"
+  python3 - local/plan.json slurm_plan/plan.json <<'PY' || fail "plan.json differs from the local plan"
+import json, sys
+def without_wall_times(x):
+    if isinstance(x, dict):
+        return {k: without_wall_times(v) for k, v in x.items() if "wall" not in k}
+    if isinstance(x, list):
+        return [without_wall_times(v) for v in x]
+    return x
+a, b = (without_wall_times(json.load(open(path))) for path in sys.argv[1:3])
+sys.exit(0 if a == b else 1)
+PY
+  again=$("$sonicsim" "${plan[@]}" --slurm --out slurm_plan 2>&1) || fail "plan --slurm again: $again"
+  if grep -q "submitted to Slurm" <<<"$again"; then fail "the second plan submitted again: $again"; fi
+  echo "PASS: plan --slurm gives the local plan.json ($(grep -c 'submitted to Slurm' slurm_plan.out) arrays); run again, nothing submitted"
+  ;;
 *)
-  echo "usage: $0 SONICSIM identical|resume" >&2
+  echo "usage: $0 SONICSIM identical|resume|plan" >&2
   exit 2
   ;;
 esac

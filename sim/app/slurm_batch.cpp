@@ -1,0 +1,185 @@
+#include "sim/app/slurm_batch.hpp"
+
+#include "sim/app/commands.hpp"
+#include "sim/app/sweep_point_files.hpp"
+#include "sim/app/variant_source.hpp"
+#include "sim/engine/engine_arguments.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/metrics/summary_json.hpp"
+#include "sim/scenario/input_error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace sonicsim {
+
+namespace {
+std::string number_text(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+} // namespace
+
+std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& changed) {
+  std::vector<std::string> overrides;
+  if (changed.workload.jobs != base.workload.jobs)
+    overrides.push_back("workload.jobs=" + std::to_string(changed.workload.jobs));
+  for (std::size_t g = 0; g < changed.platform.server_groups.size() && g < base.platform.server_groups.size();
+       ++g) {
+    const ServerGroup& was = base.platform.server_groups[g];
+    const ServerGroup& now = changed.platform.server_groups[g];
+    const std::string key = "platform.server_groups." + now.name + ".";
+    if (now.pods != was.pods) overrides.push_back(key + "pods=" + std::to_string(now.pods));
+    if (now.devices_per_pod != was.devices_per_pod)
+      overrides.push_back(key + "devices.count=" + std::to_string(now.devices_per_pod));
+    if (now.device_type != was.device_type) overrides.push_back(key + "devices.type=" + now.device_type);
+    if (now.nic_bandwidth_bps != was.nic_bandwidth_bps)
+      overrides.push_back(key + "nic_bandwidth=" + number_text(now.nic_bandwidth_bps) + "bps");
+  }
+  return overrides;
+}
+
+SlurmBatches::SlurmBatches(fs::path output_dir, SlurmOptions options, ScenarioSource source,
+                           std::string variant, Scenario base, std::string label)
+    : dir_(fs::absolute(output_dir) / "slurm"), options_(std::move(options)), source_(std::move(source)),
+      variant_(std::move(variant)), base_(std::move(base)), label_(std::move(label)) {
+  if (!source_.path.empty()) source_.path = fs::absolute(source_.path).string();
+  fs::create_directories(dir_ / "results");
+  fs::create_directories(dir_ / "logs");
+}
+
+std::vector<SimulationOutcome> SlurmBatches::operator()(const std::vector<Scenario>& batch) {
+  std::vector<std::string> fingerprints;
+  nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
+  std::vector<std::size_t> to_run; // indices into batch
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    fingerprints.push_back(scenario_fingerprint(batch[k]));
+    if (fs::exists(dir_ / "results" / (fingerprints.back() + ".json"))) continue;
+    to_run.push_back(k);
+    // The seed goes apart: replication seeds use all 64 bits, more than a scenario file's seed may hold.
+    tasks.push_back({{"overrides", plan_overrides(base_, batch[k])},
+                     {"seed", batch[k].seed},
+                     {"fingerprint", fingerprints.back()}});
+  }
+  if (!to_run.empty()) {
+    ++arrays_;
+    char name[32];
+    std::snprintf(name, sizeof name, "batch_%04d", arrays_);
+    const fs::path batch_dir = dir_ / name;
+    fs::create_directories(batch_dir);
+    const nlohmann::ordered_json file{
+        {"scenario", source_.path},
+        {"variant", variant_},
+        {"set", source_.set_overrides},
+        {"seed", source_.seed ? nlohmann::ordered_json(*source_.seed) : nullptr},
+        {"results", (dir_ / "results").string()},
+        {"tasks", tasks}};
+    write_file_atomically(batch_dir / "tasks.json", file.dump(1) + "\n");
+    std::string command = shell_quote(own_executable());
+    for (const auto& setting : EngineCommandLine::user_settings())
+      command += " --cfg " + shell_quote(setting);
+    std::ostringstream script;
+    script << slurm_script_header("sonicsim-" + label_, fs::current_path(),
+                                  dir_ / "logs" / (std::string(name) + "_%a.out"), options_)
+           << "#SBATCH --array=1-" << to_run.size();
+    if (options_.throttle > 0) script << "%" << options_.throttle;
+    script << "\nexec " << command << " slurm-task " << shell_quote((batch_dir / "tasks.json").string())
+           << " \"${SLURM_ARRAY_TASK_ID}\"\n";
+    write_file_atomically(batch_dir / "array.sh", script.str());
+    const auto started = std::chrono::steady_clock::now();
+    const std::string job = sbatch(batch_dir / "array.sh");
+    std::fprintf(stderr, "%s: batch of %zu simulation(s) submitted to Slurm as array job %s (%s)\n",
+                 label_.c_str(), to_run.size(), job.c_str(), (batch_dir / "array.sh").c_str());
+    wait_for_slurm_job(job);
+    std::fprintf(stderr, "%s: array job %s ended after %.1f s\n", label_.c_str(), job.c_str(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  }
+  std::vector<SimulationOutcome> outcomes(batch.size());
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    const fs::path result = dir_ / "results" / (fingerprints[k] + ".json");
+    SimulationOutcome& outcome = outcomes[k];
+    if (!fs::exists(result)) {
+      outcome.error =
+          "its Slurm array task ended without a result (logs in " + (dir_ / "logs").string() + ")";
+      continue;
+    }
+    const auto json = nlohmann::ordered_json::parse(read_text(result));
+    outcome.ok = true;
+    outcome.wall_clock_s = json.at("wall_clock_s").get<double>();
+    outcome.summary = run_summary_from_json(json.at("summary"));
+  }
+  return outcomes;
+}
+
+namespace {
+
+struct SlurmTaskArguments {
+  std::string tasks_file;
+  int index = 0;
+};
+
+int slurm_task(const SlurmTaskArguments& arguments) {
+  std::ifstream in(arguments.tasks_file);
+  if (!in) throw InputError(arguments.tasks_file + ": cannot read the batch file");
+  const auto file = nlohmann::json::parse(in);
+  const auto& tasks = file.at("tasks");
+  if (arguments.index < 1 || arguments.index > static_cast<int>(tasks.size()))
+    throw InputError(arguments.tasks_file + ": no simulation " + std::to_string(arguments.index) +
+                     " (it has " + std::to_string(tasks.size()) + ", numbered from 1)");
+  const auto& task = tasks.at(static_cast<std::size_t>(arguments.index - 1));
+  ScenarioSource source;
+  source.path = file.at("scenario").get<std::string>();
+  source.set_overrides = file.at("set").get<std::vector<std::string>>();
+  if (!file.at("seed").is_null()) source.seed = file.at("seed").get<std::uint64_t>();
+  Scenario scenario = load_variant(source, file.at("variant").get<std::string>(),
+                                   task.at("overrides").get<std::vector<std::string>>());
+  scenario.seed = task.at("seed").get<std::uint64_t>();
+  const std::string fingerprint = task.at("fingerprint").get<std::string>();
+  if (scenario_fingerprint(scenario) != fingerprint)
+    throw std::runtime_error("simulation " + std::to_string(arguments.index) + " of " + arguments.tasks_file +
+                             ": the scenario rebuilt from its overrides is not the one the command made "
+                             "(fingerprint " +
+                             scenario_fingerprint(scenario) + ", expected " + fingerprint + ")");
+  const fs::path result = fs::path(file.at("results").get<std::string>()) / (fingerprint + ".json");
+  if (fs::exists(result)) return exit_ok; // a task run again keeps what it finished
+  const auto started = std::chrono::steady_clock::now();
+  const RunResult run = run_simulation(scenario, RunOptions{});
+  const nlohmann::ordered_json out{
+      {"fingerprint", fingerprint},
+      {"wall_clock_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()},
+      {"summary", run_summary_to_json(run.summary)}};
+  write_file_atomically(result, out.dump() + "\n");
+  return exit_ok;
+}
+
+} // namespace
+
+void register_slurm_task_command(CLI::App& app, int& result) {
+  auto arguments = std::make_shared<SlurmTaskArguments>();
+  auto* command =
+      app.add_subcommand("slurm-task", "One simulation of a batch submitted to Slurm (what the array "
+                                       "tasks of plan --slurm run)");
+  command->group(""); // not listed in --help: users never type it
+  command->add_option("tasks", arguments->tasks_file, "The batch's tasks.json")->required();
+  command->add_option("index", arguments->index, "The simulation, numbered from 1 ($SLURM_ARRAY_TASK_ID)")
+      ->required();
+  command->callback([arguments, &result]() { result = guarded(*arguments, slurm_task); });
+}
+
+} // namespace sonicsim

@@ -1,0 +1,51 @@
+// A command that decides what to simulate next from what it has seen (plan) runs each batch of simulations
+// as a Slurm job array and waits for it: the deciding process stays where the user started it (a login node,
+// or a Slurm job of its own), the simulations run on the cluster.
+//
+// Each simulation is sent as the command's scenario source (file, --variant, --set, --seed) plus the
+// overrides that make the batch's scenario of it (workload.jobs and the size, device type and NIC of server
+// groups: the fields a plan changes), its seed, and its fingerprint: the array task loads it the same way,
+// checks that it is the very scenario the planner made (else it fails, naming the difference as a fingerprint
+// mismatch), runs it, and writes DIR/slurm/results/<fingerprint>.json. A result already there is reused,
+// so running the command again after an interruption submits only what is missing.
+#pragma once
+
+#include "sim/app/scenario_source.hpp"
+#include "sim/app/slurm_jobs.hpp"
+#include "sim/metrics/run_summary.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+// The overrides that turn `base` into `changed`, for the fields a plan changes. Other differences are not
+// expressed (the fingerprint check catches them where the scenario is rebuilt).
+std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& changed);
+
+class SlurmBatches {
+public:
+  SlurmBatches(std::filesystem::path output_dir, SlurmOptions options, ScenarioSource source,
+               std::string variant, Scenario base, std::string label);
+  // Runs the batch on the cluster (what has no result yet) and returns the outcomes in its order.
+  std::vector<SimulationOutcome> operator()(const std::vector<Scenario>& batch);
+  int arrays_submitted() const { return arrays_; }
+
+private:
+  std::filesystem::path dir_;
+  SlurmOptions options_;
+  ScenarioSource source_;
+  std::string variant_;
+  Scenario base_;
+  std::string label_;
+  int arrays_ = 0;
+};
+
+// `sonicsim slurm-task TASKS INDEX` (what an array task runs): simulation INDEX (1-based) of the batch file.
+void register_slurm_task_command(CLI::App& app, int& result);
+
+} // namespace sonicsim
