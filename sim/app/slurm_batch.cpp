@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -55,41 +56,33 @@ std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& ch
   return overrides;
 }
 
-SlurmBatches::SlurmBatches(fs::path output_dir, SlurmOptions options, ScenarioSource source,
-                           std::string variant, Scenario base, std::string label)
-    : dir_(fs::absolute(output_dir) / "slurm"), options_(std::move(options)), source_(std::move(source)),
-      variant_(std::move(variant)), base_(std::move(base)), label_(std::move(label)) {
-  if (!source_.path.empty()) source_.path = fs::absolute(source_.path).string();
+SlurmSimulations::SlurmSimulations(fs::path output_dir, SlurmOptions options, std::string label)
+    : dir_(fs::absolute(output_dir) / "slurm"), options_(std::move(options)), label_(std::move(label)) {
   fs::create_directories(dir_ / "results");
   fs::create_directories(dir_ / "logs");
 }
 
-std::vector<SimulationOutcome> SlurmBatches::operator()(const std::vector<Scenario>& batch) {
-  std::vector<std::string> fingerprints;
+std::vector<SimulationOutcome> SlurmSimulations::run(const std::vector<SlurmSimulation>& simulations) {
   nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
-  std::vector<std::size_t> to_run; // indices into batch
-  for (std::size_t k = 0; k < batch.size(); ++k) {
-    fingerprints.push_back(scenario_fingerprint(batch[k]));
-    if (fs::exists(dir_ / "results" / (fingerprints.back() + ".json"))) continue;
-    to_run.push_back(k);
-    // The seed goes apart: replication seeds use all 64 bits, more than a scenario file's seed may hold.
-    tasks.push_back({{"overrides", plan_overrides(base_, batch[k])},
-                     {"seed", batch[k].seed},
-                     {"fingerprint", fingerprints.back()}});
+  std::set<std::string> queued;
+  for (const auto& simulation : simulations) {
+    if (fs::exists(dir_ / "results" / (simulation.fingerprint + ".json"))) continue;
+    if (!queued.insert(simulation.fingerprint).second) continue; // the same simulation twice: once
+    // The seed goes apart from the overrides: replication seeds use all 64 bits, more than a scenario
+    // file's seed may hold.
+    tasks.push_back({{"scenario", simulation.scenario_path},
+                     {"variant", simulation.variant},
+                     {"overrides", simulation.overrides},
+                     {"seed", simulation.seed},
+                     {"fingerprint", simulation.fingerprint}});
   }
-  if (!to_run.empty()) {
+  if (!tasks.empty()) {
     ++arrays_;
     char name[32];
     std::snprintf(name, sizeof name, "batch_%04d", arrays_);
     const fs::path batch_dir = dir_ / name;
     fs::create_directories(batch_dir);
-    const nlohmann::ordered_json file{
-        {"scenario", source_.path},
-        {"variant", variant_},
-        {"set", source_.set_overrides},
-        {"seed", source_.seed ? nlohmann::ordered_json(*source_.seed) : nullptr},
-        {"results", (dir_ / "results").string()},
-        {"tasks", tasks}};
+    const nlohmann::ordered_json file{{"results", (dir_ / "results").string()}, {"tasks", tasks}};
     write_file_atomically(batch_dir / "tasks.json", file.dump(1) + "\n");
     std::string command = shell_quote(own_executable());
     for (const auto& setting : EngineCommandLine::user_settings())
@@ -97,7 +90,7 @@ std::vector<SimulationOutcome> SlurmBatches::operator()(const std::vector<Scenar
     std::ostringstream script;
     script << slurm_script_header("sonicsim-" + label_, fs::current_path(),
                                   dir_ / "logs" / (std::string(name) + "_%a.out"), options_)
-           << "#SBATCH --array=1-" << to_run.size();
+           << "#SBATCH --array=1-" << tasks.size();
     if (options_.throttle > 0) script << "%" << options_.throttle;
     script << "\nexec " << command << " slurm-task " << shell_quote((batch_dir / "tasks.json").string())
            << " \"${SLURM_ARRAY_TASK_ID}\"\n";
@@ -105,14 +98,14 @@ std::vector<SimulationOutcome> SlurmBatches::operator()(const std::vector<Scenar
     const auto started = std::chrono::steady_clock::now();
     const std::string job = sbatch(batch_dir / "array.sh");
     std::fprintf(stderr, "%s: batch of %zu simulation(s) submitted to Slurm as array job %s (%s)\n",
-                 label_.c_str(), to_run.size(), job.c_str(), (batch_dir / "array.sh").c_str());
+                 label_.c_str(), tasks.size(), job.c_str(), (batch_dir / "array.sh").c_str());
     wait_for_slurm_job(job);
     std::fprintf(stderr, "%s: array job %s ended after %.1f s\n", label_.c_str(), job.c_str(),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   }
-  std::vector<SimulationOutcome> outcomes(batch.size());
-  for (std::size_t k = 0; k < batch.size(); ++k) {
-    const fs::path result = dir_ / "results" / (fingerprints[k] + ".json");
+  std::vector<SimulationOutcome> outcomes(simulations.size());
+  for (std::size_t k = 0; k < simulations.size(); ++k) {
+    const fs::path result = dir_ / "results" / (simulations[k].fingerprint + ".json");
     SimulationOutcome& outcome = outcomes[k];
     if (!fs::exists(result)) {
       outcome.error =
@@ -125,6 +118,25 @@ std::vector<SimulationOutcome> SlurmBatches::operator()(const std::vector<Scenar
     outcome.summary = run_summary_from_json(json.at("summary"));
   }
   return outcomes;
+}
+
+SlurmBatches::SlurmBatches(fs::path output_dir, SlurmOptions options, ScenarioSource source,
+                           std::string variant, Scenario base, std::string label)
+    : simulations_(std::move(output_dir), std::move(options), std::move(label)), source_(std::move(source)),
+      variant_(std::move(variant)), base_(std::move(base)) {
+  if (!source_.path.empty()) source_.path = fs::absolute(source_.path).string();
+}
+
+std::vector<SimulationOutcome> SlurmBatches::operator()(const std::vector<Scenario>& batch) {
+  std::vector<SlurmSimulation> simulations;
+  for (const Scenario& scenario : batch) {
+    SlurmSimulation simulation{source_.path, variant_, source_.set_overrides, scenario.seed,
+                               scenario_fingerprint(scenario)};
+    for (auto& extra : plan_overrides(base_, scenario))
+      simulation.overrides.push_back(std::move(extra));
+    simulations.push_back(std::move(simulation));
+  }
+  return simulations_.run(simulations);
 }
 
 namespace {
@@ -144,11 +156,9 @@ int slurm_task(const SlurmTaskArguments& arguments) {
                      " (it has " + std::to_string(tasks.size()) + ", numbered from 1)");
   const auto& task = tasks.at(static_cast<std::size_t>(arguments.index - 1));
   ScenarioSource source;
-  source.path = file.at("scenario").get<std::string>();
-  source.set_overrides = file.at("set").get<std::vector<std::string>>();
-  if (!file.at("seed").is_null()) source.seed = file.at("seed").get<std::uint64_t>();
-  Scenario scenario = load_variant(source, file.at("variant").get<std::string>(),
-                                   task.at("overrides").get<std::vector<std::string>>());
+  source.path = task.at("scenario").get<std::string>();
+  source.set_overrides = task.at("overrides").get<std::vector<std::string>>();
+  Scenario scenario = load_variant(source, task.at("variant").get<std::string>());
   scenario.seed = task.at("seed").get<std::uint64_t>();
   const std::string fingerprint = task.at("fingerprint").get<std::string>();
   if (scenario_fingerprint(scenario) != fingerprint)

@@ -27,22 +27,42 @@ namespace sonicsim {
 // expressed (the fingerprint check catches them where the scenario is rebuilt).
 std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& changed);
 
-class SlurmBatches {
+// One simulation as an array task rebuilds it: source, variant and overrides through the scenario loader,
+// then the seed; the fingerprint is the resolved scenario's (scenario_fingerprint).
+struct SlurmSimulation {
+  std::string scenario_path; // absolute; empty: the embedded default
+  std::string variant;
+  std::vector<std::string> overrides;
+  std::uint64_t seed = 0;
+  std::string fingerprint;
+};
+
+// Runs simulations as job arrays and waits for them; DIR/slurm/ holds the batches, logs and results.
+class SlurmSimulations {
 public:
-  SlurmBatches(std::filesystem::path output_dir, SlurmOptions options, ScenarioSource source,
-               std::string variant, Scenario base, std::string label);
-  // Runs the batch on the cluster (what has no result yet) and returns the outcomes in its order.
-  std::vector<SimulationOutcome> operator()(const std::vector<Scenario>& batch);
-  int arrays_submitted() const { return arrays_; }
+  SlurmSimulations(std::filesystem::path output_dir, SlurmOptions options, std::string label);
+  // Runs what has no result yet as one job array, waits for it, and returns the outcomes in order.
+  std::vector<SimulationOutcome> run(const std::vector<SlurmSimulation>& simulations);
 
 private:
   std::filesystem::path dir_;
   SlurmOptions options_;
+  std::string label_;
+  int arrays_ = 0;
+};
+
+// A plan's batches: each scenario is the command's scenario source with plan_overrides and its seed.
+class SlurmBatches {
+public:
+  SlurmBatches(std::filesystem::path output_dir, SlurmOptions options, ScenarioSource source,
+               std::string variant, Scenario base, std::string label);
+  std::vector<SimulationOutcome> operator()(const std::vector<Scenario>& batch);
+
+private:
+  SlurmSimulations simulations_;
   ScenarioSource source_;
   std::string variant_;
   Scenario base_;
-  std::string label_;
-  int arrays_ = 0;
 };
 
 // `sonicsim slurm-task TASKS INDEX` (what an array task runs): simulation INDEX (1-based) of the batch file.

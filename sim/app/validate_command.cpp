@@ -6,6 +6,7 @@
 
 #include "sim/app/process_pool.hpp"
 #include "sim/app/scenario_source.hpp"
+#include "sim/app/slurm_batch.hpp"
 #include "sim/app/sweep_point_files.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
@@ -34,6 +35,8 @@ struct ValidateArguments {
   std::string report_dir;
   bool fast = false;
   int parallel = 2;
+  SlurmOptions slurm;
+  std::string work_dir = "out/validate";
 };
 
 fs::path default_cases_dir() {
@@ -180,17 +183,37 @@ int validate(const ValidateArguments& arguments) {
                arguments.parallel);
   std::vector<RunSummary> summaries(runs.size());
   std::size_t done = 0;
-  run_in_child_processes(
-      runs.size(), arguments.parallel,
-      [&runs](std::size_t i) {
-        const Scenario scenario = load_scenario_file(runs[i].scenario_path, runs[i].overrides);
-        return run_summary_to_json(run_simulation(scenario, RunOptions{}).summary).dump();
-      },
-      [&](std::size_t i, const ChildResult& child) {
-        if (!child.ok) throw std::runtime_error("simulation failed: " + child.output);
-        summaries[i] = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
-        std::fprintf(stderr, "\rvalidate: %zu/%zu simulations done", ++done, runs.size());
-      });
+  if (arguments.slurm.dry_run && !arguments.slurm.submit)
+    throw InputError("--slurm-dry-run: validate submits one job array and waits for it; use --slurm");
+  if (arguments.slurm.submit) {
+    // One job array for every distinct simulation; this process waits for it and writes the report.
+    std::vector<SlurmSimulation> simulations;
+    for (const auto& run : runs) {
+      const Scenario scenario = load_scenario_file(run.scenario_path, run.overrides);
+      simulations.push_back(SlurmSimulation{fs::absolute(run.scenario_path).string(), "", run.overrides,
+                                            scenario.seed, scenario_fingerprint(scenario)});
+    }
+    SlurmSimulations on_slurm(arguments.work_dir, arguments.slurm, "validate");
+    const auto outcomes = on_slurm.run(simulations);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (!outcomes[i].ok)
+        throw std::runtime_error("simulation " + std::to_string(i + 1) + " (" + runs[i].scenario_path +
+                                 ") failed: " + outcomes[i].error);
+      summaries[i] = outcomes[i].summary;
+    }
+  } else {
+    run_in_child_processes(
+        runs.size(), arguments.parallel,
+        [&runs](std::size_t i) {
+          const Scenario scenario = load_scenario_file(runs[i].scenario_path, runs[i].overrides);
+          return run_summary_to_json(run_simulation(scenario, RunOptions{}).summary).dump();
+        },
+        [&](std::size_t i, const ChildResult& child) {
+          if (!child.ok) throw std::runtime_error("simulation failed: " + child.output);
+          summaries[i] = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
+          std::fprintf(stderr, "\rvalidate: %zu/%zu simulations done", ++done, runs.size());
+        });
+  }
   std::fprintf(stderr, "\n");
 
   std::vector<CaseOutcome> outcomes;
@@ -231,6 +254,10 @@ void register_validate_command(CLI::App& app, int& result) {
   command->add_flag("--fast", arguments->fast, "Only the quick cases (those marked fast: true), as CI runs");
   // -j/--parallel as in sweep, plan and compare (--jobs always means grid jobs).
   command->add_option("-j,--parallel", arguments->parallel, "Simulations at once")->check(CLI::Range(1, 64));
+  add_slurm_options(*command, arguments->slurm);
+  command->add_option("--work-dir", arguments->work_dir,
+                      "With --slurm: where the batch, its logs and results go, on a file system the nodes "
+                      "share (default out/validate); results found there are not run again");
   command->callback([arguments, &result]() { result = guarded(*arguments, validate); });
 }
 

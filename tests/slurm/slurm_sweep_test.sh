@@ -11,6 +11,8 @@
 #   slurm_sweep_test.sh SONICSIM plan        `plan --slurm` (each batch a job array) gives the plan.json of the
 #                                            same plan run here, but for wall-clock times; run again, it
 #                                            submits nothing (every result is found)
+#   slurm_sweep_test.sh SONICSIM validate    `validate --fast --slurm` (one job array) writes the report.json
+#                                            of the same cases validated here
 set -euo pipefail
 
 sonicsim=$(realpath "$1")
@@ -124,8 +126,16 @@ PY
   if grep -q "submitted to Slurm" <<<"$again"; then fail "the second plan submitted again: $again"; fi
   echo "PASS: plan --slurm gives the local plan.json ($(grep -c 'submitted to Slurm' slurm_plan.out) arrays); run again, nothing submitted"
   ;;
+validate)
+  (cd "$root" && "$sonicsim" validate --fast --report "$work/local_report" >/dev/null 2>&1) || fail "local validate"
+  (cd "$root" && "$sonicsim" validate --fast --slurm --work-dir "$work/validate" --report "$work/slurm_report") \
+    >validate.out 2>&1 || fail "validate --slurm: $(cat validate.out)"
+  grep -q "submitted to Slurm as array job" validate.out || fail "no array job: $(cat validate.out)"
+  cmp local_report/report.json slurm_report/report.json || fail "report.json differs from the local validation"
+  echo "PASS: validate --fast --slurm gives the local report.json"
+  ;;
 *)
-  echo "usage: $0 SONICSIM identical|resume|plan" >&2
+  echo "usage: $0 SONICSIM identical|resume|plan|validate" >&2
   exit 2
   ;;
 esac
