@@ -219,3 +219,58 @@ TEST_CASE("2022 traffic vs running jobs with a random grid share: the line is de
   // The share moved: running jobs (full scale) spread over much of 0.15-0.5 of 600 = 90-300.
   CHECK(campaign.fit_jobs_max - campaign.fit_jobs_min > 100.0);
 }
+
+TEST_CASE(
+    "2022 campaign with flow classes (the default) against pure SimGrid: peaks, traffic and limit agree") {
+  // Pure SimGrid: every flow its own SimGrid comm, every link in the routes, no fast path. The two runs part
+  // ways event by event as two seeds would (simultaneous flow ends are handed over in another order), so
+  // the figures are compared within what separates two seeds, not to the digit.
+  const std::vector<std::string> pure{"platform.network.fast_path=false",
+                                      "platform.network.flow_classes=false"};
+  const std::vector<std::string> determined{
+      "workload.jobs=600",
+      "platform.site_switch.background=20Gbps",
+      "workload.campaign.slots=[{from: 0s, fraction: 0.15}, {from: 40min, fraction: 0.3}, {from: 80min, "
+      "fraction: 0.5}, {from: 120min, fraction: 0.25}]",
+      "workload.campaign.slots_repeat=160min",
+      "workload.campaign.window=6h",
+      "workload.campaign.warmup=40min",
+      "workload.campaign.scale=0.25"};
+  auto with = [](std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  const auto summaries = simulate_all({{}, pure, determined, with(determined, pure)});
+  const auto& classes = *summaries[0].campaign;
+  const auto& simgrid = *summaries[1].campaign;
+  // The event-time histogram's peaks: as many, each within 2 bins (2 s) of the other's (measured: 21.5 and
+  // 52.5 s both).
+  REQUIRE(classes.event_time_peaks.size() == simgrid.event_time_peaks.size());
+  for (std::size_t p = 0; p < classes.event_time_peaks.size(); ++p)
+    CHECK(std::abs(classes.event_time_peaks[p].position_s - simgrid.event_time_peaks[p].position_s) <= 2.0);
+  // Running jobs and outbound traffic over the window, and the traffic below saturation: within 2 % (measured
+  // 949.8 / 85.36 Gb/s and 66.9 Gb/s at 416 jobs both ways; the 10 % of the checks above is the physics).
+  CHECK(classes.mean_running_jobs == doctest::Approx(simgrid.mean_running_jobs).epsilon(0.02));
+  CHECK(classes.mean_outbound_gbps == doctest::Approx(simgrid.mean_outbound_gbps).epsilon(0.02));
+  CHECK(classes.fit_mean_gbps / classes.fit_mean_jobs ==
+        doctest::Approx(simgrid.fit_mean_gbps / simgrid.fit_mean_jobs).epsilon(0.02));
+  // The determined line (jobs below the limit): slope and intercept each within twice their combined
+  // standard error.
+  const auto& line_classes = *summaries[2].campaign;
+  const auto& line_simgrid = *summaries[3].campaign;
+  MESSAGE("slope " << line_classes.slope_gbps_per_job << " vs " << line_simgrid.slope_gbps_per_job
+                   << " Gb/s per job, intercept " << line_classes.intercept_gbps << " vs "
+                   << line_simgrid.intercept_gbps << " Gb/s");
+  REQUIRE(line_classes.fit_determined);
+  REQUIRE(line_simgrid.fit_determined);
+  CHECK(std::abs(line_classes.slope_gbps_per_job - line_simgrid.slope_gbps_per_job) <=
+        2.0 * std::hypot(line_classes.slope_se_gbps_per_job, line_simgrid.slope_se_gbps_per_job));
+  CHECK(std::abs(line_classes.intercept_gbps - line_simgrid.intercept_gbps) <=
+        2.0 * std::hypot(line_classes.intercept_se_gbps, line_simgrid.intercept_se_gbps));
+  // The network limit from the cap sweep: within 2 % (a fifth of the 10 % the physics check allows).
+  const std::vector<int> caps{300, 400, 500, 600, 700, 800, 1000, 1200};
+  const double limit_classes = simulated_limit(caps, unsaturated_event_s).knee_jobs;
+  const double limit_simgrid = simulated_limit(caps, unsaturated_event_s, pure).knee_jobs;
+  MESSAGE("network limit " << limit_classes << " jobs with flow classes, " << limit_simgrid << " pure");
+  CHECK(limit_classes == doctest::Approx(limit_simgrid).epsilon(0.02));
+}
