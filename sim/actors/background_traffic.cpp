@@ -21,11 +21,11 @@ void send_background(const SitePlatform& site, RunRecorder& recorder, sg4::Host*
 }
 
 BackgroundTrafficSource::BackgroundTrafficSource(const SitePlatform& site, RunRecorder& recorder,
-                                                 const BackgroundTraffic& traffic)
-    : site_(site), recorder_(recorder), traffic_(traffic) {}
+                                                 const BackgroundTraffic& traffic, double schedule_start_s)
+    : site_(site), recorder_(recorder), traffic_(traffic), schedule_start_s_(schedule_start_s) {}
 
 double BackgroundTrafficSource::rate_bps_at(double t_s) const {
-  return traffic_.rate_bps + (traffic_.schedule ? traffic_.schedule->at(t_s) : 0.0);
+  return traffic_.rate_bps + (traffic_.schedule ? traffic_.schedule->at(schedule_start_s_ + t_s) : 0.0);
 }
 
 void BackgroundTrafficSource::operator()() {
@@ -37,8 +37,8 @@ void BackgroundTrafficSource::operator()() {
     double next_step_s = now_s + chunk_s;
     if (traffic_.schedule)
       for (const double from_s : traffic_.schedule->from_s)
-        if (from_s > now_s) {
-          next_step_s = std::min(next_step_s, from_s);
+        if (from_s - schedule_start_s_ > now_s) {
+          next_step_s = std::min(next_step_s, from_s - schedule_start_s_);
           break;
         }
     const double rate_bps = rate_bps_at(now_s);

@@ -13,7 +13,9 @@ namespace sonicsim {
 // A constant rate plus a piecewise-constant schedule (either may be absent).
 class BackgroundTrafficSource {
 public:
-  BackgroundTrafficSource(const SitePlatform& site, RunRecorder& recorder, const BackgroundTraffic& traffic);
+  // The schedule is read at schedule_start_s + the simulated time (a time window of a campaign).
+  BackgroundTrafficSource(const SitePlatform& site, RunRecorder& recorder, const BackgroundTraffic& traffic,
+                          double schedule_start_s = 0.0);
   void operator()();
 
 private:
@@ -21,6 +23,7 @@ private:
   const SitePlatform& site_;
   RunRecorder& recorder_;
   const BackgroundTraffic& traffic_;
+  double schedule_start_s_ = 0.0;
 };
 
 // Bursts at a fixed rate separated by silences, both of exponentially distributed length.

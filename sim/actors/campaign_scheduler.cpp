@@ -24,10 +24,13 @@ CampaignScheduler::CampaignScheduler(JobContext& context, std::vector<double> sl
     balancers_.emplace_back(scenario_.models.at(servers_.layout.served_models[m]).deploy.load_balancer,
                             static_cast<int>(servers_.layout.model_pods[m].size()));
   if (campaign_.slots_random)
-    random_slots_.emplace(*campaign_.slots_random, make_stream(scenario_.seed, stream_campaign_slots));
+    random_slots_.emplace(
+        *campaign_.slots_random,
+        make_stream(campaign_.schedule_seed.value_or(scenario_.seed), stream_campaign_slots));
 }
 
-double CampaignScheduler::slots_at(double t_s) {
+double CampaignScheduler::slots_at(double simulated_s) {
+  const double t_s = campaign_.start_s + simulated_s; // campaign time
   double fraction = 1.0;
   if (random_slots_) {
     fraction = random_slots_->at(t_s);
@@ -38,8 +41,8 @@ double CampaignScheduler::slots_at(double t_s) {
   return std::floor(fraction * static_cast<double>(slot_cpu_speed_.size()) + 1e-9);
 }
 
-double CampaignScheduler::cap_at(double t_s) const {
-  return campaign_.max_concurrent ? campaign_.max_concurrent->at(t_s)
+double CampaignScheduler::cap_at(double simulated_s) const {
+  return campaign_.max_concurrent ? campaign_.max_concurrent->at(campaign_.start_s + simulated_s)
                                   : std::numeric_limits<double>::infinity();
 }
 
@@ -88,9 +91,14 @@ void CampaignScheduler::job_finished(int slot, const std::vector<int>& pods) {
 
 void CampaignScheduler::operator()() {
   const double end_s = campaign_.window_s ? *campaign_.window_s : std::numeric_limits<double>::infinity();
+  // finish_events: past the window's end the grid goes on as scheduled (the site stays loaded) until the
+  // events that started before it have ended; a day at most.
+  constexpr double longest_tail_s = 86400.0;
   while (true) {
     const double now_s = sg4::Engine::get_clock();
-    if (now_s >= end_s) break;
+    if (now_s >= end_s &&
+        (!campaign_.finish_events || context_->events_open_at_end == 0 || now_s >= end_s + longest_tail_s))
+      break;
     const bool work_left = events_left_ != 0; // unbounded (none) or events still to hand out
     if (!work_left && running_ == 0) break;
     const double target = std::min(slots_at(now_s), cap_at(now_s));
@@ -99,13 +107,14 @@ void CampaignScheduler::operator()() {
          work_left && events_left_ != 0 && running_ < target && slot < slot_busy_since_s_.size(); ++slot)
       if (!slot_busy_since_s_[slot]) start_job(static_cast<int>(slot), now_s);
     reclaim_finished_jobs();
-    sg4::this_actor::sleep_for(std::min(match_interval_s, end_s - now_s));
+    sg4::this_actor::sleep_for(now_s < end_s ? std::min(match_interval_s, end_s - now_s) : match_interval_s);
   }
   const double now_s = sg4::Engine::get_clock();
   for (const auto& since_s : slot_busy_since_s_)
     if (since_s) recorder_.record_job_interval(*since_s, now_s);
   closed_ = true;
-  recorder_.set_measurement_window(campaign_.warmup_s, now_s);
+  // Rates (running jobs, traffic, events/s) are measured up to the window's end, not over the tail.
+  recorder_.set_measurement_window(campaign_.warmup_s, std::min(now_s, end_s));
   // The jobs still running stop here (their pending timers and flows do nothing more), and the servers
   // forget their requests.
   context_->stopped = true;

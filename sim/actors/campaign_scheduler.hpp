@@ -26,7 +26,8 @@ public:
                     std::vector<bool> slot_local_gpu);
   void operator()();
 
-  // Slots the campaign may use at time t (before the cap), and the cap (infinite when uncapped).
+  // Slots the campaign may use at simulated time t (before the cap), and the cap (infinite when uncapped):
+  // the schedules are read at campaign time start + t.
   double slots_at(double t_s);
   double cap_at(double t_s) const;
 

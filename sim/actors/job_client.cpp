@@ -45,6 +45,9 @@ struct JobClient::Thread {
   int senders_running = 0;
   bool failed = false;
   std::vector<Sender> senders;
+  // campaign.finish_events: this event started before the window's end (it is waited for and counted), or
+  // after it (it keeps the site loaded, and is not recorded).
+  bool open_at_end = false, after_end = false;
 };
 
 JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<void()> on_finish)
@@ -144,6 +147,11 @@ void JobClient::next_event(Thread& thread) {
   event.inferences = 0;
   event.failed = false;
   event.warmup = index < workload.warmup_events || event.start_s < campaign_warmup_s;
+  if (workload.campaign && workload.campaign->finish_events && workload.campaign->window_s) {
+    thread.after_end = event.start_s >= *workload.campaign->window_s;
+    thread.open_at_end = !thread.after_end;
+    if (thread.open_at_end) ++context_.events_open_at_end;
+  }
   std::fill(event.module_s.begin(), event.module_s.end(), 0.0);
   thread.module = 0;
   next_module(thread);
@@ -154,7 +162,9 @@ void JobClient::next_module(Thread& thread) {
   EventRecord& event = thread.event;
   if (thread.module >= pipeline.size() || event.failed) {
     event.end_s = sg4::Engine::get_clock();
-    context_.recorder.record_event(event);
+    if (thread.open_at_end) --context_.events_open_at_end;
+    thread.open_at_end = false;
+    if (!thread.after_end) context_.recorder.record_event(event);
     if (event.warmup) warmup_end_s_ = std::max(warmup_end_s_, event.end_s);
     next_event(thread);
     return;

@@ -58,6 +58,9 @@ struct JobContext {
   std::vector<std::unique_ptr<JobClient>> jobs;
   bool stopped = false;               // the campaign window ended: jobs do nothing more
   std::optional<double> stopped_at_s; // when
+  // campaign.finish_events: events started before the window's end and not yet ended; the run goes on
+  // until there are none.
+  int events_open_at_end = 0;
 };
 
 class JobClient {

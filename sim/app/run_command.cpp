@@ -1,5 +1,6 @@
 #include "sim/app/commands.hpp"
 
+#include "sim/app/campaign_windows_run.hpp"
 #include "sim/app/process_pool.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/simulation_batch.hpp"
@@ -27,6 +28,8 @@ struct RunArguments {
   bool quiet = false;
   int replications = 1;
   int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int campaign_windows = 1;
+  SlurmOptions slurm;
 };
 
 // The same jobs with every model on their own CPU, when each remote module states its direct-inference time:
@@ -129,6 +132,23 @@ int run(const RunArguments& arguments) {
                                                : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
   RunOptions options{output_dir, std::nullopt};
+  if (arguments.slurm.enabled() && arguments.campaign_windows <= 1)
+    throw InputError(
+        "--slurm: run submits the time windows of a campaign (--campaign-windows N); a single run "
+        "is one process");
+  if (arguments.campaign_windows > 1) {
+    if (arguments.replications > 1) throw InputError("--campaign-windows: not with --replications");
+    CampaignWindowsRun how;
+    how.windows = arguments.campaign_windows;
+    how.parallel = arguments.parallel;
+    how.quiet = arguments.quiet;
+    how.slurm = arguments.slurm;
+    how.scenario_path = arguments.source.path;
+    how.variant = arguments.variant;
+    how.set_overrides = arguments.source.set_overrides;
+    if (arguments.source.seed) how.set_overrides.push_back("seed=" + std::to_string(*arguments.source.seed));
+    return run_campaign_windows(scenario, output_dir, how);
+  }
   if (arguments.replications > 1) return run_replications(arguments, scenario, output_dir);
   if (const auto direct = direct_inference_baseline(scenario)) {
     // Its own process: SimGrid allows one engine per process.
@@ -165,6 +185,12 @@ void register_run_command(CLI::App& app, int& result) {
       ->add_option("-j,--parallel", arguments->parallel,
                    "Replications simulated at once (default: hardware threads)")
       ->check(CLI::Range(1, 1024));
+  command
+      ->add_option("--campaign-windows", arguments->campaign_windows,
+                   "Cut a campaign's measured span into N time windows, each simulated with its own warm-up, "
+                   "at once (-j, or --slurm as a job array), and merge them (campaign_windows.json)")
+      ->check(CLI::Range(1, 100000));
+  add_slurm_options(*command, arguments->slurm);
   command->callback([arguments, &result]() { result = guarded(*arguments, run); });
 }
 

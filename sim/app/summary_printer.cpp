@@ -19,6 +19,31 @@ template <typename... Numbers> std::string format(const char* pattern, Numbers..
 
 } // namespace
 
+void print_campaign_lines(std::ostream& out, const CampaignSummary& campaign) {
+  out << format(
+      "campaign            %.0f running jobs, %.1f Gb/s outbound (full scale; simulated at scale %g)\n",
+      campaign.mean_running_jobs, campaign.mean_outbound_gbps, campaign.scale);
+  if (campaign.fit_valid && campaign.fit_determined) {
+    out << format("traffic vs jobs     %.4f +- %.4f Gb/s per job + %.1f +- %.1f Gb/s background (R^2 %.3f, "
+                  "%.0f-%.0f jobs)\n",
+                  campaign.slope_gbps_per_job, campaign.slope_se_gbps_per_job, campaign.intercept_gbps,
+                  campaign.intercept_se_gbps, campaign.fit_r_squared, campaign.fit_jobs_min,
+                  campaign.fit_jobs_max);
+  } else if (campaign.fit_valid) {
+    // A line through a narrow cloud of points has a slope set by the noise: say so rather than print it.
+    out << format("traffic vs jobs     no line: below saturation the running jobs only spanned %.0f-%.0f; "
+                  "there, %.1f Gb/s at %.0f jobs\n",
+                  campaign.fit_jobs_min, campaign.fit_jobs_max, campaign.fit_mean_gbps,
+                  campaign.fit_mean_jobs);
+  }
+  out << "event-time peaks   ";
+  for (const auto& peak : campaign.event_time_peaks)
+    out << format(" %.1f s", peak.position_s);
+  out << (campaign.event_time_peaks.size() > 1 ? "  (more than one: the network saturated part of the time)"
+                                               : "")
+      << "\n";
+}
+
 void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSummary& summary) {
   const auto& workload = scenario.workload;
   out << "scenario " << scenario.name << ": " << workload.jobs << " jobs x " << workload.events_per_job
@@ -83,31 +108,7 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
     out << "busiest link        " << busiest->name
         << format(" at %.1f %% of %.3g Gb/s\n", 100.0 * busiest->utilisation, busiest->capacity_bps / 1e9);
   }
-  if (summary.campaign) {
-    const auto& campaign = *summary.campaign;
-    out << format(
-        "campaign            %.0f running jobs, %.1f Gb/s outbound (full scale; simulated at scale %g)\n",
-        campaign.mean_running_jobs, campaign.mean_outbound_gbps, campaign.scale);
-    if (campaign.fit_valid && campaign.fit_determined) {
-      out << format("traffic vs jobs     %.4f +- %.4f Gb/s per job + %.1f +- %.1f Gb/s background (R^2 %.3f, "
-                    "%.0f-%.0f jobs)\n",
-                    campaign.slope_gbps_per_job, campaign.slope_se_gbps_per_job, campaign.intercept_gbps,
-                    campaign.intercept_se_gbps, campaign.fit_r_squared, campaign.fit_jobs_min,
-                    campaign.fit_jobs_max);
-    } else if (campaign.fit_valid) {
-      // A line through a narrow cloud of points has a slope set by the noise: say so rather than print it.
-      out << format("traffic vs jobs     no line: below saturation the running jobs only spanned %.0f-%.0f; "
-                    "there, %.1f Gb/s at %.0f jobs\n",
-                    campaign.fit_jobs_min, campaign.fit_jobs_max, campaign.fit_mean_gbps,
-                    campaign.fit_mean_jobs);
-    }
-    out << "event-time peaks   ";
-    for (const auto& peak : campaign.event_time_peaks)
-      out << format(" %.1f s", peak.position_s);
-    out << (campaign.event_time_peaks.size() > 1 ? "  (more than one: the network saturated part of the time)"
-                                                 : "")
-        << "\n";
-  }
+  if (summary.campaign) print_campaign_lines(out, *summary.campaign);
   const double flows = static_cast<double>(summary.flows_fast + summary.flows_simgrid);
   if (flows > 0)
     out << format("flows               %.0f: %.1f %% timed without SimGrid's solver, %.0f handed to it\n",

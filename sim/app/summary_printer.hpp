@@ -9,6 +9,9 @@
 
 namespace sonicsim {
 
+// The campaign lines of a run summary: running jobs and traffic, the traffic line, the histogram peaks.
+void print_campaign_lines(std::ostream& out, const CampaignSummary& campaign);
+
 void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSummary& summary);
 
 // The same figures over replications: each as mean +- the half-width of its 95 % interval.

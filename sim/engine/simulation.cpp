@@ -136,7 +136,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                             site.background_limiter->get_bandwidth());
   if (other_users.on_off)
     flows.add_other_traffic(site.on_off_source, site.background_sink, site.on_off_limiter->get_bandwidth());
-  JobContext context{scenario, site, directory, recorder, flows, {}, false, std::nullopt};
+  JobContext context{scenario, site, directory, recorder, flows, {}, false, std::nullopt, 0};
   int jobs_running = 0; // outlives the run: the jobs' last callbacks count down on it
   if (scenario.workload.campaign) {
     sg4::Actor::create("campaign_scheduler", site.background_source,
@@ -156,8 +156,10 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   }
   const BackgroundTraffic& background = scenario.platform.site_switch.background;
   if (background.rate_bps > 0 || background.schedule) {
-    sg4::Actor::create("background_traffic", site.background_source,
-                       BackgroundTrafficSource(site, recorder, background))
+    sg4::Actor::create(
+        "background_traffic", site.background_source,
+        BackgroundTrafficSource(site, recorder, background,
+                                scenario.workload.campaign ? scenario.workload.campaign->start_s : 0.0))
         ->daemonize();
   }
   if (background.on_off) {

@@ -33,6 +33,7 @@ CampaignSummary RunRecorder::summarize_campaign(const RunSummary& summary) const
   out.scale = campaign.scale;
   out.histogram_bin_s = campaign.histogram_bin_s;
   out.events_completed_full_scale = static_cast<double>(summary.events_completed) * full_scale();
+  out.event_time_counts = event_time_counts_;
   out.event_time_peaks = find_peaks(event_time_counts_, campaign.histogram_bin_s);
   const double window_s = std::max(summary.window_end_s - summary.window_start_s, 1e-12);
   out.mean_running_jobs =

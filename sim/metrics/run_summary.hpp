@@ -54,6 +54,7 @@ struct CampaignSummary {
   std::uint64_t saturated_intervals = 0; // left out of the fit
   std::uint64_t transient_intervals = 0; // left out too: running jobs moved > 10 % since the interval before
   double histogram_bin_s = 1.0;
+  std::vector<double> event_time_counts;       // the histogram: measured events per bin, from 0 s
   std::vector<HistogramPeak> event_time_peaks; // see histogram_peaks.hpp for the rule
 };
 

@@ -92,39 +92,11 @@ json campaign_to_json(const Campaign& campaign) {
   out["warmup_s"] = campaign.warmup_s;
   out["scale"] = campaign.scale;
   out["histogram_bin_s"] = campaign.histogram_bin_s;
+  // Only in a window of a longer campaign, so that whole-campaign outputs keep their form.
+  if (campaign.start_s != 0.0) out["start_s"] = campaign.start_s;
+  if (campaign.schedule_seed) out["schedule_seed"] = *campaign.schedule_seed;
+  if (campaign.finish_events) out["finish_events"] = true;
   return out;
-}
-
-json campaign_summary_to_json(const CampaignSummary& c) {
-  json peaks = json::array();
-  for (const auto& peak : c.event_time_peaks)
-    peaks.push_back({{"position_s", peak.position_s}, {"height_fraction", peak.height_fraction}});
-  return json{
-      {"scale", c.scale},
-      {"mean_running_jobs", c.mean_running_jobs},
-      {"mean_outbound_gbps", c.mean_outbound_gbps},
-      {"events_completed_full_scale", c.events_completed_full_scale},
-      {"outbound_vs_running_jobs",
-       {{"valid", c.fit_valid},
-        {"determined", c.fit_determined},
-        {"slope_gbps_per_job", c.slope_gbps_per_job},
-        {"intercept_gbps", c.intercept_gbps},
-        {"slope_se_gbps_per_job", c.slope_se_gbps_per_job},
-        {"intercept_se_gbps", c.intercept_se_gbps},
-        {"r_squared", c.fit_r_squared},
-        {"intervals", c.fit_intervals},
-        {"running_jobs_min", c.fit_jobs_min},
-        {"running_jobs_max", c.fit_jobs_max},
-        {"running_jobs_mean", c.fit_mean_jobs},
-        {"outbound_gbps_mean", c.fit_mean_gbps},
-        {"saturated_intervals_left_out", c.saturated_intervals},
-        {"transient_intervals_left_out", c.transient_intervals}}},
-      {"event_time_histogram",
-       {{"bin_s", c.histogram_bin_s},
-        {"peak_rule",
-         "Gaussian smoothing (sigma 3 bins); peaks: local maxima >= 10 % of the highest, separated by a "
-         "valley < 50 % of the lower peak"},
-        {"peaks", peaks}}}};
 }
 
 CampaignSummary campaign_summary_from_json(const json& in) {
@@ -148,8 +120,11 @@ CampaignSummary campaign_summary_from_json(const json& in) {
   c.fit_mean_gbps = fit.at("outbound_gbps_mean").get<double>();
   c.saturated_intervals = fit.at("saturated_intervals_left_out").get<std::uint64_t>();
   c.transient_intervals = fit.at("transient_intervals_left_out").get<std::uint64_t>();
+  c.fit_jobs = fit.at("fitted_intervals").at("running_jobs").get<std::vector<double>>();
+  c.fit_gbps = fit.at("fitted_intervals").at("outbound_gbps").get<std::vector<double>>();
   const auto& histogram = in.at("event_time_histogram");
   c.histogram_bin_s = histogram.at("bin_s").get<double>();
+  c.event_time_counts = histogram.at("counts").get<std::vector<double>>();
   for (const auto& peak : histogram.at("peaks"))
     c.event_time_peaks.push_back(
         {peak.at("position_s").get<double>(), peak.at("height_fraction").get<double>()});
@@ -157,6 +132,41 @@ CampaignSummary campaign_summary_from_json(const json& in) {
 }
 
 } // namespace
+
+nlohmann::ordered_json campaign_summary_to_json(const CampaignSummary& c) {
+  json peaks = json::array();
+  for (const auto& peak : c.event_time_peaks)
+    peaks.push_back({{"position_s", peak.position_s}, {"height_fraction", peak.height_fraction}});
+  using json = nlohmann::ordered_json;
+  return json{
+      {"scale", c.scale},
+      {"mean_running_jobs", c.mean_running_jobs},
+      {"mean_outbound_gbps", c.mean_outbound_gbps},
+      {"events_completed_full_scale", c.events_completed_full_scale},
+      {"outbound_vs_running_jobs",
+       {{"valid", c.fit_valid},
+        {"determined", c.fit_determined},
+        {"slope_gbps_per_job", c.slope_gbps_per_job},
+        {"intercept_gbps", c.intercept_gbps},
+        {"slope_se_gbps_per_job", c.slope_se_gbps_per_job},
+        {"intercept_se_gbps", c.intercept_se_gbps},
+        {"r_squared", c.fit_r_squared},
+        {"intervals", c.fit_intervals},
+        {"running_jobs_min", c.fit_jobs_min},
+        {"running_jobs_max", c.fit_jobs_max},
+        {"running_jobs_mean", c.fit_mean_jobs},
+        {"outbound_gbps_mean", c.fit_mean_gbps},
+        {"saturated_intervals_left_out", c.saturated_intervals},
+        {"transient_intervals_left_out", c.transient_intervals},
+        {"fitted_intervals", {{"running_jobs", c.fit_jobs}, {"outbound_gbps", c.fit_gbps}}}}},
+      {"event_time_histogram",
+       {{"bin_s", c.histogram_bin_s},
+        {"peak_rule",
+         "Gaussian smoothing (sigma 3 bins); peaks: local maxima >= 10 % of the highest, separated by a "
+         "valley < 50 % of the lower peak"},
+        {"peaks", peaks},
+        {"counts", c.event_time_counts}}}};
+}
 
 json scenario_to_json(const Scenario& scenario) {
   const auto& platform = scenario.platform;

@@ -11,6 +11,8 @@ namespace sonicsim {
 
 nlohmann::ordered_json scenario_to_json(const Scenario& scenario);
 nlohmann::ordered_json run_summary_to_json(const RunSummary& summary);
+// The campaign section of a summary (summary.json results.campaign).
+nlohmann::ordered_json campaign_summary_to_json(const CampaignSummary& campaign);
 RunSummary run_summary_from_json(const nlohmann::ordered_json& json);
 // summary.json: {"sonicsim": version, "scenario": ..., "results": ...}
 nlohmann::ordered_json summary_to_json(const Scenario& scenario, const RunSummary& summary);

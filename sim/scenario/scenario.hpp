@@ -291,6 +291,17 @@ struct Campaign {
   double warmup_s = 0.0;          // events starting earlier are left out of the statistics
   double scale = 1.0; // fraction of the site simulated (0 < scale <= 1); results are reported at full scale
   double histogram_bin_s = 1.0; // bin width of the per-event time histogram; default 1 s
+  // The campaign time at which this simulation starts: the slots, the cap and the background schedule are
+  // read at start + t. A time window of a longer campaign (`run --campaign-windows`); default 0.
+  double start_s = 0.0;
+  // Seed of the random slot share (slots_random), so that every window of one campaign sees the same grid;
+  // default: the scenario's seed.
+  std::optional<std::uint64_t> schedule_seed;
+  // At the window's end, go on (the grid as scheduled, so the site stays loaded) until the events started
+  // before it have ended, and count them; events starting later are not recorded. Each time window of a
+  // campaign counts the events that start in it, so an event crossing a window's end is counted once.
+  // Default false: the run stops at the window's end.
+  bool finish_events = false;
 };
 
 struct Workload {

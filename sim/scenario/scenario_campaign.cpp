@@ -91,6 +91,12 @@ Campaign read_campaign(const Cursor& c, const Workload& workload) {
   }
   if (c["start_delay"].present())
     campaign.start_delay_s = read_distribution(c["start_delay"], Quantity::duration);
+  if (c["start"].present()) {
+    campaign.start_s = read_duration_s(c["start"]);
+    require(c["start"], campaign.start_s >= 0.0, "a campaign time >= 0, e.g. \"20h\"");
+  }
+  if (c["schedule_seed"].present()) campaign.schedule_seed = read_seed(c["schedule_seed"]);
+  if (c["finish_events"].present()) campaign.finish_events = read_bool(c["finish_events"]);
   if (c["window"].present()) {
     campaign.window_s = read_duration_s(c["window"]);
     require(c["window"], *campaign.window_s > 0.0, "a simulated duration > 0, e.g. \"4h\"");

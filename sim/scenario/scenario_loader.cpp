@@ -134,18 +134,6 @@ void place_client_node_servers(const Cursor& root, Scenario& s) {
           "at most 10,000 pods over all groups (a group on_client_nodes has one per worker node)");
 }
 
-uint64_t read_seed(const Cursor& c) {
-  const std::string text = c.scalar("an integer >= 0");
-  long long seed = 0;
-  try {
-    seed = parse_integer(text); // up to 2^53, far more seeds than anyone will sweep
-  } catch (const UnitError& e) {
-    c.fail(e.what());
-  }
-  require(c, seed >= 0, "an integer >= 0");
-  return static_cast<uint64_t>(seed);
-}
-
 namespace {
 
 // The scenario name names the output directory (out/NAME): a plain file name, so that no name can write

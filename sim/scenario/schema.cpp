@@ -122,7 +122,10 @@ NodePtr build_root() {
                         {"window", value()},
                         {"warmup", value()},
                         {"scale", value()},
-                        {"histogram_bin", value()}})},
+                        {"histogram_bin", value()},
+                        {"start", value()},
+                        {"schedule_seed", value()},
+                        {"finish_events", value()}})},
   });
   return map({
       {"name", value()},

@@ -135,4 +135,16 @@ DistributionSpec read_distribution(const Cursor& c, Quantity quantity) {
   return spec;
 }
 
+uint64_t read_seed(const Cursor& c) {
+  const std::string text = c.scalar("an integer >= 0");
+  long long seed = 0;
+  try {
+    seed = parse_integer(text); // up to 2^53, far more seeds than anyone will sweep
+  } catch (const UnitError& e) {
+    c.fail(e.what());
+  }
+  require(c, seed >= 0, "an integer >= 0");
+  return static_cast<uint64_t>(seed);
+}
+
 } // namespace sonicsim

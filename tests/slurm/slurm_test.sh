@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# A sweep on a real (single-node) Slurm cluster, started here by scripts/slurm_cluster.sh and stopped when this
+# sonicsim on a real (single-node) Slurm cluster, started here by scripts/slurm_cluster.sh and stopped when this
 # script exits, whatever happens.
 #
-#   slurm_sweep_test.sh SONICSIM identical   the merged sweep.csv of `sweep --slurm` is byte-identical to the
+#   slurm_test.sh SONICSIM sweep             the merged sweep.csv of `sweep --slurm` is byte-identical to the
 #                                            same sweep run locally (seeds do not depend on where points run)
-#   slurm_sweep_test.sh SONICSIM resume      one array task is killed while it runs: the merge job names the
+#   slurm_test.sh SONICSIM sweep_resume      one array task is killed while it runs: the merge job names the
 #                                            missing point and exits 1, `status` reports the failed shard,
 #                                            `--slurm --resume` resubmits only that shard, and the merged
 #                                            sweep.csv is then identical to the local one
-#   slurm_sweep_test.sh SONICSIM plan        `plan --slurm` (each batch a job array) gives the plan.json of the
+#   slurm_test.sh SONICSIM plan              `plan --slurm` (each batch a job array) gives the plan.json of the
 #                                            same plan run here, but for wall-clock times; run again, it
 #                                            submits nothing (every result is found)
-#   slurm_sweep_test.sh SONICSIM validate    `validate --fast --slurm` (one job array) writes the report.json
+#   slurm_test.sh SONICSIM validate          `validate --fast --slurm` (one job array) writes the report.json
 #                                            of the same cases validated here
+#   slurm_test.sh SONICSIM campaign_windows  the 2022 campaign in 4 time windows as a job array
+#                                            (run --campaign-windows 4 --slurm) merges into the
+#                                            campaign_windows.json of the same windows run here
 set -euo pipefail
 
 sonicsim=$(realpath "$1")
@@ -49,7 +52,7 @@ wait_for_job() {
 
 cd "$work"
 case $mode in
-identical)
+sweep)
   # Six points of the default scenario, three events per job: a few seconds in all.
   sweep=(sweep --vary workload.jobs=50:300:50 --set workload.events_per_job=3)
   "$sonicsim" "${sweep[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local sweep"
@@ -64,7 +67,7 @@ identical)
   grep -q "6 of 6 simulations done" <<<"$status" || fail "status: $status"
   echo "PASS: merged sweep.csv identical to the local sweep (6 points, 6 array tasks)"
   ;;
-resume)
+sweep_resume)
   # Four points that take a few seconds each, one array task at a time; task 2 is killed while it runs.
   sweep=(sweep --vary workload.jobs=400,600,800,1000 --set workload.events_per_job=60)
   "$sonicsim" "${sweep[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local sweep"
@@ -134,8 +137,22 @@ validate)
   cmp local_report/report.json slurm_report/report.json || fail "report.json differs from the local validation"
   echo "PASS: validate --fast --slurm gives the local report.json"
   ;;
+campaign_windows)
+  campaign=("$root/configs/protodune_2022_campaign.yaml" --campaign-windows 4)
+  "$sonicsim" run "${campaign[@]}" -j 2 --quiet --out local >/dev/null 2>&1 || fail "local windows"
+  "$sonicsim" run "${campaign[@]}" --slurm --out slurm_windows >windows.out 2>&1 ||
+    fail "run --slurm: $(cat windows.out)"
+  grep -q "submitted to Slurm as array job" windows.out || fail "no array job: $(cat windows.out)"
+  python3 - local/campaign_windows.json slurm_windows/campaign_windows.json <<'PY' || fail "campaign_windows.json differs"
+import json, sys
+a, b = (json.load(open(path)) for path in sys.argv[1:3])
+assert a.pop("where") == "here" and b.pop("where") == "slurm"
+sys.exit(0 if a == b else 1)
+PY
+  echo "PASS: 4 campaign windows on Slurm merge into the campaign_windows.json of the windows run here"
+  ;;
 *)
-  echo "usage: $0 SONICSIM identical|resume|plan|validate" >&2
+  echo "usage: $0 SONICSIM sweep|sweep_resume|plan|validate|campaign_windows" >&2
   exit 2
   ;;
 esac

@@ -1,0 +1,151 @@
+#include "sim/app/campaign_windows_run.hpp"
+
+#include "sim/analysis/campaign_windows.hpp"
+#include "sim/app/commands.hpp"
+#include "sim/app/process_pool.hpp"
+#include "sim/app/slurm_batch.hpp"
+#include "sim/app/summary_printer.hpp"
+#include "sim/app/sweep_point_files.hpp"
+#include "sim/engine/output_files.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/metrics/histogram_peaks.hpp"
+#include "sim/metrics/summary_json.hpp"
+#include "sim/scenario/input_error.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace sonicsim {
+namespace {
+
+std::string seconds_text(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17gs", s);
+  return text;
+}
+
+} // namespace
+
+int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
+                         const CampaignWindowsRun& how) {
+  if (!scenario.workload.campaign || !scenario.workload.campaign->window_s)
+    throw InputError("--campaign-windows: the scenario must be a campaign with a window "
+                     "(workload.campaign.window), whose measured span is cut into the windows");
+  if (how.slurm.dry_run && !how.slurm.submit)
+    throw InputError("--slurm-dry-run: campaign windows are submitted and waited for; use --slurm");
+  const auto windows = analysis::split_campaign(scenario, how.windows);
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<RunSummary> summaries(windows.size());
+  std::vector<std::string> failures;
+  if (how.slurm.submit) {
+    std::vector<SlurmSimulation> simulations;
+    for (const auto& window : windows) {
+      const Campaign& c = *window.scenario.workload.campaign;
+      SlurmSimulation simulation{how.scenario_path.empty() ? "" : fs::absolute(how.scenario_path).string(),
+                                 how.variant, how.set_overrides, window.scenario.seed,
+                                 scenario_fingerprint(window.scenario)};
+      simulation.overrides.push_back("workload.campaign.start=" + seconds_text(c.start_s));
+      simulation.overrides.push_back("workload.campaign.window=" + seconds_text(*c.window_s));
+      simulation.overrides.push_back("workload.campaign.total_events=null");
+      simulation.overrides.push_back("workload.campaign.schedule_seed=" + std::to_string(*c.schedule_seed));
+      simulation.overrides.push_back(std::string("workload.campaign.finish_events=") +
+                                     (c.finish_events ? "true" : "false"));
+      simulations.push_back(std::move(simulation));
+    }
+    SlurmSimulations on_slurm(output_dir, how.slurm, "campaign-windows");
+    const auto outcomes = on_slurm.run(simulations);
+    for (std::size_t k = 0; k < windows.size(); ++k) {
+      if (outcomes[k].ok)
+        summaries[k] = outcomes[k].summary;
+      else
+        failures.push_back("window " + std::to_string(k) + ": " + outcomes[k].error);
+    }
+  } else {
+    for (std::size_t k = 0; k < windows.size(); ++k)
+      ensure_writable_directory(output_dir / ("window_" + std::to_string(k)));
+    std::size_t done = 0;
+    run_in_child_processes(
+        windows.size(), how.parallel,
+        [&](std::size_t k) {
+          const RunOptions options{output_dir / ("window_" + std::to_string(k)), std::nullopt};
+          return run_summary_to_json(run_simulation(windows[k].scenario, options).summary).dump();
+        },
+        [&](std::size_t k, const ChildResult& child) {
+          std::fprintf(stderr, "run: %zu/%zu campaign windows done (window %zu, %.1f s)\n", ++done,
+                       windows.size(), k, child.wall_clock_s);
+          if (child.ok)
+            summaries[k] = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
+          else
+            failures.push_back("window " + std::to_string(k) + ": " + child.output);
+        });
+  }
+  if (!failures.empty()) {
+    for (const auto& failure : failures)
+      std::cerr << "sonicsim: error: " << failure << "\n";
+    std::cerr << "sonicsim: campaign_windows.json not written: " << failures.size() << " of "
+              << windows.size() << " windows failed\n";
+    return exit_run_failed;
+  }
+
+  std::vector<CampaignSummary> campaigns;
+  std::vector<double> measured_s;
+  double events = 0.0, event_time_sum_s = 0.0;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < windows.size(); ++k) {
+    if (!summaries[k].campaign) throw std::logic_error("a campaign window without its campaign summary");
+    campaigns.push_back(*summaries[k].campaign);
+    measured_s.push_back(windows[k].measured_s);
+    events += static_cast<double>(summaries[k].events_completed);
+    event_time_sum_s += summaries[k].event.mean_s * static_cast<double>(summaries[k].events_completed);
+    rows.push_back({{"window", k},
+                    {"measured_from_s", windows[k].measured_from_s},
+                    {"measured_s", windows[k].measured_s},
+                    {"seed", windows[k].scenario.seed},
+                    {"events_completed", summaries[k].events_completed},
+                    {"event_mean_s", summaries[k].event.mean_s},
+                    {"mean_running_jobs", campaigns.back().mean_running_jobs},
+                    {"mean_outbound_gbps", campaigns.back().mean_outbound_gbps}});
+  }
+  const CampaignSummary merged = analysis::merge_campaign_windows(campaigns, measured_s);
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  std::ostringstream histogram;
+  const std::vector<double> smoothed =
+      smooth_counts(merged.event_time_counts, PeakRule{}.smoothing_sigma_bins);
+  histogram << "bin_start_s,bin_end_s,events,smoothed_events\n" << std::setprecision(9);
+  for (std::size_t i = 0; i < merged.event_time_counts.size(); ++i)
+    histogram << static_cast<double>(i) * merged.histogram_bin_s << ','
+              << static_cast<double>(i + 1) * merged.histogram_bin_s << ',' << merged.event_time_counts[i]
+              << ',' << smoothed[i] << '\n';
+  write_file_atomically(output_dir / "event_time_histogram.csv", histogram.str());
+  const nlohmann::ordered_json out{{"scenario", scenario.name},
+                                   {"windows", how.windows},
+                                   {"warmup_s", scenario.workload.campaign->warmup_s},
+                                   {"where", how.slurm.submit ? "slurm" : "here"},
+                                   {"events_completed", events},
+                                   {"event_mean_s", events > 0 ? event_time_sum_s / events : 0.0},
+                                   {"campaign", campaign_summary_to_json(merged)},
+                                   {"per_window", rows}};
+  // Last: a directory without campaign_windows.json is not a finished result.
+  write_file_atomically(output_dir / "campaign_windows.json", out.dump(1) + "\n");
+
+  if (!how.quiet) {
+    std::printf("campaign %s in %d time windows of %.4g h, each after its own %.4g h warm-up (%s, %.1f s)\n",
+                scenario.name.c_str(), how.windows, windows.front().measured_s / 3600.0,
+                scenario.workload.campaign->warmup_s / 3600.0, how.slurm.submit ? "Slurm job array" : "here",
+                elapsed_s);
+    std::printf("events              %.0f measured, mean %.4g s\n", events,
+                events > 0 ? event_time_sum_s / events : 0.0);
+    print_campaign_lines(std::cout, merged);
+    std::printf("\nwrote %s, event_time_histogram.csv%s\n", (output_dir / "campaign_windows.json").c_str(),
+                how.slurm.submit ? "" : ", window_<k>/");
+  }
+  return events > 0 ? exit_ok : exit_run_failed;
+}
+
+} // namespace sonicsim
