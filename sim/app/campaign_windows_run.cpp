@@ -37,12 +37,14 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
     throw InputError("--campaign-windows: the scenario must be a campaign with a window "
                      "(workload.campaign.window), whose measured span is cut into the windows");
   if (how.slurm.dry_run && !how.slurm.submit)
-    throw InputError("--slurm-dry-run: campaign windows are submitted and waited for; use --slurm");
+    throw InputError(
+        "--slurm-dry-run: not for campaign windows; --slurm submits one job array and a merge job");
   const auto windows = analysis::split_campaign(scenario, how.windows);
   const auto started = std::chrono::steady_clock::now();
   std::vector<RunSummary> summaries(windows.size());
   std::vector<std::string> failures;
-  if (how.slurm.submit) {
+  const bool on_cluster = how.slurm.submit || how.slurm.collect;
+  if (on_cluster) {
     std::vector<SlurmSimulation> simulations;
     for (const auto& window : windows) {
       const Campaign& c = *window.scenario.workload.campaign;
@@ -58,7 +60,18 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
       simulations.push_back(std::move(simulation));
     }
     SlurmSimulations on_slurm(output_dir, how.slurm, "campaign-windows");
-    const auto outcomes = on_slurm.run(simulations);
+    if (how.slurm.submit && !how.slurm.wait) {
+      // The merge job runs this command again, collecting: it writes campaign_windows.json.
+      std::vector<std::string> merge = how.command_line;
+      merge.push_back("--slurm-collect");
+      const SlurmSubmission submission = on_slurm.submit(simulations, merge);
+      std::printf("submitted: array job %s, merge job %s (after the array; it writes %s)\n",
+                  submission.array_job.empty() ? "none (every window has its result)"
+                                               : submission.array_job.c_str(),
+                  submission.merge_job.c_str(), (output_dir / "campaign_windows.json").c_str());
+      return exit_ok;
+    }
+    const auto outcomes = how.slurm.collect ? on_slurm.collect(simulations) : on_slurm.run(simulations);
     for (std::size_t k = 0; k < windows.size(); ++k) {
       if (outcomes[k].ok)
         summaries[k] = outcomes[k].summary;
@@ -126,7 +139,7 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
   const nlohmann::ordered_json out{{"scenario", scenario.name},
                                    {"windows", how.windows},
                                    {"warmup_s", scenario.workload.campaign->warmup_s},
-                                   {"where", how.slurm.submit ? "slurm" : "here"},
+                                   {"where", on_cluster ? "slurm" : "here"},
                                    {"events_completed", events},
                                    {"event_mean_s", events > 0 ? event_time_sum_s / events : 0.0},
                                    {"campaign", campaign_summary_to_json(merged)},
@@ -137,13 +150,13 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
   if (!how.quiet) {
     std::printf("campaign %s in %d time windows of %.4g h, each after its own %.4g h warm-up (%s, %.1f s)\n",
                 scenario.name.c_str(), how.windows, windows.front().measured_s / 3600.0,
-                scenario.workload.campaign->warmup_s / 3600.0, how.slurm.submit ? "Slurm job array" : "here",
+                scenario.workload.campaign->warmup_s / 3600.0, on_cluster ? "Slurm job array" : "here",
                 elapsed_s);
     std::printf("events              %.0f measured, mean %.4g s\n", events,
                 events > 0 ? event_time_sum_s / events : 0.0);
     print_campaign_lines(std::cout, merged);
     std::printf("\nwrote %s, event_time_histogram.csv%s\n", (output_dir / "campaign_windows.json").c_str(),
-                how.slurm.submit ? "" : ", window_<k>/");
+                on_cluster ? "" : ", window_<k>/");
   }
   return events > 0 ? exit_ok : exit_run_failed;
 }

@@ -131,6 +131,8 @@ int plan(const PlanArguments& arguments) {
         "--slurm-dry-run: a plan chooses each batch from the results of the last, so there are no "
         "scripts to write ahead; use --slurm (each batch is a job array; DIR/slurm/batch_*/array.sh "
         "are the scripts)");
+  if (arguments.slurm.collect)
+    throw InputError("--slurm-collect: not for plan, which decides each batch from the last (--slurm waits)");
   if (arguments.slurm.submit)
     on_slurm = std::make_shared<SlurmBatches>(output_dir, arguments.slurm, arguments.source,
                                               arguments.variant, scenario, "plan");

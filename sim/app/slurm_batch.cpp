@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -62,7 +63,7 @@ SlurmSimulations::SlurmSimulations(fs::path output_dir, SlurmOptions options, st
   fs::create_directories(dir_ / "logs");
 }
 
-std::vector<SimulationOutcome> SlurmSimulations::run(const std::vector<SlurmSimulation>& simulations) {
+std::optional<fs::path> SlurmSimulations::prepare_array(const std::vector<SlurmSimulation>& simulations) {
   nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
   std::set<std::string> queued;
   for (const auto& simulation : simulations) {
@@ -76,40 +77,46 @@ std::vector<SimulationOutcome> SlurmSimulations::run(const std::vector<SlurmSimu
                      {"seed", simulation.seed},
                      {"fingerprint", simulation.fingerprint}});
   }
-  if (!tasks.empty()) {
-    ++arrays_;
-    char name[32];
-    std::snprintf(name, sizeof name, "batch_%04d", arrays_);
-    const fs::path batch_dir = dir_ / name;
-    fs::create_directories(batch_dir);
-    const nlohmann::ordered_json file{{"results", (dir_ / "results").string()}, {"tasks", tasks}};
-    write_file_atomically(batch_dir / "tasks.json", file.dump(1) + "\n");
-    std::string command = shell_quote(own_executable());
-    for (const auto& setting : EngineCommandLine::user_settings())
-      command += " --cfg " + shell_quote(setting);
-    std::ostringstream script;
-    script << slurm_script_header("sonicsim-" + label_, fs::current_path(),
-                                  dir_ / "logs" / (std::string(name) + "_%a.out"), options_)
-           << "#SBATCH --array=1-" << tasks.size();
-    if (options_.throttle > 0) script << "%" << options_.throttle;
-    script << "\nexec " << command << " slurm-task " << shell_quote((batch_dir / "tasks.json").string())
-           << " \"${SLURM_ARRAY_TASK_ID}\"\n";
-    write_file_atomically(batch_dir / "array.sh", script.str());
-    const auto started = std::chrono::steady_clock::now();
-    const std::string job = sbatch(batch_dir / "array.sh");
-    std::fprintf(stderr, "%s: batch of %zu simulation(s) submitted to Slurm as array job %s (%s)\n",
-                 label_.c_str(), tasks.size(), job.c_str(), (batch_dir / "array.sh").c_str());
-    wait_for_slurm_job(job);
-    std::fprintf(stderr, "%s: array job %s ended after %.1f s\n", label_.c_str(), job.c_str(),
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  if (tasks.empty()) return std::nullopt;
+  // The next free batch number: a command run again keeps the batches (and logs) of earlier runs.
+  fs::path batch_dir;
+  std::string name;
+  for (int number = 1;; ++number) {
+    char text[32];
+    std::snprintf(text, sizeof text, "batch_%04d", number);
+    name = text;
+    batch_dir = dir_ / name;
+    if (!fs::exists(batch_dir)) break;
   }
+  fs::create_directories(batch_dir);
+  const nlohmann::ordered_json file{{"results", (dir_ / "results").string()}, {"tasks", tasks}};
+  write_file_atomically(batch_dir / "tasks.json", file.dump(1) + "\n");
+  std::string command = shell_quote(own_executable());
+  for (const auto& setting : EngineCommandLine::user_settings())
+    command += " --cfg " + shell_quote(setting);
+  std::ostringstream script;
+  script << slurm_script_header("sonicsim-" + label_, fs::current_path(), dir_ / "logs" / (name + "_%a.out"),
+                                options_)
+         << "#SBATCH --array=1-" << tasks.size();
+  if (options_.throttle > 0) script << "%" << options_.throttle;
+  script << "\n# One simulation per array task; a task run again finds its result and does nothing.\n"
+         << "exec " << command << " slurm-task " << shell_quote((batch_dir / "tasks.json").string())
+         << " \"${SLURM_ARRAY_TASK_ID}\"\n";
+  write_file_atomically(batch_dir / "array.sh", script.str());
+  std::fprintf(stderr, "%s: %zu simulation(s) to run on Slurm: %s\n", label_.c_str(), tasks.size(),
+               (batch_dir / "array.sh").c_str());
+  return batch_dir / "array.sh";
+}
+
+std::vector<SimulationOutcome>
+SlurmSimulations::collect(const std::vector<SlurmSimulation>& simulations) const {
   std::vector<SimulationOutcome> outcomes(simulations.size());
   for (std::size_t k = 0; k < simulations.size(); ++k) {
     const fs::path result = dir_ / "results" / (simulations[k].fingerprint + ".json");
     SimulationOutcome& outcome = outcomes[k];
     if (!fs::exists(result)) {
-      outcome.error =
-          "its Slurm array task ended without a result (logs in " + (dir_ / "logs").string() + ")";
+      outcome.error = "no result yet: its Slurm array task has not run or ended without one (logs in " +
+                      (dir_ / "logs").string() + ")";
       continue;
     }
     const auto json = nlohmann::ordered_json::parse(read_text(result));
@@ -118,6 +125,47 @@ std::vector<SimulationOutcome> SlurmSimulations::run(const std::vector<SlurmSimu
     outcome.summary = run_summary_from_json(json.at("summary"));
   }
   return outcomes;
+}
+
+std::vector<SimulationOutcome> SlurmSimulations::run(const std::vector<SlurmSimulation>& simulations) {
+  if (const auto script = prepare_array(simulations)) {
+    const auto started = std::chrono::steady_clock::now();
+    const std::string job = sbatch(*script);
+    std::fprintf(stderr, "%s: submitted to Slurm as array job %s; waiting\n", label_.c_str(), job.c_str());
+    wait_for_slurm_job(job);
+    std::fprintf(stderr, "%s: array job %s ended after %.1f s\n", label_.c_str(), job.c_str(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  }
+  return collect(simulations);
+}
+
+SlurmSubmission SlurmSimulations::submit(const std::vector<SlurmSimulation>& simulations,
+                                         const std::vector<std::string>& merge_command) {
+  SlurmSubmission submission;
+  const auto script = prepare_array(simulations);
+  std::ostringstream merge;
+  merge
+      << slurm_script_header("sonicsim-" + label_ + "-merge", fs::current_path(),
+                             dir_ / "logs" / "merge_%j.out", options_)
+      << "# Runs nothing: reads the results and writes the outputs, or names what is missing (exit 1).\nexec";
+  for (const auto& word : merge_command)
+    merge << ' ' << shell_quote(word);
+  merge << '\n';
+  submission.merge_script = dir_ / "merge.sh";
+  write_file_atomically(submission.merge_script, merge.str());
+  if (script) {
+    submission.array_script = *script;
+    submission.array_job = sbatch(*script);
+  }
+  submission.merge_job =
+      sbatch(submission.merge_script,
+             submission.array_job.empty() ? std::string() : "--dependency=afterany:" + submission.array_job);
+  const nlohmann::ordered_json record{{"array_job", submission.array_job},
+                                      {"merge_job", submission.merge_job},
+                                      {"array_script", submission.array_script.string()},
+                                      {"merge_script", submission.merge_script.string()}};
+  write_file_atomically(dir_ / "jobs.json", record.dump(2) + "\n");
+  return submission;
 }
 
 SlurmBatches::SlurmBatches(fs::path output_dir, SlurmOptions options, ScenarioSource source,

@@ -18,6 +18,7 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,12 +44,20 @@ public:
   SlurmSimulations(std::filesystem::path output_dir, SlurmOptions options, std::string label);
   // Runs what has no result yet as one job array, waits for it, and returns the outcomes in order.
   std::vector<SimulationOutcome> run(const std::vector<SlurmSimulation>& simulations);
+  // Submits what has no result yet as one job array and `merge_command` as a job after it (afterany);
+  // returns at once with the job ids (also in DIR/slurm/jobs.json).
+  SlurmSubmission submit(const std::vector<SlurmSimulation>& simulations,
+                         const std::vector<std::string>& merge_command);
+  // The outcomes from the results there are; a simulation without one is not ok, and says so.
+  std::vector<SimulationOutcome> collect(const std::vector<SlurmSimulation>& simulations) const;
 
 private:
+  // Writes DIR/slurm/batch_NNNN/tasks.json and array.sh for what has no result; none when all have one.
+  std::optional<std::filesystem::path> prepare_array(const std::vector<SlurmSimulation>& simulations);
+
   std::filesystem::path dir_;
   SlurmOptions options_;
   std::string label_;
-  int arrays_ = 0;
 };
 
 // A plan's batches: each scenario is the command's scenario source with plan_overrides and its seed.

@@ -30,6 +30,15 @@ void add_slurm_options(CLI::App& command, SlurmOptions& options) {
   command.add_option("--account", options.account, "Slurm account to charge (sbatch --account)");
   command.add_option("--throttle", options.throttle, "At most N array tasks running at once (--array=...%N)")
       ->check(CLI::Range(1, 100000));
+  command.add_flag(
+      "--slurm-wait", options.wait,
+      "With --slurm: wait here for the array, then write the outputs (default: return at once; a "
+      "merge job writes them)");
+  command
+      .add_flag(
+          "--slurm-collect", options.collect,
+          "Submit nothing: write the outputs from the Slurm results there are (what the merge job runs)")
+      ->group("");
   command
       .add_option("--slurm-tasks", options.tasks,
                   "Array tasks (shards of the work; default one per simulation, at most 1,000)")

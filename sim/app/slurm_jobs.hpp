@@ -24,8 +24,10 @@ struct SlurmOptions {
   std::string account;   // --account; empty: none
   int throttle = 0;      // at most this many array tasks at once (--array ...%N); 0: no limit
   int tasks = 0;         // array tasks (shards); 0: one per simulation, at most 1,000
+  bool wait = false;     // --slurm-wait: submit, wait here for the results and write the outputs
+  bool collect = false;  // --slurm-collect: submit nothing; write the outputs from the results there are
 
-  bool enabled() const { return submit || dry_run; }
+  bool enabled() const { return submit || dry_run || collect; }
 };
 
 // Adds --slurm, --slurm-dry-run, --partition, --time, --account, --throttle and --slurm-tasks to a command.

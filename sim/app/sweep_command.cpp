@@ -137,6 +137,10 @@ std::vector<std::string> sweep_command_line(const SweepArguments& arguments,
 int sweep(const SweepArguments& arguments) {
   if (arguments.slurm.enabled() && !arguments.shard.empty())
     throw InputError("--shard: not with --slurm, which gives every array task its own shard");
+  if (arguments.slurm.wait || arguments.slurm.collect)
+    throw InputError(
+        "--slurm-wait/--slurm-collect: not for sweep, whose --slurm submits the shards and a merge "
+        "job and returns (follow it with sonicsim status DIR; --merge writes sweep.csv here)");
   if (arguments.slurm.enabled() && arguments.merge_only)
     throw InputError("--merge: not with --slurm (the Slurm submission makes its own merge job)");
   // Everything the user wrote is checked before the first point runs.

@@ -8,6 +8,7 @@
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/slurm_batch.hpp"
 #include "sim/app/sweep_point_files.hpp"
+#include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/summary_json.hpp"
@@ -184,9 +185,10 @@ int validate(const ValidateArguments& arguments) {
   std::vector<RunSummary> summaries(runs.size());
   std::size_t done = 0;
   if (arguments.slurm.dry_run && !arguments.slurm.submit)
-    throw InputError("--slurm-dry-run: validate submits one job array and waits for it; use --slurm");
-  if (arguments.slurm.submit) {
-    // One job array for every distinct simulation; this process waits for it and writes the report.
+    throw InputError("--slurm-dry-run: not for validate; --slurm submits one job array and a merge job");
+  if (arguments.slurm.submit || arguments.slurm.collect) {
+    // One job array for every distinct simulation, and a merge job that writes the report (or, with
+    // --slurm-wait, this process waits and writes it).
     std::vector<SlurmSimulation> simulations;
     for (const auto& run : runs) {
       const Scenario scenario = load_scenario_file(run.scenario_path, run.overrides);
@@ -194,13 +196,40 @@ int validate(const ValidateArguments& arguments) {
                                             scenario.seed, scenario_fingerprint(scenario)});
     }
     SlurmSimulations on_slurm(arguments.work_dir, arguments.slurm, "validate");
-    const auto outcomes = on_slurm.run(simulations);
+    if (arguments.slurm.submit && !arguments.slurm.wait) {
+      std::vector<std::string> merge{own_executable()};
+      for (const auto& setting : EngineCommandLine::user_settings())
+        merge.insert(merge.end(), {"--cfg", setting});
+      merge.push_back("validate");
+      merge.insert(merge.end(), arguments.case_ids.begin(), arguments.case_ids.end());
+      if (arguments.fast) merge.push_back("--fast");
+      if (!arguments.cases_dir.empty())
+        merge.insert(merge.end(), {"--cases-dir", fs::absolute(arguments.cases_dir).string()});
+      if (!arguments.report_dir.empty())
+        merge.insert(merge.end(), {"--report", fs::absolute(arguments.report_dir).string()});
+      merge.insert(merge.end(), {"--work-dir", fs::absolute(arguments.work_dir).string(), "--slurm-collect"});
+      const SlurmSubmission submission = on_slurm.submit(simulations, merge);
+      std::printf("submitted: array job %s, merge job %s (after the array; it writes the report)\n",
+                  submission.array_job.empty() ? "none (every result is there)"
+                                               : submission.array_job.c_str(),
+                  submission.merge_job.c_str());
+      return exit_ok;
+    }
+    const auto outcomes = arguments.slurm.collect ? on_slurm.collect(simulations) : on_slurm.run(simulations);
+    std::size_t missing = 0;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (!outcomes[i].ok)
-        throw std::runtime_error("simulation " + std::to_string(i + 1) + " (" + runs[i].scenario_path +
-                                 ") failed: " + outcomes[i].error);
+      if (!outcomes[i].ok) {
+        std::fprintf(stderr, "sonicsim: simulation %zu (%s): %s\n", i + 1, runs[i].scenario_path.c_str(),
+                     outcomes[i].error.c_str());
+        ++missing;
+        continue;
+      }
       summaries[i] = outcomes[i].summary;
     }
+    if (missing > 0)
+      throw std::runtime_error(std::to_string(missing) + " of " + std::to_string(runs.size()) +
+                               " simulations have no result; no report written. Run the same command with "
+                               "--slurm again: it submits only those");
   } else {
     run_in_child_processes(
         runs.size(), arguments.parallel,

@@ -11,8 +11,8 @@
 #   slurm_test.sh SONICSIM plan              `plan --slurm` (each batch a job array) gives the plan.json of the
 #                                            same plan run here, but for wall-clock times; run again, it
 #                                            submits nothing (every result is found)
-#   slurm_test.sh SONICSIM validate          `validate --fast --slurm` (one job array) writes the report.json
-#                                            of the same cases validated here
+#   slurm_test.sh SONICSIM validate          `validate --fast --slurm` (a job array, and a merge job after it)
+#                                            writes the report.json of the same cases validated here
 #   slurm_test.sh SONICSIM campaign_windows  the 2022 campaign in 4 time windows as a job array
 #                                            (run --campaign-windows 4 --slurm) merges into the
 #                                            campaign_windows.json of the same windows run here
@@ -131,16 +131,20 @@ PY
   ;;
 validate)
   (cd "$root" && "$sonicsim" validate --fast --report "$work/local_report" >/dev/null 2>&1) || fail "local validate"
+  # Returns at once; the merge job (after the array) writes the report.
   (cd "$root" && "$sonicsim" validate --fast --slurm --work-dir "$work/validate" --report "$work/slurm_report") \
     >validate.out 2>&1 || fail "validate --slurm: $(cat validate.out)"
-  grep -q "submitted to Slurm as array job" validate.out || fail "no array job: $(cat validate.out)"
+  merge_job=$(sed -n 's/^submitted: array job \([0-9]*\), merge job \([0-9]*\).*/\2/p' validate.out)
+  [[ -n $merge_job ]] || fail "no job ids: $(cat validate.out)"
+  wait_for_job "$merge_job" 120
   cmp local_report/report.json slurm_report/report.json || fail "report.json differs from the local validation"
   echo "PASS: validate --fast --slurm gives the local report.json"
   ;;
 campaign_windows)
   campaign=("$root/configs/protodune_2022_campaign.yaml" --campaign-windows 4)
   "$sonicsim" run "${campaign[@]}" -j 2 --quiet --out local >/dev/null 2>&1 || fail "local windows"
-  "$sonicsim" run "${campaign[@]}" --slurm --out slurm_windows >windows.out 2>&1 ||
+  # --slurm-wait: this process waits for the array and merges (without it, a merge job does).
+  "$sonicsim" run "${campaign[@]}" --slurm --slurm-wait --out slurm_windows >windows.out 2>&1 ||
     fail "run --slurm: $(cat windows.out)"
   grep -q "submitted to Slurm as array job" windows.out || fail "no array job: $(cat windows.out)"
   python3 - local/campaign_windows.json slurm_windows/campaign_windows.json <<'PY' || fail "campaign_windows.json differs"
