@@ -1,4 +1,5 @@
-// `sonicsim status DIR`: how far a sweep in DIR has come, from its files and, when it was submitted to Slurm,
+// `sonicsim status DIR`: how far a sweep in DIR has come (or the Slurm simulations of validate, plan or
+// campaign windows), from its files and, when it was submitted to Slurm,
 // from squeue: simulations done, running, pending, and failed (their array task ended without them). Exit 0
 // when nothing has failed (done, or still queued or running), 1 when a shard ended with simulations missing
 // (`sonicsim sweep ... --slurm --resume` resubmits just those shards), 2 when DIR holds no sweep.
@@ -47,13 +48,67 @@ bool point_done(const fs::path& dir, std::size_t point, int replication, const s
   return read_point_file(dir, point, replication, fingerprint).has_value();
 }
 
+// A directory of simulations run on Slurm by validate, plan or campaign windows
+// (DIR/slurm/batch_*/tasks.json, results by fingerprint): how many have their result, what the last array and
+// its merge job are doing.
+int batch_status(const fs::path& dir) {
+  std::set<std::string> wanted, done;
+  for (const auto& entry : fs::directory_iterator(dir / "slurm")) {
+    if (!entry.is_directory() || entry.path().filename().string().rfind("batch_", 0) != 0) continue;
+    std::ifstream in(entry.path() / "tasks.json");
+    if (!in) continue;
+    const auto file = nlohmann::json::parse(in);
+    for (const auto& task : file.at("tasks")) {
+      const auto fingerprint = task.at("fingerprint").get<std::string>();
+      wanted.insert(fingerprint);
+      if (fs::exists(dir / "slurm" / "results" / (fingerprint + ".json"))) done.insert(fingerprint);
+    }
+  }
+  std::printf("%s: %zu of %zu simulations submitted to Slurm have their result\n", dir.string().c_str(),
+              done.size(), wanted.size());
+  std::ifstream jobs_file(dir / "slurm" / "jobs.json");
+  std::string array_job, merge_job;
+  if (jobs_file) {
+    const auto jobs = nlohmann::json::parse(jobs_file);
+    array_job = jobs.value("array_job", "");
+    merge_job = jobs.value("merge_job", "");
+  }
+  if (!array_job.empty()) {
+    std::map<std::string, int> states;
+    for (const auto& [task, state] : slurm_array_tasks(array_job))
+      ++states[state];
+    std::printf("slurm: array job %s:", array_job.c_str());
+    if (states.empty()) std::printf(" ended (or no longer known to squeue)");
+    for (const auto& [state, count] : states)
+      std::printf(" %d %s", count, state.c_str());
+    std::printf("\n");
+  }
+  if (!merge_job.empty()) {
+    const auto state = slurm_job_state(merge_job);
+    std::printf("slurm: merge job %s: %s\n", merge_job.c_str(),
+                state ? state->c_str() : "ended (or no longer known to squeue)");
+  }
+  const bool active = !array_job.empty() && !slurm_array_tasks(array_job).empty();
+  if (done.size() < wanted.size() && !active) {
+    std::printf(
+        "%zu simulation(s) ended without a result: run the same command with --slurm again (it submits "
+        "only those)\n",
+        wanted.size() - done.size());
+    return exit_run_failed;
+  }
+  return exit_ok;
+}
+
 int status(const StatusArguments& arguments) {
   const fs::path dir(arguments.directory);
   const fs::path plan_path = dir / "sweep_plan.json";
+  if (!fs::exists(plan_path) && fs::is_directory(dir / "slurm")) return batch_status(dir);
   std::ifstream in(plan_path);
   if (!in)
-    throw InputError(plan_path.string() + ": not found: " + dir.string() +
-                     " is not the output directory of a sweep (sonicsim sweep --out DIR)");
+    throw InputError(
+        plan_path.string() + ": not found: " + dir.string() +
+        " is neither a sweep's output directory (sonicsim sweep --out DIR) nor one with simulations "
+        "run on Slurm (DIR/slurm/)");
   nlohmann::json plan;
   try {
     plan = nlohmann::json::parse(in);

@@ -138,6 +138,8 @@ validate)
   [[ -n $merge_job ]] || fail "no job ids: $(cat validate.out)"
   wait_for_job "$merge_job" 120
   cmp local_report/report.json slurm_report/report.json || fail "report.json differs from the local validation"
+  status=$("$sonicsim" status validate) || fail "status exit $?: $status"
+  grep -q "3 of 3 simulations submitted to Slurm have their result" <<<"$status" || fail "status: $status"
   echo "PASS: validate --fast --slurm gives the local report.json"
   ;;
 campaign_windows)
