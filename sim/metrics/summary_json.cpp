@@ -92,10 +92,9 @@ json campaign_to_json(const Campaign& campaign) {
   out["warmup_s"] = campaign.warmup_s;
   out["scale"] = campaign.scale;
   out["histogram_bin_s"] = campaign.histogram_bin_s;
-  // Only in a window of a longer campaign, so that whole-campaign outputs keep their form.
-  if (campaign.start_s != 0.0) out["start_s"] = campaign.start_s;
-  if (campaign.schedule_seed) out["schedule_seed"] = *campaign.schedule_seed;
-  if (campaign.finish_events) out["finish_events"] = true;
+  out["start_s"] = campaign.start_s;
+  out["schedule_seed"] = campaign.schedule_seed ? json(*campaign.schedule_seed) : json();
+  out["finish_events"] = campaign.finish_events;
   return out;
 }
 
