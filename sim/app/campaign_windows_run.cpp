@@ -9,6 +9,7 @@
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/histogram_peaks.hpp"
+#include "sim/metrics/number_text.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/scenario/input_error.hpp"
 
@@ -21,15 +22,6 @@
 namespace fs = std::filesystem;
 
 namespace sonicsim {
-namespace {
-
-std::string seconds_text(double s) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17gs", s);
-  return text;
-}
-
-} // namespace
 
 int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
                          const CampaignWindowsRun& how) {
@@ -51,8 +43,8 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
       SlurmSimulation simulation{how.scenario_path.empty() ? "" : fs::absolute(how.scenario_path).string(),
                                  how.variant, how.set_overrides, window.scenario.seed,
                                  scenario_fingerprint(window.scenario)};
-      simulation.overrides.push_back("workload.campaign.start=" + seconds_text(c.start_s));
-      simulation.overrides.push_back("workload.campaign.window=" + seconds_text(*c.window_s));
+      simulation.overrides.push_back("workload.campaign.start=" + exact_number_text(c.start_s) + "s");
+      simulation.overrides.push_back("workload.campaign.window=" + exact_number_text(*c.window_s) + "s");
       simulation.overrides.push_back("workload.campaign.total_events=null");
       simulation.overrides.push_back("workload.campaign.schedule_seed=" + std::to_string(*c.schedule_seed));
       simulation.overrides.push_back(std::string("workload.campaign.finish_events=") +

@@ -5,6 +5,7 @@
 #include "sim/app/variant_source.hpp"
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/metrics/number_text.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/scenario/input_error.hpp"
 
@@ -24,11 +25,6 @@ namespace fs = std::filesystem;
 namespace sonicsim {
 
 namespace {
-std::string number_text(double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
@@ -52,7 +48,7 @@ std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& ch
       overrides.push_back(key + "devices.count=" + std::to_string(now.devices_per_pod));
     if (now.device_type != was.device_type) overrides.push_back(key + "devices.type=" + now.device_type);
     if (now.nic_bandwidth_bps != was.nic_bandwidth_bps)
-      overrides.push_back(key + "nic_bandwidth=" + number_text(now.nic_bandwidth_bps) + "bps");
+      overrides.push_back(key + "nic_bandwidth=" + exact_number_text(now.nic_bandwidth_bps) + "bps");
   }
   return overrides;
 }

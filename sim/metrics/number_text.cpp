@@ -28,4 +28,10 @@ std::string gbps_text(double bits_per_s) {
   return significant(bits_per_s / 1e9) + " Gb/s";
 }
 
+std::string exact_number_text(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
 } // namespace sonicsim

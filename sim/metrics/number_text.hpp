@@ -14,4 +14,8 @@ std::string significant(double value, int digits = 4);
 // A bit rate in Gb/s with 4 significant digits: "1.471 Gb/s".
 std::string gbps_text(double bits_per_s);
 
+// 17 significant digits: the text reads back as the same double (a value handed to another process as text,
+// e.g. a --set override of an array task).
+std::string exact_number_text(double value);
+
 } // namespace sonicsim
