@@ -28,14 +28,11 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
   if (!scenario.workload.campaign || !scenario.workload.campaign->window_s)
     throw InputError("--campaign-windows: the scenario must be a campaign with a window "
                      "(workload.campaign.window), whose measured span is cut into the windows");
-  if (how.slurm.dry_run && !how.slurm.submit)
-    throw InputError(
-        "--slurm-dry-run: not for campaign windows; --slurm submits one job array and a merge job");
   const auto windows = analysis::split_campaign(scenario, how.windows);
   const auto started = std::chrono::steady_clock::now();
   std::vector<RunSummary> summaries(windows.size());
   std::vector<std::string> failures;
-  const bool on_cluster = how.slurm.submit || how.slurm.collect;
+  const bool on_cluster = how.slurm.enabled();
   if (on_cluster) {
     std::vector<SlurmSimulation> simulations;
     for (const auto& window : windows) {
@@ -52,11 +49,15 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
       simulations.push_back(std::move(simulation));
     }
     SlurmSimulations on_slurm(output_dir, how.slurm, "campaign-windows");
-    if (how.slurm.submit && !how.slurm.wait) {
+    if ((how.slurm.submit && !how.slurm.wait) || (how.slurm.dry_run && !how.slurm.submit)) {
       // The merge job runs this command again, collecting: it writes campaign_windows.json.
       std::vector<std::string> merge = how.command_line;
       merge.push_back("--slurm-collect");
       const SlurmSubmission submission = on_slurm.submit(simulations, merge);
+      if (submission.merge_job.empty()) {
+        print_dry_run(submission);
+        return exit_ok;
+      }
       std::printf("submitted: array job %s, merge job %s (after the array; it writes %s)\n",
                   submission.array_job.empty() ? "none (every window has its result)"
                                                : submission.array_job.c_str(),

@@ -149,10 +149,9 @@ SlurmSubmission SlurmSimulations::submit(const std::vector<SlurmSimulation>& sim
   merge << '\n';
   submission.merge_script = dir_ / "merge.sh";
   write_file_atomically(submission.merge_script, merge.str());
-  if (script) {
-    submission.array_script = *script;
-    submission.array_job = sbatch(*script);
-  }
+  if (script) submission.array_script = *script;
+  if (options_.dry_run && !options_.submit) return submission; // the scripts only
+  if (script) submission.array_job = sbatch(*script);
   submission.merge_job =
       sbatch(submission.merge_script,
              submission.array_job.empty() ? std::string() : "--dependency=afterany:" + submission.array_job);

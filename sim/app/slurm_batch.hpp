@@ -45,7 +45,7 @@ public:
   // Runs what has no result yet as one job array, waits for it, and returns the outcomes in order.
   std::vector<SimulationOutcome> run(const std::vector<SlurmSimulation>& simulations);
   // Submits what has no result yet as one job array and `merge_command` as a job after it (afterany);
-  // returns at once with the job ids (also in DIR/slurm/jobs.json).
+  // returns at once with the job ids (also in DIR/slurm/jobs.json). A dry run writes the scripts only.
   SlurmSubmission submit(const std::vector<SlurmSimulation>& simulations,
                          const std::vector<std::string>& merge_command);
   // The outcomes from the results there are; a simulation without one is not ok, and says so.

@@ -185,6 +185,18 @@ SlurmSubmission submit_to_slurm(const SlurmWork& work, const SlurmOptions& optio
   return submission;
 }
 
+void print_dry_run(const SlurmSubmission& submission) {
+  std::printf("dry run: nothing submitted. To submit:\n");
+  if (submission.array_script.empty()) {
+    std::printf("  sbatch %s   (every simulation has its result: the merge alone)\n",
+                shell_quote(submission.merge_script.string()).c_str());
+    return;
+  }
+  std::printf("  jobid=$(sbatch --parsable %s)\n  sbatch --dependency=afterany:$jobid %s\n",
+              shell_quote(submission.array_script.string()).c_str(),
+              shell_quote(submission.merge_script.string()).c_str());
+}
+
 std::string sbatch(const fs::path& script, const std::string& extra_options) {
   const auto [status, output] =
       run_shell("sbatch --parsable " + extra_options + " " + shell_quote(script.string()));

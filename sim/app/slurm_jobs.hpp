@@ -82,6 +82,9 @@ std::string sbatch(const std::filesystem::path& script, const std::string& extra
 // Waits until squeue no longer lists the job (polling, from 0.2 s up to 5 s apart).
 void wait_for_slurm_job(const std::string& job);
 
+// What a dry run wrote, and the two sbatch lines that would submit it.
+void print_dry_run(const SlurmSubmission& submission);
+
 // A shell word: the text single-quoted where it needs to be.
 std::string shell_quote(const std::string& text);
 

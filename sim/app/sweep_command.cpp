@@ -239,10 +239,7 @@ int sweep(const SweepArguments& arguments) {
     std::printf("  array script  %s\n  merge script  %s\n", submission.array_script.string().c_str(),
                 submission.merge_script.string().c_str());
     if (submission.array_job.empty()) {
-      std::printf("dry run: nothing submitted. To submit:\n  jobid=$(sbatch --parsable %s)\n  sbatch "
-                  "--dependency=afterany:$jobid %s\n",
-                  shell_quote(submission.array_script.string()).c_str(),
-                  shell_quote(submission.merge_script.string()).c_str());
+      print_dry_run(submission);
     } else {
       std::printf("submitted: array job %s, merge job %s (after the array)\n", submission.array_job.c_str(),
                   submission.merge_job.c_str());

@@ -184,9 +184,7 @@ int validate(const ValidateArguments& arguments) {
                arguments.parallel);
   std::vector<RunSummary> summaries(runs.size());
   std::size_t done = 0;
-  if (arguments.slurm.dry_run && !arguments.slurm.submit)
-    throw InputError("--slurm-dry-run: not for validate; --slurm submits one job array and a merge job");
-  if (arguments.slurm.submit || arguments.slurm.collect) {
+  if (arguments.slurm.enabled()) {
     // One job array for every distinct simulation, and a merge job that writes the report (or, with
     // --slurm-wait, this process waits and writes it).
     std::vector<SlurmSimulation> simulations;
@@ -196,7 +194,8 @@ int validate(const ValidateArguments& arguments) {
                                             scenario.seed, scenario_fingerprint(scenario)});
     }
     SlurmSimulations on_slurm(arguments.work_dir, arguments.slurm, "validate");
-    if (arguments.slurm.submit && !arguments.slurm.wait) {
+    if ((arguments.slurm.submit && !arguments.slurm.wait) ||
+        (arguments.slurm.dry_run && !arguments.slurm.submit)) {
       std::vector<std::string> merge{own_executable()};
       for (const auto& setting : EngineCommandLine::user_settings())
         merge.insert(merge.end(), {"--cfg", setting});
@@ -209,6 +208,10 @@ int validate(const ValidateArguments& arguments) {
         merge.insert(merge.end(), {"--report", fs::absolute(arguments.report_dir).string()});
       merge.insert(merge.end(), {"--work-dir", fs::absolute(arguments.work_dir).string(), "--slurm-collect"});
       const SlurmSubmission submission = on_slurm.submit(simulations, merge);
+      if (submission.merge_job.empty()) {
+        print_dry_run(submission);
+        return exit_ok;
+      }
       std::printf("submitted: array job %s, merge job %s (after the array; it writes the report)\n",
                   submission.array_job.empty() ? "none (every result is there)"
                                                : submission.array_job.c_str(),
