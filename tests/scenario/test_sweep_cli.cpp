@@ -144,3 +144,29 @@ TEST_CASE("analytic: readable table, JSON, and exit code 2 on bad input") {
       run_sonicsim("analytic " + sonicsim::testing::config_path("protodune_2020_cpu_only.yaml")).exit_code ==
       2);
 }
+
+TEST_CASE(
+    "sweep --slurm-dry-run writes the job-array and merge scripts with the site's options, submits nothing") {
+  const fs::path dir = fs::temp_directory_path() / "sonicsim_sweep_slurm_dry_run";
+  fs::remove_all(dir);
+  const auto result = run_sonicsim(small_sweep +
+                                   "--slurm-dry-run --partition gpu-short --time 0:30:00 "
+                                   "--account sonic --throttle 2 --out " +
+                                   dir.string());
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.output.find("dry run: nothing submitted") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "slurm" / "jobs.json")); // nothing was submitted
+  const std::string array = sonicsim::testing::read_text(dir / "slurm" / "array.sh");
+  // The small sweep has 3 points: 3 shards, array indices = shard indices, at most 2 at once.
+  for (const std::string line :
+       {"#SBATCH --array=1-3%2", "#SBATCH --partition=gpu-short", "#SBATCH --time=0:30:00",
+        "#SBATCH --account=sonic", "#SBATCH --cpus-per-task=1"})
+    CHECK(array.find(line + "\n") != std::string::npos);
+  CHECK(array.find("--shard \"${SLURM_ARRAY_TASK_ID}/3\" --resume -j 1") != std::string::npos);
+  const std::string merge = sonicsim::testing::read_text(dir / "slurm" / "merge.sh");
+  CHECK(merge.find(" --merge\n") != std::string::npos);
+  // --shard and --slurm together, or --slurm-wait on a sweep, are bad input.
+  CHECK(run_sonicsim(small_sweep + "--slurm-dry-run --shard 1/2 --out " + dir.string()).exit_code == 2);
+  CHECK(run_sonicsim(small_sweep + "--slurm --slurm-wait --out " + dir.string()).exit_code == 2);
+}
