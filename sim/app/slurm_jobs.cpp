@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace sonicsim {
 
-void add_slurm_options(CLI::App& command, SlurmOptions& options) {
+void add_slurm_options(CLI::App& command, SlurmOptions& options, bool shards) {
   command.add_flag("--slurm", options.submit,
                    "Run on a Slurm cluster: submit a job array (one task per shard, --resume in each) and a "
                    "merge job that depends on it; prints the job ids (see `sonicsim status DIR`)");
@@ -39,6 +39,7 @@ void add_slurm_options(CLI::App& command, SlurmOptions& options) {
           "--slurm-collect", options.collect,
           "Submit nothing: write the outputs from the Slurm results there are (what the merge job runs)")
       ->group("");
+  if (!shards) return;
   command
       .add_option("--slurm-tasks", options.tasks,
                   "Array tasks (shards of the work; default one per simulation, at most 1,000)")

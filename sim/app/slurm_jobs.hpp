@@ -30,8 +30,10 @@ struct SlurmOptions {
   bool enabled() const { return submit || dry_run || collect; }
 };
 
-// Adds --slurm, --slurm-dry-run, --partition, --time, --account, --throttle and --slurm-tasks to a command.
-void add_slurm_options(CLI::App& command, SlurmOptions& options);
+// Adds --slurm, --slurm-dry-run, --slurm-wait, --partition, --time, --account and --throttle to a command,
+// and
+// --slurm-tasks to one whose work is cut into shards (sweep).
+void add_slurm_options(CLI::App& command, SlurmOptions& options, bool shards = false);
 
 // What to submit: the command each array task runs (its shard appended as --shard $SLURM_ARRAY_TASK_ID/n) and
 // the merge command, both as argument lists, run from `working_dir`.

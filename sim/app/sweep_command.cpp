@@ -387,7 +387,7 @@ void register_sweep_command(CLI::App& app, int& result) {
       "--merge", arguments->merge_only,
       "Run nothing: write sweep.csv and fits.csv from the points in the output directory; exit 1 "
       "naming the missing ones");
-  add_slurm_options(*command, arguments->slurm);
+  add_slurm_options(*command, arguments->slurm, true);
   command
       ->add_option(
           "--replications", arguments->replications,
