@@ -201,6 +201,10 @@ void print_dry_run(const SlurmSubmission& submission) {
 std::string sbatch(const fs::path& script, const std::string& extra_options) {
   const auto [status, output] =
       run_shell("sbatch --parsable " + extra_options + " " + shell_quote(script.string()));
+  if (status == 127)
+    throw std::runtime_error("--slurm: sbatch not found: run on a machine of the cluster with Slurm's client "
+                             "tools (Debian: slurm-client), or write the scripts with --slurm-dry-run; " +
+                             script.string() + " is written");
   if (status != 0) throw std::runtime_error("sbatch refused " + script.string() + ": " + trim(output));
   // --parsable prints "jobid" or "jobid;cluster".
   return trim(output.substr(0, output.find(';')));
