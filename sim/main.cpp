@@ -1,6 +1,7 @@
 // sonicsim: discrete-event simulation of ML inference as a service (SONIC) for particle-physics computing.
 // This file only declares the command line; each subcommand lives in sim/app/.
 #include "sim/app/commands.hpp"
+#include "sim/app/process_arguments.hpp"
 #include "sim/engine/engine_arguments.hpp"
 
 #include <CLI/CLI.hpp>
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
     argc = 2;
     argv = default_argv;
   }
+  sonicsim::record_process_arguments(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

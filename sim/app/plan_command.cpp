@@ -7,8 +7,10 @@
 #include "sim/metrics/number_text.hpp"
 
 #include "sim/app/plan_report.hpp"
+#include "sim/app/process_arguments.hpp"
 #include "sim/app/simulation_batch.hpp"
 #include "sim/app/slurm_batch.hpp"
+#include "sim/app/sweep_point_files.hpp"
 #include "sim/app/variant_source.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/planning/planner.hpp"
@@ -133,6 +135,32 @@ int plan(const PlanArguments& arguments) {
         "are the scripts)");
   if (arguments.slurm.collect)
     throw InputError("--slurm-collect: not for plan, which decides each batch from the last (--slurm waits)");
+  if (arguments.slurm.submit && !arguments.slurm.wait) {
+    // The planning process itself becomes a Slurm job, which submits each batch as a job array and waits for
+    // it: this command returns at once with its id. The job repeats this command line from this directory.
+    std::vector<std::string> command{own_executable()};
+    const auto& typed = process_arguments();
+    command.insert(command.end(), typed.begin(), typed.end());
+    command.push_back("--slurm-wait");
+    const std::filesystem::path slurm_dir = std::filesystem::absolute(output_dir) / "slurm";
+    std::filesystem::create_directories(slurm_dir / "logs");
+    std::string script =
+        slurm_script_header("sonicsim-plan-driver", std::filesystem::current_path(),
+                            slurm_dir / "logs" / "driver_%j.out", arguments.slurm) +
+        "# The plan's deciding process: each batch of simulations is a job array it submits and "
+        "waits for.\nexec";
+    for (const auto& word : command)
+      script += " " + shell_quote(word);
+    script += "\n";
+    write_file_atomically(slurm_dir / "driver.sh", script);
+    const std::string job = sbatch(slurm_dir / "driver.sh");
+    write_file_atomically(slurm_dir / "jobs.json",
+                          nlohmann::ordered_json{{"driver_job", job}}.dump(2) + "\n");
+    std::printf("submitted: plan driver job %s (%s); it submits each batch as a job array and writes %s\n",
+                job.c_str(), (slurm_dir / "driver.sh").c_str(), (output_dir / "plan.json").c_str());
+    std::printf("follow with: sonicsim status %s\n", shell_quote(output_dir.string()).c_str());
+    return exit_ok;
+  }
   if (arguments.slurm.submit)
     on_slurm = std::make_shared<SlurmBatches>(output_dir, arguments.slurm, arguments.source,
                                               arguments.variant, scenario, "plan");

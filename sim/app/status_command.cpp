@@ -67,11 +67,17 @@ int batch_status(const fs::path& dir) {
   std::printf("%s: %zu of %zu simulations submitted to Slurm have their result\n", dir.string().c_str(),
               done.size(), wanted.size());
   std::ifstream jobs_file(dir / "slurm" / "jobs.json");
-  std::string array_job, merge_job;
+  std::string array_job, merge_job, driver_job;
   if (jobs_file) {
     const auto jobs = nlohmann::json::parse(jobs_file);
     array_job = jobs.value("array_job", "");
     merge_job = jobs.value("merge_job", "");
+    driver_job = jobs.value("driver_job", "");
+  }
+  if (!driver_job.empty()) {
+    const auto state = slurm_job_state(driver_job);
+    std::printf("slurm: plan driver job %s: %s\n", driver_job.c_str(),
+                state ? state->c_str() : "ended (or no longer known to squeue)");
   }
   if (!array_job.empty()) {
     std::map<std::string, int> states;

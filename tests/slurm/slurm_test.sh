@@ -8,9 +8,9 @@
 #                                            missing point and exits 1, `status` reports the failed shard,
 #                                            `--slurm --resume` resubmits only that shard, and the merged
 #                                            sweep.csv is then identical to the local one
-#   slurm_test.sh SONICSIM plan              `plan --slurm` (each batch a job array) gives the plan.json of the
-#                                            same plan run here, but for wall-clock times; run again, it
-#                                            submits nothing (every result is found)
+#   slurm_test.sh SONICSIM plan              `plan --slurm` (a driver job that submits each batch as a job
+#                                            array) gives the plan.json of the same plan run here, but for
+#                                            wall-clock times; run again, it submits nothing
 #   slurm_test.sh SONICSIM validate          `validate --fast --slurm` (a job array, and a merge job after it)
 #                                            writes the report.json of the same cases validated here
 #   slurm_test.sh SONICSIM campaign_windows  the 2022 campaign in 4 time windows as a job array
@@ -112,8 +112,13 @@ sweep_resume)
 plan)
   plan=(plan --jobs 270 --set workload.events_per_job=4)
   "$sonicsim" "${plan[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local plan"
+  # Returns at once: the planning process is a Slurm job, which submits each batch as a job array.
   "$sonicsim" "${plan[@]}" --slurm --out slurm_plan >slurm_plan.out 2>&1 || fail "plan --slurm: $(cat slurm_plan.out)"
-  grep -q "submitted to Slurm as array job" slurm_plan.out || fail "no array job: $(cat slurm_plan.out)"
+  driver_job=$(sed -n 's/^submitted: plan driver job \([0-9]*\).*/\1/p' slurm_plan.out)
+  [[ -n $driver_job ]] || fail "no driver job id: $(cat slurm_plan.out)"
+  wait_for_job "$driver_job" 300
+  grep -q "submitted to Slurm as array job" slurm_plan/slurm/logs/driver_"$driver_job".out ||
+    fail "the driver submitted no array: $(cat slurm_plan/slurm/logs/driver_"$driver_job".out)"
   python3 - local/plan.json slurm_plan/plan.json <<'PY' || fail "plan.json differs from the local plan"
 import json, sys
 def without_wall_times(x):
@@ -125,9 +130,10 @@ def without_wall_times(x):
 a, b = (without_wall_times(json.load(open(path))) for path in sys.argv[1:3])
 sys.exit(0 if a == b else 1)
 PY
-  again=$("$sonicsim" "${plan[@]}" --slurm --out slurm_plan 2>&1) || fail "plan --slurm again: $again"
+  # Run again here (--slurm-wait: this process decides), it finds every result and submits nothing.
+  again=$("$sonicsim" "${plan[@]}" --slurm --slurm-wait --out slurm_plan 2>&1) || fail "plan --slurm again: $again"
   if grep -q "submitted to Slurm" <<<"$again"; then fail "the second plan submitted again: $again"; fi
-  echo "PASS: plan --slurm gives the local plan.json ($(grep -c 'submitted to Slurm' slurm_plan.out) arrays); run again, nothing submitted"
+  echo "PASS: plan --slurm (a driver job submitting $(grep -c 'submitted to Slurm' slurm_plan/slurm/logs/driver_"$driver_job".out) arrays) gives the local plan.json; run again, nothing submitted"
   ;;
 validate)
   (cd "$root" && "$sonicsim" validate --fast --report "$work/local_report" >/dev/null 2>&1) || fail "local validate"

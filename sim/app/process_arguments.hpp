@@ -1,0 +1,14 @@
+// The command line this process was started with, as typed (main() records it before parsing): what a Slurm
+// job runs to repeat a command on the cluster, from the same working directory.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+void record_process_arguments(int argc, const char* const* argv);
+// argv[1..]: the words after the program name.
+const std::vector<std::string>& process_arguments();
+
+} // namespace sonicsim
