@@ -250,6 +250,7 @@ void KernelFlows::join_class(std::uint32_t id, double bytes) {
   reshape_class(c);
 }
 
+// Called with served_bytes up to date (join_class syncs first; a new comm follows a member's end at once).
 void KernelFlows::reshape_class(FlowClass& c) {
   if (c.members.empty()) return;
   const auto k = static_cast<double>(c.members.size());
@@ -261,8 +262,6 @@ void KernelFlows::reshape_class(FlowClass& c) {
     c.action = action_of(*network_model_, comm->get_impl());
     class_comms_.emplace(comm->get_impl(), &c);
     ++counts_.class_comms;
-  } else {
-    sync_class(c);
   }
   // k members: k times a flow's weight and bound; the comm ends when the first member has its bytes.
   c.action->set_sharing_penalty(1.0 / k);

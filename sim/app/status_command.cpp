@@ -43,11 +43,6 @@ std::string ranges(const std::set<int>& values) {
   return text;
 }
 
-// Whether a point file exists with the right fingerprint, without parsing the whole summary twice.
-bool point_done(const fs::path& dir, std::size_t point, int replication, const std::string& fingerprint) {
-  return read_point_file(dir, point, replication, fingerprint).has_value();
-}
-
 // A directory of simulations run on Slurm by validate, plan or campaign windows
 // (DIR/slurm/batch_*/tasks.json, results by fingerprint): how many have their result, what the last array and
 // its merge job are doing.
@@ -79,9 +74,10 @@ int batch_status(const fs::path& dir) {
     std::printf("slurm: plan driver job %s: %s\n", driver_job.c_str(),
                 state ? state->c_str() : "ended (or no longer known to squeue)");
   }
+  const auto tasks = array_job.empty() ? std::map<int, std::string>{} : slurm_array_tasks(array_job);
   if (!array_job.empty()) {
     std::map<std::string, int> states;
-    for (const auto& [task, state] : slurm_array_tasks(array_job))
+    for (const auto& [task, state] : tasks)
       ++states[state];
     std::printf("slurm: array job %s:", array_job.c_str());
     if (states.empty()) std::printf(" ended (or no longer known to squeue)");
@@ -94,7 +90,7 @@ int batch_status(const fs::path& dir) {
     std::printf("slurm: merge job %s: %s\n", merge_job.c_str(),
                 state ? state->c_str() : "ended (or no longer known to squeue)");
   }
-  const bool active = !array_job.empty() && !slurm_array_tasks(array_job).empty();
+  const bool active = !tasks.empty();
   if (done.size() < wanted.size() && !active) {
     std::printf(
         "%zu simulation(s) ended without a result: run the same command with --slurm again (it submits "
@@ -139,7 +135,7 @@ int status(const StatusArguments& arguments) {
     ++total;
     const auto point = simulation.at("point").get<std::size_t>();
     const int replication = simulation.at("replication").get<int>();
-    if (point_done(dir, point, replication, simulation.at("fingerprint").get<std::string>())) {
+    if (read_point_file(dir, point, replication, simulation.at("fingerprint").get<std::string>())) {
       ++done;
       continue;
     }

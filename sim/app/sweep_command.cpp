@@ -211,7 +211,6 @@ int sweep(const SweepArguments& arguments) {
     work.merge_command = work.task_command;
     work.merge_command.push_back("--merge");
     work.shards = slurm_shards;
-    const Shard any{1, slurm_shards};
     std::size_t already = 0;
     if (arguments.resume) {
       // Only the shards with a simulation still missing.
@@ -220,7 +219,7 @@ int sweep(const SweepArguments& arguments) {
         if (read_point_file(output_dir, unit.index, unit.replication, unit.fingerprint))
           ++already;
         else
-          missing[1 + unit.index % static_cast<std::size_t>(any.count)] = true;
+          missing[1 + unit.index % static_cast<std::size_t>(slurm_shards)] = true;
       }
       for (int s = 1; s <= slurm_shards; ++s)
         if (missing[static_cast<std::size_t>(s)]) work.shards_to_run.push_back(s);
