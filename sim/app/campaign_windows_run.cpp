@@ -2,6 +2,7 @@
 
 #include "sim/analysis/campaign_windows.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/process_arguments.hpp"
 #include "sim/app/process_pool.hpp"
 #include "sim/app/slurm_batch.hpp"
 #include "sim/app/summary_printer.hpp"
@@ -49,11 +50,10 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
       simulations.push_back(std::move(simulation));
     }
     SlurmSimulations on_slurm(output_dir, how.slurm, "campaign-windows");
-    if ((how.slurm.submit && !how.slurm.wait) || (how.slurm.dry_run && !how.slurm.submit)) {
+    if (!how.slurm.collect &&
+        ((how.slurm.submit && !how.slurm.wait) || (how.slurm.dry_run && !how.slurm.submit))) {
       // The merge job runs this command again, collecting: it writes campaign_windows.json.
-      std::vector<std::string> merge = how.command_line;
-      merge.push_back("--slurm-collect");
-      const SlurmSubmission submission = on_slurm.submit(simulations, merge);
+      const SlurmSubmission submission = on_slurm.submit(simulations, repeat_command({"--slurm-collect"}));
       if (submission.merge_job.empty()) {
         print_dry_run(submission);
         return exit_ok;

@@ -20,7 +20,6 @@ struct CampaignWindowsRun {
   std::string scenario_path; // for the array tasks (empty: the embedded default)
   std::string variant;
   std::vector<std::string> set_overrides;
-  std::vector<std::string> command_line; // this run as a command the merge job can run (absolute paths)
 };
 
 int run_campaign_windows(const Scenario& scenario, const std::filesystem::path& output_dir,

@@ -138,10 +138,7 @@ int plan(const PlanArguments& arguments) {
   if (arguments.slurm.submit && !arguments.slurm.wait) {
     // The planning process itself becomes a Slurm job, which submits each batch as a job array and waits for
     // it: this command returns at once with its id. The job repeats this command line from this directory.
-    std::vector<std::string> command{own_executable()};
-    const auto& typed = process_arguments();
-    command.insert(command.end(), typed.begin(), typed.end());
-    command.push_back("--slurm-wait");
+    const std::vector<std::string> command = repeat_command({"--slurm-wait"});
     const std::filesystem::path slurm_dir = std::filesystem::absolute(output_dir) / "slurm";
     std::filesystem::create_directories(slurm_dir / "logs");
     std::string script =

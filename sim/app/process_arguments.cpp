@@ -1,5 +1,7 @@
 #include "sim/app/process_arguments.hpp"
 
+#include "sim/app/slurm_jobs.hpp"
+
 namespace sonicsim {
 namespace {
 std::vector<std::string>& recorded() {
@@ -14,6 +16,13 @@ void record_process_arguments(int argc, const char* const* argv) {
 
 const std::vector<std::string>& process_arguments() {
   return recorded();
+}
+
+std::vector<std::string> repeat_command(const std::vector<std::string>& extra) {
+  std::vector<std::string> command{own_executable()};
+  command.insert(command.end(), recorded().begin(), recorded().end());
+  command.insert(command.end(), extra.begin(), extra.end());
+  return command;
 }
 
 } // namespace sonicsim

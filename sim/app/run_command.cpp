@@ -148,21 +148,6 @@ int run(const RunArguments& arguments) {
     how.variant = arguments.variant;
     how.set_overrides = arguments.source.set_overrides;
     if (arguments.source.seed) how.set_overrides.push_back("seed=" + std::to_string(*arguments.source.seed));
-    how.command_line = {own_executable()};
-    for (const auto& setting : EngineCommandLine::user_settings())
-      how.command_line.insert(how.command_line.end(), {"--cfg", setting});
-    how.command_line.push_back("run");
-    if (!arguments.source.path.empty())
-      how.command_line.push_back(std::filesystem::absolute(arguments.source.path).string());
-    if (!arguments.variant.empty())
-      how.command_line.insert(how.command_line.end(), {"--variant", arguments.variant});
-    for (const auto& set : arguments.source.set_overrides)
-      how.command_line.insert(how.command_line.end(), {"--set", set});
-    if (arguments.source.seed)
-      how.command_line.insert(how.command_line.end(), {"--seed", std::to_string(*arguments.source.seed)});
-    how.command_line.insert(how.command_line.end(),
-                            {"--campaign-windows", std::to_string(arguments.campaign_windows), "--out",
-                             std::filesystem::absolute(output_dir).string()});
     return run_campaign_windows(scenario, output_dir, how);
   }
   if (arguments.replications > 1) return run_replications(arguments, scenario, output_dir);

@@ -4,11 +4,11 @@
 // not fail the run).
 #include "sim/app/commands.hpp"
 
+#include "sim/app/process_arguments.hpp"
 #include "sim/app/process_pool.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/slurm_batch.hpp"
 #include "sim/app/sweep_point_files.hpp"
-#include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/summary_json.hpp"
@@ -194,20 +194,10 @@ int validate(const ValidateArguments& arguments) {
                                             scenario.seed, scenario_fingerprint(scenario)});
     }
     SlurmSimulations on_slurm(arguments.work_dir, arguments.slurm, "validate");
-    if ((arguments.slurm.submit && !arguments.slurm.wait) ||
-        (arguments.slurm.dry_run && !arguments.slurm.submit)) {
-      std::vector<std::string> merge{own_executable()};
-      for (const auto& setting : EngineCommandLine::user_settings())
-        merge.insert(merge.end(), {"--cfg", setting});
-      merge.push_back("validate");
-      merge.insert(merge.end(), arguments.case_ids.begin(), arguments.case_ids.end());
-      if (arguments.fast) merge.push_back("--fast");
-      if (!arguments.cases_dir.empty())
-        merge.insert(merge.end(), {"--cases-dir", fs::absolute(arguments.cases_dir).string()});
-      if (!arguments.report_dir.empty())
-        merge.insert(merge.end(), {"--report", fs::absolute(arguments.report_dir).string()});
-      merge.insert(merge.end(), {"--work-dir", fs::absolute(arguments.work_dir).string(), "--slurm-collect"});
-      const SlurmSubmission submission = on_slurm.submit(simulations, merge);
+    if (!arguments.slurm.collect && ((arguments.slurm.submit && !arguments.slurm.wait) ||
+                                     (arguments.slurm.dry_run && !arguments.slurm.submit))) {
+      // The merge job runs this command again, collecting: it writes the report.
+      const SlurmSubmission submission = on_slurm.submit(simulations, repeat_command({"--slurm-collect"}));
       if (submission.merge_job.empty()) {
         print_dry_run(submission);
         return exit_ok;
