@@ -34,6 +34,19 @@ std::vector<std::string> steady_cap(int cap) {
           "workload.campaign.warmup=30min"};
 }
 
+// Running jobs move between 90 and 300 (slots 0.15 - 0.5 of 600) with 20 Gb/s of background, below the
+// limit, so the line of traffic against jobs is determined; at 1/4 of the site, for 6 h (40 min warm-up).
+std::vector<std::string> determined_line() {
+  return {"workload.jobs=600",
+          "platform.site_switch.background=20Gbps",
+          "workload.campaign.slots=[{from: 0s, fraction: 0.15}, {from: 40min, fraction: 0.3}, {from: 80min, "
+          "fraction: 0.5}, {from: 120min, fraction: 0.25}]",
+          "workload.campaign.slots_repeat=160min",
+          "workload.campaign.window=6h",
+          "workload.campaign.warmup=40min",
+          "workload.campaign.scale=0.25"};
+}
+
 // Several runs of the config, two child processes at a time (one SimGrid engine per process).
 std::vector<RunSummary> simulate_all(const std::vector<std::vector<std::string>>& overrides) {
   std::vector<sonicsim::Scenario> scenarios;
@@ -101,12 +114,7 @@ TEST_CASE("2022 outbound traffic vs running jobs: slope = data per event / time 
   // background ((100 - 20) / 0.162 = 493 jobs), as the operators' points below the ceiling. At 1/4 of the
   // site: at 1/10 the switch carries only ~5 flows of 2 Gb/s, their collisions slow transfers already at 60 %
   // load and the slope comes out ~10 % low (0.146); at 1/4 it is 5 % low, at 1/2 2.5 % (measured).
-  const auto summaries =
-      simulate_all({{"workload.jobs=600", "platform.site_switch.background=20Gbps",
-                     "workload.campaign.slots=[{from: 0s, fraction: 0.15}, {from: 40min, fraction: "
-                     "0.3}, {from: 80min, fraction: 0.5}, {from: 120min, fraction: 0.25}]",
-                     "workload.campaign.slots_repeat=160min", "workload.campaign.window=6h",
-                     "workload.campaign.warmup=40min", "workload.campaign.scale=0.25"}});
+  const auto summaries = simulate_all({determined_line()});
   const auto& campaign = *summaries.front().campaign;
   MESSAGE("slope " << campaign.slope_gbps_per_job << " Gb/s per job, intercept " << campaign.intercept_gbps
                    << " Gb/s, r2 " << campaign.fit_r_squared << " over " << campaign.fit_intervals
@@ -228,15 +236,7 @@ TEST_CASE(
   // the figures are compared within what separates two seeds, not to the digit.
   const std::vector<std::string> pure{"platform.network.fast_path=false",
                                       "platform.network.flow_classes=false"};
-  const std::vector<std::string> determined{
-      "workload.jobs=600",
-      "platform.site_switch.background=20Gbps",
-      "workload.campaign.slots=[{from: 0s, fraction: 0.15}, {from: 40min, fraction: 0.3}, {from: 80min, "
-      "fraction: 0.5}, {from: 120min, fraction: 0.25}]",
-      "workload.campaign.slots_repeat=160min",
-      "workload.campaign.window=6h",
-      "workload.campaign.warmup=40min",
-      "workload.campaign.scale=0.25"};
+  const std::vector<std::string> determined = determined_line();
   auto with = [](std::vector<std::string> a, const std::vector<std::string>& b) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
@@ -341,15 +341,7 @@ TEST_CASE(
   // within 10 %, the intercept within 3 Gb/s. (Measured, seeds 1-4: one run 0.1559-0.1648 Gb/s per job and
   // 20.4-21.5 Gb/s; windows 0.1565-0.1639 and 19.2-21.1. The fit's own standard errors, ~0.0007 and ~0.13,
   // are 4-6 times below that seed-to-seed spread: adjacent minutes are correlated.)
-  const std::vector<std::string> determined{
-      "workload.jobs=600",
-      "platform.site_switch.background=20Gbps",
-      "workload.campaign.slots=[{from: 0s, fraction: 0.15}, {from: 40min, fraction: 0.3}, {from: 80min, "
-      "fraction: 0.5}, {from: 120min, fraction: 0.25}]",
-      "workload.campaign.slots_repeat=160min",
-      "workload.campaign.window=6h",
-      "workload.campaign.warmup=40min",
-      "workload.campaign.scale=0.25"};
+  const std::vector<std::string> determined = determined_line();
   const auto one = *simulate_all({determined}).front().campaign;
   const auto merged = windows_of("line", determined, 4)["campaign"]["outbound_vs_running_jobs"];
   MESSAGE("slope " << merged["slope_gbps_per_job"].get<double>() << " in windows, " << one.slope_gbps_per_job
