@@ -6,6 +6,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -52,8 +56,22 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    const int code = app.exit(error);
-    return code == 0 ? 0 : sonicsim::exit_bad_input;
+    // --help and --version print as CLI11 prints them; a bad option is an error in sonicsim's own shape.
+    if (error.get_exit_code() == 0) return app.exit(error);
+    const auto parsed = app.get_subcommands();
+    const std::string command = parsed.empty() ? "" : parsed.front()->get_name() + " ";
+    std::cerr << "sonicsim: error: " << command << error.what() << " (see sonicsim " << command
+              << "--help)\n";
+    return sonicsim::exit_bad_input;
+  }
+  // What went to standard output is a result too (an imported curve redirected into a file): a failed write
+  // there, e.g. a full disk, fails the command like a failed write to a file.
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+    const int error = errno;
+    std::cerr << "sonicsim: error: cannot write to standard output: "
+              << (error ? std::strerror(error) : "the write failed") << "\n";
+    return result == sonicsim::exit_ok ? sonicsim::exit_run_failed : result;
   }
   return result;
 }

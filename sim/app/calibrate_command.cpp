@@ -5,12 +5,12 @@
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/simulation_batch.hpp"
 #include "sim/calibration/calibration.hpp"
+#include "sim/calibration/measured_series.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 #include "sim/scenario/units.hpp"
-#include "sim/sweep/sweep_csv.hpp"
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace sonicsim {
@@ -47,9 +48,11 @@ std::pair<double, std::string> number_and_unit(const std::string& text, const st
   try {
     value = std::stod(text, &end);
   } catch (const std::exception&) {
-    throw InputError("--fit " + argument + ": '" + text +
-                     "' is not a number (with an optional unit, e.g. 2ns)");
+    end = 0;
   }
+  if (end == 0 || !std::isfinite(value))
+    throw InputError("--fit " + argument + ": got '" + text +
+                     "'; expected a finite number with the key's unit, e.g. 2ns");
   return {value, text.substr(end)};
 }
 
@@ -91,17 +94,52 @@ std::string value_text(double value, const std::string& unit) {
   return buffer + unit;
 }
 
-std::vector<calibration::DataPoint> read_series(const CalibrateArguments& a, const std::string& series) {
-  const CsvTable table = read_csv_file(a.data);
+// An override sonicsim writes itself (a data cell's x, a --fit bound) is reported where its value came from,
+// not as a --set the user never typed.
+[[noreturn]] void rethrow_at_origin(const ScenarioError& error, const std::string& injected,
+                                    const std::string& origin) {
+  const std::string as_set = "--set " + injected;
+  if (error.file == as_set)
+    throw InputError(ScenarioError::render(origin, 0, 0, error.key_path, error.message));
+  std::string text = error.what();
+  for (auto at = text.find(as_set); at != std::string::npos; at = text.find(as_set, at + origin.size()))
+    text.replace(at, as_set.size(), origin);
+  throw InputError(origin + ": " + text);
+}
+
+// A series as read (with each point's line, for errors) and as the fit takes it.
+struct SeriesPoints {
+  std::vector<calibration::MeasuredPoint> measured;
   std::vector<calibration::DataPoint> points;
-  const std::size_t series_column = table.column("series");
-  const auto x = table.numbers(a.x_column), y = table.numbers(a.y_column), sd = table.numbers(a.sd_column);
-  for (std::size_t i = 0; i < table.rows.size(); ++i)
-    if (table.rows[i][series_column] == series &&
-        std::find(a.exclude.begin(), a.exclude.end(), x[i]) == a.exclude.end())
-      points.push_back({x[i], y[i], sd[i]});
-  if (points.empty()) throw InputError(a.data + ": no row with series '" + series + "'");
-  return points;
+};
+
+SeriesPoints read_series(const CalibrateArguments& a, const std::string& series) {
+  SeriesPoints out{
+      calibration::read_measured_series(a.data, series, {a.x_column, a.y_column, a.sd_column}, a.exclude),
+      {}};
+  for (const auto& point : out.measured)
+    out.points.push_back({point.x, point.y, point.sd});
+  return out;
+}
+
+// The override that sets a data point's x.
+std::string x_override(const CalibrateArguments& a, double x) {
+  return a.x_key + "=" + value_text(x, "");
+}
+
+// Every point of the series loads in `scenario_path`: its x is a valid value of --x-key there.
+void check_points(const CalibrateArguments& a, const std::string& scenario_path, const SeriesPoints& series) {
+  for (const auto& point : series.measured) {
+    std::vector<std::string> overrides = a.set_overrides;
+    overrides.push_back(x_override(a, point.x));
+    try {
+      load_scenario_file(scenario_path, overrides);
+    } catch (const ScenarioError& error) {
+      rethrow_at_origin(error, overrides.back(),
+                        a.data + ":" + std::to_string(point.line) + ": column '" + a.x_column +
+                            "' = " + value_text(point.x, "") + " (sets " + a.x_key + ")");
+    }
+  }
 }
 
 double observable(const RunSummary& summary, const std::string& what) {
@@ -139,23 +177,75 @@ std::vector<double> simulate_points(const CalibrateArguments& a, const std::stri
 }
 
 void print_quality(const char* label, const calibration::FitQuality& q) {
-  std::printf("  %-30s MAPE %6.2f %%   Pearson r %6.3f   chi-square %9.2f\n", label, 100.0 * q.mape,
-              q.pearson_r, q.chi_square);
+  char pearson[32] = "   n/a"; // undefined when the prediction does not vary over the points
+  if (std::isfinite(q.pearson_r)) std::snprintf(pearson, sizeof pearson, "%6.3f", q.pearson_r);
+  std::printf("  %-30s MAPE %6.2f %%   Pearson r %s   chi-square %9.2f\n", label, 100.0 * q.mape, pearson,
+              q.chi_square);
 }
 
-int calibrate(const CalibrateArguments& a) {
+// The --fit parameter at `value` loads: a ScenarioError is told at the --fit argument.
+void check_fit_value(const CalibrateArguments& a, const std::string& argument,
+                     const calibration::FitParameter& p, double value, const char* which) {
+  std::vector<std::string> overrides = a.set_overrides;
+  overrides.push_back(p.key + "=" + value_text(value, p.unit));
+  try {
+    load_scenario_file(a.scenario, overrides);
+  } catch (const ScenarioError& error) {
+    rethrow_at_origin(error, overrides.back(),
+                      "--fit " + argument + " (" + which + " " + value_text(value, p.unit) + ")");
+  }
+}
+
+struct HoldoutSeries {
+  std::string scenario;
+  std::string series;
+  SeriesPoints points;
+};
+
+struct CheckedInputs {
   std::vector<calibration::FitParameter> parameters;
   std::vector<double> initial;
+  SeriesPoints series;
+  std::optional<HoldoutSeries> holdout;
+  std::filesystem::path output_dir;
+};
+
+std::optional<HoldoutSeries> check_holdout(const CalibrateArguments& a) {
+  if (a.holdout.empty()) return std::nullopt;
+  const auto colon = a.holdout.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == a.holdout.size())
+    throw InputError("--holdout " + a.holdout + ": expected SCENARIO:SERIES");
+  HoldoutSeries held{a.holdout.substr(0, colon), a.holdout.substr(colon + 1), {}};
+  try {
+    load_scenario_file(held.scenario, a.set_overrides);
+  } catch (const ScenarioError& error) {
+    throw InputError("--holdout " + a.holdout + ": " + error.what());
+  }
+  held.points = read_series(a, held.series);
+  check_points(a, held.scenario, held.points);
+  return held;
+}
+
+// Everything the calibration reads, checked before the first simulation: the scenario and every override,
+// each parameter at both bounds and inside them (a key that takes text or only integers cannot be fitted),
+// every data point's x in the scenario, the held-out series and the output directory.
+CheckedInputs check_inputs(const CalibrateArguments& a) {
+  CheckedInputs in;
+  validate_key_path(a.x_key, "--x-key " + a.x_key);
   for (const auto& argument : a.fits) {
     double start = 0.0;
-    parameters.push_back(parse_fit(argument, start));
-    initial.push_back(start);
+    in.parameters.push_back(parse_fit(argument, start));
+    in.initial.push_back(start);
   }
-  const auto points = read_series(a, a.series);
-  // Check the scenario, every override and each parameter at both bounds once before the first simulation. A
-  // key that also accepts a word takes text, not a number: nothing to fit.
+  in.series = read_series(a, a.series);
+  if (in.series.points.size() <= in.parameters.size())
+    throw InputError(a.data + ": series '" + a.series + "' has " + std::to_string(in.series.points.size()) +
+                     " point(s) for " + std::to_string(in.parameters.size()) +
+                     " parameter(s); expected more points than parameters (the intervals need n - k >= 1 "
+                     "degrees of freedom)");
   load_scenario_file(a.scenario, a.set_overrides);
-  for (const auto& p : parameters) {
+  for (std::size_t i = 0; i < in.parameters.size(); ++i) {
+    const auto& p = in.parameters[i];
     std::vector<std::string> overrides = a.set_overrides;
     overrides.push_back(p.key + "=not-a-number");
     bool takes_text = true;
@@ -165,12 +255,24 @@ int calibrate(const CalibrateArguments& a) {
       takes_text = false;
     }
     if (takes_text)
-      throw InputError("--fit " + p.key + ": the key takes text, not a number; expected a numeric key");
-    for (const double bound : {p.lower, p.upper}) {
-      overrides.back() = p.key + "=" + value_text(bound, p.unit);
-      load_scenario_file(a.scenario, overrides);
-    }
+      throw InputError("--fit " + a.fits[i] + ": the key takes text, not a number; expected a numeric key");
+    check_fit_value(a, a.fits[i], p, p.lower, "lower bound");
+    check_fit_value(a, a.fits[i], p, p.upper, "upper bound");
+    // Levenberg-Marquardt moves through every value in between: a key that takes only integers fails here.
+    check_fit_value(a, a.fits[i], p, p.lower + 0.382 * (p.upper - p.lower), "a value inside the bounds");
   }
+  check_points(a, a.scenario, in.series);
+  in.holdout = check_holdout(a);
+  in.output_dir = a.output_dir.empty() ? "out/calibrate" : a.output_dir;
+  ensure_writable_directory(in.output_dir);
+  return in;
+}
+
+int calibrate(const CalibrateArguments& a) {
+  const CheckedInputs in = check_inputs(a);
+  const auto& parameters = in.parameters;
+  const auto& initial = in.initial;
+  const auto& points = in.series.points;
   const calibration::Predictor predict = [&](const std::vector<double>& values) {
     return simulate_points(a, a.scenario, points, parameters, values);
   };
@@ -222,19 +324,25 @@ int calibrate(const CalibrateArguments& a) {
   out["excluded_x"] = a.exclude;
   out["status"] = result.status_text;
   out["evaluations"] = result.evaluations;
-  for (std::size_t i = 0; i < parameters.size(); ++i)
-    out["parameters"].push_back(
-        {{"key", parameters[i].key},
-         {"unit", parameters[i].unit},
-         {"value", result.values[i]},
-         {"ci95_half_width", result.identifiable[i] ? nlohmann::ordered_json(result.ci95_half_width[i])
-                                                    : nlohmann::ordered_json()},
-         {"identifiable", static_cast<bool>(result.identifiable[i])},
-         {"at_bound", static_cast<bool>(result.at_bound[i])},
-         {"significant", static_cast<bool>(significant[i])},
-         {"adopted", adopted[i]}});
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    nlohmann::ordered_json parameter{
+        {"key", parameters[i].key}, {"unit", parameters[i].unit}, {"value", result.values[i]}};
+    // No interval is written where the fit has none (not identifiable): "identifiable" says why.
+    if (result.identifiable[i] && std::isfinite(result.ci95_half_width[i]))
+      parameter["ci95_half_width"] = result.ci95_half_width[i];
+    parameter["identifiable"] = static_cast<bool>(result.identifiable[i]);
+    parameter["at_bound"] = static_cast<bool>(result.at_bound[i]);
+    parameter["significant"] = static_cast<bool>(significant[i]);
+    parameter["adopted"] = adopted[i];
+    out["parameters"].push_back(parameter);
+  }
+  // A figure the data leave undefined (Pearson r of a constant prediction) is left out, not written as null.
   const auto quality_json = [](const calibration::FitQuality& q) {
-    return nlohmann::ordered_json{{"mape", q.mape}, {"pearson_r", q.pearson_r}, {"chi_square", q.chi_square}};
+    nlohmann::ordered_json json = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : {std::pair{"mape", q.mape}, std::pair{"pearson_r", q.pearson_r},
+                                      std::pair{"chi_square", q.chi_square}})
+      if (std::isfinite(value)) json[name] = value;
+    return json;
   };
   out["fit"] = {{"before", quality_json(result.before)}, {"after", quality_json(result.after)}};
   for (std::size_t j = 0; j < points.size(); ++j)
@@ -244,11 +352,10 @@ int calibrate(const CalibrateArguments& a) {
                                     {"before", result.predicted_before[j]},
                                     {"after", result.predicted_after[j]}});
 
-  if (!a.holdout.empty()) {
-    const auto colon = a.holdout.rfind(':');
-    if (colon == std::string::npos) throw InputError("--holdout " + a.holdout + ": expected SCENARIO:SERIES");
-    const std::string scenario = a.holdout.substr(0, colon), series = a.holdout.substr(colon + 1);
-    const auto held = read_series(a, series);
+  if (in.holdout) {
+    const std::string& scenario = in.holdout->scenario;
+    const std::string& series = in.holdout->series;
+    const auto& held = in.holdout->points.points;
     const auto before = simulate_points(a, scenario, held, parameters, initial);
     const auto after = simulate_points(a, scenario, held, parameters, adopted);
     const auto q_before = calibration::fit_quality(held, before),
@@ -267,8 +374,7 @@ int calibrate(const CalibrateArguments& a) {
   }
 
   // The calibrated scenario: the file with the fitted values set (comments are not kept).
-  const std::string dir = a.output_dir.empty() ? "out/calibrate" : a.output_dir;
-  std::filesystem::create_directories(dir);
+  const std::string dir = in.output_dir.string();
   YAML::Node tree = YAML::LoadFile(a.scenario);
   SourceInfo source{a.scenario, {}};
   for (const auto& argument : a.set_overrides)
@@ -318,14 +424,25 @@ void register_calibrate_command(CLI::App& app, int& result) {
   command->add_option("--fit", a->fits, "KEY=LOWER:UPPER[@INITIAL], bounds with their unit (repeatable)")
       ->required();
   command->add_option("--holdout", a->holdout, "SCENARIO:SERIES predicted with and without the fit");
-  command->add_option("--exclude", a->exclude,
-                      "Leave the point at this x out of the fit and the held-out check (repeatable): a point "
-                      "known not to be described, e.g. a validation case's known discrepancy");
+  command
+      ->add_option("--exclude", a->exclude,
+                   "Leave the point at this x out of the fit and the held-out check (repeatable): a point "
+                   "known not to be described, e.g. a validation case's known discrepancy")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            return !text.empty() && *end == '\0' && std::isfinite(value)
+                       ? std::string()
+                       : "expected a finite x value of the series, got '" + text + "'";
+          },
+          "X"));
   command->add_option("--max-evaluations", a->max_evaluations, "Budget of objective evaluations (default 30)")
       ->check(CLI::Range(2, 1000));
   command->add_option("-j,--parallel", a->parallel, "Simulations at once (default 2)")
       ->check(CLI::Range(1, 1024));
-  command->add_option("--out", a->output_dir, "Output directory (default out/calibrate)");
+  command->add_option("--out", a->output_dir, "Output directory (default out/calibrate)")
+      ->check(directory_path);
   command->callback([a, &result]() { result = guarded(*a, calibrate); });
 }
 

@@ -124,8 +124,10 @@ void register_compare_command(CLI::App& app, int& result) {
       ->check(CLI::Range(1, 1000));
   command->add_option("-j,--parallel", arguments->parallel, "Simulations at once (default: hardware threads)")
       ->check(CLI::Range(1, 1024));
-  command->add_option("--out", arguments->output_dir,
-                      "Output directory for compare.json (default: out/compare_<scenario name>)");
+  command
+      ->add_option("--out", arguments->output_dir,
+                   "Output directory for compare.json (default: out/compare_<scenario name>)")
+      ->check(directory_path);
   command->callback([arguments, &result]() { result = guarded(*arguments, compare); });
 }
 

@@ -11,6 +11,8 @@
 #include "sim/measurements/triton_config.hpp"
 #include "sim/scenario/units.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -34,6 +36,22 @@ struct PerfAnalyzerArguments {
   int host_cores = 128;
   int parallel = 2;
 };
+
+// A model or device name goes into the YAML printed for the scenario (as a key and in a comment): a plain
+// name keeps that YAML valid, whatever the shell passed.
+const CLI::Validator plain_name(
+    [](const std::string& text) {
+      const bool plain =
+          !text.empty() && text.size() <= 100 && std::all_of(text.begin(), text.end(), [](char ch) {
+            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' ||
+                   ch == '+';
+          });
+      return plain ? std::string()
+                   : "expected a plain name (letters, digits, '_', '-', '.', '+'; at most 100 characters), "
+                     "got '" +
+                         text + "'";
+    },
+    "NAME");
 
 // A duration in the unit that keeps it readable, as the scenario reader accepts it.
 std::string duration_text(double seconds) {
@@ -241,8 +259,10 @@ void register_import_command(CLI::App& app, int& result) {
   perf->add_option("files", arguments->files, "perf_analyzer CSV files")
       ->required()
       ->check(CLI::ExistingFile);
-  perf->add_option("--model", arguments->model, "Model name for the YAML (default: MODEL)");
-  perf->add_option("--device", arguments->device, "Device type of the measurement (default: T4)");
+  perf->add_option("--model", arguments->model, "Model name for the YAML (default: MODEL)")
+      ->check(plain_name);
+  perf->add_option("--device", arguments->device, "Device type of the measurement (default: T4)")
+      ->check(plain_name);
   perf->add_option("--batch", arguments->batch,
                    "Client batch size of every file (default: from each file name, e.g. _batch64.csv)")
       ->check(CLI::Range(1, 1000000000));
@@ -278,9 +298,10 @@ void register_import_command(CLI::App& app, int& result) {
       ->check(CLI::ExistingFile);
   analyzer->add_option("--config", analyzer_arguments->config,
                        "Model configuration (Model Config Path; default: the first in the file)");
-  analyzer->add_option("--model", analyzer_arguments->model, "Model name for the YAML (default: MODEL)");
-  analyzer->add_option("--device", analyzer_arguments->device,
-                       "Device type of the measurement (default: T4)");
+  analyzer->add_option("--model", analyzer_arguments->model, "Model name for the YAML (default: MODEL)")
+      ->check(plain_name);
+  analyzer->add_option("--device", analyzer_arguments->device, "Device type of the measurement (default: T4)")
+      ->check(plain_name);
   analyzer->callback(
       [analyzer_arguments, &result]() { result = guarded(*analyzer_arguments, import_model_analyzer); });
   auto config_arguments = std::make_shared<TritonConfigArguments>();
@@ -289,7 +310,8 @@ void register_import_command(CLI::App& app, int& result) {
       "A Triton config.pbtxt: max_batch_size, bytes per inference from the inputs' and outputs' "
       "dims, instance_group, dynamic_batching; every other field named");
   config->add_option("file", config_arguments->file, "config.pbtxt")->required()->check(CLI::ExistingFile);
-  config->add_option("--model", config_arguments->model, "Model name for the YAML (default: MODEL)");
+  config->add_option("--model", config_arguments->model, "Model name for the YAML (default: MODEL)")
+      ->check(plain_name);
   config->callback(
       [config_arguments, &result]() { result = guarded(*config_arguments, import_triton_config); });
 }

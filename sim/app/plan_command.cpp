@@ -248,8 +248,10 @@ void register_plan_command(CLI::App& app, int& result) {
                     "Require the cost per event (the scenario's costs: gpu_hour, cpu_hour in USD per hour)");
   command->add_option("-j,--parallel", arguments->parallel, "Simulations at once (default: hardware threads)")
       ->check(CLI::Range(1, 1024));
-  command->add_option("--out", arguments->output_dir,
-                      "Output directory for plan.json (default: out/plan_<scenario name>)");
+  command
+      ->add_option("--out", arguments->output_dir,
+                   "Output directory for plan.json (default: out/plan_<scenario name>)")
+      ->check(directory_path);
   add_slurm_options(*command, arguments->slurm);
   command->callback([arguments, &result]() { result = guarded(*arguments, plan); });
 }

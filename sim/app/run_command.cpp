@@ -10,10 +10,13 @@
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/metrics/number_text.hpp"
 #include "sim/metrics/replicated_figures.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/random/replication_seed.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -126,6 +129,24 @@ int run_replications(const RunArguments& arguments, const Scenario& scenario,
   return exit_ok;
 }
 
+// Windows are worth it only while each measures at least one warm-up: more would simulate more warm-up than
+// campaign, and more work in all than the sequential run.
+void check_campaign_windows(const Scenario& scenario, int windows) {
+  const std::string option = "--campaign-windows " + std::to_string(windows);
+  const auto& campaign = scenario.workload.campaign;
+  if (!campaign || !campaign->window_s)
+    throw InputError(option + ": the scenario has no campaign with a window (workload.campaign.window); "
+                              "expected a campaign scenario such as configs/protodune_2022_campaign.yaml");
+  const double measured_s = *campaign->window_s - campaign->warmup_s;
+  const int most =
+      static_cast<int>(std::min(1000.0, std::floor(measured_s / std::max(campaign->warmup_s, 1.0))));
+  if (windows > most)
+    throw InputError(option + ": each window would measure " + significant(measured_s / windows) +
+                     " s after its own warm-up of " + significant(campaign->warmup_s) +
+                     " s; expected at most " + std::to_string(std::max(most, 1)) +
+                     " windows (each measuring at least one warm-up)");
+}
+
 int run(const RunArguments& arguments) {
   const Scenario scenario = load_variant(arguments.source, arguments.variant);
   const std::filesystem::path output_dir = arguments.output_dir.empty()
@@ -139,6 +160,7 @@ int run(const RunArguments& arguments) {
         "is one process");
   if (arguments.campaign_windows > 1) {
     if (arguments.replications > 1) throw InputError("--campaign-windows: not with --replications");
+    check_campaign_windows(scenario, arguments.campaign_windows);
     CampaignWindowsRun how;
     how.windows = arguments.campaign_windows;
     how.parallel = arguments.parallel;
@@ -172,7 +194,8 @@ void register_run_command(CLI::App& app, int& result) {
       app.add_subcommand("run", "Simulate one scenario (default: the embedded ProtoDUNE 2020 large-batch "
                                 "scenario) and write summary.json, events.csv, timeseries.csv");
   arguments->source.add_options(*command);
-  command->add_option("--out", arguments->output_dir, "Output directory (default: out/<scenario name>)");
+  command->add_option("--out", arguments->output_dir, "Output directory (default: out/<scenario name>)")
+      ->check(directory_path);
   command->add_option("--variant", arguments->variant,
                       "Apply one of the scenario's named variants (variants:) before --set");
   command->add_flag("--quiet", arguments->quiet, "Do not print the summary");
@@ -190,7 +213,7 @@ void register_run_command(CLI::App& app, int& result) {
       ->add_option("--campaign-windows", arguments->campaign_windows,
                    "Cut a campaign's measured span into N time windows, each simulated with its own warm-up, "
                    "at once (-j, or --slurm as a job array), and merge them (campaign_windows.json)")
-      ->check(CLI::Range(1, 100000));
+      ->check(CLI::Range(1, 1000));
   add_slurm_options(*command, arguments->slurm);
   command->callback([arguments, &result]() { result = guarded(*arguments, run); });
 }

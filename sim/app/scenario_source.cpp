@@ -31,6 +31,15 @@ Scenario ScenarioSource::load(const std::vector<std::string>& extra_overrides) c
   return path.empty() ? load_default_scenario(overrides) : load_scenario_file(path, overrides);
 }
 
+const CLI::Validator directory_path(
+    [](const std::string& text) {
+      return text.empty()
+                 ? std::string("expected a directory, got an empty path (leave the option out for its "
+                               "default)")
+                 : std::string();
+    },
+    "DIR");
+
 int report_error(const std::exception& error) {
   const bool bad_input =
       dynamic_cast<const ScenarioError*>(&error) || dynamic_cast<const InputError*>(&error) ||

@@ -24,6 +24,11 @@ struct ScenarioSource {
   Scenario load(const std::vector<std::string>& extra_overrides = {}) const;
 };
 
+// Checks a directory option (--out, --report, --work-dir) as typed: an empty path is refused at once, with
+// one message shape for every command (whether the directory can be created and written is checked before any
+// simulation, by ensure_writable_directory).
+extern const CLI::Validator directory_path;
+
 // Runs a command body, turning errors into a message on stderr and an exit code: bad input (a ScenarioError
 // or an InputError) gives 2, anything else 1.
 int report_error(const std::exception& error);

@@ -1,4 +1,5 @@
 #include "sim/app/slurm_batch.hpp"
+#include "sim/app/state_file.hpp"
 
 #include "sim/app/commands.hpp"
 #include "sim/app/sweep_point_files.hpp"
@@ -23,16 +24,6 @@
 namespace fs = std::filesystem;
 
 namespace sonicsim {
-
-namespace {
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-} // namespace
 
 std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& changed) {
   std::vector<std::string> overrides;
@@ -115,10 +106,14 @@ SlurmSimulations::collect(const std::vector<SlurmSimulation>& simulations) const
                       (dir_ / "logs").string() + ")";
       continue;
     }
-    const auto json = nlohmann::ordered_json::parse(read_text(result));
-    outcome.ok = true;
-    outcome.wall_clock_s = json.at("wall_clock_s").get<double>();
-    outcome.summary = run_summary_from_json(json.at("summary"));
+    read_state_file(result, "Slurm simulation result",
+                    "delete it and run the same command with --slurm again: it resubmits that simulation",
+                    [&](const nlohmann::ordered_json& json) {
+                      outcome.wall_clock_s = json.at("wall_clock_s").get<double>();
+                      outcome.summary = run_summary_from_json(json.at("summary"));
+                      outcome.ok = true;
+                      return 0;
+                    });
   }
   return outcomes;
 }
@@ -189,27 +184,46 @@ struct SlurmTaskArguments {
   int index = 0;
 };
 
-int slurm_task(const SlurmTaskArguments& arguments) {
-  std::ifstream in(arguments.tasks_file);
-  if (!in) throw InputError(arguments.tasks_file + ": cannot read the batch file");
-  const auto file = nlohmann::json::parse(in);
-  const auto& tasks = file.at("tasks");
-  if (arguments.index < 1 || arguments.index > static_cast<int>(tasks.size()))
-    throw InputError(arguments.tasks_file + ": no simulation " + std::to_string(arguments.index) +
-                     " (it has " + std::to_string(tasks.size()) + ", numbered from 1)");
-  const auto& task = tasks.at(static_cast<std::size_t>(arguments.index - 1));
+struct SlurmTask {
   ScenarioSource source;
-  source.path = task.at("scenario").get<std::string>();
-  source.set_overrides = task.at("overrides").get<std::vector<std::string>>();
-  Scenario scenario = load_variant(source, task.at("variant").get<std::string>());
-  scenario.seed = task.at("seed").get<std::uint64_t>();
-  const std::string fingerprint = task.at("fingerprint").get<std::string>();
+  std::string variant;
+  std::uint64_t seed = 0;
+  std::string fingerprint;
+  std::string results_dir;
+};
+
+SlurmTask read_slurm_task(const SlurmTaskArguments& arguments) {
+  return read_state_file(
+      arguments.tasks_file, "Slurm batch file",
+      "delete the batch folder and run the command with --slurm again: it resubmits what has no result",
+      [&](const nlohmann::ordered_json& file) {
+        const auto& tasks = file.at("tasks");
+        if (arguments.index < 1 || arguments.index > static_cast<int>(tasks.size()))
+          throw InputError(arguments.tasks_file + ": no simulation " + std::to_string(arguments.index) +
+                           " (it has " + std::to_string(tasks.size()) + ", numbered from 1)");
+        const auto& task = tasks.at(static_cast<std::size_t>(arguments.index - 1));
+        SlurmTask out;
+        out.source.path = task.at("scenario").get<std::string>();
+        out.source.set_overrides = task.at("overrides").get<std::vector<std::string>>();
+        out.variant = task.at("variant").get<std::string>();
+        out.seed = task.at("seed").get<std::uint64_t>();
+        out.fingerprint = task.at("fingerprint").get<std::string>();
+        out.results_dir = file.at("results").get<std::string>();
+        return out;
+      });
+}
+
+int slurm_task(const SlurmTaskArguments& arguments) {
+  const SlurmTask task = read_slurm_task(arguments);
+  Scenario scenario = load_variant(task.source, task.variant);
+  scenario.seed = task.seed;
+  const std::string& fingerprint = task.fingerprint;
   if (scenario_fingerprint(scenario) != fingerprint)
     throw std::runtime_error("simulation " + std::to_string(arguments.index) + " of " + arguments.tasks_file +
                              ": the scenario rebuilt from its overrides is not the one the command made "
                              "(fingerprint " +
                              scenario_fingerprint(scenario) + ", expected " + fingerprint + ")");
-  const fs::path result = fs::path(file.at("results").get<std::string>()) / (fingerprint + ".json");
+  const fs::path result = fs::path(task.results_dir) / (fingerprint + ".json");
   if (fs::exists(result)) return exit_ok; // a task run again keeps what it finished
   const auto started = std::chrono::steady_clock::now();
   const RunResult run = run_simulation(scenario, RunOptions{});

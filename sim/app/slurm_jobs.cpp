@@ -1,5 +1,7 @@
 #include "sim/app/slurm_jobs.hpp"
 
+#include "sim/app/state_file.hpp"
+
 #include "sim/app/sweep_point_files.hpp"
 #include "sim/scenario/input_error.hpp"
 
@@ -257,20 +259,19 @@ std::optional<std::string> slurm_job_state(const std::string& job) {
 }
 
 std::optional<SlurmRecord> read_slurm_record(const fs::path& output_dir) {
-  std::ifstream in(output_dir / "slurm" / "jobs.json");
-  if (!in) return std::nullopt;
-  try {
-    const auto json = nlohmann::json::parse(in);
-    SlurmRecord record;
-    record.array_job = json.at("array_job").get<std::string>();
-    record.merge_job = json.at("merge_job").get<std::string>();
-    record.shards = json.at("shards").get<int>();
-    record.shards_submitted = json.at("shards_submitted").get<std::vector<int>>();
-    return record;
-  } catch (const std::exception& error) {
-    throw InputError((output_dir / "slurm" / "jobs.json").string() + ": not a sonicsim Slurm record (" +
-                     error.what() + ")");
-  }
+  const fs::path path = output_dir / "slurm" / "jobs.json";
+  if (!fs::exists(path)) return std::nullopt;
+  return read_state_file(path, "Slurm job record",
+                         "delete it and resubmit with the same sweep command and --slurm --resume (finished "
+                         "points are kept)",
+                         [](const nlohmann::ordered_json& json) {
+                           SlurmRecord record;
+                           record.array_job = json.at("array_job").get<std::string>();
+                           record.merge_job = json.at("merge_job").get<std::string>();
+                           record.shards = json.at("shards").get<int>();
+                           record.shards_submitted = json.at("shards_submitted").get<std::vector<int>>();
+                           return record;
+                         });
 }
 
 } // namespace sonicsim

@@ -7,6 +7,7 @@
 
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/slurm_jobs.hpp"
+#include "sim/app/state_file.hpp"
 #include "sim/app/sweep_point_files.hpp"
 #include "sim/scenario/input_error.hpp"
 
@@ -43,6 +44,10 @@ std::string ranges(const std::set<int>& values) {
   return text;
 }
 
+const std::string damaged_remedy =
+    "delete it and run the same command again (with --resume for a sweep): finished simulations are kept, "
+    "and what the file held is recomputed";
+
 // A directory of simulations run on Slurm by validate, plan or campaign windows
 // (DIR/slurm/batch_*/tasks.json, results by fingerprint): how many have their result, what the last array and
 // its merge job are doing.
@@ -50,25 +55,30 @@ int batch_status(const fs::path& dir) {
   std::set<std::string> wanted, done;
   for (const auto& entry : fs::directory_iterator(dir / "slurm")) {
     if (!entry.is_directory() || entry.path().filename().string().rfind("batch_", 0) != 0) continue;
-    std::ifstream in(entry.path() / "tasks.json");
-    if (!in) continue;
-    const auto file = nlohmann::json::parse(in);
-    for (const auto& task : file.at("tasks")) {
-      const auto fingerprint = task.at("fingerprint").get<std::string>();
+    if (!fs::exists(entry.path() / "tasks.json")) continue;
+    const auto fingerprints = read_state_file(entry.path() / "tasks.json", "Slurm batch file", damaged_remedy,
+                                              [](const nlohmann::ordered_json& file) {
+                                                std::vector<std::string> out;
+                                                for (const auto& task : file.at("tasks"))
+                                                  out.push_back(task.at("fingerprint").get<std::string>());
+                                                return out;
+                                              });
+    for (const auto& fingerprint : fingerprints) {
       wanted.insert(fingerprint);
       if (fs::exists(dir / "slurm" / "results" / (fingerprint + ".json"))) done.insert(fingerprint);
     }
   }
   std::printf("%s: %zu of %zu simulations submitted to Slurm have their result\n", dir.string().c_str(),
               done.size(), wanted.size());
-  std::ifstream jobs_file(dir / "slurm" / "jobs.json");
   std::string array_job, merge_job, driver_job;
-  if (jobs_file) {
-    const auto jobs = nlohmann::json::parse(jobs_file);
-    array_job = jobs.value("array_job", "");
-    merge_job = jobs.value("merge_job", "");
-    driver_job = jobs.value("driver_job", "");
-  }
+  if (fs::exists(dir / "slurm" / "jobs.json"))
+    read_state_file(dir / "slurm" / "jobs.json", "Slurm job record", damaged_remedy,
+                    [&](const nlohmann::ordered_json& jobs) {
+                      array_job = jobs.value("array_job", "");
+                      merge_job = jobs.value("merge_job", "");
+                      driver_job = jobs.value("driver_job", "");
+                      return 0;
+                    });
   if (!driver_job.empty()) {
     const auto state = slurm_job_state(driver_job);
     std::printf("slurm: plan driver job %s: %s\n", driver_job.c_str(),
@@ -101,22 +111,39 @@ int batch_status(const fs::path& dir) {
   return exit_ok;
 }
 
+struct SweepPlan {
+  std::size_t points = 0;
+  int replications = 0;
+  struct Simulation {
+    std::size_t point = 0;
+    int replication = 0;
+    int shard = 0;
+    std::string fingerprint;
+  };
+  std::vector<Simulation> simulations;
+};
+
+SweepPlan read_sweep_plan(const nlohmann::ordered_json& json) {
+  SweepPlan plan;
+  plan.points = json.at("points").get<std::size_t>();
+  plan.replications = json.at("replications").get<int>();
+  for (const auto& simulation : json.at("simulations"))
+    plan.simulations.push_back({simulation.at("point").get<std::size_t>(),
+                                simulation.at("replication").get<int>(), simulation.at("shard").get<int>(),
+                                simulation.at("fingerprint").get<std::string>()});
+  return plan;
+}
+
 int status(const StatusArguments& arguments) {
   const fs::path dir(arguments.directory);
   const fs::path plan_path = dir / "sweep_plan.json";
   if (!fs::exists(plan_path) && fs::is_directory(dir / "slurm")) return batch_status(dir);
-  std::ifstream in(plan_path);
-  if (!in)
+  if (!fs::exists(plan_path))
     throw InputError(
         plan_path.string() + ": not found: " + dir.string() +
         " is neither a sweep's output directory (sonicsim sweep --out DIR) nor one with simulations "
         "run on Slurm (DIR/slurm/)");
-  nlohmann::json plan;
-  try {
-    plan = nlohmann::json::parse(in);
-  } catch (const std::exception& error) {
-    throw InputError(plan_path.string() + ": not a sonicsim sweep plan: " + error.what());
-  }
+  const SweepPlan plan = read_state_file(plan_path, "sweep plan", damaged_remedy, read_sweep_plan);
   const auto record = read_slurm_record(dir);
   std::map<int, std::string> tasks; // array index -> squeue state, for the tasks Slurm still has
   std::optional<std::string> merge_state;
@@ -131,15 +158,13 @@ int status(const StatusArguments& arguments) {
   std::size_t total = 0, done = 0;
   std::map<std::string, std::size_t> missing_by_state;
   std::map<std::string, std::set<int>> shards_by_state;
-  for (const auto& simulation : plan.at("simulations")) {
+  for (const auto& simulation : plan.simulations) {
     ++total;
-    const auto point = simulation.at("point").get<std::size_t>();
-    const int replication = simulation.at("replication").get<int>();
-    if (read_point_file(dir, point, replication, simulation.at("fingerprint").get<std::string>())) {
+    if (read_point_file(dir, simulation.point, simulation.replication, simulation.fingerprint)) {
       ++done;
       continue;
     }
-    const int shard = simulation.at("shard").get<int>();
+    const int shard = simulation.shard;
     std::string state;
     if (const auto task = tasks.find(shard); task != tasks.end())
       state = task->second == "RUNNING" ? "running" : task->second == "PENDING" ? "pending" : "other";
@@ -152,7 +177,7 @@ int status(const StatusArguments& arguments) {
   }
 
   std::printf("%s: %zu of %zu simulations done (%zu points x %d replications)\n", dir.string().c_str(), done,
-              total, plan.at("points").get<std::size_t>(), plan.at("replications").get<int>());
+              total, plan.points, plan.replications);
   for (const char* state : {"running", "pending", "other", "failed", "not run"}) {
     const auto found = missing_by_state.find(state);
     if (found == missing_by_state.end()) continue;

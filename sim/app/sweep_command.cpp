@@ -293,6 +293,12 @@ int sweep(const SweepArguments& arguments) {
       });
   if (!to_run.empty()) progress.finish();
 
+  const auto report_failures = [&](const std::vector<std::pair<std::size_t, std::string>>& failed) {
+    for (const auto& [u, message] : failed)
+      std::fprintf(stderr, "sonicsim: point %zu (%s) replication %d failed: %s\n", units[u].index,
+                   point_overrides(axes, grid[units[u].index]).front().c_str(), units[u].replication,
+                   message.c_str());
+  };
   // A point is in sweep.csv when all its replications are: a partial point would look like a complete one.
   std::vector<SweepRow> rows;
   for (const auto& point : grid) {
@@ -312,7 +318,11 @@ int sweep(const SweepArguments& arguments) {
                 "complete. When every shard is done: sonicsim sweep ... --merge --out %s\n",
                 shard.index, shard.count, to_run.size() - failures.size(), failures.size(),
                 progress.elapsed_s(), rows.size(), grid.size(), output_dir.string().c_str());
-  } else if (arguments.merge_only && rows.size() < grid.size()) {
+  } else if (rows.size() < grid.size()) {
+    // A sweep.csv left by an earlier run would look like this run's result: it goes too.
+    std::error_code ignored;
+    std::filesystem::remove(output_dir / "sweep.csv", ignored);
+    std::filesystem::remove(output_dir / "fits.csv", ignored);
     std::vector<std::string> missing;
     for (const auto& point : grid)
       for (int r = 0; r < replications; ++r)
@@ -322,12 +332,13 @@ int sweep(const SweepArguments& arguments) {
     for (std::size_t i = 0; i < missing.size() && i < 20; ++i)
       list += (i ? ", " : "") + missing[i];
     if (missing.size() > 20) list += ", ...";
-    std::fprintf(
-        stderr,
-        "sonicsim: merge: %zu of %zu points complete, %zu simulation(s) missing (point[/replication] "
-        "%s); sweep.csv not written. Run the missing ones with --resume (with --slurm: resubmits "
-        "their shards only)\n",
-        rows.size(), grid.size(), missing.size(), list.c_str());
+    std::fprintf(stderr,
+                 "sonicsim: %s%zu of %zu points complete, %zu simulation(s) missing (point[/replication] "
+                 "%s); sweep.csv and fits.csv not written. Run the missing ones with --resume (with --slurm: "
+                 "resubmits their shards only)\n",
+                 arguments.merge_only ? "merge: " : "", rows.size(), grid.size(), missing.size(),
+                 list.c_str());
+    report_failures(failures);
     return exit_run_failed;
   } else {
     std::ostringstream csv;
@@ -346,10 +357,7 @@ int sweep(const SweepArguments& arguments) {
     std::printf("\nwrote %s (%zu of %zu points), fits.csv, points/ in %.1f s\n",
                 (output_dir / "sweep.csv").string().c_str(), rows.size(), grid.size(), progress.elapsed_s());
   }
-  for (const auto& [u, message] : failures)
-    std::fprintf(stderr, "sonicsim: point %zu (%s) replication %d failed: %s\n", units[u].index,
-                 point_overrides(axes, grid[units[u].index]).front().c_str(), units[u].replication,
-                 message.c_str());
+  report_failures(failures);
   if (!failures.empty()) {
     std::fprintf(stderr, "sonicsim: %zu simulation(s) failed; run again with --resume to retry them\n",
                  failures.size());
@@ -377,8 +385,8 @@ void register_sweep_command(CLI::App& app, int& result) {
       ->add_option("-j,--parallel", arguments->parallel,
                    "Points simulated at once (default: hardware threads)")
       ->check(CLI::Range(1, 1024));
-  command->add_option("--out", arguments->output_dir,
-                      "Output directory (default: out/sweep_<scenario name>)");
+  command->add_option("--out", arguments->output_dir, "Output directory (default: out/sweep_<scenario name>)")
+      ->check(directory_path);
   command->add_flag("--resume", arguments->resume,
                     "Keep the finished points found in the output directory (with --slurm: submit only the "
                     "shards with points missing)");

@@ -271,15 +271,19 @@ void register_validate_command(CLI::App& app, int& result) {
   command->add_option("cases", arguments->case_ids, "Case ids to run (default: all)");
   command->add_option("--cases-dir", arguments->cases_dir,
                       "Directory of case files (default: validation/cases)");
-  command->add_option("--report", arguments->report_dir,
-                      "Where to write report.md and report.json (default: validation/ when all cases run)");
+  command
+      ->add_option("--report", arguments->report_dir,
+                   "Where to write report.md and report.json (default: validation/ when all cases run)")
+      ->check(directory_path);
   command->add_flag("--fast", arguments->fast, "Only the quick cases (those marked fast: true), as CI runs");
   // -j/--parallel as in sweep, plan and compare (--jobs always means grid jobs).
   command->add_option("-j,--parallel", arguments->parallel, "Simulations at once")->check(CLI::Range(1, 64));
   add_slurm_options(*command, arguments->slurm);
-  command->add_option("--work-dir", arguments->work_dir,
-                      "With --slurm: where the batch, its logs and results go, on a file system the nodes "
-                      "share (default out/validate); results found there are not run again");
+  command
+      ->add_option("--work-dir", arguments->work_dir,
+                   "With --slurm: where the batch, its logs and results go, on a file system the nodes "
+                   "share (default out/validate); results found there are not run again")
+      ->check(directory_path);
   command->callback([arguments, &result]() { result = guarded(*arguments, validate); });
 }
 

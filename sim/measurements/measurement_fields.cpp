@@ -3,8 +3,10 @@
 #include "sim/measurements/measurement_error.hpp"
 
 #include "sim/text/csv.hpp"
+#include "sim/text/utf8.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -24,11 +26,22 @@ std::vector<CsvRecord> read_csv_records(const std::string& path, const std::stri
   int line = 0;
   while (std::getline(in, text)) {
     ++line;
+    // A spreadsheet may save with a UTF-8 byte-order mark and CRLF line ends: neither is part of a field.
+    if (line == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+    if (!text.empty() && text.back() == '\r') text.pop_back();
     if (trimmed_field(text).empty()) continue;
+    if (const auto bad = first_non_text_byte(text)) {
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02X",
+                    static_cast<unsigned>(static_cast<unsigned char>(text[*bad])));
+      throw MeasurementError(path, line,
+                             "column " + std::to_string(*bad + 1) + ": byte " + byte +
+                                 " is not text (a control character or malformed UTF-8); expected " + what);
+    }
     try {
       records.push_back(CsvRecord{line, split_csv_line(text)});
-    } catch (const std::exception& e) {
-      throw MeasurementError(path, line, e.what());
+    } catch (const std::exception&) {
+      throw MeasurementError(path, line, "a quoted field is not closed on its line; expected " + what);
     }
   }
   return records;

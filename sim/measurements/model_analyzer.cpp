@@ -57,10 +57,24 @@ ModelAnalyzerImport import_model_analyzer(const std::string& path, const std::st
                                  std::to_string(fields.size()));
     ModelAnalyzerRow row;
     row.line = line;
-    row.batch_size = static_cast<int>(non_negative_number(fields[*batch], "Batch", path, line));
-    row.concurrency = static_cast<int>(non_negative_number(fields[*concurrency], "Concurrency", path, line));
+    // Batch sizes and concurrencies are whole numbers; a throughput of 0 (or above 10^12/s) is no curve
+    // point.
+    const auto whole = [&](std::size_t index, const char* name, double largest) {
+      const double value = non_negative_number(fields[index], name, path, line);
+      if (value != std::floor(value) || value < 1.0 || value > largest)
+        throw MeasurementError(path, line,
+                               std::string("column '") + name + "': got " + trimmed_field(fields[index]) +
+                                   "; expected a whole number in 1.." +
+                                   std::to_string(static_cast<long>(largest)));
+      return static_cast<int>(value);
+    };
+    row.batch_size = whole(*batch, "Batch", 1e9);
+    row.concurrency = whole(*concurrency, "Concurrency", 1e6);
     row.throughput_per_s = non_negative_number(fields[*throughput], "Throughput (infer/sec)", path, line);
-    if (row.batch_size < 1) throw MeasurementError(path, line, "column 'Batch': expected a batch size >= 1");
+    if (!(row.throughput_per_s > 0.0 && row.throughput_per_s <= 1e12))
+      throw MeasurementError(path, line,
+                             "column 'Throughput (infer/sec)': got " + trimmed_field(fields[*throughput]) +
+                                 "; expected a throughput > 0 and at most 1e12 inferences per second");
     if (latency)
       row.p99_latency_s = non_negative_number(fields[*latency], "p99 Latency (ms)", path, line) * 1e-3;
     if (gpu)

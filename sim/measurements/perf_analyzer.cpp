@@ -120,12 +120,25 @@ PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<
                                    std::to_string(fields.size()));
       break;
     }
+    // Bounds: a count of requests in flight is a whole number a client can hold; a time above 10^12 us (11.6
+    // days per request) or a rate above 10^12 per second is a corrupted cell, and would overflow the sums.
     const auto value = [&](const char* name) {
-      return non_negative_number(fields[column.at(name)], name, path, line);
+      const double number = non_negative_number(fields[column.at(name)], name, path, line);
+      if (number > 1e12)
+        throw MeasurementError(path, line,
+                               std::string("column '") + name + "': got " +
+                                   trimmed_field(fields[column.at(name)]) +
+                                   "; expected at most 1e12 (microseconds, or inferences per second)");
+      return number;
     };
     PerfAnalyzerRow row;
     row.line = line;
-    row.concurrency = static_cast<int>(value("Concurrency"));
+    const double concurrency = value("Concurrency");
+    if (concurrency != std::floor(concurrency) || concurrency < 1.0 || concurrency > 100000.0)
+      throw MeasurementError(path, line,
+                             "column 'Concurrency': got " + trimmed_field(fields[column.at("Concurrency")]) +
+                                 "; expected a whole number of requests in flight in 1..100000");
+    row.concurrency = static_cast<int>(concurrency);
     row.inferences_per_s = value("Inferences/Second");
     row.client_send_s = value("Client Send") * seconds_per_us;
     row.network_s = value("Network+Server Send/Recv") * seconds_per_us;
@@ -138,9 +151,12 @@ PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<
     row.p90_s = value("p90 latency") * seconds_per_us;
     row.p95_s = value("p95 latency") * seconds_per_us;
     row.p99_s = value("p99 latency") * seconds_per_us;
-    if (row.compute_infer_s <= 0.0)
+    // The curve is batch / compute infer: a device time below 1 ns per request (or 0) gives no finite curve.
+    if (row.compute_infer_s < 1e-9)
       throw MeasurementError(path, line,
-                             "column 'Server Compute Infer' is 0: no device time to build a curve from");
+                             "column 'Server Compute Infer': got " +
+                                 trimmed_field(fields[column.at("Server Compute Infer")]) +
+                                 " us; expected a device time of at least 0.001 us to build a curve from");
     file.rows.push_back(row);
   }
   if (file.rows.empty()) throw MeasurementError(path, records.back().line, "no data row after the header");

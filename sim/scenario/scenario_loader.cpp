@@ -197,6 +197,13 @@ Scenario load_text(const std::string& yaml_text, const std::string& source_name,
     throw ScenarioError(source_name, known ? e.mark.line + 1 : 0, known ? e.mark.column + 1 : 0, "",
                         "malformed YAML: " + e.msg);
   }
+  // A scenario is a map of sections; anything else (a CSV or a plain text given as a scenario) is told as
+  // such before any --set is applied to it.
+  if (!tree.IsMap() && !tree.IsNull())
+    throw ScenarioError(source_name, 1, 1, "",
+                        std::string("the file is ") + (tree.IsSequence() ? "a list" : "a single value") +
+                            ", not a scenario; expected a YAML map of sections (platform:, models:, "
+                            "workload:, ...)");
   SourceInfo source{source_name, {}};
   try {
     // The variant first, so that a --set on the command line wins over it.

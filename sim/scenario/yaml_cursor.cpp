@@ -1,5 +1,7 @@
 #include "sim/scenario/yaml_cursor.hpp"
 
+#include "sim/text/utf8.hpp"
+
 #include <cstdint>
 
 #include "sim/scenario/scenario_error.hpp"
@@ -57,44 +59,7 @@ Cursor Cursor::key_cursor(const YAML::Node& key_node) const {
   return Cursor(*source_, key_node, path_.empty() ? key : path_ + "." + key, mark_or(key_node, mark_));
 }
 
-namespace {
-
-// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
-bool is_valid_utf8(const std::string& text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    std::size_t length = 0;
-    std::uint32_t code = 0;
-    if (byte < 0x80) {
-      ++i;
-      continue;
-    } else if ((byte & 0xE0) == 0xC0) {
-      length = 2;
-      code = byte & 0x1F;
-    } else if ((byte & 0xF0) == 0xE0) {
-      length = 3;
-      code = byte & 0x0F;
-    } else if ((byte & 0xF8) == 0xF0) {
-      length = 4;
-      code = byte & 0x07;
-    } else {
-      return false;
-    }
-    if (i + length > text.size()) return false;
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80) return false;
-      code = (code << 6) | (next & 0x3F);
-    }
-    const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
-    i += length;
-  }
-  return true;
-}
-
-} // namespace
+namespace {} // namespace
 
 std::string Cursor::scalar(const std::string& what) const {
   if (!present()) fail("missing required key; expected " + what);

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Runs every input-surface reproducer of tests/reliability/surfaces/ and checks what it promises.
+
+Each folder holds cmd.sh (the command, run from a copy of the folder with SONICSIM set), the inputs it reads,
+and `expect`: one line, either
+  2 REGEX   exit code 2, and stderr matches REGEX (the input's location: file and line, CSV row and column,
+            or the option as typed)
+  0         exit code 0, and no output (stdout, or a JSON/YAML/CSV file the command wrote) holds a null, NaN or
+            infinite figure
+Every case also fails on a signal, a time-out (20 s), a library's exception text or an error that blames a
+--set the command line never typed.
+Usage: check_surfaces.py SONICSIM [NAME...]    Exit code 1 when any case does not behave as promised.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SURFACES = os.path.join(HERE, "surfaces")
+TIMEOUT_S = 20
+# Texts that only a library (not sonicsim) writes: they mean an error escaped unexplained.
+INTERNAL = re.compile(r"json\.exception|filesystem error|basic_string|stoi|stod|std::|terminate called|"
+                      r"what\(\)|Assertion|AddressSanitizer|runtime error:")
+NON_FINITE = re.compile(r"(?<![A-Za-z_])(-?nan|-?inf|null|NaN|Infinity)(?![A-Za-z_])")
+
+
+def outputs(work):
+    """The text of every result file the command wrote (not its inputs)."""
+    texts = []
+    for root, _, files in os.walk(os.path.join(work, "out")):
+        for name in files:
+            if name.endswith((".json", ".yaml", ".csv")):
+                with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
+                    texts.append((name, f.read()))
+    return texts
+
+
+def check(name, sonicsim):
+    folder = os.path.join(SURFACES, name)
+    with open(os.path.join(folder, "expect"), encoding="utf-8") as f:
+        expect = f.readline().rstrip("\n")
+    code_expected, _, pattern = expect.partition(" ")
+    work = tempfile.mkdtemp(prefix="surface_")
+    try:
+        shutil.copytree(folder, work, dirs_exist_ok=True)
+        for root, dirs, files in os.walk(work):
+            for entry in dirs + files:
+                os.chmod(os.path.join(root, entry), 0o755)
+        env = dict(os.environ, SONICSIM=sonicsim)
+        try:
+            run = subprocess.run(["sh", os.path.join(work, "cmd.sh")], env=env, capture_output=True,
+                                 timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return "timed out after %d s" % TIMEOUT_S
+        stderr = run.stderr.decode("utf-8", "replace")
+        stdout = run.stdout.decode("utf-8", "replace")
+        shown = stderr.strip()[:300]
+        if run.returncode < 0 or run.returncode > 128:
+            return "killed by a signal (exit %d): %s" % (run.returncode, shown)
+        if INTERNAL.search(stderr):
+            return "library or internal text in the error: %s" % shown
+        with open(os.path.join(folder, "cmd.sh"), encoding="utf-8", errors="replace") as f:
+            command = [line for line in f if not line.startswith("#")]
+        for typed in re.findall(r"--set (\S+?)=", stderr):
+            if not any("--set " + typed in line or "--set '" + typed in line for line in command):
+                return "blames --set %s, which the command line does not type: %s" % (typed, shown)
+        if str(run.returncode) != code_expected:
+            return "exit %d, expected %s: %s" % (run.returncode, code_expected, shown)
+        if code_expected == "2" and not re.search(pattern, stderr):
+            return "the error does not match /%s/: %s" % (pattern, shown)
+        if code_expected == "0":
+            for source, text in [("stdout", stdout)] + outputs(work):
+                bad = NON_FINITE.search(text)
+                if bad:
+                    return "exit 0 with a non-finite figure '%s' in %s" % (bad.group(0), source)
+        return None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    sonicsim = os.path.abspath(sys.argv[1])
+    names = sys.argv[2:] or sorted(n for n in os.listdir(SURFACES) if os.path.isdir(os.path.join(SURFACES, n)))
+    failures = 0
+    for name in names:
+        problem = check(name, sonicsim)
+        print(("FAIL %s: %s" % (name, problem)) if problem else ("ok   %s" % name), flush=True)
+        failures += problem is not None
+    print("%d of %d surface reproducers behave as promised" % (len(names) - failures, len(names)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
