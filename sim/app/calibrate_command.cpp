@@ -94,19 +94,6 @@ std::string value_text(double value, const std::string& unit) {
   return buffer + unit;
 }
 
-// An override sonicsim writes itself (a data cell's x, a --fit bound) is reported where its value came from,
-// not as a --set the user never typed.
-[[noreturn]] void rethrow_at_origin(const ScenarioError& error, const std::string& injected,
-                                    const std::string& origin) {
-  const std::string as_set = "--set " + injected;
-  if (error.file == as_set)
-    throw InputError(ScenarioError::render(origin, 0, 0, error.key_path, error.message));
-  std::string text = error.what();
-  for (auto at = text.find(as_set); at != std::string::npos; at = text.find(as_set, at + origin.size()))
-    text.replace(at, as_set.size(), origin);
-  throw InputError(origin + ": " + text);
-}
-
 // A series as read (with each point's line, for errors) and as the fit takes it.
 struct SeriesPoints {
   std::vector<calibration::MeasuredPoint> measured;

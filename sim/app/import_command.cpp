@@ -67,8 +67,20 @@ std::string duration_text(double seconds) {
 }
 
 int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
-  const double input_bytes = parse_bytes(arguments.input_bytes);
-  const double output_bytes = parse_bytes(arguments.output_bytes);
+  const auto bytes_option = [](const char* option, const std::string& text) {
+    double bytes = 0.0;
+    try {
+      bytes = parse_bytes(text);
+    } catch (const std::exception& error) {
+      throw InputError(std::string(option) + " " + text + ": " + error.what());
+    }
+    if (!(bytes >= 0.0 && bytes <= 1e9))
+      throw InputError(std::string(option) + " " + text +
+                       ": expected a size per inference between 0B and 1GB");
+    return bytes;
+  };
+  const double input_bytes = bytes_option("--input-bytes", arguments.input_bytes);
+  const double output_bytes = bytes_option("--output-bytes", arguments.output_bytes);
   const auto mapping = arguments.mapping == "merged-async" ? measurements::DeviceTimeMapping::merged_async
                                                            : measurements::DeviceTimeMapping::compute_infer;
   const auto imported = measurements::import_perf_analyzer(arguments.files, arguments.batch, input_bytes,

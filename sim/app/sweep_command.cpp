@@ -22,6 +22,8 @@
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/random/replication_seed.hpp"
+#include "sim/scenario/overrides.hpp"
+#include "sim/scenario/scenario_error.hpp"
 #include "sim/sweep/sweep_grid.hpp"
 #include "sim/sweep/sweep_table.hpp"
 
@@ -161,7 +163,19 @@ int sweep(const SweepArguments& arguments) {
   std::vector<Unit> units;
   units.reserve(grid.size() * replications);
   for (const auto& point : grid) {
-    const Scenario scenario = arguments.source.load(point_overrides(axes, point));
+    const auto overrides = point_overrides(axes, point);
+    Scenario scenario;
+    try {
+      scenario = arguments.source.load(overrides);
+    } catch (const ScenarioError& error) {
+      // Told at the --vary value that made the point, not as a --set.
+      for (std::size_t a = 0; a < axes.size(); ++a)
+        if (error.file == "--set " + overrides[a] ||
+            std::string(error.what()).find(overrides[a]) != std::string::npos)
+          rethrow_at_origin(error, overrides[a],
+                            "--vary " + axes[a].key + " value '" + point.values[a] + "'");
+      throw;
+    }
     for (int r = 0; r < replications; ++r) {
       Unit unit{point.index, r, scenario, {}};
       unit.scenario.seed = replication_seed(scenario.seed, r);

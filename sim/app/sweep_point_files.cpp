@@ -1,5 +1,7 @@
 #include "sim/app/sweep_point_files.hpp"
 
+#include "sim/app/state_file.hpp"
+
 #include "sim/metrics/summary_json.hpp"
 
 #include <cerrno>
@@ -67,18 +69,29 @@ void write_point_file(const std::filesystem::path& sweep_dir, const PointRecord&
 
 std::optional<RunSummary> read_point_file(const std::filesystem::path& sweep_dir, std::size_t index,
                                           int replication, const std::string& fingerprint) {
-  std::ifstream in(point_file_path(sweep_dir, index, replication), std::ios::binary);
+  const auto path = point_file_path(sweep_dir, index, replication);
+  std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream text;
   text << in.rdbuf();
+  // A damaged file (a full disk, an edit) is said so, by name, and counted as not done: --resume runs the
+  // point again and replaces it.
+  const auto not_done = [&](const std::string& why) -> std::optional<RunSummary> {
+    std::fprintf(stderr, "sonicsim: warning: %s %s; counted as not done (--resume recomputes it)\n",
+                 path.string().c_str(), why.c_str());
+    return std::nullopt;
+  };
   try {
     const auto json = nlohmann::ordered_json::parse(text.str());
-    if (json.at("index").get<std::size_t>() != index || json.value("replication", 0) != replication ||
-        json.at("fingerprint").get<std::string>() != fingerprint)
-      return std::nullopt;
+    if (json.at("index").get<std::size_t>() != index || json.value("replication", 0) != replication)
+      return not_done("is damaged (it holds another point)");
+    if (json.at("fingerprint").get<std::string>() != fingerprint)
+      return std::nullopt; // another sweep's point in the same directory: this sweep runs its own
     return run_summary_from_json(json.at("summary"));
-  } catch (const std::exception&) {
-    return std::nullopt; // unreadable: run the point again
+  } catch (const nlohmann::json::exception& error) {
+    return not_done("is damaged (" + json_problem(error) + ")");
+  } catch (const std::exception& error) {
+    return not_done("is damaged (" + std::string(error.what()) + ")");
   }
 }
 

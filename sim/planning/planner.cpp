@@ -210,7 +210,7 @@ private:
       auto low_load = [&](const char* what, const ConfidenceInterval& value, const char* set_by) {
         if (value.low() <= target.limit) return std::string();
         std::snprintf(text, sizeof text,
-                      "impossible target %s: at low load (%d jobs, no queueing) the %s already takes %.4g s "
+                      "--target %s is impossible: at low load (%d jobs, no queueing) the %s already takes %.4g s "
                       "(95 %% interval %.4g-%.4g s); %s, not the number of GPUs",
                       target.text.c_str(), r.jobs, what, value.mean, value.low(), value.high(), set_by);
         return std::string(text);
@@ -232,7 +232,7 @@ private:
         if (ceiling < target.limit) {
           std::snprintf(
               text, sizeof text,
-              "impossible target %s: %d jobs x %d thread(s) at the low-load event time %.4g s give "
+              "--target %s is impossible: %d jobs x %d thread(s) at the low-load event time %.4g s give "
               "at most %.4g events/s; the jobs themselves (not the GPUs) stop it: plan for more jobs",
               target.text.c_str(), jobs, threads, r.event_s.low(), ceiling);
           reason = text;

@@ -1,5 +1,7 @@
 #include "sim/scenario/overrides.hpp"
 
+#include "sim/scenario/input_error.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -174,6 +176,20 @@ void apply_set_override(YAML::Node& root, const std::string& argument, SourceInf
     node = child_schema;
   }
   source.overrides.push_back({argument, resolved, ""});
+}
+
+} // namespace sonicsim
+
+namespace sonicsim {
+
+void rethrow_at_origin(const ScenarioError& error, const std::string& injected, const std::string& origin) {
+  const std::string as_set = "--set " + injected;
+  if (error.file == as_set)
+    throw InputError(ScenarioError::render(origin, 0, 0, error.key_path, error.message));
+  std::string text = error.what();
+  for (auto at = text.find(as_set); at != std::string::npos; at = text.find(as_set, at + origin.size()))
+    text.replace(at, as_set.size(), origin);
+  throw InputError(origin + ": " + text);
 }
 
 } // namespace sonicsim

@@ -7,6 +7,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "sim/scenario/scenario_error.hpp"
 #include "sim/scenario/yaml_cursor.hpp"
 
 namespace sonicsim {
@@ -24,5 +25,11 @@ void validate_key_path(const std::string& path, const std::string& origin = "");
 // "12ms"). Missing intermediate maps are created; list elements must exist. Records the override, with its
 // path resolved to indices (workload.pipeline[1].max_batch), in `source` so later errors point at it.
 void apply_set_override(YAML::Node& root, const std::string& argument, SourceInfo& source);
+
+// An override sonicsim writes itself from another input (a --vary value, a data cell, a --fit bound) is
+// applied as a --set; its errors are told where its value came from (`origin`, e.g. "--vary workload.jobs
+// value 'a'"), never as a --set the user did not type. Throws InputError.
+[[noreturn]] void rethrow_at_origin(const ScenarioError& error, const std::string& injected,
+                                    const std::string& origin);
 
 } // namespace sonicsim

@@ -235,9 +235,11 @@ const Variant& find_variant(const Scenario& base, const std::string& name) {
     if (variant.name == name) return variant;
     names.push_back(variant.name);
   }
-  throw ScenarioError(base.source_file, 0, 0, "variants",
-                      names.empty() ? "no variant '" + name + "': the scenario defines no variants"
-                                    : "no variant '" + name + "'" + schema::suggestion(name, names));
+  throw ScenarioError("--variant " + name, 0, 0, "",
+                      names.empty()
+                          ? "no variant '" + name + "': " + base.source_file + " defines no variants"
+                          : "no variant '" + name + "'" + schema::suggestion(name, names) + " in " +
+                                base.source_file);
 }
 
 std::string read_text_file(const std::string& path) {

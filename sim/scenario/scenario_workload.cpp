@@ -133,6 +133,15 @@ Workload read_workload(const Cursor& c, const std::map<std::string, Model>& mode
   // A million concurrent jobs is ten times the largest grid campaign.
   w.jobs = read_int(c["jobs"], 1, 1'000'000);
   if (c["events_per_job"].present()) w.events_per_job = read_int(c["events_per_job"], 1);
+  // Bounds before work: 10^7 events in all is 150 times the largest shipped study (2,500 jobs x 24 events)
+  // and minutes of simulation; more is a typo that would run for hours.
+  constexpr double max_total_events = 1e7;
+  if (static_cast<double>(w.jobs) * w.events_per_job > max_total_events)
+    (c["events_per_job"].present() ? c["events_per_job"] : c["jobs"])
+        .fail("got " + std::to_string(w.jobs) + " jobs x " + std::to_string(w.events_per_job) +
+              " events per job; expected at most 10000000 events in all (a campaign's total_events is not "
+              "bound "
+              "by this)");
   // 256 threads is more than any grid job uses (CMS runs 4 or 8); each is an actor with its own stack.
   if (c["threads"].present()) w.threads = read_int(c["threads"], 1, 256);
   if (c["warmup_events"].present()) {
