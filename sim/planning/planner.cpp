@@ -209,10 +209,11 @@ private:
       char text[512];
       auto low_load = [&](const char* what, const ConfidenceInterval& value, const char* set_by) {
         if (value.low() <= target.limit) return std::string();
-        std::snprintf(text, sizeof text,
-                      "--target %s is impossible: at low load (%d jobs, no queueing) the %s already takes %.4g s "
-                      "(95 %% interval %.4g-%.4g s); %s, not the number of GPUs",
-                      target.text.c_str(), r.jobs, what, value.mean, value.low(), value.high(), set_by);
+        std::snprintf(
+            text, sizeof text,
+            "--target %s is impossible: at low load (%d jobs, no queueing) the %s already takes %.4g s "
+            "(95 %% interval %.4g-%.4g s); %s, not the number of GPUs",
+            target.text.c_str(), r.jobs, what, value.mean, value.low(), value.high(), set_by);
         return std::string(text);
       };
       std::string reason;
