@@ -15,6 +15,7 @@ limit and an address-space limit, and sorts the outcome with the classifier of f
 
 Surfaces (the files mutated are the repository's own: validation/data/, tests/data/):
   perf-analyzer   perf_analyzer -f CSVs of validation/data/cms_miniaod_2024     import perf-analyzer
+  scenario-measurements  the same files read by a scenario (the CMS all-models config)  run
   model-analyzer  tests/data/model_analyzer/metrics-model-inference.csv          import model-analyzer
   triton-config   tests/data/triton/emtrkmichelid_config.pbtxt                   import triton-config
   calibrate       validation/data/protodune_2020_fig7_left.csv, and the options  calibrate
@@ -283,6 +284,31 @@ class Surfaces:
         return argv, case, r"\.csv(:\d+)?: |--(input-bytes|device-time|batch)", None, "%s %s: %s" % (
             os.path.basename(source), victim, what)
 
+    def scenario_measurements(self, rng):
+        """A scenario whose curves and host costs read perf_analyzer files (the CMS config), one file mutated."""
+        case = self.fresh()
+        os.makedirs(os.path.join(case, "configs"))
+        with open(os.path.join(self.root, "configs/cms_miniaod_2024_all_models_one_t4.yaml"), encoding="utf-8") as f:
+            text = f.read()
+        for pattern, replacement in [(r"^(\s*jobs:) \d+", r"\1 4"), (r"^(\s*events_per_job:) \d+", r"\1 3"),
+                                     (r"^(\s*warmup_events:) \d+", r"\1 1")]:
+            text = re.sub(pattern, replacement, text, flags=re.M)
+        with open(os.path.join(case, "configs", "s.yaml"), "w", encoding="utf-8") as f:
+            f.write(text)
+        sets = sorted(set(re.findall(r"perf_analyzer: \.\./(validation/data/\S+)", text)))
+        for folder in sets:
+            shutil.copytree(os.path.join(self.root, folder), os.path.join(case, folder))
+        folder = rng.choice(sets)
+        victim = rng.choice(sorted(f for f in os.listdir(os.path.join(case, folder)) if f.endswith(".csv")))
+        path = os.path.join(case, folder, victim)
+        with open(path, encoding="utf-8") as f:
+            mutated, what = mutate_csv(f.read(), rng)
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(mutated)
+        return ([self.sonicsim, "run", "configs/s.yaml", "--quiet", "--out", "out"], case,
+                r"s\.yaml:\d+:\d+: .*\.csv(:\d+)?: ", lambda: written_figures(os.path.join(case, "out")),
+                "%s/%s: %s" % (os.path.basename(folder), victim, what))
+
     def model_analyzer(self, rng):
         case = self.fresh()
         with open(os.path.join(self.root, "tests/data/model_analyzer/metrics-model-inference.csv"),
@@ -396,7 +422,7 @@ class Surfaces:
                 lambda: written_figures(os.path.join(case, "out")), "%s %r" % (option, value))
 
 
-SURFACES = ["perf_analyzer", "model_analyzer", "triton_config", "calibrate", "plan_target", "sweep_vary", "state",
+SURFACES = ["perf_analyzer", "scenario_measurements", "model_analyzer", "triton_config", "calibrate", "plan_target", "sweep_vary", "state",
             "options"]
 
 
