@@ -7,11 +7,13 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake pkg-config libsimgrid-dev libeigen3-dev libyaml-cpp-dev libcli11-dev doctest-dev
           nlohmann-json3-dev python3 python3-matplotlib python3-pandas python3-numpy jupyter-nbconvert
           python3-nbformat python3-ipykernel clang-format libprotobuf-dev protobuf-compiler
-          slurm-wlm munge)
+          slurm-wlm munge prometheus chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
+# npm fetches the report's plotting library at build time; a machine with Node.js from elsewhere has it already.
+command -v npm >/dev/null || missing+=(nodejs npm)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   sudo_cmd=()

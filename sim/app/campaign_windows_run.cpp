@@ -78,7 +78,8 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
     run_in_child_processes(
         windows.size(), how.parallel,
         [&](std::size_t k) {
-          const RunOptions options{output_dir / ("window_" + std::to_string(k)), std::nullopt};
+          RunOptions options;
+          options.output_dir = output_dir / ("window_" + std::to_string(k));
           return run_summary_to_json(run_simulation(windows[k].scenario, options).summary).dump();
         },
         [&](std::size_t k, const ChildResult& child) {

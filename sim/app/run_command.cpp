@@ -11,6 +11,7 @@
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/number_text.hpp"
+#include "sim/metrics/openmetrics.hpp"
 #include "sim/metrics/replicated_figures.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/random/replication_seed.hpp"
@@ -34,6 +35,8 @@ struct RunArguments {
   int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int campaign_windows = 1;
   SlurmOptions slurm;
+  bool openmetrics = false;
+  std::string metrics_start = "2024-01-01T00:00:00Z";
 };
 
 // The same jobs with every model on their own CPU, when each remote module states its direct-inference time:
@@ -97,7 +100,9 @@ int run_replications(const RunArguments& arguments, const Scenario& scenario,
   run_in_child_processes(
       count, arguments.parallel,
       [&](std::size_t r) {
-        const RunOptions options{output_dir / ("replication_" + std::to_string(r)), baselines[r]};
+        RunOptions options;
+        options.output_dir = output_dir / ("replication_" + std::to_string(r));
+        options.direct_baseline = baselines[r];
         return run_summary_to_json(run_simulation(scenarios[r], options).summary).dump();
       },
       [&](std::size_t r, const ChildResult& child) {
@@ -153,7 +158,15 @@ int run(const RunArguments& arguments) {
                                                ? std::filesystem::path("out") / scenario.name
                                                : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
-  RunOptions options{output_dir, std::nullopt};
+  RunOptions options;
+  options.output_dir = output_dir;
+  if (arguments.openmetrics) {
+    try {
+      options.openmetrics_start_epoch_s = parse_utc_timestamp(arguments.metrics_start);
+    } catch (const std::invalid_argument& error) {
+      throw InputError("--metrics-start: " + std::string(error.what()));
+    }
+  }
   if (arguments.slurm.enabled() && arguments.campaign_windows <= 1)
     throw InputError(
         "--slurm: run submits the time windows of a campaign (--campaign-windows N); a single run "
@@ -214,6 +227,12 @@ void register_run_command(CLI::App& app, int& result) {
                    "Cut a campaign's measured span into N time windows, each simulated with its own warm-up, "
                    "at once (-j, or --slurm as a job array), and merge them (campaign_windows.json)")
       ->check(CLI::Range(1, 1000));
+  command->add_flag(
+      "--openmetrics", arguments->openmetrics,
+      "Also write metrics.om: Triton's metrics (nv_inference_count, nv_gpu_utilization, ...) per "
+      "model and device, and the jobs, events and links, in the OpenMetrics format for Prometheus");
+  command->add_option("--metrics-start", arguments->metrics_start,
+                      "UTC time of the simulation's start in metrics.om (default 2024-01-01T00:00:00Z)");
   add_slurm_options(*command, arguments->slurm);
   command->callback([arguments, &result]() { result = guarded(*arguments, run); });
 }

@@ -32,8 +32,8 @@ void ensure_writable_directory(const fs::path& directory) {
 OutputFiles::OutputFiles(fs::path directory) : directory_(std::move(directory)) {
   ensure_writable_directory(directory_);
   // A previous complete run in the same directory must not be mistaken for this one while it runs.
-  for (const char* name :
-       {"summary.json", "events.csv", "timeseries.csv", "event_time_histogram.csv", "campaign.csv"}) {
+  for (const char* name : {"summary.json", "events.csv", "timeseries.csv", "event_time_histogram.csv",
+                           "campaign.csv", "metrics.om"}) {
     std::error_code ignored;
     fs::remove(directory_ / name, ignored);
     fs::remove(directory_ / (std::string(name) + ".partial"), ignored); // left by a run that was killed
@@ -67,7 +67,8 @@ template <typename Write> fs::path write_partial(const fs::path& directory, cons
 
 } // namespace
 
-void OutputFiles::finish(const Scenario& scenario, const RunSummary& summary, const RunRecorder& recorder) {
+void OutputFiles::finish(const Scenario& scenario, const RunSummary& summary, const RunRecorder& recorder,
+                         std::optional<double> openmetrics_start_epoch_s) {
   // Every file goes to a .partial name first and is checked; the renames happen only when all of them were
   // written, summary.json (the mark of a complete run) last. On a failure the partial files are removed, so a
   // failed run leaves no directory that looks complete.
@@ -86,14 +87,20 @@ void OutputFiles::finish(const Scenario& scenario, const RunSummary& summary, co
                                          [&](std::ostream& out) { recorder.write_campaign_csv(out); }),
                            "campaign.csv");
     }
+    if (openmetrics_start_epoch_s)
+      written.emplace_back(write_partial(directory_, "metrics.om",
+                                         [&](std::ostream& out) {
+                                           recorder.write_openmetrics(out, *openmetrics_start_epoch_s);
+                                         }),
+                           "metrics.om");
     written.emplace_back(
         write_partial(directory_, "summary.json",
                       [&](std::ostream& out) { out << summary_to_json(scenario, summary).dump(2) << '\n'; }),
         "summary.json");
   } catch (...) {
     std::error_code ignored;
-    for (const char* name :
-         {"events.csv", "timeseries.csv", "event_time_histogram.csv", "campaign.csv", "summary.json"})
+    for (const char* name : {"events.csv", "timeseries.csv", "event_time_histogram.csv", "campaign.csv",
+                             "metrics.om", "summary.json"})
       fs::remove(directory_ / (std::string(name) + ".partial"), ignored);
     throw;
   }

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 namespace sonicsim {
 
@@ -16,7 +17,9 @@ public:
   // Creates the directory; throws std::runtime_error naming it when it cannot be created or written.
   explicit OutputFiles(std::filesystem::path directory);
   std::ostream& events_csv() { return events_csv_; }
-  void finish(const Scenario& scenario, const RunSummary& summary, const RunRecorder& recorder);
+  // With openmetrics_start_epoch_s, also metrics.om (the recorder's OpenMetrics, stamped from that time).
+  void finish(const Scenario& scenario, const RunSummary& summary, const RunRecorder& recorder,
+              std::optional<double> openmetrics_start_epoch_s = std::nullopt);
 
 private:
   std::filesystem::path directory_;

@@ -100,6 +100,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   directory.layout = make_server_layout(scenario);
   const ServerLayout& layout = directory.layout;
   RunRecorder recorder(scenario, layout, site.links, files ? &files->events_csv() : nullptr);
+  if (files && options.openmetrics_start_epoch_s) recorder.enable_openmetrics();
 
   // Each pod's devices and host cores, shared by the models it serves; one Triton front end per (model
   // served, pod of its groups).
@@ -191,7 +192,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
     direct.service_events_per_s_per_job = threads / result.summary.event.mean_s;
     direct.gain = direct.service_events_per_s_per_job / direct.events_per_s_per_job - 1.0;
   }
-  if (files) files->finish(scenario_as_written, result.summary, recorder);
+  if (files) files->finish(scenario_as_written, result.summary, recorder, options.openmetrics_start_epoch_s);
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

@@ -15,6 +15,9 @@ struct RunOptions {
   std::optional<std::filesystem::path> output_dir;
   // The same scenario's run with direct inference: the summary then compares the two.
   std::optional<RunSummary> direct_baseline;
+  // Also write metrics.om: Triton's metrics in the OpenMetrics format, stamped from this time (seconds since
+  // the Unix epoch). None: not recorded (nothing is paid for them).
+  std::optional<double> openmetrics_start_epoch_s;
 };
 
 struct RunResult {

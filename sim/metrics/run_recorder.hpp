@@ -75,6 +75,12 @@ public:
   RunSummary summarize(double simulated_end_s) const;
   void write_timeseries_csv(std::ostream& out) const;
 
+  // Triton's own metrics per model and per device (run_recorder_openmetrics.cpp): recorded only once enabled,
+  // so that a run without them pays nothing. Written in the OpenMetrics text format, the rows of
+  // timeseries.csv stamped from start_epoch_s.
+  void enable_openmetrics();
+  void write_openmetrics(std::ostream& out, double start_epoch_s) const;
+
   // timeseries.csv holds at most this many rows; a longer run gets rows a whole multiple of
   // output.timeseries_interval apart (and says so in its warnings).
   static constexpr std::size_t max_timeseries_rows = 1'000'000;
@@ -130,6 +136,16 @@ private:
   std::optional<std::pair<double, double>> fixed_window_s_;
   std::vector<double> event_time_counts_;
   std::uint64_t events_beyond_histogram_ = 0;
+  // Per model and per device, at the time series' interval: what Triton's /metrics endpoint reports.
+  struct ModelMetricBins {
+    TimeBins requests, inferences, executions, queue_us, compute_infer_us;
+  };
+  struct OpenMetricsBins {
+    std::vector<ModelMetricBins> models;
+    std::vector<TimeBins> device_busy_s;
+    std::vector<int> device_group;
+  };
+  std::optional<OpenMetricsBins> openmetrics_;
 };
 
 } // namespace sonicsim

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Triton's metrics, simulated, read back by a real Prometheus: a run writes metrics.om (OpenMetrics),
+# Prometheus's own promtool turns it into a TSDB block, a Prometheus server started on that block on a loopback
+# port answers queries through its HTTP API, and the totals it reports are the run's own (summary.json):
+# inferences and executions of the model, and its requests. The server is stopped on every exit path.
+# Usage: prometheus_test.sh SONICSIM
+set -euo pipefail
+sonicsim=$1
+command -v promtool >/dev/null && command -v prometheus >/dev/null ||
+  { echo "FAIL: promtool and prometheus are needed (scripts/setup.sh installs Debian's prometheus)"; exit 1; }
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; [[ -f $work/prometheus.log ]] && tail -20 "$work/prometheus.log"; exit 1; }
+
+"$sonicsim" run --openmetrics --metrics-start 2024-03-01T12:00:00Z --set workload.jobs=20 --quiet \
+  --out "$work/run" >/dev/null || fail "sonicsim run --openmetrics"
+promtool tsdb create-blocks-from openmetrics "$work/run/metrics.om" "$work/data" >"$work/promtool.log" 2>&1 ||
+  { cat "$work/promtool.log"; fail "promtool refused metrics.om"; }
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+printf 'global:\n  scrape_interval: 1h\n' >"$work/prometheus.yml"
+prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
+  --storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$port" >"$work/prometheus.log" 2>&1 &
+server_pid=$!
+ready() { python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=2)" \
+  "http://127.0.0.1:$port/-/ready" >/dev/null 2>&1; }
+for _ in $(seq 1 100); do
+  ready && break
+  kill -0 "$server_pid" 2>/dev/null || fail "prometheus exited"
+  sleep 0.2
+done
+ready || fail "prometheus not ready after 20 s"
+
+# The last sample's time, from the file; each query asks for the value at that instant.
+last=$(grep -E '^nv_inference_count\{' "$work/run/metrics.om" | tail -1 | awk '{print $NF}')
+python3 - "$port" "$last" "$work/run/summary.json" <<'PY'
+import json, sys, urllib.parse, urllib.request
+port, last, summary_path = sys.argv[1], sys.argv[2], sys.argv[3]
+summary = json.load(open(summary_path))
+model = summary["results"]["server"]["models"][0]
+requests = summary["results"]["requests"]["sent"] - summary["results"]["requests"]["rejected"]
+def query(expression):
+    url = "http://127.0.0.1:%s/api/v1/query?%s" % (port, urllib.parse.urlencode({"query": expression, "time": last}))
+    answer = json.load(urllib.request.urlopen(url, timeout=10))
+    assert answer["status"] == "success", answer
+    result = answer["data"]["result"]
+    assert len(result) == 1, "%s: %s" % (expression, result)
+    return float(result[0]["value"][1])
+labels = '{model="%s",version="1"}' % model["model"]
+# Totals since the start are exact sums of whole counts: compared exactly.
+checks = [("nv_inference_count" + labels, model["inferences"]),
+          ("nv_inference_exec_count" + labels, model["batches"]),
+          ("nv_inference_request_success" + labels, requests)]
+failures = 0
+for expression, expected in checks:
+    got = query(expression)
+    ok = got == expected
+    failures += not ok
+    print("%s %s = %s (summary.json: %s)" % ("ok  " if ok else "FAIL", expression, got, expected))
+# The GPUs' mean utilisation over the whole run, from the gauge, within one interval's share of the run.
+gpus = query("count(nv_gpu_utilization)")
+print("ok   %d GPU series" % gpus if gpus == summary["results"]["server"]["gpus"] else "FAIL GPU series %s" % gpus)
+failures += gpus != summary["results"]["server"]["gpus"]
+sys.exit(1 if failures else 0)
+PY
+echo "PASS: Prometheus loaded metrics.om and reports the run's totals"
