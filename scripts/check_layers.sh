@@ -19,12 +19,13 @@ declare -A allowed=(
   [sim/calibration]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis"
   [sim/sweep]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/analysis"
   [sim/validation]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/analysis"
+  [sim/report]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/analysis sim/sweep"
   [sim/platform]="models sim/random sim/text sim/measurements sim/scenario sim/metrics"
   [sim/actors]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/platform"
   [sim/engine]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/platform sim/actors"
-  [sim/app]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/platform sim/actors sim/engine"
+  [sim/app]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/report sim/platform sim/actors sim/engine"
 )
-pure="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation"
+pure="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/report"
 
 failures=0
 for dir in $(find models sim -mindepth 0 -type d | sort); do
@@ -53,6 +54,6 @@ done
 if ((failures)); then exit 1; fi
 echo "layers respected:"
 for dir in models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis \
-  sim/planning sim/calibration sim/sweep sim/validation sim/platform sim/actors sim/engine sim/app; do
+  sim/planning sim/calibration sim/sweep sim/validation sim/report sim/platform sim/actors sim/engine sim/app; do
   printf '  %-16s -> %s\n' "$dir" "${allowed[$dir]:-(nothing)}"
 done

@@ -1,0 +1,99 @@
+// `sonicsim report DIR... [--out FILE]`: one HTML file, opened offline in any browser, with the charts of
+// every result directory given (run, sweep, plan, compare, validate, calibrate; a campaign run adds its
+// traffic fit and event-time histogram).
+#include "sim/app/commands.hpp"
+#include "sim/app/html_report.hpp"
+#include "sim/app/scenario_source.hpp"
+#include "sim/app/sweep_point_files.hpp"
+#include "sim/engine/output_files.hpp"
+#include "sim/report/report_javascript.hpp"
+#include "sim/report/report_sections.hpp"
+#include "sim/scenario/input_error.hpp"
+
+#include <cstdio>
+#include <memory>
+
+namespace sonicsim {
+
+namespace fs = std::filesystem;
+
+std::size_t write_html_report(const std::vector<fs::path>& directories, const fs::path& out) {
+  report::ReportDocument document("sonicsim report");
+  for (const auto& given : directories) {
+    fs::path dir = given;
+    // A replicated run keeps each replication's files in replication_<r>/: the first is drawn.
+    if (report::result_kinds(dir).empty() && fs::exists(dir / "replication_0" / "summary.json"))
+      dir /= "replication_0";
+    const auto kinds = report::result_kinds(dir);
+    if (kinds.empty())
+      throw InputError(
+          given.string() +
+          ": holds no sonicsim result; expected the output directory of run (summary.json), sweep "
+          "(sweep.csv), plan (plan.json), compare (compare.json), validate (report.json) or calibrate "
+          "(calibration.json)");
+    for (const auto kind : kinds) {
+      try {
+        switch (kind) {
+        case report::ResultKind::run:
+          report::add_run_section(document, dir);
+          break;
+        case report::ResultKind::sweep:
+          report::add_sweep_section(document, dir);
+          break;
+        case report::ResultKind::plan:
+          report::add_plan_section(document, dir);
+          break;
+        case report::ResultKind::compare:
+          report::add_compare_section(document, dir);
+          break;
+        case report::ResultKind::validate:
+          report::add_validate_section(document, dir);
+          break;
+        case report::ResultKind::calibrate:
+          report::add_calibrate_section(document, dir);
+          break;
+        }
+      } catch (const std::exception& error) {
+        throw InputError(dir.string() + ": its " + report::result_kind_name(kind) +
+                         " result cannot be drawn (" + error.what() +
+                         "); expected the files as sonicsim writes them: run the command again");
+      }
+    }
+  }
+  if (out.has_parent_path()) ensure_writable_directory(out.parent_path());
+  write_file_atomically(out, document.html(report_javascript()));
+  return document.chart_count();
+}
+
+namespace {
+
+struct ReportArguments {
+  std::vector<std::string> directories;
+  std::string out;
+};
+
+int report_command(const ReportArguments& arguments) {
+  std::vector<fs::path> directories(arguments.directories.begin(), arguments.directories.end());
+  const fs::path out = arguments.out.empty() ? directories.front() / "report.html" : fs::path(arguments.out);
+  const std::size_t charts = write_html_report(directories, out);
+  std::printf("wrote %s (%zu charts; opens offline in a browser)\n", out.string().c_str(), charts);
+  return exit_ok;
+}
+
+} // namespace
+
+void register_report_command(CLI::App& app, int& result) {
+  auto arguments = std::make_shared<ReportArguments>();
+  auto* command = app.add_subcommand(
+      "report",
+      "One self-contained HTML file (interactive charts, opens offline) from result directories of run, "
+      "sweep, plan, compare, validate or calibrate");
+  command->add_option("directories", arguments->directories, "Result directories (the commands' --out)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  command->add_option("--out", arguments->out,
+                      "The HTML file (default: DIR/report.html of the first directory)");
+  command->callback([arguments, &result]() { result = guarded(*arguments, report_command); });
+}
+
+} // namespace sonicsim

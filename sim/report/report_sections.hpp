@@ -1,0 +1,33 @@
+// What `sonicsim report` draws from each kind of result directory. Each reads the files the command wrote
+// (summary.json and its CSVs, sweep.csv and fits.csv, plan.json, compare.json, validate's report.json,
+// calibration.json) and adds a section to the document. Pure code.
+#pragma once
+
+#include "sim/report/report_document.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace sonicsim::report {
+
+enum class ResultKind { run, sweep, plan, compare, validate, calibrate };
+
+const char* result_kind_name(ResultKind kind);
+
+// The kinds of result a directory holds (a run with replications holds one run per replication_<r>/); empty
+// when it holds none.
+std::vector<ResultKind> result_kinds(const std::filesystem::path& dir);
+
+void add_run_section(ReportDocument& document, const std::filesystem::path& dir);
+void add_sweep_section(ReportDocument& document, const std::filesystem::path& dir);
+void add_plan_section(ReportDocument& document, const std::filesystem::path& dir);
+void add_compare_section(ReportDocument& document, const std::filesystem::path& dir);
+void add_validate_section(ReportDocument& document, const std::filesystem::path& dir);
+void add_calibrate_section(ReportDocument& document, const std::filesystem::path& dir);
+
+// Shared by the sections: a JSON file read whole, a number for a table, a CSV's rows as chart values.
+Json read_json_file(const std::filesystem::path& path);
+std::string figure(double value, int digits = 4);
+
+} // namespace sonicsim::report

@@ -1,0 +1,285 @@
+// Plans, comparisons, validations and calibrations: each drawn from the JSON its command wrote.
+#include "sim/report/report_sections.hpp"
+#include "sim/report/vega_lite.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+namespace sonicsim::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A replicated value: {"mean", "ci95_low", "ci95_high", ...}.
+Json interval_row(const Json& value) {
+  return {{"mean", value.at("mean")}, {"low", value.at("ci95_low")}, {"high", value.at("ci95_high")}};
+}
+
+// Points with 95 % error bars, coloured by `colour_field`.
+Json points_with_bars(const std::string& title, Json values, const Json& x, const std::string& y_title,
+                      const std::string& colour_field, const std::string& colour_title) {
+  Json chart = layered_chart(title, std::move(values));
+  const Json colour{
+      {"field", colour_field}, {"type", "nominal"}, {"title", colour_title}, {"legend", legend_outside()}};
+  chart["layer"].push_back(layer("rule", {{"x", x},
+                                          {"y", channel("low", "quantitative", y_title)},
+                                          {"y2", {{"field", "high"}}},
+                                          {"color", colour}}));
+  Json points =
+      layer("point", {{"x", x}, {"y", channel("mean", "quantitative", y_title)}, {"color", colour}});
+  points["mark"]["filled"] = true;
+  points["mark"]["size"] = 60;
+  chart["layer"].push_back(points);
+  return chart;
+}
+
+} // namespace
+
+void add_plan_section(ReportDocument& document, const fs::path& dir) {
+  const Json plan = read_json_file(dir / "plan.json");
+  document.section("Plan (" + plan.at("mode").get<std::string>() + ")", (dir / "plan.json").string());
+  std::vector<std::string> targets;
+  for (const auto& target : plan.at("targets"))
+    targets.push_back(target.get<std::string>());
+  std::string answer = "no configuration meets the targets";
+  if (plan.value("found", false)) {
+    const Json& p = plan.at("plan");
+    answer = std::to_string(p.at("gpus").get<int>()) + " x " + p.at("device_type").get<std::string>() +
+             " in " + std::to_string(p.at("pods").get<int>()) + " pod(s) for " +
+             std::to_string(p.at("jobs").get<int>()) + " jobs";
+  }
+  document.paragraph("Answer: " + answer + ".");
+  document.bullets([&] {
+    std::vector<std::string> lines;
+    for (const auto& t : targets)
+      lines.push_back("target: " + t);
+    for (const auto& s : plan.at("searched"))
+      lines.push_back("searched: " + s.get<std::string>());
+    for (const auto& h : plan.at("held_fixed"))
+      lines.push_back("held fixed: " + h.get<std::string>());
+    return lines;
+  }());
+  // Each candidate's value of each target, with its interval, against the target's limit.
+  Json values = Json::array();
+  for (const auto& run : plan.at("runs"))
+    for (const auto& check : run.value("checks", Json::array())) {
+      Json row = interval_row(check.at("value"));
+      row["gpus"] = run.at("gpus");
+      row["candidate"] =
+          std::to_string(run.at("gpus").get<int>()) + " " + run.at("device_type").get<std::string>();
+      row["decision"] = check.at("decision");
+      row["target"] = check.at("target");
+      values.push_back(row);
+    }
+  if (!values.empty())
+    document.chart(points_with_bars("Candidates against the target (95 % intervals)", values,
+                                    channel("gpus", "quantitative", "GPUs"), "value of the target's figure",
+                                    "decision", "decision"));
+  if (plan.contains("saturation")) {
+    Json order = Json::array();
+    for (const auto& resource : plan.at("saturation").at("order"))
+      order.push_back({{"resource", resource.at("resource").get<std::string>() + " (" +
+                                        resource.at("capacity").get<std::string>() + ")"},
+                       {"jobs", resource.at("jobs_at_saturation")}});
+    Json chart = layered_chart("Saturation order: the jobs at which each resource fills (log scale)", order,
+                               640, 40 * static_cast<int>(order.size()));
+    const Json y{{"field", "resource"}, {"type", "nominal"}, {"title", "resource"}, {"sort", "x"}};
+    const Json x{{"field", "jobs"},
+                 {"type", "quantitative"},
+                 {"title", "jobs at saturation"},
+                 {"scale", {{"type", "log"}}}};
+    Json points = layer("point", {{"y", y}, {"x", x}});
+    points["mark"]["filled"] = true;
+    points["mark"]["size"] = 90;
+    chart["layer"].push_back(points);
+    Json labels = layer(
+        "text",
+        {{"y", y}, {"x", x}, {"text", {{"field", "jobs"}, {"type", "quantitative"}, {"format", ",.0f"}}}});
+    labels["mark"]["dx"] = 8;
+    labels["mark"]["align"] = "left";
+    chart["layer"].push_back(labels);
+    const double requested = plan.value("requested", 0.0);
+    if (requested > 0)
+      chart["layer"].push_back(
+          labelled_rule_x(requested, "planned: " + figure(requested, 4) + " jobs", "#d9534f"));
+    document.chart(chart);
+  }
+}
+
+void add_compare_section(ReportDocument& document, const fs::path& dir) {
+  const Json compare = read_json_file(dir / "compare.json");
+  document.section("Comparison at " + std::to_string(compare.at("jobs").get<int>()) + " jobs",
+                   (dir / "compare.json").string());
+  const std::vector<std::pair<std::string, std::string>> figures{
+      {"module_s", "module time (s)"},        {"event_s", "event time (s)"},
+      {"events_per_s", "events/s"},           {"gpu_utilisation", "GPU utilisation (fraction)"},
+      {"knee_jobs_simulated", "knee (jobs)"}, {"cost_usd_per_event", "cost (USD per event)"}};
+  std::vector<std::vector<std::string>> rows{{"column", "bottleneck"}};
+  Json values = Json::array();
+  for (const auto& column : compare.at("columns")) {
+    const std::string name = column.at("name").get<std::string>();
+    rows.push_back({name, column.value("bottleneck", "")});
+    for (const auto& [key, title] : figures)
+      if (column.contains(key) && column.at(key).is_number())
+        values.push_back({{"column", name}, {"figure", title}, {"value", column.at(key)}});
+  }
+  document.table(rows);
+  Json chart = layered_chart("Side by side", values);
+  chart.erase("layer");
+  chart.erase("width");
+  chart.erase("height");
+  chart["facet"] = {{"field", "figure"}, {"type", "nominal"}, {"title", nullptr}};
+  chart["columns"] = 3;
+  chart["resolve"] = {{"scale", {{"x", "independent"}}}};
+  chart["spec"] = {{"width", 220},
+                   {"height", 24 * static_cast<int>(compare.at("columns").size())},
+                   {"mark", {{"type", "bar"}, {"tooltip", true}}},
+                   {"encoding",
+                    {{"y", channel("column", "nominal", "")},
+                     {"x", channel("value", "quantitative", "")},
+                     {"color", {{"field", "column"}, {"type", "nominal"}, {"legend", nullptr}}}}}};
+  document.chart(chart);
+}
+
+void add_validate_section(ReportDocument& document, const fs::path& dir) {
+  const Json cases = read_json_file(dir / "report.json");
+  document.section("Validation against measured data", (dir / "report.json").string());
+  std::vector<std::vector<std::string>> rows{{"case", "measured", "simulated", "error", "verdict", "source"}};
+  Json values = Json::array();
+  for (const auto& c : cases) {
+    const auto number = [](const Json& v) {
+      return v.is_number() ? figure(v.get<double>()) : std::string("-");
+    };
+    rows.push_back({c.at("id").get<std::string>(), number(c.at("measured")), number(c.at("simulated")),
+                    c.at("relative_error").is_number()
+                        ? figure(100.0 * c.at("relative_error").get<double>(), 3) + " %"
+                        : "-",
+                    c.at("verdict").get<std::string>(), c.value("source", "")});
+    if (!c.at("measured").is_number() || !c.at("simulated").is_number() ||
+        c.at("measured").get<double>() == 0.0)
+      continue;
+    const double measured = c.at("measured").get<double>();
+    const double uncertainty = c.value("measured_uncertainty", 0.0);
+    values.push_back({{"case", c.at("id")},
+                      {"mean", c.at("simulated").get<double>() / measured},
+                      {"low", 1.0 - uncertainty / measured},
+                      {"high", 1.0 + uncertainty / measured},
+                      {"verdict", c.at("verdict")}});
+  }
+  document.table(rows);
+  Json chart = layered_chart("Simulated / measured per case (the bar: the measurement's own uncertainty)",
+                             values, 640, 22 * static_cast<int>(values.size()));
+  chart["layer"].push_back(layer("rule", {{"y", channel("case", "nominal", "case")},
+                                          {"x", channel("low", "quantitative", "simulated / measured")},
+                                          {"x2", {{"field", "high"}}}}));
+  Json points = layer(
+      "point",
+      {{"y", channel("case", "nominal", "case")},
+       {"x", channel("mean", "quantitative", "simulated / measured")},
+       {"color",
+        {{"field", "verdict"}, {"type", "nominal"}, {"title", "verdict"}, {"legend", legend_outside()}}}});
+  points["mark"]["filled"] = true;
+  points["mark"]["size"] = 70;
+  chart["layer"].push_back(points);
+  document.chart(chart);
+}
+
+void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
+  const Json calibration = read_json_file(dir / "calibration.json");
+  document.section("Calibration on series '" + calibration.at("series").get<std::string>() + "'",
+                   (dir / "calibration.json").string());
+  std::vector<std::vector<std::string>> rows{{"parameter", "value", "95 % half-width", "adopted"}};
+  for (const auto& p : calibration.at("parameters"))
+    rows.push_back({p.at("key").get<std::string>(),
+                    figure(p.at("value").get<double>()) + p.at("unit").get<std::string>(),
+                    p.contains("ci95_half_width")
+                        ? figure(p.at("ci95_half_width").get<double>()) + p.at("unit").get<std::string>()
+                        : "not identifiable",
+                    figure(p.at("adopted").get<double>()) + p.at("unit").get<std::string>()});
+  document.table(rows);
+  Json measured = Json::array(), predicted = Json::array(), residuals = Json::array();
+  for (const auto& point : calibration.at("fit").at("points")) {
+    const double x = point.at("x").get<double>(), y = point.at("measured").get<double>(),
+                 sd = point.at("sd").get<double>();
+    measured.push_back(
+        {{"x", x}, {"mean", y}, {"low", y - sd}, {"high", y + sd}, {"series", "measured (+- 1 sd)"}});
+    predicted.push_back({{"x", x}, {"y", point.at("before")}, {"series", "before the fit"}});
+    predicted.push_back({{"x", x}, {"y", point.at("after")}, {"series", "after the fit"}});
+    residuals.push_back({{"x", x}, {"residual_sd", (point.at("after").get<double>() - y) / sd}});
+  }
+  const std::string observable = calibration.at("observable").get<std::string>();
+  Json chart = layered_chart("Fit: " + observable + " measured and simulated", measured);
+  chart["layer"].push_back(layer("rule", {{"x", channel("x", "quantitative", "x")},
+                                          {"y", channel("low", "quantitative", observable)},
+                                          {"y2", {{"field", "high"}}}}));
+  chart["layer"].push_back(layer("point", {{"x", channel("x", "quantitative", "x")},
+                                           {"y", channel("mean", "quantitative", observable)}}));
+  Json lines = layer(
+      "line",
+      {{"x", channel("x", "quantitative", "x")},
+       {"y", channel("y", "quantitative", observable)},
+       {"color",
+        {{"field", "series"}, {"type", "nominal"}, {"title", "simulated"}, {"legend", legend_outside()}}}});
+  lines["data"] = {{"values", predicted}};
+  lines["params"] = zoom_params();
+  chart["layer"].push_back(lines);
+  document.chart(chart);
+  Json residual_chart =
+      layered_chart("Residuals after the fit, in measured standard deviations", residuals, 760, 180);
+  residual_chart["layer"].push_back(
+      layer("bar", {{"x", channel("x", "ordinal", "x")},
+                    {"y", channel("residual_sd", "quantitative", "residual (sd)")}}));
+  document.chart(residual_chart);
+  if (calibration.contains("holdout")) {
+    const Json& h = calibration.at("holdout");
+    document.paragraph("Held-out series '" + h.at("series").get<std::string>() + "' (" +
+                       h.at("scenario").get<std::string>() + "), predicted, not fitted: MAPE " +
+                       figure(100.0 * h.at("uncalibrated").value("mape", 0.0), 3) + " % uncalibrated, " +
+                       figure(100.0 * h.at("calibrated").value("mape", 0.0), 3) + " % calibrated.");
+  }
+}
+
+Json read_json_file(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path.string() + ": cannot read");
+  return Json::parse(in);
+}
+
+std::string figure(double value, int digits) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+  return buffer;
+}
+
+const char* result_kind_name(ResultKind kind) {
+  switch (kind) {
+  case ResultKind::run:
+    return "run";
+  case ResultKind::sweep:
+    return "sweep";
+  case ResultKind::plan:
+    return "plan";
+  case ResultKind::compare:
+    return "compare";
+  case ResultKind::validate:
+    return "validate";
+  case ResultKind::calibrate:
+    return "calibrate";
+  }
+  return "?";
+}
+
+std::vector<ResultKind> result_kinds(const fs::path& dir) {
+  std::vector<ResultKind> kinds;
+  const std::vector<std::pair<const char*, ResultKind>> marks{
+      {"summary.json", ResultKind::run},     {"sweep.csv", ResultKind::sweep},
+      {"plan.json", ResultKind::plan},       {"compare.json", ResultKind::compare},
+      {"report.json", ResultKind::validate}, {"calibration.json", ResultKind::calibrate}};
+  for (const auto& [file, kind] : marks)
+    if (fs::exists(dir / file)) kinds.push_back(kind);
+  return kinds;
+}
+
+} // namespace sonicsim::report

@@ -1,0 +1,248 @@
+// A run: its headline figures, where the time goes (event and module distributions), what is busy (every
+// resource's utilisation, the bottleneck marked), the time series, and a campaign's traffic fit and
+// histogram.
+#include "sim/report/report_sections.hpp"
+#include "sim/report/vega_lite.hpp"
+#include "sim/sweep/sweep_csv.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sonicsim::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+void headline(ReportDocument& document, const Json& summary) {
+  const Json& r = summary.at("results");
+  std::vector<std::vector<std::string>> rows{{"figure", "mean", "p50", "p95"}};
+  const auto time_row = [&](const std::string& name, const Json& stats) {
+    rows.push_back(
+        {name + " (s)", figure(stats.at("mean_s")), figure(stats.at("p50_s")), figure(stats.at("p95_s"))});
+  };
+  for (const auto& [name, stats] : r.at("modules").items())
+    time_row(name, stats);
+  time_row("event", r.at("event"));
+  document.table(rows);
+  const Json& window = r.at("window");
+  document.paragraph("Steady-state window " + figure(window.at("start_s")) + " s to " +
+                     figure(window.at("end_s")) + " s of simulated time (" +
+                     (window.at("steady_state").get<bool>() ? "steady" : "NOT steady") +
+                     "); bottleneck: " + r.at("bottleneck").at("resource").get<std::string>() + " at " +
+                     figure(100.0 * r.at("bottleneck").at("utilisation").get<double>(), 3) + " %.");
+  std::vector<std::string> warnings;
+  for (const auto& warning : r.at("warnings"))
+    warnings.push_back("warning: " + warning.get<std::string>());
+  document.bullets(warnings);
+}
+
+// Event and module times, from events.csv (outside the warm-up; at most 20,000 rows, evenly spaced, so that a
+// campaign's millions of events still draw in a second).
+void distributions(ReportDocument& document, const fs::path& dir) {
+  if (!fs::exists(dir / "events.csv")) return;
+  const CsvTable events = read_csv_file((dir / "events.csv").string());
+  const std::size_t warmup = events.column("warmup");
+  std::vector<std::size_t> time_columns;
+  for (std::size_t c = 0; c < events.header.size(); ++c)
+    if (events.header[c].size() > 2 && events.header[c].compare(events.header[c].size() - 2, 2, "_s") == 0 &&
+        events.header[c] != "start_s" && events.header[c] != "end_s")
+      time_columns.push_back(c);
+  const std::size_t stride = std::max<std::size_t>(1, events.rows.size() / 20000);
+  Json values = Json::array();
+  for (std::size_t i = 0; i < events.rows.size(); i += stride) {
+    if (events.rows[i][warmup] == "1") continue;
+    for (const std::size_t c : time_columns) {
+      const std::string name =
+          events.header[c] == "event_s" ? "event" : events.header[c].substr(0, events.header[c].size() - 2);
+      values.push_back({{"what", name}, {"time_s", std::strtod(events.rows[i][c].c_str(), nullptr)}});
+    }
+  }
+  // One histogram per time, each with its own bins (a 10 s module and a 120 s event share no scale).
+  for (const std::size_t c : time_columns) {
+    const std::string name =
+        events.header[c] == "event_s" ? "event" : events.header[c].substr(0, events.header[c].size() - 2);
+    Json rows = Json::array();
+    for (const auto& row : values)
+      if (row.at("what") == name) rows.push_back(row);
+    Json chart =
+        layered_chart((name == "event" ? std::string("Time per event") : "Time in " + name + " per event") +
+                          " (events.csv, warm-up left out)",
+                      rows, 700, 160);
+    chart["layer"].push_back(layer(
+        "bar",
+        {{"x",
+          {{"field", "time_s"}, {"type", "quantitative"}, {"bin", {{"maxbins", 50}}}, {"title", "time (s)"}}},
+         {"y", {{"aggregate", "count"}, {"type", "quantitative"}, {"title", "events"}}}}));
+    document.chart(chart);
+  }
+}
+
+// Every resource with a utilisation: devices, host cores and NICs of each server group, and each link.
+void utilisation(ReportDocument& document, const Json& summary) {
+  const Json& r = summary.at("results");
+  const std::string bottleneck = r.at("bottleneck").at("resource").get<std::string>();
+  Json values = Json::array();
+  for (const auto& group : r.at("server").at("groups")) {
+    const std::string name = group.at("name").get<std::string>();
+    values.push_back(
+        {{"resource", name + " devices"},
+         {"utilisation", 100.0 * group.at("device_utilisation").get<double>()},
+         {"role", group.value("limit", "") == "GPU pool" && bottleneck.find("GPU") != std::string::npos
+                      ? "bottleneck"
+                      : "other"}});
+    values.push_back({{"resource", name + " host cores"},
+                      {"utilisation", 100.0 * group.at("host_utilisation").get<double>()},
+                      {"role", "other"}});
+    values.push_back({{"resource", name + " pod NIC in"},
+                      {"utilisation", 100.0 * group.at("nic_in_utilisation").get<double>()},
+                      {"role", "other"}});
+  }
+  for (const auto& link : r.at("network").at("links"))
+    values.push_back(
+        {{"resource", link.at("name").get<std::string>()},
+         {"utilisation", 100.0 * link.at("utilisation").get<double>()},
+         {"role", bottleneck.find(link.at("name").get<std::string>()) != std::string::npos ? "bottleneck"
+                                                                                           : "other"}});
+  Json chart = layered_chart("Utilisation in the steady-state window (the bottleneck: " + bottleneck + ")",
+                             values, 640, std::max<int>(120, 18 * static_cast<int>(values.size())));
+  chart["layer"].push_back(layer(
+      "bar", {{"y", channel("resource", "nominal", "resource")},
+              {"x",
+               {{"field", "utilisation"},
+                {"type", "quantitative"},
+                {"title", "utilisation (%)"},
+                {"scale", {{"domain", {0, 100}}}}}},
+              {"color",
+               {{"field", "role"},
+                {"type", "nominal"},
+                {"title", "resource"},
+                {"scale", {{"domain", {"other", "bottleneck"}}, {"range", {"#8aa8c8", "#d9534f"}}}}}}}));
+  document.chart(chart);
+}
+
+void time_series(ReportDocument& document, const fs::path& dir) {
+  if (!fs::exists(dir / "timeseries.csv")) return;
+  const CsvTable table = read_csv_file((dir / "timeseries.csv").string());
+  const auto time = table.numbers("time_s");
+  const double interval_s = time.size() > 1 ? time[1] - time[0] : 1.0;
+  const auto inferences = table.numbers("nv_inference_count"),
+             executions = table.numbers("nv_inference_exec_count"),
+             queue_us = table.numbers("nv_inference_queue_duration_us"),
+             gpu = table.numbers("nv_gpu_utilization"), jobs = table.numbers("jobs_running");
+  Json load = Json::array(), links = Json::array();
+  for (std::size_t i = 0; i < time.size(); ++i) {
+    const double minutes = time[i] / 60.0;
+    load.push_back({{"t_min", minutes}, {"series", "jobs running"}, {"value", jobs[i]}});
+    load.push_back({{"t_min", minutes}, {"series", "GPU utilisation (%)"}, {"value", 100.0 * gpu[i]}});
+    load.push_back({{"t_min", minutes},
+                    {"series", "inferences/s (thousands)"},
+                    {"value", inferences[i] / interval_s / 1e3}});
+    load.push_back({{"t_min", minutes},
+                    {"series", "queue time per batch (ms)"},
+                    {"value", executions[i] > 0 ? queue_us[i] / executions[i] / 1e3 : 0.0}});
+    for (std::size_t c = 6; c < table.header.size(); ++c)
+      links.push_back({{"t_min", minutes},
+                       {"link", table.header[c].substr(0, table.header[c].size() - 5)},
+                       {"gbps", std::strtod(table.rows[i][c].c_str(), nullptr)}});
+  }
+  Json chart =
+      layered_chart("Over simulated time (timeseries.csv; Triton's names in metrics.om with --openmetrics)",
+                    load, 340, 150);
+  chart.erase("layer");
+  chart.erase("width");
+  chart.erase("height");
+  chart["facet"] = {{"field", "series"}, {"type", "nominal"}, {"title", nullptr}};
+  chart["columns"] = 2;
+  chart["resolve"] = {{"scale", {{"y", "independent"}}}};
+  chart["spec"] = {{"width", 340},
+                   {"height", 150},
+                   {"params", zoom_params()},
+                   {"mark", {{"type", "line"}, {"tooltip", true}}},
+                   {"encoding",
+                    {{"x", channel("t_min", "quantitative", "simulated time (min)")},
+                     {"y", channel("value", "quantitative", "")}}}};
+  document.chart(chart);
+  if (links.empty()) return;
+  Json traffic = layered_chart("Traffic on the shared links", links);
+  Json line = layer(
+      "line",
+      {{"x", channel("t_min", "quantitative", "simulated time (min)")},
+       {"y", channel("gbps", "quantitative", "traffic (Gb/s)")},
+       {"color", {{"field", "link"}, {"type", "nominal"}, {"title", "link"}, {"legend", legend_outside()}}}});
+  line["mark"]["point"] = false;
+  line["params"] = zoom_params();
+  traffic["layer"].push_back(line);
+  document.chart(traffic);
+}
+
+// A campaign: outbound traffic against running jobs with its fitted line, and the event-time histogram with
+// its peaks.
+void campaign(ReportDocument& document, const fs::path& dir, const Json& summary) {
+  const Json& c = summary.at("results").at("campaign");
+  const double scale = c.at("scale").get<double>();
+  document.paragraph(
+      "Campaign simulated at " + figure(scale, 3) +
+      " of the site; figures below are at full scale (the simulated counts divided by the scale).");
+  if (fs::exists(dir / "campaign.csv")) {
+    const CsvTable table = read_csv_file((dir / "campaign.csv").string());
+    const auto jobs = table.numbers("jobs_running"), gbps = table.numbers("site_switch_out_gbps");
+    Json values = Json::array();
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+      values.push_back({{"jobs", jobs[i]}, {"gbps", gbps[i]}});
+    Json chart =
+        layered_chart("Site switch outbound traffic against running jobs (campaign.csv, full scale)", values);
+    Json points = layer("point", {{"x", channel("jobs", "quantitative", "running jobs")},
+                                  {"y", channel("gbps", "quantitative", "outbound (Gb/s)")}});
+    points["params"] = zoom_params();
+    chart["layer"].push_back(points);
+    const Json& fit = c.at("outbound_vs_running_jobs");
+    if (fit.value("valid", false)) {
+      const double lo = *std::min_element(jobs.begin(), jobs.end()),
+                   hi = *std::max_element(jobs.begin(), jobs.end());
+      const double slope = fit.at("slope_gbps_per_job").get<double>(),
+                   intercept = fit.at("intercept_gbps").get<double>();
+      Json line = layer("line", {{"x", {{"field", "jobs"}, {"type", "quantitative"}}},
+                                 {"y", {{"field", "gbps"}, {"type", "quantitative"}}}});
+      line["data"] = {{"values", Json::array({{{"jobs", lo}, {"gbps", intercept + slope * lo}},
+                                              {{"jobs", hi}, {"gbps", intercept + slope * hi}}})}};
+      line["mark"] = {{"type", "line"}, {"color", "#d9534f"}};
+      chart["layer"].push_back(line);
+      document.paragraph(
+          "Fitted line: " + figure(slope) + " Gb/s per job, intercept " + figure(intercept) + " Gb/s (" +
+          (fit.value("determined", false) ? "determined"
+                                          : "NOT determined by the data: too narrow a range of jobs") +
+          ").");
+    }
+    document.chart(chart);
+  }
+  const Json& histogram = c.at("event_time_histogram");
+  const double bin_s = histogram.at("bin_s").get<double>();
+  Json values = Json::array();
+  const auto& counts = histogram.at("counts");
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    values.push_back({{"t_s", (static_cast<double>(i) + 0.5) * bin_s}, {"events", counts[i].get<double>()}});
+  Json chart = layered_chart("Time per event, campaign histogram (its peaks marked)", values);
+  Json bars = layer("bar", {{"x", channel("t_s", "quantitative", "time per event (s)")},
+                            {"y", channel("events", "quantitative", "events")}});
+  chart["layer"].push_back(bars);
+  for (const auto& peak : histogram.at("peaks"))
+    chart["layer"].push_back(labelled_rule_x(peak.at("position_s").get<double>(),
+                                             "peak " + figure(peak.at("position_s").get<double>(), 3) + " s",
+                                             "#d9534f"));
+  document.chart(chart);
+}
+
+} // namespace
+
+void add_run_section(ReportDocument& document, const fs::path& dir) {
+  const Json summary = read_json_file(dir / "summary.json");
+  document.section("Run of " + summary.at("scenario").value("name", std::string("a scenario")),
+                   (dir / "summary.json").string());
+  headline(document, summary);
+  distributions(document, dir);
+  utilisation(document, summary);
+  time_series(document, dir);
+  if (summary.at("results").contains("campaign")) campaign(document, dir, summary);
+}
+
+} // namespace sonicsim::report

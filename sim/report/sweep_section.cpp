@@ -1,0 +1,124 @@
+// A sweep: the simulated curves with their 95 % bands beside the analytic model (Eq. 1-5 of arXiv:2009.04509)
+// and the exact MVA, knees drawn and labelled with their values (fits.csv).
+#include "sim/report/report_sections.hpp"
+#include "sim/report/vega_lite.hpp"
+#include "sim/sweep/sweep_csv.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sonicsim::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Curve {
+  std::string label;  // "simulated", "analytic (Eq. 1-5)", "MVA"
+  std::string column; // in sweep.csv
+};
+
+bool has_column(const CsvTable& table, const std::string& name) {
+  return std::find(table.header.begin(), table.header.end(), name) != table.header.end();
+}
+
+// One figure against the first --vary key, a line per curve (and per value of the other keys), the simulated
+// one with its replication band when the sweep was replicated.
+Json curve_chart(const CsvTable& table, const std::string& title, const std::string& y_title,
+                 const std::vector<Curve>& curves, const std::string& band_of,
+                 const std::vector<std::string>& groups, double y_scale) {
+  const std::string x = table.header.at(1);
+  const std::string x_title = x == "workload.jobs" ? "jobs (workload.jobs)" : x;
+  Json values = Json::array(), bands = Json::array();
+  for (const auto& row : table.rows) {
+    std::string group;
+    for (const auto& g : groups)
+      group += (group.empty() ? "" : ", ") + g + "=" + row[table.column(g)];
+    const double xv = std::strtod(row[table.column(x)].c_str(), nullptr);
+    for (const auto& curve : curves) {
+      if (!has_column(table, curve.column) || row[table.column(curve.column)].empty()) continue;
+      values.push_back({{"x", xv},
+                        {"y", y_scale * std::strtod(row[table.column(curve.column)].c_str(), nullptr)},
+                        {"curve", group.empty() ? curve.label : curve.label + " (" + group + ")"}});
+    }
+    const std::string low = band_of + "_ci95_low", high = band_of + "_ci95_high";
+    if (has_column(table, low) && !row[table.column(low)].empty())
+      bands.push_back(
+          {{"x", xv},
+           {"low", y_scale * std::strtod(row[table.column(low)].c_str(), nullptr)},
+           {"high", y_scale * std::strtod(row[table.column(high)].c_str(), nullptr)},
+           {"curve", group.empty() ? "simulated 95 % band" : "simulated 95 % band (" + group + ")"}});
+  }
+  Json chart = layered_chart(title, values);
+  if (!bands.empty()) {
+    Json band = layer("area", {{"x", channel("x", "quantitative", x_title)},
+                               {"y", channel("low", "quantitative", y_title)},
+                               {"y2", {{"field", "high"}}},
+                               {"color", {{"field", "curve"}, {"type", "nominal"}, {"title", "curve"}}}});
+    band["data"] = {{"values", bands}};
+    band["mark"]["opacity"] = 0.25;
+    chart["layer"].push_back(band);
+  }
+  Json colour{{"field", "curve"}, {"type", "nominal"}, {"title", "curve"}, {"legend", legend_outside()}};
+  // One colour per curve, the band in a lighter shade of the simulated one (and the knees of fits.csv in the
+  // same colours); with several groups the palette is Vega's own.
+  if (groups.empty())
+    colour["scale"] = {{"domain", {"simulated", "simulated 95 % band", "analytic (Eq. 1-5)", "MVA"}},
+                       {"range", {"#1f77b4", "#9ecae1", "#ff7f0e", "#2ca02c"}}};
+  for (auto& existing : chart["layer"])
+    existing["encoding"]["color"] = colour;
+  Json lines = layer("line", {{"x", channel("x", "quantitative", x_title)},
+                              {"y", channel("y", "quantitative", y_title)},
+                              {"color", colour}});
+  lines["params"] = zoom_params();
+  chart["layer"].push_back(lines);
+  return chart;
+}
+
+} // namespace
+
+void add_sweep_section(ReportDocument& document, const fs::path& dir) {
+  const CsvTable table = read_csv_file((dir / "sweep.csv").string());
+  document.section("Sweep over " + table.header.at(1), (dir / "sweep.csv").string());
+  std::vector<std::string> groups;
+  for (std::size_t c = 2; c < table.header.size() && table.header[c] != "jobs"; ++c)
+    groups.push_back(table.header[c]);
+  const bool replicated = has_column(table, "module_mean_s_ci95_low");
+  document.paragraph(
+      std::to_string(table.rows.size()) + " points" +
+      (replicated ? ", each the mean of its replications with a 95 % Student-t band" : "") +
+      ". Beside the simulation: the latency model of arXiv:2009.04509 (Eq. 1-5) and the exact mean "
+      "value analysis of the closed network, with the scenario's own parameters.");
+  Json module = curve_chart(
+      table, "Time in the accelerated module", "module time (s)",
+      {{"simulated", "module_mean_s"}, {"analytic (Eq. 1-5)", "analytic_module_s"}, {"MVA", "mva_module_s"}},
+      "module_mean_s", groups, 1.0);
+  // The knees of fits.csv, each labelled with its value.
+  if (fs::exists(dir / "fits.csv") && table.header.at(1) == "workload.jobs") {
+    const CsvTable fits = read_csv_file((dir / "fits.csv").string());
+    const std::vector<std::string> colours{"#1f77b4", "#ff7f0e", "#2ca02c"};
+    for (std::size_t i = 0; i < fits.rows.size(); ++i) {
+      const double knee = std::strtod(fits.rows[i][fits.column("knee_jobs")].c_str(), nullptr);
+      if (!std::isfinite(knee) || knee <= 0.0) continue;
+      const std::string& group = fits.rows[i][fits.column("group")];
+      module["layer"].push_back(labelled_rule_x(knee,
+                                                fits.rows[i][fits.column("series")] + " knee " +
+                                                    figure(knee, 3) + " jobs" +
+                                                    (group == "all" ? "" : " (" + group + ")"),
+                                                colours[i % colours.size()]));
+      module["layer"].back()["layer"][1]["mark"]["dy"] = 4 + 14 * static_cast<int>(i % 3);
+    }
+  }
+  document.chart(module);
+  document.chart(curve_chart(
+      table, "Time per event", "event time (s)",
+      {{"simulated", "event_mean_s"}, {"analytic (Eq. 1-5)", "analytic_event_s"}, {"MVA", "mva_event_s"}},
+      "event_mean_s", groups, 1.0));
+  document.chart(curve_chart(table, "Throughput", "events/s (all jobs)",
+                             {{"simulated", "events_per_s"}, {"MVA", "mva_events_per_s"}}, "events_per_s",
+                             groups, 1.0));
+  document.chart(curve_chart(table, "GPU utilisation", "GPU utilisation (%)",
+                             {{"simulated", "gpu_utilisation"}, {"MVA", "mva_gpu_utilisation"}},
+                             "gpu_utilisation", groups, 100.0));
+}
+
+} // namespace sonicsim::report

@@ -1,0 +1,69 @@
+#include "sim/report/vega_lite.hpp"
+
+namespace sonicsim::report {
+
+Json channel(const std::string& field, const std::string& type, const std::string& title) {
+  return Json{{"field", field}, {"type", type}, {"title", title}};
+}
+
+Json layered_chart(const std::string& title, Json values, int width, int height) {
+  return Json{{"$schema", "https://vega.github.io/schema/vega-lite/v5.json"},
+              {"title", title},
+              {"width", width},
+              {"height", height},
+              {"data", {{"values", std::move(values)}}},
+              {"layer", Json::array()},
+              {"config", {{"legend", {{"orient", "right"}}}}}};
+}
+
+Json layer(const std::string& mark, Json encoding) {
+  Json out{{"mark", {{"type", mark}}}, {"encoding", std::move(encoding)}};
+  if (mark == "line" || mark == "point" || mark == "bar" || mark == "rect" || mark == "circle")
+    out["mark"]["tooltip"] = true;
+  if (mark == "line") out["mark"]["point"] = true;
+  return out;
+}
+
+Json zoom_params() {
+  return Json::array({{{"name", "zoom"}, {"select", "interval"}, {"bind", "scales"}}});
+}
+
+Json labelled_rule_x(double x, const std::string& label, const std::string& colour) {
+  const Json data{{"values", Json::array({{{"x", x}, {"label", label}}})}};
+  return Json{{"data", data},
+              {"layer", Json::array({{{"mark", {{"type", "rule"}, {"color", colour}, {"strokeDash", {4, 3}}}},
+                                      {"encoding", {{"x", {{"field", "x"}, {"type", "quantitative"}}}}}},
+                                     {{"mark",
+                                       {{"type", "text"},
+                                        {"color", colour},
+                                        {"align", "left"},
+                                        {"dx", 4},
+                                        {"dy", 4},
+                                        {"baseline", "top"}}},
+                                      {"encoding",
+                                       {{"x", {{"field", "x"}, {"type", "quantitative"}}},
+                                        {"y", {{"value", 0}}},
+                                        {"text", {{"field", "label"}}}}}}})}};
+}
+
+Json labelled_rule_y(double y, const std::string& label, const std::string& colour) {
+  const Json data{{"values", Json::array({{{"y", y}, {"label", label}}})}};
+  return Json{
+      {"data", data},
+      {"layer",
+       Json::array(
+           {{{"mark", {{"type", "rule"}, {"color", colour}, {"strokeDash", {4, 3}}}},
+             {"encoding", {{"y", {{"field", "y"}, {"type", "quantitative"}}}}}},
+            {{"mark",
+              {{"type", "text"}, {"color", colour}, {"align", "right"}, {"dy", -4}, {"baseline", "bottom"}}},
+             {"encoding",
+              {{"y", {{"field", "y"}, {"type", "quantitative"}}},
+               {"x", {{"value", {{"expr", "width"}}}}},
+               {"text", {{"field", "label"}}}}}}})}};
+}
+
+Json legend_outside() {
+  return Json{{"orient", "right"}};
+}
+
+} // namespace sonicsim::report

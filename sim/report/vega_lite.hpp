@@ -1,0 +1,34 @@
+// Small builders of Vega-Lite specifications (https://vega.github.io/vega-lite/): every chart has a title,
+// axes with their units, tooltips on hover, legends outside the plot (so that they never cover data) and, for
+// curves, zoom and pan with the mouse. Pure code.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace sonicsim::report {
+
+using Json = nlohmann::ordered_json;
+
+// A channel: {"field", "type", "title"}; type "quantitative", "nominal" or "ordinal".
+Json channel(const std::string& field, const std::string& type, const std::string& title);
+
+// A chart of `values` (an array of row objects) with `title`, its size, and an empty layer list to fill.
+Json layered_chart(const std::string& title, Json values, int width = 760, int height = 280);
+
+// A layer drawing `mark` with `encoding`; a point or line layer gets tooltips.
+Json layer(const std::string& mark, Json encoding);
+
+// Zoom and pan on the x and y scales (attach to one layer of a chart).
+Json zoom_params();
+
+// A vertical rule at x with a text label above it (a knee, a limit), in its own data.
+Json labelled_rule_x(double x, const std::string& label, const std::string& colour);
+// A horizontal rule at y with a label at the right end.
+Json labelled_rule_y(double y, const std::string& label, const std::string& colour);
+
+// Legends to the right of the plot, outside it.
+Json legend_outside();
+
+} // namespace sonicsim::report

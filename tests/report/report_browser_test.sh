@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# `sonicsim report` in a real browser: the outputs of run, sweep, plan, compare, validate, calibrate and a
+# campaign, each turned into an HTML report and opened in headless Chromium (Debian's chromium, started and
+# stopped here, with a fresh profile). A report fails on any script or console error, a chart that drew no mark,
+# or a page that did not finish drawing. A screenshot of each is saved in SHOTS_DIR.
+# Usage: report_browser_test.sh SONICSIM REPOSITORY SHOTS_DIR
+set -uo pipefail
+sonicsim=$1
+repo=$2
+shots=$3
+command -v chromium >/dev/null || { echo "FAIL: chromium is needed (scripts/setup.sh installs Debian's chromium)"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$shots"
+cd "$work" || exit 1
+failures=0
+small=(--set workload.events_per_job=3 --set workload.warmup_events=1)
+
+make_results() { # KIND: writes results/KIND
+  case $1 in
+  run) "$sonicsim" run --quiet --openmetrics --set workload.jobs=40 --out results/run ;;
+  sweep) "$sonicsim" sweep --vary workload.jobs=20:380:60 "${small[@]}" --replications 2 -j 2 --out results/sweep ;;
+  plan) "$sonicsim" plan --jobs 200 "${small[@]}" -j 2 --out results/plan ;;
+  compare) "$sonicsim" compare "$repo/configs/protodune_2020_large_batch.yaml" --variant fp16 --jobs 100 "${small[@]}" \
+    --out results/compare ;;
+  validate) (cd "$repo" && "$sonicsim" validate --fast -j 2 --report "$work/results/validate") ;;
+  calibrate) "$sonicsim" calibrate "$repo/configs/protodune_2020_large_batch.yaml" "${small[@]}" \
+    --data "$repo/validation/data/protodune_2020_fig7_left.csv" --series large_batch --x clients \
+    --y emtrk_time_mean_s --sd emtrk_time_sd_s --observable module:EmTrkMichelId \
+    --fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns --max-evaluations 3 -j 2 --out results/calibrate ;;
+  campaign) "$sonicsim" run "$repo/configs/protodune_2022_campaign.yaml" --quiet --out results/campaign ;;
+  esac
+}
+
+chromium_flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+  --disable-component-update --disable-sync --hide-scrollbars --virtual-time-budget=20000)
+
+for kind in run sweep plan compare validate calibrate campaign; do
+  if ! make_results "$kind" >"$kind.log" 2>&1; then
+    echo "FAIL $kind: the command failed"; tail -5 "$kind.log"; failures=$((failures + 1)); continue
+  fi
+  "$sonicsim" report "results/$kind" --out "$kind.html" >/dev/null 2>"$kind.err" ||
+    { echo "FAIL $kind: sonicsim report: $(head -c 300 "$kind.err")"; failures=$((failures + 1)); continue; }
+  timeout 60 chromium "${chromium_flags[@]}" --user-data-dir="$work/profile_$kind" --dump-dom "file://$work/$kind.html" \
+    >"$kind.dom" 2>"$kind.chromium" || true
+  timeout 60 chromium "${chromium_flags[@]}" --user-data-dir="$work/profile_$kind" --window-size=1200,2400 \
+    --screenshot="$shots/report_$kind.png" "file://$work/$kind.html" >/dev/null 2>&1 || true
+  verdict=$(python3 - "$kind.dom" <<'PY'
+import html, json, re, sys
+dom = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+# The inlined library holds "<body>" in its strings: the page's own body tag is the one with data- attributes.
+bodies = [b for b in re.findall(r"<body([^>]*)>", dom) if "data-" in b]
+attributes = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', bodies[-1])) if bodies else {}
+if attributes.get("done") != "1":
+    print("did not finish drawing (no data-done)")
+    sys.exit()
+errors = json.loads(html.unescape(attributes.get("errors", "[]")))
+empty = json.loads(html.unescape(attributes.get("empty-charts", "[]")))
+charts = int(attributes.get("charts", "0"))
+if errors:
+    print("errors: %s" % errors[:3])
+elif empty:
+    print("charts that drew no mark: %s" % empty)
+elif charts == 0:
+    print("no chart")
+else:
+    print("ok %d charts" % charts)
+PY
+)
+  # Chromium prints a page's uncaught errors on stderr as well.
+  if grep -q "Uncaught" "$kind.chromium"; then verdict="uncaught error: $(grep -m1 Uncaught "$kind.chromium")"; fi
+  if [[ $verdict == ok* ]]; then
+    echo "ok   $kind: ${verdict#ok }, screenshot $shots/report_$kind.png"
+  else
+    echo "FAIL $kind: $verdict"; failures=$((failures + 1))
+  fi
+done
+((failures)) && { echo "$failures report(s) did not render cleanly"; exit 1; }
+echo "every report rendered in Chromium without an error"
