@@ -2,6 +2,7 @@
 // each value with its 95 % interval, the residuals, MAPE and Pearson r before and after, a held-out series
 // predicted with and without the fit, and write the calibrated scenario.
 #include "sim/app/commands.hpp"
+#include "sim/app/html_report.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/simulation_batch.hpp"
 #include "sim/calibration/calibration.hpp"
@@ -28,6 +29,7 @@ namespace sonicsim {
 namespace {
 
 struct CalibrateArguments {
+  bool html = false; // --html: report.html beside the results
   std::string scenario;
   std::vector<std::string> set_overrides;
   std::string data, series, x_column, y_column, sd_column;
@@ -384,6 +386,8 @@ int calibrate(const CalibrateArguments& a) {
     if (!file) throw InputError("cannot write " + dir + "/calibration.json");
   }
   std::printf("\nwrote %s/calibration.json and %s/calibrated.yaml\n", dir.c_str(), dir.c_str());
+  std::fflush(stdout);
+  write_html_report_if_asked(a.html, in.output_dir);
   return exit_ok;
 }
 
@@ -430,6 +434,7 @@ void register_calibrate_command(CLI::App& app, int& result) {
       ->check(CLI::Range(1, 1024));
   command->add_option("--out", a->output_dir, "Output directory (default out/calibrate)")
       ->check(directory_path);
+  add_html_option(*command, a->html);
   command->callback([a, &result]() { result = guarded(*a, calibrate); });
 }
 

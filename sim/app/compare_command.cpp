@@ -3,6 +3,7 @@
 // all in parallel child processes; the table puts the simulated figures next to the analytic ones and the
 // change against the base.
 #include "sim/app/commands.hpp"
+#include "sim/app/html_report.hpp"
 
 #include "sim/app/compare_table.hpp"
 #include "sim/app/simulation_batch.hpp"
@@ -25,6 +26,7 @@ constexpr int min_reference_jobs = 20;
 
 struct CompareArguments {
   ScenarioSource source;
+  bool html = false;             // --html: report.html beside the results
   std::vector<std::string> only; // variant names; empty: all
   int jobs = 0;
   int replications = 1;
@@ -93,6 +95,8 @@ int compare(const CompareArguments& arguments) {
   print_compare_table(table);
   write_file_atomically(output_dir / "compare.json", compare_to_json(table).dump(1) + "\n");
   std::printf("\nwrote %s\n", (output_dir / "compare.json").string().c_str());
+  std::fflush(stdout);
+  write_html_report_if_asked(arguments.html, output_dir);
   for (std::size_t i = 0; i < compared.size(); ++i)
     for (const auto* outcomes_of : {&compared[i].loaded, &compared[i].reference})
       for (const auto& outcome : *outcomes_of)
@@ -128,6 +132,7 @@ void register_compare_command(CLI::App& app, int& result) {
       ->add_option("--out", arguments->output_dir,
                    "Output directory for compare.json (default: out/compare_<scenario name>)")
       ->check(directory_path);
+  add_html_option(*command, arguments->html);
   command->callback([arguments, &result]() { result = guarded(*arguments, compare); });
 }
 

@@ -2,6 +2,8 @@
 // file (sim/report) drawn from whatever the directories hold.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <filesystem>
 #include <vector>
 
@@ -11,5 +13,10 @@ namespace sonicsim {
 // Returns the number of charts drawn.
 std::size_t write_html_report(const std::vector<std::filesystem::path>& directories,
                               const std::filesystem::path& out);
+
+// The --html flag of a command that writes results, and what it does: DIR/report.html from DIR, said on
+// stdout.
+void add_html_option(CLI::App& command, bool& html);
+void write_html_report_if_asked(bool html, const std::filesystem::path& dir);
 
 } // namespace sonicsim

@@ -3,6 +3,7 @@
 // the closed network, the network limits) bracket the answer; simulations around the bracket confirm it, a
 // batch of parallel runs at a time (sim/planning/boundary_search.hpp), and every run is printed as evidence.
 #include "sim/app/commands.hpp"
+#include "sim/app/html_report.hpp"
 
 #include "sim/metrics/number_text.hpp"
 
@@ -30,6 +31,7 @@ using planning::Plan;
 
 struct PlanArguments {
   ScenarioSource source;
+  bool html = false; // --html: report.html beside the results
   std::string variant;
   int jobs = 0;
   int gpus = 0;
@@ -183,6 +185,8 @@ int plan(const PlanArguments& arguments) {
   const auto json_path = output_dir / "plan.json";
   write_plan_json(json_path, result);
   std::printf("\nwrote %s\n", json_path.string().c_str());
+  std::fflush(stdout);
+  write_html_report_if_asked(arguments.html, output_dir);
   if (!result.found) {
     // An impossible target is bad input (exit 2); a search that ran out of room (--max-gpus) is not.
     std::fprintf(stderr, "sonicsim: error: %s\n", result.not_found_reason.c_str());
@@ -253,6 +257,7 @@ void register_plan_command(CLI::App& app, int& result) {
                    "Output directory for plan.json (default: out/plan_<scenario name>)")
       ->check(directory_path);
   add_slurm_options(*command, arguments->slurm);
+  add_html_option(*command, arguments->html);
   command->callback([arguments, &result]() { result = guarded(*arguments, plan); });
 }
 

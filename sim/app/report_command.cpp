@@ -65,6 +65,17 @@ std::size_t write_html_report(const std::vector<fs::path>& directories, const fs
   return document.chart_count();
 }
 
+void add_html_option(CLI::App& command, bool& html) {
+  command.add_flag("--html", html,
+                   "Also write report.html in the output directory (as sonicsim report DIR does)");
+}
+
+void write_html_report_if_asked(bool html, const fs::path& dir) {
+  if (!html) return;
+  const std::size_t charts = write_html_report({dir}, dir / "report.html");
+  std::printf("wrote %s (%zu charts)\n", (dir / "report.html").string().c_str(), charts);
+}
+
 namespace {
 
 struct ReportArguments {

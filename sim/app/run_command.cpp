@@ -1,4 +1,5 @@
 #include "sim/app/commands.hpp"
+#include "sim/app/html_report.hpp"
 
 #include "sim/app/campaign_windows_run.hpp"
 #include "sim/app/process_pool.hpp"
@@ -37,6 +38,7 @@ struct RunArguments {
   SlurmOptions slurm;
   bool openmetrics = false;
   std::string metrics_start = "2024-01-01T00:00:00Z";
+  bool html = false; // --html: report.html beside the results
 };
 
 // The same jobs with every model on their own CPU, when each remote module states its direct-inference time:
@@ -195,6 +197,8 @@ int run(const RunArguments& arguments) {
   const RunResult result = run_simulation(scenario, options);
   if (!arguments.quiet) print_run_summary(std::cout, scenario, result.summary);
   std::cout << "\nwrote " << (output_dir / "summary.json").string() << ", events.csv, timeseries.csv\n";
+  std::cout.flush();
+  write_html_report_if_asked(arguments.html, output_dir);
   if (result.summary.events_completed > 0) return exit_ok;
   return no_event_completed(result.summary, "");
 }
@@ -233,6 +237,7 @@ void register_run_command(CLI::App& app, int& result) {
       "model and device, and the jobs, events and links, in the OpenMetrics format for Prometheus");
   command->add_option("--metrics-start", arguments->metrics_start,
                       "UTC time of the simulation's start in metrics.om (default 2024-01-01T00:00:00Z)");
+  add_html_option(*command, arguments->html);
   add_slurm_options(*command, arguments->slurm);
   command->callback([arguments, &result]() { result = guarded(*arguments, run); });
 }

@@ -10,6 +10,7 @@
 // replication_seed(scenario seed, r) and the point's own overrides, whichever machine, shard or array task
 // runs it, so a sweep on Slurm and the same sweep run here give byte-identical points and sweep.csv.
 #include "sim/app/commands.hpp"
+#include "sim/app/html_report.hpp"
 
 #include "sim/metrics/number_text.hpp"
 
@@ -45,6 +46,7 @@ constexpr const char* default_vary = "workload.jobs=1:500:20";
 
 struct SweepArguments {
   ScenarioSource source;
+  bool html = false; // --html: report.html beside the results
   std::vector<std::string> vary;
   int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::string output_dir;
@@ -370,6 +372,8 @@ int sweep(const SweepArguments& arguments) {
       std::cout << "\nno knee fits: the first --vary is not workload.jobs\n";
     std::printf("\nwrote %s (%zu of %zu points), fits.csv, points/ in %.1f s\n",
                 (output_dir / "sweep.csv").string().c_str(), rows.size(), grid.size(), progress.elapsed_s());
+    std::fflush(stdout);
+    write_html_report_if_asked(arguments.html, output_dir);
   }
   report_failures(failures);
   if (!failures.empty()) {
@@ -418,6 +422,7 @@ void register_sweep_command(CLI::App& app, int& result) {
   command
       ->add_option("--shard", arguments->shard, "Run only points i-1, i-1+n, ... of the grid (1 <= i <= n)")
       ->type_name("i/n");
+  add_html_option(*command, arguments->html);
   command->callback([arguments, &result]() { result = guarded(*arguments, sweep); });
 }
 

@@ -3,6 +3,7 @@
 // report.json, and exits non-zero when a case fails (a known discrepancy is reported with its reason and does
 // not fail the run).
 #include "sim/app/commands.hpp"
+#include "sim/app/html_report.hpp"
 
 #include "sim/app/process_arguments.hpp"
 #include "sim/app/process_pool.hpp"
@@ -31,6 +32,7 @@ namespace sonicsim {
 namespace {
 
 struct ValidateArguments {
+  bool html = false;                 // --html: report.html beside report.md
   std::vector<std::string> case_ids; // empty: all
   std::string cases_dir;
   std::string report_dir;
@@ -257,6 +259,8 @@ int validate(const ValidateArguments& arguments) {
   if (writes_report) {
     write_reports(report_dir, cases, outcomes);
     std::printf("\nwrote %s and report.json\n", (report_dir / "report.md").string().c_str());
+    std::fflush(stdout);
+    write_html_report_if_asked(arguments.html, report_dir);
   }
   std::printf("%zu passed, %d failed\n", cases.size() - static_cast<std::size_t>(failures), failures);
   return failures == 0 ? exit_ok : exit_run_failed;
@@ -284,6 +288,7 @@ void register_validate_command(CLI::App& app, int& result) {
                    "With --slurm: where the batch, its logs and results go, on a file system the nodes "
                    "share (default out/validate); results found there are not run again")
       ->check(directory_path);
+  add_html_option(*command, arguments->html);
   command->callback([arguments, &result]() { result = guarded(*arguments, validate); });
 }
 
