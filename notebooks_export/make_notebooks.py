@@ -42,6 +42,7 @@ import matplotlib.pyplot as plt
 %matplotlib inline
 plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 110, "font.size": 10,
                      "axes.grid": True, "grid.alpha": 0.3, "legend.fontsize": 9})
+# The shipped data, or the directory scripts/notebooks.sh --check OUT --data DIR assembled.
 DATA = Path("data")
 pd.set_option("display.precision", 3)
 
@@ -140,7 +141,9 @@ NB1 = [
         ax.set_xlabel("simultaneous jobs (CPU processes) sharing 4 T4 GPUs")
         ax.set_ylabel("EmTrkMichelId module time per event (s)")
         if zoom:
-            ax.set_xlim(0, 360); ax.set_ylim(8, 32)
+            # Every measured point up to 360 jobs, with its error bar, inside the panel.
+            shown = measured[measured.clients <= 360]
+            ax.set_xlim(0, 360); ax.set_ylim(8, 1.05 * max(32, (shown.emtrk_time_mean_s + shown.stderr_s).max()))
             ax.set_title("zoom on the plateau and the knee (vertical lines: analytic knees)")
         else:
             ax.set_xlim(0, 510); ax.set_ylim(0, 220)
@@ -151,6 +154,13 @@ NB1 = [
                 Line2D([], [], color="k", ls="--", label="analytic, Eq. 4 of arXiv:2009.04509"),
                 Line2D([], [], color="k", ls=":", lw=1.5, label="exact mean value analysis (MVA)")]
             ax.legend(handles=handles, loc="upper left")
+        # Each knee labelled with its value, upright along its line at mid-height (clear of the legend and of
+        # the curves, which are low there before the knee).
+        low, high = ax.get_ylim()
+        for s in series.values():
+            knee = s["analytic"]["model"]["knee_jobs"]
+            ax.text(knee - 2, low + 0.5 * (high - low), f"analytic knee {knee:.0f} jobs", color=s["color"],
+                    fontsize=9, rotation=90, ha="right", va="center")
     fig.tight_layout()
     save(fig, "01_fig7_module_time_vs_jobs")
     """),
@@ -543,7 +553,7 @@ NB4 = [
     md("""
     # Dynamic batching and batch size: what they change, and why
 
-    **Question.** Triton's *dynamic batcher* merges requests waiting in the queue into one larger GPU batch. Seed 004
+    **Question.** Triton's *dynamic batcher* merges requests waiting in the queue into one larger GPU batch. arXiv:2009.04509
     (Fig. 7 right) found that with large requests (~1,700 patches) it changes nothing. Does it help small requests
     (~235 patches), when, and by how much?
 
@@ -574,8 +584,8 @@ NB4 = [
 
     The GPU's speed depends on the batch it runs: a small batch does not fill the T4, so each patch costs more.
     The scenario gives this curve as points (throughput against executed batch size); sonicsim interpolates
-    between them, and a batch of `b` patches takes `b / T(b)` seconds on one GPU. Two points are measured (seed
-    004 section 3.4: 80,000 and 125,000 patches/s on 4 T4, i.e. 20,000/s at 235 and 31,250/s at 1,693). Between
+    between them, and a batch of `b` patches takes `b / T(b)` seconds on one GPU. Two points are measured (arXiv:2009.04509
+    section 3.4: 80,000 and 125,000 patches/s on 4 T4, i.e. 20,000/s at 235 and 31,250/s at 1,693). Between
     and below them the curve is the saturating form `T = Tmax b / (b + b_half)` through those two points, an
     assumption; above 1,693 it is flat, because in 2020 merging requests into batches of 5,358 gained nothing
     (section 3.2). See `validation/data/README.md`.
@@ -597,7 +607,9 @@ NB4 = [
     ax.set_xticks([1, 10, 100, 235, 1693, 10000]); ax.set_xticklabels(["1", "10", "100", "235", "1693", "10000"])
     ax.set_xlabel("executed batch size (patches)"); ax.set_ylabel("throughput per T4 (thousand patches/s)")
     ax.set_title("GPU throughput against batch size")
-    ax.legend(loc="upper left")
+    # Below the axes: inside, any corner covers the curve or a measured point.
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, frameon=False)
+    fig.tight_layout()
     save(fig, "04_throughput_vs_batch")
     """),
     md("""
@@ -749,7 +761,8 @@ NB5 = [
     large = pd.DataFrame(rows)
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot(large["total T4"], large["gain over direct %"], "o-")
-    ax.axhline(100 * (1 / (1 - 0.097) - 1), color="k", ls=":", label="bound: 9.7 % of the event offloaded")
+    bound = 100 * (1 / (1 - 0.097) - 1)  # offloading 9.7 % of the event at most removes that share of its time
+    ax.axhline(bound, color="k", ls=":", label=f"bound: {bound:.1f} % gain (9.7 % of the event offloaded)")
     ax.set_xlabel("T4 in total"); ax.set_ylabel("gain in events/s per job over direct (%)")
     ax.set_title("2,500 four-thread jobs"); ax.legend()
     save(fig, "05_gain_vs_t4_at_scale")

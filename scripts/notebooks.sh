@@ -7,6 +7,10 @@
 #   scripts/notebooks.sh --no-data     notebooks only, on the data already in notebooks_export/data/
 #   scripts/notebooks.sh --check DIR   execute copies of the notebooks and data in DIR (the ctest entry; changes
 #                                      nothing in the repository); exit 1 if any cell raises
+#   scripts/notebooks.sh --check DIR --data MINE
+#                                      the same, with the files of MINE (your own sonicsim outputs, named as in
+#                                      notebooks_export/data/, e.g. fig7_large_sweep.csv = a sweep's sweep.csv) in
+#                                      place of the shipped ones; the figures land in DIR
 #
 # Debian packages only: python3-matplotlib python3-pandas python3-numpy jupyter-nbconvert python3-nbformat
 # python3-ipykernel (scripts/setup.sh installs them). SONICSIM=path overrides the binary (default build/sonicsim).
@@ -20,11 +24,13 @@ notebooks=(01_protodune_2020_scaling 02_campaign_2022_network 03_capacity_plan 0
 
 mode=all
 check_dir=
+user_data=
 case "${1:-}" in
   "") ;;
   --no-data) mode=notebooks ;;
-  --check) mode=check; check_dir=${2:?--check needs a directory} ;;
-  -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  --check) mode=check; check_dir=${2:?--check needs a directory}
+    if [[ ${3:-} == --data ]]; then user_data=${4:?--data needs a directory}; fi ;;
+  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "notebooks.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 esac
 
@@ -63,6 +69,10 @@ nbformat.write(nb, sys.argv[1])' "$dir/$nb.ipynb"
 if [[ $mode == check ]]; then
   rm -rf "$check_dir"; mkdir -p "$check_dir"
   cp -r "$export/data" "$check_dir/"
+  if [[ -n $user_data ]]; then
+    [[ -d $user_data ]] || { echo "notebooks.sh: --data $user_data: not a directory" >&2; exit 2; }
+    cp -r "$user_data"/. "$check_dir/data/"
+  fi
   for nb in "${notebooks[@]}"; do cp "$export/$nb.ipynb" "$check_dir/"; done
   execute "$check_dir"
   exit $?
