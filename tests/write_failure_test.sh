@@ -26,3 +26,15 @@ for name in summary.json events.csv timeseries.csv; do
 done
 compgen -G "$dir/out/*.partial" >/dev/null && fail "partial files left behind"
 echo "write failure: exit 1, 'cannot write', no output file left"
+
+# Standard output is a result too (an imported curve redirected into a file): a full device there (/dev/full)
+# is exit 1 with a message, for every command that prints its result.
+for command in "analytic" "import triton-config $(dirname "$0")/data/triton/emtrkmichelid_config.pbtxt" \
+  "run --set workload.jobs=2 --out $dir/stdout_run"; do
+  # shellcheck disable=SC2086
+  "$binary" $command >/dev/full 2>"$dir/stderr"
+  code=$?
+  [[ $code -eq 1 ]] || fail "$command > /dev/full: expected exit code 1, got $code"
+  grep -q "cannot write to standard output" "$dir/stderr" || fail "$command > /dev/full: no 'cannot write to standard output'"
+done
+echo "stdout on a full device: exit 1, 'cannot write to standard output'"

@@ -18,6 +18,10 @@ namespace sonicsim {
 
 void ensure_writable_directory(const fs::path& directory) {
   std::error_code error;
+  if (fs::is_symlink(fs::symlink_status(directory, error)) && !fs::exists(directory, error))
+    throw InputError("cannot create output directory '" + directory.string() + "': it is a link to '" +
+                     fs::read_symlink(directory, error).string() +
+                     "', which does not exist; expected a directory (or a path that can become one)");
   fs::create_directories(directory, error);
   if (error)
     throw InputError("cannot create output directory '" + directory.string() + "': " + error.message());
