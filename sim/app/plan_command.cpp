@@ -75,11 +75,16 @@ int plan(const PlanArguments& arguments) {
     targets.insert(targets.begin(), planning::relative_module_target(arguments.tolerance));
   std::vector<double> nics_bps;
   for (const auto& text : arguments.nics) {
+    double bps = 0.0;
     try {
-      nics_bps.push_back(parse_bandwidth_bps(text));
+      bps = parse_bandwidth_bps(text);
     } catch (const UnitError& e) {
       throw InputError("--nics '" + text + "': " + e.what());
     }
+    // The bounds of a scenario's nic_bandwidth: at least 1 kbps, at most 1 Pb/s.
+    if (!(bps >= 1e3 && bps <= 1e15))
+      throw InputError("--nics '" + text + "': expected a bandwidth between 1kbps and 1Pbps, e.g. 100Gbps");
+    nics_bps.push_back(bps);
   }
   Scenario scenario = load_variant(arguments.source, arguments.variant);
   if (scenario.workload.campaign)
