@@ -5,14 +5,17 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace sonicsim {
 
 // Writes `out` from the result directories; throws InputError naming a directory that holds no result.
-// Returns the number of charts drawn.
+// Returns the number of charts drawn. `measured_cases`: validation cases whose measured curves are drawn over
+// the sweeps.
 std::size_t write_html_report(const std::vector<std::filesystem::path>& directories,
-                              const std::filesystem::path& out);
+                              const std::filesystem::path& out,
+                              const std::vector<std::string>& measured_cases = {});
 
 // The --html flag of a command that writes results, and what it does: DIR/report.html from DIR, said on
 // stdout.

@@ -5,10 +5,12 @@
 #include "sim/app/html_report.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/sweep_point_files.hpp"
+#include "sim/calibration/measured_series.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/report/report_javascript.hpp"
 #include "sim/report/report_sections.hpp"
 #include "sim/scenario/input_error.hpp"
+#include "sim/validation/validation_case.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -17,7 +19,25 @@ namespace sonicsim {
 
 namespace fs = std::filesystem;
 
-std::size_t write_html_report(const std::vector<fs::path>& directories, const fs::path& out) {
+std::size_t write_html_report(const std::vector<fs::path>& directories, const fs::path& out,
+                              const std::vector<std::string>& measured_cases) {
+  // Each validation case with a dataset: its measured series, read and checked as calibrate reads one.
+  std::vector<report::MeasuredSeries> measured;
+  for (const auto& path : measured_cases) {
+    const ValidationCase c = load_validation_case(path);
+    if (!c.dataset)
+      throw InputError(
+          "--measured " + path +
+          ": the case has no dataset (dataset: {file, series, x, y, sd}); "
+          "expected a validation case of a measured curve, e.g. validation/cases/large_batch_curve.yaml");
+    report::MeasuredSeries series{fs::path(c.dataset->file).filename().string() + ", " + c.dataset->series,
+                                  {}};
+    for (const auto& p : calibration::read_measured_series(
+             c.dataset->file, c.dataset->series,
+             {c.dataset->x_column, c.dataset->y_column, c.dataset->sd_column}, {}))
+      series.points.push_back({p.x, p.y, p.sd});
+    measured.push_back(series);
+  }
   report::ReportDocument document("sonicsim report");
   for (const auto& given : directories) {
     fs::path dir = given;
@@ -38,7 +58,7 @@ std::size_t write_html_report(const std::vector<fs::path>& directories, const fs
           report::add_run_section(document, dir);
           break;
         case report::ResultKind::sweep:
-          report::add_sweep_section(document, dir);
+          report::add_sweep_section(document, dir, measured);
           break;
         case report::ResultKind::plan:
           report::add_plan_section(document, dir);
@@ -81,12 +101,13 @@ namespace {
 struct ReportArguments {
   std::vector<std::string> directories;
   std::string out;
+  std::vector<std::string> measured; // validation cases whose datasets are drawn over sweeps
 };
 
 int report_command(const ReportArguments& arguments) {
   std::vector<fs::path> directories(arguments.directories.begin(), arguments.directories.end());
   const fs::path out = arguments.out.empty() ? directories.front() / "report.html" : fs::path(arguments.out);
-  const std::size_t charts = write_html_report(directories, out);
+  const std::size_t charts = write_html_report(directories, out, arguments.measured);
   std::printf("wrote %s (%zu charts; opens offline in a browser)\n", out.string().c_str(), charts);
   return exit_ok;
 }
@@ -104,6 +125,14 @@ void register_report_command(CLI::App& app, int& result) {
       ->check(CLI::ExistingDirectory);
   command->add_option("--out", arguments->out,
                       "The HTML file (default: DIR/report.html of the first directory)");
+  command
+      ->add_option(
+          "--measured", arguments->measured,
+          "A validation case with a measured curve (e.g. validation/cases/large_batch_curve.yaml): its "
+          "points, with their sd, drawn over the sweeps' module time (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->check(CLI::ExistingFile);
   command->callback([arguments, &result]() { result = guarded(*arguments, report_command); });
 }
 

@@ -20,7 +20,17 @@ const char* result_kind_name(ResultKind kind);
 std::vector<ResultKind> result_kinds(const std::filesystem::path& dir);
 
 void add_run_section(ReportDocument& document, const std::filesystem::path& dir);
-void add_sweep_section(ReportDocument& document, const std::filesystem::path& dir);
+// Measured points drawn over a sweep's module-time curve (a validation case's dataset), with their sd.
+struct MeasuredSeries {
+  std::string label; // where they come from
+  struct Point {
+    double x = 0.0, y = 0.0, sd = 0.0;
+  };
+  std::vector<Point> points;
+};
+
+void add_sweep_section(ReportDocument& document, const std::filesystem::path& dir,
+                       const std::vector<MeasuredSeries>& measured = {});
 void add_plan_section(ReportDocument& document, const std::filesystem::path& dir);
 void add_compare_section(ReportDocument& document, const std::filesystem::path& dir);
 void add_validate_section(ReportDocument& document, const std::filesystem::path& dir);

@@ -76,7 +76,8 @@ Json curve_chart(const CsvTable& table, const std::string& title, const std::str
 
 } // namespace
 
-void add_sweep_section(ReportDocument& document, const fs::path& dir) {
+void add_sweep_section(ReportDocument& document, const fs::path& dir,
+                       const std::vector<MeasuredSeries>& measured) {
   const CsvTable table = read_csv_file((dir / "sweep.csv").string());
   document.section("Sweep over " + table.header.at(1), (dir / "sweep.csv").string());
   std::vector<std::string> groups;
@@ -107,6 +108,29 @@ void add_sweep_section(ReportDocument& document, const fs::path& dir) {
                                                 colours[i % colours.size()]));
       module["layer"].back()["layer"][1]["mark"]["dy"] = 4 + 14 * static_cast<int>(i % 3);
     }
+  }
+  for (const auto& series : measured) {
+    Json points = Json::array();
+    for (const auto& p : series.points)
+      points.push_back(
+          {{"x", p.x}, {"y", p.y}, {"low", p.y - p.sd}, {"high", p.y + p.sd}, {"measured", series.label}});
+    const Json x_channel = channel("x", "quantitative", "");
+    Json bars = layer(
+        "rule", {{"x", x_channel}, {"y", channel("low", "quantitative", "")}, {"y2", {{"field", "high"}}}});
+    bars["data"] = {{"values", points}};
+    bars["mark"]["color"] = "#444";
+    module["layer"].push_back(bars);
+    Json dots = layer("point", {{"x", x_channel},
+                                {"y", channel("y", "quantitative", "")},
+                                {"shape",
+                                 {{"field", "measured"},
+                                  {"type", "nominal"},
+                                  {"title", "measured (+- 1 sd)"},
+                                  {"legend", legend_outside()}}}});
+    dots["data"] = {{"values", points}};
+    dots["mark"]["color"] = "#444";
+    dots["mark"]["size"] = 50;
+    module["layer"].push_back(dots);
   }
   document.chart(module);
   document.chart(curve_chart(
