@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace sonicsim::report {
 namespace {
@@ -38,9 +39,7 @@ void headline(ReportDocument& document, const Json& summary) {
 
 // Event and module times, from events.csv (outside the warm-up; at most 20,000 rows, evenly spaced, so that a
 // campaign's millions of events still draw in a second).
-void distributions(ReportDocument& document, const fs::path& dir) {
-  if (!fs::exists(dir / "events.csv")) return;
-  const CsvTable events = read_csv_file((dir / "events.csv").string());
+void distributions(ReportDocument& document, const CsvTable& events) {
   const std::size_t warmup = events.column("warmup");
   std::vector<std::size_t> time_columns;
   for (std::size_t c = 0; c < events.header.size(); ++c)
@@ -120,7 +119,7 @@ void utilisation(ReportDocument& document, const Json& summary) {
   document.chart(chart);
 }
 
-void time_series(ReportDocument& document, const fs::path& dir) {
+void time_series(ReportDocument& document, const fs::path& dir, const std::optional<CsvTable>& events) {
   if (!fs::exists(dir / "timeseries.csv")) return;
   const CsvTable table = read_csv_file((dir / "timeseries.csv").string());
   const auto time = table.numbers("time_s");
@@ -129,9 +128,19 @@ void time_series(ReportDocument& document, const fs::path& dir) {
              executions = table.numbers("nv_inference_exec_count"),
              queue_us = table.numbers("nv_inference_queue_duration_us"),
              gpu = table.numbers("nv_gpu_utilization"), jobs = table.numbers("jobs_running");
+  // Events completed per interval, from events.csv (every event, warm-up included).
+  std::vector<double> completed(time.size(), 0.0);
+  if (events)
+    for (const double end_s : events->numbers("end_s")) {
+      const auto bin = static_cast<std::size_t>(std::max(0.0, end_s / interval_s));
+      if (bin < completed.size()) completed[bin] += 1.0;
+    }
   Json load = Json::array(), links = Json::array();
   for (std::size_t i = 0; i < time.size(); ++i) {
     const double minutes = time[i] / 60.0;
+    if (events)
+      load.push_back(
+          {{"t_min", minutes}, {"series", "events completed per s"}, {"value", completed[i] / interval_s}});
     load.push_back({{"t_min", minutes}, {"series", "jobs running"}, {"value", jobs[i]}});
     load.push_back({{"t_min", minutes}, {"series", "GPU utilisation (%)"}, {"value", 100.0 * gpu[i]}});
     load.push_back({{"t_min", minutes},
@@ -239,9 +248,11 @@ void add_run_section(ReportDocument& document, const fs::path& dir) {
   document.section("Run of " + summary.at("scenario").value("name", std::string("a scenario")),
                    (dir / "summary.json").string());
   headline(document, summary);
-  distributions(document, dir);
+  std::optional<CsvTable> events;
+  if (fs::exists(dir / "events.csv")) events = read_csv_file((dir / "events.csv").string());
+  if (events) distributions(document, *events);
   utilisation(document, summary);
-  time_series(document, dir);
+  time_series(document, dir, events);
   if (summary.at("results").contains("campaign")) campaign(document, dir, summary);
 }
 
