@@ -30,7 +30,6 @@ Exit code 1 when any run is a FAILURE. A longer run: --seconds 1800 (README, "Te
 """
 import argparse
 import json
-import math
 import os
 import random
 import re
@@ -40,6 +39,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fuzz_scenarios import non_finite  # noqa: E402  (one classifier for both fuzzers)
 
 INTERNAL = re.compile(r"json\.exception|filesystem error|basic_string|stoi|stod|std::|terminate called|"
                       r"what\(\)|Assertion|AddressSanitizer|runtime error:|Run with --help")
@@ -63,19 +65,6 @@ def run(argv, cwd, timeout_s):
     except subprocess.TimeoutExpired:
         return None
     return (done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"))
-
-
-def non_finite(value, path=""):
-    """Paths of figures that are missing (null) or not finite in a JSON tree."""
-    if value is None:
-        return [path]
-    if isinstance(value, float) and not math.isfinite(value):
-        return [path]
-    if isinstance(value, dict):
-        return [p for k, v in value.items() for p in non_finite(v, path + "." + k)]
-    if isinstance(value, list):
-        return [p for i, v in enumerate(value) for p in non_finite(v, "%s[%d]" % (path, i))]
-    return []
 
 
 def written_figures(directory):
