@@ -129,6 +129,13 @@ PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<
                                std::string("column '") + name + "': got " +
                                    trimmed_field(fields[column.at(name)]) +
                                    "; expected at most 1e12 (microseconds, or inferences per second)");
+      // perf_analyzer writes whole microseconds: a time in (0, 0.001 us) is a corrupted cell, and relative
+      // residuals against it overflow.
+      if (number > 0.0 && number < 1e-3)
+        throw MeasurementError(
+            path, line,
+            std::string("column '") + name + "': got " + trimmed_field(fields[column.at(name)]) +
+                "; expected 0 or at least 0.001 (perf_analyzer writes whole microseconds)");
       return number;
     };
     PerfAnalyzerRow row;
