@@ -146,17 +146,18 @@ void add_compare_section(ReportDocument& document, const fs::path& dir) {
 void add_validate_section(ReportDocument& document, const fs::path& dir) {
   const Json cases = read_json_file(dir / "report.json");
   document.section("Validation against measured data", (dir / "report.json").string());
-  std::vector<std::vector<std::string>> rows{{"case", "measured", "simulated", "error", "verdict", "source"}};
+  std::vector<std::vector<std::string>> rows{
+      {"case", "measured", "simulated", "error", "verdict", "tolerance", "source"}};
   Json values = Json::array();
   for (const auto& c : cases) {
     const auto number = [](const Json& v) {
       return v.is_number() ? figure(v.get<double>()) : std::string("-");
     };
-    rows.push_back({c.at("id").get<std::string>(), number(c.at("measured")), number(c.at("simulated")),
-                    c.at("relative_error").is_number()
-                        ? figure(100.0 * c.at("relative_error").get<double>(), 3) + " %"
-                        : "-",
-                    c.at("verdict").get<std::string>(), c.value("source", "")});
+    rows.push_back(
+        {c.at("id").get<std::string>(), number(c.at("measured")), number(c.at("simulated")),
+         c.at("relative_error").is_number() ? figure(100.0 * c.at("relative_error").get<double>(), 3) + " %"
+                                            : "-",
+         c.at("verdict").get<std::string>(), c.value("tolerance_reason", ""), c.value("source", "")});
     if (!c.at("measured").is_number() || !c.at("simulated").is_number() ||
         c.at("measured").get<double>() == 0.0)
       continue;
