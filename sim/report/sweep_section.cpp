@@ -27,7 +27,17 @@ Json curve_chart(const CsvTable& table, const std::string& title, const std::str
                  const std::vector<Curve>& curves, const std::string& band_of,
                  const std::vector<std::string>& groups, double y_scale) {
   const std::string x = table.header.at(1);
-  const std::string x_title = x == "workload.jobs" ? "jobs (workload.jobs)" : x;
+  // A varied value written with its unit ("5ms") is drawn as its number, the unit in the axis title.
+  std::string unit;
+  if (!table.rows.empty()) {
+    const std::string& first = table.rows.front()[table.column(x)];
+    char* end = nullptr;
+    std::strtod(first.c_str(), &end);
+    unit = end;
+  }
+  const std::string x_title = x == "workload.jobs" ? "jobs (workload.jobs)"
+                              : unit.empty()       ? x
+                                                   : x + " (" + unit + ")";
   Json values = Json::array(), bands = Json::array();
   for (const auto& row : table.rows) {
     std::string group;
