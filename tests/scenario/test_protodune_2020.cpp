@@ -59,7 +59,8 @@ TEST_CASE("400 jobs with dynamic batching: the 4-GPU server saturates at ~122-12
   const auto summary =
       simulate("protodune_2020_large_batch.yaml",
                {"workload.jobs=400", "models.emtrkmichelid.triton.dynamic_batching.enabled=true"});
-  // arXiv:2009.04509 section 3.2: ~122,000 (text) to ~126,000 (Fig. 6) inferences/s; +/-10 % (issue) around 124,000.
+  // arXiv:2009.04509 section 3.2: ~122,000 (text) to ~126,000 (Fig. 6) inferences/s; +/-10 % (issue) around
+  // 124,000.
   CHECK(summary.inferences_per_s == doctest::Approx(124000.0).epsilon(0.10));
   CHECK(summary.gpu_utilisation > 0.95);
   CHECK(summary.bottleneck == "GPU pool");
