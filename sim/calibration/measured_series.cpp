@@ -4,8 +4,6 @@
 #include "sim/measurements/measurement_fields.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
 
 namespace sonicsim::calibration {
 namespace {
@@ -26,13 +24,12 @@ std::size_t column_index(const measurements::CsvRecord& header, const std::strin
 // The cell as a finite number, or an error at its line and column.
 double finite_number(const std::string& text, const std::string& column, const std::string& path, int line,
                      const std::string& expected) {
-  const std::string trimmed = measurements::trimmed_field(text);
-  char* end = nullptr;
-  const double value = std::strtod(trimmed.c_str(), &end);
-  if (trimmed.empty() || end != trimmed.c_str() + trimmed.size() || !std::isfinite(value))
+  const auto value = measurements::finite_field(text);
+  if (!value)
     throw MeasurementError(path, line,
-                           "column '" + column + "': got \"" + trimmed + "\"; expected " + expected);
-  return value;
+                           "column '" + column + "': got \"" + measurements::trimmed_field(text) +
+                               "\"; expected " + expected);
+  return *value;
 }
 
 } // namespace

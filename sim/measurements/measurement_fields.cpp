@@ -47,15 +47,22 @@ std::vector<CsvRecord> read_csv_records(const std::string& path, const std::stri
   return records;
 }
 
-double non_negative_number(const std::string& text, const std::string& column, const std::string& path,
-                           int line) {
+std::optional<double> finite_field(const std::string& text) {
   const std::string trimmed = trimmed_field(text);
   char* end = nullptr;
   const double value = std::strtod(trimmed.c_str(), &end);
-  if (trimmed.empty() || end != trimmed.c_str() + trimmed.size() || !std::isfinite(value) || value < 0.0)
-    throw MeasurementError(path, line,
-                           "column '" + column + "': got \"" + trimmed + "\"; expected a number >= 0");
+  if (trimmed.empty() || end != trimmed.c_str() + trimmed.size() || !std::isfinite(value))
+    return std::nullopt;
   return value;
+}
+
+double non_negative_number(const std::string& text, const std::string& column, const std::string& path,
+                           int line) {
+  const auto value = finite_field(text);
+  if (!value || *value < 0.0)
+    throw MeasurementError(
+        path, line, "column '" + column + "': got \"" + trimmed_field(text) + "\"; expected a number >= 0");
+  return *value;
 }
 
 } // namespace sonicsim::measurements

@@ -2,6 +2,7 @@
 // number >= 0, with the file, line and column named when it is not one.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct CsvRecord {
 std::vector<CsvRecord> read_csv_records(const std::string& path, const std::string& what);
 
 std::string trimmed_field(const std::string& text);
+
+// The field as a finite number (blanks around it allowed, nothing else after it); none otherwise.
+std::optional<double> finite_field(const std::string& text);
 
 // Throws MeasurementError "FILE:LINE: column 'COLUMN': got "TEXT"; expected a number >= 0".
 double non_negative_number(const std::string& text, const std::string& column, const std::string& path,

@@ -3,6 +3,7 @@
 // calibration.json) and adds a section to the document. Pure code.
 #pragma once
 
+#include "sim/metrics/number_text.hpp"
 #include "sim/report/report_document.hpp"
 
 #include <filesystem>
@@ -36,8 +37,7 @@ void add_compare_section(ReportDocument& document, const std::filesystem::path& 
 void add_validate_section(ReportDocument& document, const std::filesystem::path& dir);
 void add_calibrate_section(ReportDocument& document, const std::filesystem::path& dir);
 
-// Shared by the sections: a JSON file read whole, a number for a table, a CSV's rows as chart values.
+// Shared by the sections: a JSON file read whole (numbers in tables go through metrics' significant()).
 Json read_json_file(const std::filesystem::path& path);
-std::string figure(double value, int digits = 4);
 
 } // namespace sonicsim::report

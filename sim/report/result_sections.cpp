@@ -103,7 +103,7 @@ void add_plan_section(ReportDocument& document, const fs::path& dir) {
     const double requested = plan.value("requested", 0.0);
     if (requested > 0)
       chart["layer"].push_back(
-          labelled_rule_x(requested, "planned: " + figure(requested, 4) + " jobs", "#d9534f"));
+          labelled_rule_x(requested, "planned: " + significant(requested, 4) + " jobs", "#d9534f"));
     document.chart(chart);
   }
 }
@@ -151,13 +151,14 @@ void add_validate_section(ReportDocument& document, const fs::path& dir) {
   Json values = Json::array();
   for (const auto& c : cases) {
     const auto number = [](const Json& v) {
-      return v.is_number() ? figure(v.get<double>()) : std::string("-");
+      return v.is_number() ? significant(v.get<double>()) : std::string("-");
     };
-    rows.push_back(
-        {c.at("id").get<std::string>(), number(c.at("measured")), number(c.at("simulated")),
-         c.at("relative_error").is_number() ? figure(100.0 * c.at("relative_error").get<double>(), 3) + " %"
-                                            : "-",
-         c.at("verdict").get<std::string>(), c.value("tolerance_reason", ""), c.value("source", "")});
+    rows.push_back({c.at("id").get<std::string>(), number(c.at("measured")), number(c.at("simulated")),
+                    c.at("relative_error").is_number()
+                        ? significant(100.0 * c.at("relative_error").get<double>(), 3) + " %"
+                        : "-",
+                    c.at("verdict").get<std::string>(), c.value("tolerance_reason", ""),
+                    c.value("source", "")});
     if (!c.at("measured").is_number() || !c.at("simulated").is_number() ||
         c.at("measured").get<double>() == 0.0)
       continue;
@@ -194,11 +195,11 @@ void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
   std::vector<std::vector<std::string>> rows{{"parameter", "value", "95 % half-width", "adopted"}};
   for (const auto& p : calibration.at("parameters"))
     rows.push_back({p.at("key").get<std::string>(),
-                    figure(p.at("value").get<double>()) + p.at("unit").get<std::string>(),
+                    significant(p.at("value").get<double>()) + p.at("unit").get<std::string>(),
                     p.contains("ci95_half_width")
-                        ? figure(p.at("ci95_half_width").get<double>()) + p.at("unit").get<std::string>()
+                        ? significant(p.at("ci95_half_width").get<double>()) + p.at("unit").get<std::string>()
                         : "not identifiable",
-                    figure(p.at("adopted").get<double>()) + p.at("unit").get<std::string>()});
+                    significant(p.at("adopted").get<double>()) + p.at("unit").get<std::string>()});
   document.table(rows);
   Json measured = Json::array(), predicted = Json::array(), residuals = Json::array();
   for (const auto& point : calibration.at("fit").at("points")) {
@@ -237,8 +238,8 @@ void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
     const Json& h = calibration.at("holdout");
     document.paragraph("Held-out series '" + h.at("series").get<std::string>() + "' (" +
                        h.at("scenario").get<std::string>() + "), predicted, not fitted: MAPE " +
-                       figure(100.0 * h.at("uncalibrated").value("mape", 0.0), 3) + " % uncalibrated, " +
-                       figure(100.0 * h.at("calibrated").value("mape", 0.0), 3) + " % calibrated.");
+                       significant(100.0 * h.at("uncalibrated").value("mape", 0.0), 3) + " % uncalibrated, " +
+                       significant(100.0 * h.at("calibrated").value("mape", 0.0), 3) + " % calibrated.");
   }
 }
 
@@ -246,12 +247,6 @@ Json read_json_file(const fs::path& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path.string() + ": cannot read");
   return Json::parse(in);
-}
-
-std::string figure(double value, int digits) {
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-  return buffer;
 }
 
 const char* result_kind_name(ResultKind kind) {

@@ -18,19 +18,19 @@ void headline(ReportDocument& document, const Json& summary) {
   const Json& r = summary.at("results");
   std::vector<std::vector<std::string>> rows{{"figure", "mean", "p50", "p95"}};
   const auto time_row = [&](const std::string& name, const Json& stats) {
-    rows.push_back(
-        {name + " (s)", figure(stats.at("mean_s")), figure(stats.at("p50_s")), figure(stats.at("p95_s"))});
+    rows.push_back({name + " (s)", significant(stats.at("mean_s")), significant(stats.at("p50_s")),
+                    significant(stats.at("p95_s"))});
   };
   for (const auto& [name, stats] : r.at("modules").items())
     time_row(name, stats);
   time_row("event", r.at("event"));
   document.table(rows);
   const Json& window = r.at("window");
-  document.paragraph("Steady-state window " + figure(window.at("start_s")) + " s to " +
-                     figure(window.at("end_s")) + " s of simulated time (" +
+  document.paragraph("Steady-state window " + significant(window.at("start_s")) + " s to " +
+                     significant(window.at("end_s")) + " s of simulated time (" +
                      (window.at("steady_state").get<bool>() ? "steady" : "NOT steady") +
                      "); bottleneck: " + r.at("bottleneck").at("resource").get<std::string>() + " at " +
-                     figure(100.0 * r.at("bottleneck").at("utilisation").get<double>(), 3) + " %.");
+                     significant(100.0 * r.at("bottleneck").at("utilisation").get<double>(), 3) + " %.");
   std::vector<std::string> warnings;
   for (const auto& warning : r.at("warnings"))
     warnings.push_back("warning: " + warning.get<std::string>());
@@ -190,7 +190,7 @@ void campaign(ReportDocument& document, const fs::path& dir, const Json& summary
   const Json& c = summary.at("results").at("campaign");
   const double scale = c.at("scale").get<double>();
   document.paragraph(
-      "Campaign simulated at " + figure(scale, 3) +
+      "Campaign simulated at " + significant(scale, 3) +
       " of the site; figures below are at full scale (the simulated counts divided by the scale).");
   if (fs::exists(dir / "campaign.csv")) {
     const CsvTable table = read_csv_file((dir / "campaign.csv").string());
@@ -216,11 +216,12 @@ void campaign(ReportDocument& document, const fs::path& dir, const Json& summary
                                               {{"jobs", hi}, {"gbps", intercept + slope * hi}}})}};
       line["mark"] = {{"type", "line"}, {"color", "#d9534f"}};
       chart["layer"].push_back(line);
-      document.paragraph(
-          "Fitted line: " + figure(slope) + " Gb/s per job, intercept " + figure(intercept) + " Gb/s (" +
-          (fit.value("determined", false) ? "determined"
-                                          : "NOT determined by the data: too narrow a range of jobs") +
-          ").");
+      document.paragraph("Fitted line: " + significant(slope) + " Gb/s per job, intercept " +
+                         significant(intercept) + " Gb/s (" +
+                         (fit.value("determined", false)
+                              ? "determined"
+                              : "NOT determined by the data: too narrow a range of jobs") +
+                         ").");
     }
     document.chart(chart);
   }
@@ -235,9 +236,9 @@ void campaign(ReportDocument& document, const fs::path& dir, const Json& summary
                             {"y", channel("events", "quantitative", "events")}});
   chart["layer"].push_back(bars);
   for (const auto& peak : histogram.at("peaks"))
-    chart["layer"].push_back(labelled_rule_x(peak.at("position_s").get<double>(),
-                                             "peak " + figure(peak.at("position_s").get<double>(), 3) + " s",
-                                             "#d9534f"));
+    chart["layer"].push_back(
+        labelled_rule_x(peak.at("position_s").get<double>(),
+                        "peak " + significant(peak.at("position_s").get<double>(), 3) + " s", "#d9534f"));
   document.chart(chart);
 }
 

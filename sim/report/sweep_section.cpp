@@ -113,7 +113,7 @@ void add_sweep_section(ReportDocument& document, const fs::path& dir,
       const std::string& group = fits.rows[i][fits.column("group")];
       module["layer"].push_back(labelled_rule_x(knee,
                                                 fits.rows[i][fits.column("series")] + " knee " +
-                                                    figure(knee, 3) + " jobs" +
+                                                    significant(knee, 3) + " jobs" +
                                                     (group == "all" ? "" : " (" + group + ")"),
                                                 colours[i % colours.size()]));
       module["layer"].back()["layer"][1]["mark"]["dy"] = 4 + 14 * static_cast<int>(i % 3);
