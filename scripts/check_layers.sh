@@ -23,7 +23,8 @@ declare -A allowed=(
   [sim/platform]="models sim/random sim/text sim/measurements sim/scenario sim/metrics"
   [sim/actors]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/platform"
   [sim/engine]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/platform sim/actors"
-  [sim/app]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/report sim/platform sim/actors sim/engine"
+  [sim/execution]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/engine"
+  [sim/app]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/report sim/platform sim/actors sim/engine sim/execution"
 )
 pure="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/report"
 
@@ -54,6 +55,7 @@ done
 if ((failures)); then exit 1; fi
 echo "layers respected:"
 for dir in models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis \
-  sim/planning sim/calibration sim/sweep sim/validation sim/report sim/platform sim/actors sim/engine sim/app; do
+  sim/planning sim/calibration sim/sweep sim/validation sim/report sim/platform sim/actors sim/engine sim/execution \
+  sim/app; do
   printf '  %-16s -> %s\n' "$dir" "${allowed[$dir]:-(nothing)}"
 done

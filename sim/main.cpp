@@ -1,8 +1,8 @@
 // sonicsim: discrete-event simulation of ML inference as a service (SONIC) for particle-physics computing.
 // This file only declares the command line; each subcommand lives in sim/app/.
 #include "sim/app/commands.hpp"
-#include "sim/app/process_arguments.hpp"
 #include "sim/engine/engine_arguments.hpp"
+#include "sim/execution/process_arguments.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -59,10 +59,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {
     // --help and --version print as CLI11 prints them; a bad option is an error in sonicsim's own shape.
     if (error.get_exit_code() == 0) return app.exit(error);
-    const auto parsed = app.get_subcommands();
-    const std::string command = parsed.empty() ? "" : parsed.front()->get_name() + " ";
-    std::cerr << "sonicsim: error: " << command << error.what() << " (see sonicsim " << command
-              << "--help)\n";
+    // The command as typed, nested ones too ("import perf-analyzer"), so the hint names the right --help.
+    std::string command;
+    for (auto parsed = app.get_subcommands(); !parsed.empty(); parsed = parsed.front()->get_subcommands())
+      command += (command.empty() ? "" : " ") + parsed.front()->get_name();
+    std::cerr << "sonicsim: error: " << (command.empty() ? "" : command + ": ") << error.what()
+              << " (see sonicsim " << (command.empty() ? "" : command + " ") << "--help)\n";
     return sonicsim::exit_bad_input;
   }
   // What went to standard output is a result too (an imported curve redirected into a file): a failed write

@@ -13,16 +13,12 @@ namespace sg4 = simgrid::s4u;
 
 namespace sonicsim {
 
-CampaignScheduler::CampaignScheduler(JobContext& context, std::vector<double> slot_cpu_speed,
-                                     std::vector<bool> slot_local_gpu)
+CampaignScheduler::CampaignScheduler(JobContext& context)
     : context_(&context), scenario_(context.scenario), campaign_(*context.scenario.workload.campaign),
       site_(context.site), servers_(context.servers), recorder_(context.recorder),
-      slot_cpu_speed_(std::move(slot_cpu_speed)), slot_local_gpu_(std::move(slot_local_gpu)),
-      slot_busy_since_s_(slot_cpu_speed_.size()), events_left_(campaign_.total_events),
+      placer_(context.scenario, context.servers.layout),
+      slot_busy_since_s_(static_cast<std::size_t>(placer_.slots())), events_left_(campaign_.total_events),
       rng_(make_stream(scenario_.seed, stream_campaign)) {
-  for (std::size_t m = 0; m < servers_.layout.served_models.size(); ++m)
-    balancers_.emplace_back(scenario_.models.at(servers_.layout.served_models[m]).deploy.load_balancer,
-                            static_cast<int>(servers_.layout.model_pods[m].size()));
   if (campaign_.slots_random)
     random_slots_.emplace(
         *campaign_.slots_random,
@@ -38,7 +34,7 @@ double CampaignScheduler::slots_at(double simulated_s) {
     const double t_in_cycle = campaign_.slots_repeat_s > 0 ? std::fmod(t_s, campaign_.slots_repeat_s) : t_s;
     fraction = campaign_.slots->at(t_in_cycle);
   }
-  return std::floor(fraction * static_cast<double>(slot_cpu_speed_.size()) + 1e-9);
+  return std::floor(fraction * static_cast<double>(placer_.slots()) + 1e-9);
 }
 
 double CampaignScheduler::cap_at(double simulated_s) const {
@@ -47,14 +43,7 @@ double CampaignScheduler::cap_at(double simulated_s) const {
 }
 
 void CampaignScheduler::start_job(int slot, double now_s) {
-  JobPlacement placement;
-  placement.job = next_job_++;
-  placement.worker = slot / scenario_.platform.jobs_per_node;
-  for (std::size_t m = 0; m < balancers_.size(); ++m)
-    placement.pods.push_back(servers_.layout.model_pods[m][static_cast<std::size_t>(
-        balancers_[m].connect(placement.job, placement.worker, rng_))]);
-  placement.cpu_speed = slot_cpu_speed_[static_cast<std::size_t>(slot)];
-  placement.local_gpu = slot_local_gpu_[static_cast<std::size_t>(slot)];
+  JobPlacement placement = placer_.place(next_job_++, slot, rng_);
   placement.start_s = now_s + sample(campaign_.start_delay_s, rng_);
   placement.events = scenario_.workload.events_per_job;
   if (events_left_) {
@@ -77,12 +66,7 @@ void CampaignScheduler::reclaim_finished_jobs() {
 
 void CampaignScheduler::job_finished(int slot, const std::vector<int>& pods) {
   if (closed_) return;
-  // The job's channels close: least_connections sees its pods one connection emptier.
-  for (std::size_t m = 0; m < balancers_.size(); ++m) {
-    const auto& model_pods = servers_.layout.model_pods[m];
-    balancers_[m].disconnect(
-        static_cast<int>(std::find(model_pods.begin(), model_pods.end(), pods[m]) - model_pods.begin()));
-  }
+  placer_.release(pods);
   auto& since_s = slot_busy_since_s_[static_cast<std::size_t>(slot)];
   recorder_.record_job_interval(*since_s, sg4::Engine::get_clock());
   since_s.reset();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "sim/actors/job_client.hpp"
+#include "sim/actors/job_placer.hpp"
 #include "sim/policy/load_balancer.hpp"
 #include "sim/policy/random_slot_share.hpp"
 
@@ -21,9 +22,7 @@ class CampaignScheduler {
 public:
   static constexpr double match_interval_s = 10.0;
 
-  // slot_cpu_speed and slot_local_gpu describe each worker slot (index = worker slot).
-  CampaignScheduler(JobContext& context, std::vector<double> slot_cpu_speed,
-                    std::vector<bool> slot_local_gpu);
+  explicit CampaignScheduler(JobContext& context);
   void operator()();
 
   // Slots the campaign may use at simulated time t (before the cap), and the cap (infinite when uncapped):
@@ -43,15 +42,13 @@ private:
   const SitePlatform& site_;
   const ServerDirectory& servers_;
   RunRecorder& recorder_;
-  std::vector<double> slot_cpu_speed_;
-  std::vector<bool> slot_local_gpu_;
+  JobPlacer placer_;
   std::vector<std::optional<double>> slot_busy_since_s_; // none: the slot is free
   int running_ = 0;
   std::optional<std::int64_t> events_left_; // none: unbounded (the window ends the campaign)
   int next_job_ = 0;
   bool closed_ = false; // the window has ended: jobs still running were recorded up to its end
   std::mt19937_64 rng_;
-  std::vector<ConnectionBalancer> balancers_;   // per served model
   std::optional<RandomSlotShare> random_slots_; // campaign.slots_random, when set
 };
 

@@ -37,7 +37,7 @@ InferenceServer::InferenceServer(const Model& model, int model_index, const Serv
       slots_.push_back(InstanceSlot{static_cast<int>(d), per_device[d],
                                     &model_.throughput_by_device.at(group.device_type)});
   if (on_cpu > 0)
-    slots_.push_back(InstanceSlot{-1, on_cpu, &model_.throughput_by_device.at(cpu_device_type)});
+    slots_.push_back(InstanceSlot{std::nullopt, on_cpu, &model_.throughput_by_device.at(cpu_device_type)});
 }
 
 std::optional<Rejection> InferenceServer::submit(InferenceRequest& request) {
@@ -93,16 +93,16 @@ void InferenceServer::drop_timed_out_requests(double now_s) {
   }
 }
 
-int InferenceServer::slot_for_next_batch() const {
-  int best = -1;
+std::optional<std::size_t> InferenceServer::slot_for_next_batch() const {
+  std::optional<std::size_t> best;
   double best_free_s = 0.0;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     if (slots_[s].idle_instances == 0) continue;
-    const int device = slots_[s].device;
+    const std::optional<int>& device = slots_[s].device;
     const double free_s =
-        device >= 0 ? pod_.devices[static_cast<std::size_t>(device)].free_at_s() : pod_.host.free_at_s();
-    if (best < 0 || free_s < best_free_s) {
-      best = static_cast<int>(s);
+        device ? pod_.devices[static_cast<std::size_t>(*device)].free_at_s() : pod_.host.free_at_s();
+    if (!best || free_s < best_free_s) {
+      best = s;
       best_free_s = free_s;
     }
   }
@@ -114,8 +114,8 @@ void InferenceServer::dispatch() {
   const double now_s = sg4::Engine::get_clock();
   drop_timed_out_requests(now_s);
   while (true) {
-    const int slot_index = slot_for_next_batch();
-    if (slot_index < 0) return;
+    const std::optional<std::size_t> slot_index = slot_for_next_batch();
+    if (!slot_index) return;
     const BatchDecision decision = decide_batch(queue_, now_s, batcher_);
     if (decision.kind == BatchDecision::Kind::idle) return;
     if (decision.kind == BatchDecision::Kind::wait_until) {
@@ -136,9 +136,9 @@ void InferenceServer::dispatch() {
       batch = free_batches_.back();
       free_batches_.pop_back();
     }
-    InstanceSlot& slot = slots_[static_cast<std::size_t>(slot_index)];
+    InstanceSlot& slot = slots_[*slot_index];
     --slot.idle_instances;
-    batch->slot = static_cast<std::size_t>(slot_index);
+    batch->slot = *slot_index;
     batch->requests.clear();
     const double duration_s = slot.curve->batch_time_s(decision.batch_size);
     double input_s = 0.0, output_s = 0.0; // the instance's host work for this batch, request by request
@@ -184,13 +184,13 @@ void InferenceServer::dispatch() {
 }
 
 Booking InferenceServer::run_on(const InstanceSlot& slot, double now_s, double duration_s) {
-  if (slot.device < 0) {
+  if (!slot.device) {
     const Booking booking = pod_.host.run(now_s, duration_s);
     recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
     return booking;
   }
-  const Booking booking = pod_.devices[static_cast<std::size_t>(slot.device)].run_batch(now_s, duration_s);
-  recorder_.record_device_busy(pod_.group, pod_.first_device + slot.device, booking.start_s, booking.end_s);
+  const Booking booking = pod_.devices[static_cast<std::size_t>(*slot.device)].run_batch(now_s, duration_s);
+  recorder_.record_device_busy(pod_.group, pod_.first_device + *slot.device, booking.start_s, booking.end_s);
   return booking;
 }
 

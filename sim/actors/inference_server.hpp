@@ -77,10 +77,10 @@ private:
   struct QueuedEntry : QueuedRequestView {
     InferenceRequest* request = nullptr;
   };
-  // Instances of this model on one device (or on the host's cores: device -1). Instances take batches
-  // independently; where they run, batches queue as the resource's sharing rule says.
+  // Instances of this model on one device (or, with no device, on the host's cores: CPU instances). Instances
+  // take batches independently; where they run, batches queue as the resource's sharing rule says.
   struct InstanceSlot {
-    int device = -1;
+    std::optional<int> device; // within the pod; none: the host's cores
     int idle_instances = 0;
     const ThroughputCurve* curve = nullptr;
   };
@@ -101,8 +101,9 @@ private:
   void dispatch();
   void finish_batch(Batch* batch);
   void drop_timed_out_requests(double now_s);
-  // The slot with an idle instance whose resource is free soonest (lowest index on ties); -1 if none.
-  int slot_for_next_batch() const;
+  // The slot with an idle instance whose resource is free soonest (lowest index on ties); none if none is
+  // idle.
+  std::optional<std::size_t> slot_for_next_batch() const;
   // A batch whose inputs are ready: runs it on its device (or core), then its output handling on a host core.
   void execute(Batch* batch);
   // Books `duration_s` of execution on the slot's device (or a host core, for a CPU instance) and records it.

@@ -57,7 +57,7 @@ JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<
   const ServerLayout& layout = context_.servers.layout;
   worker_ = site.worker_hosts[static_cast<std::size_t>(placement_.worker)];
   for (const auto& module : scenario_.workload.pipeline)
-    module_connection_.push_back(module.served() ? layout.model_index(module.model) : -1);
+    module_connection_.push_back(module.served() ? layout.model_index(module.model) : std::nullopt);
   for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
     Connection c;
     c.pod = placement_.pods[m];
@@ -194,7 +194,7 @@ void JobClient::next_module(Thread& thread) {
       });
       return;
     }
-    run_remote(thread, module, connections_[static_cast<std::size_t>(module_connection_[thread.module])]);
+    run_remote(thread, module, connections_[*module_connection_[thread.module]]);
     return;
   }
 }

@@ -132,9 +132,9 @@ private:
   int threads_running_ = 0;
   bool started_ = false;
   double job_start_s_ = 0.0;
-  double warmup_end_s_ = 0.0;           // the latest end of a warm-up event
-  std::vector<Connection> connections_; // per served model
-  std::vector<int> module_connection_;  // per pipeline module: index in connections_ (-1: not remote)
+  double warmup_end_s_ = 0.0;                                 // the latest end of a warm-up event
+  std::vector<Connection> connections_;                       // per served model
+  std::vector<std::optional<std::size_t>> module_connection_; // per pipeline module: index in connections_
   RequestSplitter request_splitter_;
   std::vector<std::unique_ptr<Thread>> threads_;
 };

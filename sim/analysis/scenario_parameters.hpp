@@ -8,7 +8,9 @@
 #include "models/mean_value_analysis.hpp"
 #include "models/sonic_latency_model.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/scenario/server_layout.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +81,7 @@ struct ScenarioParameters {
   // that reach them.
   struct PodNics {
     std::string name; // "pod NICs", or "pod NICs of GROUP"
+    int group = 0;    // index in platform.server_groups
     int pods = 1;
     double nic_bps = 0.0;
     double traffic_share = 1.0;
@@ -98,6 +101,8 @@ struct ScenarioParameters {
         label; // as `sonicsim analytic` names it: "pod NICs (all pods)", "site switch minus background"
     std::string capacity; // e.g. "4 x 16 Gb/s", "100 Gb/s minus 0 Gb/s background"
     double free_bps = 0.0;
+    ResourceKind kind = ResourceKind::site_switch;
+    std::optional<int> group; // pod NICs: the group whose pods they are
   };
   std::vector<OutboundLink> outbound_links;
   double shared_outbound_bps = 0.0; // capacity left for the jobs on the tightest of them
@@ -113,6 +118,13 @@ struct ScenarioParameters {
   // pod NICs as queueing stations, in that order. The network demands are taken out of the delay so that one
   // job alone sees exactly t_ideal plus its host time.
   models::ClosedNetwork closed_network() const;
+  // What each station of closed_network() is, in the same order: its kind and, where it is a group's, the
+  // group.
+  struct StationResource {
+    ResourceKind kind = ResourceKind::device_pool;
+    std::optional<int> group;
+  };
+  std::vector<StationResource> closed_network_resources() const;
   // Running jobs that fill the tightest shared outbound link at an event time of event_time_s; 0 when the
   // background traffic alone fills it.
   double network_limited_jobs(double event_time_s) const;

@@ -6,6 +6,7 @@
 #include "sim/metrics/number_text.hpp"
 
 #include "sim/analysis/analytic_curve.hpp"
+#include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/sweep/sweep_grid.hpp"
 
@@ -23,7 +24,7 @@ namespace {
 struct AnalyticArguments {
   ScenarioSource source;
   std::string jobs; // empty: 1 to twice the knee, ~25 points
-  bool json = false;
+  bool quiet = false, json = false;
 };
 
 // About 25 points from 1 to twice the knee.
@@ -37,7 +38,26 @@ std::vector<int> default_job_counts(double knee_jobs) {
   return jobs;
 }
 
-int analytic(const AnalyticArguments& arguments) {
+// Per model and device pool: the jobs per device at which the model alone would fill its devices.
+struct ModelKnee {
+  std::string station, model;
+  double jobs_per_device = 0.0;
+};
+
+// What `analytic` answers, computed once and then printed as text or JSON.
+struct AnalyticAnswer {
+  Scenario scenario;
+  analysis::ScenarioParameters parameters;
+  models::SonicLatencyModel model;
+  models::ClosedNetwork network;
+  models::AsymptoticBounds bounds;
+  double knee_jobs = 0.0, network_limit_jobs = 0.0, saturation_jobs = 0.0;
+  std::vector<ModelKnee> model_knees;
+  std::vector<analysis::AnalyticPoint> curve;
+  std::string mva_note;
+};
+
+AnalyticAnswer compute_analytic(const AnalyticArguments& arguments) {
   const Scenario scenario = arguments.source.load();
   const auto parameters = analysis::derive_parameters(scenario);
   const auto model = parameters.latency_model();
@@ -51,10 +71,6 @@ int analytic(const AnalyticArguments& arguments) {
   const double saturation_jobs = bounds.saturation_jobs / threads;
   // Per model and device pool: the jobs per device at which the model alone would fill its devices, the
   // asymptotes' crossing (D + Z) / (its demand per device), as the CMS per-model tests ask "jobs per T4".
-  struct ModelKnee {
-    std::string station, model;
-    double jobs_per_device = 0.0;
-  };
   const std::vector<int> jobs = arguments.jobs.empty()
                                     ? default_job_counts(std::max(knee_jobs, saturation_jobs))
                                     : parse_job_counts(arguments.jobs);
@@ -76,62 +92,70 @@ int analytic(const AnalyticArguments& arguments) {
                                " s; the " + std::to_string(parameters.n_gpu) +
                                " GPUs are one pool with one queue and exponential service";
 
-  if (arguments.json) {
-    nlohmann::ordered_json out;
-    out["scenario"] = scenario.name;
-    out["source_file"] = scenario.source_file;
-    auto& quantities = out["parameters"] = nlohmann::ordered_json::array();
-    for (const auto& q : parameters.quantities)
-      quantities.push_back(
-          {{"symbol", q.symbol}, {"value", q.value}, {"unit", q.unit}, {"derivation", q.derivation}});
-    out["model"] = {{"t_other_cpu_s", model.t_other_cpu_s()},
-                    {"t_preprocess_s", model.t_preprocess_s},
-                    {"t_gpu_s", model.t_gpu_s},
-                    {"t_transmit_s", model.t_transmit_s},
-                    {"t_travel_s", model.t_travel_s},
-                    {"t_latency_s", model.t_latency_s()},
-                    {"t_ideal_s", model.t_ideal_s()},
-                    {"n_gpu", model.n_gpu},
-                    {"knee_jobs", knee_jobs},
-                    {"optimal_cpu_per_gpu", model.optimal_cpu_per_gpu()}};
-    out["network_limit"] = {{"jobs", network_limit_jobs},
-                            {"link", parameters.shared_outbound_link},
-                            {"capacity_bps", parameters.shared_outbound_bps},
-                            {"bits_per_event", parameters.input_bytes * 8.0},
-                            {"event_time_s", model.t_ideal_s()}};
-    // ordered_json keeps members in a vector: build each array before inserting it (a reference into `out`
-    // does not survive the next insertion).
-    auto stations = nlohmann::ordered_json::array();
-    for (const auto& station : network.stations)
-      stations.push_back(
-          {{"name", station.name}, {"demand_s", station.demand_s}, {"servers", station.servers}});
-    out["mva_network"]["think_time_s"] = network.think_time_s;
-    out["mva_network"]["stations"] = stations;
-    out["mva_network"]["bottleneck"] = bounds.bottleneck;
-    out["mva_network"]["saturation_jobs"] = saturation_jobs;
-    out["mva_network"]["threads_per_job"] = parameters.threads;
-    auto knees = nlohmann::ordered_json::array();
-    for (const auto& k : model_knees)
-      knees.push_back({{"devices", k.station}, {"model", k.model}, {"jobs_per_device", k.jobs_per_device}});
-    out["mva_network"]["jobs_per_device_by_model"] = knees;
-    auto& points = out["curve"] = nlohmann::ordered_json::array();
-    for (const auto& p : curve)
-      points.push_back({{"jobs", p.jobs},
-                        {"sonic_module_s", p.sonic_module_s},
-                        {"sonic_event_s", p.sonic_event_s},
-                        {"saturated", p.saturated},
-                        {"mva_module_s", p.mva_module_s},
-                        {"mva_event_s", p.mva_event_s},
-                        {"mva_events_per_s", p.mva_events_per_s},
-                        {"mva_gpu_utilisation", p.mva_gpu_utilisation}});
-    auto& notes = out["notes"] = nlohmann::ordered_json::array();
-    for (const auto& caveat : parameters.caveats)
-      notes.push_back(caveat);
-    notes.push_back(mva_note);
-    std::cout << out.dump(2) << "\n";
-    return exit_ok;
-  }
+  return AnalyticAnswer{scenario,           parameters,      model,       network, bounds,  knee_jobs,
+                        network_limit_jobs, saturation_jobs, model_knees, curve,   mva_note};
+}
 
+nlohmann::ordered_json analytic_json(const AnalyticAnswer& answer) {
+  const auto& [scenario, parameters, model, network, bounds, knee_jobs, network_limit_jobs, saturation_jobs,
+               model_knees, curve, mva_note] = answer;
+  nlohmann::ordered_json out;
+  out["scenario"] = scenario.name;
+  out["source_file"] = scenario.source_file;
+  auto& quantities = out["parameters"] = nlohmann::ordered_json::array();
+  for (const auto& q : parameters.quantities)
+    quantities.push_back(
+        {{"symbol", q.symbol}, {"value", q.value}, {"unit", q.unit}, {"derivation", q.derivation}});
+  out["model"] = {{"t_other_cpu_s", model.t_other_cpu_s()},
+                  {"t_preprocess_s", model.t_preprocess_s},
+                  {"t_gpu_s", model.t_gpu_s},
+                  {"t_transmit_s", model.t_transmit_s},
+                  {"t_travel_s", model.t_travel_s},
+                  {"t_latency_s", model.t_latency_s()},
+                  {"t_ideal_s", model.t_ideal_s()},
+                  {"n_gpu", model.n_gpu},
+                  {"knee_jobs", knee_jobs},
+                  {"optimal_cpu_per_gpu", model.optimal_cpu_per_gpu()}};
+  out["network_limit"] = {{"jobs", network_limit_jobs},
+                          {"link", parameters.shared_outbound_link},
+                          {"capacity_bps", parameters.shared_outbound_bps},
+                          {"bits_per_event", parameters.input_bytes * 8.0},
+                          {"event_time_s", model.t_ideal_s()}};
+  // ordered_json keeps members in a vector: build each array before inserting it (a reference into `out`
+  // does not survive the next insertion).
+  auto stations = nlohmann::ordered_json::array();
+  for (const auto& station : network.stations)
+    stations.push_back(
+        {{"name", station.name}, {"demand_s", station.demand_s}, {"servers", station.servers}});
+  out["mva_network"]["think_time_s"] = network.think_time_s;
+  out["mva_network"]["stations"] = stations;
+  out["mva_network"]["bottleneck"] = bounds.bottleneck;
+  out["mva_network"]["saturation_jobs"] = saturation_jobs;
+  out["mva_network"]["threads_per_job"] = parameters.threads;
+  auto knees = nlohmann::ordered_json::array();
+  for (const auto& k : model_knees)
+    knees.push_back({{"devices", k.station}, {"model", k.model}, {"jobs_per_device", k.jobs_per_device}});
+  out["mva_network"]["jobs_per_device_by_model"] = knees;
+  auto& points = out["curve"] = nlohmann::ordered_json::array();
+  for (const auto& p : curve)
+    points.push_back({{"jobs", p.jobs},
+                      {"sonic_module_s", p.sonic_module_s},
+                      {"sonic_event_s", p.sonic_event_s},
+                      {"saturated", p.saturated},
+                      {"mva_module_s", p.mva_module_s},
+                      {"mva_event_s", p.mva_event_s},
+                      {"mva_events_per_s", p.mva_events_per_s},
+                      {"mva_gpu_utilisation", p.mva_gpu_utilisation}});
+  auto& notes = out["notes"] = nlohmann::ordered_json::array();
+  for (const auto& caveat : parameters.caveats)
+    notes.push_back(caveat);
+  notes.push_back(mva_note);
+  return out;
+}
+
+void print_analytic(const AnalyticAnswer& answer) {
+  const auto& [scenario, parameters, model, network, bounds, knee_jobs, network_limit_jobs, saturation_jobs,
+               model_knees, curve, mva_note] = answer;
   std::printf("sonicsim analytic: %s (%s)\n\nparameters derived from the scenario (per event):\n",
               scenario.name.c_str(), scenario.source_file.c_str());
   for (const auto& q : parameters.quantities) {
@@ -176,6 +200,15 @@ int analytic(const AnalyticArguments& arguments) {
   std::printf("\nnotes:\n  - %s\n", mva_note.c_str());
   for (const auto& caveat : parameters.caveats)
     std::printf("  - %s\n", caveat.c_str());
+}
+
+int analytic(const AnalyticArguments& arguments) {
+  const AnalyticAnswer answer = compute_analytic(arguments);
+  if (arguments.quiet) return exit_ok; // the scenario loaded and the models answered: that is the result
+  if (arguments.json)
+    std::cout << analytic_json(answer).dump(2) << "\n";
+  else
+    print_analytic(answer);
   return exit_ok;
 }
 
@@ -189,7 +222,7 @@ void register_analytic_command(CLI::App& app, int& result) {
   command->add_option("--jobs", arguments->jobs,
                       "Job counts for the curve: start:stop:step or a,b,c "
                       "(default: 1 to twice the knee)");
-  command->add_flag("--json", arguments->json, "Print one JSON document instead of tables");
+  add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded(*arguments, analytic); });
 }
 

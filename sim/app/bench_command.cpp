@@ -6,10 +6,11 @@
 // request a SimGrid flow.
 #include "sim/app/commands.hpp"
 
-#include "sim/app/process_pool.hpp"
+#include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/engine/flow_floor.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/execution/process_pool.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
@@ -32,6 +33,7 @@ struct BenchArguments {
   std::vector<int> jobs{100, 400, 1000};
   std::string campaign = "configs/protodune_2022_campaign.yaml";
   std::vector<double> campaign_scales{0.1, 0.25};
+  bool quiet = false, json = false;
 };
 
 struct Measurement {
@@ -127,8 +129,9 @@ WithFloor measure_with_floor(const Scenario& scenario, int repeat) {
   return out;
 }
 
-void print_row(const char* label, const std::vector<Measurement>& runs,
-               const std::vector<double>& floor_per_s = {}) {
+// One configuration's medians over its runs (and its SimGrid floor, when measured).
+nlohmann::ordered_json bench_row(const std::string& label, const std::vector<Measurement>& runs,
+                                 const std::vector<double>& floor_per_s = {}) {
   std::vector<double> requests_per_s, requests_per_cpu_s, events_per_s, wall_s, rss_mb, cpu_us_per_request,
       fast_share;
   for (const auto& run : runs) {
@@ -140,37 +143,63 @@ void print_row(const char* label, const std::vector<Measurement>& runs,
     wall_s.push_back(run.wall_s);
     rss_mb.push_back(run.peak_rss_mb);
   }
-  std::printf("%-22s %10.0f %12.0f %14.0f %12.0f %10.3f %10.1f", label, runs.front().requests,
-              median(requests_per_s), median(requests_per_cpu_s), median(events_per_s), median(wall_s),
-              median(rss_mb));
+  nlohmann::ordered_json row{{"configuration", label},
+                             {"requests", runs.front().requests},
+                             {"requests_per_s", median(requests_per_s)},
+                             {"requests_per_cpu_s", median(requests_per_cpu_s)},
+                             {"events_per_s", median(events_per_s)},
+                             {"wall_s", median(wall_s)},
+                             {"peak_mb", median(rss_mb)},
+                             {"cpu_us_per_request", median(cpu_us_per_request)},
+                             {"fast_flow_percent", median(fast_share)}};
   if (!floor_per_s.empty()) {
     std::vector<double> of_floor;
     for (std::size_t i = 0; i < runs.size(); ++i)
       of_floor.push_back(100.0 * runs[i].requests / runs[i].wall_s / floor_per_s[i]);
-    std::printf(" %15.0f %9.0f%%", median(floor_per_s), median(of_floor));
-  } else {
-    std::printf(" %15s %10s", "", "");
+    row["floor_flows_per_s"] = median(floor_per_s);
+    row["of_floor_percent"] = median(of_floor);
   }
-  std::printf(" %11.2f %8.0f%%\n", median(cpu_us_per_request), median(fast_share));
+  return row;
+}
+
+void print_row(const nlohmann::ordered_json& row) {
+  std::printf("%-22s %10.0f %12.0f %14.0f %12.0f %10.3f %10.1f",
+              row["configuration"].get<std::string>().c_str(), row["requests"].get<double>(),
+              row["requests_per_s"].get<double>(), row["requests_per_cpu_s"].get<double>(),
+              row["events_per_s"].get<double>(), row["wall_s"].get<double>(), row["peak_mb"].get<double>());
+  if (row.contains("floor_flows_per_s"))
+    std::printf(" %15.0f %9.0f%%", row["floor_flows_per_s"].get<double>(),
+                row["of_floor_percent"].get<double>());
+  else
+    std::printf(" %15s %10s", "", "");
+  std::printf(" %11.2f %8.0f%%\n", row["cpu_us_per_request"].get<double>(),
+              row["fast_flow_percent"].get<double>());
 }
 
 int bench(const BenchArguments& arguments) {
   const Scenario base = arguments.source.load();
-  std::printf(
-      "sonicsim bench: scenario %s, medians of %d runs, each in its own process; %u hardware threads\n\n",
+  const bool text = !arguments.quiet && !arguments.json;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  const TextOutput say{text};
+  const auto add_row = [&](nlohmann::ordered_json row, const char* table) {
+    row["table"] = table;
+    if (text) print_row(row);
+    rows.push_back(std::move(row));
+  };
+  say("sonicsim bench: scenario %s, medians of %d runs, each in its own process; %u hardware threads\n\n",
       base.name.c_str(), arguments.repeat, std::thread::hardware_concurrency());
   double load[1] = {0.0};
-  if (::getloadavg(load, 1) == 1) std::printf("load average before the runs: %.2f\n\n", load[0]);
-  std::printf("%-22s %10s %12s %14s %12s %10s %10s %15s %10s %11s %9s\n", "configuration", "requests",
-              "requests/s", "requests/cpu-s", "events/s", "wall s", "peak MB", "SimGrid floor/s", "of floor",
-              "cpu us/req", "fast");
+  if (::getloadavg(load, 1) == 1) say("load average before the runs: %.2f\n\n", load[0]);
+  say("%-22s %10s %12s %14s %12s %10s %10s %15s %10s %11s %9s\n", "configuration", "requests", "requests/s",
+      "requests/cpu-s", "events/s", "wall s", "peak MB", "SimGrid floor/s", "of floor", "cpu us/req", "fast");
   std::vector<std::pair<int, double>> peak_mb_by_jobs;
+  std::optional<double> memory_per_job_kb;
   for (const int jobs : arguments.jobs) {
     const Scenario scenario = arguments.source.load({"workload.jobs=" + std::to_string(jobs)});
     const std::string label =
         std::to_string(jobs) + " jobs x " + std::to_string(scenario.workload.events_per_job) + " ev";
     const WithFloor measured = measure_with_floor(scenario, arguments.repeat);
-    print_row(label.c_str(), measured.runs, measured.floor_per_s);
+    add_row(bench_row(label, measured.runs, measured.floor_per_s), "jobs");
     std::vector<double> rss_mb;
     for (const auto& run : measured.runs)
       rss_mb.push_back(run.peak_rss_mb);
@@ -180,34 +209,34 @@ int bench(const BenchArguments& arguments) {
     // The process's fixed cost (libraries, platform) cancels out between the smallest and largest runs.
     const auto [fewest, fewest_mb] = *std::min_element(peak_mb_by_jobs.begin(), peak_mb_by_jobs.end());
     const auto [most, most_mb] = *std::max_element(peak_mb_by_jobs.begin(), peak_mb_by_jobs.end());
-    if (most > fewest)
-      std::printf("memory per job: %.1f kB (peak memory from %d to %d jobs)\n",
-                  (most_mb - fewest_mb) * 1024.0 / (most - fewest), fewest, most);
+    if (most > fewest) {
+      memory_per_job_kb = (most_mb - fewest_mb) * 1024.0 / (most - fewest);
+      say("memory per job: %.1f kB (peak memory from %d to %d jobs)\n", *memory_per_job_kb, fewest, most);
+    }
   }
   // The shipped 2022 campaign: jobs coming and going over hours, the site switch saturated part of the time.
   if (!arguments.campaign.empty() && std::filesystem::exists(arguments.campaign)) {
-    std::printf("\ncampaign (%s, its 5 h window):\n", arguments.campaign.c_str());
+    say("\ncampaign (%s, its 5 h window):\n", arguments.campaign.c_str());
     for (const double scale : arguments.campaign_scales) {
       char setting[64];
       std::snprintf(setting, sizeof setting, "workload.campaign.scale=%g", scale);
       const Scenario scenario = load_scenario_file(arguments.campaign, {setting});
       char label[64];
       std::snprintf(label, sizeof label, "campaign x %g", scale);
-      print_row(label, measure(scenario, arguments.repeat));
+      add_row(bench_row(label, measure(scenario, arguments.repeat)), "campaign");
     }
   } else if (!arguments.campaign.empty()) {
-    std::printf("\ncampaign rows skipped: no %s here (run from the repository root, or --campaign FILE)\n",
-                arguments.campaign.c_str());
+    say("\ncampaign rows skipped: no %s here (run from the repository root, or --campaign FILE)\n",
+        arguments.campaign.c_str());
   }
-  std::printf("\nmemory against the number of events (400 jobs):\n");
+  say("\nmemory against the number of events (400 jobs):\n");
   for (const int events : {6, 24}) {
     const Scenario scenario =
         arguments.source.load({"workload.jobs=400", "workload.events_per_job=" + std::to_string(events)});
     const std::string label = "400 jobs x " + std::to_string(events) + " ev";
-    print_row(label.c_str(), measure(scenario, arguments.repeat));
+    add_row(bench_row(label, measure(scenario, arguments.repeat)), "events");
   }
-  std::printf(
-      "\nrequests/s and events/s: simulated per wall-clock second (engine set-up included);\n"
+  say("\nrequests/s and events/s: simulated per wall-clock second (engine set-up included);\n"
       "requests/cpu-s: per second of the run's own CPU time, which other load on the machine does not "
       "inflate;\n"
       "SimGrid floor/s: SimGrid alone moving the same request flows on the same platform (no servers, no "
@@ -217,6 +246,11 @@ int bench(const BenchArguments& arguments) {
       "request a SimGrid flow; of floor: median over runs of requests/s / the floor measured right after;\n"
       "cpu us/req: CPU microseconds per simulated request; fast: flows timed without SimGrid's solver\n"
       "(platform.network.fast_path; the floor uses the same flows, fast path included).\n");
+  if (arguments.json) {
+    nlohmann::ordered_json out{{"scenario", base.name}, {"repeat", arguments.repeat}, {"rows", rows}};
+    if (memory_per_job_kb) out["memory_per_job_kb"] = *memory_per_job_kb;
+    std::printf("%s\n", out.dump(1).c_str());
+  }
   return exit_ok;
 }
 
@@ -231,11 +265,19 @@ void register_bench_command(CLI::App& app, int& result) {
   arguments->source.add_options(*command);
   command->add_option("--repeat", arguments->repeat, "Runs per configuration (median reported)")
       ->check(CLI::Range(1, 50));
-  command->add_option("--jobs", arguments->jobs, "Job counts to measure")->check(CLI::PositiveNumber);
+  command->add_option("--jobs", arguments->jobs, "Job counts to measure, e.g. 100,400,1000")
+      ->check(CLI::PositiveNumber)
+      ->delimiter(',')
+      ->allow_extra_args(false);
   command->add_option("--campaign", arguments->campaign,
                       "Campaign scenario for the campaign rows (\"\" to skip them)");
-  command->add_option("--campaign-scales", arguments->campaign_scales, "Scales of the campaign rows")
+  command
+      ->add_option("--campaign-scales", arguments->campaign_scales,
+                   "Scales of the campaign rows, e.g. 0.1,0.25")
+      ->delimiter(',')
+      ->allow_extra_args(false)
       ->check(CLI::Range(1e-3, 1.0));
+  add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded(*arguments, bench); });
 }
 

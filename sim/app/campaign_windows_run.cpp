@@ -2,13 +2,10 @@
 
 #include "sim/analysis/campaign_windows.hpp"
 #include "sim/app/commands.hpp"
-#include "sim/app/process_arguments.hpp"
-#include "sim/app/process_pool.hpp"
-#include "sim/app/slurm_batch.hpp"
 #include "sim/app/summary_printer.hpp"
-#include "sim/app/sweep_point_files.hpp"
 #include "sim/engine/output_files.hpp"
-#include "sim/engine/simulation.hpp"
+#include "sim/execution/run_or_submit.hpp"
+#include "sim/execution/state_file.hpp"
 #include "sim/metrics/histogram_peaks.hpp"
 #include "sim/metrics/number_text.hpp"
 #include "sim/metrics/summary_json.hpp"
@@ -24,72 +21,42 @@ namespace fs = std::filesystem;
 
 namespace sonicsim {
 
-int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
-                         const CampaignWindowsRun& how) {
+int run_campaign_windows(const Scenario& scenario, const ScenarioSource& source, const fs::path& output_dir,
+                         int window_count, const ExecutionOptions& execution) {
   if (!scenario.workload.campaign || !scenario.workload.campaign->window_s)
     throw InputError("--campaign-windows: the scenario must be a campaign with a window "
                      "(workload.campaign.window), whose measured span is cut into the windows");
-  const auto windows = analysis::split_campaign(scenario, how.windows);
+  const auto windows = analysis::split_campaign(scenario, window_count);
   const auto started = std::chrono::steady_clock::now();
+  const bool on_cluster = execution.on_cluster();
+  std::vector<SimulationRequest> requests;
+  for (std::size_t k = 0; k < windows.size(); ++k) {
+    const Campaign& c = *windows[k].scenario.workload.campaign;
+    // What makes the window of the campaign, as overrides a process elsewhere applies.
+    const std::vector<std::string> window_overrides{
+        "workload.campaign.start=" + exact_number_text(c.start_s) + "s",
+        "workload.campaign.window=" + exact_number_text(*c.window_s) + "s",
+        "workload.campaign.total_events=null",
+        "workload.campaign.schedule_seed=" + std::to_string(*c.schedule_seed),
+        std::string("workload.campaign.finish_events=") + (c.finish_events ? "true" : "false")};
+    SimulationRequest request{windows[k].scenario, source.recipe(windows[k].scenario, window_overrides), {}};
+    if (!on_cluster) {
+      request.here.output_dir = output_dir / ("window_" + std::to_string(k));
+      ensure_writable_directory(*request.here.output_dir);
+    }
+    requests.push_back(std::move(request));
+  }
+  const ExecutionContext context{execution, output_dir, "run: campaign windows",
+                                 (output_dir / "campaign_windows.json").string()};
+  const auto outcomes = run_or_submit(context, requests);
+  if (!outcomes) return exit_ok; // submitted: the merge job writes campaign_windows.json
   std::vector<RunSummary> summaries(windows.size());
   std::vector<std::string> failures;
-  const bool on_cluster = how.slurm.enabled();
-  if (on_cluster) {
-    std::vector<SlurmSimulation> simulations;
-    for (const auto& window : windows) {
-      const Campaign& c = *window.scenario.workload.campaign;
-      SlurmSimulation simulation{how.scenario_path.empty() ? "" : fs::absolute(how.scenario_path).string(),
-                                 how.variant, how.set_overrides, window.scenario.seed,
-                                 scenario_fingerprint(window.scenario)};
-      simulation.overrides.push_back("workload.campaign.start=" + exact_number_text(c.start_s) + "s");
-      simulation.overrides.push_back("workload.campaign.window=" + exact_number_text(*c.window_s) + "s");
-      simulation.overrides.push_back("workload.campaign.total_events=null");
-      simulation.overrides.push_back("workload.campaign.schedule_seed=" + std::to_string(*c.schedule_seed));
-      simulation.overrides.push_back(std::string("workload.campaign.finish_events=") +
-                                     (c.finish_events ? "true" : "false"));
-      simulations.push_back(std::move(simulation));
-    }
-    SlurmSimulations on_slurm(output_dir, how.slurm, "campaign-windows");
-    if (!how.slurm.collect &&
-        ((how.slurm.submit && !how.slurm.wait) || (how.slurm.dry_run && !how.slurm.submit))) {
-      // The merge job runs this command again, collecting: it writes campaign_windows.json.
-      const SlurmSubmission submission = on_slurm.submit(simulations, repeat_command({"--slurm-collect"}));
-      if (submission.merge_job.empty()) {
-        print_dry_run(submission);
-        return exit_ok;
-      }
-      std::printf("submitted: array job %s, merge job %s (after the array; it writes %s)\n",
-                  submission.array_job.empty() ? "none (every window has its result)"
-                                               : submission.array_job.c_str(),
-                  submission.merge_job.c_str(), (output_dir / "campaign_windows.json").c_str());
-      return exit_ok;
-    }
-    const auto outcomes = how.slurm.collect ? on_slurm.collect(simulations) : on_slurm.run(simulations);
-    for (std::size_t k = 0; k < windows.size(); ++k) {
-      if (outcomes[k].ok)
-        summaries[k] = outcomes[k].summary;
-      else
-        failures.push_back("window " + std::to_string(k) + ": " + outcomes[k].error);
-    }
-  } else {
-    for (std::size_t k = 0; k < windows.size(); ++k)
-      ensure_writable_directory(output_dir / ("window_" + std::to_string(k)));
-    std::size_t done = 0;
-    run_in_child_processes(
-        windows.size(), how.parallel,
-        [&](std::size_t k) {
-          RunOptions options;
-          options.output_dir = output_dir / ("window_" + std::to_string(k));
-          return run_summary_to_json(run_simulation(windows[k].scenario, options).summary).dump();
-        },
-        [&](std::size_t k, const ChildResult& child) {
-          std::fprintf(stderr, "run: %zu/%zu campaign windows done (window %zu, %.1f s)\n", ++done,
-                       windows.size(), k, child.wall_clock_s);
-          if (child.ok)
-            summaries[k] = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
-          else
-            failures.push_back("window " + std::to_string(k) + ": " + child.output);
-        });
+  for (std::size_t k = 0; k < windows.size(); ++k) {
+    if ((*outcomes)[k].ok)
+      summaries[k] = (*outcomes)[k].summary;
+    else
+      failures.push_back("window " + std::to_string(k) + ": " + (*outcomes)[k].error);
   }
   if (!failures.empty()) {
     for (const auto& failure : failures)
@@ -131,7 +98,7 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
               << ',' << smoothed[i] << '\n';
   write_file_atomically(output_dir / "event_time_histogram.csv", histogram.str());
   const nlohmann::ordered_json out{{"scenario", scenario.name},
-                                   {"windows", how.windows},
+                                   {"windows", window_count},
                                    {"warmup_s", scenario.workload.campaign->warmup_s},
                                    {"where", on_cluster ? "slurm" : "here"},
                                    {"events_completed", events},
@@ -141,9 +108,9 @@ int run_campaign_windows(const Scenario& scenario, const fs::path& output_dir,
   // Last: a directory without campaign_windows.json is not a finished result.
   write_file_atomically(output_dir / "campaign_windows.json", out.dump(1) + "\n");
 
-  if (!how.quiet) {
+  if (!execution.quiet) {
     std::printf("campaign %s in %d time windows of %.4g h, each after its own %.4g h warm-up (%s, %.1f s)\n",
-                scenario.name.c_str(), how.windows, windows.front().measured_s / 3600.0,
+                scenario.name.c_str(), window_count, windows.front().measured_s / 3600.0,
                 scenario.workload.campaign->warmup_s / 3600.0, on_cluster ? "Slurm job array" : "here",
                 elapsed_s);
     std::printf("events              %.0f measured, mean %.4g s\n", events,

@@ -4,25 +4,17 @@
 // DIR/window_<k>/ when run here.
 #pragma once
 
-#include "sim/app/slurm_jobs.hpp"
+#include "sim/app/scenario_source.hpp"
+#include "sim/execution/execution_options.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <filesystem>
-#include <string>
 
 namespace sonicsim {
 
-struct CampaignWindowsRun {
-  int windows = 1;
-  int parallel = 1;
-  bool quiet = false;
-  SlurmOptions slurm;
-  std::string scenario_path; // for the array tasks (empty: the embedded default)
-  std::string variant;
-  std::vector<std::string> set_overrides;
-};
-
-int run_campaign_windows(const Scenario& scenario, const std::filesystem::path& output_dir,
-                         const CampaignWindowsRun& how);
+// `source` is where `scenario` came from: a cluster's tasks rebuild each window from it.
+int run_campaign_windows(const Scenario& scenario, const ScenarioSource& source,
+                         const std::filesystem::path& output_dir, int window_count,
+                         const ExecutionOptions& execution);
 
 } // namespace sonicsim

@@ -6,10 +6,12 @@
 #include "sim/app/html_report.hpp"
 
 #include "sim/app/compare_table.hpp"
-#include "sim/app/simulation_batch.hpp"
-#include "sim/app/sweep_point_files.hpp"
-#include "sim/app/variant_source.hpp"
+#include "sim/app/execution_flags.hpp"
+#include "sim/app/output_options.hpp"
+#include "sim/app/scenario_source.hpp"
 #include "sim/engine/output_files.hpp"
+#include "sim/execution/run_or_submit.hpp"
+#include "sim/execution/state_file.hpp"
 #include "sim/planning/capacity_analysis.hpp"
 #include "sim/random/replication_seed.hpp"
 
@@ -30,11 +32,18 @@ struct CompareArguments {
   std::vector<std::string> only; // variant names; empty: all
   int jobs = 0;
   int replications = 1;
-  int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::string output_dir;
+  bool quiet = false, json = false;
+  ExecutionFlags execution{hardware_threads()};
 };
 
+std::vector<std::string> variant_list(const std::string& name) {
+  return name.empty() ? std::vector<std::string>{} : std::vector<std::string>{name};
+}
+
 int compare(const CompareArguments& arguments) {
+  const ExecutionOptions execution =
+      execution_options(arguments.execution, arguments.quiet || arguments.json);
   // Everything is loaded (and so checked) before the first run.
   const Scenario base = arguments.source.load();
   if (base.workload.campaign)
@@ -49,12 +58,13 @@ int compare(const CompareArguments& arguments) {
         std::find(arguments.only.begin(), arguments.only.end(), variant.name) != arguments.only.end())
       names.push_back(variant.name);
   for (const auto& wanted : arguments.only)
-    if (std::find(names.begin(), names.end(), wanted) == names.end()) load_variant(arguments.source, wanted);
+    if (std::find(names.begin(), names.end(), wanted) == names.end())
+      arguments.source.load_variants({wanted});
   const int jobs = arguments.jobs > 0 ? arguments.jobs : base.workload.jobs;
   const std::vector<std::string> at_jobs{"workload.jobs=" + std::to_string(jobs)};
   std::vector<ComparedScenario> compared;
   for (const auto& name : names) {
-    ComparedScenario c{name, load_variant(arguments.source, name, at_jobs), {}, {}, {}};
+    ComparedScenario c{name, arguments.source.load_variants(variant_list(name), at_jobs), {}, {}, {}};
     const ServerGroup& group = planning::planned_group(c.scenario);
     c.analysis = planning::analyse_layout(
         c.scenario, planning::PodLayout{group.pods, group.devices_per_pod, group.device_type, 0.0});
@@ -71,20 +81,29 @@ int compare(const CompareArguments& arguments) {
 
   // Column by column, replication by replication: loaded, then low load.
   const int replications = arguments.replications;
-  std::vector<Scenario> runs;
+  const std::vector<std::string> at_reference{"workload.jobs=" + std::to_string(reference_jobs)};
+  std::vector<SimulationRequest> runs;
   for (const auto& c : compared)
     for (int r = 0; r < replications; ++r) {
       Scenario loaded = c.scenario;
       loaded.seed = replication_seed(c.scenario.seed, r);
-      runs.push_back(loaded);
+      runs.push_back(
+          {loaded, arguments.source.recipe_with_variants(loaded, variant_list(c.name), at_jobs), {}});
       loaded.workload.jobs = reference_jobs;
-      runs.push_back(loaded);
+      runs.push_back(
+          {loaded, arguments.source.recipe_with_variants(loaded, variant_list(c.name), at_reference), {}});
     }
-  std::printf("compare %s: base and %zu variant(s) at %d jobs, reference at %d jobs", base.name.c_str(),
-              compared.size() - 1, jobs, reference_jobs);
-  if (replications > 1) std::printf(", %d replications each", replications);
-  std::printf("; %zu runs (-j %d)\n", runs.size(), arguments.parallel);
-  const auto outcomes = simulate_batch(runs, arguments.parallel, "compare");
+  const bool text = !arguments.quiet && !arguments.json;
+  if (text) {
+    std::printf("compare %s: base and %zu variant(s) at %d jobs, reference at %d jobs", base.name.c_str(),
+                compared.size() - 1, jobs, reference_jobs);
+    if (replications > 1) std::printf(", %d replications each", replications);
+    std::printf("; %zu runs\n", runs.size());
+  }
+  const ExecutionContext context{execution, output_dir, "compare", (output_dir / "compare.json").string()};
+  const auto simulated = run_or_submit(context, runs);
+  if (!simulated) return exit_ok; // submitted: the merge job writes compare.json
+  const auto& outcomes = *simulated;
   for (std::size_t i = 0; i < compared.size(); ++i)
     for (int r = 0; r < replications; ++r) {
       const std::size_t k = 2 * (i * replications + r);
@@ -92,11 +111,12 @@ int compare(const CompareArguments& arguments) {
       compared[i].reference.push_back(outcomes[k + 1]);
     }
   const auto table = compare_figures(compared, jobs, reference_jobs, replications);
-  print_compare_table(table);
+  if (text) print_compare_table(table);
   write_file_atomically(output_dir / "compare.json", compare_to_json(table).dump(1) + "\n");
-  std::printf("\nwrote %s\n", (output_dir / "compare.json").string().c_str());
+  if (text) std::printf("\nwrote %s\n", (output_dir / "compare.json").string().c_str());
+  if (arguments.json) std::printf("%s\n", compare_to_json(table).dump(1).c_str());
   std::fflush(stdout);
-  write_html_report_if_asked(arguments.html, output_dir);
+  write_html_report_if_asked(arguments.html, output_dir, !text);
   for (std::size_t i = 0; i < compared.size(); ++i)
     for (const auto* outcomes_of : {&compared[i].loaded, &compared[i].reference})
       for (const auto& outcome : *outcomes_of)
@@ -116,8 +136,11 @@ void register_compare_command(CLI::App& app, int& result) {
       "compare",
       "Simulate the scenario and each of its named variants (variants:) and print their key figures "
       "side by side against the base; writes compare.json");
-  arguments->source.add_options(*command);
-  command->add_option("--variant", arguments->only, "Compare only these variants (repeatable; default: all)");
+  arguments->source.add_options(*command, false);
+  command
+      ->add_option("--variant", arguments->only,
+                   "Compare only these variants, each as a column (repeatable; default: all)")
+      ->allow_extra_args(false);
   command->add_option("--jobs", arguments->jobs, "Concurrent jobs for every column (default: the scenario's)")
       ->check(CLI::Range(1, 10000000));
   command
@@ -126,13 +149,13 @@ void register_compare_command(CLI::App& app, int& result) {
           "Independent replications per column (the same seeds in every column): figures as mean +- 95 % "
           "interval")
       ->check(CLI::Range(1, 1000));
-  command->add_option("-j,--parallel", arguments->parallel, "Simulations at once (default: hardware threads)")
-      ->check(CLI::Range(1, 1024));
   command
       ->add_option("--out", arguments->output_dir,
                    "Output directory for compare.json (default: out/compare_<scenario name>)")
       ->check(directory_path);
+  add_execution_options(*command, arguments->execution, ExecutionShape::simulations);
   add_html_option(*command, arguments->html);
+  add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded(*arguments, compare); });
 }
 

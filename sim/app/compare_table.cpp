@@ -68,7 +68,7 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
       for (const auto& field : simulated_fields)
         values[field.name].push_back(one.*field.field);
       if (const auto cost = planning::cost_per_event(priced, s.events_per_s)) costs.push_back(cost->usd);
-      ++bottlenecks[s.bottleneck];
+      ++bottlenecks[s.bottleneck.sentence()];
       ++f.replications;
     }
     if (f.replications > 0) {

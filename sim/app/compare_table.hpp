@@ -2,8 +2,8 @@
 // simulated at the compared job count and at low load, next to the analytic knee, ratio and network limit.
 #pragma once
 
-#include "sim/app/simulation_batch.hpp"
 #include "sim/metrics/confidence_interval.hpp"
+#include "sim/metrics/run_summary.hpp"
 #include "sim/planning/capacity_analysis.hpp"
 #include "sim/scenario/scenario.hpp"
 

@@ -18,8 +18,8 @@ std::size_t write_html_report(const std::vector<std::filesystem::path>& director
                               const std::vector<std::string>& measured_cases = {});
 
 // The --html flag of a command that writes results, and what it does: DIR/report.html from DIR, said on
-// stdout.
+// stdout unless quiet.
 void add_html_option(CLI::App& command, bool& html);
-void write_html_report_if_asked(bool html, const std::filesystem::path& dir);
+void write_html_report_if_asked(bool html, const std::filesystem::path& dir, bool quiet = false);
 
 } // namespace sonicsim

@@ -4,8 +4,8 @@
 //   Y]
 #include "sim/app/commands.hpp"
 #include "sim/app/scenario_source.hpp"
-#include "sim/app/simulation_batch.hpp"
 #include "sim/calibration/perf_analyzer_replay.hpp"
+#include "sim/execution/local_pool.hpp"
 #include "sim/measurements/model_analyzer.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/measurements/triton_config.hpp"
@@ -64,6 +64,45 @@ std::string duration_text(double seconds) {
   else
     std::snprintf(buffer, sizeof buffer, "%.6gns", seconds * 1e9);
   return buffer;
+}
+
+// perf_analyzer's setup, simulated with what was imported: does it land where the files say?
+int replay_perf_analyzer(const PerfAnalyzerArguments& arguments,
+                         const measurements::PerfAnalyzerImport& imported, double input_bytes,
+                         double output_bytes) {
+  calibration::ReplaySettings settings;
+  settings.device_type = arguments.device;
+  settings.instances = arguments.instances;
+  settings.dynamic_batching = arguments.dynamic_batching;
+  settings.max_batch_size = arguments.max_batch_size;
+  settings.host_cores = arguments.host_cores;
+  if (input_bytes > 0) settings.input_bytes_per_inference = input_bytes;
+  if (output_bytes > 0) settings.output_bytes_per_inference = output_bytes;
+  const auto replays = calibration::perf_analyzer_replays(imported, settings);
+  std::vector<SimulationRequest> requests;
+  for (const auto& replay : replays)
+    requests.push_back(SimulationRequest{replay.scenario, {}, {}});
+  const auto outcomes = run_here(requests, arguments.parallel, "import: replay");
+  std::printf(
+      "\nreplay of perf_analyzer's setup (%d instance(s) per device, dynamic batching %s, %d host cores):\n",
+      arguments.instances, arguments.dynamic_batching ? "on" : "off", arguments.host_cores);
+  std::printf("%6s %6s %13s %13s %9s %13s\n", "batch", "conc.", "measured /s", "simulated /s", "error",
+              "mean executed");
+  int failed = 0;
+  for (std::size_t i = 0; i < replays.size(); ++i) {
+    if (!outcomes[i].ok) {
+      std::printf("%6d %6d  failed: %s\n", replays[i].batch_size, replays[i].concurrency,
+                  outcomes[i].error.c_str());
+      ++failed;
+      continue;
+    }
+    const auto& summary = outcomes[i].summary;
+    const double measured = replays[i].measured_inferences_per_s;
+    std::printf("%6d %6d %13.5g %13.5g %8.1f%% %13.4g\n", replays[i].batch_size, replays[i].concurrency,
+                measured, summary.inferences_per_s, 100.0 * (summary.inferences_per_s / measured - 1.0),
+                summary.mean_executed_batch);
+  }
+  return failed ? exit_run_failed : exit_ok;
 }
 
 int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
@@ -135,40 +174,7 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
               duration_text(imported.compute_output.per_byte_s).c_str());
   if (!arguments.replay) return exit_ok;
 
-  // perf_analyzer's setup, simulated with what was imported: does it land where the files say?
-  calibration::ReplaySettings settings;
-  settings.device_type = arguments.device;
-  settings.instances = arguments.instances;
-  settings.dynamic_batching = arguments.dynamic_batching;
-  settings.max_batch_size = arguments.max_batch_size;
-  settings.host_cores = arguments.host_cores;
-  if (input_bytes > 0) settings.input_bytes_per_inference = input_bytes;
-  if (output_bytes > 0) settings.output_bytes_per_inference = output_bytes;
-  const auto replays = calibration::perf_analyzer_replays(imported, settings);
-  std::vector<Scenario> scenarios;
-  for (const auto& replay : replays)
-    scenarios.push_back(replay.scenario);
-  const auto outcomes = simulate_batch(scenarios, arguments.parallel, "replay");
-  std::printf(
-      "\nreplay of perf_analyzer's setup (%d instance(s) per device, dynamic batching %s, %d host cores):\n",
-      arguments.instances, arguments.dynamic_batching ? "on" : "off", arguments.host_cores);
-  std::printf("%6s %6s %13s %13s %9s %13s\n", "batch", "conc.", "measured /s", "simulated /s", "error",
-              "mean executed");
-  int failed = 0;
-  for (std::size_t i = 0; i < replays.size(); ++i) {
-    if (!outcomes[i].ok) {
-      std::printf("%6d %6d  failed: %s\n", replays[i].batch_size, replays[i].concurrency,
-                  outcomes[i].error.c_str());
-      ++failed;
-      continue;
-    }
-    const auto& summary = outcomes[i].summary;
-    const double measured = replays[i].measured_inferences_per_s;
-    std::printf("%6d %6d %13.5g %13.5g %8.1f%% %13.4g\n", replays[i].batch_size, replays[i].concurrency,
-                measured, summary.inferences_per_s, 100.0 * (summary.inferences_per_s / measured - 1.0),
-                summary.mean_executed_batch);
-  }
-  return failed ? exit_run_failed : exit_ok;
+  return replay_perf_analyzer(arguments, imported, input_bytes, output_bytes);
 }
 
 struct ModelAnalyzerArguments {

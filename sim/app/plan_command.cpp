@@ -7,13 +7,12 @@
 
 #include "sim/metrics/number_text.hpp"
 
+#include "sim/app/execution_flags.hpp"
+#include "sim/app/output_options.hpp"
 #include "sim/app/plan_report.hpp"
-#include "sim/app/process_arguments.hpp"
-#include "sim/app/simulation_batch.hpp"
-#include "sim/app/slurm_batch.hpp"
-#include "sim/app/sweep_point_files.hpp"
-#include "sim/app/variant_source.hpp"
+#include "sim/app/scenario_source.hpp"
 #include "sim/engine/output_files.hpp"
+#include "sim/execution/run_or_submit.hpp"
 #include "sim/planning/planner.hpp"
 
 #include "sim/scenario/units.hpp"
@@ -32,7 +31,6 @@ using planning::Plan;
 struct PlanArguments {
   ScenarioSource source;
   bool html = false; // --html: report.html beside the results
-  std::string variant;
   int jobs = 0;
   int gpus = 0;
   double tolerance = 0.10;
@@ -46,24 +44,13 @@ struct PlanArguments {
   int max_gpus_per_pod = 8;
   int max_gpus = 256;
   bool cost = false;
-  int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::string output_dir;
-  SlurmOptions slurm;
+  bool quiet = false, json = false;
+  ExecutionFlags execution{hardware_threads()};
 };
 
-int plan(const PlanArguments& arguments) {
-  if ((arguments.jobs > 0) == (arguments.gpus > 0))
-    throw InputError(
-        "give exactly one of --jobs N (the fewest GPUs for N jobs) and --gpus G (the most jobs G "
-        "GPUs serve)");
-  // A fraction in (0, 1]: "inf" or 1e308 would accept any layout, NaN none.
-  if (!(arguments.tolerance > 0.0 && arguments.tolerance <= 1.0))
-    throw InputError("--tolerance must be a fraction in (0, 1] (0.10 allows the module 10 % above its "
-                     "unsaturated time); got " +
-                     significant(arguments.tolerance));
-  if (arguments.max_replications < arguments.replications)
-    throw InputError("--max-replications (" + std::to_string(arguments.max_replications) +
-                     ") must be at least --replications (" + std::to_string(arguments.replications) + ")");
+// The --target list, with --tolerance as the relative module target when no relative target is given.
+std::vector<planning::PlanTarget> plan_targets(const PlanArguments& arguments) {
   std::vector<planning::PlanTarget> targets;
   bool relative = false;
   for (const auto& text : arguments.targets) {
@@ -73,8 +60,13 @@ int plan(const PlanArguments& arguments) {
   // --tolerance is the relative module target; with only absolute targets it is not added.
   if (targets.empty() || (!relative && arguments.tolerance_given))
     targets.insert(targets.begin(), planning::relative_module_target(arguments.tolerance));
+  return targets;
+}
+
+// --nics as bandwidths, each within a scenario's bounds for nic_bandwidth.
+std::vector<double> nic_bandwidths(const std::vector<std::string>& nics) {
   std::vector<double> nics_bps;
-  for (const auto& text : arguments.nics) {
+  for (const auto& text : nics) {
     double bps = 0.0;
     try {
       bps = parse_bandwidth_bps(text);
@@ -86,11 +78,12 @@ int plan(const PlanArguments& arguments) {
       throw InputError("--nics '" + text + "': expected a bandwidth between 1kbps and 1Pbps, e.g. 100Gbps");
     nics_bps.push_back(bps);
   }
-  Scenario scenario = load_variant(arguments.source, arguments.variant);
-  if (scenario.workload.campaign)
-    throw InputError("plan works on a fixed number of concurrent jobs; this scenario is a campaign "
-                     "(workload.campaign)");
-  // The prices a cost needs: the job slot's and each searched device type's.
+  return nics_bps;
+}
+
+// A cost (--cost, or a cost_per_event target) needs the job slot's price and each searched device type's.
+void check_prices(const PlanArguments& arguments, const Scenario& scenario,
+                  const std::vector<planning::PlanTarget>& targets) {
   std::vector<std::string> missing = planning::missing_prices(scenario);
   if (!arguments.device_types.empty()) {
     missing.clear();
@@ -112,12 +105,37 @@ int plan(const PlanArguments& arguments) {
         "of each type and of one job slot) or --set " +
         missing.front() + "=...");
   }
+}
+
+int plan(const PlanArguments& arguments) {
+  if ((arguments.jobs > 0) == (arguments.gpus > 0))
+    throw InputError(
+        "give exactly one of --jobs N (the fewest GPUs for N jobs) and --gpus G (the most jobs G "
+        "GPUs serve)");
+  // A fraction in (0, 1]: "inf" or 1e308 would accept any layout, NaN none.
+  if (!(arguments.tolerance > 0.0 && arguments.tolerance <= 1.0))
+    throw InputError("--tolerance must be a fraction in (0, 1] (0.10 allows the module 10 % above its "
+                     "unsaturated time); got " +
+                     significant(arguments.tolerance));
+  if (arguments.max_replications < arguments.replications)
+    throw InputError("--max-replications (" + std::to_string(arguments.max_replications) +
+                     ") must be at least --replications (" + std::to_string(arguments.replications) + ")");
+  const std::vector<planning::PlanTarget> targets = plan_targets(arguments);
+  const std::vector<double> nics_bps = nic_bandwidths(arguments.nics);
+  const ExecutionOptions execution =
+      execution_options(arguments.execution, arguments.quiet || arguments.json);
+  Scenario scenario = arguments.source.load();
+  if (scenario.workload.campaign)
+    throw InputError("plan works on a fixed number of concurrent jobs; this scenario is a campaign "
+                     "(workload.campaign)");
+  check_prices(arguments, scenario, targets);
   const std::filesystem::path output_dir = arguments.output_dir.empty()
                                                ? std::filesystem::path("out") / ("plan_" + scenario.name)
                                                : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
   planning::PlannerSettings settings;
-  settings.variant = arguments.variant;
+  for (const auto& variant : arguments.source.variants)
+    settings.variant += (settings.variant.empty() ? "" : "+") + variant;
   settings.targets = targets;
   settings.replications = arguments.replications;
   settings.max_replications = arguments.max_replications;
@@ -125,53 +143,26 @@ int plan(const PlanArguments& arguments) {
   settings.device_types = arguments.device_types;
   settings.nics_bps = nics_bps;
   const auto started = std::chrono::steady_clock::now();
-  settings.progress = [started](const std::string& line) {
+  settings.progress = [started, quiet = execution.quiet](const std::string& line) {
+    if (quiet) return;
     const double elapsed_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::fprintf(stderr, "plan: %s, %.1f s elapsed\n", line.c_str(), elapsed_s);
   };
   settings.max_gpus_per_pod = arguments.max_gpus_per_pod;
   settings.max_gpus = arguments.max_gpus;
-  settings.parallel = arguments.parallel;
-  // Each batch of simulations here (child processes), or on Slurm as a job array that this process waits for.
-  std::shared_ptr<SlurmBatches> on_slurm;
-  if (arguments.slurm.dry_run && !arguments.slurm.submit)
-    throw InputError(
-        "--slurm-dry-run: a plan chooses each batch from the results of the last, so there are no "
-        "scripts to write ahead; use --slurm (each batch is a job array; DIR/slurm/batch_*/array.sh "
-        "are the scripts)");
-  if (arguments.slurm.collect)
-    throw InputError("--slurm-collect: not for plan, which decides each batch from the last (--slurm waits)");
-  if (arguments.slurm.submit && !arguments.slurm.wait) {
-    // The planning process itself becomes a Slurm job, which submits each batch as a job array and waits for
-    // it: this command returns at once with its id. The job repeats this command line from this directory.
-    const std::vector<std::string> command = repeat_command({"--slurm-wait"});
-    const std::filesystem::path slurm_dir = std::filesystem::absolute(output_dir) / "slurm";
-    std::filesystem::create_directories(slurm_dir / "logs");
-    std::string script =
-        slurm_script_header("sonicsim-plan-driver", std::filesystem::current_path(),
-                            slurm_dir / "logs" / "driver_%j.out", arguments.slurm) +
-        "# The plan's deciding process: each batch of simulations is a job array it submits and "
-        "waits for.\nexec";
-    for (const auto& word : command)
-      script += " " + shell_quote(word);
-    script += "\n";
-    write_file_atomically(slurm_dir / "driver.sh", script);
-    const std::string job = sbatch(slurm_dir / "driver.sh");
-    write_file_atomically(slurm_dir / "jobs.json",
-                          nlohmann::ordered_json{{"driver_job", job}}.dump(2) + "\n");
-    std::printf("submitted: plan driver job %s (%s); it submits each batch as a job array and writes %s\n",
-                job.c_str(), (slurm_dir / "driver.sh").c_str(), (output_dir / "plan.json").c_str());
-    std::printf("follow with: sonicsim status %s\n", shell_quote(output_dir.string()).c_str());
-    return exit_ok;
-  }
-  if (arguments.slurm.submit)
-    on_slurm = std::make_shared<SlurmBatches>(output_dir, arguments.slurm, arguments.source,
-                                              arguments.variant, scenario, "plan");
-  planning::Planner planner(settings, scenario,
-                            [parallel = arguments.parallel, on_slurm](const std::vector<Scenario>& batch) {
-                              return on_slurm ? (*on_slurm)(batch) : simulate_batch(batch, parallel, "plan");
-                            });
+  settings.parallel = execution.parallel;
+  // Each batch of simulations here (child processes), or on Slurm as a job array that this process waits for;
+  // with --slurm alone, this process itself becomes a Slurm job that does so.
+  const ExecutionContext context{execution, output_dir, "plan", (output_dir / "plan.json").string()};
+  if (submit_as_driver(context, (output_dir / "plan.json").string())) return exit_ok;
+  planning::Planner planner(settings, scenario, [&](const std::vector<Scenario>& batch) {
+    std::vector<SimulationRequest> requests;
+    for (const Scenario& planned : batch)
+      requests.push_back(SimulationRequest{
+          planned, arguments.source.recipe(planned, planning::plan_overrides(scenario, planned)), {}});
+    return run_batch(context, requests);
+  });
   int sized_groups = 0;
   for (const auto& group : scenario.platform.server_groups)
     sized_groups += group.on_client_nodes || group.devices_per_pod == 0 ? 0 : 1;
@@ -186,12 +177,14 @@ int plan(const PlanArguments& arguments) {
   const Plan result = sized_groups > 1     ? planner.per_group(arguments.jobs)
                       : arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs)
                                            : planner.most_jobs(arguments.gpus);
-  print_plan(result);
+  const bool text = !arguments.quiet && !arguments.json;
+  if (text) print_plan(result);
   const auto json_path = output_dir / "plan.json";
   write_plan_json(json_path, result);
-  std::printf("\nwrote %s\n", json_path.string().c_str());
+  if (text) std::printf("\nwrote %s\n", json_path.string().c_str());
+  if (arguments.json) std::printf("%s\n", plan_to_json(result).dump(1).c_str());
   std::fflush(stdout);
-  write_html_report_if_asked(arguments.html, output_dir);
+  write_html_report_if_asked(arguments.html, output_dir, !text);
   if (!result.found) {
     // An impossible target is bad input (exit 2); a search that ran out of room (--max-gpus) is not.
     std::fprintf(stderr, "sonicsim: error: %s\n", result.not_found_reason.c_str());
@@ -209,7 +202,6 @@ void register_plan_command(CLI::App& app, int& result) {
       "The fewest GPUs (and pods) for N jobs (--jobs), or the most jobs G GPUs serve (--gpus), with the "
       "module within a tolerance of its unsaturated time: analytic bracket, confirmed by simulation");
   arguments->source.add_options(*command);
-  command->add_option("--variant", arguments->variant, "Plan one of the scenario's variants (variants:)");
   command->add_option("--jobs", arguments->jobs, "Concurrent jobs to serve: find the fewest GPUs")
       ->check(CLI::Range(1, 10000000));
   command->add_option("--gpus", arguments->gpus, "GPUs available: find the most jobs they serve")
@@ -219,10 +211,12 @@ void register_plan_command(CLI::App& app, int& result) {
                    "Allowed rise of the module time over its unsaturated (low-load) time, a fraction "
                    "(default 0.10): the target module_time<=1.10x")
       ->each([arguments](const std::string&) { arguments->tolerance_given = true; });
-  command->add_option("--target", arguments->targets,
-                      "A target all answers must meet (repeatable): module_time<=15s or <=1.10x, "
-                      "event_time<=130s, event_time_p95<=200s, throughput>=2.2 (events/s), "
-                      "cost_per_event<=0.002 (USD); met when its 95 % confidence bound meets it");
+  command
+      ->add_option("--target", arguments->targets,
+                   "A target all answers must meet (repeatable): module_time<=15s or <=1.10x, "
+                   "event_time<=130s, event_time_p95<=200s, throughput>=2.2 (events/s), "
+                   "cost_per_event<=0.002 (USD); met when its 95 % confidence bound meets it")
+      ->allow_extra_args(false);
   command
       ->add_option("--replications", arguments->replications,
                    "Replications of every candidate at first (common random numbers; default 3)")
@@ -241,11 +235,13 @@ void register_plan_command(CLI::App& app, int& result) {
       ->add_option("--device-types", arguments->device_types,
                    "Device types to search (their models' curves and costs.device_hour prices), e.g. "
                    "T4,A100; default: the group's own")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   command
       ->add_option("--nics", arguments->nics,
                    "Pod NIC bandwidths to search, e.g. 16Gbps,100Gbps; default: the group's own")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   command
       ->add_option("--max-gpus-per-pod", arguments->max_gpus_per_pod,
                    "GPUs in one pod (one VM, one NIC) before another pod is added (default 8)")
@@ -255,14 +251,13 @@ void register_plan_command(CLI::App& app, int& result) {
       ->check(CLI::Range(1, 100000));
   command->add_flag("--cost", arguments->cost,
                     "Require the cost per event (the scenario's costs: gpu_hour, cpu_hour in USD per hour)");
-  command->add_option("-j,--parallel", arguments->parallel, "Simulations at once (default: hardware threads)")
-      ->check(CLI::Range(1, 1024));
   command
       ->add_option("--out", arguments->output_dir,
                    "Output directory for plan.json (default: out/plan_<scenario name>)")
       ->check(directory_path);
-  add_slurm_options(*command, arguments->slurm);
+  add_execution_options(*command, arguments->execution, ExecutionShape::deciding);
   add_html_option(*command, arguments->html);
+  add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded(*arguments, plan); });
 }
 

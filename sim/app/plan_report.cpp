@@ -1,4 +1,5 @@
 #include "sim/app/plan_report.hpp"
+#include "sim/execution/state_file.hpp"
 
 #include "sim/app/sweep_point_files.hpp"
 #include "sim/metrics/number_text.hpp"
@@ -54,10 +55,11 @@ void print_run(const PlanRun& run) {
               (check.scope.empty() ? "" : "[" + check.scope + "]") + " " + interval_text(check.value) + " " +
               decision_text(check.decision) +
               (check.by_mean ? " (by the mean, within the indifference zone)" : "");
-  std::printf("  %-9s %-16s %6d %4zu %-9s %9.4g %9.4g %6.1f  %s\n", run.role.c_str(),
+  std::printf("  %-9s %-16s %6d %4zu %-9s %9.4g %9.4g %6.1f  %s\n", planning::run_role_name(run.role),
               devices_text(run).c_str(), run.jobs, run.replications.size(),
-              run.role == "reference" ? "ref" : decision_text(run.decision), run.module_s.mean,
-              run.event_s.mean, 100.0 * run.gpu_utilisation.mean, run.bottleneck.c_str());
+              run.role == planning::RunRole::reference ? "ref" : decision_text(run.decision),
+              run.module_s.mean, run.event_s.mean, 100.0 * run.gpu_utilisation.mean,
+              run.bottleneck.sentence().c_str());
   std::printf("            %s\n", checks.c_str());
   if (!run.error.empty()) std::printf("            (%s)\n", run.error.c_str());
 }
@@ -71,7 +73,7 @@ nlohmann::ordered_json interval_json(const ConfidenceInterval& value) {
 }
 
 nlohmann::ordered_json run_json(const PlanRun& run) {
-  nlohmann::ordered_json json = {{"role", run.role}};
+  nlohmann::ordered_json json = {{"role", planning::run_role_name(run.role)}};
   if (run.group_devices.empty()) {
     json["device_type"] = run.layout.device_type;
     json["nic_bps"] = run.layout.nic_bps;
@@ -89,8 +91,8 @@ nlohmann::ordered_json run_json(const PlanRun& run) {
   json["event_s"] = interval_json(run.event_s);
   json["throughput_events_per_s"] = interval_json(run.throughput);
   json["gpu_utilisation"] = interval_json(run.gpu_utilisation);
-  json["bottleneck"] = run.bottleneck;
-  json["bottleneck_utilisation"] = run.bottleneck_utilisation;
+  json["bottleneck"] = run.bottleneck.sentence();
+  json["bottleneck_utilisation"] = run.bottleneck.utilisation;
   nlohmann::ordered_json checks = nlohmann::ordered_json::array();
   for (const auto& check : run.checks)
     checks.push_back({{"target", check.target.text},
@@ -138,7 +140,10 @@ void print_groups(const Plan& plan) {
 
 } // namespace
 
-void print_plan(const Plan& plan) {
+namespace {
+
+// What was asked, the targets, the replication rule, what was searched and the analytic bracket.
+void print_plan_question(const Plan& plan) {
   std::string asked;
   switch (plan.mode) {
   case Plan::Mode::fewest_gpus:
@@ -176,7 +181,10 @@ void print_plan(const Plan& plan) {
     std::printf("analytic bracket (MVA, module %.4g s with one job): %d jobs on %s (search grid: %d jobs)\n",
                 plan.analytic_module_low_load_s, plan.analytic_jobs,
                 layout_text(plan.analytic_layout, "").c_str(), plan.job_step);
+}
 
+// The confirming simulations and, when several were searched, each device type x NIC option.
+void print_plan_evidence(const Plan& plan) {
   std::printf(
       "\nconfirming simulations (%d simulations in %d batch(es)); means, 95 %% intervals in brackets:\n",
       plan.simulations, plan.batches);
@@ -201,10 +209,10 @@ void print_plan(const Plan& plan) {
                   k == plan.chosen ? "chosen" : o.reason.c_str());
     }
   }
-  if (!plan.found) {
-    std::printf("\nno plan: %s\n", plan.not_found_reason.c_str());
-    return;
-  }
+}
+
+// The answer, its range when the intervals do not decide, each target's check and the failing neighbour.
+void print_plan_answer(const Plan& plan) {
   if (plan.mode == Plan::Mode::per_group) {
     print_groups(plan);
   } else {
@@ -240,8 +248,13 @@ void print_plan(const Plan& plan) {
   if (plan.first_failing)
     std::printf("  the neighbour %s at %d jobs %s, limited by %s at %.0f %%\n",
                 devices_text(*plan.first_failing).c_str(), plan.first_failing->jobs,
-                decision_text(plan.first_failing->decision), plan.first_failing->bottleneck.c_str(),
-                plan.first_failing->bottleneck_utilisation * 100.0);
+                decision_text(plan.first_failing->decision), plan.first_failing->bottleneck.busiest.c_str(),
+                plan.first_failing->bottleneck.utilisation * 100.0);
+}
+
+// The capacity around the answer: CPU:GPU ratio, knee, saturation order, the NIC's part and the network
+// limit.
+void print_plan_capacity(const Plan& plan) {
   if (plan.mode != Plan::Mode::per_group) {
     const auto& a = plan.analysis;
     std::printf("CPU:GPU ratio (t_ideal / t_GPU): %.1f:1 analytic, %s:1 simulated\n", a.ratio,
@@ -282,6 +295,19 @@ void print_plan(const Plan& plan) {
                   limit.jobs_at_saturation,
                   limit.jobs_at_saturation < plan.jobs ? "  (below the plan's jobs)" : "");
   }
+}
+
+} // namespace
+
+void print_plan(const Plan& plan) {
+  print_plan_question(plan);
+  print_plan_evidence(plan);
+  if (!plan.found) {
+    std::printf("\nno plan: %s\n", plan.not_found_reason.c_str());
+    return;
+  }
+  print_plan_answer(plan);
+  print_plan_capacity(plan);
   if (plan.cost_usd_per_event)
     std::printf("cost per event: %s USD at the devices' own prices (costs.device_hour)\n",
                 interval_text(*plan.cost_usd_per_event).c_str());
@@ -301,6 +327,30 @@ nlohmann::ordered_json limits_json(const std::vector<planning::ResourceLimit>& l
                    {"jobs_at_saturation", limit.jobs_at_saturation},
                    {"network", limit.network}});
   return out;
+}
+
+} // namespace
+
+namespace {
+
+// Each device type x NIC option searched, with its answer and why it was (not) chosen.
+nlohmann::ordered_json options_json(const Plan& plan) {
+  nlohmann::ordered_json options = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < plan.options.size(); ++k) {
+    const auto& o = plan.options[k];
+    options.push_back({{"device_type", o.device_type},
+                       {"nic_bps", o.nic_bps},
+                       {"found", o.found},
+                       {"gpus", o.found ? o.layout.gpus() : 0},
+                       {"gpus_low", o.low ? o.low->gpus() : (o.found ? o.layout.gpus() : 0)},
+                       {"gpus_high", o.high ? o.high->gpus() : (o.found ? o.layout.gpus() : 0)},
+                       {"jobs", o.jobs},
+                       {"cost_usd_per_event", o.cost_usd_per_event ? interval_json(*o.cost_usd_per_event)
+                                                                   : nlohmann::ordered_json()},
+                       {"chosen", k == plan.chosen},
+                       {"reason", o.reason}});
+  }
+  return options;
 }
 
 } // namespace
@@ -333,22 +383,7 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
     json["runs"].push_back(run_json(run));
   json["simulations"] = plan.simulations;
   json["batches"] = plan.batches;
-  nlohmann::ordered_json options = nlohmann::ordered_json::array();
-  for (std::size_t k = 0; k < plan.options.size(); ++k) {
-    const auto& o = plan.options[k];
-    options.push_back({{"device_type", o.device_type},
-                       {"nic_bps", o.nic_bps},
-                       {"found", o.found},
-                       {"gpus", o.found ? o.layout.gpus() : 0},
-                       {"gpus_low", o.low ? o.low->gpus() : (o.found ? o.layout.gpus() : 0)},
-                       {"gpus_high", o.high ? o.high->gpus() : (o.found ? o.layout.gpus() : 0)},
-                       {"jobs", o.jobs},
-                       {"cost_usd_per_event", o.cost_usd_per_event ? interval_json(*o.cost_usd_per_event)
-                                                                   : nlohmann::ordered_json()},
-                       {"chosen", k == plan.chosen},
-                       {"reason", o.reason}});
-  }
-  json["options"] = options;
+  json["options"] = options_json(plan);
   json["found"] = plan.found;
   json["impossible"] = plan.impossible;
   json["budget_exhausted"] = plan.budget_exhausted;
@@ -393,7 +428,8 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
       {"first", a.first().resource},
       {"first_at_jobs", a.first().jobs_at_saturation},
       {"order", limits},
-      {"simulated_bottleneck_of_failing_neighbour", plan.first_failing ? plan.first_failing->bottleneck : ""},
+      {"simulated_bottleneck_of_failing_neighbour",
+       plan.first_failing ? plan.first_failing->bottleneck.sentence() : ""},
       {"nic_decided_layout", chosen.analytic_layout_fast_nic &&
                                  chosen.analytic_layout_fast_nic->gpus() < chosen.analytic_layout.gpus()},
       {"analytic_gpus_with_fast_nic",

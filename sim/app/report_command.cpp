@@ -3,10 +3,12 @@
 // traffic fit and event-time histogram).
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
+#include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/sweep_point_files.hpp"
 #include "sim/calibration/measured_series.hpp"
 #include "sim/engine/output_files.hpp"
+#include "sim/execution/state_file.hpp"
 #include "sim/report/report_javascript.hpp"
 #include "sim/report/report_sections.hpp"
 #include "sim/scenario/input_error.hpp"
@@ -90,10 +92,10 @@ void add_html_option(CLI::App& command, bool& html) {
                    "Also write report.html in the output directory (as sonicsim report DIR does)");
 }
 
-void write_html_report_if_asked(bool html, const fs::path& dir) {
+void write_html_report_if_asked(bool html, const fs::path& dir, bool quiet) {
   if (!html) return;
   const std::size_t charts = write_html_report({dir}, dir / "report.html");
-  std::printf("wrote %s (%zu charts)\n", (dir / "report.html").string().c_str(), charts);
+  if (!quiet) std::printf("wrote %s (%zu charts)\n", (dir / "report.html").string().c_str(), charts);
 }
 
 namespace {
@@ -102,13 +104,15 @@ struct ReportArguments {
   std::vector<std::string> directories;
   std::string out;
   std::vector<std::string> measured; // validation cases whose datasets are drawn over sweeps
+  bool quiet = false;
 };
 
 int report_command(const ReportArguments& arguments) {
   std::vector<fs::path> directories(arguments.directories.begin(), arguments.directories.end());
   const fs::path out = arguments.out.empty() ? directories.front() / "report.html" : fs::path(arguments.out);
   const std::size_t charts = write_html_report(directories, out, arguments.measured);
-  std::printf("wrote %s (%zu charts; opens offline in a browser)\n", out.string().c_str(), charts);
+  if (!arguments.quiet)
+    std::printf("wrote %s (%zu charts; opens offline in a browser)\n", out.string().c_str(), charts);
   return exit_ok;
 }
 
@@ -133,6 +137,7 @@ void register_report_command(CLI::App& app, int& result) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->check(CLI::ExistingFile);
+  add_output_options(*command, arguments->quiet, nullptr);
   command->callback([arguments, &result]() { result = guarded(*arguments, report_command); });
 }
 

@@ -2,15 +2,16 @@
 #include "sim/app/html_report.hpp"
 
 #include "sim/app/campaign_windows_run.hpp"
-#include "sim/app/process_pool.hpp"
+#include "sim/app/execution_flags.hpp"
+#include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
-#include "sim/app/simulation_batch.hpp"
 #include "sim/app/summary_printer.hpp"
-#include "sim/app/sweep_point_files.hpp"
-#include "sim/app/variant_source.hpp"
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/execution/local_pool.hpp"
+#include "sim/execution/progress.hpp"
+#include "sim/execution/state_file.hpp"
 #include "sim/metrics/number_text.hpp"
 #include "sim/metrics/openmetrics.hpp"
 #include "sim/metrics/replicated_figures.hpp"
@@ -30,12 +31,10 @@ namespace {
 struct RunArguments {
   ScenarioSource source;
   std::string output_dir;
-  std::string variant; // empty: the scenario as written
   bool quiet = false;
   int replications = 1;
-  int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int campaign_windows = 1;
-  SlurmOptions slurm;
+  ExecutionFlags execution{hardware_threads()};
   bool openmetrics = false;
   std::string metrics_start = "2024-01-01T00:00:00Z";
   bool html = false; // --html: report.html beside the results
@@ -76,45 +75,40 @@ int no_event_completed(const RunSummary& summary, const std::string& where) {
 int run_replications(const RunArguments& arguments, const Scenario& scenario,
                      const std::filesystem::path& output_dir) {
   const int count = arguments.replications;
-  std::vector<Scenario> scenarios;
+  const int parallel = arguments.execution.parallel;
+  std::vector<SimulationRequest> replicas;
   std::vector<std::uint64_t> seeds;
   for (int r = 0; r < count; ++r) {
-    scenarios.push_back(scenario);
-    scenarios.back().seed = replication_seed(scenario.seed, r);
-    seeds.push_back(scenarios.back().seed);
-    ensure_writable_directory(output_dir / ("replication_" + std::to_string(r)));
+    SimulationRequest replica;
+    replica.scenario = scenario;
+    replica.scenario.seed = replication_seed(scenario.seed, r);
+    replica.here.output_dir = output_dir / ("replication_" + std::to_string(r));
+    ensure_writable_directory(*replica.here.output_dir);
+    seeds.push_back(replica.scenario.seed);
+    replicas.push_back(std::move(replica));
   }
-  std::vector<std::optional<RunSummary>> baselines(count);
-  std::vector<Scenario> directs;
-  for (const auto& replica : scenarios)
-    if (const auto direct = direct_inference_baseline(replica)) directs.push_back(*direct);
+  std::vector<SimulationRequest> directs;
+  for (const auto& replica : replicas)
+    if (const auto direct = direct_inference_baseline(replica.scenario))
+      directs.push_back(SimulationRequest{*direct, {}, {}});
   if (!directs.empty()) {
-    const auto outcomes = simulate_batch(directs, arguments.parallel, "direct-inference baselines");
+    const auto outcomes = run_here(directs, parallel, "run: direct-inference baselines", arguments.quiet);
     for (int r = 0; r < count; ++r) {
       if (!outcomes[r].ok)
         throw std::runtime_error("a direct-inference baseline failed: " + outcomes[r].error);
-      baselines[r] = outcomes[r].summary;
+      replicas[r].here.direct_baseline = outcomes[r].summary;
     }
   }
   std::vector<RunSummary> summaries(count);
   std::vector<std::string> failures;
-  int done = 0;
-  run_in_child_processes(
-      count, arguments.parallel,
-      [&](std::size_t r) {
-        RunOptions options;
-        options.output_dir = output_dir / ("replication_" + std::to_string(r));
-        options.direct_baseline = baselines[r];
-        return run_summary_to_json(run_simulation(scenarios[r], options).summary).dump();
-      },
-      [&](std::size_t r, const ChildResult& child) {
-        std::fprintf(stderr, "run: %d/%d replications done (seed %llu, %.1f s)\n", ++done, count,
-                     static_cast<unsigned long long>(seeds[r]), child.wall_clock_s);
-        if (child.ok)
-          summaries[r] = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
-        else
-          failures.push_back("replication " + std::to_string(r) + ": " + child.output);
-      });
+  const auto outcomes = run_here(replicas, parallel, "run: replications", arguments.quiet);
+  for (int r = 0; r < count; ++r) {
+    if (outcomes[r].ok)
+      summaries[r] = outcomes[r].summary;
+    else
+      failures.push_back("replication " + std::to_string(r) + " (seed " + std::to_string(seeds[r]) +
+                         "): " + outcomes[r].error);
+  }
   if (!failures.empty()) {
     for (const auto& failure : failures)
       std::cerr << "sonicsim: error: " << failure << "\n";
@@ -128,8 +122,9 @@ int run_replications(const RunArguments& arguments, const Scenario& scenario,
   write_replicated_csv(csv, replicated);
   write_file_atomically(output_dir / "replications.csv", csv.str());
   write_file_atomically(output_dir / "replications.json", replicated_to_json(replicated).dump(1) + "\n");
-  std::cout << "\nwrote " << (output_dir / "replications.json").string()
-            << ", replications.csv, replication_0/ .. replication_" << count - 1 << "/\n";
+  if (!arguments.quiet)
+    std::cout << "\nwrote " << (output_dir / "replications.json").string()
+              << ", replications.csv, replication_0/ .. replication_" << count - 1 << "/\n";
   for (int r = 0; r < count; ++r)
     if (summaries[r].events_completed == 0)
       return no_event_completed(summaries[r], " of replication " + std::to_string(r));
@@ -155,7 +150,8 @@ void check_campaign_windows(const Scenario& scenario, int windows) {
 }
 
 int run(const RunArguments& arguments) {
-  const Scenario scenario = load_variant(arguments.source, arguments.variant);
+  const ExecutionOptions execution = execution_options(arguments.execution, arguments.quiet);
+  const Scenario scenario = arguments.source.load();
   const std::filesystem::path output_dir = arguments.output_dir.empty()
                                                ? std::filesystem::path("out") / scenario.name
                                                : std::filesystem::path(arguments.output_dir);
@@ -169,36 +165,41 @@ int run(const RunArguments& arguments) {
       throw InputError("--metrics-start: " + std::string(error.what()));
     }
   }
-  if (arguments.slurm.enabled() && arguments.campaign_windows <= 1)
+  if (execution.on_cluster() && arguments.campaign_windows <= 1)
     throw InputError(
         "--slurm: run submits the time windows of a campaign (--campaign-windows N); a single run "
         "is one process");
   if (arguments.campaign_windows > 1) {
     if (arguments.replications > 1) throw InputError("--campaign-windows: not with --replications");
     check_campaign_windows(scenario, arguments.campaign_windows);
-    CampaignWindowsRun how;
-    how.windows = arguments.campaign_windows;
-    how.parallel = arguments.parallel;
-    how.quiet = arguments.quiet;
-    how.slurm = arguments.slurm;
-    how.scenario_path = arguments.source.path;
-    how.variant = arguments.variant;
-    how.set_overrides = arguments.source.set_overrides;
-    if (arguments.source.seed) how.set_overrides.push_back("seed=" + std::to_string(*arguments.source.seed));
-    return run_campaign_windows(scenario, output_dir, how);
+    return run_campaign_windows(scenario, arguments.source, output_dir, arguments.campaign_windows,
+                                execution);
   }
   if (arguments.replications > 1) return run_replications(arguments, scenario, output_dir);
   if (const auto direct = direct_inference_baseline(scenario)) {
     // Its own process: SimGrid allows one engine per process.
-    const SimulationOutcome baseline = simulate_batch({*direct}, 1, "direct-inference baseline").front();
+    const SimulationOutcome baseline =
+        run_here({SimulationRequest{*direct, {}, {}}}, 1, "run: direct-inference baseline", arguments.quiet)
+            .front();
     if (!baseline.ok) throw std::runtime_error("the direct-inference baseline failed: " + baseline.error);
     options.direct_baseline = baseline.summary;
   }
+  // A run that lasts more than a few seconds says how far it is (on stderr; never with -q).
+  Progress progress("run", 1, "runs", arguments.quiet);
+  bool reported = false;
+  options.on_progress = [&](const RunProgress& at) {
+    if (progress.elapsed_s() < 3.0) return;
+    reported = true;
+    progress.update_fraction(at.fraction_done, "simulated " + significant(at.simulated_s) + " s");
+  };
   const RunResult result = run_simulation(scenario, options);
-  if (!arguments.quiet) print_run_summary(std::cout, scenario, result.summary);
-  std::cout << "\nwrote " << (output_dir / "summary.json").string() << ", events.csv, timeseries.csv\n";
+  if (reported) progress.finish();
+  if (!arguments.quiet) {
+    print_run_summary(std::cout, scenario, result.summary);
+    std::cout << "\nwrote " << (output_dir / "summary.json").string() << ", events.csv, timeseries.csv\n";
+  }
   std::cout.flush();
-  write_html_report_if_asked(arguments.html, output_dir);
+  write_html_report_if_asked(arguments.html, output_dir, arguments.quiet);
   if (result.summary.events_completed > 0) return exit_ok;
   return no_event_completed(result.summary, "");
 }
@@ -213,19 +214,13 @@ void register_run_command(CLI::App& app, int& result) {
   arguments->source.add_options(*command);
   command->add_option("--out", arguments->output_dir, "Output directory (default: out/<scenario name>)")
       ->check(directory_path);
-  command->add_option("--variant", arguments->variant,
-                      "Apply one of the scenario's named variants (variants:) before --set");
-  command->add_flag("--quiet", arguments->quiet, "Do not print the summary");
+  add_output_options(*command, arguments->quiet, nullptr);
   command
       ->add_option(
           "--replications", arguments->replications,
           "Independent replications (seeds derived from the scenario's): each figure as mean and 95 % "
           "interval in replications.json/.csv, each replication's files in replication_<r>/")
       ->check(CLI::Range(1, 1000));
-  command
-      ->add_option("-j,--parallel", arguments->parallel,
-                   "Replications simulated at once (default: hardware threads)")
-      ->check(CLI::Range(1, 1024));
   command
       ->add_option("--campaign-windows", arguments->campaign_windows,
                    "Cut a campaign's measured span into N time windows, each simulated with its own warm-up, "
@@ -238,7 +233,7 @@ void register_run_command(CLI::App& app, int& result) {
   command->add_option("--metrics-start", arguments->metrics_start,
                       "UTC time of the simulation's start in metrics.om (default 2024-01-01T00:00:00Z)");
   add_html_option(*command, arguments->html);
-  add_slurm_options(*command, arguments->slurm);
+  add_execution_options(*command, arguments->execution, ExecutionShape::simulations);
   command->callback([arguments, &result]() { result = guarded(*arguments, run); });
 }
 

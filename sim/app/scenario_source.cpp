@@ -8,11 +8,22 @@
 
 namespace sonicsim {
 
-void ScenarioSource::add_options(CLI::App& command) {
+void ScenarioSource::add_options(CLI::App& command, bool with_variant) {
   command.add_option("scenario", path,
                      "Scenario YAML file (default: the embedded ProtoDUNE 2020 large-batch scenario)");
+  if (with_variant)
+    command
+        .add_option("--variant", variants,
+                    "Apply a named variant of the scenario (variants:); repeatable, applied in order, "
+                    "before --set")
+        ->allow_extra_args(false);
   command.add_option("--set", set_overrides, "Override a scenario field: key.path=value (repeatable)")
-      ->type_name("KEY=VALUE");
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  add_seed_option(command, seed);
+}
+
+void add_seed_option(CLI::App& command, std::optional<std::uint64_t>& seed) {
   // NonNegativeNumber: "-1" would otherwise wrap to 2^64 - 1 and be blamed on a --set the user never wrote.
   const CLI::Validator seed_digits(
       [](const std::string& text) {
@@ -25,10 +36,27 @@ void ScenarioSource::add_options(CLI::App& command) {
 }
 
 Scenario ScenarioSource::load(const std::vector<std::string>& extra_overrides) const {
+  return load_variants(variants, extra_overrides);
+}
+
+Scenario ScenarioSource::load_variants(const std::vector<std::string>& chosen,
+                                       const std::vector<std::string>& extra_overrides) const {
   std::vector<std::string> overrides = set_overrides;
   overrides.insert(overrides.end(), extra_overrides.begin(), extra_overrides.end());
   if (seed) overrides.push_back("seed=" + std::to_string(*seed));
-  return path.empty() ? load_default_scenario(overrides) : load_scenario_file(path, overrides);
+  return path.empty() ? load_default_variant(chosen, overrides) : load_variant_file(path, chosen, overrides);
+}
+
+ScenarioRecipe ScenarioSource::recipe_with_variants(const Scenario& scenario,
+                                                    const std::vector<std::string>& chosen,
+                                                    const std::vector<std::string>& extra_overrides) const {
+  ScenarioRecipe out;
+  out.scenario_path = path.empty() ? std::string() : std::filesystem::absolute(path).string();
+  out.variants = chosen;
+  out.overrides = set_overrides;
+  out.overrides.insert(out.overrides.end(), extra_overrides.begin(), extra_overrides.end());
+  out.seed = scenario.seed;
+  return out;
 }
 
 const CLI::Validator directory_path(

@@ -1,7 +1,9 @@
 // Where a command's scenario comes from: an optional SCENARIO file (default: the embedded ProtoDUNE 2020
-// large-batch scenario), --set overrides and --seed. Shared by run, sweep, analytic, bench.
+// large-batch scenario), --variant (repeatable, applied in order), --set overrides and --seed. The same
+// options, with the same meaning, on every command that takes a scenario.
 #pragma once
 
+#include "sim/execution/scenario_recipe.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario.hpp"
 
@@ -16,13 +18,29 @@ namespace sonicsim {
 
 struct ScenarioSource {
   std::string path; // empty: the embedded default
+  std::vector<std::string> variants;
   std::vector<std::string> set_overrides;
   std::optional<std::uint64_t> seed;
 
-  void add_options(CLI::App& command);
-  // Parses and checks the scenario; throws ScenarioError on bad input.
+  // with_variant: false where the command gives --variant its own meaning (compare: the columns).
+  void add_options(CLI::App& command, bool with_variant = true);
+  // Parses and checks the scenario; throws ScenarioError on bad input. extra_overrides come after --set.
   Scenario load(const std::vector<std::string>& extra_overrides = {}) const;
+  // The same with these variants instead of --variant's.
+  Scenario load_variants(const std::vector<std::string>& variants,
+                         const std::vector<std::string>& extra_overrides = {}) const;
+  // How a process elsewhere rebuilds `scenario`, made by load_variants(variants, extra_overrides) and then
+  // given its seed.
+  ScenarioRecipe recipe_with_variants(const Scenario& scenario, const std::vector<std::string>& variants,
+                                      const std::vector<std::string>& extra_overrides = {}) const;
+  ScenarioRecipe recipe(const Scenario& scenario,
+                        const std::vector<std::string>& extra_overrides = {}) const {
+    return recipe_with_variants(scenario, variants, extra_overrides);
+  }
 };
+
+// --seed: a whole number from 0 to 2^64 - 1 (a negative one would otherwise wrap).
+void add_seed_option(CLI::App& command, std::optional<std::uint64_t>& seed);
 
 // Checks a directory option (--out, --report, --work-dir) as typed: an empty path is refused at once, with
 // one message shape for every command (whether the directory can be created and written is checked before any

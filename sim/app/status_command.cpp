@@ -5,10 +5,11 @@
 // (`sonicsim sweep ... --slurm --resume` resubmits just those shards), 2 when DIR holds no sweep.
 #include "sim/app/commands.hpp"
 
+#include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
-#include "sim/app/slurm_jobs.hpp"
-#include "sim/app/state_file.hpp"
 #include "sim/app/sweep_point_files.hpp"
+#include "sim/execution/slurm_commands.hpp"
+#include "sim/execution/state_file.hpp"
 #include "sim/scenario/input_error.hpp"
 
 #include <nlohmann/json.hpp>
@@ -28,6 +29,7 @@ namespace {
 
 struct StatusArguments {
   std::string directory;
+  bool quiet = false;
 };
 
 // "1-3, 7, 9-10"
@@ -51,7 +53,7 @@ const std::string damaged_remedy =
 // A directory of simulations run on Slurm by validate, plan or campaign windows
 // (DIR/slurm/batch_*/tasks.json, results by fingerprint): how many have their result, what the last array and
 // its merge job are doing.
-int batch_status(const fs::path& dir) {
+int batch_status(const fs::path& dir, const TextOutput& say) {
   std::set<std::string> wanted, done;
   for (const auto& entry : fs::directory_iterator(dir / "slurm")) {
     if (!entry.is_directory() || entry.path().filename().string().rfind("batch_", 0) != 0) continue;
@@ -68,42 +70,35 @@ int batch_status(const fs::path& dir) {
       if (fs::exists(dir / "slurm" / "results" / (fingerprint + ".json"))) done.insert(fingerprint);
     }
   }
-  std::printf("%s: %zu of %zu simulations submitted to Slurm have their result\n", dir.string().c_str(),
-              done.size(), wanted.size());
-  std::string array_job, merge_job, driver_job;
-  if (fs::exists(dir / "slurm" / "jobs.json"))
-    read_state_file(dir / "slurm" / "jobs.json", "Slurm job record", damaged_remedy,
-                    [&](const nlohmann::ordered_json& jobs) {
-                      array_job = jobs.value("array_job", "");
-                      merge_job = jobs.value("merge_job", "");
-                      driver_job = jobs.value("driver_job", "");
-                      return 0;
-                    });
+  say("%s: %zu of %zu simulations submitted to Slurm have their result\n", dir.string().c_str(), done.size(),
+      wanted.size());
+  const slurm::Record record = slurm::read_record(dir).value_or(slurm::Record{});
+  const std::string &array_job = record.array_job, &merge_job = record.merge_job,
+                    &driver_job = record.driver_job;
   if (!driver_job.empty()) {
-    const auto state = slurm_job_state(driver_job);
-    std::printf("slurm: plan driver job %s: %s\n", driver_job.c_str(),
-                state ? state->c_str() : "ended (or no longer known to squeue)");
+    const auto state = slurm::job_state(driver_job);
+    say("slurm: driver job %s: %s\n", driver_job.c_str(),
+        state ? state->c_str() : "ended (or no longer known to squeue)");
   }
-  const auto tasks = array_job.empty() ? std::map<int, std::string>{} : slurm_array_tasks(array_job);
+  const auto tasks = array_job.empty() ? std::map<int, std::string>{} : slurm::array_tasks(array_job);
   if (!array_job.empty()) {
     std::map<std::string, int> states;
     for (const auto& [task, state] : tasks)
       ++states[state];
-    std::printf("slurm: array job %s:", array_job.c_str());
-    if (states.empty()) std::printf(" ended (or no longer known to squeue)");
+    say("slurm: array job %s:", array_job.c_str());
+    if (states.empty()) say(" ended (or no longer known to squeue)");
     for (const auto& [state, count] : states)
-      std::printf(" %d %s", count, state.c_str());
-    std::printf("\n");
+      say(" %d %s", count, state.c_str());
+    say("\n");
   }
   if (!merge_job.empty()) {
-    const auto state = slurm_job_state(merge_job);
-    std::printf("slurm: merge job %s: %s\n", merge_job.c_str(),
-                state ? state->c_str() : "ended (or no longer known to squeue)");
+    const auto state = slurm::job_state(merge_job);
+    say("slurm: merge job %s: %s\n", merge_job.c_str(),
+        state ? state->c_str() : "ended (or no longer known to squeue)");
   }
   const bool active = !tasks.empty();
   if (done.size() < wanted.size() && !active) {
-    std::printf(
-        "%zu simulation(s) ended without a result: run the same command with --slurm again (it submits "
+    say("%zu simulation(s) ended without a result: run the same command with --slurm again (it submits "
         "only those)\n",
         wanted.size() - done.size());
     return exit_run_failed;
@@ -135,21 +130,25 @@ SweepPlan read_sweep_plan(const nlohmann::ordered_json& json) {
 }
 
 int status(const StatusArguments& arguments) {
+  const TextOutput say{!arguments.quiet};
   const fs::path dir(arguments.directory);
   const fs::path plan_path = dir / "sweep_plan.json";
-  if (!fs::exists(plan_path) && fs::is_directory(dir / "slurm")) return batch_status(dir);
+  if (!fs::exists(plan_path) && fs::is_directory(dir / "slurm")) return batch_status(dir, say);
   if (!fs::exists(plan_path))
     throw InputError(
         plan_path.string() + ": not found: " + dir.string() +
         " is neither a sweep's output directory (sonicsim sweep --out DIR) nor one with simulations "
         "run on Slurm (DIR/slurm/)");
   const SweepPlan plan = read_state_file(plan_path, "sweep plan", damaged_remedy, read_sweep_plan);
-  const auto record = read_slurm_record(dir);
+  const auto record = slurm::read_record(dir);
+  if (record && record->shards < 1)
+    throw StateFileError((dir / "slurm" / "jobs.json").string() +
+                         ": damaged Slurm job record (it names no shards of this sweep); " + damaged_remedy);
   std::map<int, std::string> tasks; // array index -> squeue state, for the tasks Slurm still has
   std::optional<std::string> merge_state;
   if (record) {
-    tasks = slurm_array_tasks(record->array_job);
-    merge_state = slurm_job_state(record->merge_job);
+    tasks = slurm::array_tasks(record->array_job);
+    merge_state = slurm::job_state(record->merge_job);
   }
   const std::set<int> submitted =
       record ? std::set<int>(record->shards_submitted.begin(), record->shards_submitted.end())
@@ -176,25 +175,24 @@ int status(const StatusArguments& arguments) {
     shards_by_state[state].insert(shard);
   }
 
-  std::printf("%s: %zu of %zu simulations done (%zu points x %d replications)\n", dir.string().c_str(), done,
-              total, plan.points, plan.replications);
+  say("%s: %zu of %zu simulations done (%zu points x %d replications)\n", dir.string().c_str(), done, total,
+      plan.points, plan.replications);
   for (const char* state : {"running", "pending", "other", "failed", "not run"}) {
     const auto found = missing_by_state.find(state);
     if (found == missing_by_state.end()) continue;
-    std::printf("  %-8s %zu simulation(s), shard(s) %s\n", state, found->second,
-                ranges(shards_by_state[state]).c_str());
+    say("  %-8s %zu simulation(s), shard(s) %s\n", state, found->second,
+        ranges(shards_by_state[state]).c_str());
   }
   if (record) {
-    std::printf("slurm: array job %s (%d shards), merge job %s: %s\n", record->array_job.c_str(),
-                record->shards, record->merge_job.c_str(),
-                merge_state ? merge_state->c_str() : "ended (or no longer known to squeue)");
+    say("slurm: array job %s (%d shards), merge job %s: %s\n", record->array_job.c_str(), record->shards,
+        record->merge_job.c_str(),
+        merge_state ? merge_state->c_str() : "ended (or no longer known to squeue)");
   }
   const bool complete = fs::exists(dir / "sweep.csv") && done == total;
   if (done == total)
-    std::printf("complete%s\n", complete ? "" : ": run `sonicsim sweep ... --merge` to write sweep.csv");
+    say("complete%s\n", complete ? "" : ": run `sonicsim sweep ... --merge` to write sweep.csv");
   if (missing_by_state.count("failed")) {
-    std::printf(
-        "failed shards ended without their simulations: resubmit them with the same sweep command and "
+    say("failed shards ended without their simulations: resubmit them with the same sweep command and "
         "--slurm --resume (finished points are kept)\n");
     return exit_run_failed;
   }
@@ -209,6 +207,7 @@ void register_status_command(CLI::App& app, int& result) {
       "status", "How far a sweep has come: simulations done, running, pending and failed, from its output "
                 "directory and, for a Slurm submission, squeue");
   command->add_option("directory", arguments->directory, "The sweep's output directory (--out)")->required();
+  add_output_options(*command, arguments->quiet, nullptr);
   command->callback([arguments, &result]() { result = guarded(*arguments, status); });
 }
 

@@ -119,8 +119,8 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
         "                    the flows in SimGrid took %.0f comms in %.0f classes of identical flows\n",
         static_cast<double>(summary.flow_class_comms), static_cast<double>(summary.flow_classes));
   if (!summary.links_left_out.empty()) out << "                    " << summary.links_left_out << "\n";
-  out << "bottleneck          " << summary.bottleneck
-      << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck_utilisation) << "\n";
+  out << "bottleneck          " << summary.bottleneck.sentence()
+      << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck.utilisation) << "\n";
   for (const auto& warning : summary.warnings)
     out << "WARNING: " << warning << "\n";
 }

@@ -3,8 +3,9 @@
 // fits of the simulated and analytic module-time curves. Results are kept per point (DIR/points/) as they
 // finish, so an interrupted sweep loses only the points that were running; --resume runs the rest and --shard
 // i/n splits a sweep over machines (merge by copying the points/ directories together and running --merge).
-// --slurm submits the shards as a Slurm job array and the merge as a job that depends on it (slurm_jobs.hpp);
-// DIR/sweep_plan.json lists every simulation and its shard, for `sonicsim status DIR`.
+// --slurm submits the shards as a Slurm job array and the merge as a job that depends on it
+// (sim/execution/cluster.hpp); DIR/sweep_plan.json lists every simulation and its shard, for `sonicsim status
+// DIR`.
 //
 // Where a simulation runs never changes it: replication r of every point has the seed
 // replication_seed(scenario seed, r) and the point's own overrides, whichever machine, shard or array task
@@ -14,13 +15,19 @@
 
 #include "sim/metrics/number_text.hpp"
 
-#include "sim/app/process_pool.hpp"
+#include "sim/app/execution_flags.hpp"
+#include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
-#include "sim/app/slurm_jobs.hpp"
+#include "sim/app/sweep_layout.hpp"
 #include "sim/app/sweep_point_files.hpp"
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
-#include "sim/engine/simulation.hpp"
+#include "sim/execution/cluster.hpp"
+#include "sim/execution/local_pool.hpp"
+#include "sim/execution/progress.hpp"
+#include "sim/execution/scenario_recipe.hpp"
+#include "sim/execution/slurm_commands.hpp"
+#include "sim/execution/state_file.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/overrides.hpp"
@@ -48,64 +55,14 @@ struct SweepArguments {
   ScenarioSource source;
   bool html = false; // --html: report.html beside the results
   std::vector<std::string> vary;
-  int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::string output_dir;
   std::string shard;
   bool resume = false;
   bool merge_only = false;
   int replications = 1;
-  SlurmOptions slurm;
+  bool quiet = false;
+  ExecutionFlags execution{hardware_threads()};
 };
-
-// One line on stderr, rewritten in place on a terminal and one line per update otherwise (logs, CI).
-class ProgressLine {
-public:
-  explicit ProgressLine(std::size_t total)
-      : total_(total), terminal_(::isatty(2) != 0), start_(clock::now()) {}
-  void update(std::size_t done, std::size_t running) {
-    const double elapsed_s = std::chrono::duration<double>(clock::now() - start_).count();
-    char text[160];
-    if (done > 0 && done < total_) {
-      const double eta_s = elapsed_s / static_cast<double>(done) * static_cast<double>(total_ - done);
-      std::snprintf(text, sizeof text,
-                    "sweep: %zu/%zu simulations done, %zu running, %.0f s elapsed, ETA %.0f s", done, total_,
-                    running, elapsed_s, eta_s);
-    } else {
-      std::snprintf(text, sizeof text, "sweep: %zu/%zu simulations done, %zu running, %.0f s elapsed", done,
-                    total_, running, elapsed_s);
-    }
-    std::cerr << (terminal_ ? "\r" : "") << text << (terminal_ ? "\x1b[K" : "\n") << std::flush;
-  }
-  void finish() {
-    if (terminal_) std::cerr << "\n";
-  }
-  double elapsed_s() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
-
-private:
-  using clock = std::chrono::steady_clock;
-  std::size_t total_;
-  bool terminal_;
-  clock::time_point start_;
-};
-
-void print_rows(const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& rows) {
-  std::printf("\n%6s", "point");
-  for (const auto& axis : axes)
-    std::printf(" %16.16s", axis.key.c_str());
-  std::printf(" %10s %10s %10s %10s %8s  %s\n", "module s", "analytic", "MVA", "event s", "GPU %",
-              "bottleneck");
-  for (const auto& row : rows) {
-    std::printf("%6zu", row.point.index);
-    for (const auto& value : row.point.values)
-      std::printf(" %16.16s", value.c_str());
-    const double analytic_s = row.analytic ? row.analytic->sonic_module_s : NAN;
-    const double mva_s = row.analytic ? row.analytic->mva_module_s : NAN;
-    std::printf(" %10s %10s %10s %10s %8.1f  %s\n", significant(row.mean("module_mean_s")).c_str(),
-                significant(analytic_s).c_str(), significant(mva_s).c_str(),
-                significant(row.mean("event_mean_s")).c_str(), 100.0 * row.mean("gpu_utilisation"),
-                row.bottleneck.c_str());
-  }
-}
 
 // The sweep as a command line that a Slurm job can run from `working_dir`: the same scenario, overrides, axes
 // and replications, into the absolute `output_dir`.
@@ -119,6 +76,10 @@ std::vector<std::string> sweep_command_line(const SweepArguments& arguments,
   words.push_back("sweep");
   if (!arguments.source.path.empty())
     words.push_back(std::filesystem::absolute(arguments.source.path).string());
+  for (const auto& variant : arguments.source.variants) {
+    words.push_back("--variant");
+    words.push_back(variant);
+  }
   for (const auto& set : arguments.source.set_overrides) {
     words.push_back("--set");
     words.push_back(set);
@@ -138,136 +99,80 @@ std::vector<std::string> sweep_command_line(const SweepArguments& arguments,
   return words;
 }
 
-int sweep(const SweepArguments& arguments) {
-  if (arguments.slurm.enabled() && !arguments.shard.empty())
-    throw InputError("--shard: not with --slurm, which gives every array task its own shard");
-  if (arguments.slurm.wait || arguments.slurm.collect)
-    throw InputError(
-        "--slurm-wait/--slurm-collect: not for sweep, whose --slurm submits the shards and a merge "
-        "job and returns (follow it with sonicsim status DIR; --merge writes sweep.csv here)");
-  if (arguments.slurm.enabled() && arguments.merge_only)
-    throw InputError("--merge: not with --slurm (the Slurm submission makes its own merge job)");
-  // Everything the user wrote is checked before the first point runs.
-  std::vector<VaryAxis> axes;
-  for (const auto& vary : arguments.vary.empty() ? std::vector<std::string>{default_vary} : arguments.vary)
-    axes.push_back(parse_vary(vary));
-  const Shard shard = arguments.shard.empty() ? Shard{} : parse_shard(arguments.shard);
-  const std::vector<SweepPoint> grid = build_grid(axes);
-  // One simulation per (point, replication); replication r of every point uses replication_seed(seed, r), so
-  // the points of a replicated sweep share their random numbers replication by replication.
-  const int replications = arguments.replications;
-  struct Unit {
-    std::size_t index = 0;
-    int replication = 0;
-    Scenario scenario;
-    std::string fingerprint;
-  };
-  std::vector<Unit> units;
-  units.reserve(grid.size() * replications);
-  for (const auto& point : grid) {
-    const auto overrides = point_overrides(axes, point);
-    Scenario scenario;
-    try {
-      scenario = arguments.source.load(overrides);
-    } catch (const ScenarioError& error) {
-      // Told at the --vary value that made the point, not as a --set.
-      for (std::size_t a = 0; a < axes.size(); ++a)
-        if (error.file == "--set " + overrides[a] ||
-            std::string(error.what()).find(overrides[a]) != std::string::npos)
-          rethrow_at_origin(error, overrides[a],
-                            "--vary " + axes[a].key + " value '" + point.values[a] + "'");
-      throw;
+// The sweep as an array of shards and a merge job; returns at once.
+int submit_sweep(const SweepLayout& layout, const SweepArguments& arguments,
+                 const ExecutionOptions& execution) {
+  const auto& units = layout.units;
+  const auto& output_dir = layout.output_dir;
+  const Scenario& first = layout.first();
+  const int slurm_shards = cluster_shards(layout, execution);
+  const std::filesystem::path absolute_dir = std::filesystem::absolute(output_dir);
+  ShardWork work;
+  work.task_command = sweep_command_line(arguments, absolute_dir);
+  work.merge_command = work.task_command;
+  work.merge_command.push_back("--merge");
+  work.shards = slurm_shards;
+  std::size_t already = 0;
+  if (arguments.resume) {
+    // Only the shards with a simulation still missing.
+    std::vector<bool> missing(static_cast<std::size_t>(slurm_shards) + 1, false);
+    for (const SweepUnit& unit : units) {
+      if (read_point_file(output_dir, unit.index, unit.replication, unit.fingerprint))
+        ++already;
+      else
+        missing[1 + unit.index % static_cast<std::size_t>(slurm_shards)] = true;
     }
-    for (int r = 0; r < replications; ++r) {
-      Unit unit{point.index, r, scenario, {}};
-      unit.scenario.seed = replication_seed(scenario.seed, r);
-      unit.fingerprint = scenario_fingerprint(unit.scenario);
-      units.push_back(std::move(unit));
+    for (int s = 1; s <= slurm_shards; ++s)
+      if (missing[static_cast<std::size_t>(s)]) work.shards_to_run.push_back(s);
+    if (work.shards_to_run.empty()) {
+      std::printf("sweep of %s: all %zu simulations are done in %s; nothing to submit (run with --merge to "
+                  "write sweep.csv)\n",
+                  first.name.c_str(), units.size(), output_dir.string().c_str());
+      return exit_ok;
     }
   }
-  const auto unit_of = [&](std::size_t index, int r) -> const Unit& {
-    return units[index * static_cast<std::size_t>(replications) + r];
-  };
-  const Scenario& first = units.front().scenario;
-  const std::filesystem::path output_dir = arguments.output_dir.empty()
-                                               ? std::filesystem::path("out") / ("sweep_" + first.name)
-                                               : std::filesystem::path(arguments.output_dir);
-  ensure_writable_directory(output_dir);
-  ensure_writable_directory(output_dir / "points");
-
-  // Every simulation, its shard (as Slurm runs it) and its fingerprint, for `sonicsim status`.
-  const int slurm_shards = arguments.slurm.tasks > 0
-                               ? std::min<int>(arguments.slurm.tasks, static_cast<int>(grid.size()))
-                               : static_cast<int>(std::min<std::size_t>(grid.size(), 1000));
-  const int plan_shards = arguments.slurm.enabled() ? slurm_shards : std::max(1, shard.count);
-  {
-    nlohmann::ordered_json plan{{"command", "sweep"},
-                                {"points", grid.size()},
-                                {"replications", replications},
-                                {"shards", plan_shards},
-                                {"simulations", nlohmann::ordered_json::array()}};
-    for (const Unit& unit : units)
-      plan["simulations"].push_back({{"point", unit.index},
-                                     {"replication", unit.replication},
-                                     {"shard", 1 + unit.index % static_cast<std::size_t>(plan_shards)},
-                                     {"fingerprint", unit.fingerprint}});
-    // Written by the run that lays the sweep out (a Slurm submission, or a whole sweep here); the shards and
-    // the merge of a submission keep it, so its shard numbers stay those of the array.
-    if (arguments.slurm.enabled() || (!arguments.merge_only && shard.count <= 1) ||
-        !std::filesystem::exists(output_dir / "sweep_plan.json"))
-      write_file_atomically(output_dir / "sweep_plan.json", plan.dump(1) + "\n");
+  const auto cluster = make_cluster(execution, output_dir, "sweep");
+  const Submission submission = cluster->submit_shards(work);
+  const std::size_t shards_run =
+      work.shards_to_run.empty() ? static_cast<std::size_t>(slurm_shards) : work.shards_to_run.size();
+  std::printf("sweep of %s: %zu simulations in %d shards (%zu already done); %zu array task(s)\n",
+              first.name.c_str(), units.size(), slurm_shards, already, shards_run);
+  std::printf("  array script  %s\n  merge script  %s\n", submission.array_script.string().c_str(),
+              submission.merge_script.string().c_str());
+  if (submission.array_job.empty()) {
+    cluster->print_dry_run(submission);
+  } else {
+    std::printf("submitted: array job %s, merge job %s (after the array)\n", submission.array_job.c_str(),
+                submission.merge_job.c_str());
+    std::printf("follow with: sonicsim status %s\n", shell_quote(absolute_dir.string()).c_str());
   }
+  return exit_ok;
+}
 
-  if (arguments.slurm.enabled()) {
-    SlurmWork work;
-    work.name = "sonicsim-sweep";
-    work.output_dir = std::filesystem::absolute(output_dir);
-    work.working_dir = std::filesystem::current_path();
-    work.task_command = sweep_command_line(arguments, work.output_dir);
-    work.merge_command = work.task_command;
-    work.merge_command.push_back("--merge");
-    work.shards = slurm_shards;
-    std::size_t already = 0;
-    if (arguments.resume) {
-      // Only the shards with a simulation still missing.
-      std::vector<bool> missing(static_cast<std::size_t>(slurm_shards) + 1, false);
-      for (const Unit& unit : units) {
-        if (read_point_file(output_dir, unit.index, unit.replication, unit.fingerprint))
-          ++already;
-        else
-          missing[1 + unit.index % static_cast<std::size_t>(slurm_shards)] = true;
-      }
-      for (int s = 1; s <= slurm_shards; ++s)
-        if (missing[static_cast<std::size_t>(s)]) work.shards_to_run.push_back(s);
-      if (work.shards_to_run.empty()) {
-        std::printf("sweep of %s: all %zu simulations are done in %s; nothing to submit (run with --merge to "
-                    "write sweep.csv)\n",
-                    first.name.c_str(), units.size(), output_dir.string().c_str());
-        return exit_ok;
-      }
-    }
-    const SlurmSubmission submission = submit_to_slurm(work, arguments.slurm);
-    const std::size_t shards_run =
-        work.shards_to_run.empty() ? static_cast<std::size_t>(slurm_shards) : work.shards_to_run.size();
-    std::printf("sweep of %s: %zu simulations in %d shards (%zu already done); %zu array task(s)\n",
-                first.name.c_str(), units.size(), slurm_shards, already, shards_run);
-    std::printf("  array script  %s\n  merge script  %s\n", submission.array_script.string().c_str(),
-                submission.merge_script.string().c_str());
-    if (submission.array_job.empty()) {
-      print_dry_run(submission);
-    } else {
-      std::printf("submitted: array job %s, merge job %s (after the array)\n", submission.array_job.c_str(),
-                  submission.merge_job.c_str());
-      std::printf("follow with: sonicsim status %s\n", shell_quote(work.output_dir.string()).c_str());
-    }
-    return exit_ok;
-  }
+struct SweepResults {
+  std::map<std::pair<std::size_t, int>, RunSummary> finished; // (point, replication)
+  std::vector<std::pair<std::size_t, std::string>> failures;  // unit, message
+  std::size_t ran = 0;
+};
 
-  // Finished simulations: this shard's with --resume, and always those of other shards (a merge).
-  std::map<std::pair<std::size_t, int>, RunSummary> finished;
+// Runs this machine's share (the whole sweep, or a shard) of what has no point file yet, and reads the
+// finished points: this shard's with --resume, and always those of other shards (a merge).
+SweepResults run_sweep_here(const SweepLayout& layout, const SweepArguments& arguments,
+                            const ExecutionOptions& execution) {
+  const auto& units = layout.units;
+  const auto& axes = layout.axes;
+  const auto& grid = layout.grid;
+  const auto& output_dir = layout.output_dir;
+  const Shard& shard = layout.shard;
+  const int parallel = execution.parallel;
+  const int replications = layout.replications;
+  const Scenario& first = layout.first();
+  SweepResults results;
+  auto& finished = results.finished;
+  auto& failures = results.failures;
   std::vector<std::size_t> to_run; // into units
   for (std::size_t u = 0; u < units.size(); ++u) {
-    const Unit& unit = units[u];
+    const SweepUnit& unit = units[u];
     const bool mine = shard.contains(unit.index);
     const auto key = std::make_pair(unit.index, unit.replication);
     if (!mine || arguments.resume || arguments.merge_only) {
@@ -276,39 +181,46 @@ int sweep(const SweepArguments& arguments) {
     }
     if (mine && !arguments.merge_only && !finished.count(key)) to_run.push_back(u);
   }
-  std::printf("sweep of %s: %zu points", first.name.c_str(), grid.size());
-  if (replications > 1) std::printf(" x %d replications (each counted below)", replications);
-  if (shard.count > 1) std::printf(", shard %d/%d", shard.index, shard.count);
-  std::printf("; %zu to run (-j %d), %zu already done; results in %s\n", to_run.size(), arguments.parallel,
-              finished.size(), output_dir.string().c_str());
+  if (!arguments.quiet) {
+    std::printf("sweep of %s: %zu points", first.name.c_str(), grid.size());
+    if (replications > 1) std::printf(" x %d replications (each counted below)", replications);
+    if (shard.count > 1) std::printf(", shard %d/%d", shard.index, shard.count);
+    std::printf("; %zu to run (-j %d), %zu already done; results in %s\n", to_run.size(), parallel,
+                finished.size(), output_dir.string().c_str());
+  }
 
-  std::vector<std::pair<std::size_t, std::string>> failures; // unit, message
-  ProgressLine progress(to_run.size());
-  std::size_t done = 0;
-  if (!to_run.empty())
-    progress.update(0, std::min<std::size_t>(to_run.size(), static_cast<std::size_t>(arguments.parallel)));
-  run_in_child_processes(
-      to_run.size(), arguments.parallel,
-      [&](std::size_t k) {
-        return run_summary_to_json(run_simulation(units[to_run[k]].scenario, RunOptions{}).summary).dump();
-      },
-      [&](std::size_t k, const ChildResult& child) {
-        const Unit& unit = units[to_run[k]];
-        ++done;
-        if (child.ok) {
-          write_point_file(output_dir,
-                           PointRecord{unit.index, unit.replication, point_overrides(axes, grid[unit.index]),
-                                       unit.fingerprint, child.wall_clock_s, child.output});
-          finished.emplace(std::make_pair(unit.index, unit.replication),
-                           run_summary_from_json(nlohmann::ordered_json::parse(child.output)));
-        } else {
-          failures.emplace_back(to_run[k], child.output);
-        }
-        const std::size_t remaining = to_run.size() - done;
-        progress.update(done, std::min<std::size_t>(remaining, static_cast<std::size_t>(arguments.parallel)));
-      });
-  if (!to_run.empty()) progress.finish();
+  std::vector<SimulationRequest> requests;
+  for (const std::size_t u : to_run)
+    requests.push_back(SimulationRequest{units[u].scenario, {}, {}});
+  run_here(requests, parallel, "sweep", execution.quiet,
+           [&](std::size_t k, const SimulationOutcome& outcome) {
+             const SweepUnit& unit = units[to_run[k]];
+             if (!outcome.ok) {
+               failures.emplace_back(to_run[k], outcome.error);
+               return;
+             }
+             write_point_file(output_dir,
+                              PointRecord{unit.index, unit.replication,
+                                          point_overrides(axes, grid[unit.index]), unit.fingerprint,
+                                          outcome.wall_clock_s, run_summary_to_json(outcome.summary).dump()});
+             finished.emplace(std::make_pair(unit.index, unit.replication), outcome.summary);
+           });
 
+  results.ran = to_run.size();
+  return results;
+}
+
+// sweep.csv and fits.csv once every point is there (a shard writes its points only), else what is missing.
+int write_sweep_results(const SweepLayout& layout, const SweepArguments& arguments,
+                        const SweepResults& results, double elapsed_s) {
+  const auto& units = layout.units;
+  const auto& axes = layout.axes;
+  const auto& grid = layout.grid;
+  const auto& output_dir = layout.output_dir;
+  const Shard& shard = layout.shard;
+  const int replications = layout.replications;
+  const auto& finished = results.finished;
+  const auto& failures = results.failures;
   const auto report_failures = [&](const std::vector<std::pair<std::size_t, std::string>>& failed) {
     for (const auto& [u, message] : failed)
       std::fprintf(stderr, "sonicsim: point %zu (%s) replication %d failed: %s\n", units[u].index,
@@ -325,15 +237,17 @@ int sweep(const SweepArguments& arguments) {
       summaries.push_back(found->second);
     }
     if (static_cast<int>(summaries.size()) == replications)
-      rows.push_back(make_sweep_row(point, unit_of(point.index, 0).scenario, summaries));
+      rows.push_back(make_sweep_row(point, layout.unit_of(point.index, 0).scenario, summaries));
   }
   // A shard writes its points only: sweep.csv is written by a whole sweep or by --merge, once every point is
   // there, so that a shard's share never looks like the whole.
   if (shard.count > 1) {
-    std::printf("shard %d/%d: %zu simulation(s) run, %zu failed, in %.1f s; the sweep has %zu of %zu points "
-                "complete. When every shard is done: sonicsim sweep ... --merge --out %s\n",
-                shard.index, shard.count, to_run.size() - failures.size(), failures.size(),
-                progress.elapsed_s(), rows.size(), grid.size(), output_dir.string().c_str());
+    if (!arguments.quiet)
+      std::printf(
+          "shard %d/%d: %zu simulation(s) run, %zu failed, in %.1f s; the sweep has %zu of %zu points "
+          "complete. When every shard is done: sonicsim sweep ... --merge --out %s\n",
+          shard.index, shard.count, results.ran - failures.size(), failures.size(), elapsed_s, rows.size(),
+          grid.size(), output_dir.string().c_str());
   } else if (rows.size() < grid.size()) {
     // A sweep.csv left by an earlier run would look like this run's result: it goes too.
     std::error_code ignored;
@@ -365,15 +279,17 @@ int sweep(const SweepArguments& arguments) {
     write_fits_csv(fits_csv, fits);
     write_file_atomically(output_dir / "fits.csv", fits_csv.str());
 
-    print_rows(axes, rows);
-    if (!fits.empty())
-      print_fits(std::cout, fits);
-    else if (axes.front().key != "workload.jobs")
-      std::cout << "\nno knee fits: the first --vary is not workload.jobs\n";
-    std::printf("\nwrote %s (%zu of %zu points), fits.csv, points/ in %.1f s\n",
-                (output_dir / "sweep.csv").string().c_str(), rows.size(), grid.size(), progress.elapsed_s());
+    if (!arguments.quiet) {
+      print_sweep_rows(axes, rows);
+      if (!fits.empty())
+        print_fits(std::cout, fits);
+      else if (axes.front().key != "workload.jobs")
+        std::cout << "\nno knee fits: the first --vary is not workload.jobs\n";
+      std::printf("\nwrote %s (%zu of %zu points), fits.csv, points/ in %.1f s\n",
+                  (output_dir / "sweep.csv").string().c_str(), rows.size(), grid.size(), elapsed_s);
+    }
     std::fflush(stdout);
-    write_html_report_if_asked(arguments.html, output_dir);
+    write_html_report_if_asked(arguments.html, output_dir, arguments.quiet);
   }
   report_failures(failures);
   if (!failures.empty()) {
@@ -382,6 +298,26 @@ int sweep(const SweepArguments& arguments) {
     return exit_run_failed;
   }
   return exit_ok;
+}
+
+int sweep(const SweepArguments& arguments) {
+  const auto started = std::chrono::steady_clock::now();
+  const ExecutionOptions execution = execution_options(arguments.execution, arguments.quiet);
+  if (execution.on_cluster() && !arguments.shard.empty())
+    throw InputError("--shard: not with --slurm, which gives every array task its own shard");
+  if (execution.on_cluster() && arguments.merge_only)
+    throw InputError("--merge: not with --slurm (the Slurm submission makes its own merge job)");
+  const SweepLayout layout = lay_out_sweep(
+      arguments.source, arguments.vary.empty() ? std::vector<std::string>{default_vary} : arguments.vary,
+      arguments.shard, arguments.replications, arguments.output_dir);
+  ensure_writable_directory(layout.output_dir);
+  ensure_writable_directory(layout.output_dir / "points");
+  write_sweep_plan(layout, arguments.merge_only, execution);
+  if (execution.on_cluster()) return submit_sweep(layout, arguments, execution);
+  const SweepResults results = run_sweep_here(layout, arguments, execution);
+  return write_sweep_results(
+      layout, arguments, results,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 
 } // namespace
@@ -398,11 +334,8 @@ void register_sweep_command(CLI::App& app, int& result) {
                    std::string("Vary a scenario key: KEY=start:stop:step (stop included when on the grid) or "
                                "KEY=a,b,c; repeat for a grid (default ") +
                        default_vary + ")")
-      ->type_name("KEY=VALUES");
-  command
-      ->add_option("-j,--parallel", arguments->parallel,
-                   "Points simulated at once (default: hardware threads)")
-      ->check(CLI::Range(1, 1024));
+      ->type_name("KEY=VALUES")
+      ->allow_extra_args(false);
   command->add_option("--out", arguments->output_dir, "Output directory (default: out/sweep_<scenario name>)")
       ->check(directory_path);
   command->add_flag("--resume", arguments->resume,
@@ -412,7 +345,7 @@ void register_sweep_command(CLI::App& app, int& result) {
       "--merge", arguments->merge_only,
       "Run nothing: write sweep.csv and fits.csv from the points in the output directory; exit 1 "
       "naming the missing ones");
-  add_slurm_options(*command, arguments->slurm, true);
+  add_execution_options(*command, arguments->execution, ExecutionShape::shards);
   command
       ->add_option(
           "--replications", arguments->replications,
@@ -423,6 +356,7 @@ void register_sweep_command(CLI::App& app, int& result) {
       ->add_option("--shard", arguments->shard, "Run only points i-1, i-1+n, ... of the grid (1 <= i <= n)")
       ->type_name("i/n");
   add_html_option(*command, arguments->html);
+  add_output_options(*command, arguments->quiet, nullptr);
   command->callback([arguments, &result]() { result = guarded(*arguments, sweep); });
 }
 

@@ -1,6 +1,7 @@
 #include "sim/app/sweep_point_files.hpp"
 
-#include "sim/app/state_file.hpp"
+#include "sim/execution/scenario_recipe.hpp"
+#include "sim/execution/state_file.hpp"
 
 #include "sim/metrics/summary_json.hpp"
 
@@ -13,39 +14,6 @@
 #include <stdexcept>
 
 namespace sonicsim {
-
-std::string scenario_fingerprint(const Scenario& scenario) {
-  auto json = scenario_to_json(scenario);
-  json.erase("source_file"); // a sweep merged from machines reads the same scenario from different paths
-  const std::string text = json.dump();
-  // FNV-1a, 64 bits: stable across platforms and standard libraries (std::hash is not).
-  std::uint64_t hash = 14695981039346656037ull;
-  for (const unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
-  return buffer;
-}
-
-void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::path partial = path;
-  partial += ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      const int error = errno;
-      std::error_code ignored;
-      std::filesystem::remove(partial, ignored); // nothing half-written is left behind
-      throw std::runtime_error("cannot write '" + partial.string() +
-                               "': " + (error ? std::strerror(error) : "the write failed"));
-    }
-  }
-  std::filesystem::rename(partial, path);
-}
 
 std::filesystem::path point_file_path(const std::filesystem::path& sweep_dir, std::size_t index,
                                       int replication) {

@@ -15,13 +15,6 @@
 
 namespace sonicsim {
 
-// A hash of the resolved scenario (everything that decides the simulation, not the file it came from), so a
-// stale point of another sweep in the same directory is never taken for this one.
-std::string scenario_fingerprint(const Scenario& scenario);
-
-// Writes `text` to `path` through `path`.partial and a rename.
-void write_file_atomically(const std::filesystem::path& path, const std::string& text);
-
 // points/point_NNNNNN.json; a replication r > 0 of the point: points/point_NNNNNN_rR.json.
 std::filesystem::path point_file_path(const std::filesystem::path& sweep_dir, std::size_t index,
                                       int replication = 0);

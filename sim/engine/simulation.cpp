@@ -4,6 +4,7 @@
 #include "sim/actors/campaign_scheduler.hpp"
 #include "sim/actors/inference_server.hpp"
 #include "sim/actors/job_client.hpp"
+#include "sim/actors/job_placer.hpp"
 #include "sim/actors/kernel_flows.hpp"
 #include "sim/analysis/campaign_traffic_fit.hpp"
 #include "sim/engine/engine_arguments.hpp"
@@ -16,10 +17,13 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -29,59 +33,87 @@ namespace sg4 = simgrid::s4u;
 namespace sonicsim {
 namespace {
 
-// CPU speed of each job slot, from the CPU mix.
-std::vector<double> slot_cpu_speeds(const Scenario& scenario) {
-  std::vector<double> cpu_fractions;
-  for (const auto& cpu : scenario.platform.cpu_mix)
-    cpu_fractions.push_back(cpu.fraction);
-  std::vector<double> speeds;
-  for (const int cpu :
-       stratified_assignment(cpu_fractions, scenario.workload.jobs, scenario.seed, stream_cpu_mix))
-    speeds.push_back(scenario.platform.cpu_mix[static_cast<std::size_t>(cpu)].speed);
-  return speeds;
-}
-
-// Whether each job slot's node has a local GPU.
-std::vector<bool> slot_local_gpus(const Scenario& scenario) {
-  const double fraction = scenario.platform.local_gpu_fraction;
-  std::vector<bool> local(static_cast<std::size_t>(scenario.workload.jobs), false);
-  if (fraction <= 0) return local;
-  const auto classes = stratified_assignment({1.0 - fraction, fraction}, scenario.workload.jobs,
-                                             scenario.seed, stream_local_gpu);
-  for (std::size_t i = 0; i < local.size(); ++i)
-    local[i] = classes[i] == 1;
-  return local;
-}
-
-std::vector<JobPlacement> place_jobs(const Scenario& scenario) {
-  const auto& workload = scenario.workload;
-  const auto& platform = scenario.platform;
-  const std::vector<double> cpu_speed = slot_cpu_speeds(scenario);
-  const std::vector<bool> local_gpu = slot_local_gpus(scenario);
+// The jobs of a fixed run, all placed at the start: job j in slot j, starting spread over
+// workload.start_spread.
+std::vector<JobPlacement> place_jobs(const Scenario& scenario, const ServerLayout& layout) {
+  JobPlacer placer(scenario, layout);
   auto balancer_rng = make_stream(scenario.seed, stream_load_balancer);
-  const ServerLayout layout = make_server_layout(scenario);
-  std::vector<ConnectionBalancer> balancers;
-  for (std::size_t m = 0; m < layout.served_models.size(); ++m)
-    balancers.emplace_back(scenario.models.at(layout.served_models[m]).deploy.load_balancer,
-                           static_cast<int>(layout.model_pods[m].size()));
   auto start_rng = make_stream(scenario.seed, stream_job_start);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   std::vector<JobPlacement> placements;
-  for (int job = 0; job < workload.jobs; ++job) {
-    JobPlacement placement;
-    placement.job = job;
-    placement.worker = job / platform.jobs_per_node;
-    // Kubernetes assigns a backend per connection; a job's gRPC channel to each model lives as long as the
-    // job.
-    for (std::size_t m = 0; m < balancers.size(); ++m)
-      placement.pods.push_back(layout.model_pods[m][static_cast<std::size_t>(
-          balancers[m].connect(job, placement.worker, balancer_rng))]);
-    placement.cpu_speed = cpu_speed[static_cast<std::size_t>(job)];
-    placement.local_gpu = local_gpu[static_cast<std::size_t>(job)];
-    placement.start_s = workload.start_spread_s * unit(start_rng);
-    placements.push_back(placement);
+  for (int job = 0; job < scenario.workload.jobs; ++job) {
+    placements.push_back(placer.place(job, job, balancer_rng));
+    placements.back().start_s = scenario.workload.start_spread_s * unit(start_rng);
   }
   return placements;
+}
+
+} // namespace
+
+namespace {
+
+// SimGrid's time-advance signal cannot be disconnected from outside the engine: one forwarder is connected
+// once per process, and points at the current run's reporter only while that run is going.
+std::function<void(double)>& progress_forwarder() {
+  static std::function<void(double)> current;
+  static const bool connected = [] {
+    sg4::Engine::on_time_advance_cb([](double) {
+      if (current) current(sg4::Engine::get_clock());
+    });
+    return true;
+  }();
+  (void)connected;
+  return current;
+}
+
+// Reports at most once per wall-clock second; the clock is read every 4,096 time advances only.
+std::function<void(double)> progress_reporter(const Scenario& scenario, const RunRecorder& recorder,
+                                              const std::function<void(const RunProgress&)>& report) {
+  const Workload& workload = scenario.workload;
+  const double total_events =
+      workload.campaign ? 0.0 : static_cast<double>(workload.jobs) * workload.events_per_job;
+  const std::optional<double> window_s = workload.campaign ? workload.campaign->window_s : std::nullopt;
+  auto last = std::chrono::steady_clock::now();
+  unsigned advances = 0;
+  return [=, &recorder](double clock_s) mutable {
+    if (++advances % 4096 != 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last).count() < 1.0) return;
+    last = now;
+    RunProgress progress{clock_s, std::nullopt};
+    if (window_s && *window_s > 0)
+      progress.fraction_done = std::min(1.0, clock_s / *window_s);
+    else if (total_events > 0)
+      progress.fraction_done = std::min(1.0, static_cast<double>(recorder.events_ended()) / total_events);
+    report(progress);
+  };
+}
+
+// Each pod's devices and host cores, shared by the models it serves; one Triton front end per (model served,
+// pod of its groups). The pods are returned: the servers hold references to them for the whole run.
+std::vector<std::unique_ptr<PodResources>> build_servers(const Scenario& scenario, ServerDirectory& directory,
+                                                         RunRecorder& recorder) {
+  const ServerLayout& layout = directory.layout;
+  std::vector<std::unique_ptr<PodResources>> pods;
+  int devices = 0;
+  for (int pod = 0; pod < layout.pods(); ++pod) {
+    const int g = layout.pod_group[static_cast<std::size_t>(pod)];
+    const ServerGroup& group = scenario.platform.server_groups[static_cast<std::size_t>(g)];
+    pods.push_back(std::make_unique<PodResources>(g, devices, group.devices_per_pod, group.host_cores));
+    devices += group.devices_per_pod;
+  }
+  for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
+    const Model& model = scenario.models.at(layout.served_models[m]);
+    auto& per_pod = directory.servers.emplace_back(static_cast<std::size_t>(layout.pods()), nullptr);
+    for (const int pod : layout.model_pods[m]) {
+      const int g = layout.pod_group[static_cast<std::size_t>(pod)];
+      directory.owned.push_back(std::make_unique<InferenceServer>(
+          model, static_cast<int>(m), scenario.platform.server_groups[static_cast<std::size_t>(g)],
+          *pods[static_cast<std::size_t>(pod)], recorder));
+      per_pod[static_cast<std::size_t>(pod)] = directory.owned.back().get();
+    }
+  }
+  return pods;
 }
 
 } // namespace
@@ -102,27 +134,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   RunRecorder recorder(scenario, layout, site.links, files ? &files->events_csv() : nullptr);
   if (files && options.openmetrics_start_epoch_s) recorder.enable_openmetrics();
 
-  // Each pod's devices and host cores, shared by the models it serves; one Triton front end per (model
-  // served, pod of its groups).
-  std::vector<std::unique_ptr<PodResources>> pods;
-  int devices = 0;
-  for (int pod = 0; pod < layout.pods(); ++pod) {
-    const int g = layout.pod_group[static_cast<std::size_t>(pod)];
-    const ServerGroup& group = scenario.platform.server_groups[static_cast<std::size_t>(g)];
-    pods.push_back(std::make_unique<PodResources>(g, devices, group.devices_per_pod, group.host_cores));
-    devices += group.devices_per_pod;
-  }
-  for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
-    const Model& model = scenario.models.at(layout.served_models[m]);
-    auto& per_pod = directory.servers.emplace_back(static_cast<std::size_t>(layout.pods()), nullptr);
-    for (const int pod : layout.model_pods[m]) {
-      const int g = layout.pod_group[static_cast<std::size_t>(pod)];
-      directory.owned.push_back(std::make_unique<InferenceServer>(
-          model, static_cast<int>(m), scenario.platform.server_groups[static_cast<std::size_t>(g)],
-          *pods[static_cast<std::size_t>(pod)], recorder));
-      per_pod[static_cast<std::size_t>(pod)] = directory.owned.back().get();
-    }
-  }
+  const auto pods = build_servers(scenario, directory, recorder);
 
   // Jobs are state machines in SimGrid's kernel (job_client.hpp), not actors.
   const BackgroundTraffic& other_users = scenario.platform.site_switch.background;
@@ -140,15 +152,14 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   JobContext context{scenario, site, directory, recorder, flows, {}, false, std::nullopt, 0};
   int jobs_running = 0; // outlives the run: the jobs' last callbacks count down on it
   if (scenario.workload.campaign) {
-    sg4::Actor::create("campaign_scheduler", site.background_source,
-                       CampaignScheduler(context, slot_cpu_speeds(scenario), slot_local_gpus(scenario)));
+    sg4::Actor::create("campaign_scheduler", site.background_source, CampaignScheduler(context));
   } else {
     // SimGrid ends a run when only daemon actors are left, and the background sources are daemons: this
     // actor keeps the run alive until the last job has finished.
     jobs_running = scenario.workload.jobs;
     const sg4::ActorPtr keeper =
         sg4::Actor::create("jobs", site.background_source, []() { sg4::this_actor::suspend(); });
-    for (const auto& placement : place_jobs(scenario)) {
+    for (const auto& placement : place_jobs(scenario, directory.layout)) {
       context.jobs.push_back(std::make_unique<JobClient>(context, placement, [&jobs_running, keeper]() {
         if (--jobs_running == 0 && keeper->is_suspended()) keeper->resume();
       }));
@@ -170,6 +181,10 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
         ->daemonize();
   }
 
+  struct ForwarderReset {
+    ~ForwarderReset() { progress_forwarder() = nullptr; } // also when the run throws
+  } reset_forwarder;
+  if (options.on_progress) progress_forwarder() = progress_reporter(scenario, recorder, options.on_progress);
   engine->run();
 
   RunResult result;

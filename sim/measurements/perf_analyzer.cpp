@@ -35,13 +35,14 @@ HostCostFit fit_cost(const std::vector<double>& bytes, const std::vector<double>
   HostCostFit fit;
   const bool distinct = bytes.size() >= 2 &&
                         std::any_of(bytes.begin(), bytes.end(), [&](double b) { return b != bytes.front(); });
+  // Without distinct sizes, or when the line slopes down, the cost is a constant: the mean per request.
+  bool use_mean = !distinct;
   if (distinct) {
     const auto line = models::fit_line(bytes, seconds);
     fit.per_request_s = line.intercept;
     fit.per_byte_s = line.slope;
     if (fit.per_byte_s < 0.0) {
-      fit.per_byte_s = 0.0;
-      fit.per_request_s = -1.0;
+      use_mean = true;
     } else if (fit.per_request_s < 0.0) {
       double xy = 0.0, xx = 0.0;
       for (std::size_t i = 0; i < bytes.size(); ++i) {
@@ -52,7 +53,7 @@ HostCostFit fit_cost(const std::vector<double>& bytes, const std::vector<double>
       fit.per_byte_s = xx > 0.0 ? xy / xx : 0.0;
     }
   }
-  if (!distinct || fit.per_request_s < 0.0) {
+  if (use_mean) {
     fit.per_byte_s = 0.0;
     double sum = 0.0;
     for (const double s : seconds)

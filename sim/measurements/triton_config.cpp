@@ -190,6 +190,45 @@ template <typename Tensor> void check_dims(const Tensor& tensor, const Locations
                   "a size in 1..1000000000 (or -1 for a variable size)");
 }
 
+// dynamic_batching: preferred sizes, the queue delay and the default queue policy, each checked where
+// written.
+void read_dynamic_batching(const triton::ModelConfig& config, const Locations& where, TritonConfig& out) {
+  const auto& batching = config.dynamic_batching();
+  const Locations in_batching = where.nested(config, "dynamic_batching");
+  out.dynamic_batching = true;
+  const int largest = std::max(1, config.max_batch_size());
+  for (int k = 0; k < batching.preferred_batch_size_size(); ++k) {
+    const int size = batching.preferred_batch_size(k);
+    in_batching.require(size >= 1 && size <= largest, batching, "preferred_batch_size", k,
+                        "dynamic_batching.preferred_batch_size", size,
+                        "a batch size in 1..max_batch_size (" + std::to_string(largest) + ")");
+    out.preferred_batch_sizes.push_back(size);
+  }
+  in_batching.require(batching.max_queue_delay_microseconds() <= max_duration_us, batching,
+                      "max_queue_delay_microseconds", -1, "dynamic_batching.max_queue_delay_microseconds",
+                      batching.max_queue_delay_microseconds(), "a delay of at most 10 years");
+  out.max_queue_delay_s = static_cast<double>(batching.max_queue_delay_microseconds()) * 1e-6;
+  if (batching.has_default_queue_policy()) {
+    const auto& policy = batching.default_queue_policy();
+    const Locations in_policy = in_batching.nested(batching, "default_queue_policy");
+    in_policy.require(policy.max_queue_size() <= max_queue_size_limit, policy, "max_queue_size", -1,
+                      "dynamic_batching.default_queue_policy.max_queue_size", policy.max_queue_size(),
+                      "a queue size in 0..1000000000 (0: no limit)");
+    in_policy.require(policy.default_timeout_microseconds() <= max_duration_us, policy,
+                      "default_timeout_microseconds", -1,
+                      "dynamic_batching.default_queue_policy.default_timeout_microseconds",
+                      policy.default_timeout_microseconds(), "a timeout of at most 10 years (0: none)");
+    if (policy.max_queue_size() > 0) out.max_queue_size = static_cast<int>(policy.max_queue_size());
+    if (policy.default_timeout_microseconds() > 0) {
+      if (policy.timeout_action() == triton::ModelQueuePolicy::DELAY)
+        out.notes.push_back(
+            "default_queue_policy.timeout_action DELAY is not simulated: the timeout is ignored");
+      else
+        out.timeout_s = static_cast<double>(policy.default_timeout_microseconds()) * 1e-6;
+    }
+  }
+}
+
 } // namespace
 
 TritonConfig read_triton_config(const std::string& path) {
@@ -274,42 +313,7 @@ TritonConfig read_triton_config(const std::string& path) {
     }
     out.instance_groups.push_back(g);
   }
-  if (config.has_dynamic_batching()) {
-    const auto& batching = config.dynamic_batching();
-    const Locations in_batching = where.nested(config, "dynamic_batching");
-    out.dynamic_batching = true;
-    const int largest = std::max(1, config.max_batch_size());
-    for (int k = 0; k < batching.preferred_batch_size_size(); ++k) {
-      const int size = batching.preferred_batch_size(k);
-      in_batching.require(size >= 1 && size <= largest, batching, "preferred_batch_size", k,
-                          "dynamic_batching.preferred_batch_size", size,
-                          "a batch size in 1..max_batch_size (" + std::to_string(largest) + ")");
-      out.preferred_batch_sizes.push_back(size);
-    }
-    in_batching.require(batching.max_queue_delay_microseconds() <= max_duration_us, batching,
-                        "max_queue_delay_microseconds", -1, "dynamic_batching.max_queue_delay_microseconds",
-                        batching.max_queue_delay_microseconds(), "a delay of at most 10 years");
-    out.max_queue_delay_s = static_cast<double>(batching.max_queue_delay_microseconds()) * 1e-6;
-    if (batching.has_default_queue_policy()) {
-      const auto& policy = batching.default_queue_policy();
-      const Locations in_policy = in_batching.nested(batching, "default_queue_policy");
-      in_policy.require(policy.max_queue_size() <= max_queue_size_limit, policy, "max_queue_size", -1,
-                        "dynamic_batching.default_queue_policy.max_queue_size", policy.max_queue_size(),
-                        "a queue size in 0..1000000000 (0: no limit)");
-      in_policy.require(policy.default_timeout_microseconds() <= max_duration_us, policy,
-                        "default_timeout_microseconds", -1,
-                        "dynamic_batching.default_queue_policy.default_timeout_microseconds",
-                        policy.default_timeout_microseconds(), "a timeout of at most 10 years (0: none)");
-      if (policy.max_queue_size() > 0) out.max_queue_size = static_cast<int>(policy.max_queue_size());
-      if (policy.default_timeout_microseconds() > 0) {
-        if (policy.timeout_action() == triton::ModelQueuePolicy::DELAY)
-          out.notes.push_back(
-              "default_queue_policy.timeout_action DELAY is not simulated: the timeout is ignored");
-        else
-          out.timeout_s = static_cast<double>(policy.default_timeout_microseconds()) * 1e-6;
-      }
-    }
-  }
+  if (config.has_dynamic_batching()) read_dynamic_batching(config, where, out);
   for (int i = 0; i < config.input_size(); ++i)
     check_dims(config.input(i), where.nested(config, "input", i), "input");
   for (int i = 0; i < config.output_size(); ++i)

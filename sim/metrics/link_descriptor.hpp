@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace sonicsim {
@@ -25,7 +26,7 @@ struct LinkDescriptor {
   std::string name;
   double capacity_bps = 0.0;
   LinkKind kind = LinkKind::worker_nic;
-  int server_group = -1; // pod NICs: the index of the pod's group in platform.server_groups
+  std::optional<int> server_group; // pod NICs: the index of the pod's group in platform.server_groups
 };
 
 // On the reply path, which nothing but replies use (pod NIC out, WAN and switch inbound).

@@ -64,7 +64,7 @@ void add_summary(FigureCollector& figures, const RunSummary& s) {
     figures.add("models." + model.model + ".share_of_devices", model.share_of_devices);
   for (const auto& link : s.links)
     figures.add("links." + link.name + ".utilisation", link.utilisation);
-  figures.add("bottleneck_utilisation", s.bottleneck_utilisation);
+  figures.add("bottleneck_utilisation", s.bottleneck.utilisation);
   if (s.direct_inference) {
     figures.add("direct_inference.events_per_s_per_job", s.direct_inference->events_per_s_per_job);
     figures.add("direct_inference.gain", s.direct_inference->gain);
@@ -90,7 +90,7 @@ ReplicatedRun replicate(const std::vector<std::uint64_t>& seeds,
   std::map<std::string, int> bottlenecks;
   for (const auto& summary : replications) {
     add_summary(figures, summary);
-    ++bottlenecks[summary.bottleneck];
+    ++bottlenecks[summary.bottleneck.sentence()];
   }
   run.figures = figures.finish();
   run.bottlenecks.assign(bottlenecks.begin(), bottlenecks.end());

@@ -237,6 +237,61 @@ void RunRecorder::set_measurement_window(double start_s, double end_s) {
   fixed_window_s_ = {start_s, end_s};
 }
 
+// Shared links over the window; worker NICs (no time series) over the whole run, the busiest one reported.
+void RunRecorder::summarize_links(RunSummary& summary, double window_s, double simulated_end_s) const {
+  const double run_s = std::max(simulated_end_s - std::max(0.0, first_job_start_s_.value_or(0.0)), 1e-12);
+  LinkUsage busiest_nic;
+  for (const auto& link : links_) {
+    LinkUsage usage{link.link.name, link.link.capacity_bps, link.bytes, 0.0};
+    if (link.bytes_over_time) {
+      usage.utilisation = 8.0 *
+                          link.bytes_over_time->sum_between(summary.window_start_s, summary.window_end_s) /
+                          (link.link.capacity_bps * window_s);
+      summary.links.push_back(usage);
+      // Small replies are timed as if alone on the reply path (NetworkSettings::small_reply_max_bytes), which
+      // holds while it is nearly idle. Above 10 % busy, replies overlap often enough to matter.
+      constexpr double small_reply_busy_limit = 0.10;
+      if (carries_replies_only(link.link.kind) && scenario_.platform.network.small_reply_max_bytes > 0 &&
+          usage.utilisation > small_reply_busy_limit)
+        summary.warnings.push_back(
+            link.link.name + " is " + std::to_string(std::lround(100.0 * usage.utilisation)) +
+            " % busy with replies, which platform.network.small_reply_max times as if alone on the path; "
+            "rerun with --set platform.network.small_reply_max=0B to simulate them as flows");
+    } else {
+      usage.utilisation = 8.0 * link.bytes / (link.link.capacity_bps * run_s);
+      if (usage.utilisation > busiest_nic.utilisation || busiest_nic.name.empty()) busiest_nic = usage;
+    }
+  }
+  if (!busiest_nic.name.empty()) {
+    busiest_nic.name = "busiest worker NIC (" + busiest_nic.name + ")";
+    summary.links.push_back(busiest_nic);
+  }
+}
+
+// The busiest of the devices and hosts of each group, then of every shared link (each pod NIC on its own);
+// below the saturation threshold nothing shared holds the jobs back.
+void RunRecorder::name_bottleneck(RunSummary& summary) const {
+  Bottleneck& bottleneck = summary.bottleneck;
+  bottleneck.busiest = summary.group_usage.empty()
+                           ? "GPU pool"
+                           : device_pool_name(layout_, scenario_.platform.server_groups.front());
+  bottleneck.utilisation = 0.0;
+  for (std::size_t g = 0; g < summary.group_usage.size(); ++g) {
+    const auto& usage = summary.group_usage[g];
+    const auto& group = scenario_.platform.server_groups[g];
+    keep_busier(device_pool_name(layout_, group), usage.device_utilisation, bottleneck.busiest,
+                bottleneck.utilisation);
+    keep_busier(host_cores_name(layout_, group), usage.host_utilisation, bottleneck.busiest,
+                bottleneck.utilisation);
+  }
+  for (const auto& link : summary.links) {
+    if (link.utilisation > bottleneck.utilisation) {
+      bottleneck.busiest = link.name;
+      bottleneck.utilisation = link.utilisation;
+    }
+  }
+}
+
 RunSummary RunRecorder::summarize(double simulated_end_s) const {
   RunSummary summary;
   summary.simulated_end_s = simulated_end_s;
@@ -280,58 +335,9 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   summary.bytes_to_servers = bytes_to_servers_;
   summary.bytes_from_servers = bytes_from_servers_;
 
-  // Shared links over the window; worker NICs (no time series) over the whole run, busiest one reported.
-  const double run_s = std::max(simulated_end_s - std::max(0.0, first_job_start_s_.value_or(0.0)), 1e-12);
-  LinkUsage busiest_nic;
-  for (const auto& link : links_) {
-    LinkUsage usage{link.link.name, link.link.capacity_bps, link.bytes, 0.0};
-    if (link.bytes_over_time) {
-      usage.utilisation = 8.0 *
-                          link.bytes_over_time->sum_between(summary.window_start_s, summary.window_end_s) /
-                          (link.link.capacity_bps * window_s);
-      summary.links.push_back(usage);
-      // Small replies are timed as if alone on the reply path (NetworkSettings::small_reply_max_bytes), which
-      // holds while it is nearly idle. Above 10 % busy, replies overlap often enough to matter.
-      constexpr double small_reply_busy_limit = 0.10;
-      if (carries_replies_only(link.link.kind) && scenario_.platform.network.small_reply_max_bytes > 0 &&
-          usage.utilisation > small_reply_busy_limit)
-        summary.warnings.push_back(
-            link.link.name + " is " + std::to_string(std::lround(100.0 * usage.utilisation)) +
-            " % busy with replies, which platform.network.small_reply_max times as if alone on the path; "
-            "rerun with --set platform.network.small_reply_max=0B to simulate them as flows");
-    } else {
-      usage.utilisation = 8.0 * link.bytes / (link.link.capacity_bps * run_s);
-      if (usage.utilisation > busiest_nic.utilisation || busiest_nic.name.empty()) busiest_nic = usage;
-    }
-  }
-  if (!busiest_nic.name.empty()) {
-    busiest_nic.name = "busiest worker NIC (" + busiest_nic.name + ")";
-    summary.links.push_back(busiest_nic);
-  }
-
+  summarize_links(summary, window_s, simulated_end_s);
   summarize_servers(summary, window_s);
-  // The devices and hosts of each group, then every shared link (each pod NIC on its own).
-  summary.bottleneck = summary.group_usage.empty()
-                           ? "GPU pool"
-                           : device_pool_name(layout_, scenario_.platform.server_groups.front());
-  summary.bottleneck_utilisation = 0.0;
-  for (std::size_t g = 0; g < summary.group_usage.size(); ++g) {
-    const auto& usage = summary.group_usage[g];
-    const auto& group = scenario_.platform.server_groups[g];
-    keep_busier(device_pool_name(layout_, group), usage.device_utilisation, summary.bottleneck,
-                summary.bottleneck_utilisation);
-    keep_busier(host_cores_name(layout_, group), usage.host_utilisation, summary.bottleneck,
-                summary.bottleneck_utilisation);
-  }
-  for (const auto& link : summary.links) {
-    if (link.utilisation > summary.bottleneck_utilisation) {
-      summary.bottleneck = link.name;
-      summary.bottleneck_utilisation = link.utilisation;
-    }
-  }
-  // Below 90 % nothing shared holds the jobs back: their own CPUs set the pace.
-  if (summary.bottleneck_utilisation < saturation_threshold)
-    summary.bottleneck = "none (jobs' own CPUs; busiest shared resource: " + summary.bottleneck + ")";
+  name_bottleneck(summary);
   if (scenario_.workload.campaign) summary.campaign = summarize_campaign(summary);
   if (events_beyond_histogram_ > 0)
     summary.warnings.push_back(std::to_string(events_beyond_histogram_) + " events lasted longer than the " +

@@ -66,6 +66,9 @@ public:
   // Campaign mode: the measurement window is fixed (after the warm-up, up to the end of the run).
   void set_measurement_window(double start_s, double end_s);
 
+  // Events ended so far (measured, in warm-up or failed): how far a run is.
+  std::uint64_t events_ended() const { return events_completed_ + events_failed_ + events_warmup_; }
+
   // Per-event time histogram (campaign mode: fixed bins of campaign.histogram_bin; empty otherwise).
   const std::vector<double>& event_time_counts() const { return event_time_counts_; }
   void write_event_histogram_csv(std::ostream& out) const;
@@ -100,6 +103,8 @@ private:
   // The site switch's outbound direction (campaign figures), if the platform has one.
   const TrackedLink* site_outbound() const;
   void summarize_servers(RunSummary& summary, double window_s) const;
+  void summarize_links(RunSummary& summary, double window_s, double simulated_end_s) const;
+  void name_bottleneck(RunSummary& summary) const;
   const Scenario& scenario_;
   ServerLayout layout_;
   int gpu_count_;

@@ -96,6 +96,22 @@ struct DirectInferenceComparison {
   double gain = 0.0; // service / direct - 1 (0.05: 5 % more events per second per job)
 };
 
+// A shared resource busier than this counts as saturated (the bottleneck).
+constexpr double saturation_threshold = 0.9;
+
+// The busiest shared resource of a run over its window, and whether it holds the jobs back. Code compares
+// `busiest` and saturated(); sentence() is made for people (and the files they read).
+struct Bottleneck {
+  std::string busiest; // as displayed: "GPU pool", "host cores", "devices of <group>", a link's name
+  double utilisation = 0.0;
+  bool saturated() const { return utilisation >= saturation_threshold; }
+  // "GPU pool" when saturated; below the threshold the jobs' own CPUs set the pace:
+  // "none (jobs' own CPUs; busiest shared resource: GPU pool)".
+  std::string sentence() const {
+    return saturated() ? busiest : "none (jobs' own CPUs; busiest shared resource: " + busiest + ")";
+  }
+};
+
 struct RunSummary {
   // Steady-state window: from the moment every job has finished its warm-up to the moment the first job ends.
   double window_start_s = 0.0;
@@ -136,15 +152,11 @@ struct RunSummary {
   std::uint64_t flow_classes = 0, flow_class_comms = 0;
   std::string links_left_out;   // links never saturated, left out of SimGrid's routes (empty: none)
   std::vector<LinkUsage> links; // each shared link, then the busiest worker NIC
-  std::string bottleneck;       // the resource with the highest utilisation in the window
-  double bottleneck_utilisation = 0.0;
+  Bottleneck bottleneck;        // the shared resource with the highest utilisation in the window
   std::optional<CampaignSummary> campaign;                   // campaign mode only
   std::optional<DirectInferenceComparison> direct_inference; // when every remote module has a direct time
   std::vector<std::string> warnings; // conditions under which a result should not be trusted as is
 };
-
-// A shared resource busier than this counts as saturated (the bottleneck).
-constexpr double saturation_threshold = 0.9;
 
 // One simulation run as a caller that runs several sees it (a child process's result).
 struct SimulationOutcome {

@@ -7,47 +7,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-const char* distribution_name(DistributionSpec::Kind kind) {
-  switch (kind) {
-  case DistributionSpec::Kind::constant:
-    return "constant";
-  case DistributionSpec::Kind::normal:
-    return "normal";
-  case DistributionSpec::Kind::lognormal:
-    return "lognormal";
-  case DistributionSpec::Kind::exponential:
-    return "exponential";
-  case DistributionSpec::Kind::uniform:
-    return "uniform";
-  }
-  return "?";
-}
-
-json distribution_to_json(const DistributionSpec& spec) {
-  json out{{"dist", distribution_name(spec.kind)}};
-  if (spec.kind == DistributionSpec::Kind::uniform) {
-    out["min"] = spec.min;
-    out["max"] = spec.max;
-  } else {
-    out["mean"] = spec.mean;
-    if (spec.kind == DistributionSpec::Kind::normal || spec.kind == DistributionSpec::Kind::lognormal)
-      out["sd"] = spec.sd;
-  }
-  return out;
-}
-
-const char* module_type_name(Module::Type type) {
-  switch (type) {
-  case Module::Type::cpu:
-    return "cpu";
-  case Module::Type::remote_inference:
-    return "remote_inference";
-  case Module::Type::local_inference:
-    return "local_inference";
-  }
-  return "?";
-}
-
 json statistics_to_json(const TimeStatistics& stats) {
   return json{{"count", stats.count}, {"mean_s", stats.mean_s}, {"p50_s", stats.p50_s},
               {"p95_s", stats.p95_s}, {"p99_s", stats.p99_s},   {"min_s", stats.min_s},
@@ -64,38 +23,6 @@ TimeStatistics statistics_from_json(const json& in) {
   stats.min_s = in.at("min_s").get<double>();
   stats.max_s = in.at("max_s").get<double>();
   return stats;
-}
-
-json schedule_to_json(const StepSchedule& schedule, const char* value_name) {
-  json steps = json::array();
-  for (std::size_t i = 0; i < schedule.from_s.size(); ++i) {
-    // JSON has no infinity: an uncapped step is written as null.
-    const double v = schedule.value[i];
-    steps.push_back({{"from_s", schedule.from_s[i]}, {value_name, std::isfinite(v) ? json(v) : json()}});
-  }
-  return steps;
-}
-
-json campaign_to_json(const Campaign& campaign) {
-  json out = json::object();
-  out["total_events"] = campaign.total_events ? json(*campaign.total_events) : json();
-  out["max_concurrent"] =
-      campaign.max_concurrent ? schedule_to_json(*campaign.max_concurrent, "jobs") : json();
-  out["slots"] = campaign.slots ? schedule_to_json(*campaign.slots, "fraction") : json();
-  out["slots_repeat_s"] = campaign.slots_repeat_s;
-  out["slots_random"] = campaign.slots_random ? json{{"min", campaign.slots_random->min_fraction},
-                                                     {"max", campaign.slots_random->max_fraction},
-                                                     {"mean_hold_s", campaign.slots_random->mean_hold_s}}
-                                              : json();
-  out["start_delay_s"] = distribution_to_json(campaign.start_delay_s);
-  out["window_s"] = campaign.window_s ? json(*campaign.window_s) : json();
-  out["warmup_s"] = campaign.warmup_s;
-  out["scale"] = campaign.scale;
-  out["histogram_bin_s"] = campaign.histogram_bin_s;
-  out["start_s"] = campaign.start_s;
-  out["schedule_seed"] = campaign.schedule_seed ? json(*campaign.schedule_seed) : json();
-  out["finish_events"] = campaign.finish_events;
-  return out;
 }
 
 CampaignSummary campaign_summary_from_json(const json& in) {
@@ -167,162 +94,6 @@ nlohmann::ordered_json campaign_summary_to_json(const CampaignSummary& c) {
         {"counts", c.event_time_counts}}}};
 }
 
-json scenario_to_json(const Scenario& scenario) {
-  const auto& platform = scenario.platform;
-  json nics = json::array();
-  for (const auto& nic : platform.nic_mix)
-    nics.push_back({{"bandwidth_bps", nic.bandwidth_bps}, {"fraction", nic.fraction}});
-  json cpus = json::array();
-  for (const auto& cpu : platform.cpu_mix)
-    cpus.push_back({{"name", cpu.name}, {"fraction", cpu.fraction}, {"speed", cpu.speed}});
-  json models = json::object();
-  for (const auto& [name, model] : scenario.models) {
-    json curves = json::object();
-    for (const auto& [device, curve] : model.throughput_by_device) {
-      json points = json::array();
-      for (const auto& [batch, rate] : curve.points())
-        points.push_back({batch, rate});
-      const auto files = model.perf_analyzer_files.find(device);
-      const auto reading = model.perf_analyzer_readings.find(device);
-      curves[device] = {
-          {"points_batch_inferences_per_s", points},
-          {"overhead_s", curve.overhead_s()},
-          {"perf_analyzer_files",
-           files == model.perf_analyzer_files.end() ? std::vector<std::string>{} : files->second},
-          {"perf_analyzer_reading", reading == model.perf_analyzer_readings.end()
-                                        ? json()
-                                        : json(measurements::device_time_mapping_name(reading->second))}};
-    }
-    const auto& triton = model.triton;
-    const auto& batching = triton.dynamic_batching;
-    json queue_policy = json::object();
-    queue_policy["max_queue_size"] =
-        batching.queue_policy.max_queue_size ? json(*batching.queue_policy.max_queue_size) : json();
-    queue_policy["timeout_s"] =
-        batching.queue_policy.timeout_s ? json(*batching.queue_policy.timeout_s) : json();
-    json instance_groups = json::array();
-    for (const auto& instances : triton.instance_groups)
-      instance_groups.push_back({{"count", instances.count},
-                                 {"kind", instances.kind == InstanceGroup::Kind::cpu ? "CPU" : "GPU"},
-                                 {"gpus", instances.devices}});
-    const auto host_cost = [](const HostCost& cost, const std::string& fitted_to) {
-      return json{{"per_request_s", cost.per_request_s},
-                  {"per_byte_s", cost.per_byte_s},
-                  {"perf_analyzer", fitted_to.empty() ? json() : json(fitted_to)}};
-    };
-    json model_json = json::object();
-    model_json["input_bytes_per_inference"] = model.input_bytes_per_inference;
-    model_json["output_bytes_per_inference"] = model.output_bytes_per_inference;
-    model_json["throughput"] = curves;
-    model_json["triton"] = {{"max_batch_size", triton.max_batch_size},
-                            {"instance_group", instance_groups},
-                            {"dynamic_batching",
-                             {{"enabled", batching.enabled},
-                              {"preferred_batch_size", batching.preferred_batch_sizes},
-                              {"max_queue_delay_s", batching.max_queue_delay_s},
-                              {"default_queue_policy", queue_policy}}}};
-    model_json["triton_config_file"] = model.triton_config_file;
-    model_json["triton_config_notes"] = model.triton_config_notes;
-    model_json["deploy"] = {{"groups", model.deploy.groups},
-                            {"load_balancer", load_balancer_name(model.deploy.load_balancer)}};
-    model_json["compute_input"] = host_cost(model.compute_input, model.compute_input_perf_analyzer);
-    model_json["compute_output"] = host_cost(model.compute_output, model.compute_output_perf_analyzer);
-    models[name] = model_json;
-  }
-  json pipeline = json::array();
-  for (const auto& module : scenario.workload.pipeline) {
-    json m{{"name", module.name}, {"type", module_type_name(module.type)}};
-    if (module.type == Module::Type::cpu) {
-      m["duration_s"] = distribution_to_json(module.duration_s);
-    } else {
-      m["preprocess_s"] = distribution_to_json(module.preprocess_s);
-      m["inferences"] = distribution_to_json(module.inferences);
-    }
-    if (module.type == Module::Type::remote_inference) {
-      m["model"] = module.model;
-      m["groups"] = module.groups;
-      m["group_spread"] = module.group_spread;
-      m["max_batch"] = module.max_batch;
-      m["compression_ratio"] = module.compression_ratio;
-      m["compression_time_per_byte_s"] = module.compression_time_per_byte_s;
-      if (module.direct_s) m["direct_s"] = distribution_to_json(*module.direct_s);
-      m["inference"] = module.run_direct ? "direct" : "service";
-    }
-    if (module.type == Module::Type::local_inference)
-      m["time_per_inference_s"] = module.local_time_per_inference_s;
-    pipeline.push_back(m);
-  }
-  const auto& workload = scenario.workload;
-  const auto& background = platform.site_switch.background;
-  json background_on_off;
-  if (background.on_off)
-    background_on_off = {{"rate_bps", background.on_off->rate_bps},
-                         {"mean_on_s", background.on_off->mean_on_s},
-                         {"mean_off_s", background.on_off->mean_off_s}};
-  json server_groups = json::object();
-  for (const auto& group : platform.server_groups)
-    server_groups[group.name] = {{"pods", group.pods},
-                                 {"devices", {{"type", group.device_type}, {"count", group.devices_per_pod}}},
-                                 {"host_cores", group.host_cores},
-                                 {"nic_bandwidth_bps", group.nic_bandwidth_bps},
-                                 {"on_client_nodes", group.on_client_nodes}};
-  json out{{"name", scenario.name},
-           {"description", scenario.description},
-           {"source_file", scenario.source_file},
-           {"seed", scenario.seed},
-           {"platform",
-            {{"jobs_per_node", platform.jobs_per_node},
-             {"node_cores", platform.node_cores},
-             {"nic_mix", nics},
-             {"cpu_mix", cpus},
-             {"site_switch",
-              {{"bandwidth_bps", platform.site_switch.bandwidth_bps},
-               {"background_bps", background.rate_bps},
-               {"background_schedule",
-                background.schedule ? schedule_to_json(*background.schedule, "rate_bps") : json()},
-               {"background_on_off", background_on_off}}},
-             {"wan", {{"rtt_s", platform.wan.rtt_s}, {"bandwidth_bps", platform.wan.bandwidth_bps}}},
-             {"server_groups", server_groups},
-             {"network",
-              {{"tcp_window_bytes", platform.network.tcp_window_bytes},
-               {"small_reply_max_bytes", platform.network.small_reply_max_bytes},
-               {"fast_path", platform.network.fast_path},
-               {"flow_classes", platform.network.flow_classes}}},
-             {"local_gpu_fraction", platform.local_gpu_fraction}}},
-           {"models", models},
-           {"workload",
-            {{"jobs", workload.jobs},
-             {"events_per_job", workload.events_per_job},
-             {"warmup_events", workload.warmup_events},
-             {"threads", workload.threads},
-             {"inference", workload.direct_inference ? "direct" : "service"},
-             {"start_spread_s", workload.start_spread_s},
-             {"client",
-              {{"retries", workload.client.retries},
-               {"retry_backoff_s", workload.client.retry_backoff_s},
-               {"mode", workload.client.asynchronous ? "async" : "sync"},
-               {"max_in_flight", workload.client.max_in_flight}}},
-             {"pipeline", pipeline}}},
-           {"output", {{"timeseries_interval_s", scenario.output.timeseries_interval_s}}}};
-  if (workload.campaign) out["workload"]["campaign"] = campaign_to_json(*workload.campaign);
-  if (scenario.costs) {
-    const auto& costs = *scenario.costs;
-    json device_hour = json::object();
-    for (const auto& [type, usd] : costs.device_hour_usd)
-      device_hour[type] = usd;
-    out["costs"] = {{"device_hour_usd", device_hour},
-                    {"cpu_hour_usd", costs.cpu_hour_usd ? json(*costs.cpu_hour_usd) : json()}};
-  }
-  if (!scenario.variants.empty()) {
-    json variants = json::array();
-    for (const auto& variant : scenario.variants)
-      variants.push_back(
-          {{"name", variant.name}, {"description", variant.description}, {"overrides", variant.overrides}});
-    out["variants"] = variants;
-  }
-  return out;
-}
-
 json run_summary_to_json(const RunSummary& summary) {
   json models = json::array();
   for (const auto& usage : summary.model_usage)
@@ -357,49 +128,51 @@ json run_summary_to_json(const RunSummary& summary) {
                      {"capacity_bps", link.capacity_bps},
                      {"bytes", link.bytes},
                      {"utilisation", link.utilisation}});
-  out = json{
-      {"window",
-       {{"start_s", summary.window_start_s},
-        {"end_s", summary.window_end_s},
-        {"steady_state", summary.steady_state_window},
-        {"simulated_end_s", summary.simulated_end_s}}},
-      {"modules", modules},
-      {"event", statistics_to_json(summary.event)},
-      {"events",
-       {{"completed", summary.events_completed},
-        {"failed", summary.events_failed},
-        {"warmup", summary.events_warmup},
-        {"per_s", summary.events_per_s},
-        {"per_s_per_job", summary.events_per_s_per_job}}},
-      {"requests",
-       {{"sent", summary.requests_sent},
-        {"rejected", summary.requests_rejected},
-        {"rejected_queue_full", summary.requests_rejected_queue_full},
-        {"rejected_timeout", summary.requests_rejected_timeout},
-        {"rejected_too_large", summary.requests_rejected_too_large},
-        {"retries", summary.retries},
-        {"mean_size", summary.mean_request_size},
-        {"mean_queue_wait_s", summary.mean_queue_wait_s}}},
-      {"server",
-       {{"gpus", summary.gpus},
-        {"inferences_per_s", summary.inferences_per_s},
-        {"gpu_utilisation", summary.gpu_utilisation},
-        {"batches_executed", summary.batches_executed},
-        {"mean_executed_batch", summary.mean_executed_batch},
-        {"models", models},
-        {"groups", groups}}},
-      {"network",
-       {{"bytes_to_servers", summary.bytes_to_servers},
-        {"bytes_from_servers", summary.bytes_from_servers},
-        {"flows",
-         {{"fast", summary.flows_fast},
-          {"simgrid", summary.flows_simgrid},
-          {"handed", summary.flows_handed},
-          {"classes", summary.flow_classes},
-          {"class_comms", summary.flow_class_comms}}},
-        {"links_left_out", summary.links_left_out},
-        {"links", links}}},
-      {"bottleneck", {{"resource", summary.bottleneck}, {"utilisation", summary.bottleneck_utilisation}}}};
+  out = json{{"window",
+              {{"start_s", summary.window_start_s},
+               {"end_s", summary.window_end_s},
+               {"steady_state", summary.steady_state_window},
+               {"simulated_end_s", summary.simulated_end_s}}},
+             {"modules", modules},
+             {"event", statistics_to_json(summary.event)},
+             {"events",
+              {{"completed", summary.events_completed},
+               {"failed", summary.events_failed},
+               {"warmup", summary.events_warmup},
+               {"per_s", summary.events_per_s},
+               {"per_s_per_job", summary.events_per_s_per_job}}},
+             {"requests",
+              {{"sent", summary.requests_sent},
+               {"rejected", summary.requests_rejected},
+               {"rejected_queue_full", summary.requests_rejected_queue_full},
+               {"rejected_timeout", summary.requests_rejected_timeout},
+               {"rejected_too_large", summary.requests_rejected_too_large},
+               {"retries", summary.retries},
+               {"mean_size", summary.mean_request_size},
+               {"mean_queue_wait_s", summary.mean_queue_wait_s}}},
+             {"server",
+              {{"gpus", summary.gpus},
+               {"inferences_per_s", summary.inferences_per_s},
+               {"gpu_utilisation", summary.gpu_utilisation},
+               {"batches_executed", summary.batches_executed},
+               {"mean_executed_batch", summary.mean_executed_batch},
+               {"models", models},
+               {"groups", groups}}},
+             {"network",
+              {{"bytes_to_servers", summary.bytes_to_servers},
+               {"bytes_from_servers", summary.bytes_from_servers},
+               {"flows",
+                {{"fast", summary.flows_fast},
+                 {"simgrid", summary.flows_simgrid},
+                 {"handed", summary.flows_handed},
+                 {"classes", summary.flow_classes},
+                 {"class_comms", summary.flow_class_comms}}},
+               {"links_left_out", summary.links_left_out},
+               {"links", links}}},
+             {"bottleneck",
+              {{"resource", summary.bottleneck.sentence()},
+               {"utilisation", summary.bottleneck.utilisation},
+               {"busiest", summary.bottleneck.busiest}}}};
   if (summary.campaign) out["campaign"] = campaign_summary_to_json(*summary.campaign);
   if (const auto& direct = summary.direct_inference)
     out["direct_inference"] = {{"event_mean_s", direct->event_mean_s},
@@ -468,8 +241,13 @@ RunSummary run_summary_from_json(const json& in) {
   for (const auto& link : network.at("links"))
     summary.links.push_back({link.at("name").get<std::string>(), link.at("capacity_bps").get<double>(),
                              link.at("bytes").get<double>(), link.at("utilisation").get<double>()});
-  summary.bottleneck = in.at("bottleneck").at("resource").get<std::string>();
-  summary.bottleneck_utilisation = in.at("bottleneck").at("utilisation").get<double>();
+  summary.bottleneck.utilisation = in.at("bottleneck").at("utilisation").get<double>();
+  // Written before "busiest" was: the resource is in the sentence.
+  std::string busiest = in.at("bottleneck").at("resource").get<std::string>();
+  const std::string below = "none (jobs' own CPUs; busiest shared resource: ";
+  if (busiest.rfind(below, 0) == 0 && busiest.size() > below.size())
+    busiest = busiest.substr(below.size(), busiest.size() - below.size() - 1);
+  summary.bottleneck.busiest = in.at("bottleneck").value("busiest", busiest);
   if (in.contains("campaign")) summary.campaign = campaign_summary_from_json(in.at("campaign"));
   if (in.contains("direct_inference")) {
     const auto& direct = in.at("direct_inference");

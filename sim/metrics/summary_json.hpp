@@ -3,13 +3,13 @@
 #pragma once
 
 #include "sim/metrics/run_recorder.hpp"
+#include "sim/metrics/scenario_json.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <nlohmann/json.hpp>
 
 namespace sonicsim {
 
-nlohmann::ordered_json scenario_to_json(const Scenario& scenario);
 nlohmann::ordered_json run_summary_to_json(const RunSummary& summary);
 // The campaign section of a summary (summary.json results.campaign).
 nlohmann::ordered_json campaign_summary_to_json(const CampaignSummary& campaign);

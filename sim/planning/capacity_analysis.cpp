@@ -28,13 +28,15 @@ LayoutAnalysis analyse_layout(const Scenario& scenario, const PodLayout& layout)
   out.module_low_load_s = model.t_module_s(1.0);
   out.ratio = model.optimal_cpu_per_gpu();
   out.job_traffic_bps = parameters.input_bytes * 8.0 / out.t_ideal_s;
+  out.planned_group = planned_group_index(s);
   out.limits.push_back(ResourceLimit{"GPU pool",
                                      std::to_string(layout.gpus()) + " x " + planned_group(s).device_type +
                                          " in " + std::to_string(layout.pods) + " pod(s)",
-                                     model.knee_jobs(), false});
+                                     model.knee_jobs(), false, ResourceKind::device_pool, out.planned_group});
   for (const auto& link : parameters.outbound_links)
-    out.limits.push_back(
-        ResourceLimit{link.resource, link.capacity, parameters.jobs_filling(link, out.t_ideal_s), true});
+    out.limits.push_back(ResourceLimit{link.resource, link.capacity,
+                                       parameters.jobs_filling(link, out.t_ideal_s), true, link.kind,
+                                       link.group});
   std::stable_sort(out.limits.begin(), out.limits.end(), [](const ResourceLimit& a, const ResourceLimit& b) {
     return a.jobs_at_saturation < b.jobs_at_saturation;
   });
@@ -46,24 +48,26 @@ std::vector<ResourceLimit> station_limits(const Scenario& scenario) {
   const auto network = parameters.closed_network();
   const double cycle_s = network.total_demand_s() + network.think_time_s;
   const double threads = parameters.threads;
+  const auto resources = parameters.closed_network_resources();
   std::vector<ResourceLimit> out;
   for (std::size_t k = 0; k < network.stations.size(); ++k) {
     const auto& station = network.stations[k];
     if (!(station.demand_s > 0.0)) continue;
-    // The server stations come first in the network, parallel to server_stations; links follow.
-    const bool server = k < parameters.server_stations.size();
-    const auto starts = [&station](const char* prefix) { return station.name.rfind(prefix, 0) == 0; };
-    const char* unit = starts("host cores") ? " cores"
-                       : starts("pod NICs") ? (station.servers == 1 ? " NIC" : " NICs")
-                       : server             ? " devices"
-                                            : " link";
+    const auto& [kind, group] = resources[k];
+    const char* unit = kind == ResourceKind::host_cores    ? " cores"
+                       : kind == ResourceKind::pod_nics    ? (station.servers == 1 ? " NIC" : " NICs")
+                       : kind == ResourceKind::device_pool ? " devices"
+                                                           : " link";
+    const bool network_link = kind != ResourceKind::device_pool && kind != ResourceKind::host_cores;
     out.push_back(ResourceLimit{station.name, std::to_string(station.servers) + unit,
-                                cycle_s * station.servers / station.demand_s / threads, !server});
+                                cycle_s * station.servers / station.demand_s / threads, network_link, kind,
+                                group});
   }
   for (const auto& link : parameters.outbound_links)
-    if (link.resource == "WAN")
+    if (link.kind == ResourceKind::wan)
       out.push_back(ResourceLimit{link.resource, link.capacity,
-                                  parameters.jobs_filling(link, cycle_s) / threads, true});
+                                  parameters.jobs_filling(link, cycle_s) / threads, true, link.kind,
+                                  std::nullopt});
   std::stable_sort(out.begin(), out.end(), [](const ResourceLimit& a, const ResourceLimit& b) {
     return a.jobs_at_saturation < b.jobs_at_saturation;
   });
@@ -76,8 +80,9 @@ double mva_module_s(const Scenario& scenario, const PodLayout& layout, int jobs)
 }
 
 int pods_for_network(const LayoutAnalysis& analysis, int jobs, double threshold) {
+  // The planned group's pod NICs: those the layout's pods add.
   for (const auto& limit : analysis.limits)
-    if (limit.resource == "pod NICs") {
+    if (limit.kind == ResourceKind::pod_nics && limit.group == analysis.planned_group) {
       const double jobs_per_pod = limit.jobs_at_saturation / analysis.layout.pods * threshold;
       if (!(jobs_per_pod > 0.0)) return std::numeric_limits<int>::max();
       return std::max(1, static_cast<int>(std::ceil(jobs / jobs_per_pod)));
@@ -87,7 +92,7 @@ int pods_for_network(const LayoutAnalysis& analysis, int jobs, double threshold)
 
 const ResourceLimit& fixed_network_limit(const LayoutAnalysis& analysis) {
   for (const auto& limit : analysis.limits)
-    if (limit.network && limit.resource != "pod NICs") return limit;
+    if (limit.network && limit.kind != ResourceKind::pod_nics) return limit;
   throw std::logic_error("no fixed network resource in the analysis");
 }
 

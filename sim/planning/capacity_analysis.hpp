@@ -15,10 +15,12 @@ namespace sonicsim::planning {
 // A shared resource and the running jobs at which it is full (utilisation 1) when every job takes the
 // unsaturated event time t_ideal.
 struct ResourceLimit {
-  std::string resource; // "GPU pool", "pod NICs", "site switch", "WAN"
+  std::string resource; // as displayed: "GPU pool", "pod NICs", "site switch", "WAN" (group names added)
   std::string capacity; // e.g. "4 x T4", "1 x 16 Gb/s"
   double jobs_at_saturation = 0.0;
   bool network = false; // a link (not the GPUs)
+  ResourceKind kind = ResourceKind::device_pool;
+  std::optional<int> group; // the group whose resource it is, where it is a group's
 };
 
 struct LayoutAnalysis {
@@ -29,6 +31,7 @@ struct LayoutAnalysis {
   double ratio = 0.0;                // optimal CPU jobs per GPU: t_ideal / t_GPU (arXiv:2009.04509: 68)
   double job_traffic_bps = 0.0;      // outbound bits per second of one job at t_ideal
   std::vector<ResourceLimit> limits; // sorted: the first saturates first
+  int planned_group = 0;             // index in platform.server_groups of the group the layout sizes
   const ResourceLimit& first() const { return limits.front(); }
   // The tightest link: the network limit.
   const ResourceLimit& network_limit() const;

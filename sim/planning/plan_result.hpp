@@ -30,8 +30,7 @@ struct ReplicationFigures {
   double gpu_utilisation = 0.0;
   double gpu_s_per_event = 0.0;
   std::optional<double> cost_usd_per_event; // at the throughput above, with the layout's device prices
-  std::string bottleneck;
-  double bottleneck_utilisation = 0.0;
+  Bottleneck bottleneck;
   std::uint64_t events_failed = 0;
   double wall_clock_s = 0.0;
 };
@@ -47,8 +46,14 @@ struct TargetCheck {
 };
 
 // One simulated point of the search (a layout at a number of jobs) over its replications.
+// What a run is for: the low-load reference the relative targets divide by, or a candidate of the search.
+enum class RunRole { reference, candidate };
+inline const char* run_role_name(RunRole role) {
+  return role == RunRole::reference ? "reference" : "candidate";
+}
+
 struct PlanRun {
-  std::string role; // "reference" (low load) or "candidate"
+  RunRole role = RunRole::candidate;
   PodLayout layout;
   std::map<std::string, int> group_devices; // multi-model plans: devices of every group
   int jobs = 0;
@@ -57,8 +62,7 @@ struct PlanRun {
   Decision decision = Decision::undecided; // all targets (that the search uses) met, one failed, or neither
   std::string error;                       // a failed run, or failed events
   ConfidenceInterval module_s, event_s, throughput, gpu_utilisation;
-  std::string bottleneck; // of the first replication
-  double bottleneck_utilisation = 0.0;
+  Bottleneck bottleneck;     // of the first replication
   double wall_clock_s = 0.0; // all replications
 };
 

@@ -46,7 +46,7 @@ Scenario PlanRuns::scenario_at(const RunPoint& point, std::uint64_t seed) const 
   return s;
 }
 
-void PlanRuns::add(const RunPoint& point, const std::string& role) {
+void PlanRuns::add(const RunPoint& point, RunRole role) {
   points_.push_back(point);
   PlanRun run;
   run.role = role;
@@ -58,7 +58,7 @@ void PlanRuns::add(const RunPoint& point, const std::string& role) {
 
 void PlanRuns::set_reference(const RunPoint& point) {
   if (!points_.empty()) throw std::logic_error("PlanRuns: the reference is set once");
-  add(point, "reference");
+  add(point, RunRole::reference);
 }
 
 int PlanRuns::replications_of(const RunPoint& point) const {
@@ -92,7 +92,6 @@ ReplicationFigures PlanRuns::figures_of(const Scenario& at, const SimulationOutc
   f.gpu_s_per_event = gpu_seconds_per_event(s, inferences_per_event_);
   if (const auto cost = cost_per_event(at, f.throughput_events_per_s)) f.cost_usd_per_event = cost->usd;
   f.bottleneck = s.bottleneck;
-  f.bottleneck_utilisation = s.bottleneck_utilisation;
   f.events_failed = s.events_failed;
   return f;
 }
@@ -106,7 +105,7 @@ std::vector<PlanRun> PlanRuns::ensure(const std::vector<std::pair<RunPoint, int>
     std::size_t k = 1;
     while (k < points_.size() && !(points_[k] == point))
       ++k;
-    if (k == points_.size()) add(point, "candidate");
+    if (k == points_.size()) add(point, RunRole::candidate);
     indices.push_back(k);
     most = std::max(most, replications);
   }
@@ -132,7 +131,7 @@ std::vector<PlanRun> PlanRuns::ensure(const std::vector<std::pair<RunPoint, int>
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       PlanRun& run = runs_[jobs[j].first];
       if (!outcomes[j].ok) {
-        const std::string what = run.role == "reference" ? "the reference run" : "a confirming run";
+        const std::string what = run.role == RunRole::reference ? "the reference run" : "a confirming run";
         throw std::runtime_error(what + " failed: " + outcomes[j].error);
       }
       run.replications.push_back(figures_of(scenarios[j], outcomes[j]));
@@ -159,10 +158,7 @@ void PlanRuns::judge(PlanRun& run) const {
   run.event_s = interval_of(run.replications, &ReplicationFigures::event_s);
   run.throughput = interval_of(run.replications, &ReplicationFigures::throughput_events_per_s);
   run.gpu_utilisation = interval_of(run.replications, &ReplicationFigures::gpu_utilisation);
-  if (!run.replications.empty()) {
-    run.bottleneck = run.replications.front().bottleneck;
-    run.bottleneck_utilisation = run.replications.front().bottleneck_utilisation;
-  }
+  if (!run.replications.empty()) run.bottleneck = run.replications.front().bottleneck;
   std::uint64_t failed = 0;
   for (const auto& r : run.replications)
     failed += r.events_failed;

@@ -52,7 +52,7 @@ public:
   int simulations() const { return simulations_; }
 
 private:
-  void add(const RunPoint& point, const std::string& role);
+  void add(const RunPoint& point, RunRole role);
   // The figures of one replication, from the scenario it ran (layout, jobs, seed) and its outcome.
   ReplicationFigures figures_of(const Scenario& at, const SimulationOutcome& outcome) const;
   void judge(PlanRun& run) const;

@@ -1,5 +1,6 @@
 #include "sim/planning/pod_layout.hpp"
 
+#include "sim/metrics/number_text.hpp"
 #include "sim/scenario/input_error.hpp"
 
 #include <algorithm>
@@ -52,6 +53,11 @@ const ServerGroup& planned_group(const Scenario& scenario) {
   return scenario.platform.server_groups.front();
 }
 
+int planned_group_index(const Scenario& scenario) {
+  const ServerGroup& group = planned_group(scenario);
+  return static_cast<int>(&group - scenario.platform.server_groups.data());
+}
+
 Scenario with_layout(Scenario scenario, const PodLayout& layout) {
   planned_group(scenario);
   ServerGroup& group = scenario.platform.server_groups.front();
@@ -60,6 +66,25 @@ Scenario with_layout(Scenario scenario, const PodLayout& layout) {
   if (!layout.device_type.empty()) group.device_type = layout.device_type;
   if (layout.nic_bps > 0.0) group.nic_bandwidth_bps = layout.nic_bps;
   return scenario;
+}
+
+std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& changed) {
+  std::vector<std::string> overrides;
+  if (changed.workload.jobs != base.workload.jobs)
+    overrides.push_back("workload.jobs=" + std::to_string(changed.workload.jobs));
+  for (std::size_t g = 0; g < changed.platform.server_groups.size() && g < base.platform.server_groups.size();
+       ++g) {
+    const ServerGroup& was = base.platform.server_groups[g];
+    const ServerGroup& now = changed.platform.server_groups[g];
+    const std::string key = "platform.server_groups." + now.name + ".";
+    if (now.pods != was.pods) overrides.push_back(key + "pods=" + std::to_string(now.pods));
+    if (now.devices_per_pod != was.devices_per_pod)
+      overrides.push_back(key + "devices.count=" + std::to_string(now.devices_per_pod));
+    if (now.device_type != was.device_type) overrides.push_back(key + "devices.type=" + now.device_type);
+    if (now.nic_bandwidth_bps != was.nic_bandwidth_bps)
+      overrides.push_back(key + "nic_bandwidth=" + exact_number_text(now.nic_bandwidth_bps) + "bps");
+  }
+  return overrides;
 }
 
 } // namespace sonicsim::planning

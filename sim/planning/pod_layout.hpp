@@ -38,8 +38,15 @@ std::vector<PodLayout> candidate_layouts(int min_pods, int max_gpus_per_pod, int
 // The one server group the planner sizes; InputError when the scenario has several (the planner sizes one
 // group today).
 const ServerGroup& planned_group(const Scenario& scenario);
+// Its index in platform.server_groups.
+int planned_group_index(const Scenario& scenario);
 // The scenario with this layout (the group's pods and devices per pod replaced, and its device type and pod
 // NIC when the layout names them).
 Scenario with_layout(Scenario scenario, const PodLayout& layout);
+
+// The overrides (key.path=value) that turn `base` into `changed` for the fields a plan changes: the job count
+// and each server group's pods, devices per pod, device type and pod NIC. What a process elsewhere applies to
+// rebuild a planned scenario; other differences are not expressed (the fingerprint check catches them).
+std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& changed);
 
 } // namespace sonicsim::planning

@@ -30,37 +30,26 @@ double bytes_per_s(double bits_per_s) {
 }
 
 LinkId describe(SitePlatform& site, std::string name, double capacity_bps, LinkKind kind,
-                int server_group = -1) {
+                std::optional<int> server_group = std::nullopt) {
   site.links.push_back(LinkDescriptor{std::move(name), capacity_bps, kind, server_group});
   return site.links.size() - 1;
 }
 } // namespace
 
-SitePlatform build_site_platform(const Scenario& scenario) {
+namespace {
+
+using Direction = sg4::LinkInRoute::Direction;
+
+// A host's routes to and from the star's centre.
+void set_routes(sg4::NetZone* zone, sg4::Host* host, const std::vector<sg4::LinkInRoute>& up,
+                const std::vector<sg4::LinkInRoute>& down) {
+  zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, up, false);
+  zone->add_route(nullptr, host->get_netpoint(), nullptr, nullptr, down, false);
+}
+
+// Worker nodes: jobs_per_node job slots share one NIC.
+void add_worker_nodes(SitePlatform& site, sg4::NetZone* zone, const Scenario& scenario) {
   const auto& platform = scenario.platform;
-  SitePlatform site;
-  auto* zone = sg4::create_star_zone("site_and_cloud");
-
-  // Shared links. Split-duplex: UP is outbound from the site (towards the pods), DOWN is inbound.
-  auto* site_switch =
-      zone->create_split_duplex_link("site_switch", bytes_per_s(platform.site_switch.bandwidth_bps));
-  site_switch->set_latency(0.0)->seal();
-  auto* wan = zone->create_split_duplex_link("wan", bytes_per_s(platform.wan.bandwidth_bps));
-  wan->set_latency(platform.wan.rtt_s / 2.0)->seal(); // one way: a request and its response add up to one RTT
-  site.switch_out_link =
-      describe(site, "site_switch_out", platform.site_switch.bandwidth_bps, LinkKind::site_outbound);
-  site.switch_in_link =
-      describe(site, "site_switch_in", platform.site_switch.bandwidth_bps, LinkKind::site_inbound);
-  site.wan_out_link = describe(site, "wan_out", platform.wan.bandwidth_bps, LinkKind::wan_outbound);
-  site.wan_in_link = describe(site, "wan_in", platform.wan.bandwidth_bps, LinkKind::wan_inbound);
-
-  using Direction = sg4::LinkInRoute::Direction;
-  auto set_routes = [zone](sg4::Host* host, const std::vector<sg4::LinkInRoute>& up,
-                           const std::vector<sg4::LinkInRoute>& down) {
-    zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, up, false);
-    zone->add_route(nullptr, host->get_netpoint(), nullptr, nullptr, down, false);
-  };
-
   // A worker node's NIC can never be saturated when the flows that can cross it at once, each at most at its
   // cap without the NIC (the window / RTT, the switch, the WAN, the narrowest pod NIC), fit in its bandwidth:
   // it is then left out of the node's routes, so SimGrid's solver has one constraint less per flow. The cap
@@ -84,7 +73,6 @@ SitePlatform build_site_platform(const Scenario& scenario) {
   const bool prune_single_flow_nics = prune_nics && platform.network.flow_classes && flows_per_node <= 1.0;
   int nics_left_out = 0, single_flow_nics_left_out = 0;
 
-  // Worker nodes: jobs_per_node job slots share one NIC.
   const int jobs = scenario.workload.jobs;
   const int nodes = (jobs + platform.jobs_per_node - 1) / platform.jobs_per_node;
   std::vector<double> nic_fractions;
@@ -100,14 +88,14 @@ SitePlatform build_site_platform(const Scenario& scenario) {
     nic->set_latency(0.0)->seal();
     host->seal();
     if (prune_nics && flows_per_node * cap_without_nic_bps <= nic_bps) {
-      set_routes(host, {}, {});
+      set_routes(zone, host, {}, {});
       ++nics_left_out;
     } else if (prune_single_flow_nics) {
-      set_routes(host, {}, {});
+      set_routes(zone, host, {}, {});
       site.single_flow_nic_bounds.emplace_back(host, bytes_per_s(nic_bps));
       ++single_flow_nics_left_out;
     } else {
-      set_routes(host, {{nic, Direction::UP}}, {{nic, Direction::DOWN}});
+      set_routes(zone, host, {{nic, Direction::UP}}, {{nic, Direction::DOWN}});
     }
     site.worker_hosts.push_back(host);
     site.worker_nic_link.push_back(describe(site, name + "_nic", nic_bps, LinkKind::worker_nic));
@@ -130,9 +118,12 @@ SitePlatform build_site_platform(const Scenario& scenario) {
                   single_flow_nics_left_out, nodes);
     site.links_left_out += (site.links_left_out.empty() ? "" : "; ") + std::string(note);
   }
+}
 
-  // Server pods, group by group (the numbering of ServerLayout): each behind its own NIC (cloud VMs cap
-  // bandwidth per VM).
+// Server pods, group by group (the numbering of ServerLayout): each behind its own NIC (cloud VMs cap
+// bandwidth per VM).
+void add_pods(SitePlatform& site, sg4::NetZone* zone, const Platform& platform, sg4::Link* site_switch,
+              sg4::Link* wan) {
   int pod = 0;
   for (std::size_t g = 0; g < platform.server_groups.size(); ++g) {
     const ServerGroup& group = platform.server_groups[g];
@@ -142,7 +133,7 @@ SitePlatform build_site_platform(const Scenario& scenario) {
       host->seal();
       auto* nic = zone->create_split_duplex_link(name + "_nic", bytes_per_s(group.nic_bandwidth_bps));
       nic->set_latency(0.0)->seal();
-      set_routes(host, {{nic, Direction::UP}, {wan, Direction::DOWN}, {site_switch, Direction::DOWN}},
+      set_routes(zone, host, {{nic, Direction::UP}, {wan, Direction::DOWN}, {site_switch, Direction::DOWN}},
                  {{site_switch, Direction::UP}, {wan, Direction::UP}, {nic, Direction::DOWN}});
       site.pod_hosts.push_back(host);
       site.pod_in_link.push_back(describe(site, name + "_nic_in", group.nic_bandwidth_bps,
@@ -151,8 +142,11 @@ SitePlatform build_site_platform(const Scenario& scenario) {
                                            LinkKind::pod_nic_out, static_cast<int>(g)));
     }
   }
+}
 
-  // Background traffic: other users' hosts on the site send to the outside world through the switch.
+// Background traffic: other users' hosts on the site send to the outside world through the switch.
+void add_background(SitePlatform& site, sg4::NetZone* zone, const Platform& platform,
+                    sg4::Link* site_switch) {
   // Limiter bandwidths start at the rates' peak; the traffic sources set them as they go (never 0 in
   // SimGrid).
   const double peak_bytes_per_s = std::max(1.0, bytes_per_s(platform.site_switch.background.peak_bps()));
@@ -168,14 +162,38 @@ SitePlatform build_site_platform(const Scenario& scenario) {
       zone->create_link("on_off_limiter", peak_bytes_per_s)->set_latency(background_latency_s)->seal();
   site.background_source = zone->create_host("other_site_users", 1e9);
   site.background_source->seal();
-  set_routes(site.background_source, {sg4::LinkInRoute(site.background_limiter)}, {});
+  set_routes(zone, site.background_source, {sg4::LinkInRoute(site.background_limiter)}, {});
   site.on_off_source = zone->create_host("bursty_site_user", 1e9);
   site.on_off_source->seal();
-  set_routes(site.on_off_source, {sg4::LinkInRoute(site.on_off_limiter)}, {});
+  set_routes(zone, site.on_off_source, {sg4::LinkInRoute(site.on_off_limiter)}, {});
   site.background_sink = zone->create_host("outside_world", 1e9);
   site.background_sink->seal();
-  set_routes(site.background_sink, {{site_switch, Direction::DOWN}}, {{site_switch, Direction::UP}});
+  set_routes(zone, site.background_sink, {{site_switch, Direction::DOWN}}, {{site_switch, Direction::UP}});
+}
 
+} // namespace
+
+SitePlatform build_site_platform(const Scenario& scenario) {
+  const auto& platform = scenario.platform;
+  SitePlatform site;
+  auto* zone = sg4::create_star_zone("site_and_cloud");
+
+  // Shared links. Split-duplex: UP is outbound from the site (towards the pods), DOWN is inbound.
+  auto* site_switch =
+      zone->create_split_duplex_link("site_switch", bytes_per_s(platform.site_switch.bandwidth_bps));
+  site_switch->set_latency(0.0)->seal();
+  auto* wan = zone->create_split_duplex_link("wan", bytes_per_s(platform.wan.bandwidth_bps));
+  wan->set_latency(platform.wan.rtt_s / 2.0)->seal(); // one way: a request and its response add up to one RTT
+  site.switch_out_link =
+      describe(site, "site_switch_out", platform.site_switch.bandwidth_bps, LinkKind::site_outbound);
+  site.switch_in_link =
+      describe(site, "site_switch_in", platform.site_switch.bandwidth_bps, LinkKind::site_inbound);
+  site.wan_out_link = describe(site, "wan_out", platform.wan.bandwidth_bps, LinkKind::wan_outbound);
+  site.wan_in_link = describe(site, "wan_in", platform.wan.bandwidth_bps, LinkKind::wan_inbound);
+
+  add_worker_nodes(site, zone, scenario);
+  add_pods(site, zone, platform, site_switch, wan);
+  add_background(site, zone, platform, site_switch);
   zone->seal();
   return site;
 }

@@ -187,7 +187,8 @@ Scenario read_scenario(const Cursor& root, const std::string& source_name) {
 
 namespace {
 
-Scenario load_text(const std::string& yaml_text, const std::string& source_name, const Variant* variant,
+Scenario load_text(const std::string& yaml_text, const std::string& source_name,
+                   const std::vector<const Variant*>& variants,
                    const std::vector<std::string>& set_overrides) {
   YAML::Node tree;
   try {
@@ -206,8 +207,8 @@ Scenario load_text(const std::string& yaml_text, const std::string& source_name,
                             "workload:, ...)");
   SourceInfo source{source_name, {}};
   try {
-    // The variant first, so that a --set on the command line wins over it.
-    if (variant) {
+    // The variants first, in the order given, so that a --set on the command line wins over them.
+    for (const Variant* variant : variants) {
       const std::string origin = "variant '" + variant->name + "' (" + variant->origin + ")";
       for (const auto& argument : variant->overrides) {
         try {
@@ -260,23 +261,29 @@ std::string read_text_file(const std::string& path) {
 
 Scenario load_scenario_text(const std::string& yaml_text, const std::string& source_name,
                             const std::vector<std::string>& set_overrides) {
-  return load_text(yaml_text, source_name, nullptr, set_overrides);
+  return load_text(yaml_text, source_name, {}, set_overrides);
 }
 
 Scenario load_variant_text(const std::string& yaml_text, const std::string& source_name,
-                           const std::string& variant, const std::vector<std::string>& set_overrides) {
-  // The variant list is read from the file as written: the command line cannot add variants.
-  const Scenario base = load_text(yaml_text, source_name, nullptr, {});
-  return load_text(yaml_text, source_name, &find_variant(base, variant), set_overrides);
-}
-
-Scenario load_variant_file(const std::string& path, const std::string& variant,
+                           const std::vector<std::string>& variants,
                            const std::vector<std::string>& set_overrides) {
-  return load_variant_text(read_text_file(path), path, variant, set_overrides);
+  if (variants.empty()) return load_text(yaml_text, source_name, {}, set_overrides);
+  // The variant list is read from the file as written: the command line cannot add variants.
+  const Scenario base = load_text(yaml_text, source_name, {}, {});
+  std::vector<const Variant*> chosen;
+  for (const auto& name : variants)
+    chosen.push_back(&find_variant(base, name));
+  return load_text(yaml_text, source_name, chosen, set_overrides);
 }
 
-Scenario load_default_variant(const std::string& variant, const std::vector<std::string>& set_overrides) {
-  return load_variant_text(embedded_default_scenario_yaml(), embedded_default_source_name, variant,
+Scenario load_variant_file(const std::string& path, const std::vector<std::string>& variants,
+                           const std::vector<std::string>& set_overrides) {
+  return load_variant_text(read_text_file(path), path, variants, set_overrides);
+}
+
+Scenario load_default_variant(const std::vector<std::string>& variants,
+                              const std::vector<std::string>& set_overrides) {
+  return load_variant_text(embedded_default_scenario_yaml(), embedded_default_source_name, variants,
                            set_overrides);
 }
 

@@ -19,14 +19,16 @@ Scenario load_scenario_text(const std::string& yaml_text, const std::string& sou
 // The built-in scenario (configs/protodune_2020_large_batch.yaml, embedded in default_scenario.cpp).
 Scenario load_default_scenario(const std::vector<std::string>& set_overrides = {});
 
-// The scenario with one of its named variants (variants:) applied: the variant's overrides first, then
-// set_overrides (so the command line wins). An unknown variant name is a ScenarioError listing the known
-// ones.
+// The scenario with some of its named variants (variants:) applied, in the order given (a later one wins
+// where two set the same key), then set_overrides (so the command line wins). No variants: the scenario
+// itself. An unknown variant name is a ScenarioError listing the known ones.
 Scenario load_variant_text(const std::string& yaml_text, const std::string& source_name,
-                           const std::string& variant, const std::vector<std::string>& set_overrides = {});
-Scenario load_variant_file(const std::string& path, const std::string& variant,
+                           const std::vector<std::string>& variants,
                            const std::vector<std::string>& set_overrides = {});
-Scenario load_default_variant(const std::string& variant, const std::vector<std::string>& set_overrides = {});
+Scenario load_variant_file(const std::string& path, const std::vector<std::string>& variants,
+                           const std::vector<std::string>& set_overrides = {});
+Scenario load_default_variant(const std::vector<std::string>& variants,
+                              const std::vector<std::string>& set_overrides = {});
 
 // The source name the embedded default reports in errors and in Scenario::source_file.
 inline constexpr const char* embedded_default_source_name = "<embedded default>";

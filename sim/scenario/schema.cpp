@@ -38,24 +38,8 @@ const std::map<std::string, std::vector<std::string>>& keys_by_module_type() {
   return keys;
 }
 
-NodePtr build_root() {
-  const NodePtr module = std::make_shared<Node>(Node{Kind::module,
-                                                     {{"name", value()},
-                                                      {"type", value()},
-                                                      {"duration", dist()},
-                                                      {"model", value()},
-                                                      {"preprocess", dist()},
-                                                      {"inferences", dist()},
-                                                      {"groups", value()},
-                                                      {"group_spread", value()},
-                                                      {"max_batch", value()},
-                                                      {"time_per_inference", value()},
-                                                      {"compression_ratio", value()},
-                                                      {"compression_time_per_byte", value()},
-                                                      {"direct", dist()},
-                                                      {"inference", value()}},
-                                                     nullptr});
-  const NodePtr platform = map({
+NodePtr platform_schema() {
+  return map({
       {"jobs_per_node", value()},
       {"node_cores", value()},
       {"nic_mix", list(map({{"bandwidth", value()}, {"fraction", value()}}))},
@@ -77,6 +61,9 @@ NodePtr build_root() {
                        {"flow_classes", value()}})},
       {"local_gpu_fraction", value()},
   });
+}
+
+NodePtr model_schema() {
   const NodePtr triton = map({
       {"max_batch_size", value()},
       {"instance_group", list(map({{"count", value()}, {"kind", value()}, {"gpus", value()}}))},
@@ -88,7 +75,7 @@ NodePtr build_root() {
   });
   const NodePtr host_cost =
       map({{"per_request", value()}, {"per_byte", value()}, {"perf_analyzer", value()}});
-  const NodePtr model = map({
+  return map({
       {"input_bytes_per_inference", value()},
       {"output_bytes_per_inference", value()},
       {"throughput", dict(map({{"points", value()},
@@ -101,7 +88,26 @@ NodePtr build_root() {
       {"compute_input", host_cost},
       {"compute_output", host_cost},
   });
-  const NodePtr workload = map({
+}
+
+NodePtr workload_schema() {
+  const NodePtr module = std::make_shared<Node>(Node{Kind::module,
+                                                     {{"name", value()},
+                                                      {"type", value()},
+                                                      {"duration", dist()},
+                                                      {"model", value()},
+                                                      {"preprocess", dist()},
+                                                      {"inferences", dist()},
+                                                      {"groups", value()},
+                                                      {"group_spread", value()},
+                                                      {"max_batch", value()},
+                                                      {"time_per_inference", value()},
+                                                      {"compression_ratio", value()},
+                                                      {"compression_time_per_byte", value()},
+                                                      {"direct", dist()},
+                                                      {"inference", value()}},
+                                                     nullptr});
+  return map({
       {"jobs", value()},
       {"events_per_job", value()},
       {"warmup_events", value()},
@@ -127,13 +133,16 @@ NodePtr build_root() {
                         {"schedule_seed", value()},
                         {"finish_events", value()}})},
   });
+}
+
+NodePtr build_root() {
   return map({
       {"name", value()},
       {"description", value()},
       {"seed", value()},
-      {"platform", platform},
-      {"models", dict(model)},
-      {"workload", workload},
+      {"platform", platform_schema()},
+      {"models", dict(model_schema())},
+      {"workload", workload_schema()},
       {"output", map({{"timeseries_interval", value()}})},
       {"costs", map({{"device_hour", dict(value())}, {"cpu_hour", value()}})},
       // A variant's overrides are key paths of this same schema, checked by the loader (validate_key_path).

@@ -4,9 +4,10 @@
 
 namespace sonicsim {
 
-int ServerLayout::model_index(const std::string& model) const {
+std::optional<std::size_t> ServerLayout::model_index(const std::string& model) const {
   const auto it = std::find(served_models.begin(), served_models.end(), model);
-  return it == served_models.end() ? -1 : static_cast<int>(it - served_models.begin());
+  if (it == served_models.end()) return std::nullopt;
+  return static_cast<std::size_t>(it - served_models.begin());
 }
 
 ServerLayout make_server_layout(const Scenario& scenario) {

@@ -5,6 +5,7 @@
 
 #include "sim/scenario/scenario.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,12 +20,16 @@ struct ServerLayout {
   bool single_group = true;                   // one server group: resources keep their short names
 
   int pods() const { return static_cast<int>(pod_group.size()); }
-  // Index of a model in served_models; -1 when no module calls it.
-  int model_index(const std::string& model) const;
+  // Index of a model in served_models; none when no module calls it.
+  std::optional<std::size_t> model_index(const std::string& model) const;
 };
 
 // Requires every served model to be deployed on known groups (the loader checks this).
 ServerLayout make_server_layout(const Scenario& scenario);
+
+// What a resource is, apart from how it is named: code compares kinds (and the group, where a resource is a
+// group's), never display names, which gain the group's name as soon as a scenario has several groups.
+enum class ResourceKind { device_pool, host_cores, pod_nics, site_switch, wan };
 
 // Names of a group's resources, as the summary, the analytic stations and the planner print them. With one
 // group: "GPU pool", "host cores", "pod NICs"; with several, the group's name is added.

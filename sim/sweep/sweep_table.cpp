@@ -1,4 +1,5 @@
 #include "sim/sweep/sweep_table.hpp"
+#include "sim/metrics/number_text.hpp"
 
 #include "sim/text/csv.hpp"
 
@@ -51,7 +52,7 @@ std::map<std::string, double> simulated_values(const std::vector<std::string>& a
   v["events_per_s"] = s.events_per_s;
   v["inferences_per_s"] = s.inferences_per_s;
   v["gpu_utilisation"] = s.gpu_utilisation;
-  v["bottleneck_utilisation"] = s.bottleneck_utilisation;
+  v["bottleneck_utilisation"] = s.bottleneck.utilisation;
   v["mean_request_size"] = s.mean_request_size;
   v["mean_executed_batch"] = s.mean_executed_batch;
   v["events_completed"] = static_cast<double>(s.events_completed);
@@ -87,7 +88,7 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
   for (const auto& summary : replications) {
     for (const auto& [column, value] : simulated_values(accelerated, summary))
       values[column].push_back(value);
-    ++bottlenecks[summary.bottleneck];
+    ++bottlenecks[summary.bottleneck.sentence()];
   }
   for (const auto& [column, list] : values) {
     // NaN (a p50 of summed modules) stays NaN rather than entering a mean.
@@ -244,6 +245,25 @@ void print_fits(std::ostream& out, const std::vector<CurveFit>& fits) {
                   fit.fit.plateau, fit.fit.knee, fit.fit.knee_se, fit.fit.slope,
                   fit.model_knee_jobs > 0 ? csv_number(fit.model_knee_jobs).c_str() : "");
     out << line;
+  }
+}
+
+void print_sweep_rows(const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& rows) {
+  std::printf("\n%6s", "point");
+  for (const auto& axis : axes)
+    std::printf(" %16.16s", axis.key.c_str());
+  std::printf(" %10s %10s %10s %10s %8s  %s\n", "module s", "analytic", "MVA", "event s", "GPU %",
+              "bottleneck");
+  for (const auto& row : rows) {
+    std::printf("%6zu", row.point.index);
+    for (const auto& value : row.point.values)
+      std::printf(" %16.16s", value.c_str());
+    const double analytic_s = row.analytic ? row.analytic->sonic_module_s : NAN;
+    const double mva_s = row.analytic ? row.analytic->mva_module_s : NAN;
+    std::printf(" %10s %10s %10s %10s %8.1f  %s\n", significant(row.mean("module_mean_s")).c_str(),
+                significant(analytic_s).c_str(), significant(mva_s).c_str(),
+                significant(row.mean("event_mean_s")).c_str(), 100.0 * row.mean("gpu_utilisation"),
+                row.bottleneck.c_str());
   }
 }
 

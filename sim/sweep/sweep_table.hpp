@@ -63,5 +63,8 @@ struct CurveFit {
 std::vector<CurveFit> fit_module_curves(const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& rows);
 void write_fits_csv(std::ostream& out, const std::vector<CurveFit>& fits);
 void print_fits(std::ostream& out, const std::vector<CurveFit>& fits);
+// The table of points on stdout: the varied values, simulated and analytic module times, event time, GPU %
+// and bottleneck.
+void print_sweep_rows(const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& rows);
 
 } // namespace sonicsim

@@ -215,7 +215,8 @@ CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& sum
   if (c.minimum) ok = ok && outcome.simulated >= *c.minimum;
   if (c.maximum) ok = ok && outcome.simulated <= *c.maximum;
   outcome.within_tolerance = ok;
-  outcome.verdict = ok ? "pass" : (c.known_discrepancy.empty() ? "FAIL" : "known discrepancy");
+  outcome.verdict =
+      ok ? Verdict::pass : (c.known_discrepancy.empty() ? Verdict::fail : Verdict::known_discrepancy);
   return outcome;
 }
 

@@ -20,6 +20,22 @@
 
 namespace sonicsim {
 
+// A case's verdict: within its tolerance, outside it, or outside it with a documented reason (which does not
+// fail the validation).
+enum class Verdict { pass, fail, known_discrepancy };
+// As the report writes it: "pass", "FAIL", "known discrepancy".
+inline const char* verdict_text(Verdict verdict) {
+  switch (verdict) {
+  case Verdict::pass:
+    return "pass";
+  case Verdict::fail:
+    return "FAIL";
+  case Verdict::known_discrepancy:
+    return "known discrepancy";
+  }
+  return "FAIL";
+}
+
 struct CaseOutcome {
   double measured = 0.0; // the case's value, or the same fit applied to its dataset (fitted observables)
   double measured_uncertainty = 0.0; // the case's, or the fit's standard error
@@ -27,8 +43,8 @@ struct CaseOutcome {
   std::optional<double> analytic; // the analytic model's value, where it has one
   double error = 0.0;             // (simulated - measured) / measured
   bool within_tolerance = false;
-  std::string verdict; // pass | FAIL | known discrepancy
-  std::string detail;  // e.g. the curve's mean relative error
+  Verdict verdict = Verdict::fail;
+  std::string detail; // e.g. the curve's mean relative error
 };
 
 // The runs a case needs, in the order evaluate() expects their summaries. Throws InputError for an unknown

@@ -1,7 +1,7 @@
 #include "simulate.hpp"
 
-#include "sim/app/process_pool.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/execution/process_pool.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 

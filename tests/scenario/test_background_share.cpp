@@ -16,7 +16,7 @@ TEST_CASE("a saturated switch: 8 Gb/s of background keep their rate, 300 jobs sh
                {"workload.jobs=300", "workload.events_per_job=4", "platform.site_switch.bandwidth=12Gbps",
                 "platform.site_switch.background=8Gbps"});
   REQUIRE(summary.events_completed > 0);
-  CHECK(summary.bottleneck == "site_switch_out");
+  CHECK(summary.bottleneck.sentence() == "site_switch_out");
   // 4 Gb/s of 9,216-byte inputs (plus the 16-byte outputs on the other direction) is 54,250 inferences/s.
   // 1 %: the switch is saturated for the whole window (utilisation > 99 %), so only the window's edges,
   // where flows straddle it, move the rate.

@@ -195,9 +195,9 @@ TEST_CASE("cms hlt: FACILE on an FPGA is limited by its 25 Gb/s network, on a GP
   // 2,500 / 5,500 = 45 % of the time; the GPU is the bottleneck at 300 clients (300 x 1.667 = 500 events/s).
   const auto fpga = simulate("cms_hlt_facile_gpu_vs_fpga.yaml",
                              {"models.facile.deploy={groups: [fpga_server]}", "workload.jobs=1500"});
-  CHECK(fpga.bottleneck == "pod1_nic_in");
+  CHECK(fpga.bottleneck.sentence() == "pod1_nic_in");
   CHECK(fpga.group_usage[1].device_utilisation == doctest::Approx(2500.0 / 5500.0).epsilon(0.1));
   const auto gpu = simulate("cms_hlt_facile_gpu_vs_fpga.yaml");
-  CHECK(gpu.bottleneck == "devices of gpu_server");
+  CHECK(gpu.bottleneck.sentence() == "devices of gpu_server");
   CHECK(gpu.group_usage[0].device_utilisation > 0.9);
 }

@@ -2,7 +2,7 @@
 // timing against a blocking Comm::sendto from an actor. Each engine runs in its own child process (SimGrid
 // allows one engine per process).
 #include "sim/actors/kernel_flows.hpp"
-#include "sim/app/process_pool.hpp"
+#include "sim/execution/process_pool.hpp"
 
 #include <doctest/doctest.h>
 

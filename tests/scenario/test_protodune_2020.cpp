@@ -63,7 +63,7 @@ TEST_CASE("400 jobs with dynamic batching: the 4-GPU server saturates at ~122-12
   // 124,000.
   CHECK(summary.inferences_per_s == doctest::Approx(124000.0).epsilon(0.10));
   CHECK(summary.gpu_utilisation > 0.95);
-  CHECK(summary.bottleneck == "GPU pool");
+  CHECK(summary.bottleneck.sentence() == "GPU pool");
   // Requests of ~1,700 are merged: the executed batch is several requests (arXiv:2009.04509 observed 5,358),
   // and never above max_batch_size.
   CHECK(summary.mean_executed_batch > 2.0 * summary.mean_request_size);

@@ -5,8 +5,8 @@
 
 #include "models/fits.hpp"
 #include "models/network_limit.hpp"
-#include "sim/app/process_pool.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/execution/process_pool.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 

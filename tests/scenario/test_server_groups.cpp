@@ -86,7 +86,7 @@ TEST_CASE("two models on one device: each alone follows its curve, together they
   CHECK(x_a / 1000.0 + x_b / 500.0 == doctest::Approx(1.0).epsilon(0.01));
   CHECK(both.inferences_per_s == doctest::Approx(2000.0 / 3.0).epsilon(0.01));
   CHECK(both.group_usage.at(0).device_utilisation == doctest::Approx(1.0).epsilon(0.01));
-  CHECK(both.bottleneck == "GPU pool");
+  CHECK(both.bottleneck.sentence() == "GPU pool");
   // Per device: the one T4 executed every batch of both models.
   REQUIRE(both.group_usage.at(0).device_batches.size() == 1);
   CHECK(both.group_usage[0].device_batches[0] == both.model_usage[0].batches + both.model_usage[1].batches);
@@ -111,7 +111,7 @@ TEST_CASE("a server whose host saturates first: devices ~60 % busy, as arXiv:200
   const std::vector<std::string> instances{"models.a.triton.instance_group=[{count: 8, kind: GPU}]"};
   const RunSummary run = simulate_text(yaml, "host_limited.yaml", instances);
   REQUIRE(run.group_usage.size() == 1);
-  CHECK(run.bottleneck == "host cores");
+  CHECK(run.bottleneck.sentence() == "host cores");
   CHECK(run.group_usage[0].limit == "host cores");
   CHECK(run.group_usage[0].host_utilisation == doctest::Approx(1.0).epsilon(0.02));
   CHECK(run.group_usage[0].device_utilisation == doctest::Approx(0.60).epsilon(0.03));
@@ -178,7 +178,7 @@ models:
   REQUIRE(run.group_usage.size() == 1);
   CHECK(run.group_usage[0].devices == 0);
   CHECK(run.group_usage[0].host_utilisation == doctest::Approx(1.0).epsilon(0.02));
-  CHECK(run.bottleneck == "host cores");
+  CHECK(run.bottleneck.sentence() == "host cores");
   CHECK(60.0 / run.event.mean_s == doctest::Approx(40.0).epsilon(0.02)); // Little's law: jobs / event time
   CHECK(run.gpus == 0);
 }

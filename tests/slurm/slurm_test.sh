@@ -50,6 +50,21 @@ wait_for_job() {
   fail "job $1 still in the queue after $2 s"
 }
 
+# Two JSON results are the same but for wall-clock times (keys containing "wall").
+same_but_wall_times() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+def without_wall_times(x):
+    if isinstance(x, dict):
+        return {k: without_wall_times(v) for k, v in x.items() if "wall" not in k}
+    if isinstance(x, list):
+        return [without_wall_times(v) for v in x]
+    return x
+a, b = (without_wall_times(json.load(open(path))) for path in sys.argv[1:3])
+sys.exit(0 if a == b else 1)
+PY
+}
+
 cd "$work"
 case $mode in
 sweep)
@@ -119,17 +134,7 @@ plan)
   wait_for_job "$driver_job" 300
   grep -q "submitted to Slurm as array job" slurm_plan/slurm/logs/driver_"$driver_job".out ||
     fail "the driver submitted no array: $(cat slurm_plan/slurm/logs/driver_"$driver_job".out)"
-  python3 - local/plan.json slurm_plan/plan.json <<'PY' || fail "plan.json differs from the local plan"
-import json, sys
-def without_wall_times(x):
-    if isinstance(x, dict):
-        return {k: without_wall_times(v) for k, v in x.items() if "wall" not in k}
-    if isinstance(x, list):
-        return [without_wall_times(v) for v in x]
-    return x
-a, b = (without_wall_times(json.load(open(path))) for path in sys.argv[1:3])
-sys.exit(0 if a == b else 1)
-PY
+  same_but_wall_times local/plan.json slurm_plan/plan.json || fail "plan.json differs from the local plan"
   # Run again here (--slurm-wait: this process decides), it finds every result and submits nothing.
   again=$("$sonicsim" "${plan[@]}" --slurm --slurm-wait --out slurm_plan 2>&1) || fail "plan --slurm again: $again"
   if grep -q "submitted to Slurm" <<<"$again"; then fail "the second plan submitted again: $again"; fi
@@ -163,8 +168,24 @@ sys.exit(0 if a == b else 1)
 PY
   echo "PASS: 4 campaign windows on Slurm merge into the campaign_windows.json of the windows run here"
   ;;
+compare)
+  # compare gets --slurm from the execution floor like every command: an array of its runs and a merge job
+  # that writes compare.json, the same as here (wall-clock times aside).
+  compare=(compare "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --jobs 60
+    --set workload.events_per_job=4 --replications 2)
+  "$sonicsim" "${compare[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local compare"
+  "$sonicsim" "${compare[@]}" --slurm --out slurm_compare >compare.out 2>&1 || fail "compare --slurm: $(cat compare.out)"
+  merge_job=$(sed -n 's/^submitted: array job \([0-9]*\), merge job \([0-9]*\).*/\2/p' compare.out)
+  [[ -n $merge_job ]] || fail "no job ids: $(cat compare.out)"
+  wait_for_job "$merge_job" 180
+  same_but_wall_times local/compare.json slurm_compare/compare.json || fail "compare.json differs from the local compare"
+  status=$("$sonicsim" status slurm_compare) || fail "status exit $?: $status"
+  # 2 columns x 2 replications x (loaded, low-load reference): 8 distinct simulations, all with a result.
+  grep -q "8 of 8 simulations submitted to Slurm have their result" <<<"$status" || fail "status: $status"
+  echo "PASS: compare --slurm (array + merge job) gives the local compare.json"
+  ;;
 *)
-  echo "usage: $0 SONICSIM sweep|sweep_resume|plan|validate|campaign_windows" >&2
+  echo "usage: $0 SONICSIM sweep|sweep_resume|plan|validate|campaign_windows|compare" >&2
   exit 2
   ;;
 esac

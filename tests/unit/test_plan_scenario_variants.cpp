@@ -19,7 +19,7 @@ std::string error_of(const std::string& text, const std::string& variant = "",
     if (variant.empty())
       load_scenario_text(text, "s.yaml", sets);
     else
-      load_variant_text(text, "s.yaml", variant, sets);
+      load_variant_text(text, "s.yaml", {variant}, sets);
   } catch (const ScenarioError& e) {
     return e.what();
   }
@@ -57,10 +57,10 @@ TEST_CASE("variants: overrides apply on top of the file, then --set wins") {
   CHECK(s.variants[0].name == "far");
   CHECK(s.variants[0].origin == "s.yaml:14:3");
   CHECK(s.platform.wan.rtt_s == doctest::Approx(0.012)); // the base is unchanged
-  const Scenario far = load_variant_text(text, "s.yaml", "far");
+  const Scenario far = load_variant_text(text, "s.yaml", {"far"});
   CHECK(far.platform.wan.rtt_s == doctest::Approx(0.050));
   CHECK(far.workload.pipeline[1].max_batch == 32);
-  const Scenario far_set = load_variant_text(text, "s.yaml", "far", {"platform.wan.rtt=20ms"});
+  const Scenario far_set = load_variant_text(text, "s.yaml", {"far"}, {"platform.wan.rtt=20ms"});
   CHECK(far_set.platform.wan.rtt_s == doctest::Approx(0.020));
   CHECK(error_of(text, "fra").find("no variant 'fra' (did you mean 'far'?)") != std::string::npos);
 }
@@ -99,7 +99,7 @@ TEST_CASE("the shipped 2020 scenarios define costs and their variants, and every
     std::vector<std::string> names;
     for (const auto& v : s.variants) {
       names.push_back(v.name);
-      CHECK_NOTHROW(load_variant_file(path, v.name));
+      CHECK_NOTHROW(load_variant_file(path, {v.name}));
     }
     std::vector<std::string> expected{"fp16", "far_server", "compression_2x", "dynamic_batching"};
     // The large-batch file also has the A100 (an assumed curve, for device-type plans).
@@ -107,7 +107,7 @@ TEST_CASE("the shipped 2020 scenarios define costs and their variants, and every
     expected.push_back("async_clients");
     CHECK(names == expected);
   }
-  CHECK(load_default_variant("fp16")
+  CHECK(load_default_variant({"fp16"})
             .models.at("emtrkmichelid")
             .throughput_by_device.at("T4")
             .points()

@@ -35,7 +35,7 @@ SimulationOutcome stand_in(const Scenario& scenario, double scatter) {
   summary.events_completed = 100;
   summary.events_per_s = scenario.workload.jobs / summary.event.mean_s;
   summary.gpu_utilisation = std::min(1.0, load);
-  summary.bottleneck = load >= 1.0 ? "GPU pool" : "none";
+  summary.bottleneck = Bottleneck{"GPU pool", std::min(1.0, load)};
   return outcome;
 }
 

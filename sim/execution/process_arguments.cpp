@@ -1,6 +1,6 @@
-#include "sim/app/process_arguments.hpp"
+#include "sim/execution/process_arguments.hpp"
 
-#include "sim/app/slurm_jobs.hpp"
+#include "sim/execution/slurm_commands.hpp"
 
 namespace sonicsim {
 namespace {

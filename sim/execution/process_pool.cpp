@@ -1,4 +1,4 @@
-#include "sim/app/process_pool.hpp"
+#include "sim/execution/process_pool.hpp"
 
 #include <chrono>
 #include <cstdio>

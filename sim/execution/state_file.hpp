@@ -1,6 +1,7 @@
 // The files a command writes and another reads back later (a sweep's sweep_plan.json and points, Slurm's
-// jobs.json, tasks.json and results). A damaged one (truncated by a full disk, edited by hand) is named as
-// such with what to do, never with the JSON library's own text, and exits as bad input (2).
+// jobs.json, tasks.json and results), written whole or not at all. A damaged one (truncated by a full disk,
+// edited by hand) is named as such with what to do, never with the JSON library's own text, and exits as bad
+// input (2).
 #pragma once
 
 #include "sim/scenario/input_error.hpp"
@@ -13,6 +14,9 @@
 #include <string>
 
 namespace sonicsim {
+
+// Writes `text` to `path` through `path`.partial and a rename: a reader never sees half a file.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
 struct StateFileError : InputError {
   using InputError::InputError;

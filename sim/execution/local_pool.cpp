@@ -1,0 +1,40 @@
+#include "sim/execution/local_pool.hpp"
+
+#include "sim/engine/simulation.hpp"
+#include "sim/execution/process_pool.hpp"
+#include "sim/execution/progress.hpp"
+#include "sim/metrics/summary_json.hpp"
+
+#include <algorithm>
+
+namespace sonicsim {
+
+std::vector<SimulationOutcome> run_here(const std::vector<SimulationRequest>& requests, int parallel,
+                                        const std::string& label, bool quiet, const OnOutcome& on_outcome) {
+  std::vector<SimulationOutcome> outcomes(requests.size());
+  Progress progress(label, requests.size(), "simulations", quiet);
+  std::size_t done = 0;
+  const auto running = [&] { return std::min(requests.size() - done, static_cast<std::size_t>(parallel)); };
+  if (!requests.empty()) progress.update(0, running());
+  run_in_child_processes(
+      requests.size(), parallel,
+      [&](std::size_t k) {
+        return run_summary_to_json(run_simulation(requests[k].scenario, requests[k].here).summary).dump();
+      },
+      [&](std::size_t k, const ChildResult& child) {
+        SimulationOutcome& outcome = outcomes[k];
+        outcome.wall_clock_s = child.wall_clock_s;
+        outcome.ok = child.ok;
+        if (child.ok)
+          outcome.summary = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
+        else
+          outcome.error = child.output;
+        ++done;
+        if (on_outcome) on_outcome(k, outcome);
+        progress.update(done, running());
+      });
+  if (!requests.empty()) progress.finish();
+  return outcomes;
+}
+
+} // namespace sonicsim

@@ -1,0 +1,179 @@
+#include "sim/execution/slurm_commands.hpp"
+
+#include "sim/execution/state_file.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace sonicsim {
+
+std::string shell_quote(const std::string& text) {
+  if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                              "_-+=./:,@%") == std::string::npos)
+    return text;
+  std::string quoted = "'";
+  for (const char c : text)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string shell_command(const std::vector<std::string>& words) {
+  std::string line;
+  for (const auto& word : words)
+    line += (line.empty() ? "" : " ") + shell_quote(word);
+  return line;
+}
+
+std::string own_executable() {
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (error)
+    throw std::runtime_error("cannot find the sonicsim executable (/proc/self/exe): " + error.message());
+  return self.string();
+}
+
+std::pair<int, std::string> run_shell(const std::string& line) {
+  FILE* pipe = ::popen((line + " 2>&1").c_str(), "r");
+  if (!pipe) throw std::runtime_error("cannot run: " + line);
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+    output.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, output};
+}
+
+} // namespace sonicsim
+
+namespace sonicsim::slurm {
+namespace {
+
+std::string trim(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\r'))
+    text.pop_back();
+  return text;
+}
+
+} // namespace
+
+std::string script_header(const std::string& job_name, const fs::path& working_dir, const fs::path& log_path,
+                          const ClusterSettings& settings) {
+  std::ostringstream out;
+  out << "#!/bin/bash\n"
+      << "#SBATCH --job-name=" << job_name << "\n"
+      << "#SBATCH --chdir=" << working_dir.string() << "\n"
+      << "#SBATCH --output=" << log_path.string() << "\n"
+      << "#SBATCH --ntasks=1\n"
+      << "#SBATCH --cpus-per-task=1\n";
+  if (!settings.partition.empty()) out << "#SBATCH --partition=" << settings.partition << "\n";
+  if (!settings.account.empty()) out << "#SBATCH --account=" << settings.account << "\n";
+  if (!settings.time.empty()) out << "#SBATCH --time=" << settings.time << "\n";
+  return out.str();
+}
+
+std::string array_spec(int count, const std::vector<int>& subset, int throttle) {
+  std::string spec;
+  if (subset.empty()) {
+    spec = "1-" + std::to_string(count);
+  } else {
+    for (const int index : subset)
+      spec += (spec.empty() ? "" : ",") + std::to_string(index);
+  }
+  if (throttle > 0) spec += "%" + std::to_string(throttle);
+  return spec;
+}
+
+void write_script(const fs::path& path, const std::string& text) {
+  write_file_atomically(path, text);
+  ::chmod(path.c_str(), 0755);
+}
+
+std::map<int, std::string> parse_squeue_tasks(const std::string& output) {
+  std::map<int, std::string> tasks;
+  std::istringstream lines(output);
+  for (std::string id, state; lines >> id >> state;) {
+    const auto underscore = id.find('_');
+    if (underscore == std::string::npos) continue;
+    std::string index = id.substr(underscore + 1);
+    if (!index.empty() && index.front() == '[') index = index.substr(1, index.find_first_of("%]") - 1);
+    std::istringstream parts(index);
+    for (std::string part; std::getline(parts, part, ',');) {
+      int first = 0, last = 0;
+      const int fields = std::sscanf(part.c_str(), "%d-%d", &first, &last);
+      if (fields < 1) continue;
+      if (fields == 1) last = first;
+      for (int task = first; task <= last; ++task)
+        tasks[task] = state;
+    }
+  }
+  return tasks;
+}
+
+std::map<int, std::string> array_tasks(const std::string& array_job) {
+  // -r: one line per array task, "<job>_<index> <STATE>".
+  const auto [status, output] = run_shell("squeue -h -r -j " + shell_quote(array_job) + " -o '%i %T'");
+  if (status != 0) return {};
+  return parse_squeue_tasks(output);
+}
+
+std::optional<std::string> job_state(const std::string& job) {
+  if (job.empty()) return std::nullopt;
+  const auto [status, output] = run_shell("squeue -h -j " + shell_quote(job) + " -o '%T'");
+  const std::string state = trim(output);
+  if (status != 0 || state.empty()) return std::nullopt;
+  return state.substr(0, state.find('\n'));
+}
+
+std::string sbatch(const fs::path& script, const std::string& extra_options) {
+  const auto [status, output] =
+      run_shell("sbatch --parsable " + extra_options + " " + shell_quote(script.string()));
+  if (status == 127)
+    throw std::runtime_error("--slurm: sbatch not found: run on a machine of the cluster with Slurm's client "
+                             "tools (Debian: slurm-client), or write the scripts with --slurm-dry-run; " +
+                             script.string() + " is written");
+  if (status != 0) throw std::runtime_error("sbatch refused " + script.string() + ": " + trim(output));
+  // --parsable prints "jobid" or "jobid;cluster".
+  return trim(output.substr(0, output.find(';')));
+}
+
+void wait_for_job(const std::string& job) {
+  double pause_s = 0.2;
+  for (;;) {
+    const auto [status, output] = run_shell("squeue -h -j " + shell_quote(job) + " -o %i");
+    // An empty answer, or "Invalid job id" for a job already purged: it has ended. Any other error (the
+    // controller busy or restarting) is waited out.
+    if (status == 0 && trim(output).empty()) return;
+    if (status != 0 && output.find("Invalid job id") != std::string::npos) return;
+    ::usleep(static_cast<useconds_t>(pause_s * 1e6));
+    pause_s = std::min(5.0, pause_s * 1.5);
+  }
+}
+
+std::optional<Record> read_record(const fs::path& output_dir) {
+  const fs::path path = output_dir / "slurm" / "jobs.json";
+  if (!fs::exists(path)) return std::nullopt;
+  return read_state_file(path, "Slurm job record",
+                         "delete it and run the same command with --slurm again (finished results are kept)",
+                         [](const nlohmann::ordered_json& json) {
+                           Record record;
+                           record.array_job = json.value("array_job", "");
+                           record.merge_job = json.value("merge_job", "");
+                           record.driver_job = json.value("driver_job", "");
+                           record.shards = json.value("shards", 0);
+                           record.shards_submitted = json.value("shards_submitted", std::vector<int>{});
+                           return record;
+                         });
+}
+
+} // namespace sonicsim::slurm

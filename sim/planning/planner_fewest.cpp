@@ -1,0 +1,87 @@
+// plan --jobs N: the fewest GPUs (and pods) for N jobs, on one device type and pod NIC.
+#include "sim/planning/planner_search.hpp"
+
+namespace sonicsim::planning {
+
+OptionSearch Planner::Search::search_fewest(const std::string& type, double nic, int jobs) {
+  OptionSearch out;
+  out.option.device_type = type;
+  out.option.nic_bps = nic;
+  const PodLayout one{1, 1, type, nic};
+  const auto one_gpu = analyse_layout(scenario_, one);
+  check_fixed_network(one_gpu, jobs);
+  const int min_pods = pods_for_network(one_gpu, jobs, saturation_threshold);
+  if (plan_.layout_rule.empty()) plan_.layout_rule = layout_rule(settings_.max_gpus_per_pod, min_pods);
+  const auto layouts = layouts_for(type, nic, min_pods);
+  if (layouts.empty()) {
+    out.option.reason = "no layout of at most " + std::to_string(settings_.max_gpus) + " GPUs has the " +
+                        std::to_string(min_pods) + " pods the " + gbps_text(nic) + " pod NICs need for " +
+                        std::to_string(jobs) + " jobs; raise --max-gpus";
+    return out;
+  }
+  if (plan_.analytic_module_low_load_s == 0.0) plan_.analytic_module_low_load_s = one_gpu.module_low_load_s;
+  const std::size_t start = analytic_start(layouts, jobs, one_gpu.module_low_load_s);
+  out.option.analytic_layout = layouts[start];
+  {
+    const PodLayout fast_one{1, 1, type, nic * fast_nic_factor};
+    const auto fast = analyse_layout(scenario_, fast_one);
+    const auto fast_layouts =
+        layouts_for(type, nic * fast_nic_factor, pods_for_network(fast, jobs, saturation_threshold));
+    if (!fast_layouts.empty())
+      out.option.analytic_layout_fast_nic =
+          fast_layouts[analytic_start(fast_layouts, jobs, fast.module_low_load_s)];
+  }
+  const PodLayout roomy = layouts[std::min(start + 1, layouts.size() - 1)];
+  out.runs.emplace(make_runs());
+  PlanRuns& runs = *out.runs;
+  runs.set_reference(RunPoint{
+      roomy, {}, reference_job_count(jobs, analyse_layout(scenario_, roomy).first().jobs_at_saturation)});
+  runs.ensure({}, settings_.replications);
+  if (const auto reason = impossible_reason(runs.reference(), jobs); !reason.empty()) {
+    out.option.reason = reason;
+    out.impossible = true;
+    return out;
+  }
+  auto point = [&](int index) { return RunPoint{layouts[static_cast<std::size_t>(index)], {}, jobs}; };
+  const auto search =
+      find_first_true_confidently(0, static_cast<int>(layouts.size()) - 1, static_cast<int>(start),
+                                  settings_.parallel, [&](const std::vector<int>& indices) {
+                                    std::vector<RunPoint> points;
+                                    for (const int i : indices)
+                                      points.push_back(point(i));
+                                    return judge_points(runs, points, false);
+                                  });
+  out.budget_exhausted = search.budget_exhausted;
+  if (!search.first_true) {
+    const auto candidates = runs.candidates();
+    out.option.reason = "no layout of up to " + std::to_string(layouts.back().gpus()) + " " + type +
+                        " meets the targets at " + std::to_string(jobs) + " jobs" +
+                        (candidates.empty() ? ""
+                                            : " (the largest tried is limited by " +
+                                                  candidates.back().bottleneck.sentence() + ")") +
+                        "; raise --max-gpus or relax the targets";
+    return out;
+  }
+  out.option.found = true;
+  out.option.layout = layouts[static_cast<std::size_t>(*search.first_true)];
+  {
+    // The range: above the highest index failing by its interval, up to the lowest meeting by it.
+    int low = 0, high = *search.first_true;
+    std::optional<int> strict_high;
+    for (const auto& [index, decision] : search.decisions) {
+      const auto strict = strict_decision(*runs.find(point(index)));
+      if (strict == Decision::no && index < *search.first_true) low = std::max(low, index + 1);
+      if (strict == Decision::yes && index >= *search.first_true && !strict_high) strict_high = index;
+    }
+    if (strict_high) high = *strict_high;
+    if (low != *search.first_true) out.option.low = layouts[static_cast<std::size_t>(low)];
+    if (high != *search.first_true) out.option.high = layouts[static_cast<std::size_t>(high)];
+  }
+  out.answer_run = *runs.find(point(*search.first_true));
+  if (search.first_possible > 0)
+    if (const auto* below = runs.find(point(search.first_possible - 1))) out.first_failing = *below;
+  out.option.cost_usd_per_event = cost_interval(*out.answer_run);
+  return out;
+}
+
+} // namespace sonicsim::planning

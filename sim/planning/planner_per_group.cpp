@@ -1,0 +1,125 @@
+// plan --jobs N on a scenario with several server groups: the devices of every group for N jobs.
+#include "sim/planning/planner_search.hpp"
+
+namespace sonicsim::planning {
+namespace {
+
+// A group's own judgement of a run: only its modules' checks (and the events failed) decide.
+Judgement group_judgement(const PlanRun& run, const std::string& group, int max_replications) {
+  bool no = !run.error.empty(), yes = true;
+  for (const auto& check : run.checks)
+    if (check.scope == group) {
+      no = no || check.decision == Decision::no;
+      yes = yes && check.decision == Decision::yes;
+    }
+  Judgement j;
+  j.decision = no ? Decision::no : (yes ? Decision::yes : Decision::undecided);
+  j.can_refine =
+      j.decision == Decision::undecided && static_cast<int>(run.replications.size()) < max_replications;
+  return j;
+}
+
+} // namespace
+
+Plan Planner::Search::per_group(int jobs) {
+  plan_.mode = Plan::Mode::per_group;
+  plan_.requested = jobs;
+  plan_.jobs = jobs;
+  // The groups sized: every group with devices that is not a fallback on the client nodes.
+  std::map<std::string, std::vector<std::string>> modules_by_group;
+  std::map<std::string, int> counts;
+  for (const auto& g : scenario_.platform.server_groups) {
+    if (g.on_client_nodes || g.devices_per_pod == 0) continue;
+    for (const auto& module : scenario_.workload.pipeline) {
+      if (!module.served()) continue;
+      const auto& model = scenario_.models.at(module.model);
+      if (std::find(model.deploy.groups.begin(), model.deploy.groups.end(), g.name) !=
+          model.deploy.groups.end())
+        modules_by_group[g.name].push_back(module.name);
+    }
+    if (modules_by_group.count(g.name)) counts[g.name] = g.devices();
+  }
+  if (counts.empty())
+    throw InputError(scenario_.source_file +
+                     ": no server group with devices serves a remote_inference module");
+  plan_.searched.push_back("devices per group (one model or the models it serves), each group in pods of its "
+                           "own devices per pod; the groups searched in turn with the others at their latest "
+                           "counts, until no count changes");
+  plan_.held_fixed.push_back("device types, pod NICs and host cores of every group as the scenario has them");
+  plan_.held_fixed.push_back("site switch " + gbps_text(scenario_.platform.site_switch.bandwidth_bps) +
+                             ", WAN " + gbps_text(scenario_.platform.wan.bandwidth_bps));
+  PlanRuns runs(scenario_, simulate_, settings_.targets, settings_.indifference, modules_by_group, modules_,
+                inferences_per_event_, settings_.progress);
+  // The reference: a tenth of the jobs on the scenario's own layout (at least min_reference_jobs).
+  RunPoint reference{
+      PodLayout{}, counts,
+      std::max(min_reference_jobs, static_cast<int>(std::lround(jobs * reference_load_fraction)))};
+  runs.set_reference(reference);
+  runs.ensure({}, settings_.replications);
+  for (auto& [name, count] : counts) {
+    GroupPlan gp;
+    gp.group = name;
+    gp.device_type = scenario_.platform.group(name)->device_type;
+    gp.modules = modules_by_group[name];
+    gp.start_devices = count;
+    gp.devices_per_pod = scenario_.platform.group(name)->devices_per_pod;
+    plan_.groups.push_back(gp);
+  }
+  for (int pass = 0; pass < max_group_passes; ++pass) {
+    bool changed = false;
+    for (auto& gp : plan_.groups) {
+      const int before = counts[gp.group];
+      auto point = [&](int devices) {
+        RunPoint p{PodLayout{}, counts, jobs};
+        p.group_devices[gp.group] = devices;
+        return p;
+      };
+      // A group's own judgement: only its modules' checks (and the events failed) decide.
+      const auto search = find_first_true_confidently(
+          1, settings_.max_gpus, before, settings_.parallel, [&](const std::vector<int>& indices) {
+            std::vector<std::pair<RunPoint, int>> wanted;
+            for (const int d : indices)
+              wanted.emplace_back(point(d),
+                                  next_replications(runs.replications_of(point(d)), settings_.replications,
+                                                    settings_.max_replications));
+            const auto judged = runs.ensure(wanted);
+            std::vector<Judgement> out;
+            for (const auto& run : judged)
+              out.push_back(group_judgement(run, gp.group, settings_.max_replications));
+            return out;
+          });
+      if (!search.first_true) {
+        gp.found = false;
+        gp.reason =
+            "no count up to " + std::to_string(settings_.max_gpus) + " meets the targets; raise --max-gpus";
+        plan_.not_found_reason = "group " + gp.group + ": " + gp.reason;
+        plan_.references.push_back(runs.reference());
+        plan_.runs = runs.candidates();
+        plan_.batches = runs.batches();
+        plan_.simulations = runs.simulations();
+        return plan_;
+      }
+      gp.found = true;
+      gp.devices = *search.first_true;
+      gp.devices_low = search.first_possible;
+      plan_.budget_exhausted = plan_.budget_exhausted || search.budget_exhausted;
+      counts[gp.group] = gp.devices;
+      changed = changed || gp.devices != before;
+    }
+    if (!changed) break;
+  }
+  plan_.found = true;
+  const RunPoint answer{PodLayout{}, counts, jobs};
+  plan_.answer_run =
+      runs.ensure({{answer, std::max(settings_.replications, runs.replications_of(answer))}}).front();
+  plan_.reference = runs.reference();
+  plan_.references.push_back(runs.reference());
+  plan_.runs = runs.candidates();
+  plan_.batches = runs.batches();
+  plan_.simulations = runs.simulations();
+  plan_.cost_usd_per_event = cost_interval(*plan_.answer_run);
+  plan_.station_saturation = station_limits(runs.scenario_at(answer, scenario_.seed));
+  return plan_;
+}
+
+} // namespace sonicsim::planning

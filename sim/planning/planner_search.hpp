@@ -1,0 +1,169 @@
+// The planner's search (planner.hpp), shared by the files that hold it: the common steps in planner.cpp, and
+// one file per mode (planner_fewest.cpp, planner_most_jobs.cpp, planner_per_group.cpp). Internal to
+// sim/planning.
+#pragma once
+
+#include "sim/planning/planner.hpp"
+
+#include "sim/analysis/analytic_curve.hpp"
+#include "sim/metrics/number_text.hpp"
+#include "sim/planning/confident_search.hpp"
+#include "sim/scenario/input_error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+namespace sonicsim::planning {
+
+// A run's decision by the confidence intervals alone: a decision taken by the mean inside the indifference
+// zone counts as undecided here. The range an answer is reported with comes from these.
+Decision strict_decision(const PlanRun& run);
+
+// The first number of replications, and the next when a candidate is undecided.
+inline int next_replications(int have, int first, int most) {
+  return have == 0 ? first : std::min(most, have + first);
+}
+
+// One (device type, pod NIC) searched: its option, its runs and what the answer needs for the report.
+struct OptionSearch {
+  PlanOption option;
+  std::optional<PlanRuns> runs;
+  std::optional<PlanRun> answer_run, first_failing;
+  bool impossible = false;
+  bool budget_exhausted = false;
+  int job_step = 1;
+};
+
+class Planner::Search {
+public:
+  Search(PlannerSettings settings, Scenario scenario, SimulateBatch simulate)
+      : settings_(std::move(settings)), scenario_(std::move(scenario)), simulate_(std::move(simulate)) {
+    if (settings_.targets.empty()) settings_.targets.push_back(relative_module_target(0.10));
+    if (settings_.max_replications < settings_.replications)
+      settings_.max_replications = settings_.replications;
+    const auto parameters = analysis::derive_parameters(scenario_);
+    modules_ = parameters.accelerated_modules;
+    inferences_per_event_ = parameters.inferences;
+    plan_.scenario = scenario_.name;
+    plan_.variant = settings_.variant;
+    plan_.seed = scenario_.seed;
+    plan_.targets = settings_.targets;
+    plan_.max_gpus_per_pod = settings_.max_gpus_per_pod;
+    plan_.replications = settings_.replications;
+    plan_.max_replications = settings_.max_replications;
+    plan_.indifference = settings_.indifference;
+    for (const auto& target : settings_.targets)
+      if (target.relative) bracket_tolerance_ = target.limit - 1.0;
+  }
+
+  Plan fewest_gpus(int jobs) {
+    plan_.mode = Plan::Mode::fewest_gpus;
+    plan_.requested = jobs;
+    plan_.jobs = jobs;
+    return search_options(
+        [&](const std::string& type, double nic) { return search_fewest(type, nic, jobs); });
+  }
+
+  Plan most_jobs(int gpus) {
+    plan_.mode = Plan::Mode::most_jobs;
+    plan_.requested = gpus;
+    return search_options(
+        [&](const std::string& type, double nic) { return search_most_jobs(type, nic, gpus); });
+  }
+
+  Plan per_group(int jobs);
+
+private:
+  // One search per (device type, pod NIC), then the best of them.
+  template <typename SearchOne> Plan search_options(SearchOne search_one) {
+    describe_space();
+    std::vector<OptionSearch> searches;
+    for (const auto& type : device_types())
+      for (const double nic : nics())
+        searches.push_back(search_one(type, nic));
+    return conclude(searches);
+  }
+
+  const ServerGroup& group() const { return planned_group(scenario_); }
+
+  std::vector<std::string> device_types() const {
+    return settings_.device_types.empty() ? std::vector<std::string>{group().device_type}
+                                          : settings_.device_types;
+  }
+  std::vector<double> nics() const {
+    return settings_.nics_bps.empty() ? std::vector<double>{group().nic_bandwidth_bps} : settings_.nics_bps;
+  }
+
+  void describe_space();
+
+  static std::string curve_names(const Model& model);
+
+  static int reference_job_count(int jobs, double knee_jobs) {
+    const int tenth = static_cast<int>(std::lround(reference_load_fraction * knee_jobs));
+    return std::max(1, std::min(jobs, std::max(min_reference_jobs, tenth)));
+  }
+
+  // A link the pods cannot relieve (site switch, WAN) full before the jobs fit: no number of GPUs helps.
+  void check_fixed_network(const LayoutAnalysis& analysis, int jobs) const;
+
+  PlanRuns make_runs() const {
+    return PlanRuns(scenario_, simulate_, settings_.targets, settings_.indifference, {}, modules_,
+                    inferences_per_event_, settings_.progress);
+  }
+
+  // Judges candidate points: the first time with `replications`, then with more while undecided.
+  std::vector<Judgement> judge_points(PlanRuns& runs, const std::vector<RunPoint>& points,
+                                      bool true_when_failing);
+
+  // A target no layout can meet, seen on the low-load reference: the reason, or empty.
+  std::string impossible_reason(const PlanRun& reference, int jobs) const;
+
+  // The first layout whose MVA module time at `jobs` is within the bracket tolerance.
+  std::size_t analytic_start(const std::vector<PodLayout>& layouts, int jobs, double low_load_s) const;
+
+  std::vector<PodLayout> layouts_for(const std::string& type, double nic, int min_pods) const;
+
+  OptionSearch search_fewest(const std::string& type, double nic, int jobs);
+
+  int analytic_most_jobs(const PodLayout& layout, const LayoutAnalysis& analysis) const;
+
+  OptionSearch search_most_jobs(const std::string& type, double nic, int gpus);
+
+  static std::optional<ConfidenceInterval> cost_interval(const PlanRun& run);
+
+  static bool costs_differ(const OptionSearch& a, const OptionSearch& b) {
+    const auto& x = a.option.cost_usd_per_event;
+    const auto& y = b.option.cost_usd_per_event;
+    return x && y && (x->high() < y->low() || y->high() < x->low());
+  }
+
+  // The better of two found options: cheaper per event when both have prices and their intervals do not
+  // overlap, else fewer devices (fewest) or more jobs (most jobs); on a tie the one searched first (the
+  // scenario's own device type and NIC come first in their lists when given).
+  bool better(const OptionSearch& a, const OptionSearch& b) const {
+    if (costs_differ(a, b)) return a.option.cost_usd_per_event->mean < b.option.cost_usd_per_event->mean;
+    if (plan_.mode == Plan::Mode::most_jobs) return a.option.jobs > b.option.jobs;
+    return a.option.layout.gpus() < b.option.layout.gpus();
+  }
+
+  Plan conclude(std::vector<OptionSearch>& searches);
+
+  std::string why_lost(const OptionSearch& lost, const OptionSearch& chosen) const;
+
+  void finish();
+
+  PlannerSettings settings_;
+  Scenario scenario_;
+  SimulateBatch simulate_;
+  std::vector<std::string> modules_;
+  double inferences_per_event_ = 0.0;
+  double bracket_tolerance_ = 0.10;
+  Plan plan_;
+};
+
+} // namespace sonicsim::planning

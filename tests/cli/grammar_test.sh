@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# One command grammar (README "Commands"): every subcommand answers --help with the options it documents, a bad
+# flag with exit 2 and one line "sonicsim: error: CMD: ... (see sonicsim CMD --help)" on stderr and nothing on
+# stdout, -q with nothing on stdout on success, and --json with one JSON document. Help texts are true for the
+# command they are on: a deciding command (plan, calibrate) offers no --slurm-dry-run, a sharded one (sweep) no
+# --slurm-wait. Usage: grammar_test.sh SONICSIM
+set -uo pipefail
+sonicsim=$(realpath "$1")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/sonicsim_grammar.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+commands=(run bench validate analytic sweep plan compare calibrate status report "import perf-analyzer"
+  "import model-analyzer" "import triton-config")
+scenario_commands=(run bench analytic sweep plan compare calibrate)
+variant_commands=(run bench analytic sweep plan calibrate compare)
+quiet_commands=(run bench validate analytic sweep plan compare calibrate status report)
+json_commands=(bench validate analytic plan compare calibrate)
+parallel_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
+slurm_commands=(run validate sweep plan compare calibrate)
+dry_run_commands=(run validate sweep compare)
+wait_commands=(run validate plan compare calibrate)
+
+help_of() { "$sonicsim" $1 --help 2>&1; }
+has() { grep -qE -- "(^|[ ,])$2([ ,=]|$)" <<<"$(help_of "$1")"; }
+expect_option() { has "$1" "$2" || fail "sonicsim $1 --help does not list $2"; }
+expect_no_option() { ! has "$1" "$2" || fail "sonicsim $1 --help lists $2, which it does not take"; }
+
+for command in "${commands[@]}"; do
+  out=$("$sonicsim" $command --help 2>&1) || fail "sonicsim $command --help exits $?"
+  grep -q "^Usage:\|^usage:\|Usage" <<<"$out" || fail "sonicsim $command --help shows no usage"
+  # A flag nobody defines: exit 2, nothing on stdout, one line in sonicsim's shape.
+  "$sonicsim" $command --no-such-flag >stdout 2>stderr
+  code=$?
+  [[ $code -eq 2 ]] || fail "sonicsim $command --no-such-flag exits $code, expected 2 (bad input)"
+  [[ ! -s stdout ]] || fail "sonicsim $command --no-such-flag printed on stdout: $(cat stdout)"
+  [[ $(wc -l <stderr) -eq 1 ]] || fail "sonicsim $command --no-such-flag: expected one line on stderr, got: $(cat stderr)"
+  grep -qE "^sonicsim: error: $command: .*\(see sonicsim $command --help\)$" stderr ||
+    fail "sonicsim $command --no-such-flag: not in sonicsim's error shape: $(cat stderr)"
+done
+for command in "${scenario_commands[@]}"; do
+  expect_option "$command" --set
+  expect_option "$command" --seed
+done
+for command in "${variant_commands[@]}"; do expect_option "$command" --variant; done
+for command in "${quiet_commands[@]}"; do expect_option "$command" -q; done
+for command in "${json_commands[@]}"; do expect_option "$command" --json; done
+for command in "${parallel_commands[@]}"; do expect_option "$command" -j; done
+for command in "${slurm_commands[@]}"; do expect_option "$command" --slurm; done
+for command in "${dry_run_commands[@]}"; do expect_option "$command" --slurm-dry-run; done
+for command in plan calibrate; do expect_no_option "$command" --slurm-dry-run; done
+for command in "${wait_commands[@]}"; do expect_option "$command" --slurm-wait; done
+expect_no_option sweep --slurm-wait
+for command in analytic bench status report; do expect_no_option "$command" --slurm; done
+
+# Bad combinations of the execution options are refused once, the same way, by every command.
+for command in run validate compare; do
+  "$sonicsim" $command --slurm-wait >stdout 2>stderr
+  [[ $? -eq 2 ]] && grep -q "^sonicsim: error: --slurm-wait: only with --slurm" stderr ||
+    fail "sonicsim $command --slurm-wait (without --slurm): $(cat stderr)"
+  "$sonicsim" $command --partition gpu >stdout 2>stderr
+  [[ $? -eq 2 ]] && grep -q "only with --slurm or --slurm-dry-run" stderr ||
+    fail "sonicsim $command --partition (without --slurm): $(cat stderr)"
+done
+
+# -q: nothing on stdout on success (a tiny scenario: 2 jobs, 3 events each).
+tiny=(--set workload.jobs=2 --set workload.events_per_job=3)
+quiet_run() { # label, then the command
+  local label=$1
+  shift
+  "$sonicsim" "$@" >stdout 2>stderr
+  local code=$?
+  [[ $code -eq 0 ]] || fail "$label: exit $code: $(tail -n 3 stderr)"
+  [[ ! -s stdout ]] || fail "$label: -q printed on stdout: $(head -n 3 stdout)"
+}
+quiet_run "run -q" run "${tiny[@]}" -q --out run_out
+[[ -f run_out/summary.json ]] || fail "run -q wrote no summary.json"
+quiet_run "analytic -q" analytic "${tiny[@]}" -q
+quiet_run "sweep -q" sweep --vary workload.jobs=1,2 --set workload.events_per_job=3 -j 2 -q --out sweep_out
+[[ -f sweep_out/sweep.csv ]] || fail "sweep -q wrote no sweep.csv"
+quiet_run "status -q" status sweep_out -q
+quiet_run "report -q" report run_out -q
+quiet_run "compare -q" compare "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --jobs 4 \
+  --set workload.events_per_job=3 -j 2 -q --out compare_out
+quiet_run "plan -q" plan --jobs 4 --set workload.events_per_job=3 --replications 1 --max-replications 2 -j 2 -q \
+  --out plan_out
+[[ -f plan_out/plan.json ]] || fail "plan -q wrote no plan.json"
+
+# --json: one document on stdout.
+for spec in "analytic ${tiny[*]} --json" \
+  "compare $root/configs/protodune_2020_large_batch.yaml --variant fp16 --jobs 4 --set workload.events_per_job=3 -j 2 --json --out compare_json"; do
+  "$sonicsim" $spec >stdout 2>stderr || fail "$spec: exit $?: $(tail -n 3 stderr)"
+  python3 -c 'import json,sys; json.load(open("stdout"))' 2>/dev/null || fail "$spec: stdout is not one JSON document: $(head -c 300 stdout)"
+done
+
+# --variant is repeatable and applied in order: fp16 then far_server is both.
+"$sonicsim" analytic "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --variant far_server --json >both.json ||
+  fail "analytic with two --variant"
+"$sonicsim" analytic "$root/configs/protodune_2020_large_batch.yaml" --variant far_server --json >far.json
+"$sonicsim" analytic "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --json >fp16.json
+python3 - <<'PY' || fail "two variants are not both applied"
+import json
+both, far, fp16 = (json.load(open(f)) for f in ("both.json", "far.json", "fp16.json"))
+assert both != far and both != fp16, "the second variant did not add to the first"
+PY
+
+# A repeatable option takes one value per occurrence: the scenario may follow it.
+"$sonicsim" analytic --variant fp16 --set workload.jobs=3 "$root/configs/protodune_2020_large_batch.yaml" -q ||
+  fail "analytic --variant V --set K=V SCENARIO: the scenario after a repeatable option was not taken as the scenario"
+
+if ((failures)); then
+  echo "$failures grammar check(s) failed"
+  exit 1
+fi
+echo "PASS: ${#commands[@]} subcommands share one grammar (help, bad flag, -q, --json, --variant, execution options)"
