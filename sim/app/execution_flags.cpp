@@ -12,18 +12,19 @@ int hardware_threads() {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-void add_execution_options(CLI::App& command, ExecutionFlags& flags, ExecutionShape shape) {
+void add_execution_options(CLI::App& command, ExecutionFlags& flags, ExecutionShape shape,
+                           const std::string& simulations) {
   command
       .add_option("-j,--parallel", flags.parallel,
                   "Simulations at once on this machine, each in its own process (default: " +
                       std::to_string(flags.parallel) + ")")
       ->check(CLI::Range(1, 1024));
-  const char* slurm_help = nullptr;
+  std::string slurm_help;
   switch (shape) {
   case ExecutionShape::simulations:
-    slurm_help = "Run the simulations on a Slurm cluster: a job array (one task per simulation) and a merge "
-                 "job after it that writes the outputs; returns at once with the job ids (follow with "
-                 "`sonicsim status DIR`)";
+    slurm_help = "Run " + simulations +
+                 " on a Slurm cluster: a job array (one task per simulation) and a merge job after it that "
+                 "writes the outputs; returns at once with the job ids (follow with `sonicsim status DIR`)";
     break;
   case ExecutionShape::shards:
     slurm_help = "Run on a Slurm cluster: a job array (one task per shard, --resume in each) and a merge job "

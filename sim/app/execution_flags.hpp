@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 namespace sonicsim {
 
 // How a command's simulations are laid out, which decides what its cluster options mean.
@@ -26,8 +28,10 @@ struct ExecutionFlags {
   ClusterSettings cluster;
 };
 
-// Adds -j/--parallel (default `flags.parallel`) and the cluster options that `shape` supports.
-void add_execution_options(CLI::App& command, ExecutionFlags& flags, ExecutionShape shape);
+// Adds -j/--parallel (default `flags.parallel`) and the cluster options that `shape` supports; `simulations`
+// names what --slurm runs there, in its help ("the campaign windows (--campaign-windows N)").
+void add_execution_options(CLI::App& command, ExecutionFlags& flags, ExecutionShape shape,
+                           const std::string& simulations = "the simulations");
 
 // The options the flags say; throws InputError naming the options on a combination that means nothing.
 ExecutionOptions execution_options(const ExecutionFlags& flags, bool quiet);

@@ -233,7 +233,8 @@ void register_run_command(CLI::App& app, int& result) {
   command->add_option("--metrics-start", arguments->metrics_start,
                       "UTC time of the simulation's start in metrics.om (default 2024-01-01T00:00:00Z)");
   add_html_option(*command, arguments->html);
-  add_execution_options(*command, arguments->execution, ExecutionShape::simulations);
+  add_execution_options(*command, arguments->execution, ExecutionShape::simulations,
+                        "the campaign windows (--campaign-windows N; a single run is one process)");
   command->callback([arguments, &result]() { result = guarded(*arguments, run); });
 }
 

@@ -184,8 +184,22 @@ compare)
   grep -q "8 of 8 simulations submitted to Slurm have their result" <<<"$status" || fail "status: $status"
   echo "PASS: compare --slurm (array + merge job) gives the local compare.json"
   ;;
+calibrate)
+  # calibrate decides each batch from the last: with --slurm --slurm-wait this process submits every
+  # evaluation's simulations as a job array and waits for it; the fit is the local one.
+  calibrate=(calibrate "$root/configs/protodune_2020_large_batch.yaml" --set workload.events_per_job=4
+    --data "$root/validation/data/protodune_2020_fig7_left.csv" --series large_batch --x clients
+    --y emtrk_time_mean_s --sd emtrk_time_sd_s --observable module:EmTrkMichelId
+    --fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns --max-evaluations 3)
+  "$sonicsim" "${calibrate[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local calibrate"
+  "$sonicsim" "${calibrate[@]}" --slurm --slurm-wait --out slurm_calibrate >calibrate.out 2>&1 ||
+    fail "calibrate --slurm: $(tail -n 20 calibrate.out)"
+  grep -q "submitted to Slurm as array job" calibrate.out || fail "no array job: $(cat calibrate.out)"
+  cmp local/calibration.json slurm_calibrate/calibration.json || fail "calibration.json differs from the local fit"
+  echo "PASS: calibrate --slurm --slurm-wait ($(grep -c 'submitted to Slurm as array job' calibrate.out) arrays) gives the local calibration.json"
+  ;;
 *)
-  echo "usage: $0 SONICSIM sweep|sweep_resume|plan|validate|campaign_windows|compare" >&2
+  echo "usage: $0 SONICSIM sweep|sweep_resume|plan|validate|campaign_windows|compare|calibrate" >&2
   exit 2
   ;;
 esac
