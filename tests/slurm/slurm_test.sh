@@ -50,6 +50,15 @@ wait_for_job() {
   fail "job $1 still in the queue after $2 s"
 }
 
+# Waits for the merge job a submission printed ("submitted: array job A, merge job M ..." in file $1), at
+# most $2 seconds.
+wait_for_merge_job() {
+  local merge_job
+  merge_job=$(sed -n 's/^submitted: array job \([0-9]*\), merge job \([0-9]*\).*/\2/p' "$1")
+  [[ -n $merge_job ]] || fail "no job ids: $(cat "$1")"
+  wait_for_job "$merge_job" "$2"
+}
+
 # Two JSON results are the same but for wall-clock times (keys containing "wall").
 same_but_wall_times() {
   python3 - "$1" "$2" <<'PY'
@@ -145,9 +154,7 @@ validate)
   # Returns at once; the merge job (after the array) writes the report.
   (cd "$root" && "$sonicsim" validate --fast --slurm --work-dir "$work/validate" --report "$work/slurm_report") \
     >validate.out 2>&1 || fail "validate --slurm: $(cat validate.out)"
-  merge_job=$(sed -n 's/^submitted: array job \([0-9]*\), merge job \([0-9]*\).*/\2/p' validate.out)
-  [[ -n $merge_job ]] || fail "no job ids: $(cat validate.out)"
-  wait_for_job "$merge_job" 120
+  wait_for_merge_job validate.out 120
   cmp local_report/report.json slurm_report/report.json || fail "report.json differs from the local validation"
   status=$("$sonicsim" status validate) || fail "status exit $?: $status"
   grep -q "3 of 3 simulations submitted to Slurm have their result" <<<"$status" || fail "status: $status"
@@ -175,9 +182,7 @@ compare)
     --set workload.events_per_job=4 --replications 2)
   "$sonicsim" "${compare[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local compare"
   "$sonicsim" "${compare[@]}" --slurm --out slurm_compare >compare.out 2>&1 || fail "compare --slurm: $(cat compare.out)"
-  merge_job=$(sed -n 's/^submitted: array job \([0-9]*\), merge job \([0-9]*\).*/\2/p' compare.out)
-  [[ -n $merge_job ]] || fail "no job ids: $(cat compare.out)"
-  wait_for_job "$merge_job" 180
+  wait_for_merge_job compare.out 180
   same_but_wall_times local/compare.json slurm_compare/compare.json || fail "compare.json differs from the local compare"
   status=$("$sonicsim" status slurm_compare) || fail "status exit $?: $status"
   # 2 columns x 2 replications x (loaded, low-load reference): 8 distinct simulations, all with a result.
