@@ -111,20 +111,23 @@ void note_unused(const pb::Message& message, const std::string& prefix, const st
   }
 }
 
+// protobuf's ParseInfoTree index for a field that is not repeated (its own convention).
+constexpr int not_repeated = -1;
+
 // Where each field was read (protobuf's parse-info tree), so that a value out of bounds is reported at its
 // line. Lines count from 1; 0 when the parser recorded none.
 class Locations {
 public:
   Locations(const std::string& path, const pb::TextFormat::ParseInfoTree* tree, int enclosing_line = 0)
       : path_(path), tree_(tree), enclosing_line_(enclosing_line) {}
-  Locations nested(const pb::Message& message, const char* field, int index = -1) const {
+  Locations nested(const pb::Message& message, const char* field, int index = not_repeated) const {
     const auto* descriptor = message.GetDescriptor()->FindFieldByName(field);
     return Locations(path_, tree_ && descriptor ? tree_->GetTreeForNested(descriptor, index) : nullptr,
                      line(message, field, index));
   }
   // The parser records one location per element of a list written as [a, b] only for some elements: the
   // list's first element, then the enclosing message, stand in.
-  int line(const pb::Message& message, const char* field, int index = -1) const {
+  int line(const pb::Message& message, const char* field, int index = not_repeated) const {
     const auto* descriptor = message.GetDescriptor()->FindFieldByName(field);
     if (tree_ && descriptor)
       for (const int at : {index, index > 0 ? 0 : index}) {
@@ -205,17 +208,18 @@ void read_dynamic_batching(const triton::ModelConfig& config, const Locations& w
     out.preferred_batch_sizes.push_back(size);
   }
   in_batching.require(batching.max_queue_delay_microseconds() <= max_duration_us, batching,
-                      "max_queue_delay_microseconds", -1, "dynamic_batching.max_queue_delay_microseconds",
+                      "max_queue_delay_microseconds", not_repeated,
+                      "dynamic_batching.max_queue_delay_microseconds",
                       batching.max_queue_delay_microseconds(), "a delay of at most 10 years");
   out.max_queue_delay_s = static_cast<double>(batching.max_queue_delay_microseconds()) * 1e-6;
   if (batching.has_default_queue_policy()) {
     const auto& policy = batching.default_queue_policy();
     const Locations in_policy = in_batching.nested(batching, "default_queue_policy");
-    in_policy.require(policy.max_queue_size() <= max_queue_size_limit, policy, "max_queue_size", -1,
+    in_policy.require(policy.max_queue_size() <= max_queue_size_limit, policy, "max_queue_size", not_repeated,
                       "dynamic_batching.default_queue_policy.max_queue_size", policy.max_queue_size(),
                       "a queue size in 0..1000000000 (0: no limit)");
     in_policy.require(policy.default_timeout_microseconds() <= max_duration_us, policy,
-                      "default_timeout_microseconds", -1,
+                      "default_timeout_microseconds", not_repeated,
                       "dynamic_batching.default_queue_policy.default_timeout_microseconds",
                       policy.default_timeout_microseconds(), "a timeout of at most 10 years (0: none)");
     if (policy.max_queue_size() > 0) out.max_queue_size = static_cast<int>(policy.max_queue_size());
@@ -290,14 +294,14 @@ TritonConfig read_triton_config(const std::string& path) {
   note_unused(config, "", used, out.notes);
   const Locations where(path, &tree);
   where.require(config.max_batch_size() >= 0 && config.max_batch_size() <= max_batch_size_limit, config,
-                "max_batch_size", -1, "max_batch_size", config.max_batch_size(),
+                "max_batch_size", not_repeated, "max_batch_size", config.max_batch_size(),
                 "a batch size in 0..1000000000 (0: the model does not batch)");
   out.max_batch_size = config.max_batch_size();
   for (int i = 0; i < config.instance_group_size(); ++i) {
     const auto& group = config.instance_group(i);
     const Locations in_group = where.nested(config, "instance_group", i);
-    in_group.require(group.count() >= 0 && group.count() <= max_instances_per_device, group, "count", -1,
-                     "instance_group.count", group.count(),
+    in_group.require(group.count() >= 0 && group.count() <= max_instances_per_device, group, "count",
+                     not_repeated, "instance_group.count", group.count(),
                      "an instance count in 0..64 (0: Triton's default 1)");
     TritonConfig::InstanceGroup g;
     g.count = group.count() > 0 ? group.count() : 1; // Triton's default count is 1
