@@ -63,7 +63,12 @@ int main(int argc, char** argv) {
     std::string command;
     for (auto parsed = app.get_subcommands(); !parsed.empty(); parsed = parsed.front()->get_subcommands())
       command += (command.empty() ? "" : " ") + parsed.front()->get_name();
-    std::cerr << "sonicsim: error: " << (command.empty() ? "" : command + ": ") << error.what()
+    // Before any subcommand, the commands there are (a typo of one lands here).
+    std::string commands;
+    if (command.empty())
+      for (const auto* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))
+        commands += (commands.empty() ? "; commands: " : ", ") + sub->get_name();
+    std::cerr << "sonicsim: error: " << (command.empty() ? "" : command + ": ") << error.what() << commands
               << " (see sonicsim " << (command.empty() ? "" : command + " ") << "--help)\n";
     return sonicsim::exit_bad_input;
   }

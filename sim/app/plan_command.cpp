@@ -249,8 +249,10 @@ void register_plan_command(CLI::App& app, int& result) {
   command
       ->add_option("--max-gpus", arguments->max_gpus, "Largest number of GPUs the search tries (default 256)")
       ->check(CLI::Range(1, 100000));
-  command->add_flag("--cost", arguments->cost,
-                    "Require the cost per event (the scenario's costs: gpu_hour, cpu_hour in USD per hour)");
+  command->add_flag(
+      "--cost", arguments->cost,
+      "Require the cost per event (the scenario's costs.device_hour.TYPE and costs.cpu_hour, in USD per "
+      "hour of one device of each type and of one job slot)");
   command
       ->add_option("--out", arguments->output_dir,
                    "Output directory for plan.json (default: out/plan_<scenario name>)")
