@@ -53,39 +53,42 @@ void require_non_empty(const Cursor& list, const std::string& what) {
   require(list, list.node().size() > 0, "a non-empty list of " + what);
 }
 
-std::vector<NicClass> read_nic_mix(const Cursor& c) {
-  require_non_empty(c, "{bandwidth, fraction}");
-  std::vector<NicClass> mix;
+// A mix: a non-empty list of entries, each with a fraction (default 1) read by `read_entry`, the fractions
+// summing to 1.
+template <typename Entry, typename ReadEntry>
+std::vector<Entry> read_mix(const Cursor& c, const std::string& shape, ReadEntry read_entry) {
+  require_non_empty(c, shape);
+  std::vector<Entry> mix;
   std::vector<double> fractions;
   for (std::size_t i = 0; i < c.node().size(); ++i) {
-    NicClass nic;
-    nic.bandwidth_bps = read_positive_bandwidth(c[i]["bandwidth"]);
-    if (c[i]["fraction"].present()) nic.fraction = read_fraction(c[i]["fraction"]);
-    mix.push_back(nic);
-    fractions.push_back(nic.fraction);
+    Entry entry = read_entry(c[i]);
+    if (c[i]["fraction"].present()) entry.fraction = read_fraction(c[i]["fraction"]);
+    mix.push_back(entry);
+    fractions.push_back(entry.fraction);
   }
   check_fractions(c, fractions);
   return mix;
 }
 
+std::vector<NicClass> read_nic_mix(const Cursor& c) {
+  return read_mix<NicClass>(c, "{bandwidth, fraction}", [](const Cursor& e) {
+    NicClass nic;
+    nic.bandwidth_bps = read_positive_bandwidth(e["bandwidth"]);
+    return nic;
+  });
+}
+
 std::vector<CpuType> read_cpu_mix(const Cursor& c) {
-  require_non_empty(c, "{name, fraction, speed}");
-  std::vector<CpuType> mix;
-  std::vector<double> fractions;
-  for (std::size_t i = 0; i < c.node().size(); ++i) {
+  return read_mix<CpuType>(c, "{name, fraction, speed}", [](const Cursor& e) {
     CpuType cpu;
-    cpu.name = read_string(c[i]["name"]);
-    if (c[i]["fraction"].present()) cpu.fraction = read_fraction(c[i]["fraction"]);
-    if (c[i]["speed"].present()) cpu.speed = read_number(c[i]["speed"]);
+    cpu.name = read_string(e["name"]);
+    if (e["speed"].present()) cpu.speed = read_number(e["speed"]);
     // Grid CPUs differ by a few times at most; a factor of 1000 either way is a typo and would turn seconds
     // into years (or nothing).
-    require(c[i]["speed"], cpu.speed >= 1e-3 && cpu.speed <= 1e3,
+    require(e["speed"], cpu.speed >= 1e-3 && cpu.speed <= 1e3,
             "a relative speed between 0.001 and 1000 (1 = the reference CPU)");
-    mix.push_back(cpu);
-    fractions.push_back(cpu.fraction);
-  }
-  check_fractions(c, fractions);
-  return mix;
+    return cpu;
+  });
 }
 
 SiteSwitch read_site_switch(const Cursor& c) {
