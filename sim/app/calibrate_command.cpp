@@ -11,6 +11,7 @@
 #include "sim/calibration/measured_series.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/run_or_submit.hpp"
+#include "sim/execution/state_file.hpp"
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
@@ -23,10 +24,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
-#include <sstream>
 
 namespace sonicsim {
 namespace {
@@ -135,13 +134,8 @@ void write_calibrated_yaml(const CalibrateArguments& a,
     apply_set_override(tree, parameters[i].key + "=" + value_text(values[i], parameters[i].unit), source);
   YAML::Emitter yaml;
   yaml << tree;
-  {
-    std::ofstream file(path);
-    file << "# " << a.scenario << " calibrated by `sonicsim calibrate` on series '" << a.series << "' of "
-         << a.data << "\n"
-         << yaml.c_str() << "\n";
-    if (!file) throw InputError("cannot write " + path);
-  }
+  write_file_atomically(path, "# " + a.scenario + " calibrated by `sonicsim calibrate` on series '" +
+                                  a.series + "' of " + a.data + "\n" + yaml.c_str() + "\n");
 }
 
 // A figure the data leave undefined (Pearson r of a constant prediction) is left out, not written as null.
@@ -244,11 +238,8 @@ int calibrate(const CalibrateArguments& a) {
 
   const std::string dir = in.output_dir.string();
   write_calibrated_yaml(a, parameters, result.values, dir + "/calibrated.yaml");
-  {
-    std::ofstream file(dir + "/calibration.json");
-    file << out.dump(2) << "\n";
-    if (!file) throw InputError("cannot write " + dir + "/calibration.json");
-  }
+  // Last: a directory without calibration.json is not a finished calibration.
+  write_file_atomically(dir + "/calibration.json", out.dump(2) + "\n");
   say("\nwrote %s/calibration.json and %s/calibrated.yaml\n", dir.c_str(), dir.c_str());
   std::fflush(stdout);
   if (a.json) std::printf("%s\n", out.dump(1).c_str());

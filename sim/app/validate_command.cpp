@@ -124,9 +124,9 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
 
 // Loads a case's scenario with its overrides; an error in an override the case file wrote is reported at
 // that line of the case file (not as a --set argument the user never typed).
-void check_run(const ValidationCase& c, const RunSpec& run) {
+Scenario load_run(const ValidationCase& c, const RunSpec& run) {
   try {
-    load_scenario_file(run.scenario_path, run.overrides);
+    return load_scenario_file(run.scenario_path, run.overrides);
   } catch (const ScenarioError& error) {
     for (std::size_t i = 0; i < run.override_positions.size() && i < run.overrides.size(); ++i)
       if (error.file == "--set " + run.overrides[i])
@@ -184,6 +184,7 @@ int validate(const ValidateArguments& arguments) {
   const std::vector<ValidationCase> cases = select_cases(arguments, cases_dir);
   // Every distinct run once, checked before any runs (bad scenarios or overrides fail here with exit code 2).
   std::vector<RunSpec> runs;
+  std::vector<SimulationRequest> requests; // parallel to runs
   std::map<std::string, std::size_t> run_index;
   std::vector<std::vector<std::size_t>> runs_of_case;
   for (const auto& c : cases) {
@@ -191,7 +192,11 @@ int validate(const ValidateArguments& arguments) {
     for (const auto& run : runs_for(c)) {
       const auto key = run_key(run);
       if (!run_index.count(key)) {
-        check_run(c, run);
+        SimulationRequest request;
+        request.scenario = load_run(c, run);
+        request.recipe = ScenarioRecipe{
+            fs::absolute(run.scenario_path).string(), {}, run.overrides, request.scenario.seed};
+        requests.push_back(std::move(request));
         run_index[key] = runs.size();
         runs.push_back(run);
       }
@@ -201,14 +206,6 @@ int validate(const ValidateArguments& arguments) {
   }
   if (!arguments.quiet && !arguments.json)
     std::fprintf(stderr, "validate: %zu cases, %zu simulations\n", cases.size(), runs.size());
-  std::vector<SimulationRequest> requests;
-  for (const auto& run : runs) {
-    SimulationRequest request;
-    request.scenario = load_scenario_file(run.scenario_path, run.overrides);
-    request.recipe =
-        ScenarioRecipe{fs::absolute(run.scenario_path).string(), {}, run.overrides, request.scenario.seed};
-    requests.push_back(std::move(request));
-  }
   const ExecutionContext context{execution, arguments.work_dir, "validate",
                                  "the report in " + report_dir.string()};
   const auto simulated = run_or_submit(context, requests);

@@ -14,10 +14,6 @@ void record_process_arguments(int argc, const char* const* argv) {
   recorded().assign(argv + (argc > 0 ? 1 : 0), argv + argc);
 }
 
-const std::vector<std::string>& process_arguments() {
-  return recorded();
-}
-
 std::vector<std::string> repeat_command(const std::vector<std::string>& extra) {
   std::vector<std::string> command{own_executable()};
   command.insert(command.end(), recorded().begin(), recorded().end());

@@ -8,8 +8,6 @@
 namespace sonicsim {
 
 void record_process_arguments(int argc, const char* const* argv);
-// argv[1..]: the words after the program name.
-const std::vector<std::string>& process_arguments();
 // This command again, as a Slurm job runs it from the same working directory: the absolute path of this
 // executable, the words typed, then `extra` (e.g. --slurm-collect, which wins over the --slurm typed).
 std::vector<std::string> repeat_command(const std::vector<std::string>& extra);
