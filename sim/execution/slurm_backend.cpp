@@ -146,15 +146,26 @@ Submission SlurmBackend::submit(const std::vector<SimulationRequest>& requests,
       "merge", merge_command,
       "Runs nothing: reads the results and writes the outputs, or names what is missing (exit 1).");
   if (options_.mode == ClusterMode::dry_run) return submission;
-  if (!submission.array_script.empty()) submission.array_job = slurm::sbatch(submission.array_script);
-  submission.merge_job = slurm::sbatch(
-      submission.merge_script,
-      submission.array_job.empty() ? std::string() : "--dependency=afterany:" + submission.array_job);
-  write_record({{"array_job", submission.array_job},
-                {"merge_job", submission.merge_job},
-                {"array_script", submission.array_script.string()},
-                {"merge_script", submission.merge_script.string()}});
+  submit_array_and_merge(submission, nlohmann::ordered_json::object());
   return submission;
+}
+
+void SlurmBackend::submit_array_and_merge(Submission& submission, nlohmann::ordered_json record) {
+  if (!submission.array_script.empty()) submission.array_job = slurm::sbatch(submission.array_script);
+  try {
+    submission.merge_job = slurm::sbatch(
+        submission.merge_script,
+        submission.array_job.empty() ? std::string() : "--dependency=afterany:" + submission.array_job);
+  } catch (const std::exception& error) {
+    if (submission.array_job.empty()) throw;
+    throw std::runtime_error(std::string(error.what()) + "; the array job " + submission.array_job +
+                             " was submitted");
+  }
+  nlohmann::ordered_json jobs{{"array_job", submission.array_job}, {"merge_job", submission.merge_job}};
+  jobs.update(record);
+  jobs["array_script"] = submission.array_script.string();
+  jobs["merge_script"] = submission.merge_script.string();
+  write_record(jobs);
 }
 
 Submission SlurmBackend::submit_shards(const ShardWork& work) {
@@ -174,24 +185,11 @@ Submission SlurmBackend::submit_shards(const ShardWork& work) {
       "merge", work.merge_command,
       "Runs nothing: writes the outputs from the finished results and names what is missing (exit 1).");
   if (options_.mode == ClusterMode::dry_run) return submission;
-  submission.array_job = slurm::sbatch(submission.array_script);
-  try {
-    submission.merge_job =
-        slurm::sbatch(submission.merge_script, "--dependency=afterany:" + submission.array_job);
-  } catch (const std::exception& error) {
-    throw std::runtime_error(std::string(error.what()) + "; the array job " + submission.array_job +
-                             " was submitted");
-  }
   std::vector<int> submitted = work.shards_to_run;
   if (submitted.empty())
     for (int shard = 1; shard <= work.shards; ++shard)
       submitted.push_back(shard);
-  write_record({{"array_job", submission.array_job},
-                {"merge_job", submission.merge_job},
-                {"shards", work.shards},
-                {"shards_submitted", submitted},
-                {"array_script", submission.array_script.string()},
-                {"merge_script", submission.merge_script.string()}});
+  submit_array_and_merge(submission, {{"shards", work.shards}, {"shards_submitted", submitted}});
   return submission;
 }
 

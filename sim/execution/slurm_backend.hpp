@@ -29,6 +29,9 @@ private:
   std::filesystem::path write_merge_script(const std::string& name, const std::vector<std::string>& command,
                                            const std::string& comment);
   void write_record(const nlohmann::ordered_json& record);
+  // Submits the array (when there is one) and the merge after it (afterany), and records their ids with
+  // `record`'s fields in jobs.json. A refused merge is told with the array job that was already submitted.
+  void submit_array_and_merge(Submission& submission, nlohmann::ordered_json record);
 
   std::filesystem::path dir_; // WORK/slurm
   ExecutionOptions options_;
