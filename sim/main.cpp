@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   sonicsim::register_import_command(app, result);
   sonicsim::register_calibrate_command(app, result);
   sonicsim::register_status_command(app, result);
+  sonicsim::register_figures_command(app, result);
   sonicsim::register_report_command(app, result);
   sonicsim::register_slurm_task_command(app, result);
   // With no arguments at all, run the default scenario (`sonicsim run`).

@@ -40,9 +40,10 @@ InferenceServer::InferenceServer(const Model& model, int model_index, const Serv
     slots_.push_back(InstanceSlot{std::nullopt, on_cpu, &model_.throughput_by_device.at(cpu_device_type)});
 }
 
-std::optional<Rejection> InferenceServer::submit(InferenceRequest& request) {
-  if (request.batch_size > model_.triton.max_batch_size) return Rejection::too_large;
-  return enqueue(request);
+void InferenceServer::submit(InferenceRequest& request) {
+  request.rejection =
+      request.batch_size > model_.triton.max_batch_size ? Rejection::too_large : enqueue(request);
+  if (request.rejection) complete(request); // refused on arrival: the error reply leaves at once
 }
 
 std::optional<Rejection> InferenceServer::enqueue(InferenceRequest& request) {
@@ -68,12 +69,13 @@ void InferenceServer::wake(InferenceRequest& request) {
 }
 
 void InferenceServer::complete(InferenceRequest& request) {
-  if (!request.reply_delay_s || request.rejection) {
+  const std::optional<double> delay_s = request.reply_delay_s();
+  if (!delay_s) {
     wake(request);
     return;
   }
   // A kernel timer: the reply arrives without a flow of its own.
-  Timer::set(sg4::Engine::get_clock() + *request.reply_delay_s, [this, &request]() {
+  Timer::set(sg4::Engine::get_clock() + *delay_s, [this, &request]() {
     // After stop() the client is gone, and the request with it.
     if (!stopped_) wake(request);
   });

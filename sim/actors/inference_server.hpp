@@ -32,18 +32,38 @@ protected:
   ~RequestOwner() = default;
 };
 
+// The way from the server back to the client. A small reply (NetworkSettings::small_reply_max_bytes) is not
+// simulated as a flow: it takes what SimGrid gives an uncontended flow on that path, latency + bytes / rate.
+struct ReplyRoute {
+  bool on_node = false; // a local socket: no network to cross
+  double latency_s = 0.0;
+  double rate_bytes_per_s = 0.0;
+  double small_max_bytes = 0.0;
+  // None: the reply is too large for a delay and must be a flow.
+  std::optional<double> delay_s(double bytes) const {
+    if (on_node) return 0.0;
+    if (bytes > small_max_bytes) return std::nullopt;
+    return latency_s + bytes / rate_bytes_per_s;
+  }
+};
+
+// A refused or dropped request is answered with a short error message of this size.
+constexpr double error_reply_bytes = 100.0;
+
 // One inference request in flight. Owned by the client, which waits until its owner is told.
 struct InferenceRequest {
   int batch_size = 0;
   double input_bytes = 0.0;  // as received (compressed, if the client compresses)
   double output_bytes = 0.0; // of the reply
   RequestOwner* owner = nullptr;
-  // Set: the reply is not simulated as a flow but reaches the client this long after its batch ends (see
-  // NetworkSettings::small_reply_max_bytes); the server then tells the owner only at that time. None: the
-  // owner is told when the batch ends and receives the reply as a flow.
-  std::optional<double> reply_delay_s;
+  ReplyRoute reply_route;
   bool done = false;
   std::optional<Rejection> rejection; // set when the server refused or dropped the request
+  // What goes back: the outputs, or an error message.
+  double reply_bytes() const { return rejection ? error_reply_bytes : output_bytes; }
+  // The reply delay is the server's: it answers (tells the owner) this long after the batch ends or the
+  // request is refused. None: it tells the owner at once and the reply travels as a flow.
+  std::optional<double> reply_delay_s() const { return reply_route.delay_s(reply_bytes()); }
 };
 
 // What the models on one pod share: its devices and its host's cores.
@@ -68,7 +88,8 @@ public:
   // Called in kernel context when the request has arrived at the pod. Returns the reason when it is rejected
   // on arrival (larger than max_batch_size, or the queue is full); otherwise its owner is told later (and
   // reads `rejection` then: a queued request can time out).
-  std::optional<Rejection> submit(InferenceRequest& request);
+  // Every request is answered through its owner, a refused one too (request.rejection says why).
+  void submit(InferenceRequest& request);
   // Ends service: the jobs are stopped (end of a campaign window), so the requests they own
   // must not be touched again; batches still in flight finish without answering.
   void stop();

@@ -76,20 +76,16 @@ JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<
       c.request_path = context_.flows.route(worker_, pod_host);
       c.response_path = context_.flows.route(pod_host, worker_);
       const FlowTiming reply = c.response_path->timing;
-      c.reply_latency_s = reply.latency_s;
-      c.reply_rate_bytes_per_s = reply.cap_bytes_per_s;
+      c.reply_route.latency_s = reply.latency_s;
+      c.reply_route.rate_bytes_per_s = reply.cap_bytes_per_s;
     }
+    c.reply_route.on_node = c.on_node;
+    c.reply_route.small_max_bytes = scenario_.platform.network.small_reply_max_bytes;
     connections_.push_back(std::move(c));
   }
 }
 
 JobClient::~JobClient() = default;
-
-std::optional<double> JobClient::small_reply_delay_s(const Connection& connection, double bytes) const {
-  if (connection.on_node) return 0.0; // a local socket: no network to cross
-  if (bytes > scenario_.platform.network.small_reply_max_bytes) return std::nullopt;
-  return connection.reply_latency_s + bytes / connection.reply_rate_bytes_per_s;
-}
 
 void JobClient::start() {
   Timer::set(std::max(placement_.start_s, sg4::Engine::get_clock()), [this]() {
@@ -307,29 +303,19 @@ void JobClient::arrived(Sender& sender) {
   request.batch_size = sender.batch_size;
   request.input_bytes = sender.input_bytes;
   request.owner = &sender;
-  const double reply_bytes = sender.batch_size * connection.model->output_bytes_per_inference;
-  request.output_bytes = reply_bytes;
-  // A small reply is delivered by the server's timer at batch end + delay, without a flow.
-  request.reply_delay_s = small_reply_delay_s(connection, reply_bytes);
-  request.rejection = connection.server->submit(request);
-  if (request.rejection) reply(sender); // refused on arrival: the error reply comes at once
+  request.output_bytes = sender.batch_size * connection.model->output_bytes_per_inference;
+  request.reply_route = connection.reply_route;
+  connection.server->submit(request); // answered through Sender::answered, refused or not
 }
 
 void JobClient::reply(Sender& sender) {
   const Connection& connection = *sender.thread->connection;
   const InferenceRequest& request = sender.request;
-  // A rejected request is answered with a short error message.
-  constexpr double error_reply_bytes = 100.0;
   if (request.rejection) context_.recorder.record_rejection(*request.rejection);
-  sender.output_bytes = request.rejection ? error_reply_bytes : request.output_bytes;
-  // A rejection is answered at once with an error message, whose delay the client takes itself.
-  const std::optional<double> reply_delay_s =
-      request.rejection ? small_reply_delay_s(connection, sender.output_bytes) : request.reply_delay_s;
+  sender.output_bytes = request.reply_bytes();
   const double now_s = sg4::Engine::get_clock();
-  if (reply_delay_s && !request.rejection) {
-    reply_received(sender, now_s - *reply_delay_s); // already received: the server told us after the delay
-  } else if (reply_delay_s) {
-    after(*reply_delay_s, [this, &sender, now_s]() { reply_received(sender, now_s); });
+  if (const auto delay_s = request.reply_delay_s()) {
+    reply_received(sender, now_s - *delay_s); // already received: the server told us after the delay
   } else {
     context_.flows.start(connection.response_path, sender.output_bytes, [this, &sender, now_s]() {
       if (!context_.stopped) reply_received(sender, now_s);

@@ -87,9 +87,7 @@ private:
     std::vector<LinkId> request_links, response_links;
     KernelFlows::Path* request_path = nullptr;  // worker node -> pod
     KernelFlows::Path* response_path = nullptr; // pod -> worker node
-    // The reply path (pod -> worker node) as SimGrid times an uncontended flow on it: latency + bytes / rate.
-    double reply_latency_s = 0.0;
-    double reply_rate_bytes_per_s = 0.0;
+    ReplyRoute reply_route; // the reply path (pod -> worker node) as SimGrid times an uncontended flow on it
   };
   struct Thread;
   struct Sender;
@@ -102,9 +100,6 @@ private:
                                          if (!*stopped) then();
                                        });
   }
-  // How long a reply of this size takes from the pod when it is not simulated as a flow; none when it must be
-  // a flow (larger than platform.network.small_reply_max).
-  std::optional<double> small_reply_delay_s(const Connection& connection, double bytes) const;
   void begin();
   void thread_finished();
 

@@ -1,6 +1,7 @@
 // `sonicsim calibrate`: fit scenario parameters to a measured series by simulation (sim/calibration), report
 // each value with its 95 % interval, the residuals, MAPE and Pearson r before and after, a held-out series
 // predicted with and without the fit, and write the calibrated scenario.
+#include "sim/analysis/figure_context.hpp"
 #include "sim/app/calibrate_inputs.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/execution_flags.hpp"
@@ -30,21 +31,22 @@
 namespace sonicsim {
 namespace {
 
-double observable(const RunSummary& summary, const std::string& what) {
-  if (what == "event") return summary.event.mean_s;
-  if (what == "events_per_s") return summary.events_per_s;
-  if (what == "inferences_per_s") return summary.inferences_per_s;
-  if (what.rfind("module:", 0) == 0)
-    for (const auto& [name, stats] : summary.modules)
-      if (name == what.substr(7)) return stats.mean_s;
-  throw InputError("--observable " + what +
-                   ": expected event, events_per_s, inferences_per_s or "
-                   "module:NAME with NAME a module of the pipeline");
+// The observable in one run, read through the figure table: a module figure over the module it names, or
+// over the scenario's served modules.
+double observable(const RunSummary& summary, const Scenario& scenario, const FigureName& name) {
+  FigureContext context = analysis::figure_context(scenario);
+  if (!name.module.empty()) context.modules = {name.module};
+  const auto value = value_of(name.figure, summary, context);
+  if (!value)
+    throw std::runtime_error("--observable " + name.text() +
+                             ": a calibration run does not define it (no completed event, or no such module "
+                             "ran); a fit needs it at every point");
+  return *value;
 }
 
 // The simulated observable at each point, for the scenario with these parameter values.
-std::vector<double> simulate_points(const CalibrateArguments& a, const ExecutionContext& context,
-                                    const std::string& scenario_path,
+std::vector<double> simulate_points(const CalibrateArguments& a, const FigureName& figure,
+                                    const ExecutionContext& context, const std::string& scenario_path,
                                     const std::vector<calibration::DataPoint>& points,
                                     const std::vector<calibration::FitParameter>& parameters,
                                     const std::vector<double>& values) {
@@ -63,9 +65,9 @@ std::vector<double> simulate_points(const CalibrateArguments& a, const Execution
   }
   const auto outcomes = run_batch(context, requests);
   std::vector<double> predicted;
-  for (const auto& outcome : outcomes) {
-    if (!outcome.ok) throw std::runtime_error("a calibration run failed: " + outcome.error);
-    predicted.push_back(observable(outcome.summary, a.observable));
+  for (std::size_t k = 0; k < outcomes.size(); ++k) {
+    if (!outcomes[k].ok) throw std::runtime_error("a calibration run failed: " + outcomes[k].error);
+    predicted.push_back(observable(outcomes[k].summary, requests[k].scenario, figure));
   }
   return predicted;
 }
@@ -148,16 +150,16 @@ nlohmann::ordered_json quality_json(const calibration::FitQuality& q) {
 }
 
 // The held-out series predicted with the uncalibrated and the adopted values: does the fit generalise?
-nlohmann::ordered_json predict_holdout(const CalibrateArguments& a, const ExecutionContext& context,
-                                       const HoldoutSeries& holdout,
+nlohmann::ordered_json predict_holdout(const CalibrateArguments& a, const FigureName& figure,
+                                       const ExecutionContext& context, const HoldoutSeries& holdout,
                                        const std::vector<calibration::FitParameter>& parameters,
                                        const std::vector<double>& initial, const std::vector<double>& adopted,
                                        const TextOutput& say) {
   const std::string& scenario = holdout.scenario;
   const std::string& series = holdout.series;
   const auto& held = holdout.points.points;
-  const auto before = simulate_points(a, context, scenario, held, parameters, initial);
-  const auto after = simulate_points(a, context, scenario, held, parameters, adopted);
+  const auto before = simulate_points(a, figure, context, scenario, held, parameters, initial);
+  const auto after = simulate_points(a, figure, context, scenario, held, parameters, adopted);
   const auto q_before = calibration::fit_quality(held, before),
              q_after = calibration::fit_quality(held, after);
   say("\nheld-out series '%s' (%s), predicted, not fitted:\n", series.c_str(), scenario.c_str());
@@ -186,7 +188,7 @@ int calibrate(const CalibrateArguments& a) {
   const auto& initial = in.initial;
   const auto& points = in.series.points;
   const calibration::Predictor predict = [&](const std::vector<double>& values) {
-    return simulate_points(a, context, a.scenario, points, parameters, values);
+    return simulate_points(a, in.observable, context, a.scenario, points, parameters, values);
   };
   say("calibrate: %zu parameter(s) on %zu points of series '%s' (%s), common random numbers (seed of "
       "the scenario)\n",
@@ -209,7 +211,7 @@ int calibrate(const CalibrateArguments& a) {
   nlohmann::ordered_json out;
   out["scenario"] = a.scenario;
   out["series"] = a.series;
-  out["observable"] = a.observable;
+  out["observable"] = in.observable.text();
   out["excluded_x"] = a.exclude;
   out["status"] = result.status_text;
   out["evaluations"] = result.evaluations;
@@ -234,7 +236,8 @@ int calibrate(const CalibrateArguments& a) {
                                     {"after", result.predicted_after[j]}});
 
   if (in.holdout)
-    out["holdout"] = predict_holdout(a, context, *in.holdout, parameters, initial, adopted, say);
+    out["holdout"] =
+        predict_holdout(a, in.observable, context, *in.holdout, parameters, initial, adopted, say);
 
   const std::string dir = in.output_dir.string();
   write_calibrated_yaml(a, parameters, result.values, dir + "/calibrated.yaml");
@@ -273,7 +276,8 @@ void register_calibrate_command(CLI::App& app, int& result) {
   command->add_option("--x-key", a->x_key, "Scenario key the x column sets (default workload.jobs)");
   command
       ->add_option("--observable", a->observable,
-                   "What is compared: event, events_per_s, inferences_per_s or module:NAME")
+                   "The simulated figure compared with the measured one, any figure of docs/figures.md: "
+                   "event_mean_s, events_per_s, inferences_per_s, module_mean_s:NAME, ...")
       ->required();
   command->add_option("--fit", a->fits, "KEY=LOWER:UPPER[@INITIAL], bounds with their unit (repeatable)")
       ->required()

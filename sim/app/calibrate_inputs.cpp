@@ -152,7 +152,19 @@ CheckedInputs check_inputs(const CalibrateArguments& a) {
                      " point(s) for " + std::to_string(in.parameters.size()) +
                      " parameter(s); expected more points than parameters (the intervals need n - k >= 1 "
                      "degrees of freedom)");
-  load_for(a, a.scenario, a.set_overrides);
+  const Scenario base = load_for(a, a.scenario, a.set_overrides);
+  in.observable = parse_figure_name(a.observable, "--observable");
+  const std::string notice = renamed_notice(in.observable);
+  if (!notice.empty() && !a.quiet && !a.json)
+    std::fprintf(stderr, "sonicsim: note: --observable %s\n", notice.c_str());
+  if (!in.observable.module.empty()) {
+    bool known = false;
+    for (const auto& module : base.workload.pipeline)
+      known = known || module.name == in.observable.module;
+    if (!known)
+      throw InputError("--observable " + a.observable + ": the scenario has no module '" +
+                       in.observable.module + "'");
+  }
   for (std::size_t i = 0; i < in.parameters.size(); ++i) {
     const auto& p = in.parameters[i];
     std::vector<std::string> overrides = a.set_overrides;

@@ -6,6 +6,7 @@
 #include "sim/app/execution_flags.hpp"
 #include "sim/calibration/calibration.hpp"
 #include "sim/calibration/measured_series.hpp"
+#include "sim/metrics/figure_table.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <cstdint>
@@ -24,7 +25,7 @@ struct CalibrateArguments {
   std::optional<std::uint64_t> seed; // --seed: a seed=N override after --set
   std::string data, series, x_column, y_column, sd_column;
   std::string x_key = "workload.jobs";
-  std::string observable;
+  std::string observable;        // a figure's name (sim/metrics/figure_table.hpp)
   std::vector<std::string> fits; // KEY=LO:HI[@INITIAL]
   std::string holdout;           // SCENARIO:SERIES
   std::vector<double> exclude;   // x values left out of the fit (a point known not to be described)
@@ -47,6 +48,7 @@ struct HoldoutSeries {
 };
 
 struct CheckedInputs {
+  FigureName observable; // --observable, a figure of the table
   std::vector<calibration::FitParameter> parameters;
   std::vector<double> initial;
   SeriesPoints series;

@@ -21,6 +21,7 @@ void register_compare_command(CLI::App& app, int& result);
 void register_import_command(CLI::App& app, int& result);
 void register_calibrate_command(CLI::App& app, int& result);
 void register_status_command(CLI::App& app, int& result);
+void register_figures_command(CLI::App& app, int& result);
 void register_report_command(CLI::App& app, int& result);
 void register_slurm_task_command(CLI::App& app, int& result);
 

@@ -1,7 +1,8 @@
 #include "sim/app/compare_table.hpp"
 
 #include "sim/analysis/scenario_parameters.hpp"
-#include "sim/planning/run_figures.hpp"
+#include "sim/metrics/figure_table.hpp"
+#include "sim/metrics/run_figures.hpp"
 
 #include <cstdio>
 #include <functional>
@@ -18,8 +19,8 @@ struct SimulatedField {
 };
 const SimulatedField simulated_fields[] = {
     {"module_low_load_s", &VariantFigures::module_low_load_s},
-    {"module_s", &VariantFigures::module_s},
-    {"event_s", &VariantFigures::event_s},
+    {"module_mean_s", &VariantFigures::module_mean_s},
+    {"event_mean_s", &VariantFigures::event_mean_s},
     {"events_per_s", &VariantFigures::events_per_s},
     {"gpu_utilisation", &VariantFigures::gpu_utilisation},
     {"mean_executed_batch", &VariantFigures::mean_executed_batch},
@@ -48,46 +49,46 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
     f.network_link = c.analysis.network_limit().resource;
     Scenario priced = c.scenario;
     priced.workload.jobs = jobs;
+    const FigureContext at_jobs{parameters.accelerated_modules, &priced, parameters.inferences};
+    const FigureContext low_load{parameters.accelerated_modules, nullptr, parameters.inferences};
+    auto value = [](Figure figure, const RunSummary& s, const FigureContext& context) {
+      return value_of(figure, s, context).value_or(0.0);
+    };
     std::map<std::string, std::vector<double>> values;
     std::vector<double> costs;
-    std::map<std::string, int> bottlenecks;
+    std::vector<Bottleneck> bottlenecks;
     for (std::size_t r = 0; r < c.loaded.size(); ++r) {
       if (!c.loaded[r].ok || !c.reference[r].ok) continue;
       const RunSummary& s = c.loaded[r].summary;
       const RunSummary& low = c.reference[r].summary;
       VariantFigures one;
-      one.module_low_load_s = planning::accelerated_module_s(low, parameters.accelerated_modules);
-      one.module_s = planning::accelerated_module_s(s, parameters.accelerated_modules);
-      one.event_s = s.event.mean_s;
-      one.events_per_s = s.events_per_s;
-      one.gpu_utilisation = s.gpu_utilisation;
-      one.mean_executed_batch = s.mean_executed_batch;
-      one.ratio_simulated = planning::cpu_gpu_ratio(
-          low.event.mean_s, planning::gpu_seconds_per_event(s, parameters.inferences));
+      one.module_low_load_s = value(Figure::module_mean_s, low, low_load);
+      one.module_mean_s = value(Figure::module_mean_s, s, at_jobs);
+      one.event_mean_s = value(Figure::event_mean_s, s, at_jobs);
+      one.events_per_s = value(Figure::events_per_s, s, at_jobs);
+      one.gpu_utilisation = value(Figure::gpu_utilisation, s, at_jobs);
+      one.mean_executed_batch = value(Figure::mean_executed_batch, s, at_jobs);
+      one.ratio_simulated = cpu_gpu_ratio(value(Figure::event_mean_s, low, low_load),
+                                          value(Figure::gpu_s_per_event, s, at_jobs));
       one.knee_simulated = one.ratio_simulated * gpus;
       for (const auto& field : simulated_fields)
         values[field.name].push_back(one.*field.field);
-      if (const auto cost = planning::cost_per_event(priced, s.events_per_s)) costs.push_back(cost->usd);
-      ++bottlenecks[s.bottleneck.sentence()];
+      if (const auto cost = value_of(Figure::cost_usd_per_event, s, at_jobs)) costs.push_back(*cost);
+      bottlenecks.push_back(s.bottleneck);
       ++f.replications;
     }
     if (f.replications > 0) {
       for (const auto& field : simulated_fields) {
-        const ConfidenceInterval ci = confidence_interval_95(values[field.name]);
+        const ConfidenceInterval ci = aggregate(values[field.name]);
         f.*field.field = ci.mean;
         if (ci.has_interval()) f.intervals[field.name] = ci;
       }
       if (static_cast<int>(costs.size()) == f.replications) {
-        const ConfidenceInterval ci = confidence_interval_95(costs);
+        const ConfidenceInterval ci = aggregate(costs);
         f.cost_usd_per_event = ci.mean;
         if (ci.has_interval()) f.intervals["cost_usd_per_event"] = ci;
       }
-      int most = 0;
-      for (const auto& [name, n] : bottlenecks)
-        if (n > most) {
-          most = n;
-          f.bottleneck = name;
-        }
+      f.bottleneck = vote_bottleneck(bottlenecks).bottleneck.sentence();
     }
     table.columns.push_back(f.name);
     table.figures.push_back(f);
@@ -128,9 +129,9 @@ void print_compare_table(const CompareTable& table) {
       "module s, low load (" + std::to_string(table.reference_jobs) + " jobs)",
       [](const VariantFigures& f) { return f.module_low_load_s; }, "%.2f", "module_low_load_s");
   row(
-      "module s" + at, [](const VariantFigures& f) { return f.module_s; }, "%.2f", "module_s");
+      "module s" + at, [](const VariantFigures& f) { return f.module_mean_s; }, "%.2f", "module_mean_s");
   row(
-      "event s" + at, [](const VariantFigures& f) { return f.event_s; }, "%.1f", "event_s");
+      "event s" + at, [](const VariantFigures& f) { return f.event_mean_s; }, "%.1f", "event_mean_s");
   row(
       "events/s" + at, [](const VariantFigures& f) { return f.events_per_s; }, "%.3f", "events_per_s");
   row(
@@ -184,8 +185,8 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
     nlohmann::ordered_json column{{"name", f.name},
                                   {"description", f.description},
                                   {"module_low_load_s", f.module_low_load_s},
-                                  {"module_s", f.module_s},
-                                  {"event_s", f.event_s},
+                                  {"module_mean_s", f.module_mean_s},
+                                  {"event_mean_s", f.event_mean_s},
                                   {"events_per_s", f.events_per_s},
                                   {"gpu_utilisation", f.gpu_utilisation},
                                   {"mean_executed_batch", f.mean_executed_batch},

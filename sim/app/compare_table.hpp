@@ -34,12 +34,12 @@ struct VariantFigures {
   int replications = 0; // that ran without failing
   std::map<std::string, ConfidenceInterval> intervals;
   double module_low_load_s = 0.0; // simulated, reference run
-  double module_s = 0.0;          // simulated, at the compared jobs
-  double event_s = 0.0;
+  double module_mean_s = 0.0;     // simulated, at the compared jobs
+  double event_mean_s = 0.0;
   double events_per_s = 0.0;
   double gpu_utilisation = 0.0;
   double mean_executed_batch = 0.0;
-  std::string bottleneck;
+  std::string bottleneck;       // vote_bottleneck over the replications, as a sentence
   double ratio_analytic = 0.0;  // t_ideal / t_GPU
   double ratio_simulated = 0.0; // low-load event time / GPU-seconds per event at the compared jobs
   double knee_analytic = 0.0;   // jobs: ratio x GPUs

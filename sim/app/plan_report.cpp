@@ -58,7 +58,7 @@ void print_run(const PlanRun& run) {
   std::printf("  %-9s %-16s %6d %4zu %-9s %9.4g %9.4g %6.1f  %s\n", planning::run_role_name(run.role),
               devices_text(run).c_str(), run.jobs, run.replications.size(),
               run.role == planning::RunRole::reference ? "ref" : decision_text(run.decision),
-              run.module_s.mean, run.event_s.mean, 100.0 * run.gpu_utilisation.mean,
+              run.module_mean_s.mean, run.event_mean_s.mean, 100.0 * run.gpu_utilisation.mean,
               run.bottleneck.sentence().c_str());
   std::printf("            %s\n", checks.c_str());
   if (!run.error.empty()) std::printf("            (%s)\n", run.error.c_str());
@@ -87,9 +87,9 @@ nlohmann::ordered_json run_json(const PlanRun& run) {
   json["replications"] = run.replications.size();
   json["decision"] = decision_text(run.decision);
   json["within_targets"] = run.decision == Decision::yes;
-  json["module_s"] = interval_json(run.module_s);
-  json["event_s"] = interval_json(run.event_s);
-  json["throughput_events_per_s"] = interval_json(run.throughput);
+  json["module_mean_s"] = interval_json(run.module_mean_s);
+  json["event_mean_s"] = interval_json(run.event_mean_s);
+  json["events_per_s"] = interval_json(run.events_per_s);
   json["gpu_utilisation"] = interval_json(run.gpu_utilisation);
   json["bottleneck"] = run.bottleneck.sentence();
   json["bottleneck_utilisation"] = run.bottleneck.utilisation;

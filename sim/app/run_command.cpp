@@ -1,3 +1,4 @@
+#include "sim/analysis/figure_context.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
 
@@ -116,7 +117,7 @@ int run_replications(const RunArguments& arguments, const Scenario& scenario,
               << " replications failed\n";
     return exit_run_failed;
   }
-  const ReplicatedRun replicated = replicate(seeds, summaries);
+  const ReplicatedRun replicated = replicate(seeds, summaries, analysis::figure_context(scenario));
   if (!arguments.quiet) print_replicated_summary(std::cout, scenario, replicated);
   std::ostringstream csv;
   write_replicated_csv(csv, replicated);

@@ -150,9 +150,10 @@ void print_replicated_summary(std::ostream& out, const Scenario& scenario, const
     return nullptr;
   };
   out << "time per event (s)                mean                  p95\n";
-  const auto time_row = [&](const std::string& label, const std::string& prefix) {
-    const auto* mean = find(prefix + ".mean_s");
-    const auto* p95 = find(prefix + ".p95_s");
+  const auto time_row = [&](const std::string& label, const std::string& mean_name,
+                            const std::string& p95_name) {
+    const auto* mean = find(mean_name);
+    const auto* p95 = find(p95_name);
     if (!mean || !p95) return;
     char line[200];
     std::snprintf(line, sizeof line, "  %-22s %20s %20s\n", label.c_str(), with_interval(*mean).c_str(),
@@ -160,15 +161,13 @@ void print_replicated_summary(std::ostream& out, const Scenario& scenario, const
     out << line;
   };
   for (const auto& f : run.figures) {
-    const std::string prefix = "modules.";
-    const std::string suffix = ".mean_s";
-    if (f.name.rfind(prefix, 0) == 0 && f.name.size() > suffix.size() &&
-        f.name.compare(f.name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      const std::string module = f.name.substr(prefix.size(), f.name.size() - prefix.size() - suffix.size());
-      time_row(module, prefix + module);
+    const std::string prefix = "module_mean_s:";
+    if (f.name.rfind(prefix, 0) == 0) {
+      const std::string module = f.name.substr(prefix.size());
+      time_row(module, f.name, "module_p95_s:" + module);
     }
   }
-  time_row("event", "event");
+  time_row("event", "event_mean_s", "event_p95_s");
   out << "\n";
   const auto line = [&](const char* label, const std::string& name, double scale, const char* unit) {
     if (const auto* f = find(name)) {

@@ -153,6 +153,8 @@ std::vector<ValidationCase> select_cases(const ValidateArguments& arguments, con
         std::find(arguments.case_ids.begin(), arguments.case_ids.end(), c.id) != arguments.case_ids.end();
     if (!arguments.case_ids.empty() && !named) continue;
     if (arguments.case_ids.empty() && arguments.fast && !c.fast) continue;
+    if (!c.renamed_notice.empty())
+      std::fprintf(stderr, "sonicsim: note: %s: %s\n", c.file.c_str(), c.renamed_notice.c_str());
     cases.push_back(std::move(c));
   }
   if (files.empty()) throw InputError("no validation cases (*.yaml) in " + cases_dir.string());

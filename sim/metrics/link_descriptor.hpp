@@ -3,7 +3,9 @@
 // links a figure needs by kind, never by name. Pure code.
 #pragma once
 
+#include "sim/scenario/server_layout.hpp"
 #include <cstddef>
+
 #include <optional>
 #include <string>
 
@@ -32,6 +34,24 @@ struct LinkDescriptor {
 // On the reply path, which nothing but replies use (pod NIC out, WAN and switch inbound).
 inline bool carries_replies_only(LinkKind kind) {
   return kind == LinkKind::site_inbound || kind == LinkKind::wan_inbound || kind == LinkKind::pod_nic_out;
+}
+
+// The resource a link is part of: the site switch and the WAN both ways, a group's pod NICs, a worker's NIC.
+inline ResourceKind resource_kind(LinkKind kind) {
+  switch (kind) {
+  case LinkKind::worker_nic:
+    return ResourceKind::worker_nic;
+  case LinkKind::site_outbound:
+  case LinkKind::site_inbound:
+    return ResourceKind::site_switch;
+  case LinkKind::wan_outbound:
+  case LinkKind::wan_inbound:
+    return ResourceKind::wan;
+  case LinkKind::pod_nic_in:
+  case LinkKind::pod_nic_out:
+    break;
+  }
+  return ResourceKind::pod_nics;
 }
 
 // Shared by many jobs: tracked over time (a worker NIC is not).

@@ -1,5 +1,6 @@
 #include "sim/metrics/replicated_figures.hpp"
 
+#include "sim/scenario/input_error.hpp"
 #include "sim/text/csv.hpp"
 
 #include <algorithm>
@@ -32,28 +33,19 @@ private:
   std::vector<ReplicatedFigure> figures_;
 };
 
-void add_times(FigureCollector& figures, const std::string& prefix, const TimeStatistics& stats) {
-  if (stats.count == 0) return;
-  figures.add(prefix + ".mean_s", stats.mean_s);
-  figures.add(prefix + ".p50_s", stats.p50_s);
-  figures.add(prefix + ".p95_s", stats.p95_s);
-  figures.add(prefix + ".p99_s", stats.p99_s);
-}
-
-void add_summary(FigureCollector& figures, const RunSummary& s) {
-  for (const auto& [name, stats] : s.modules)
-    add_times(figures, "modules." + name, stats);
-  add_times(figures, "event", s.event);
-  figures.add("events_per_s", s.events_per_s);
-  figures.add("events_per_s_per_job", s.events_per_s_per_job);
-  figures.add("inferences_per_s", s.inferences_per_s);
-  figures.add("events_completed", static_cast<double>(s.events_completed));
-  figures.add("events_failed", static_cast<double>(s.events_failed));
-  figures.add("requests_rejected", static_cast<double>(s.requests_rejected));
-  figures.add("gpu_utilisation", s.gpu_utilisation);
-  figures.add("mean_executed_batch", s.mean_executed_batch);
-  figures.add("mean_request_size", s.mean_request_size);
-  figures.add("mean_queue_wait_s", s.mean_queue_wait_s);
+// The table's figures first (each module's own, then the run's), then the figures of named resources.
+void add_summary(FigureCollector& figures, const RunSummary& s, const FigureContext& context) {
+  for (const auto& [module, stats] : s.modules) {
+    if (stats.count == 0) continue;
+    for (const Figure figure :
+         {Figure::module_mean_s, Figure::module_p50_s, Figure::module_p95_s, Figure::module_p99_s})
+      figures.add(std::string(spec_of(figure).name) + ":" + module,
+                  *value_of(figure, s, FigureContext{{module}, nullptr, 0.0}));
+  }
+  for (const auto& spec : figure_table()) {
+    if (spec.per_module) continue;
+    if (const auto value = value_of(spec.figure, s, context)) figures.add(spec.name, *value);
+  }
   for (const auto& group : s.group_usage) {
     const std::string prefix = "groups." + group.name;
     figures.add(prefix + ".device_utilisation", group.device_utilisation);
@@ -64,7 +56,6 @@ void add_summary(FigureCollector& figures, const RunSummary& s) {
     figures.add("models." + model.model + ".share_of_devices", model.share_of_devices);
   for (const auto& link : s.links)
     figures.add("links." + link.name + ".utilisation", link.utilisation);
-  figures.add("bottleneck_utilisation", s.bottleneck.utilisation);
   if (s.direct_inference) {
     figures.add("direct_inference.events_per_s_per_job", s.direct_inference->events_per_s_per_job);
     figures.add("direct_inference.gain", s.direct_inference->gain);
@@ -82,16 +73,19 @@ void add_summary(FigureCollector& figures, const RunSummary& s) {
 
 } // namespace
 
-ReplicatedRun replicate(const std::vector<std::uint64_t>& seeds,
-                        const std::vector<RunSummary>& replications) {
+ReplicatedRun replicate(const std::vector<std::uint64_t>& seeds, const std::vector<RunSummary>& replications,
+                        const FigureContext& context) {
   ReplicatedRun run;
   run.seeds = seeds;
   FigureCollector figures;
   std::map<std::string, int> bottlenecks;
+  std::vector<Bottleneck> named;
   for (const auto& summary : replications) {
-    add_summary(figures, summary);
+    add_summary(figures, summary, context);
     ++bottlenecks[summary.bottleneck.sentence()];
+    named.push_back(summary.bottleneck);
   }
+  run.bottleneck = vote_bottleneck(named);
   run.figures = figures.finish();
   run.bottlenecks.assign(bottlenecks.begin(), bottlenecks.end());
   std::stable_sort(run.bottlenecks.begin(), run.bottlenecks.end(),
@@ -102,6 +96,12 @@ ReplicatedRun replicate(const std::vector<std::uint64_t>& seeds,
 const ReplicatedFigure& figure(const ReplicatedRun& run, const std::string& name) {
   for (const auto& f : run.figures)
     if (f.name == name) return f;
+  try { // a name from before the figure table
+    const std::string current = parse_figure_name(name, "figure").text();
+    for (const auto& f : run.figures)
+      if (f.name == current) return f;
+  } catch (const InputError&) {
+  }
   throw std::out_of_range("no replicated figure '" + name + "'");
 }
 
@@ -119,6 +119,9 @@ nlohmann::ordered_json replicated_to_json(const ReplicatedRun& run) {
                        {"sd", ci.sd},       {"n", ci.n},
                        {"values", f.values}};
   }
+  out["bottleneck"] = {{"resource", run.bottleneck.bottleneck.sentence()},
+                       {"utilisation", run.bottleneck.bottleneck.utilisation},
+                       {"votes", run.bottleneck.votes}};
   auto& bottlenecks = out["bottlenecks"] = nlohmann::ordered_json::object();
   for (const auto& [name, count] : run.bottlenecks)
     bottlenecks[name] = count;

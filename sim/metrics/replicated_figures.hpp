@@ -5,6 +5,7 @@
 #pragma once
 
 #include "sim/metrics/confidence_interval.hpp"
+#include "sim/metrics/figure_table.hpp"
 #include "sim/metrics/run_summary.hpp"
 
 #include <cstdint>
@@ -17,7 +18,8 @@
 namespace sonicsim {
 
 struct ReplicatedFigure {
-  std::string name;           // dotted, unit last: "event.mean_s", "groups.triton.device_utilisation"
+  std::string name; // the figure table's name ("event_mean_s", "module_mean_s:EmTrkMichelId"), or a named
+                    // resource's, dotted, unit last ("groups.triton.device_utilisation")
   std::vector<double> values; // one per replication that reports it, in replication order
   ConfidenceInterval interval;
 };
@@ -27,14 +29,18 @@ struct ReplicatedRun {
   std::vector<ReplicatedFigure> figures; // in the order a summary prints them
   // How many replications named each resource the bottleneck, most frequent first (ties: by name).
   std::vector<std::pair<std::string, int>> bottlenecks;
+  BottleneckVote bottleneck; // the figure table's aggregator of bottlenecks
 };
 
-// Every figure the summaries report (per module, event, rates, utilisations of devices, groups and links,
-// batches, failures; campaign traffic when present). A figure missing from some replications (a campaign
-// fit that was not determined) is averaged over those that report it, and its n says how many.
-ReplicatedRun replicate(const std::vector<std::uint64_t>& seeds, const std::vector<RunSummary>& replications);
+// Every figure the summaries report: the figure table's (each module's, then the run's; the context says
+// which modules module_mean_s sums and gives the prices of the cost), then utilisations of groups, models
+// and links, direct inference and campaign traffic when present. A figure missing from some replications (a
+// campaign fit that was not determined) is averaged over those that report it, and its n says how many.
+ReplicatedRun replicate(const std::vector<std::uint64_t>& seeds, const std::vector<RunSummary>& replications,
+                        const FigureContext& context = {});
 
-// The figure with this name; throws std::out_of_range naming it when absent.
+// The figure with this name (or its name from before the figure table); throws std::out_of_range naming it
+// when absent.
 const ReplicatedFigure& figure(const ReplicatedRun& run, const std::string& name);
 
 // replications.json: {"replications": R, "seeds": [...], "interval": "...", "figures": {name: {mean,

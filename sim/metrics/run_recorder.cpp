@@ -242,7 +242,9 @@ void RunRecorder::summarize_links(RunSummary& summary, double window_s, double s
   const double run_s = std::max(simulated_end_s - std::max(0.0, first_job_start_s_.value_or(0.0)), 1e-12);
   LinkUsage busiest_nic;
   for (const auto& link : links_) {
-    LinkUsage usage{link.link.name, link.link.capacity_bps, link.bytes, 0.0};
+    LinkUsage usage{
+        link.link.name,        link.link.capacity_bps, link.bytes, 0.0, resource_kind(link.link.kind),
+        link.link.server_group};
     if (link.bytes_over_time) {
       usage.utilisation = 8.0 *
                           link.bytes_over_time->sum_between(summary.window_start_s, summary.window_end_s) /
@@ -272,24 +274,23 @@ void RunRecorder::summarize_links(RunSummary& summary, double window_s, double s
 // below the saturation threshold nothing shared holds the jobs back.
 void RunRecorder::name_bottleneck(RunSummary& summary) const {
   Bottleneck& bottleneck = summary.bottleneck;
-  bottleneck.busiest = summary.group_usage.empty()
-                           ? "GPU pool"
-                           : device_pool_name(layout_, scenario_.platform.server_groups.front());
-  bottleneck.utilisation = 0.0;
+  bottleneck = Bottleneck{};
+  if (summary.group_usage.empty()) bottleneck.busiest = "GPU pool";
+  // Strictly busier replaces it: a tie keeps the earlier one.
+  const auto consider = [&bottleneck](ResourceKind kind, std::optional<int> group, const std::string& name,
+                                      double utilisation) {
+    if (bottleneck.busiest.empty() || utilisation > bottleneck.utilisation)
+      bottleneck = Bottleneck{kind, group, name, utilisation};
+  };
   for (std::size_t g = 0; g < summary.group_usage.size(); ++g) {
     const auto& usage = summary.group_usage[g];
     const auto& group = scenario_.platform.server_groups[g];
-    keep_busier(device_pool_name(layout_, group), usage.device_utilisation, bottleneck.busiest,
-                bottleneck.utilisation);
-    keep_busier(host_cores_name(layout_, group), usage.host_utilisation, bottleneck.busiest,
-                bottleneck.utilisation);
+    const int index = static_cast<int>(g);
+    consider(ResourceKind::device_pool, index, device_pool_name(layout_, group), usage.device_utilisation);
+    consider(ResourceKind::host_cores, index, host_cores_name(layout_, group), usage.host_utilisation);
   }
-  for (const auto& link : summary.links) {
-    if (link.utilisation > bottleneck.utilisation) {
-      bottleneck.busiest = link.name;
-      bottleneck.utilisation = link.utilisation;
-    }
-  }
+  for (const auto& link : summary.links)
+    consider(link.kind, link.group, link.name, link.utilisation);
 }
 
 RunSummary RunRecorder::summarize(double simulated_end_s) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sim/metrics/histogram_peaks.hpp"
+#include "sim/scenario/server_layout.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -22,6 +23,8 @@ struct LinkUsage {
   double capacity_bps = 0.0;
   double bytes = 0.0;       // over the whole run
   double utilisation = 0.0; // mean over the measurement window
+  ResourceKind kind = ResourceKind::site_switch;
+  std::optional<int> group; // pod NICs: their server group's index
 };
 
 // Campaign mode: what the 2022 operators looked at, reported at full scale (simulated values /
@@ -100,10 +103,17 @@ struct DirectInferenceComparison {
 constexpr double saturation_threshold = 0.9;
 
 // The busiest shared resource of a run over its window, and whether it holds the jobs back. Code compares
-// `busiest` and saturated(); sentence() is made for people (and the files they read).
+// the kind, the group and saturated(); `busiest` and sentence() are made for people (and the files they
+// read).
 struct Bottleneck {
-  std::string busiest; // as displayed: "GPU pool", "host cores", "devices of <group>", a link's name
+  ResourceKind kind = ResourceKind::device_pool;
+  std::optional<int> group; // a server group's devices, host cores or pod NICs: its index
+  std::string busiest;      // as displayed: "GPU pool", "host cores", "devices of <group>", a link's name
   double utilisation = 0.0;
+  // The same resource (links of one kind and group differ by name: each pod NIC is its own).
+  bool same_resource(const Bottleneck& other) const {
+    return kind == other.kind && group == other.group && busiest == other.busiest;
+  }
   bool saturated() const { return utilisation >= saturation_threshold; }
   // "GPU pool" when saturated; below the threshold the jobs' own CPUs set the pace:
   // "none (jobs' own CPUs; busiest shared resource: GPU pool)".

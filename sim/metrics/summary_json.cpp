@@ -1,5 +1,7 @@
 #include "sim/metrics/summary_json.hpp"
 
+#include "sim/metrics/figure_table.hpp"
+
 #include <cmath>
 
 namespace sonicsim {
@@ -94,6 +96,34 @@ nlohmann::ordered_json campaign_summary_to_json(const CampaignSummary& c) {
         {"counts", c.event_time_counts}}}};
 }
 
+namespace {
+
+json bottleneck_to_json(const Bottleneck& bottleneck) {
+  json out{{"resource", bottleneck.sentence()},
+           {"utilisation", bottleneck.utilisation},
+           {"busiest", bottleneck.busiest},
+           {"kind", resource_kind_name(bottleneck.kind)}};
+  if (bottleneck.group) out["group"] = *bottleneck.group;
+  return out;
+}
+
+Bottleneck bottleneck_from_json(const json& in) {
+  Bottleneck bottleneck;
+  bottleneck.utilisation = in.at("utilisation").get<double>();
+  // Written before "busiest" was: the resource is in the sentence.
+  std::string busiest = in.at("resource").get<std::string>();
+  const std::string below = "none (jobs' own CPUs; busiest shared resource: ";
+  if (busiest.rfind(below, 0) == 0 && busiest.size() > below.size())
+    busiest = busiest.substr(below.size(), busiest.size() - below.size() - 1);
+  bottleneck.busiest = in.value("busiest", busiest);
+  // Written before "kind" was: a device pool (the resource most runs name).
+  bottleneck.kind = resource_kind_named(in.value("kind", "")).value_or(ResourceKind::device_pool);
+  if (in.contains("group")) bottleneck.group = in.at("group").get<int>();
+  return bottleneck;
+}
+
+} // namespace
+
 json run_summary_to_json(const RunSummary& summary) {
   json models = json::array();
   for (const auto& usage : summary.model_usage)
@@ -123,11 +153,14 @@ json run_summary_to_json(const RunSummary& summary) {
   for (const auto& [name, stats] : summary.modules)
     modules[name] = statistics_to_json(stats);
   json links = json::array();
-  for (const auto& link : summary.links)
+  for (const auto& link : summary.links) {
     links.push_back({{"name", link.name},
                      {"capacity_bps", link.capacity_bps},
                      {"bytes", link.bytes},
-                     {"utilisation", link.utilisation}});
+                     {"utilisation", link.utilisation},
+                     {"kind", resource_kind_name(link.kind)}});
+    if (link.group) links.back()["group"] = *link.group;
+  }
   out = json{{"window",
               {{"start_s", summary.window_start_s},
                {"end_s", summary.window_end_s},
@@ -169,10 +202,7 @@ json run_summary_to_json(const RunSummary& summary) {
                  {"class_comms", summary.flow_class_comms}}},
                {"links_left_out", summary.links_left_out},
                {"links", links}}},
-             {"bottleneck",
-              {{"resource", summary.bottleneck.sentence()},
-               {"utilisation", summary.bottleneck.utilisation},
-               {"busiest", summary.bottleneck.busiest}}}};
+             {"bottleneck", bottleneck_to_json(summary.bottleneck)}};
   if (summary.campaign) out["campaign"] = campaign_summary_to_json(*summary.campaign);
   if (const auto& direct = summary.direct_inference)
     out["direct_inference"] = {{"event_mean_s", direct->event_mean_s},
@@ -239,15 +269,12 @@ RunSummary run_summary_from_json(const json& in) {
   summary.flow_class_comms = flows.at("class_comms").get<std::uint64_t>();
   summary.links_left_out = network.at("links_left_out").get<std::string>();
   for (const auto& link : network.at("links"))
-    summary.links.push_back({link.at("name").get<std::string>(), link.at("capacity_bps").get<double>(),
-                             link.at("bytes").get<double>(), link.at("utilisation").get<double>()});
-  summary.bottleneck.utilisation = in.at("bottleneck").at("utilisation").get<double>();
-  // Written before "busiest" was: the resource is in the sentence.
-  std::string busiest = in.at("bottleneck").at("resource").get<std::string>();
-  const std::string below = "none (jobs' own CPUs; busiest shared resource: ";
-  if (busiest.rfind(below, 0) == 0 && busiest.size() > below.size())
-    busiest = busiest.substr(below.size(), busiest.size() - below.size() - 1);
-  summary.bottleneck.busiest = in.at("bottleneck").value("busiest", busiest);
+    summary.links.push_back(
+        {link.at("name").get<std::string>(), link.at("capacity_bps").get<double>(),
+         link.at("bytes").get<double>(), link.at("utilisation").get<double>(),
+         resource_kind_named(link.value("kind", "")).value_or(ResourceKind::site_switch),
+         link.contains("group") ? std::optional<int>(link.at("group").get<int>()) : std::nullopt});
+  summary.bottleneck = bottleneck_from_json(in.at("bottleneck"));
   if (in.contains("campaign")) summary.campaign = campaign_summary_from_json(in.at("campaign"));
   if (in.contains("direct_inference")) {
     const auto& direct = in.at("direct_inference");
@@ -259,9 +286,26 @@ RunSummary run_summary_from_json(const json& in) {
   return summary;
 }
 
+json figures_to_json(const Scenario& scenario, const RunSummary& summary) {
+  FigureContext context;
+  context.scenario = &scenario;
+  for (const auto& module : scenario.workload.pipeline)
+    if (module.served()) context.modules.push_back(module.name);
+  json figures = json::object();
+  for (const auto& spec : figure_table())
+    if (const auto value = value_of(spec.figure, summary, context)) {
+      if (std::string(spec.unit) == "count")
+        figures[spec.name] = static_cast<std::uint64_t>(*value);
+      else
+        figures[spec.name] = *value;
+    }
+  return figures;
+}
+
 json summary_to_json(const Scenario& scenario, const RunSummary& summary) {
   return json{{"sonicsim_version", "0.1.0"},
               {"scenario", scenario_to_json(scenario)},
+              {"figures", figures_to_json(scenario, summary)},
               {"results", run_summary_to_json(summary)}};
 }
 

@@ -14,7 +14,10 @@ nlohmann::ordered_json run_summary_to_json(const RunSummary& summary);
 // The campaign section of a summary (summary.json results.campaign).
 nlohmann::ordered_json campaign_summary_to_json(const CampaignSummary& campaign);
 RunSummary run_summary_from_json(const nlohmann::ordered_json& json);
-// summary.json: {"sonicsim": version, "scenario": ..., "results": ...}
+// The run's figures by their names in the figure table (module figures: the served modules; the GPU time per
+// event, which needs the analytic inferences per event, is left out).
+nlohmann::ordered_json figures_to_json(const Scenario& scenario, const RunSummary& summary);
+// summary.json: {"sonicsim_version": ..., "scenario": ..., "figures": {name: value}, "results": ...}
 nlohmann::ordered_json summary_to_json(const Scenario& scenario, const RunSummary& summary);
 
 } // namespace sonicsim

@@ -5,11 +5,12 @@
 #pragma once
 
 #include "sim/metrics/confidence_interval.hpp"
+#include "sim/metrics/figure_table.hpp"
+#include "sim/metrics/run_figures.hpp"
 #include "sim/planning/capacity_analysis.hpp"
 #include "sim/planning/confident_search.hpp"
 #include "sim/planning/plan_target.hpp"
 #include "sim/planning/pod_layout.hpp"
-#include "sim/planning/run_figures.hpp"
 
 #include <cstdint>
 #include <map>
@@ -19,20 +20,21 @@
 
 namespace sonicsim::planning {
 
-// One replication's figures, read from its summary.
+// One replication's figures, read from its summary through the figure table (module figures: the
+// accelerated modules).
 struct ReplicationFigures {
   std::uint64_t seed = 0;
-  double module_s = 0.0;                         // the accelerated modules, mean time per event
-  std::map<std::string, double> module_by_group; // multi-model plans: the modules each group serves
-  double event_s = 0.0;                          // mean time per event
-  double event_p95_s = 0.0;
-  double throughput_events_per_s = 0.0; // Little's law: jobs x threads / event_s
-  double gpu_utilisation = 0.0;
-  double gpu_s_per_event = 0.0;
-  std::optional<double> cost_usd_per_event; // at the throughput above, with the layout's device prices
+  std::map<Figure, double> values; // every figure of the table the run defines
+  std::map<std::string, double>
+      module_by_group;                    // multi-model plans: module_mean_s of the modules each group serves
+  std::map<std::string, double> narrowed; // targets on one module ("module_p95_s:X"), by that name
   Bottleneck bottleneck;
   std::uint64_t events_failed = 0;
   double wall_clock_s = 0.0;
+  std::optional<double> value(Figure figure) const {
+    const auto it = values.find(figure);
+    return it == values.end() ? std::nullopt : std::optional<double>(it->second);
+  }
 };
 
 // A target checked on a run: its replicated value (relative targets: each replication over the reference's
@@ -61,8 +63,8 @@ struct PlanRun {
   std::vector<TargetCheck> checks;
   Decision decision = Decision::undecided; // all targets (that the search uses) met, one failed, or neither
   std::string error;                       // a failed run, or failed events
-  ConfidenceInterval module_s, event_s, throughput, gpu_utilisation;
-  Bottleneck bottleneck;     // of the first replication
+  ConfidenceInterval module_mean_s, event_mean_s, events_per_s, gpu_utilisation;
+  Bottleneck bottleneck;     // vote_bottleneck over the replications
   double wall_clock_s = 0.0; // all replications
 };
 

@@ -9,12 +9,11 @@
 
 namespace sonicsim::planning {
 
-ConfidenceInterval interval_of(const std::vector<ReplicationFigures>& replications,
-                               double ReplicationFigures::*figure) {
+ConfidenceInterval interval_of(const std::vector<ReplicationFigures>& replications, Figure figure) {
   std::vector<double> values;
   for (const auto& r : replications)
-    values.push_back(r.*figure);
-  return confidence_interval_95(values);
+    if (const auto value = r.value(figure)) values.push_back(*value);
+  return aggregate(values);
 }
 
 PlanRuns::PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTarget> targets,
@@ -81,16 +80,17 @@ ReplicationFigures PlanRuns::figures_of(const Scenario& at, const SimulationOutc
   f.seed = at.seed;
   f.wall_clock_s = outcome.wall_clock_s;
   const RunSummary& s = outcome.summary;
-  f.module_s = accelerated_module_s(s, modules_);
+  const FigureContext context{modules_, &at, inferences_per_event_};
+  for (const auto& spec : figure_table())
+    if (const auto value = value_of(spec.figure, s, context)) f.values[spec.figure] = *value;
   for (const auto& [group, modules] : modules_by_group_)
-    f.module_by_group[group] = accelerated_module_s(s, modules);
-  f.event_s = s.event.mean_s;
-  f.event_p95_s = s.event.p95_s;
-  f.throughput_events_per_s =
-      s.event.mean_s > 0.0 ? at.workload.jobs * at.workload.threads / s.event.mean_s : 0.0;
-  f.gpu_utilisation = s.gpu_utilisation;
-  f.gpu_s_per_event = gpu_seconds_per_event(s, inferences_per_event_);
-  if (const auto cost = cost_per_event(at, f.throughput_events_per_s)) f.cost_usd_per_event = cost->usd;
+    f.module_by_group[group] =
+        value_of(Figure::module_mean_s, s, FigureContext{modules, &at, inferences_per_event_}).value_or(0.0);
+  for (const auto& target : targets_)
+    if (!target.figure.module.empty())
+      if (const auto value =
+              value_of(target.figure.figure, s, FigureContext{{target.figure.module}, &at, 0.0}))
+        f.narrowed[target.figure.text()] = *value;
   f.bottleneck = s.bottleneck;
   f.events_failed = s.events_failed;
   return f;
@@ -154,11 +154,14 @@ std::vector<PlanRun> PlanRuns::ensure(const std::vector<std::pair<RunPoint, int>
 }
 
 void PlanRuns::judge(PlanRun& run) const {
-  run.module_s = interval_of(run.replications, &ReplicationFigures::module_s);
-  run.event_s = interval_of(run.replications, &ReplicationFigures::event_s);
-  run.throughput = interval_of(run.replications, &ReplicationFigures::throughput_events_per_s);
-  run.gpu_utilisation = interval_of(run.replications, &ReplicationFigures::gpu_utilisation);
-  if (!run.replications.empty()) run.bottleneck = run.replications.front().bottleneck;
+  run.module_mean_s = interval_of(run.replications, Figure::module_mean_s);
+  run.event_mean_s = interval_of(run.replications, Figure::event_mean_s);
+  run.events_per_s = interval_of(run.replications, Figure::events_per_s);
+  run.gpu_utilisation = interval_of(run.replications, Figure::gpu_utilisation);
+  std::vector<Bottleneck> bottlenecks;
+  for (const auto& r : run.replications)
+    bottlenecks.push_back(r.bottleneck);
+  run.bottleneck = vote_bottleneck(bottlenecks).bottleneck;
   std::uint64_t failed = 0;
   for (const auto& r : run.replications)
     failed += r.events_failed;
@@ -173,44 +176,37 @@ void PlanRuns::judge(PlanRun& run) const {
   }
   bool any_no = failed > 0, all_yes = true;
   for (const auto& target : targets_) {
-    const bool per_group = target.observable == Observable::module_time && !modules_by_group_.empty();
+    const Figure figure = target.figure.figure;
+    const bool per_group =
+        figure == Figure::module_mean_s && target.figure.module.empty() && !modules_by_group_.empty();
     for (const auto& scope : per_group ? scopes : std::vector<std::string>{""}) {
       TargetCheck check;
       check.target = target;
       check.scope = scope;
+      // The figure in one replication: a group's modules, or the figure as the table defines it.
+      auto value_in = [&](const ReplicationFigures& f) -> std::optional<double> {
+        if (!scope.empty()) return f.module_by_group.at(scope);
+        if (!target.figure.module.empty()) {
+          const auto it = f.narrowed.find(target.figure.text());
+          return it == f.narrowed.end() ? std::nullopt : std::optional<double>(it->second);
+        }
+        return f.value(figure);
+      };
       std::vector<double> values;
       const std::size_t n = target.relative ? std::min(run.replications.size(), reference.replications.size())
                                             : run.replications.size();
       for (std::size_t r = 0; r < n; ++r) {
-        const auto& f = run.replications[r];
-        const double module = scope.empty() ? f.module_s : f.module_by_group.at(scope);
-        switch (target.observable) {
-        case Observable::module_time: {
-          if (!target.relative) {
-            values.push_back(module);
-            break;
-          }
-          // Paired with the reference's replication of the same seed (n keeps r within it).
-          const auto& g = reference.replications[r];
-          const double ref = scope.empty() ? g.module_s : g.module_by_group.at(scope);
-          values.push_back(ref > 0.0 ? module / ref : 0.0);
-          break;
+        const auto value = value_in(run.replications[r]);
+        if (!value) continue;
+        if (!target.relative) {
+          values.push_back(*value);
+          continue;
         }
-        case Observable::event_time:
-          values.push_back(f.event_s);
-          break;
-        case Observable::event_time_p95:
-          values.push_back(f.event_p95_s);
-          break;
-        case Observable::throughput:
-          values.push_back(f.throughput_events_per_s);
-          break;
-        case Observable::cost_per_event:
-          if (f.cost_usd_per_event) values.push_back(*f.cost_usd_per_event);
-          break;
-        }
+        // Paired with the reference's replication of the same seed (n keeps r within it).
+        const auto ref = value_in(reference.replications[r]);
+        values.push_back(ref && *ref > 0.0 ? *value / *ref : 0.0);
       }
-      check.value = confidence_interval_95(values);
+      check.value = aggregate(values);
       check.decision =
           values.empty() ? Decision::undecided : decide(target, check.value, indifference_, &check.by_mean);
       if (monotone_in_devices(target)) {

@@ -72,7 +72,6 @@ private:
 };
 
 // The interval of a figure over a run's replications.
-ConfidenceInterval interval_of(const std::vector<ReplicationFigures>& replications,
-                               double ReplicationFigures::*figure);
+ConfidenceInterval interval_of(const std::vector<ReplicationFigures>& replications, Figure figure);
 
 } // namespace sonicsim::planning

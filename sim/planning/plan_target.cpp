@@ -10,8 +10,9 @@ namespace sonicsim::planning {
 namespace {
 
 const std::string expected =
-    "expected OBSERVABLE<=LIMIT or >=LIMIT with module_time<=15s or module_time<=1.10x (relative to low "
-    "load), event_time<=130s, event_time_p95<=200s, throughput>=2.2 (events/s), cost_per_event<=0.002 (USD)";
+    "expected FIGURE<=LIMIT (a figure better lower) or FIGURE>=LIMIT (better higher), e.g. "
+    "module_mean_s<=15s, module_mean_s<=1.10x (relative to low load), event_mean_s<=130s, event_p95_s<=200s, "
+    "events_per_s>=2.2, cost_usd_per_event<=0.002, gpu_utilisation<=0.8";
 
 std::string trim(const std::string& text) {
   const auto first = text.find_first_not_of(" \t");
@@ -29,32 +30,10 @@ double plain_number(const std::string& text, const std::string& whole) {
 
 } // namespace
 
-const char* observable_name(Observable observable) {
-  switch (observable) {
-  case Observable::event_time:
-    return "event_time";
-  case Observable::event_time_p95:
-    return "event_time_p95";
-  case Observable::throughput:
-    return "throughput";
-  case Observable::cost_per_event:
-    return "cost_per_event";
-  case Observable::module_time:
-    break;
-  }
-  return "module_time";
-}
-
 std::string target_unit(const PlanTarget& target) {
   if (target.relative) return "x ref";
-  switch (target.observable) {
-  case Observable::throughput:
-    return "events/s";
-  case Observable::cost_per_event:
-    return "USD";
-  default:
-    return "s";
-  }
+  const std::string unit = spec_of(target.figure.figure).unit;
+  return unit == "fraction" || unit == "count" ? "" : unit;
 }
 
 PlanTarget parse_plan_target(const std::string& text) {
@@ -68,28 +47,18 @@ PlanTarget parse_plan_target(const std::string& text) {
   const auto at = target.at_most ? le : ge;
   const std::string name = trim(text.substr(0, at));
   const std::string value = trim(text.substr(at + 2));
-  if (name == "module_time")
-    target.observable = Observable::module_time;
-  else if (name == "event_time")
-    target.observable = Observable::event_time;
-  else if (name == "event_time_p95")
-    target.observable = Observable::event_time_p95;
-  else if (name == "throughput")
-    target.observable = Observable::throughput;
-  else if (name == "cost_per_event")
-    target.observable = Observable::cost_per_event;
-  else
-    throw InputError("--target '" + text + "': unknown observable '" + name + "'; " + expected);
-  const bool is_time = target.observable == Observable::module_time ||
-                       target.observable == Observable::event_time ||
-                       target.observable == Observable::event_time_p95;
-  const bool ceiling = target.observable != Observable::throughput;
+  target.figure = parse_figure_name(name, "--target '" + text + "'");
+  const FigureSpec& spec = spec_of(target.figure.figure);
+  const bool ceiling = spec.better == Better::lower;
   if (ceiling != target.at_most)
-    throw InputError("--target '" + text + "': " + name + " takes " + (ceiling ? "<=" : ">=") +
-                     " (a time or a cost is a ceiling, a throughput a floor); " + expected);
+    throw InputError("--target '" + text + "': " + spec.name + " takes " + (ceiling ? "<=" : ">=") +
+                     " (it is better " + (ceiling ? "lower" : "higher") + "); " + expected);
+  const bool is_time = std::string(spec.unit) == "s";
   if (!value.empty() && value.back() == 'x') {
-    if (target.observable != Observable::module_time)
-      throw InputError("--target '" + text + "': only module_time takes a factor of its low-load time (x)");
+    if (!is_time)
+      throw InputError("--target '" + text +
+                       "': only a time (a figure in s) takes a factor of its low-load "
+                       "value (x)");
     target.relative = true;
     target.limit = plain_number(value.substr(0, value.size() - 1), text);
     if (!(target.limit > 1.0))
@@ -104,9 +73,9 @@ PlanTarget parse_plan_target(const std::string& text) {
     }
   } else {
     std::string number = value;
-    for (const std::string unit : {"events/s", "USD"})
-      if (number.size() > unit.size() && number.compare(number.size() - unit.size(), unit.size(), unit) == 0)
-        number = trim(number.substr(0, number.size() - unit.size()));
+    const std::string unit = spec.unit;
+    if (number.size() > unit.size() && number.compare(number.size() - unit.size(), unit.size(), unit) == 0)
+      number = trim(number.substr(0, number.size() - unit.size()));
     target.limit = plain_number(number, text);
   }
   if (!(target.limit > 0.0) || !std::isfinite(target.limit))
@@ -119,7 +88,7 @@ PlanTarget relative_module_target(double tolerance) {
   target.relative = true;
   target.limit = 1.0 + tolerance;
   char text[64];
-  std::snprintf(text, sizeof text, "module_time<=%.4gx", target.limit);
+  std::snprintf(text, sizeof text, "module_mean_s<=%.4gx", target.limit);
   target.text = text;
   return target;
 }
@@ -142,7 +111,7 @@ Decision decide(const PlanTarget& target, const ConfidenceInterval& value, doubl
 }
 
 bool monotone_in_devices(const PlanTarget& target) {
-  return target.observable != Observable::cost_per_event;
+  return spec_of(target.figure.figure).more_devices_help;
 }
 
 } // namespace sonicsim::planning

@@ -115,27 +115,28 @@ std::string Planner::Search::impossible_reason(const PlanRun& reference, int job
       return std::string(text);
     };
     std::string reason;
-    if (target.observable == Observable::module_time)
-      reason =
-          low_load("accelerated module", r.module_s,
-                   "its preprocessing on the job's CPU, the transfer and the GPU time of one request set it");
-    else if (target.observable == Observable::event_time)
-      reason = low_load("event", r.event_s, "the jobs' own CPU time sets it");
-    else if (target.observable == Observable::event_time_p95)
-      reason =
-          low_load("event's 95th percentile", interval_of(r.replications, &ReplicationFigures::event_p95_s),
-                   "the jobs' own CPU time sets it");
-    else if (target.observable == Observable::throughput && plan_.mode != Plan::Mode::most_jobs) {
+    const FigureSpec& spec = spec_of(target.figure.figure);
+    if (target.figure.figure == Figure::events_per_s && plan_.mode != Plan::Mode::most_jobs) {
+      // Little's law bounds the rate of a closed loop: jobs x threads / the shortest event time.
       const auto threads = scenario_.workload.threads;
-      const double ceiling = jobs * threads / r.event_s.low();
+      const double ceiling = jobs * threads / r.event_mean_s.low();
       if (ceiling < target.limit) {
         std::snprintf(
             text, sizeof text,
             "--target %s is impossible: %d jobs x %d thread(s) at the low-load event time %.4g s give "
             "at most %.4g events/s; the jobs themselves (not the GPUs) stop it: plan for more jobs",
-            target.text.c_str(), jobs, threads, r.event_s.low(), ceiling);
+            target.text.c_str(), jobs, threads, r.event_mean_s.low(), ceiling);
         reason = text;
       }
+    } else if (std::string(spec.unit) == "s" && target.at_most && monotone_in_devices(target)) {
+      // A time no layout shortens below its low-load value, where nothing queues.
+      const std::string what = spec.per_module ? "accelerated module's " + std::string(spec.name)
+                                               : "event's " + std::string(spec.name);
+      reason =
+          low_load(what.c_str(), interval_of(r.replications, target.figure.figure),
+                   spec.per_module ? "its preprocessing on the job's CPU, the transfer and the GPU time of "
+                                     "one request set it"
+                                   : "the jobs' own CPU time sets it");
     }
     if (!reason.empty()) return reason;
   }
@@ -166,9 +167,9 @@ std::vector<PodLayout> Planner::Search::layouts_for(const std::string& type, dou
 std::optional<ConfidenceInterval> Planner::Search::cost_interval(const PlanRun& run) {
   std::vector<double> values;
   for (const auto& r : run.replications)
-    if (r.cost_usd_per_event) values.push_back(*r.cost_usd_per_event);
+    if (const auto cost = r.value(Figure::cost_usd_per_event)) values.push_back(*cost);
   if (values.size() != run.replications.size() || values.empty()) return std::nullopt;
-  return confidence_interval_95(values);
+  return aggregate(values);
 }
 
 Plan Planner::Search::conclude(std::vector<OptionSearch>& searches) {
@@ -256,7 +257,8 @@ void Planner::Search::finish() {
   std::vector<double> ratios, knees;
   for (std::size_t r = 0; r < answer.replications.size() && r < plan_.reference.replications.size(); ++r) {
     const double ratio =
-        cpu_gpu_ratio(plan_.reference.replications[r].event_s, answer.replications[r].gpu_s_per_event);
+        cpu_gpu_ratio(plan_.reference.replications[r].value(Figure::event_mean_s).value_or(0.0),
+                      answer.replications[r].value(Figure::gpu_s_per_event).value_or(0.0));
     if (!(ratio > 0.0)) continue;
     ratios.push_back(ratio);
     knees.push_back(plan_.mode == Plan::Mode::fewest_gpus ? plan_.jobs / ratio : ratio * plan_.layout.gpus());

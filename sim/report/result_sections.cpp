@@ -113,7 +113,7 @@ void add_compare_section(ReportDocument& document, const fs::path& dir) {
   document.section("Comparison at " + std::to_string(compare.at("jobs").get<int>()) + " jobs",
                    (dir / "compare.json").string());
   const std::vector<std::pair<std::string, std::string>> figures{
-      {"module_s", "module time (s)"},        {"event_s", "event time (s)"},
+      {"module_mean_s", "module time (s)"},   {"event_mean_s", "event time (s)"},
       {"events_per_s", "events/s"},           {"gpu_utilisation", "GPU utilisation (fraction)"},
       {"knee_jobs_simulated", "knee (jobs)"}, {"cost_usd_per_event", "cost (USD per event)"}};
   std::vector<std::vector<std::string>> rows{{"column", "bottleneck"}};
@@ -121,9 +121,15 @@ void add_compare_section(ReportDocument& document, const fs::path& dir) {
   for (const auto& column : compare.at("columns")) {
     const std::string name = column.at("name").get<std::string>();
     rows.push_back({name, column.value("bottleneck", "")});
-    for (const auto& [key, title] : figures)
-      if (column.contains(key) && column.at(key).is_number())
-        values.push_back({{"column", name}, {"figure", title}, {"value", column.at(key)}});
+    for (const auto& [key, title] : figures) {
+      // compare.json files written before the figure table name two figures module_s and event_s.
+      const std::string old_key = key == "module_mean_s"  ? "module_s"
+                                  : key == "event_mean_s" ? "event_s"
+                                                          : key;
+      const std::string present = column.contains(key) ? key : old_key;
+      if (column.contains(present) && column.at(present).is_number())
+        values.push_back({{"column", name}, {"figure", title}, {"value", column.at(present)}});
+    }
   }
   document.table(rows);
   Json chart = layered_chart("Side by side", values);

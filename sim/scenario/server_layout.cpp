@@ -49,4 +49,26 @@ std::string pod_nics_name(const ServerLayout& layout, const ServerGroup& group) 
   return layout.single_group ? "pod NICs" : "pod NICs of " + group.name;
 }
 
+namespace {
+const std::pair<ResourceKind, const char*> resource_kind_names[] = {
+    {ResourceKind::device_pool, "device_pool"},
+    {ResourceKind::host_cores, "host_cores"},
+    {ResourceKind::pod_nics, "pod_nics"},
+    {ResourceKind::site_switch, "site_switch"},
+    {ResourceKind::wan, "wan"},
+    {ResourceKind::worker_nic, "worker_nic"}};
+} // namespace
+
+const char* resource_kind_name(ResourceKind kind) {
+  for (const auto& [k, name] : resource_kind_names)
+    if (k == kind) return name;
+  return "device_pool";
+}
+
+std::optional<ResourceKind> resource_kind_named(const std::string& name) {
+  for (const auto& [kind, text] : resource_kind_names)
+    if (name == text) return kind;
+  return std::nullopt;
+}
+
 } // namespace sonicsim

@@ -19,47 +19,17 @@ constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
 
 } // namespace
 
-const std::vector<std::string> simulated_sweep_columns{
-    "module_mean_s",          "module_p50_s",      "module_p95_s",
-    "event_mean_s",           "event_p50_s",       "event_p95_s",
-    "events_per_s",           "inferences_per_s",  "gpu_utilisation",
-    "bottleneck_utilisation", "mean_request_size", "mean_executed_batch",
-    "events_completed",       "events_failed",     "requests_rejected"};
-const std::vector<std::string> interval_sweep_columns{"module_mean_s", "event_mean_s", "event_p95_s",
-                                                      "events_per_s", "gpu_utilisation"};
+const std::vector<Figure> simulated_sweep_figures{
+    Figure::module_mean_s,          Figure::module_p50_s,      Figure::module_p95_s,
+    Figure::event_mean_s,           Figure::event_p50_s,       Figure::event_p95_s,
+    Figure::events_per_s,           Figure::inferences_per_s,  Figure::gpu_utilisation,
+    Figure::bottleneck_utilisation, Figure::mean_request_size, Figure::mean_executed_batch,
+    Figure::events_completed,       Figure::events_failed,     Figure::requests_rejected};
+const std::vector<Figure> interval_sweep_figures{Figure::module_mean_s, Figure::event_mean_s,
+                                                 Figure::event_p95_s, Figure::events_per_s,
+                                                 Figure::gpu_utilisation};
 
 namespace {
-
-// One replication's simulated columns.
-std::map<std::string, double> simulated_values(const std::vector<std::string>& accelerated,
-                                               const RunSummary& s) {
-  std::map<std::string, double> v;
-  v["module_mean_s"] = accelerated.empty() ? not_available : 0.0;
-  v["module_p50_s"] = v["module_p95_s"] = not_available;
-  for (const auto& [name, stats] : s.modules) {
-    for (const auto& wanted : accelerated) {
-      if (name != wanted) continue;
-      v["module_mean_s"] += stats.mean_s;
-      if (accelerated.size() == 1) {
-        v["module_p50_s"] = stats.p50_s;
-        v["module_p95_s"] = stats.p95_s;
-      }
-    }
-  }
-  v["event_mean_s"] = s.event.mean_s;
-  v["event_p50_s"] = s.event.p50_s;
-  v["event_p95_s"] = s.event.p95_s;
-  v["events_per_s"] = s.events_per_s;
-  v["inferences_per_s"] = s.inferences_per_s;
-  v["gpu_utilisation"] = s.gpu_utilisation;
-  v["bottleneck_utilisation"] = s.bottleneck.utilisation;
-  v["mean_request_size"] = s.mean_request_size;
-  v["mean_executed_batch"] = s.mean_executed_batch;
-  v["events_completed"] = static_cast<double>(s.events_completed);
-  v["events_failed"] = static_cast<double>(s.events_failed);
-  v["requests_rejected"] = static_cast<double>(s.requests_rejected);
-  return v;
-}
 
 // A count as an integer when it is one (one replication), else as a mean.
 std::string count(double value) {
@@ -83,28 +53,21 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
   std::vector<std::string> accelerated;
   for (const auto& module : scenario.workload.pipeline)
     if (module.served()) accelerated.push_back(module.name);
-  std::map<std::string, std::vector<double>> values;
-  std::map<std::string, int> bottlenecks;
-  for (const auto& summary : replications) {
-    for (const auto& [column, value] : simulated_values(accelerated, summary))
-      values[column].push_back(value);
-    ++bottlenecks[summary.bottleneck.sentence()];
+  const FigureContext context{accelerated, &scenario, 0.0};
+  for (const Figure figure : simulated_sweep_figures) {
+    std::vector<double> list;
+    for (const auto& summary : replications)
+      if (const auto value = value_of(figure, summary, context)) list.push_back(*value);
+    // A figure some replication does not define (a p50 of summed modules) is not available rather than a
+    // mean of the others.
+    ConfidenceInterval ci = aggregate(list);
+    if (list.size() != replications.size()) ci.mean = ci.half_width = not_available;
+    row.simulated[spec_of(figure).name] = ci;
   }
-  for (const auto& [column, list] : values) {
-    // NaN (a p50 of summed modules) stays NaN rather than entering a mean.
-    bool defined = true;
-    for (const double v : list)
-      defined = defined && !std::isnan(v);
-    ConfidenceInterval ci = confidence_interval_95(list);
-    if (!defined) ci.mean = ci.half_width = not_available;
-    row.simulated[column] = ci;
-  }
-  int most = 0;
-  for (const auto& [name, n] : bottlenecks)
-    if (n > most) {
-      most = n;
-      row.bottleneck = name;
-    }
+  std::vector<Bottleneck> bottlenecks;
+  for (const auto& summary : replications)
+    bottlenecks.push_back(summary.bottleneck);
+  row.bottleneck = vote_bottleneck(bottlenecks).bottleneck.sentence();
   try {
     const auto parameters = analysis::derive_parameters(scenario);
     row.analytic = analysis::analytic_curve(parameters, {row.jobs}).front();
@@ -134,8 +97,8 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
          ",events_completed,events_failed,requests_rejected,analytic_knee_jobs,network_limit_jobs";
   if (replicated) {
     out << ",replications";
-    for (const auto& column : interval_sweep_columns)
-      out << "," << column << "_ci95_low," << column << "_ci95_high";
+    for (const Figure figure : interval_sweep_figures)
+      out << "," << spec_of(figure).name << "_ci95_low," << spec_of(figure).name << "_ci95_high";
   }
   out << "\n";
   for (const auto& row : rows) {
@@ -163,8 +126,8 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
         << (a ? csv_number(row.network_limit_jobs) : "");
     if (replicated) {
       out << "," << row.replications;
-      for (const auto& column : interval_sweep_columns) {
-        const ConfidenceInterval& ci = row.simulated.at(column);
+      for (const Figure figure : interval_sweep_figures) {
+        const ConfidenceInterval& ci = row.simulated.at(spec_of(figure).name);
         const bool interval = ci.has_interval() && !std::isnan(ci.mean);
         out << "," << (interval ? csv_number(ci.low()) : "") << ","
             << (interval ? csv_number(ci.high()) : "");

@@ -5,6 +5,7 @@
 #include "models/fits.hpp"
 #include "sim/analysis/analytic_curve.hpp"
 #include "sim/metrics/confidence_interval.hpp"
+#include "sim/metrics/figure_table.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/sweep/sweep_grid.hpp"
@@ -17,10 +18,10 @@
 
 namespace sonicsim {
 
-// The simulated columns of sweep.csv, in file order.
-extern const std::vector<std::string> simulated_sweep_columns;
+// The simulated columns of sweep.csv (figures of sim/metrics/figure_table.hpp, by their names).
+extern const std::vector<Figure> simulated_sweep_figures;
 // Those that also get a 95 % interval (columns <name>_ci95_low and _high) when points are replicated.
-extern const std::vector<std::string> interval_sweep_columns;
+extern const std::vector<Figure> interval_sweep_figures;
 
 struct SweepRow {
   SweepPoint point;
@@ -30,7 +31,7 @@ struct SweepRow {
   // accelerated (remote-inference) modules' times are summed when there are several; p50/p95 are then unknown
   // (NaN).
   std::map<std::string, ConfidenceInterval> simulated;
-  std::string bottleneck; // the one most replications named (ties: the first in name order)
+  std::string bottleneck; // vote_bottleneck over the replications, as a sentence
   // Absent when the scenario has no remote-inference module (the analytic models do not apply).
   std::optional<analysis::AnalyticPoint> analytic;
   double analytic_knee_jobs = 0.0;

@@ -2,19 +2,19 @@
 
 #include "models/fits.hpp"
 #include "sim/analysis/scenario_parameters.hpp"
+#include "sim/metrics/figure_table.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
 namespace sonicsim {
 namespace {
 
-const std::vector<std::string> single_run{"module_mean_s", "event_mean_s", "inferences_per_s",
-                                          "mean_executed_batch", "mean_request_size"};
 const std::vector<std::string> speedups{"module_speedup", "event_speedup"};
 const std::vector<std::string> sweeps{"knee_jobs", "plateau_s", "saturated_slope_s_per_job",
                                       "cpu_per_gpu_ratio", "event_knee_jobs"};
@@ -72,12 +72,28 @@ double module_mean(const RunSummary& summary, const std::string& module) {
   throw InputError("no module '" + module + "' in the scenario");
 }
 
-double single_value(const std::string& observable, const RunSummary& summary, const std::string& module) {
-  if (observable == "module_mean_s") return module_mean(summary, module);
-  if (observable == "event_mean_s") return summary.event.mean_s;
-  if (observable == "inferences_per_s") return summary.inferences_per_s;
-  if (observable == "mean_executed_batch") return summary.mean_executed_batch;
-  return summary.mean_request_size;
+// A single-run observable is any figure of the table (sim/metrics/figure_table.hpp); none for the derived
+// observables (speedups, fits, curves).
+std::optional<FigureName> table_figure(const ValidationCase& c) {
+  if (is_one_of(c.observable, speedups) || is_one_of(c.observable, sweeps) ||
+      c.observable == "curve_fraction_within_2sd")
+    return std::nullopt;
+  try {
+    return parse_figure_name(c.observable, c.file + ": observable");
+  } catch (const InputError&) {
+    return std::nullopt; // runs_for() reports the unknown name with the whole list
+  }
+}
+
+double single_value(const FigureName& name, const ValidationCase& c, const RunSummary& summary) {
+  FigureContext context;
+  const std::string module = name.module.empty() ? c.module : name.module;
+  if (spec_of(name.figure).per_module) {
+    if (module.empty()) throw InputError(c.file + ": observable " + c.observable + " needs a module");
+    module_mean(summary, module); // throws naming a module the scenario does not have
+    context.modules = {module};
+  }
+  return value_of(name.figure, summary, context).value_or(std::numeric_limits<double>::quiet_NaN());
 }
 
 // The analytic model's value for the case, from the same scenario the simulator ran.
@@ -105,7 +121,7 @@ std::optional<double> analytic_value(const ValidationCase& c) {
 } // namespace
 
 std::vector<RunSpec> runs_for(const ValidationCase& c) {
-  if (is_one_of(c.observable, single_run)) return {c.run};
+  if (table_figure(c)) return {c.run};
   if (is_one_of(c.observable, speedups)) {
     if (!c.baseline) throw InputError(c.file + ": observable " + c.observable + " needs a baseline run");
     return {*c.baseline, c.run};
@@ -137,15 +153,19 @@ std::vector<RunSpec> runs_for(const ValidationCase& c) {
     }
     return runs;
   }
-  throw InputError(c.file + ": unknown observable '" + c.observable + "'");
+  throw InputError(
+      c.file + ": unknown observable '" + c.observable +
+      "'; expected module_speedup, event_speedup, knee_jobs, plateau_s, saturated_slope_s_per_job, "
+      "cpu_per_gpu_ratio, event_knee_jobs, curve_fraction_within_2sd or a figure: " +
+      figure_names_text());
 }
 
 CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& summaries) {
   CaseOutcome outcome;
   outcome.measured = c.measured;
   outcome.measured_uncertainty = c.measured_uncertainty;
-  if (is_one_of(c.observable, single_run)) {
-    outcome.simulated = single_value(c.observable, summaries.at(0), c.module);
+  if (const auto name = table_figure(c)) {
+    outcome.simulated = single_value(*name, c, summaries.at(0));
   } else if (is_one_of(c.observable, speedups)) {
     const bool module = c.observable == "module_speedup";
     const double baseline = module ? module_mean(summaries.at(0), c.module) : summaries.at(0).event.mean_s;

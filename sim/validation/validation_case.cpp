@@ -1,5 +1,7 @@
 #include "sim/validation/validation_case.hpp"
 
+#include "sim/metrics/figure_table.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_error.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -107,6 +109,14 @@ ValidationCase load_validation_case(const std::string& path) {
     c.title = root["title"].as<std::string>();
     c.source = root["source"].as<std::string>();
     c.observable = root["observable"].as<std::string>();
+    // A figure's name from before the figure table is read as its current name, with a notice.
+    try {
+      const FigureName name = parse_figure_name(c.observable, "observable");
+      c.renamed_notice = renamed_notice(name);
+      c.observable = name.text();
+    } catch (const InputError&) {
+      // Not a figure: a derived observable, or unknown (runs_for() says which are known).
+    }
     if (root["module"]) c.module = root["module"].as<std::string>();
     c.run = read_run(path, root, "");
     if (root["baseline"]) c.baseline = read_run(path, root["baseline"], "baseline.");

@@ -26,10 +26,11 @@ struct CurveDataset {
 struct ValidationCase {
   std::string id;
   std::string title;
-  std::string source;     // seed file and section, or dataset
-  std::string file;       // the case file
-  std::string observable; // see observables.hpp
-  std::string module;     // module observables: which pipeline module
+  std::string source;         // seed file and section, or dataset
+  std::string file;           // the case file
+  std::string observable;     // see observables.hpp
+  std::string renamed_notice; // the file names a figure by its name from before the figure table
+  std::string module;         // module observables: which pipeline module
   RunSpec run;
   std::optional<RunSpec> baseline; // speed-ups: the run to compare against
   std::string sweep_key;           // knee/plateau observables: the key swept

@@ -16,12 +16,12 @@ fail() {
   failures=$((failures + 1))
 }
 
-commands=(run bench validate analytic sweep plan compare calibrate status report "import perf-analyzer"
+commands=(run bench validate analytic sweep plan compare calibrate status report figures "import perf-analyzer"
   "import model-analyzer" "import triton-config")
 scenario_commands=(run bench analytic sweep plan compare calibrate)
 variant_commands=(run bench analytic sweep plan calibrate compare)
-quiet_commands=(run bench validate analytic sweep plan compare calibrate status report)
-json_commands=(bench validate analytic plan compare calibrate)
+quiet_commands=(run bench validate analytic sweep plan compare calibrate status report figures)
+json_commands=(bench validate analytic plan compare calibrate figures)
 parallel_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
 slurm_commands=(run validate sweep plan compare calibrate)
 dry_run_commands=(run validate sweep compare)
@@ -86,6 +86,7 @@ quiet_run "sweep -q" sweep --vary workload.jobs=1,2 --set workload.events_per_jo
 [[ -f sweep_out/sweep.csv ]] || fail "sweep -q wrote no sweep.csv"
 quiet_run "status -q" status sweep_out -q
 quiet_run "report -q" report run_out -q
+quiet_run "figures -q" figures -q
 quiet_run "compare -q" compare "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --jobs 4 \
   --set workload.events_per_job=3 -j 2 -q --out compare_out
 quiet_run "plan -q" plan --jobs 4 --set workload.events_per_job=3 --replications 1 --max-replications 2 -j 2 -q \
@@ -98,6 +99,32 @@ for spec in "analytic ${tiny[*]} --json" \
   "$sonicsim" $spec >stdout 2>stderr || fail "$spec: exit $?: $(tail -n 3 stderr)"
   python3 -c 'import json,sys; json.load(open("stdout"))' 2>/dev/null || fail "$spec: stdout is not one JSON document: $(head -c 300 stdout)"
 done
+
+# One name per figure: what `figures --json` lists is what summary.json, sweep.csv and compare.json call it.
+"$sonicsim" figures --json >figures.json || fail "figures --json: exit $?"
+python3 - <<'PY' || fail "a file names a figure otherwise than the figure table"
+import csv, json
+table = json.load(open("figures.json"))["figures"]
+summary = json.load(open("run_out/summary.json"))["figures"]
+assert summary and set(summary) <= set(table), set(summary) - set(table)
+assert {"event_mean_s", "events_per_s", "module_mean_s"} <= set(summary), sorted(summary)
+header = next(csv.reader(open("sweep_out/sweep.csv")))
+for name in ("module_mean_s", "event_mean_s", "event_p95_s", "events_per_s", "gpu_utilisation"):
+    assert name in header and name in table, name
+column = json.load(open("compare_out/compare.json"))["columns"][0]
+assert "event_mean_s" in column and "module_mean_s" in column and "event_s" not in column, sorted(column)
+renamed = json.load(open("figures.json"))["renamed"]
+assert renamed["event_time"]["now"] == "event_mean_s" and renamed["throughput"]["now"] == "events_per_s"
+PY
+
+# A name from before the figure table is still read, with a note on stderr naming the new one.
+"$sonicsim" plan --jobs 4 --set workload.events_per_job=3 --replications 1 --max-replications 2 -j 2 -q \
+  --target 'event_time<=1000s' --out plan_old >stdout 2>stderr || fail "plan --target event_time: exit $?"
+grep -q "^sonicsim: note: --target 'event_time' is now called 'event_mean_s'" stderr ||
+  fail "plan --target event_time: no note of the new name: $(cat stderr)"
+"$sonicsim" plan --jobs 4 --target 'latency<=3s' >stdout 2>stderr
+[[ $? -eq 2 ]] && grep -q "unknown figure 'latency'; expected one of module_mean_s" stderr ||
+  fail "plan --target latency: $(cat stderr)"
 
 # --variant is repeatable and applied in order: fp16 then far_server is both.
 "$sonicsim" analytic "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --variant far_server --json >both.json ||

@@ -26,7 +26,7 @@ make_results() { # KIND: writes results/KIND
   validate) (cd "$repo" && "$sonicsim" validate --fast -j 2 --report "$work/results/validate") ;;
   calibrate) "$sonicsim" calibrate "$repo/configs/protodune_2020_large_batch.yaml" "${small[@]}" \
     --data "$repo/validation/data/protodune_2020_fig7_left.csv" --series large_batch --x clients \
-    --y emtrk_time_mean_s --sd emtrk_time_sd_s --observable module:EmTrkMichelId \
+    --y emtrk_time_mean_s --sd emtrk_time_sd_s --observable module_mean_s:EmTrkMichelId \
     --fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns --max-evaluations 3 -j 2 --out results/calibrate ;;
   campaign) "$sonicsim" run "$repo/configs/protodune_2022_campaign.yaml" --quiet --out results/campaign ;;
   esac

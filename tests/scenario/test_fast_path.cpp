@@ -120,7 +120,7 @@ void check_fast_path_statistically(const std::string& name, const std::string& a
       return std::string(std::istreambuf_iterator<char>(in), {});
     }();
     // The per-replication values, in replication order, from replications.json.
-    const auto at = json_text.find("\"event.mean_s\"");
+    const auto at = json_text.find("\"event_mean_s\"");
     REQUIRE(at != std::string::npos);
     const auto values_at = json_text.find("\"values\"", at);
     const auto open = json_text.find('[', values_at), close = json_text.find(']', open);

@@ -58,12 +58,12 @@ TEST_CASE(
   for (const double v : event_means)
     squares += (v - mean) * (v - mean);
   const double half_width = t_975(3) * std::sqrt(squares / 2.0) / std::sqrt(3.0);
-  const auto& event = json["figures"]["event.mean_s"];
+  const auto& event = json["figures"]["event_mean_s"];
   CHECK(event["mean"].get<double>() == doctest::Approx(mean).epsilon(1e-12));
   CHECK(event["half_width"].get<double>() == doctest::Approx(half_width).epsilon(1e-5));
   CHECK(event["half_width"].get<double>() > 0.0); // different seeds: the replications differ
   CHECK(event["n"] == 3);
-  CHECK(sonicsim::testing::read_text(base / "three" / "replications.csv").find("\nevent.mean_s,") !=
+  CHECK(sonicsim::testing::read_text(base / "three" / "replications.csv").find("\nevent_mean_s,") !=
         std::string::npos);
 
   // Deterministic: the same command writes the same aggregate.
@@ -116,10 +116,10 @@ TEST_CASE("compare --replications 2: every column's simulated figures carry thei
   CHECK(json["replications"] == 2);
   for (const auto& column : json["columns"]) {
     CAPTURE(column["name"].get<std::string>());
-    const auto& module = column["ci95"]["module_s"];
+    const auto& module = column["ci95"]["module_mean_s"];
     CHECK(module["n"] == 2);
-    CHECK(module["low"].get<double>() <= column["module_s"].get<double>());
-    CHECK(module["high"].get<double>() >= column["module_s"].get<double>());
+    CHECK(module["low"].get<double>() <= column["module_mean_s"].get<double>());
+    CHECK(module["high"].get<double>() >= column["module_mean_s"].get<double>());
   }
   // FP16 halves the GPU time per event (the variant doubles every throughput point), whatever the seed: the
   // simulated CPU:GPU ratios' intervals do not overlap.

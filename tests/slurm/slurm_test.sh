@@ -194,7 +194,7 @@ calibrate)
   # evaluation's simulations as a job array and waits for it; the fit is the local one.
   calibrate=(calibrate "$root/configs/protodune_2020_large_batch.yaml" --set workload.events_per_job=4
     --data "$root/validation/data/protodune_2020_fig7_left.csv" --series large_batch --x clients
-    --y emtrk_time_mean_s --sd emtrk_time_sd_s --observable module:EmTrkMichelId
+    --y emtrk_time_mean_s --sd emtrk_time_sd_s --observable module_mean_s:EmTrkMichelId
     --fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns --max-evaluations 3)
   "$sonicsim" "${calibrate[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local calibrate"
   "$sonicsim" "${calibrate[@]}" --slurm --slurm-wait --out slurm_calibrate >calibrate.out 2>&1 ||

@@ -3,11 +3,11 @@
 #include <doctest/doctest.h>
 
 #include "sim/metrics/confidence_interval.hpp"
+#include "sim/metrics/run_figures.hpp"
 #include "sim/planning/capacity_analysis.hpp"
 #include "sim/planning/confident_search.hpp"
 #include "sim/planning/plan_target.hpp"
 #include "sim/planning/pod_layout.hpp"
-#include "sim/planning/run_figures.hpp"
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
@@ -111,24 +111,32 @@ TEST_CASE("confident search: a true below a false is not the answer (monotone by
   CHECK(search.first_possible == 8);
 }
 
-TEST_CASE("targets: parsed with their units; a side that the observable cannot take is an error") {
-  const auto relative = parse_plan_target("module_time<=1.10x");
+TEST_CASE(
+    "targets: any figure of the table, parsed with its unit; a side the figure cannot take is an error") {
+  const auto relative = parse_plan_target("module_mean_s<=1.10x");
   CHECK(relative.relative);
   CHECK(relative.limit == doctest::Approx(1.10));
-  const auto p95 = parse_plan_target("event_time_p95<=200s");
-  CHECK(p95.observable == Observable::event_time_p95);
+  const auto p95 = parse_plan_target("event_p95_s<=200s");
+  CHECK(p95.figure.figure == Figure::event_p95_s);
   CHECK(p95.limit == doctest::Approx(200.0));
-  CHECK(parse_plan_target("module_time<=1.5min").limit == doctest::Approx(90.0));
-  const auto throughput = parse_plan_target("throughput>=2.2 events/s");
+  CHECK(parse_plan_target("module_mean_s<=1.5min").limit == doctest::Approx(90.0));
+  const auto throughput = parse_plan_target("events_per_s>=2.2 events/s");
   CHECK_FALSE(throughput.at_most);
   CHECK(throughput.limit == doctest::Approx(2.2));
-  CHECK(parse_plan_target("cost_per_event<=0.002USD").limit == doctest::Approx(0.002));
-  CHECK_THROWS_AS(parse_plan_target("module_time>=15s"), InputError);
-  CHECK_THROWS_AS(parse_plan_target("throughput<=3"), InputError);
+  CHECK(parse_plan_target("cost_usd_per_event<=0.002USD").limit == doctest::Approx(0.002));
+  // Figures beyond the five of the first planner: GPU headroom (monotone), a batch size (checked at the
+  // answer), one module of several.
+  CHECK(monotone_in_devices(parse_plan_target("gpu_utilisation<=0.8")));
+  CHECK_FALSE(monotone_in_devices(parse_plan_target("mean_executed_batch>=64")));
+  CHECK(parse_plan_target("module_p95_s:EmTrkMichelId<=20s").figure.module == "EmTrkMichelId");
+  CHECK(parse_plan_target("event_mean_s<=1.2x").relative); // every time takes a factor of low load
+  CHECK_THROWS_AS(parse_plan_target("module_mean_s>=15s"), InputError);
+  CHECK_THROWS_AS(parse_plan_target("events_per_s<=3"), InputError);
   CHECK_THROWS_AS(parse_plan_target("latency<=3s"), InputError);
-  CHECK_THROWS_AS(parse_plan_target("event_time<=15"), InputError); // a time needs its unit
-  CHECK_THROWS_AS(parse_plan_target("event_time<=1.2x"), InputError);
-  CHECK_THROWS_AS(parse_plan_target("module_time<=0.9x"), InputError);
+  CHECK_THROWS_AS(parse_plan_target("event_mean_s<=15"), InputError);   // a time needs its unit
+  CHECK_THROWS_AS(parse_plan_target("events_per_s>=1.2x"), InputError); // only times take a factor
+  CHECK_THROWS_AS(parse_plan_target("module_mean_s<=0.9x"), InputError);
+  CHECK_THROWS_AS(parse_plan_target("event_mean_s:X<=15s"), InputError); // only module figures narrow
   // The bound on the right side decides: <= looks at the upper bound, >= at the lower.
   ConfidenceInterval value;
   value.mean = 1.08;
@@ -143,6 +151,17 @@ TEST_CASE("targets: parsed with their units; a side that the observable cannot t
   CHECK(decide(throughput, rate) == Decision::yes);
   rate.half_width = 0.2;
   CHECK(decide(throughput, rate) == Decision::undecided);
+}
+
+TEST_CASE("targets: the names from before the figure table are read as the new ones, with a notice") {
+  const auto old = parse_plan_target("event_time_p95<=200s");
+  CHECK(old.figure.figure == Figure::event_p95_s);
+  CHECK(renamed_notice(old.figure).find("'event_time_p95' is now called 'event_p95_s'") != std::string::npos);
+  CHECK(parse_plan_target("module_time<=1.10x").figure.figure == Figure::module_mean_s);
+  CHECK(parse_plan_target("throughput>=2.2").figure.figure == Figure::events_per_s);
+  CHECK(parse_plan_target("cost_per_event<=0.002").figure.figure == Figure::cost_usd_per_event);
+  CHECK(parse_plan_target("event_time<=130s").figure.figure == Figure::event_mean_s);
+  CHECK(renamed_notice(parse_plan_target("event_mean_s<=130s").figure).empty());
 }
 
 TEST_CASE("replications: seed r = 0 is the scenario's, the others distinct and independent of neighbours") {

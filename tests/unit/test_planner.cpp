@@ -30,12 +30,13 @@ SimulationOutcome stand_in(const Scenario& scenario, double scatter) {
   module.count = 100;
   module.mean_s = module_alone_s * std::max(1.0, load) * noise;
   summary.modules = {{"non_ml", TimeStatistics{}}, {"EmTrkMichelId", module}};
+  summary.event.count = 100;
   summary.event.mean_s = 110.0 + module.mean_s;
   summary.event.p95_s = 1.3 * summary.event.mean_s;
   summary.events_completed = 100;
   summary.events_per_s = scenario.workload.jobs / summary.event.mean_s;
   summary.gpu_utilisation = std::min(1.0, load);
-  summary.bottleneck = Bottleneck{"GPU pool", std::min(1.0, load)};
+  summary.bottleneck = Bottleneck{ResourceKind::device_pool, 0, "GPU pool", std::min(1.0, load)};
   return outcome;
 }
 
@@ -109,13 +110,13 @@ TEST_CASE("plan with scatter: seeds 1 to 5 agree (the same answer or overlapping
 
 TEST_CASE("plan: absolute targets; a target below the low-load time is impossible, naming what sets it") {
   int runs = 0;
-  // event_time<=125s: 110 s + 10 s x load <= 125 s -> load <= 1.5 -> jobs <= 105 x GPUs: 3 GPUs for 270.
-  auto planner = planner_with(&runs, 0.0, 1, {planning::parse_plan_target("event_time<=125s")});
+  // event_mean_s<=125s: 110 s + 10 s x load <= 125 s -> load <= 1.5 -> jobs <= 105 x GPUs: 3 GPUs for 270.
+  auto planner = planner_with(&runs, 0.0, 1, {planning::parse_plan_target("event_mean_s<=125s")});
   const auto plan = planner.fewest_gpus(270);
   REQUIRE(plan.found);
   CHECK(plan.layout.gpus() == 3);
   int more = 0;
-  auto impossible = planner_with(&more, 0.0, 1, {planning::parse_plan_target("module_time<=5s")});
+  auto impossible = planner_with(&more, 0.0, 1, {planning::parse_plan_target("module_mean_s<=5s")});
   const auto none = impossible.fewest_gpus(270);
   CHECK_FALSE(none.found);
   CHECK(none.impossible);

@@ -20,7 +20,8 @@ RunSummary summary_with(double event_mean_s, double events_per_s, const std::str
   s.event.count = 100;
   s.event.mean_s = event_mean_s;
   s.events_per_s = events_per_s;
-  s.bottleneck = Bottleneck{bottleneck, 0.95}; // saturated: the sentence is the resource
+  // Saturated: the sentence is the resource. The kind does not matter here, the name tells them apart.
+  s.bottleneck = Bottleneck{ResourceKind::device_pool, 0, bottleneck, 0.95};
   s.modules.push_back({"infer", TimeStatistics{100, event_mean_s / 2, 0, 0, 0, 0, 0}});
   return s;
 }
@@ -31,26 +32,31 @@ TEST_CASE("replicate: mean and Student-t half-width of each figure, by name") {
   // Event times 10, 12, 14 s: mean 12, sd 2, half-width t(0.975, 2) x 2 / sqrt(3), t = 4.302653 (tables).
   const auto run = replicate({1, 2, 3}, {summary_with(10, 1.0, "GPU pool"), summary_with(12, 2.0, "pod NICs"),
                                          summary_with(14, 3.0, "GPU pool")});
-  const auto& event = figure(run, "event.mean_s");
+  const auto& event = figure(run, "event_mean_s");
   CHECK(event.values == std::vector<double>{10, 12, 14});
   CHECK(event.interval.mean == doctest::Approx(12.0));
   CHECK(event.interval.sd == doctest::Approx(2.0));
   CHECK(event.interval.half_width == doctest::Approx(4.302653 * 2.0 / std::sqrt(3.0)).epsilon(1e-6));
-  CHECK(figure(run, "modules.infer.mean_s").interval.mean == doctest::Approx(6.0));
+  CHECK(figure(run, "module_mean_s:infer").interval.mean == doctest::Approx(6.0));
+  // The names replications.json used before the figure table still find their figures.
+  CHECK(&figure(run, "modules.infer.mean_s") == &figure(run, "module_mean_s:infer"));
+  CHECK(&figure(run, "event.mean_s") == &event);
   CHECK(figure(run, "events_per_s").interval.low() == doctest::Approx(2.0 - 4.302653 / std::sqrt(3.0)));
   // Two of three replications named the GPU pool.
   REQUIRE(run.bottlenecks.size() == 2);
   CHECK(run.bottlenecks.front() == std::make_pair(std::string("GPU pool"), 2));
+  CHECK(run.bottleneck.bottleneck.busiest == "GPU pool"); // the figure table's vote
+  CHECK(run.bottleneck.votes == 2);
   CHECK_THROWS_AS(figure(run, "no.such_s"), std::out_of_range);
 
   const auto json = replicated_to_json(run);
   CHECK(json["replications"] == 3);
-  CHECK(json["figures"]["event.mean_s"]["high"].get<double>() == doctest::Approx(event.interval.high()));
+  CHECK(json["figures"]["event_mean_s"]["high"].get<double>() == doctest::Approx(event.interval.high()));
   std::ostringstream csv;
   write_replicated_csv(csv, run);
   CHECK(csv.str().rfind("figure,mean,half_width,low,high,sd,n\n", 0) == 0);
   INFO(csv.str());
-  CHECK(csv.str().find("\nevent.mean_s,12,4.96827,7.03173,16.9683,2,3\n") != std::string::npos);
+  CHECK(csv.str().find("\nevent_mean_s,12,4.96827,7.03173,16.9683,2,3\n") != std::string::npos);
 }
 
 TEST_CASE("replicate: a figure some replications do not report has the n of those that do") {
@@ -60,7 +66,7 @@ TEST_CASE("replicate: a figure some replications do not report has the n of thos
   const auto run = replicate({1, 2}, {with_campaign, summary_with(12, 1.0, "site switch")});
   CHECK(figure(run, "campaign.mean_outbound_gbps").interval.n == 1);
   CHECK_FALSE(figure(run, "campaign.mean_outbound_gbps").interval.has_interval());
-  CHECK(figure(run, "event.mean_s").interval.n == 2);
+  CHECK(figure(run, "event_mean_s").interval.n == 2);
 }
 
 TEST_CASE("sweep rows: one replication is the plain row; several give means and interval columns") {

@@ -1,8 +1,8 @@
-#include "sim/planning/run_figures.hpp"
+#include "sim/metrics/run_figures.hpp"
 
 #include <algorithm>
 
-namespace sonicsim::planning {
+namespace sonicsim {
 
 double accelerated_module_s(const RunSummary& summary, const std::vector<std::string>& modules) {
   double total_s = 0.0;
@@ -48,4 +48,4 @@ std::optional<CostPerEvent> cost_per_event(const Scenario& scenario, double even
   return cost;
 }
 
-} // namespace sonicsim::planning
+} // namespace sonicsim

@@ -2,14 +2,14 @@
 // event, the CPU:GPU ratio and the cost per event. Pure code.
 #pragma once
 
-#include "sim/metrics/run_recorder.hpp"
+#include "sim/metrics/run_summary.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace sonicsim::planning {
+namespace sonicsim {
 
 // Sum of the mean times of the named modules (the remote_inference modules).
 double accelerated_module_s(const RunSummary& summary, const std::vector<std::string>& modules);
@@ -35,4 +35,4 @@ struct CostPerEvent {
 // per event = devices / (events/s x 3600). None when a price is missing or the rate is not positive.
 std::optional<CostPerEvent> cost_per_event(const Scenario& scenario, double events_per_s);
 
-} // namespace sonicsim::planning
+} // namespace sonicsim
