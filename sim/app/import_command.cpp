@@ -3,9 +3,8 @@
 //   sonicsim import perf-analyzer FILES... --model M --device D [--batch B] [--input-bytes X --output-bytes
 //   Y]
 #include "sim/app/commands.hpp"
+#include "sim/app/import_replay.hpp"
 #include "sim/app/scenario_source.hpp"
-#include "sim/calibration/perf_analyzer_replay.hpp"
-#include "sim/execution/local_pool.hpp"
 #include "sim/measurements/model_analyzer.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/measurements/triton_config.hpp"
@@ -20,22 +19,6 @@
 
 namespace sonicsim {
 namespace {
-
-struct PerfAnalyzerArguments {
-  std::vector<std::string> files;
-  std::string model = "MODEL";
-  std::string device = "T4";
-  std::optional<int> batch;
-  std::string input_bytes = "0B";  // per inference, as sent
-  std::string output_bytes = "0B"; // per inference
-  std::string mapping = "compute-infer";
-  bool replay = false;
-  int instances = 1;
-  bool dynamic_batching = false;
-  int max_batch_size = 0;
-  int host_cores = 128;
-  int parallel = 2;
-};
 
 // A model or device name goes into the YAML printed for the scenario (as a key and in a comment): a plain
 // name keeps that YAML valid, whatever the shell passed.
@@ -66,64 +49,15 @@ std::string duration_text(double seconds) {
   return buffer;
 }
 
-// perf_analyzer's setup, simulated with what was imported: does it land where the files say?
-int replay_perf_analyzer(const PerfAnalyzerArguments& arguments,
-                         const measurements::PerfAnalyzerImport& imported, double input_bytes,
-                         double output_bytes) {
-  calibration::ReplaySettings settings;
-  settings.device_type = arguments.device;
-  settings.instances = arguments.instances;
-  settings.dynamic_batching = arguments.dynamic_batching;
-  settings.max_batch_size = arguments.max_batch_size;
-  settings.host_cores = arguments.host_cores;
-  if (input_bytes > 0) settings.input_bytes_per_inference = input_bytes;
-  if (output_bytes > 0) settings.output_bytes_per_inference = output_bytes;
-  const auto replays = calibration::perf_analyzer_replays(imported, settings);
-  std::vector<SimulationRequest> requests;
-  for (const auto& replay : replays)
-    requests.push_back(SimulationRequest{replay.scenario, {}, {}});
-  const auto outcomes = run_here(requests, arguments.parallel, "import: replay");
-  std::printf(
-      "\nreplay of perf_analyzer's setup (%d instance(s) per device, dynamic batching %s, %d host cores):\n",
-      arguments.instances, arguments.dynamic_batching ? "on" : "off", arguments.host_cores);
-  std::printf("%6s %6s %13s %13s %9s %13s\n", "batch", "conc.", "measured /s", "simulated /s", "error",
-              "mean executed");
-  int failed = 0;
-  for (std::size_t i = 0; i < replays.size(); ++i) {
-    if (!outcomes[i].ok) {
-      std::printf("%6d %6d  failed: %s\n", replays[i].batch_size, replays[i].concurrency,
-                  outcomes[i].error.c_str());
-      ++failed;
-      continue;
-    }
-    const auto& summary = outcomes[i].summary;
-    const double measured = replays[i].measured_inferences_per_s;
-    std::printf("%6d %6d %13.5g %13.5g %8.1f%% %13.4g\n", replays[i].batch_size, replays[i].concurrency,
-                measured, summary.inferences_per_s, 100.0 * (summary.inferences_per_s / measured - 1.0),
-                summary.mean_executed_batch);
-  }
-  return failed ? exit_run_failed : exit_ok;
-}
-
 int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
-  const auto bytes_option = [](const char* option, const std::string& text) {
-    double bytes = 0.0;
-    try {
-      bytes = parse_bytes(text);
-    } catch (const std::exception& error) {
-      throw InputError(std::string(option) + " " + text + ": " + error.what());
-    }
-    if (!(bytes >= 0.0 && bytes <= 1e9))
-      throw InputError(std::string(option) + " " + text +
-                       ": expected a size per inference between 0B and 1GB");
-    return bytes;
-  };
-  const double input_bytes = bytes_option("--input-bytes", arguments.input_bytes);
-  const double output_bytes = bytes_option("--output-bytes", arguments.output_bytes);
-  const auto mapping = arguments.mapping == "merged-async" ? measurements::DeviceTimeMapping::merged_async
-                                                           : measurements::DeviceTimeMapping::compute_infer;
-  const auto imported = measurements::import_perf_analyzer(arguments.files, arguments.batch, input_bytes,
-                                                           output_bytes, mapping);
+  // Where and how replays run means nothing without them.
+  const auto& execution = arguments.execution;
+  if (!arguments.replay && (execution.slurm || execution.slurm_dry_run || !arguments.output_dir.empty()))
+    throw InputError("--out, --slurm and --slurm-dry-run are for the replays: only with --replay");
+  const ImportedFiles files = read_perf_analyzer_files(arguments);
+  const auto& imported = files.imported;
+  const double input_bytes = files.input_bytes;
+  const auto mapping = files.mapping;
   std::printf("perf_analyzer: %zu file(s), model %s on %s, device time: %s\n\n", imported.files.size(),
               arguments.model.c_str(), arguments.device.c_str(),
               measurements::device_time_mapping_name(mapping));
@@ -173,8 +107,7 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
               duration_text(imported.compute_output.per_request_s).c_str(),
               duration_text(imported.compute_output.per_byte_s).c_str());
   if (!arguments.replay) return exit_ok;
-
-  return replay_perf_analyzer(arguments, imported, input_bytes, output_bytes);
+  return replay_perf_analyzer(arguments, files);
 }
 
 struct ModelAnalyzerArguments {
@@ -303,8 +236,11 @@ void register_import_command(CLI::App& app, int& result) {
       ->check(CLI::Range(1, 1000000000));
   perf->add_option("--host-cores", arguments->host_cores, "Replay: server host cores (default 128)")
       ->check(CLI::Range(1, 1024));
-  perf->add_option("-j,--parallel", arguments->parallel, "Replay: simulations at once (default 2)")
-      ->check(CLI::Range(1, 1024));
+  perf->add_option(
+      "--out", arguments->output_dir,
+      "Replay: the directory of replay.json (and of a cluster's files; default out/import_replay)");
+  add_execution_options(*perf, arguments->execution, ExecutionShape::simulations, "the replays (--replay)");
+  register_replay_generator();
   perf->callback([arguments, &result]() { result = guarded(*arguments, import_perf_analyzer); });
   auto analyzer_arguments = std::make_shared<ModelAnalyzerArguments>();
   auto* analyzer = command->add_subcommand(

@@ -23,9 +23,9 @@ variant_commands=(run bench analytic sweep plan calibrate compare)
 quiet_commands=(run bench validate analytic sweep plan compare calibrate status report figures)
 json_commands=(bench validate analytic plan compare calibrate figures)
 parallel_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
-slurm_commands=(run validate sweep plan compare calibrate)
-dry_run_commands=(run validate sweep compare)
-wait_commands=(run validate plan compare calibrate)
+slurm_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
+dry_run_commands=(run validate sweep compare "import perf-analyzer")
+wait_commands=(run validate plan compare calibrate "import perf-analyzer")
 
 help_of() { "$sonicsim" $1 --help 2>&1; }
 has() { grep -qE -- "(^|[ ,])$2([ ,=]|$)" <<<"$(help_of "$1")"; }

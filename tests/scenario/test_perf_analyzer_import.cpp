@@ -60,10 +60,13 @@ TEST_CASE(
   // four concurrent requests. Read as one instance with dynamic batching, device time = infer + output of the
   // k merged requests, the replay lands within perf_analyzer's stability criterion (its measurements count as
   // stable when three windows agree within 10 %: --stability-percentage, default 10), except at batch 4.
+  const auto replay_dir = std::filesystem::temp_directory_path() / "sonicsim_test_replay";
+  std::filesystem::remove_all(replay_dir);
   const auto result =
       sonicsim::testing::run_sonicsim("import perf-analyzer " + pn_ak4_pt +
                                       "/*.csv --device-time merged-async --replay --dynamic-batching "
-                                      "--input-bytes 9760B --output-bytes 32B");
+                                      "--input-bytes 9760B --output-bytes 32B --out " +
+                                      replay_dir.string());
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   const auto table = result.output.substr(result.output.find("replay of perf_analyzer's setup"));
@@ -90,4 +93,13 @@ TEST_CASE(
     }
   }
   CHECK(rows == 8);
+  // replay.json holds the same rows: the file's figure, the simulated one and their relative error.
+  const auto json = sonicsim::testing::read_json(replay_dir / "replay.json");
+  REQUIRE(json["replays"].size() == 8);
+  CHECK(json["complete"] == true);
+  for (const auto& replay : json["replays"])
+    CHECK(replay["relative_error"].get<double>() ==
+          doctest::Approx(replay["inferences_per_s"].get<double>() /
+                              replay["measured_inferences_per_s"].get<double>() -
+                          1.0));
 }

@@ -13,6 +13,8 @@
 #                                            wall-clock times; run again, it submits nothing
 #   slurm_test.sh SONICSIM validate          `validate --fast --slurm` (a job array, and a merge job after it)
 #                                            writes the report.json of the same cases validated here
+#   slurm_test.sh SONICSIM import_replay     `import perf-analyzer --replay --slurm`: replays rebuilt from the
+#                                            measurement files in each array task; replay.json as here
 #   slurm_test.sh SONICSIM campaign_windows  the 2022 campaign in 4 time windows as a job array
 #                                            (run --campaign-windows 4 --slurm) merges into the
 #                                            campaign_windows.json of the same windows run here
@@ -203,8 +205,21 @@ calibrate)
   cmp local/calibration.json slurm_calibrate/calibration.json || fail "calibration.json differs from the local fit"
   echo "PASS: calibrate --slurm --slurm-wait ($(grep -c 'submitted to Slurm as array job' calibrate.out) arrays) gives the local calibration.json"
   ;;
+import_replay)
+  # perf_analyzer's setup exists in no scenario file: each array task rebuilds its replay from the measurement
+  # files through the recipe's generator, and the merge job writes the replay.json of the replays run here.
+  replay=(import perf-analyzer "$root"/validation/data/cms_miniaod_2024/perf_analyzer/particlenet_AK4_PT/*.csv
+    --device-time merged-async --replay --dynamic-batching --input-bytes 9760B --output-bytes 32B)
+  "$sonicsim" "${replay[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local replay"
+  "$sonicsim" "${replay[@]}" --slurm --out slurm_replay >replay.out 2>&1 || fail "replay --slurm: $(cat replay.out)"
+  wait_for_merge_job replay.out 300
+  cmp local/replay.json slurm_replay/replay.json || fail "replay.json differs from the local replay"
+  status=$("$sonicsim" status slurm_replay) || fail "status exit $?: $status"
+  grep -q "8 of 8 simulations submitted to Slurm have their result" <<<"$status" || fail "status: $status"
+  echo "PASS: import perf-analyzer --replay --slurm (array + merge job) gives the local replay.json"
+  ;;
 *)
-  echo "usage: $0 SONICSIM sweep|sweep_resume|plan|validate|campaign_windows|compare|calibrate" >&2
+  echo "usage: $0 SONICSIM sweep|sweep_resume|plan|validate|campaign_windows|compare|calibrate|import_replay" >&2
   exit 2
   ;;
 esac

@@ -1,0 +1,169 @@
+#include "sim/app/import_replay.hpp"
+
+#include "sim/app/commands.hpp"
+#include "sim/calibration/perf_analyzer_replay.hpp"
+#include "sim/engine/output_files.hpp"
+#include "sim/execution/run_or_submit.hpp"
+#include "sim/execution/scenario_recipe.hpp"
+#include "sim/execution/state_file.hpp"
+#include "sim/scenario/input_error.hpp"
+#include "sim/scenario/units.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace sonicsim {
+namespace {
+
+constexpr const char* generator_name = "perf_analyzer_replay";
+
+double bytes_option(const char* option, const std::string& text) {
+  double bytes = 0.0;
+  try {
+    bytes = parse_bytes(text);
+  } catch (const std::exception& error) {
+    throw InputError(std::string(option) + " " + text + ": " + error.what());
+  }
+  if (!(bytes >= 0.0 && bytes <= 1e9))
+    throw InputError(std::string(option) + " " + text + ": expected a size per inference between 0B and 1GB");
+  return bytes;
+}
+
+calibration::ReplaySettings replay_settings(const PerfAnalyzerArguments& arguments,
+                                            const ImportedFiles& files) {
+  calibration::ReplaySettings settings;
+  settings.device_type = arguments.device;
+  settings.instances = arguments.instances;
+  settings.dynamic_batching = arguments.dynamic_batching;
+  settings.max_batch_size = arguments.max_batch_size;
+  settings.host_cores = arguments.host_cores;
+  if (files.input_bytes > 0) settings.input_bytes_per_inference = files.input_bytes;
+  if (files.output_bytes > 0) settings.output_bytes_per_inference = files.output_bytes;
+  return settings;
+}
+
+// What the generator needs to build replay `index` again: the files (absolute) and every option the
+// scenario depends on.
+nlohmann::ordered_json generator_arguments(const PerfAnalyzerArguments& a, std::size_t index) {
+  std::vector<std::string> files;
+  for (const auto& file : a.files)
+    files.push_back(std::filesystem::absolute(file).string());
+  nlohmann::ordered_json json{{"files", files},
+                              {"model", a.model},
+                              {"device", a.device},
+                              {"input_bytes", a.input_bytes},
+                              {"output_bytes", a.output_bytes},
+                              {"device_time", a.mapping},
+                              {"instances", a.instances},
+                              {"dynamic_batching", a.dynamic_batching},
+                              {"max_batch_size", a.max_batch_size},
+                              {"host_cores", a.host_cores},
+                              {"index", index}};
+  if (a.batch) json["batch"] = *a.batch;
+  return json;
+}
+
+Scenario generate_replay(const nlohmann::ordered_json& json) {
+  PerfAnalyzerArguments a;
+  a.files = json.at("files").get<std::vector<std::string>>();
+  a.model = json.at("model").get<std::string>();
+  a.device = json.at("device").get<std::string>();
+  a.input_bytes = json.at("input_bytes").get<std::string>();
+  a.output_bytes = json.at("output_bytes").get<std::string>();
+  a.mapping = json.at("device_time").get<std::string>();
+  a.instances = json.at("instances").get<int>();
+  a.dynamic_batching = json.at("dynamic_batching").get<bool>();
+  a.max_batch_size = json.at("max_batch_size").get<int>();
+  a.host_cores = json.at("host_cores").get<int>();
+  if (json.contains("batch")) a.batch = json.at("batch").get<int>();
+  const auto index = json.at("index").get<std::size_t>();
+  const ImportedFiles files = read_perf_analyzer_files(a);
+  auto replays = calibration::perf_analyzer_replays(files.imported, replay_settings(a, files));
+  if (index >= replays.size())
+    throw InputError("perf_analyzer replay " + std::to_string(index) + ": the files now give " +
+                     std::to_string(replays.size()) + " replays (changed since the command ran?)");
+  return std::move(replays[index].scenario);
+}
+
+} // namespace
+
+ImportedFiles read_perf_analyzer_files(const PerfAnalyzerArguments& arguments) {
+  ImportedFiles files;
+  files.input_bytes = bytes_option("--input-bytes", arguments.input_bytes);
+  files.output_bytes = bytes_option("--output-bytes", arguments.output_bytes);
+  files.mapping = arguments.mapping == "merged-async" ? measurements::DeviceTimeMapping::merged_async
+                                                      : measurements::DeviceTimeMapping::compute_infer;
+  files.imported = measurements::import_perf_analyzer(arguments.files, arguments.batch, files.input_bytes,
+                                                      files.output_bytes, files.mapping);
+  return files;
+}
+
+void register_replay_generator() {
+  register_scenario_generator(generator_name, generate_replay);
+}
+
+int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedFiles& files) {
+  const ExecutionOptions execution = execution_options(arguments.execution, false);
+  const std::filesystem::path output_dir = arguments.output_dir.empty()
+                                               ? std::filesystem::path("out/import_replay")
+                                               : std::filesystem::path(arguments.output_dir);
+  ensure_writable_directory(output_dir);
+  const auto replays = calibration::perf_analyzer_replays(files.imported, replay_settings(arguments, files));
+  std::vector<SimulationRequest> requests;
+  for (std::size_t i = 0; i < replays.size(); ++i) {
+    SimulationRequest request;
+    request.scenario = replays[i].scenario;
+    request.recipe.generated = GeneratedScenario{generator_name, generator_arguments(arguments, i)};
+    request.recipe.seed = replays[i].scenario.seed;
+    requests.push_back(std::move(request));
+  }
+  const ExecutionContext context{execution, output_dir, "import replay",
+                                 (output_dir / "replay.json").string()};
+  const auto simulated = run_or_submit(context, requests);
+  if (!simulated) return exit_ok; // submitted: the merge job prints the table and writes replay.json
+  const auto& outcomes = *simulated;
+  std::printf(
+      "\nreplay of perf_analyzer's setup (%d instance(s) per device, dynamic batching %s, %d host cores):\n",
+      arguments.instances, arguments.dynamic_batching ? "on" : "off", arguments.host_cores);
+  std::printf("%6s %6s %13s %13s %9s %13s\n", "batch", "conc.", "measured /s", "simulated /s", "error",
+              "mean executed");
+  int failed = 0;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < replays.size(); ++i) {
+    nlohmann::ordered_json row{{"file", replays[i].file},
+                               {"batch_size", replays[i].batch_size},
+                               {"concurrency", replays[i].concurrency},
+                               {"measured_inferences_per_s", replays[i].measured_inferences_per_s}};
+    if (!outcomes[i].ok) {
+      std::printf("%6d %6d  failed: %s\n", replays[i].batch_size, replays[i].concurrency,
+                  outcomes[i].error.c_str());
+      row["error"] = outcomes[i].error;
+      rows.push_back(row);
+      ++failed;
+      continue;
+    }
+    const auto& summary = outcomes[i].summary;
+    const double measured = replays[i].measured_inferences_per_s;
+    const double relative_error = summary.inferences_per_s / measured - 1.0;
+    std::printf("%6d %6d %13.5g %13.5g %8.1f%% %13.4g\n", replays[i].batch_size, replays[i].concurrency,
+                measured, summary.inferences_per_s, 100.0 * relative_error, summary.mean_executed_batch);
+    row["inferences_per_s"] = summary.inferences_per_s;
+    row["relative_error"] = relative_error;
+    row["mean_executed_batch"] = summary.mean_executed_batch;
+    rows.push_back(row);
+  }
+  const nlohmann::ordered_json out{{"model", arguments.model},
+                                   {"device", arguments.device},
+                                   {"instances", arguments.instances},
+                                   {"dynamic_batching", arguments.dynamic_batching},
+                                   {"host_cores", arguments.host_cores},
+                                   {"complete", failed == 0},
+                                   {"replays", rows}};
+  write_file_atomically(output_dir / "replay.json", out.dump(1) + "\n");
+  std::printf("\nwrote %s\n", (output_dir / "replay.json").string().c_str());
+  return failed ? exit_run_failed : exit_ok;
+}
+
+} // namespace sonicsim

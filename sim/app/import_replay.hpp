@@ -1,0 +1,48 @@
+// `sonicsim import perf-analyzer --replay`: perf_analyzer's own setup simulated with what was imported, one
+// simulation per file and concurrency, here or on a cluster (--slurm) like every other command. The replay
+// scenarios exist in no file: their recipe names the generator "perf_analyzer_replay", which rebuilds them
+// from the measurement files and the import's options in the array task.
+#pragma once
+
+#include "sim/app/execution_flags.hpp"
+#include "sim/measurements/perf_analyzer.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+struct PerfAnalyzerArguments {
+  std::vector<std::string> files;
+  std::string model = "MODEL";
+  std::string device = "T4";
+  std::optional<int> batch;
+  std::string input_bytes = "0B";  // per inference, as sent
+  std::string output_bytes = "0B"; // per inference
+  std::string mapping = "compute-infer";
+  bool replay = false;
+  int instances = 1;
+  bool dynamic_batching = false;
+  int max_batch_size = 0;
+  int host_cores = 128;
+  std::string output_dir; // replay: replay.json and a cluster's files (default out/import_replay)
+  ExecutionFlags execution{2};
+};
+
+// The files read as the options say (sizes checked: InputError naming the option).
+struct ImportedFiles {
+  measurements::PerfAnalyzerImport imported;
+  double input_bytes = 0.0, output_bytes = 0.0;
+  measurements::DeviceTimeMapping mapping = measurements::DeviceTimeMapping::compute_infer;
+};
+ImportedFiles read_perf_analyzer_files(const PerfAnalyzerArguments& arguments);
+
+// Runs the replays (or submits them), prints measured against simulated Inferences/s and writes replay.json;
+// exit 1 when a replay failed.
+int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedFiles& files);
+
+// Makes "perf_analyzer_replay" known to ScenarioRecipe::rebuild() in this process.
+void register_replay_generator();
+
+} // namespace sonicsim
