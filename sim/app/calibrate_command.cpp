@@ -60,7 +60,7 @@ std::vector<double> simulate_points(const CalibrateArguments& a, const FigureNam
     request.scenario = load_for(a, scenario_path, overrides);
     request.recipe = ScenarioRecipe{std::filesystem::absolute(scenario_path).string(),
                                     scenario_path == a.scenario ? a.variants : std::vector<std::string>{},
-                                    overrides, request.scenario.seed};
+                                    overrides, request.scenario.seed, std::nullopt};
     requests.push_back(std::move(request));
   }
   const auto outcomes = run_batch(context, requests);

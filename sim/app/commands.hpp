@@ -5,10 +5,12 @@
 
 namespace sonicsim {
 
-// Exit codes: 0 success, 1 a run failed, 2 bad input (scenario, option or output directory).
+// Exit codes: 0 success, 1 a run failed, 2 bad input (scenario, option or output directory), 3 a complete
+// answer that is "no": no configuration meets the plan's targets (plan.json says why and what limits it).
 constexpr int exit_ok = 0;
 constexpr int exit_run_failed = 1;
 constexpr int exit_bad_input = 2;
+constexpr int exit_no_configuration = 3;
 
 // Each registers its subcommand on `app` and sets `result` to its exit code when it ran.
 void register_run_command(CLI::App& app, int& result);

@@ -198,9 +198,11 @@ int plan(const PlanArguments& arguments) {
   std::fflush(stdout);
   write_html_report_if_asked(arguments.html, output_dir, !text);
   if (!result.found) {
-    // An impossible target is bad input (exit 2); a search that ran out of room (--max-gpus) is not.
-    std::fprintf(stderr, "sonicsim: error: %s\n", result.not_found_reason.c_str());
-    return result.impossible ? exit_bad_input : exit_run_failed;
+    // A complete answer, and a negative one: no layout can meet the targets (impossible), or none within
+    // the search's bounds (--max-gpus). Neither is a typo nor a failed run, so it has its own exit code.
+    std::fprintf(stderr, "sonicsim: no configuration meets the targets: %s (plan.json: %s)\n",
+                 result.not_found_reason.c_str(), json_path.string().c_str());
+    return exit_no_configuration;
   }
   return exit_ok;
 }
@@ -212,7 +214,10 @@ void register_plan_command(CLI::App& app, int& result) {
   auto* command = app.add_subcommand(
       "plan",
       "The fewest GPUs (and pods) for N jobs (--jobs), or the most jobs G GPUs serve (--gpus), with the "
-      "module within a tolerance of its unsaturated time: analytic bracket, confirmed by simulation");
+      "targets met (default: the module within a tolerance of its unsaturated time): analytic bracket, "
+      "confirmed by simulation");
+  command->footer("Exit codes: 0 a plan; 1 a simulation failed; 2 bad input; 3 no configuration meets the "
+                  "targets (plan.json says why).");
   arguments->source.add_options(*command);
   command->add_option("--jobs", arguments->jobs, "Concurrent jobs to serve: find the fewest GPUs")
       ->check(CLI::Range(1, 10000000));

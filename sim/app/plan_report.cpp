@@ -1,5 +1,4 @@
 #include "sim/app/plan_report.hpp"
-#include "sim/execution/state_file.hpp"
 
 #include "sim/app/sweep_point_files.hpp"
 #include "sim/metrics/number_text.hpp"
@@ -13,18 +12,6 @@ namespace {
 using planning::Decision;
 using planning::Plan;
 using planning::PlanRun;
-
-const char* decision_text(Decision decision) {
-  switch (decision) {
-  case Decision::yes:
-    return "meets";
-  case Decision::no:
-    return "fails";
-  case Decision::undecided:
-    break;
-  }
-  return "undecided";
-}
 
 std::string layout_text(const planning::PodLayout& layout, const std::string& type) {
   return std::to_string(layout.gpus()) + " " + (layout.device_type.empty() ? type : layout.device_type) +
@@ -62,64 +49,6 @@ void print_run(const PlanRun& run) {
               run.bottleneck.sentence().c_str());
   std::printf("            %s\n", checks.c_str());
   if (!run.error.empty()) std::printf("            (%s)\n", run.error.c_str());
-}
-
-nlohmann::ordered_json interval_json(const ConfidenceInterval& value) {
-  return {{"mean", value.mean},
-          {"ci95_low", value.low()},
-          {"ci95_high", value.high()},
-          {"half_width", value.half_width},
-          {"replications", value.n}};
-}
-
-nlohmann::ordered_json run_json(const PlanRun& run) {
-  nlohmann::ordered_json json = {{"role", planning::run_role_name(run.role)}};
-  if (run.group_devices.empty()) {
-    json["device_type"] = run.layout.device_type;
-    json["nic_bps"] = run.layout.nic_bps;
-    json["gpus"] = run.layout.gpus();
-    json["pods"] = run.layout.pods;
-    json["gpus_per_pod"] = run.layout.gpus_per_pod;
-  } else {
-    json["group_devices"] = run.group_devices;
-  }
-  json["jobs"] = run.jobs;
-  json["replications"] = run.replications.size();
-  json["decision"] = decision_text(run.decision);
-  json["within_targets"] = run.decision == Decision::yes;
-  json["module_mean_s"] = interval_json(run.module_mean_s);
-  json["event_mean_s"] = interval_json(run.event_mean_s);
-  json["events_per_s"] = interval_json(run.events_per_s);
-  json["gpu_utilisation"] = interval_json(run.gpu_utilisation);
-  json["bottleneck"] = run.bottleneck.sentence();
-  json["bottleneck_utilisation"] = run.bottleneck.utilisation;
-  nlohmann::ordered_json checks = nlohmann::ordered_json::array();
-  for (const auto& check : run.checks)
-    checks.push_back({{"target", check.target.text},
-                      {"scope", check.scope},
-                      {"value", interval_json(check.value)},
-                      {"decision", decision_text(check.decision)},
-                      {"by_mean_within_indifference", check.by_mean}});
-  json["checks"] = checks;
-  nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
-  for (const auto& r : run.replications)
-    seeds.push_back(r.seed);
-  json["seeds"] = seeds;
-  json["wall_clock_s"] = run.wall_clock_s;
-  json["error"] = run.error;
-  return json;
-}
-
-const char* mode_name(Plan::Mode mode) {
-  switch (mode) {
-  case Plan::Mode::most_jobs:
-    return "most_jobs";
-  case Plan::Mode::per_group:
-    return "per_group";
-  case Plan::Mode::fewest_gpus:
-    break;
-  }
-  return "fewest_gpus";
 }
 
 void print_groups(const Plan& plan) {
@@ -174,6 +103,8 @@ void print_plan_question(const Plan& plan) {
   for (const auto& s : plan.held_fixed)
     std::printf("held fixed: %s\n", s.c_str());
   if (!plan.layout_rule.empty()) std::printf("layout rule: %s\n", plan.layout_rule.c_str());
+  // An answer decided before the bracket (a fixed link full first) has none to show.
+  if (plan.analytic_module_low_load_s <= 0.0) return;
   if (plan.mode == Plan::Mode::fewest_gpus && plan.analytic_layout.gpus() > 0)
     std::printf("analytic bracket (MVA, module %.4g s with one job): %s\n", plan.analytic_module_low_load_s,
                 layout_text(plan.analytic_layout, "").c_str());
@@ -185,6 +116,10 @@ void print_plan_question(const Plan& plan) {
 
 // The confirming simulations and, when several were searched, each device type x NIC option.
 void print_plan_evidence(const Plan& plan) {
+  if (plan.simulations == 0 && plan.options.size() <= 1) {
+    std::printf("\nno simulation: the analytic model decided it\n");
+    return;
+  }
   std::printf(
       "\nconfirming simulations (%d simulations in %d batch(es)); means, 95 %% intervals in brackets:\n",
       plan.simulations, plan.batches);
@@ -314,137 +249,6 @@ void print_plan(const Plan& plan) {
   else
     std::printf(
         "cost per event: no prices for these devices in the scenario (costs: device_hour, cpu_hour)\n");
-}
-
-namespace {
-
-// The saturation order: each resource with the jobs at which it is full.
-nlohmann::ordered_json limits_json(const std::vector<planning::ResourceLimit>& limits) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const auto& limit : limits)
-    out.push_back({{"resource", limit.resource},
-                   {"capacity", limit.capacity},
-                   {"jobs_at_saturation", limit.jobs_at_saturation},
-                   {"network", limit.network}});
-  return out;
-}
-
-} // namespace
-
-namespace {
-
-// Each device type x NIC option searched, with its answer and why it was (not) chosen.
-nlohmann::ordered_json options_json(const Plan& plan) {
-  nlohmann::ordered_json options = nlohmann::ordered_json::array();
-  for (std::size_t k = 0; k < plan.options.size(); ++k) {
-    const auto& o = plan.options[k];
-    options.push_back({{"device_type", o.device_type},
-                       {"nic_bps", o.nic_bps},
-                       {"found", o.found},
-                       {"gpus", o.found ? o.layout.gpus() : 0},
-                       {"gpus_low", o.low ? o.low->gpus() : (o.found ? o.layout.gpus() : 0)},
-                       {"gpus_high", o.high ? o.high->gpus() : (o.found ? o.layout.gpus() : 0)},
-                       {"jobs", o.jobs},
-                       {"cost_usd_per_event", o.cost_usd_per_event ? interval_json(*o.cost_usd_per_event)
-                                                                   : nlohmann::ordered_json()},
-                       {"chosen", k == plan.chosen},
-                       {"reason", o.reason}});
-  }
-  return options;
-}
-
-} // namespace
-
-nlohmann::ordered_json plan_to_json(const Plan& plan) {
-  nlohmann::ordered_json json;
-  json["mode"] = mode_name(plan.mode);
-  json["scenario"] = plan.scenario;
-  json["variant"] = plan.variant;
-  json["seed"] = plan.seed;
-  json["requested"] = plan.requested;
-  nlohmann::ordered_json targets = nlohmann::ordered_json::array();
-  for (const auto& t : plan.targets)
-    targets.push_back(t.text);
-  json["targets"] = targets;
-  json["replications"] = {
-      {"first", plan.replications}, {"most", plan.max_replications}, {"indifference", plan.indifference}};
-  json["searched"] = plan.searched;
-  json["held_fixed"] = plan.held_fixed;
-  json["max_gpus_per_pod"] = plan.max_gpus_per_pod;
-  json["layout_rule"] = plan.layout_rule;
-  json["analytic"] = {{"module_low_load_s", plan.analytic_module_low_load_s},
-                      {"gpus", plan.analytic_layout.gpus()},
-                      {"pods", plan.analytic_layout.pods},
-                      {"jobs", plan.analytic_jobs},
-                      {"job_step", plan.job_step}};
-  json["reference"] = run_json(plan.reference);
-  json["runs"] = nlohmann::ordered_json::array();
-  for (const auto& run : plan.runs)
-    json["runs"].push_back(run_json(run));
-  json["simulations"] = plan.simulations;
-  json["batches"] = plan.batches;
-  json["options"] = options_json(plan);
-  json["found"] = plan.found;
-  json["impossible"] = plan.impossible;
-  json["budget_exhausted"] = plan.budget_exhausted;
-  if (!plan.found) {
-    json["reason"] = plan.not_found_reason;
-    return json;
-  }
-  if (plan.answer_run) json["answer_run"] = run_json(*plan.answer_run);
-  if (plan.mode == Plan::Mode::per_group) {
-    nlohmann::ordered_json groups = nlohmann::ordered_json::array();
-    for (const auto& g : plan.groups)
-      groups.push_back({{"group", g.group},
-                        {"device_type", g.device_type},
-                        {"modules", g.modules},
-                        {"devices", g.devices},
-                        {"devices_low", g.devices_low},
-                        {"devices_per_pod", g.devices_per_pod},
-                        {"scenario_devices", g.start_devices}});
-    json["groups"] = groups;
-    json["saturation"] = {{"order", limits_json(plan.station_saturation)}};
-    json["cost_per_event"] =
-        plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
-    return json;
-  }
-  const auto& a = plan.analysis;
-  json["plan"] = {{"device_type", plan.layout.device_type},
-                  {"nic_bps", plan.layout.nic_bps},
-                  {"gpus", plan.layout.gpus()},
-                  {"gpus_low", plan.layout_low ? plan.layout_low->gpus() : plan.layout.gpus()},
-                  {"gpus_high", plan.layout_high ? plan.layout_high->gpus() : plan.layout.gpus()},
-                  {"pods", plan.layout.pods},
-                  {"gpus_per_pod", plan.layout.gpus_per_pod},
-                  {"jobs", plan.jobs},
-                  {"jobs_low", plan.mode == Plan::Mode::most_jobs ? plan.jobs_low : plan.jobs},
-                  {"jobs_high", plan.mode == Plan::Mode::most_jobs ? plan.jobs_high : plan.jobs},
-                  {"jobs_per_gpu", static_cast<double>(plan.jobs) / plan.layout.gpus()}};
-  json["ratio"] = {{"analytic", a.ratio}, {"simulated", interval_json(plan.ratio_simulated)}};
-  json["knee_sizing"] = interval_json(plan.knee_sizing);
-  const nlohmann::ordered_json limits = limits_json(a.limits);
-  const auto& chosen = plan.options[plan.chosen];
-  json["saturation"] = {
-      {"first", a.first().resource},
-      {"first_at_jobs", a.first().jobs_at_saturation},
-      {"order", limits},
-      {"simulated_bottleneck_of_failing_neighbour",
-       plan.first_failing ? plan.first_failing->bottleneck.sentence() : ""},
-      {"nic_decided_layout", chosen.analytic_layout_fast_nic &&
-                                 chosen.analytic_layout_fast_nic->gpus() < chosen.analytic_layout.gpus()},
-      {"analytic_gpus_with_fast_nic",
-       chosen.analytic_layout_fast_nic ? chosen.analytic_layout_fast_nic->gpus() : 0}};
-  const auto& network = a.network_limit();
-  json["network"] = {{"limit", network.resource},
-                     {"limit_jobs", network.jobs_at_saturation},
-                     {"headroom", network.jobs_at_saturation / plan.jobs - 1.0}};
-  json["cost_per_event"] =
-      plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
-  return json;
-}
-
-void write_plan_json(const std::filesystem::path& path, const Plan& plan) {
-  write_file_atomically(path, plan_to_json(plan).dump(1) + "\n");
 }
 
 } // namespace sonicsim

@@ -197,7 +197,7 @@ int validate(const ValidateArguments& arguments) {
         SimulationRequest request;
         request.scenario = load_run(c, run);
         request.recipe = ScenarioRecipe{
-            fs::absolute(run.scenario_path).string(), {}, run.overrides, request.scenario.seed};
+            fs::absolute(run.scenario_path).string(), {}, run.overrides, request.scenario.seed, std::nullopt};
         requests.push_back(std::move(request));
         run_index[key] = runs.size();
         runs.push_back(run);

@@ -15,6 +15,18 @@
 namespace sonicsim::planning {
 
 enum class Decision { no, yes, undecided };
+// As reports write it: "meets", "fails", "undecided".
+inline const char* decision_text(Decision decision) {
+  switch (decision) {
+  case Decision::yes:
+    return "meets";
+  case Decision::no:
+    return "fails";
+  case Decision::undecided:
+    break;
+  }
+  return "undecided";
+}
 
 struct Judgement {
   Decision decision = Decision::undecided;

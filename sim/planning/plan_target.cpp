@@ -55,14 +55,17 @@ PlanTarget parse_plan_target(const std::string& text) {
                      " (it is better " + (ceiling ? "lower" : "higher") + "); " + expected);
   const bool is_time = std::string(spec.unit) == "s";
   if (!value.empty() && value.back() == 'x') {
-    if (!is_time)
-      throw InputError("--target '" + text +
-                       "': only a time (a figure in s) takes a factor of its low-load "
-                       "value (x)");
+    // A factor of the figure's value at low load (the reference run): above 1 for a ceiling (1.10: at most
+    // 10 % worse), below 1 for a floor (0.95: at least 95 % of it).
     target.relative = true;
     target.limit = plain_number(value.substr(0, value.size() - 1), text);
-    if (!(target.limit > 1.0))
-      throw InputError("--target '" + text + "': the factor must be above 1 (1.10: 10 % over low load)");
+    if (ceiling && !(target.limit > 1.0 && std::isfinite(target.limit)))
+      throw InputError("--target '" + text +
+                       "': a ceiling's factor must be above 1 (1.10: 10 % over low load)");
+    if (!ceiling && !(target.limit > 0.0 && target.limit < 1.0))
+      throw InputError(
+          "--target '" + text +
+          "': a floor's factor must be between 0 and 1 (0.95: at least 95 % of its low-load value)");
     return target;
   }
   if (is_time) {

@@ -2,7 +2,8 @@
 // Triton Model Analyzer's constraints. A target names any figure of the figure table
 // (sim/metrics/figure_table.hpp), with <= for a figure that is better lower and >= for one better higher:
 //   module_mean_s<=1.10x     the accelerated module(s) at most 1.10 x their time at low load (the default,
-//                            from --tolerance); any time figure takes a factor of its low-load value
+//                            from --tolerance); any figure takes a factor of its low-load value
+//   events_per_s_per_job>=0.95x  each job at least 95 % as fast as at low load
 //   module_mean_s<=15s       the accelerated module(s), absolute
 //   event_mean_s<=130s       the mean time per event
 //   event_p95_s<=200s        the 95th percentile of the time per event
@@ -28,7 +29,7 @@ struct PlanTarget {
   FigureName figure{Figure::module_mean_s, "", ""};
   bool at_most = true;   // <=; false: >=
   double limit = 1.10;   // in the figure's unit, or a factor of the reference (relative)
-  bool relative = false; // time figures only: a factor of their value at low load
+  bool relative = false; // a factor of the figure's value at low load (the reference run)
   std::string text;      // as the user wrote it (or as the default reads)
 };
 

@@ -61,11 +61,12 @@ std::string Planner::Search::curve_names(const Model& model) {
   return out;
 }
 
-// A link the pods cannot relieve (site switch, WAN) full before the jobs fit: no number of GPUs helps.
-void Planner::Search::check_fixed_network(const LayoutAnalysis& analysis, int jobs) const {
+// A link the pods cannot relieve (site switch, WAN) full before the jobs fit: no number of GPUs helps. The
+// reason, or empty.
+std::string Planner::Search::fixed_network_reason(const LayoutAnalysis& analysis, int jobs) const {
   const auto& fixed = fixed_network_limit(analysis);
   const double usable_jobs = saturation_threshold * fixed.jobs_at_saturation;
-  if (jobs <= usable_jobs) return;
+  if (jobs <= usable_jobs) return "";
   char text[512];
   std::snprintf(text, sizeof text,
                 "impossible target: the %s (%s) saturates first: %d jobs at %.3g Gb/event every %.4g s need "
@@ -75,7 +76,7 @@ void Planner::Search::check_fixed_network(const LayoutAnalysis& analysis, int jo
                 analysis.job_traffic_bps * analysis.t_ideal_s / 1e9, analysis.t_ideal_s,
                 jobs * analysis.job_traffic_bps / 1e9, fixed.jobs_at_saturation, saturation_threshold * 100.0,
                 usable_jobs, jobs);
-  throw InputError(text);
+  return text;
 }
 
 // Judges candidate points: the first time with `replications`, then with more while undecided.

@@ -9,7 +9,12 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
   out.option.nic_bps = nic;
   const PodLayout one{1, 1, type, nic};
   const auto one_gpu = analyse_layout(scenario_, one);
-  check_fixed_network(one_gpu, jobs);
+  // Decided before any simulation: a complete answer, "no" (not bad input).
+  if (const auto reason = fixed_network_reason(one_gpu, jobs); !reason.empty()) {
+    out.option.reason = reason;
+    out.impossible = true;
+    return out;
+  }
   const int min_pods = pods_for_network(one_gpu, jobs, saturation_threshold);
   if (plan_.layout_rule.empty()) plan_.layout_rule = layout_rule(settings_.max_gpus_per_pod, min_pods);
   const auto layouts = layouts_for(type, nic, min_pods);

@@ -109,7 +109,7 @@ private:
   }
 
   // A link the pods cannot relieve (site switch, WAN) full before the jobs fit: no number of GPUs helps.
-  void check_fixed_network(const LayoutAnalysis& analysis, int jobs) const;
+  std::string fixed_network_reason(const LayoutAnalysis& analysis, int jobs) const;
 
   PlanRuns make_runs() const {
     return PlanRuns(scenario_, simulate_, settings_.targets, settings_.indifference, {}, modules_,

@@ -117,6 +117,8 @@ def classify(result, argv, location, outputs, incomplete=None):
         return ("rejected", "") if re.search(location, stderr) else ("FAILURE", "exit 2, unlocated: " + shown)
     if code == 1 and "no event completed" in stderr:
         return "no events", ""
+    if code == 3 and "no configuration meets the targets" in stderr:
+        return "no configuration", ""
     if code == 1 and incomplete and re.search(incomplete, stdout + stderr):
         return "incomplete", ""
     if code != 0:

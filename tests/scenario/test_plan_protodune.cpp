@@ -68,7 +68,10 @@ TEST_CASE("plan: 1,000 jobs need about 15 T4 in pods enough for the NICs; a smal
   const auto impossible = run_sonicsim("plan --jobs 1000 --set platform.site_switch.bandwidth=10Gbps" +
                                        quick + "--out " + (dir / "small_switch").string());
   INFO(impossible.output);
-  CHECK(impossible.exit_code == 2);
+  CHECK(impossible.exit_code == 3); // a complete answer, "no": its own exit code, with plan.json written
+  const auto no_plan = sonicsim::testing::read_json(dir / "small_switch" / "plan.json");
+  CHECK(no_plan["found"] == false);
+  CHECK(no_plan["impossible"] == true);
   CHECK(impossible.output.find("impossible target: the site switch") != std::string::npos);
   CHECK(impossible.output.find("no number of GPUs") != std::string::npos);
 }

@@ -133,8 +133,13 @@ TEST_CASE(
   CHECK_THROWS_AS(parse_plan_target("module_mean_s>=15s"), InputError);
   CHECK_THROWS_AS(parse_plan_target("events_per_s<=3"), InputError);
   CHECK_THROWS_AS(parse_plan_target("latency<=3s"), InputError);
-  CHECK_THROWS_AS(parse_plan_target("event_mean_s<=15"), InputError);   // a time needs its unit
-  CHECK_THROWS_AS(parse_plan_target("events_per_s>=1.2x"), InputError); // only times take a factor
+  CHECK_THROWS_AS(parse_plan_target("event_mean_s<=15"), InputError); // a time needs its unit
+  // Any figure takes a factor of its low-load value: above 1 for a ceiling, below 1 for a floor.
+  const auto per_job = parse_plan_target("events_per_s_per_job>=0.95x");
+  CHECK(per_job.relative);
+  CHECK_FALSE(per_job.at_most);
+  CHECK_THROWS_AS(parse_plan_target("events_per_s_per_job>=1.2x"), InputError);
+  CHECK_THROWS_AS(parse_plan_target("event_mean_s<=0.9x"), InputError);
   CHECK_THROWS_AS(parse_plan_target("module_mean_s<=0.9x"), InputError);
   CHECK_THROWS_AS(parse_plan_target("event_mean_s:X<=15s"), InputError); // only module figures narrow
   // The bound on the right side decides: <= looks at the upper bound, >= at the lower.
