@@ -7,8 +7,14 @@ set -euo pipefail
 sonicsim=$(realpath "$1")
 out=$2
 mkdir -p "$out"
-commands=(run analytic sweep plan compare validate calibrate import status report bench)
-import_commands=(perf-analyzer model-analyzer triton-config)
+# The subcommands as --help lists them, so a new command is documented and completed without editing this.
+subcommands_of() { "$sonicsim" "$@" --help | sed -n '/^Subcommands:/,$p' | awk 'NR > 1 && /^  [a-z]/ {print $1}'; }
+mapfile -t commands < <(subcommands_of)
+mapfile -t import_commands < <(subcommands_of import)
+((${#commands[@]} >= 12 && ${#import_commands[@]} >= 3)) || {
+  echo "command_docs.sh: could not read the subcommands from sonicsim --help" >&2
+  exit 1
+}
 
 include=$(mktemp)
 trap 'rm -f "$include"' EXIT
@@ -28,7 +34,8 @@ trap 'rm -f "$include"' EXIT
   done
   echo "[EXIT STATUS]"
   echo "0 success; 1 a run failed, a validation case failed or results are incomplete; 2 bad input (scenario,"
-  echo "option, data file or output directory), with the file, line and key named on stderr."
+  echo "option, data file or output directory), with the file, line and key named on stderr; 3 plan found that"
+  echo "no configuration meets the targets (plan.json says why)."
   echo "[SEE ALSO]"
   echo "The README and docs/ of the sonicsim repository: scenario reference, model, validation."
 } >"$include"

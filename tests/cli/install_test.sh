@@ -8,10 +8,11 @@ trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
 "$prefix/bin/sonicsim" --version | grep -q "^sonicsim " || { echo "FAIL: installed binary"; exit 1; }
 page=$(MANWIDTH=100 man -l "$prefix/share/man/man1/sonicsim.1" 2>/dev/null || groff -man -Tascii "$prefix/share/man/man1/sonicsim.1")
-for command in run analytic sweep plan compare validate calibrate status report bench "import perf-analyzer"; do
+for command in run analytic sweep plan compare validate calibrate status report bench figures "import perf-analyzer"; do
   grep -q "sonicsim $command" <<<"$page" || { echo "FAIL: the man page has no section for sonicsim $command"; exit 1; }
 done
 grep -q "EXIT STATUS" <<<"$page" || { echo "FAIL: the man page documents no exit status"; exit 1; }
+grep -q "3 plan found that" <<<"$page" || { echo "FAIL: the man page does not document exit 3"; exit 1; }
 # shellcheck disable=SC1091
 source "$prefix/share/bash-completion/completions/sonicsim"
 COMP_WORDS=(sonicsim sw); COMP_CWORD=1; _sonicsim
