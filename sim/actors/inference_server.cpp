@@ -38,6 +38,10 @@ InferenceServer::InferenceServer(const Model& model, int model_index, const Serv
                                     &model_.throughput_by_device.at(group.device_type)});
   if (on_cpu > 0)
     slots_.push_back(InstanceSlot{std::nullopt, on_cpu, &model_.throughput_by_device.at(cpu_device_type)});
+  int instances = 0;
+  for (const auto& slot : slots_)
+    instances += slot.idle_instances;
+  recorder_.add_instances(model_index_, instances);
 }
 
 void InferenceServer::submit(InferenceRequest& request) {
@@ -141,6 +145,7 @@ void InferenceServer::dispatch() {
     InstanceSlot& slot = slots_[*slot_index];
     --slot.idle_instances;
     batch->slot = *slot_index;
+    batch->taken_s = now_s;
     batch->requests.clear();
     const double duration_s = slot.curve->batch_time_s(decision.batch_size);
     double input_s = 0.0, output_s = 0.0; // the instance's host work for this batch, request by request
@@ -216,6 +221,7 @@ void InferenceServer::execute(Batch* batch) {
 void InferenceServer::finish_batch(Batch* batch) {
   if (stopped_) return;
   ++slots_[batch->slot].idle_instances;
+  recorder_.record_instance_held(model_index_, batch->taken_s, sg4::Engine::get_clock());
   for (auto* request : batch->requests)
     complete(*request);
   free_batches_.push_back(batch);

@@ -108,6 +108,7 @@ private:
   // A batch taken by an instance, from dispatch until it has executed.
   struct Batch {
     std::size_t slot = 0;
+    double taken_s = 0.0; // when its instance took it
     std::vector<InferenceRequest*> requests;
     // Set when the batch has host work (compute_input or compute_output): what execute() needs.
     int batch_size = 0;

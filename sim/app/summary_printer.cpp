@@ -86,11 +86,14 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
         << format("%.1f", 100.0 * group.nic_in_utilisation) << " %"
         << (group.limit_utilisation >= saturation_threshold ? "  -> saturated: " + group.limit : "") << "\n";
   }
-  if (summary.model_usage.size() > 1)
-    for (const auto& model : summary.model_usage)
-      out << "model               " << model.model << ": "
-          << format("%.0f batches, %.4g inferences, %.1f %% of its devices' time\n",
-                    static_cast<double>(model.batches), model.inferences, 100.0 * model.share_of_devices);
+  // Every model: its share of the devices' time, and how occupied its Triton instances were (more than that
+  // share when host work or a shared device keeps an instance from the next batch).
+  for (const auto& model : summary.model_usage)
+    out << "model               " << model.model << ": "
+        << format("%.0f batches, %.4g inferences, %.1f %% of its devices' time; %.0f instance(s) %.1f %% "
+                  "occupied\n",
+                  static_cast<double>(model.batches), model.inferences, 100.0 * model.share_of_devices,
+                  model.instances, 100.0 * model.instance_occupancy);
   out << format("mean batch          %.0f executed, %.0f per request, queue wait ",
                 summary.mean_executed_batch, summary.mean_request_size)
       << significant(summary.mean_queue_wait_s) << " s\n";

@@ -54,7 +54,7 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
       batches_binned_(bin_width_s_), queue_wait_us_(bin_width_s_), gpu_busy_s_(bin_width_s_),
       jobs_running_s_(bin_width_s_), events_done_(bin_width_s_) {
   for (std::size_t m = 0; m < layout_.served_models.size(); ++m)
-    model_counters_.push_back(ModelCounters{0, 0.0, TimeBins(bin_width_s_)});
+    model_counters_.push_back(ModelCounters{0, 0.0, TimeBins(bin_width_s_), TimeBins(bin_width_s_), 0});
   group_device_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
   group_host_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
   device_batches_.assign(static_cast<std::size_t>(gpu_count_), 0);
@@ -120,6 +120,15 @@ void RunRecorder::record_batch(int model, double start_s, double end_s, int batc
   }
 }
 
+void RunRecorder::add_instances(int model, int instances) {
+  model_counters_[static_cast<std::size_t>(model)].instances += instances;
+}
+
+void RunRecorder::record_instance_held(int model, double start_s, double end_s) {
+  model_counters_[static_cast<std::size_t>(model)].instance_held_s.add_spread(start_s, end_s,
+                                                                              end_s - start_s);
+}
+
 void RunRecorder::record_device_busy(int group, int device, double start_s, double end_s) {
   ++device_batches_[static_cast<std::size_t>(device)];
   device_busy_s_[static_cast<std::size_t>(device)] += end_s - start_s;
@@ -150,6 +159,10 @@ void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const 
       capacity += group.devices_per_pod > 0 ? group.devices() : group.pods * group.host_cores;
     }
     usage.share_of_devices = capacity > 0 ? usage.busy_device_s / (capacity * window_s) : 0.0;
+    usage.instances = counters.instances;
+    usage.instance_occupancy = counters.instances > 0 ? counters.instance_held_s.sum_between(from_s, to_s) /
+                                                            (counters.instances * window_s)
+                                                      : 0.0;
     summary.model_usage.push_back(usage);
   }
   std::size_t first_device = 0;
@@ -291,6 +304,24 @@ void RunRecorder::name_bottleneck(RunSummary& summary) const {
   }
   for (const auto& link : summary.links)
     consider(link.kind, link.group, link.name, link.utilisation);
+  // An instance holds its device while it executes, and also while it handles inputs and outputs on a host
+  // core or waits for a device it shares. When that part is what keeps it busy, the instances (one's serial
+  // work) are the limit, and more of them would help; when their devices are as busy (a saturated shared
+  // device), the devices are. "As busy": within a percentage point, so rounding never decides the name.
+  constexpr double instance_margin = 0.01;
+  for (std::size_t m = 0; m < summary.model_usage.size(); ++m) {
+    const auto& model = summary.model_usage[m];
+    if (model.instances == 0) continue;
+    double devices_busy = 0.0;
+    for (const int g : layout_.model_groups[m]) {
+      const auto& usage = summary.group_usage[static_cast<std::size_t>(g)];
+      devices_busy =
+          std::max(devices_busy, usage.devices > 0 ? usage.device_utilisation : usage.host_utilisation);
+    }
+    if (model.instance_occupancy > devices_busy + instance_margin)
+      consider(ResourceKind::instances, std::nullopt, "instances of " + model.model,
+               model.instance_occupancy);
+  }
 }
 
 RunSummary RunRecorder::summarize(double simulated_end_s) const {

@@ -53,6 +53,11 @@ public:
   // requests it merged and their summed time in the queue.
   void record_batch(int model, double start_s, double end_s, int batch_size, int request_count,
                     double queue_wait_sum_s);
+  // A pod's server of model `model` has this many Triton instances (called once per pod and model).
+  void add_instances(int model, int instances);
+  // One instance of model `model` was held from start to end: from taking a batch to answering it (input
+  // handling, waiting for its device, execution, output handling), the serial work of a Triton instance.
+  void record_instance_held(int model, double start_s, double end_s);
   // Device `device` (numbered over all groups, pod by pod) of group `group` executed a batch from start to
   // end.
   void record_device_busy(int group, int device, double start_s, double end_s);
@@ -112,6 +117,8 @@ private:
     std::uint64_t batches = 0;
     double inferences = 0.0;
     TimeBins busy_s;
+    TimeBins instance_held_s;
+    int instances = 0; // over every pod
   };
   std::vector<ModelCounters> model_counters_; // per served model
   std::vector<TimeBins> group_device_busy_s_; // per server group

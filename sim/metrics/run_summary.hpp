@@ -68,6 +68,10 @@ struct ModelServerUsage {
   double inferences = 0.0;       // in those batches
   double busy_device_s = 0.0;    // device-seconds (or core-seconds on CPU) of its batches in the window
   double share_of_devices = 0.0; // busy_device_s / (devices of its groups x window)
+  int instances = 0;             // Triton instances over every pod
+  // Instance-seconds held (from taking a batch to answering it) / (instances x window): the serial work of
+  // an instance, at least its device's share, more when host work or a shared device adds to it.
+  double instance_occupancy = 0.0;
 };
 
 // One server group's resources over the window, and the busiest of them. device_utilisation has the

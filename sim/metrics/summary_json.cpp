@@ -131,7 +131,9 @@ json run_summary_to_json(const RunSummary& summary) {
                       {"batches", usage.batches},
                       {"inferences", usage.inferences},
                       {"busy_device_s", usage.busy_device_s},
-                      {"share_of_devices", usage.share_of_devices}});
+                      {"share_of_devices", usage.share_of_devices},
+                      {"instances", usage.instances},
+                      {"instance_occupancy", usage.instance_occupancy}});
   json groups = json::array();
   for (const auto& usage : summary.group_usage)
     groups.push_back({{"name", usage.name},
@@ -248,7 +250,8 @@ RunSummary run_summary_from_json(const json& in) {
     summary.model_usage.push_back(
         {usage.at("model").get<std::string>(), usage.at("batches").get<std::uint64_t>(),
          usage.at("inferences").get<double>(), usage.at("busy_device_s").get<double>(),
-         usage.at("share_of_devices").get<double>()});
+         usage.at("share_of_devices").get<double>(), usage.value("instances", 0),
+         usage.value("instance_occupancy", 0.0)});
   for (const auto& usage : server.at("groups"))
     summary.group_usage.push_back(
         {usage.at("name").get<std::string>(), usage.at("device_type").get<std::string>(),

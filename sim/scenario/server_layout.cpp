@@ -51,11 +51,9 @@ std::string pod_nics_name(const ServerLayout& layout, const ServerGroup& group) 
 
 namespace {
 const std::pair<ResourceKind, const char*> resource_kind_names[] = {
-    {ResourceKind::device_pool, "device_pool"},
-    {ResourceKind::host_cores, "host_cores"},
-    {ResourceKind::pod_nics, "pod_nics"},
-    {ResourceKind::site_switch, "site_switch"},
-    {ResourceKind::wan, "wan"},
+    {ResourceKind::device_pool, "device_pool"}, {ResourceKind::host_cores, "host_cores"},
+    {ResourceKind::instances, "instances"},     {ResourceKind::pod_nics, "pod_nics"},
+    {ResourceKind::site_switch, "site_switch"}, {ResourceKind::wan, "wan"},
     {ResourceKind::worker_nic, "worker_nic"}};
 } // namespace
 

@@ -29,8 +29,9 @@ ServerLayout make_server_layout(const Scenario& scenario);
 
 // What a resource is, apart from how it is named: code compares kinds (and the group, where a resource is a
 // group's), never display names, which gain the group's name as soon as a scenario has several groups.
-enum class ResourceKind { device_pool, host_cores, pod_nics, site_switch, wan, worker_nic };
-// As files write it: "device_pool", "host_cores", "pod_nics", "site_switch", "wan", "worker_nic".
+enum class ResourceKind { device_pool, host_cores, instances, pod_nics, site_switch, wan, worker_nic };
+// As files write it: "device_pool", "host_cores", "instances", "pod_nics", "site_switch", "wan",
+// "worker_nic".
 const char* resource_kind_name(ResourceKind kind);
 // The kind of that name; none for another text.
 std::optional<ResourceKind> resource_kind_named(const std::string& name);

@@ -93,8 +93,10 @@ TEST_CASE("cms: run --variant serves the variant's model; its summary names the 
   const auto r =
       run_sonicsim("run --out /tmp/sonicsim_cms_variant --variant deeptau " + config_path(one_model));
   REQUIRE(r.exit_code == 0);
-  CHECK(r.output.find("model               deeptau") ==
-        std::string::npos); // one model served: no per-model rows
+  // The one model served has its row: its share of the device and its instance's occupancy.
+  CHECK(r.output.find("model               deeptau: ") != std::string::npos);
+  CHECK(r.output.find("model               particlenet_ak4") == std::string::npos); // run directly
+  CHECK(r.output.find("1 instance(s)") != std::string::npos);
   CHECK(r.output.find("direct inference    ") != std::string::npos);
   CHECK(r.output.find("  deeptau   ") != std::string::npos);
   const auto summary =
@@ -200,4 +202,29 @@ TEST_CASE("cms hlt: FACILE on an FPGA is limited by its 25 Gb/s network, on a GP
   const auto gpu = simulate("cms_hlt_facile_gpu_vs_fpga.yaml");
   CHECK(gpu.bottleneck.sentence() == "devices of gpu_server");
   CHECK(gpu.group_usage[0].device_utilisation > 0.9);
+}
+
+TEST_CASE(
+    "cms: a Triton instance's serial work is a resource; held past its device's time, it is the limit") {
+  // ParticleNet AK4 alone on one T4 with one instance (the perf_analyzer host costs): the instance handles a
+  // batch's inputs on a host core, executes it, handles its outputs, and only then takes the next, so it is
+  // held longer than the device is busy. The run names the instances, not the GPU (77 % busy, 81 % held).
+  const auto cms = sonicsim::testing::simulate("cms_miniaod_2024_one_model_per_t4.yaml");
+  REQUIRE(cms.model_usage.size() == 1);
+  const auto& model = cms.model_usage.front();
+  CHECK(model.instances == 1);
+  CHECK(model.instance_occupancy > cms.group_usage.front().device_utilisation + 0.01);
+  CHECK(cms.bottleneck.kind == sonicsim::ResourceKind::instances);
+  CHECK(cms.bottleneck.busiest == "instances of particlenet_ak4");
+  // ProtoDUNE: no host work and one instance per GPU, so an instance is held exactly while its GPU executes:
+  // the same occupancy, and the GPU pool keeps the name.
+  const auto protodune = sonicsim::testing::simulate("protodune_2020_large_batch.yaml");
+  CHECK(protodune.model_usage.front().instances == 4);
+  CHECK(protodune.model_usage.front().instance_occupancy ==
+        doctest::Approx(protodune.group_usage.front().device_utilisation).epsilon(1e-9));
+  CHECK(protodune.bottleneck.kind == sonicsim::ResourceKind::device_pool);
+  // All four models on one saturated T4: each instance waits for the shared device; the device is named.
+  const auto shared = sonicsim::testing::simulate("cms_miniaod_2024_all_models_one_t4.yaml");
+  CHECK(shared.bottleneck.kind == sonicsim::ResourceKind::device_pool);
+  CHECK(shared.bottleneck.saturated());
 }
