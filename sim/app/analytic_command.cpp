@@ -115,7 +115,10 @@ nlohmann::ordered_json analytic_json(const AnalyticAnswer& answer) {
                   {"t_ideal_s", model.t_ideal_s()},
                   {"n_gpu", model.n_gpu},
                   {"knee_jobs", knee_jobs},
-                  {"optimal_cpu_per_gpu", model.optimal_cpu_per_gpu()}};
+                  // Per CPU process (a job's thread: each has an event in flight), and per job.
+                  {"optimal_cpu_per_gpu", model.optimal_cpu_per_gpu()},
+                  {"threads_per_job", parameters.threads},
+                  {"optimal_jobs_per_gpu", model.optimal_cpu_per_gpu() / parameters.threads}};
   out["network_limit"] = {{"jobs", network_limit_jobs},
                           {"link", parameters.shared_outbound_link},
                           {"capacity_bps", parameters.shared_outbound_bps},
@@ -168,8 +171,15 @@ void print_analytic(const AnalyticAnswer& answer) {
   std::printf("  t_latency = t_preprocess + t_transmit + t_travel = %.4g s\n", model.t_latency_s());
   std::printf("  t_ideal   = t_other_cpu + t_GPU + t_latency       = %.4g s\n", model.t_ideal_s());
   std::printf("  knee      = N_GPU t_ideal / t_GPU                 = %.1f jobs\n", knee_jobs);
-  std::printf("  optimal ratio t_ideal / t_GPU                     = %.1f CPU jobs per GPU\n",
-              model.optimal_cpu_per_gpu());
+  // The model counts CPU processes with an event in flight: a job's threads. One number per job, too.
+  if (parameters.threads > 1)
+    std::printf(
+        "  optimal ratio t_ideal / t_GPU                     = %.1f CPU threads per GPU = %.1f jobs of "
+        "%d threads\n",
+        model.optimal_cpu_per_gpu(), model.optimal_cpu_per_gpu() / parameters.threads, parameters.threads);
+  else
+    std::printf("  optimal ratio t_ideal / t_GPU                     = %.1f CPU jobs per GPU\n",
+                model.optimal_cpu_per_gpu());
   if (network_limit_jobs > 0) {
     std::printf("\nnetwork limit: %.0f jobs fill the %s (%.4g Gb/s) at %.4g Gb/event and %.4g s/event\n",
                 network_limit_jobs, parameters.shared_outbound_link.c_str(),

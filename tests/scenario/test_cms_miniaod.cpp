@@ -228,3 +228,20 @@ TEST_CASE(
   CHECK(shared.bottleneck.kind == sonicsim::ResourceKind::device_pool);
   CHECK(shared.bottleneck.saturated());
 }
+
+TEST_CASE("cms: analytic states the CPU:GPU ratio per thread and per job of 4 threads, the knee in jobs") {
+  // The SONIC model counts CPU processes with an event in flight: a 4-thread job is 4 of them. Its ratio
+  // t_ideal / t_GPU is per thread; per job it is a quarter, which on one T4 is the knee in jobs.
+  const auto r = run_sonicsim("analytic --json " + config_path(one_model));
+  REQUIRE(r.exit_code == 0);
+  const auto json = nlohmann::json::parse(r.output);
+  const auto& sonic = json["model"];
+  CHECK(sonic["threads_per_job"] == 4);
+  CHECK(sonic["optimal_jobs_per_gpu"].get<double>() ==
+        doctest::Approx(sonic["optimal_cpu_per_gpu"].get<double>() / 4.0));
+  CHECK(sonic["optimal_jobs_per_gpu"].get<double>() ==
+        doctest::Approx(sonic["knee_jobs"].get<double>() / sonic["n_gpu"].get<double>()));
+  const auto text = run_sonicsim("analytic " + config_path(one_model));
+  CHECK(text.output.find("CPU threads per GPU = ") != std::string::npos);
+  CHECK(text.output.find("jobs of 4 threads") != std::string::npos);
+}
