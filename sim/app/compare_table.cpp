@@ -44,7 +44,7 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
     const auto parameters = analysis::derive_parameters(c.scenario);
     const int gpus = c.scenario.platform.server_groups.front().devices();
     f.ratio_analytic = c.analysis.ratio;
-    f.knee_analytic = c.analysis.ratio * gpus;
+    f.knee_analytic = c.analysis.jobs_per_gpu() * gpus; // in jobs: the ratio is per CPU thread
     f.network_limit_jobs = c.analysis.network_limit().jobs_at_saturation;
     f.network_link = c.analysis.network_limit().resource;
     Scenario priced = c.scenario;
@@ -70,7 +70,7 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
       one.mean_executed_batch = value(Figure::mean_executed_batch, s, at_jobs);
       one.ratio_simulated = cpu_gpu_ratio(value(Figure::event_mean_s, low, low_load),
                                           value(Figure::gpu_s_per_event, s, at_jobs));
-      one.knee_simulated = one.ratio_simulated * gpus;
+      one.knee_simulated = one.ratio_simulated * gpus / c.analysis.threads;
       for (const auto& field : simulated_fields)
         values[field.name].push_back(one.*field.field);
       if (const auto cost = value_of(Figure::cost_usd_per_event, s, at_jobs)) costs.push_back(*cost);
@@ -163,9 +163,9 @@ void print_compare_table(const CompareTable& table) {
   std::printf("\n%-34s", "network limited by");
   for (const auto& f : table.figures)
     std::printf(" %*.*s", width, width, f.network_link.c_str());
-  std::printf(
-      "\n\nsimulated ratio: low-load event time / GPU-seconds per event at %d jobs; knee = ratio x GPUs\n",
-      table.jobs);
+  std::printf("\n\nsimulated ratio: low-load event time / GPU-seconds per event at %d jobs; knee = ratio x "
+              "GPUs / threads per job\n",
+              table.jobs);
   if (table.replications > 1)
     std::printf(
         "simulated figures: mean +- half-width of the 95 %% interval over %d replications (Student t); "

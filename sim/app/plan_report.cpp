@@ -192,15 +192,17 @@ void print_plan_answer(const Plan& plan) {
 void print_plan_capacity(const Plan& plan) {
   if (plan.mode != Plan::Mode::per_group) {
     const auto& a = plan.analysis;
-    std::printf("CPU:GPU ratio (t_ideal / t_GPU): %.1f:1 analytic, %s:1 simulated\n", a.ratio,
-                interval_text(plan.ratio_simulated, 3).c_str());
+    std::printf("CPU:GPU ratio (t_ideal / t_GPU): %.1f:1 analytic, %s:1 simulated%s\n", a.ratio,
+                interval_text(plan.ratio_simulated, 3).c_str(),
+                a.threads > 1 ? (" (CPU threads; a job has " + std::to_string(a.threads) + ")").c_str() : "");
     if (plan.mode == Plan::Mode::fewest_gpus)
-      std::printf("knee sizing (jobs / simulated ratio, every GPU busy): %s GPUs; the plan's %d keep the "
-                  "targets, which the knee does not\n",
-                  interval_text(plan.knee_sizing, 3).c_str(), plan.layout.gpus());
+      std::printf(
+          "knee sizing (jobs x threads / simulated ratio, every GPU busy): %s GPUs; the plan's %d keep the "
+          "targets, which the knee does not\n",
+          interval_text(plan.knee_sizing, 3).c_str(), plan.layout.gpus());
     else
       std::printf("knee (simulated ratio x GPUs, every GPU busy): %s jobs, against %.0f from the MVA\n",
-                  interval_text(plan.knee_sizing, 4).c_str(), a.ratio * plan.layout.gpus());
+                  interval_text(plan.knee_sizing, 4).c_str(), a.jobs_per_gpu() * plan.layout.gpus());
     std::printf("saturation order on this layout (jobs at which each shared resource is full):\n");
     for (const auto& limit : a.limits)
       std::printf("  %-12s %-36s %9.0f jobs\n", limit.resource.c_str(), limit.capacity.c_str(),

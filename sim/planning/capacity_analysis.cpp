@@ -27,16 +27,19 @@ LayoutAnalysis analyse_layout(const Scenario& scenario, const PodLayout& layout)
   out.t_gpu_s = parameters.t_gpu_s;
   out.module_low_load_s = model.t_module_s(1.0);
   out.ratio = model.optimal_cpu_per_gpu();
-  out.job_traffic_bps = parameters.input_bytes * 8.0 / out.t_ideal_s;
+  // The model counts CPU processes (threads with an event in flight); the plan speaks of jobs.
+  out.threads = parameters.threads;
+  out.job_traffic_bps = out.threads * parameters.input_bytes * 8.0 / out.t_ideal_s;
   out.planned_group = planned_group_index(s);
   out.limits.push_back(ResourceLimit{"GPU pool",
                                      std::to_string(layout.gpus()) + " x " + planned_group(s).device_type +
                                          " in " + std::to_string(layout.pods) + " pod(s)",
-                                     model.knee_jobs(), false, ResourceKind::device_pool, out.planned_group});
+                                     model.knee_jobs() / out.threads, false, ResourceKind::device_pool,
+                                     out.planned_group});
   for (const auto& link : parameters.outbound_links)
     out.limits.push_back(ResourceLimit{link.resource, link.capacity,
-                                       parameters.jobs_filling(link, out.t_ideal_s), true, link.kind,
-                                       link.group});
+                                       parameters.jobs_filling(link, out.t_ideal_s) / out.threads, true,
+                                       link.kind, link.group});
   std::stable_sort(out.limits.begin(), out.limits.end(), [](const ResourceLimit& a, const ResourceLimit& b) {
     return a.jobs_at_saturation < b.jobs_at_saturation;
   });

@@ -25,14 +25,17 @@ struct ResourceLimit {
 
 struct LayoutAnalysis {
   PodLayout layout;
-  double t_ideal_s = 0.0;            // event time without queueing
-  double t_gpu_s = 0.0;              // GPU-seconds per event
-  double module_low_load_s = 0.0;    // accelerated module(s) with one job
-  double ratio = 0.0;                // optimal CPU jobs per GPU: t_ideal / t_GPU (arXiv:2009.04509: 68)
-  double job_traffic_bps = 0.0;      // outbound bits per second of one job at t_ideal
+  double t_ideal_s = 0.0;         // event time without queueing
+  double t_gpu_s = 0.0;           // GPU-seconds per event
+  double module_low_load_s = 0.0; // accelerated module(s) with one job
+  double ratio = 0.0;             // optimal CPU threads per GPU: t_ideal / t_GPU (arXiv:2009.04509: 68)
+  int threads = 1;                // per job: each has an event in flight, so a job is `threads` CPU processes
+  double job_traffic_bps = 0.0;   // outbound bits per second of one job (all its threads) at t_ideal
   std::vector<ResourceLimit> limits; // sorted: the first saturates first
   int planned_group = 0;             // index in platform.server_groups of the group the layout sizes
   const ResourceLimit& first() const { return limits.front(); }
+  // Optimal jobs per GPU: the ratio over the threads of a job.
+  double jobs_per_gpu() const { return ratio / threads; }
   // The tightest link: the network limit.
   const ResourceLimit& network_limit() const;
 };

@@ -68,14 +68,16 @@ std::string Planner::Search::fixed_network_reason(const LayoutAnalysis& analysis
   const double usable_jobs = saturation_threshold * fixed.jobs_at_saturation;
   if (jobs <= usable_jobs) return "";
   char text[512];
-  std::snprintf(text, sizeof text,
-                "impossible target: the %s (%s) saturates first: %d jobs at %.3g Gb/event every %.4g s need "
-                "%.3g Gb/s, but it fills at %.0f jobs (%.0f %% busy at %.0f), so no number of GPUs serves "
-                "%d jobs; give the network more capacity, compress the inputs or plan for fewer jobs",
-                fixed.resource.c_str(), fixed.capacity.c_str(), jobs,
-                analysis.job_traffic_bps * analysis.t_ideal_s / 1e9, analysis.t_ideal_s,
-                jobs * analysis.job_traffic_bps / 1e9, fixed.jobs_at_saturation, saturation_threshold * 100.0,
-                usable_jobs, jobs);
+  std::snprintf(
+      text, sizeof text,
+      "impossible target: the %s (%s) saturates first: %d jobs x %d thread(s) at %.3g Gb/event every "
+      "%.4g s need "
+      "%.3g Gb/s, but it fills at %.0f jobs (%.0f %% busy at %.0f), so no number of GPUs serves "
+      "%d jobs; give the network more capacity, compress the inputs or plan for fewer jobs",
+      fixed.resource.c_str(), fixed.capacity.c_str(), jobs, analysis.threads,
+      analysis.job_traffic_bps * analysis.t_ideal_s / analysis.threads / 1e9, analysis.t_ideal_s,
+      jobs * analysis.job_traffic_bps / 1e9, fixed.jobs_at_saturation, saturation_threshold * 100.0,
+      usable_jobs, jobs);
   return text;
 }
 
@@ -262,7 +264,10 @@ void Planner::Search::finish() {
                       answer.replications[r].value(Figure::gpu_s_per_event).value_or(0.0));
     if (!(ratio > 0.0)) continue;
     ratios.push_back(ratio);
-    knees.push_back(plan_.mode == Plan::Mode::fewest_gpus ? plan_.jobs / ratio : ratio * plan_.layout.gpus());
+    // The ratio is per CPU thread; a job holds `threads` of them.
+    const double threads = scenario_.workload.threads;
+    knees.push_back(plan_.mode == Plan::Mode::fewest_gpus ? plan_.jobs * threads / ratio
+                                                          : ratio * plan_.layout.gpus() / threads);
   }
   plan_.ratio_simulated = confidence_interval_95(ratios);
   plan_.knee_sizing = confidence_interval_95(knees);

@@ -7,6 +7,8 @@
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <doctest/doctest.h>
+
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -244,4 +246,29 @@ TEST_CASE("cms: analytic states the CPU:GPU ratio per thread and per job of 4 th
   const auto text = run_sonicsim("analytic " + config_path(one_model));
   CHECK(text.output.find("CPU threads per GPU = ") != std::string::npos);
   CHECK(text.output.find("jobs of 4 threads") != std::string::npos);
+}
+
+TEST_CASE("cms: a plan for 4-thread jobs sizes in jobs: saturation order and knee sizing count threads") {
+  // 300 jobs of 4 threads keep 1,200 events in flight. The GPU pool of the answer fills at the analytic knee
+  // (91.7 jobs per T4, 366.8 threads) x its GPUs, and the knee sizing is jobs x threads / simulated ratio:
+  // about 3 T4, where counting jobs as threads would say 0.8.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "sonicsim_cms_plan_threads";
+  std::filesystem::remove_all(dir);
+  const auto r = run_sonicsim("plan " + config_path(one_model) +
+                              " --jobs 300 --set workload.events_per_job=20 --replications 2 "
+                              "--max-replications 3 -j 2 -q --out " +
+                              dir.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto plan = sonicsim::testing::read_json(dir / "plan.json");
+  const auto analytic =
+      nlohmann::json::parse(run_sonicsim("analytic --json " + config_path(one_model)).output);
+  const double knee_jobs_per_gpu = analytic["model"]["knee_jobs"].get<double>(); // one T4 in the scenario
+  const int gpus = plan["plan"]["gpus"];
+  CHECK(plan["saturation"]["order"][0]["resource"] == "GPU pool");
+  CHECK(plan["saturation"]["first_at_jobs"].get<double>() == doctest::Approx(knee_jobs_per_gpu * gpus));
+  const double ratio = plan["ratio"]["simulated"]["mean"];
+  CHECK(plan["knee_sizing"]["mean"].get<double>() == doctest::Approx(300.0 * 4.0 / ratio));
+  CHECK(plan["knee_sizing"]["mean"].get<double>() > 2.0);
+  CHECK(plan["knee_sizing"]["mean"].get<double>() < 5.0);
 }
