@@ -72,8 +72,9 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
     const auto parameters = analysis::derive_parameters(scenario);
     row.analytic = analysis::analytic_curve(parameters, {row.jobs}).front();
     const auto model = parameters.latency_model();
-    row.analytic_knee_jobs = model.knee_jobs();
-    row.network_limit_jobs = parameters.network_limited_jobs(model.t_ideal_s());
+    // The model counts CPU processes (a job's threads); the table counts jobs.
+    row.analytic_knee_jobs = model.knee_jobs() / parameters.threads;
+    row.network_limit_jobs = parameters.network_limited_jobs(model.t_ideal_s()) / parameters.threads;
   } catch (const InputError&) {
     // No accelerated module: the row has simulated values only.
   } catch (const std::invalid_argument&) {

@@ -102,15 +102,18 @@ std::optional<double> analytic_value(const ValidationCase& c) {
     const auto scenario = load_scenario_file(c.run.scenario_path, c.run.overrides);
     const auto parameters = analysis::derive_parameters(scenario);
     const auto model = parameters.latency_model();
-    const double jobs = scenario.workload.jobs;
-    if (c.observable == "module_mean_s") return model.t_module_s(jobs);
-    if (c.observable == "event_mean_s") return model.t_sonic_s(jobs);
-    if (c.observable == "knee_jobs") return model.knee_jobs();
-    if (c.observable == "event_knee_jobs") return parameters.network_limited_jobs(model.t_ideal_s());
-    if (c.observable == "cpu_per_gpu_ratio") return model.optimal_cpu_per_gpu();
+    // The model's n_cpu: CPU processes with an event in flight, a job's threads each.
+    const double processes = scenario.workload.jobs * parameters.threads;
+    if (c.observable == "module_mean_s") return model.t_module_s(processes);
+    if (c.observable == "event_mean_s") return model.t_sonic_s(processes);
+    // In jobs: the model counts CPU processes, a job's threads.
+    if (c.observable == "knee_jobs") return model.knee_jobs() / parameters.threads;
+    if (c.observable == "event_knee_jobs")
+      return parameters.network_limited_jobs(model.t_ideal_s()) / parameters.threads;
+    if (c.observable == "cpu_per_gpu_ratio") return model.optimal_cpu_per_gpu() / parameters.threads;
     if (c.observable == "plateau_s") return model.t_module_s(1.0);
     if (c.observable == "mean_request_size") return parameters.mean_request_size;
-    if (c.observable == "inferences_per_s" && model.saturated(jobs))
+    if (c.observable == "inferences_per_s" && model.saturated(processes))
       return parameters.inferences * parameters.n_gpu / parameters.t_gpu_s;
   } catch (const std::exception&) {
     // No accelerated module (CPU-only): the analytic model has nothing to say.
