@@ -8,10 +8,7 @@
 namespace sonicsim::analysis {
 
 FigureContext figure_context(const Scenario& scenario) {
-  FigureContext context;
-  context.scenario = &scenario;
-  for (const auto& module : scenario.workload.pipeline)
-    if (module.served()) context.modules.push_back(module.name);
+  FigureContext context = served_figure_context(scenario);
   try {
     context.inferences_per_event = derive_parameters(scenario).inferences;
   } catch (const InputError&) {

@@ -102,6 +102,14 @@ const FigureSpec& spec_of(Figure figure) {
   throw std::logic_error("figure missing from the figure table");
 }
 
+FigureContext served_figure_context(const Scenario& scenario) {
+  FigureContext context;
+  context.scenario = &scenario;
+  for (const auto& module : scenario.workload.pipeline)
+    if (module.served()) context.modules.push_back(module.name);
+  return context;
+}
+
 std::optional<double> value_of(Figure figure, const RunSummary& s, const FigureContext& context) {
   const bool events = s.event.count > 0;
   switch (figure) {

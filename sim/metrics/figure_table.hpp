@@ -74,6 +74,10 @@ struct FigureContext {
   double inferences_per_event = 0.0;
 };
 
+// The context a scenario gives without its analytic parameters: its served modules and its prices (no
+// inferences per event: analysis::figure_context adds them, for gpu_s_per_event).
+FigureContext served_figure_context(const Scenario& scenario);
+
 // The figure's value in one run; none when the run does not define it (no module of that name ran, a price
 // is missing, no event completed).
 std::optional<double> value_of(Figure figure, const RunSummary& summary, const FigureContext& context);

@@ -4,13 +4,6 @@
 
 namespace sonicsim {
 
-double accelerated_module_s(const RunSummary& summary, const std::vector<std::string>& modules) {
-  double total_s = 0.0;
-  for (const auto& [name, statistics] : summary.modules)
-    if (std::find(modules.begin(), modules.end(), name) != modules.end()) total_s += statistics.mean_s;
-  return total_s;
-}
-
 double gpu_seconds_per_event(const RunSummary& summary, double inferences_per_event) {
   if (summary.inferences_per_s <= 0.0) return 0.0;
   return summary.gpu_utilisation * summary.gpus / summary.inferences_per_s * inferences_per_event;

@@ -11,9 +11,6 @@
 
 namespace sonicsim {
 
-// Sum of the mean times of the named modules (the remote_inference modules).
-double accelerated_module_s(const RunSummary& summary, const std::vector<std::string>& modules);
-
 // GPU-seconds per event: busy GPU-seconds per inference measured at the server in the run's window, times the
 // scenario's mean inferences per event. Measured per inference (not per completed event) because both the
 // busy time and the inferences are counted at the server over the same window.

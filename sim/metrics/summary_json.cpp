@@ -290,10 +290,7 @@ RunSummary run_summary_from_json(const json& in) {
 }
 
 json figures_to_json(const Scenario& scenario, const RunSummary& summary) {
-  FigureContext context;
-  context.scenario = &scenario;
-  for (const auto& module : scenario.workload.pipeline)
-    if (module.served()) context.modules.push_back(module.name);
+  const FigureContext context = served_figure_context(scenario);
   json figures = json::object();
   for (const auto& spec : figure_table())
     if (const auto value = value_of(spec.figure, summary, context)) {

@@ -50,10 +50,7 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
   row.point = point;
   row.jobs = scenario.workload.jobs;
   row.replications = static_cast<int>(replications.size());
-  std::vector<std::string> accelerated;
-  for (const auto& module : scenario.workload.pipeline)
-    if (module.served()) accelerated.push_back(module.name);
-  const FigureContext context{accelerated, &scenario, 0.0};
+  const FigureContext context = served_figure_context(scenario);
   for (const Figure figure : simulated_sweep_figures) {
     std::vector<double> list;
     for (const auto& summary : replications)
