@@ -10,7 +10,7 @@ trap 'rm -rf "$dir"' EXIT
 (
   trap '' XFSZ
   ulimit -f 8
-  exec "$binary" run --out "$dir/out" --set workload.jobs=100 --set workload.events_per_job=6
+  exec "$binary" run --out "$dir/out" --set workload.jobs=100 --set workload.events_per_job=6 --set output.precision=off
 ) >"$dir/stdout" 2>"$dir/stderr"
 code=$?
 fail() {

@@ -98,7 +98,9 @@ void JobClient::begin() {
   started_ = true;
   job_start_s_ = sg4::Engine::get_clock();
   warmup_end_s_ = job_start_s_;
-  events_ = placement_.events.value_or(workload.events_per_job);
+  events_ = placement_.events.value_or(context_.run_length ? context_.run_length->current()
+                                                           : workload.events_per_job);
+  if (workload.warmup_events == 0 && !workload.campaign) context_.recorder.record_job_ready(job_start_s_);
   // Thread 0 uses the job's stream, thread t > 0 its own.
   threads_running_ = workload.threads;
   for (int t = 0; t < workload.threads; ++t) {
@@ -128,6 +130,8 @@ void JobClient::thread_finished() {
 }
 
 void JobClient::next_event(Thread& thread) {
+  if (next_event_ >= events_ && context_.run_length && !placement_.events)
+    events_ = context_.run_length->events_per_job(events_, sg4::Engine::get_clock());
   if (next_event_ >= events_) {
     thread_finished();
     return;
@@ -161,7 +165,11 @@ void JobClient::next_module(Thread& thread) {
     if (thread.open_at_end) --context_.events_open_at_end;
     thread.open_at_end = false;
     if (!thread.after_end) context_.recorder.record_event(event);
-    if (event.warmup) warmup_end_s_ = std::max(warmup_end_s_, event.end_s);
+    if (event.warmup) {
+      warmup_end_s_ = std::max(warmup_end_s_, event.end_s);
+      if (++warmup_events_ended_ == scenario_.workload.warmup_events && !scenario_.workload.campaign)
+        context_.recorder.record_job_ready(warmup_end_s_);
+    }
     next_event(thread);
     return;
   }

@@ -11,6 +11,7 @@
 
 #include "sim/actors/inference_server.hpp"
 #include "sim/actors/kernel_flows.hpp"
+#include "sim/actors/run_length.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/platform/site_platform.hpp"
 #include "sim/policy/request_split.hpp"
@@ -61,6 +62,9 @@ struct JobContext {
   // campaign.finish_events: events started before the window's end and not yet ended; the run goes on
   // until there are none.
   int events_open_at_end = 0;
+  // Fixed runs: the events per job, extended by the precision rule; none in campaigns (their slots' events
+  // are set by the scheduler).
+  RunLength* run_length = nullptr;
 };
 
 class JobClient {
@@ -127,7 +131,8 @@ private:
   int threads_running_ = 0;
   bool started_ = false;
   double job_start_s_ = 0.0;
-  double warmup_end_s_ = 0.0;                                 // the latest end of a warm-up event
+  double warmup_end_s_ = 0.0; // the latest end of a warm-up event
+  int warmup_events_ended_ = 0;
   std::vector<Connection> connections_;                       // per served model
   std::vector<std::optional<std::size_t>> module_connection_; // per pipeline module: index in connections_
   RequestSplitter request_splitter_;

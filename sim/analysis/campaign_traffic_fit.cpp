@@ -6,8 +6,24 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <vector>
 
 namespace sonicsim::analysis {
+namespace {
+
+double lag1_autocorrelation(const std::vector<double>& values) {
+  double mean = 0.0;
+  for (const double v : values)
+    mean += v / static_cast<double>(values.size());
+  double variance = 0.0, covariance = 0.0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    variance += (values[i] - mean) * (values[i] - mean);
+    if (i + 1 < values.size()) covariance += (values[i] - mean) * (values[i + 1] - mean);
+  }
+  return variance > 0 ? covariance / variance : 0.0;
+}
+
+} // namespace
 
 void fit_campaign_traffic(CampaignSummary& campaign) {
   const auto& jobs = campaign.fit_jobs;
@@ -18,8 +34,17 @@ void fit_campaign_traffic(CampaignSummary& campaign) {
     campaign.fit_valid = true;
     campaign.slope_gbps_per_job = fit.slope;
     campaign.intercept_gbps = fit.intercept;
-    campaign.slope_se_gbps_per_job = fit.slope_se;
-    campaign.intercept_se_gbps = fit.intercept_se;
+    // Consecutive intervals are not independent (a minute's traffic is much like the last one's): the
+    // least-squares errors assume they are. As batch means do for a mean, the errors are widened by
+    // sqrt((1 + r) / (1 - r)), r the lag-1 autocorrelation of the residuals in time order.
+    std::vector<double> residuals;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+      residuals.push_back(gbps[i] - (fit.intercept + fit.slope * jobs[i]));
+    campaign.fit_residual_lag1 = lag1_autocorrelation(residuals);
+    const double r = std::clamp(campaign.fit_residual_lag1, 0.0, 0.95);
+    const double widening = std::sqrt((1.0 + r) / (1.0 - r));
+    campaign.slope_se_gbps_per_job = fit.slope_se * widening;
+    campaign.intercept_se_gbps = fit.intercept_se * widening;
     campaign.fit_r_squared = fit.r_squared;
     campaign.fit_intervals = fit.points;
     campaign.fit_jobs_min = *std::min_element(jobs.begin(), jobs.end());
@@ -30,7 +55,7 @@ void fit_campaign_traffic(CampaignSummary& campaign) {
         std::accumulate(gbps.begin(), gbps.end(), 0.0) / static_cast<double>(gbps.size());
     campaign.fit_determined =
         campaign.fit_jobs_max - campaign.fit_jobs_min >= traffic_fit_min_jobs_span * campaign.fit_jobs_max &&
-        fit.slope_se <= traffic_fit_max_relative_se * std::abs(fit.slope);
+        campaign.slope_se_gbps_per_job <= traffic_fit_max_relative_se * std::abs(fit.slope);
   } catch (const std::invalid_argument&) {
     // Running jobs were the same in every interval: no line to fit.
   }

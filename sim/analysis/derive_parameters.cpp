@@ -52,6 +52,8 @@ void derive_device_stations(Derivation& d) {
         station.limited_by_instances = true;
         station.servers = instances;
         station.demand_s = held_s;
+        // Named as the simulator's summary names this limit (the recorder's instance occupancy).
+        station.name = "instances of " + d.device_demand[g][only].first;
       }
     }
     d.out.server_stations.push_back(station);

@@ -24,10 +24,11 @@ NetworkWithResources build_closed_network(const ScenarioParameters& p) {
   models::ClosedNetwork& network = out.network;
   for (const auto& station : p.server_stations) {
     network.stations.push_back(models::QueueingStation{station.name, station.demand_s, station.servers});
-    out.resources.push_back({station.kind == ScenarioParameters::ServerStation::Kind::devices
-                                 ? ResourceKind::device_pool
-                                 : ResourceKind::host_cores,
-                             station.group});
+    out.resources.push_back(
+        {station.limited_by_instances                                       ? ResourceKind::instances
+         : station.kind == ScenarioParameters::ServerStation::Kind::devices ? ResourceKind::device_pool
+                                                                            : ResourceKind::host_cores,
+         station.limited_by_instances ? std::nullopt : std::optional<int>(station.group)});
   }
   const double out_bits = p.input_bytes * 8.0;
   const double switch_left_bps = p.switch_bandwidth_bps - p.background_bps;

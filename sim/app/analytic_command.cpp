@@ -2,6 +2,8 @@
 // from the scenario (and where each comes from), the SONIC model's knee and optimal CPU:GPU ratio, the
 // network limit and the MVA curve next to the piecewise model; --json gives the same as one JSON document.
 #include "sim/app/commands.hpp"
+#include "sim/metrics/scenario_json.hpp"
+#include "sim/scenario/provenance.hpp"
 
 #include "sim/metrics/number_text.hpp"
 
@@ -153,6 +155,7 @@ nlohmann::ordered_json analytic_json(const AnalyticAnswer& answer) {
   for (const auto& caveat : parameters.caveats)
     notes.push_back(caveat);
   notes.push_back(mva_note);
+  out["assumptions"] = provenance_to_json(assumptions_in_use(scenario));
   return out;
 }
 
@@ -210,6 +213,10 @@ void print_analytic(const AnalyticAnswer& answer) {
   std::printf("\nnotes:\n  - %s\n", mva_note.c_str());
   for (const auto& caveat : parameters.caveats)
     std::printf("  - %s\n", caveat.c_str());
+  const auto assumptions = assumptions_in_use(scenario);
+  if (!assumptions.empty())
+    std::printf("\nrests on assumed values (the scenario's provenance:):\n%s",
+                assumptions_text(assumptions, "  ").c_str());
 }
 
 int analytic(const AnalyticArguments& arguments) {

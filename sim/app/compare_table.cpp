@@ -3,6 +3,8 @@
 #include "sim/analysis/scenario_parameters.hpp"
 #include "sim/metrics/figure_table.hpp"
 #include "sim/metrics/run_figures.hpp"
+#include "sim/metrics/scenario_json.hpp"
+#include "sim/scenario/provenance.hpp"
 
 #include <cstdio>
 #include <functional>
@@ -41,6 +43,7 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
     f.name = c.name.empty() ? "base" : c.name;
     for (const auto& variant : c.scenario.variants)
       if (variant.name == c.name) f.description = variant.description;
+    f.assumptions = assumptions_in_use(c.scenario);
     const auto parameters = analysis::derive_parameters(c.scenario);
     const int gpus = c.scenario.platform.server_groups.front().devices();
     f.ratio_analytic = c.analysis.ratio;
@@ -75,6 +78,10 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
         values[field.name].push_back(one.*field.field);
       if (const auto cost = value_of(Figure::cost_usd_per_event, s, at_jobs)) costs.push_back(*cost);
       bottlenecks.push_back(s.bottleneck);
+      for (const RunSummary* run : {&s, &low})
+        if (run->precision.too_short())
+          f.too_short = (run == &low ? "low-load run of replication " : "replication ") + std::to_string(r) +
+                        ": " + run->precision.shortfall();
       ++f.replications;
     }
     if (f.replications > 0) {
@@ -163,6 +170,11 @@ void print_compare_table(const CompareTable& table) {
   std::printf("\n%-34s", "network limited by");
   for (const auto& f : table.figures)
     std::printf(" %*.*s", width, width, f.network_link.c_str());
+  for (const auto& f : table.figures)
+    if (!f.too_short.empty())
+      std::printf("\nUNDECIDED %s: too short for output.precision even extended (%s); its figures are not "
+                  "evidence",
+                  f.name.c_str(), f.too_short.c_str());
   std::printf("\n\nsimulated ratio: low-load event time / GPU-seconds per event at %d jobs; knee = ratio x "
               "GPUs / threads per job\n",
               table.jobs);
@@ -173,6 +185,10 @@ void print_compare_table(const CompareTable& table) {
         table.replications);
   for (const auto& f : table.figures)
     if (!f.description.empty()) std::printf("  %s: %s\n", f.name.c_str(), f.description.c_str());
+  for (const auto& f : table.figures)
+    if (!f.assumptions.empty())
+      std::printf("%s rests on assumed values (the scenario's provenance:):\n%s", f.name.c_str(),
+                  assumptions_text(f.assumptions, "  ").c_str());
 }
 
 nlohmann::ordered_json compare_to_json(const CompareTable& table) {
@@ -191,6 +207,8 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
                                   {"gpu_utilisation", f.gpu_utilisation},
                                   {"mean_executed_batch", f.mean_executed_batch},
                                   {"bottleneck", f.bottleneck},
+                                  {"too_short", f.too_short},
+                                  {"assumptions", provenance_to_json(f.assumptions)},
                                   {"ratio_analytic", f.ratio_analytic},
                                   {"ratio_simulated", f.ratio_simulated},
                                   {"knee_jobs_analytic", f.knee_analytic},

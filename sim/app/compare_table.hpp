@@ -39,10 +39,14 @@ struct VariantFigures {
   double events_per_s = 0.0;
   double gpu_utilisation = 0.0;
   double mean_executed_batch = 0.0;
-  std::string bottleneck;       // vote_bottleneck over the replications, as a sentence
-  double ratio_analytic = 0.0;  // t_ideal / t_GPU
-  double ratio_simulated = 0.0; // low-load event time / GPU-seconds per event at the compared jobs
-  double knee_analytic = 0.0;   // jobs: ratio x GPUs
+  std::string bottleneck; // vote_bottleneck over the replications, as a sentence
+  // Runs (loaded or low-load) that missed the precision rule even extended: why; the column is then
+  // undecided (its figures are shown, marked, and are not evidence).
+  std::string too_short;
+  std::vector<Provenance> assumptions; // the assumed values the column's scenario uses
+  double ratio_analytic = 0.0;         // t_ideal / t_GPU
+  double ratio_simulated = 0.0;        // low-load event time / GPU-seconds per event at the compared jobs
+  double knee_analytic = 0.0;          // jobs: ratio x GPUs
   double knee_simulated = 0.0;
   double network_limit_jobs = 0.0;
   std::string network_link;

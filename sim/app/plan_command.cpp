@@ -114,7 +114,7 @@ void check_targets(const PlanArguments& arguments, const Scenario& scenario,
     throw InputError(
         "--cost needs prices, but the scenario has no " + keys +
         ": add costs: {device_hour: {T4: USD, ...}, cpu_hour: USD} (US dollars per hour of one device "
-        "of each type and of one job slot) or --set " +
+        "of each type and of one CPU core of a job; optional pod_hour: one server pod's host) or --set " +
         missing.front() + "=...");
   }
 }
@@ -270,7 +270,8 @@ void register_plan_command(CLI::App& app, int& result) {
   command->add_flag(
       "--cost", arguments->cost,
       "Require the cost per event (the scenario's costs.device_hour.TYPE and costs.cpu_hour, in USD per "
-      "hour of one device of each type and of one job slot)");
+      "hour of one device of each type and of one CPU core a job holds; costs.pod_hour, a server pod's "
+      "host, is added when given)");
   command
       ->add_option("--out", arguments->output_dir,
                    "Output directory for plan.json (default: out/plan_<scenario name>)")

@@ -2,6 +2,8 @@
 #include "sim/app/plan_report.hpp"
 
 #include "sim/execution/state_file.hpp"
+#include "sim/metrics/cost_bill_output.hpp"
+#include "sim/metrics/scenario_json.hpp"
 
 namespace sonicsim {
 namespace {
@@ -53,6 +55,7 @@ nlohmann::ordered_json run_json(const PlanRun& run) {
   json["seeds"] = seeds;
   json["wall_clock_s"] = run.wall_clock_s;
   json["error"] = run.error;
+  json["too_short"] = run.too_short;
   return json;
 }
 
@@ -124,6 +127,7 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
       {"first", plan.replications}, {"most", plan.max_replications}, {"indifference", plan.indifference}};
   json["searched"] = plan.searched;
   json["held_fixed"] = plan.held_fixed;
+  json["assumptions"] = provenance_to_json(plan.assumptions);
   json["max_gpus_per_pod"] = plan.max_gpus_per_pod;
   json["layout_rule"] = plan.layout_rule;
   json["analytic"] = {{"module_low_load_s", plan.analytic_module_low_load_s},
@@ -160,6 +164,7 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
     json["saturation"] = {{"order", limits_json(plan.station_saturation)}};
     json["cost_per_event"] =
         plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
+    json["cost_bill"] = plan.bill ? cost_bill_to_json(*plan.bill) : nlohmann::ordered_json();
     return json;
   }
   const auto& a = plan.analysis;
@@ -194,6 +199,7 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
                      {"headroom", network.jobs_at_saturation / plan.jobs - 1.0}};
   json["cost_per_event"] =
       plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
+  json["cost_bill"] = plan.bill ? cost_bill_to_json(*plan.bill) : nlohmann::ordered_json();
   return json;
 }
 

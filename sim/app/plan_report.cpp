@@ -1,10 +1,14 @@
 #include "sim/app/plan_report.hpp"
 
 #include "sim/app/sweep_point_files.hpp"
+#include "sim/metrics/cost_bill_output.hpp"
 #include "sim/metrics/number_text.hpp"
 #include "sim/metrics/run_recorder.hpp"
+#include "sim/scenario/provenance.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <sstream>
 
 namespace sonicsim {
 namespace {
@@ -49,6 +53,7 @@ void print_run(const PlanRun& run) {
               run.bottleneck.sentence().c_str());
   std::printf("            %s\n", checks.c_str());
   if (!run.error.empty()) std::printf("            (%s)\n", run.error.c_str());
+  if (!run.too_short.empty()) std::printf("            (undecided: %s)\n", run.too_short.c_str());
 }
 
 void print_groups(const Plan& plan) {
@@ -209,12 +214,17 @@ void print_plan_capacity(const Plan& plan) {
                   limit.jobs_at_saturation);
     const auto& chosen = plan.options[plan.chosen];
     if (chosen.analytic_layout_fast_nic) {
+      // --nics searched the NIC: the choice among them was made (by cost or devices), nothing to try.
+      const bool nic_searched = std::none_of(plan.held_fixed.begin(), plan.held_fixed.end(),
+                                             [](const std::string& s) { return s.rfind("pod NIC", 0) == 0; });
       if (chosen.analytic_layout_fast_nic->gpus() < chosen.analytic_layout.gpus())
         std::printf("limited by: the pod NIC (%s, %s) decided the layout: with %s NICs the MVA asks %d GPUs "
-                    "instead of %d; try --nics\n",
-                    gbps_text(chosen.nic_bps).c_str(), plan.held_fixed.empty() ? "searched" : "held fixed",
+                    "instead of %d%s\n",
+                    gbps_text(chosen.nic_bps).c_str(),
+                    nic_searched ? "chosen among the NICs searched" : "held fixed",
                     gbps_text(chosen.analytic_layout_fast_nic->nic_bps).c_str(),
-                    chosen.analytic_layout_fast_nic->gpus(), chosen.analytic_layout.gpus());
+                    chosen.analytic_layout_fast_nic->gpus(), chosen.analytic_layout.gpus(),
+                    nic_searched ? " (see the options above for why it lost)" : "; try --nics");
       else
         std::printf("limited by: the devices; a %s pod NIC would not change the MVA's layout\n",
                     gbps_text(chosen.analytic_layout_fast_nic->nic_bps).c_str());
@@ -244,13 +254,22 @@ void print_plan(const Plan& plan) {
     return;
   }
   print_plan_answer(plan);
+  if (!plan.assumptions.empty())
+    std::printf("rests on assumed values (the scenario's provenance:):\n%s",
+                assumptions_text(plan.assumptions, "  ").c_str());
   print_plan_capacity(plan);
-  if (plan.cost_usd_per_event)
-    std::printf("cost per event: %s USD at the devices' own prices (costs.device_hour)\n",
+  if (plan.cost_usd_per_event) {
+    std::printf("cost per event: %s USD (95 %% interval over the replications); the bill at the mean:\n",
                 interval_text(*plan.cost_usd_per_event).c_str());
-  else
-    std::printf(
-        "cost per event: no prices for these devices in the scenario (costs: device_hour, cpu_hour)\n");
+    if (plan.bill) {
+      std::ostringstream bill;
+      print_cost_bill(bill, *plan.bill, "  ");
+      std::fputs(bill.str().c_str(), stdout);
+    }
+  } else {
+    std::printf("cost per event: no prices in the scenario for these devices or the jobs' cores (costs: "
+                "device_hour: {TYPE: USD}, cpu_hour: USD, pod_hour: USD)\n");
+  }
 }
 
 } // namespace sonicsim

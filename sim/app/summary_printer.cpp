@@ -1,7 +1,10 @@
 #include "sim/app/summary_printer.hpp"
 
+#include "sim/metrics/cost_bill_output.hpp"
 #include "sim/metrics/number_text.hpp"
+#include "sim/scenario/provenance.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -24,11 +27,12 @@ void print_campaign_lines(std::ostream& out, const CampaignSummary& campaign) {
       "campaign            %.0f running jobs, %.1f Gb/s outbound (full scale; simulated at scale %g)\n",
       campaign.mean_running_jobs, campaign.mean_outbound_gbps, campaign.scale);
   if (campaign.fit_valid && campaign.fit_determined) {
-    out << format("traffic vs jobs     %.4f +- %.4f Gb/s per job + %.1f +- %.1f Gb/s background (R^2 %.3f, "
-                  "%.0f-%.0f jobs)\n",
-                  campaign.slope_gbps_per_job, campaign.slope_se_gbps_per_job, campaign.intercept_gbps,
-                  campaign.intercept_se_gbps, campaign.fit_r_squared, campaign.fit_jobs_min,
-                  campaign.fit_jobs_max);
+    out << format(
+        "traffic vs jobs     %.4f +- %.4f Gb/s per job + %.1f +- %.1f Gb/s background (R^2 %.3f, "
+        "%.0f-%.0f jobs; +- one standard error, widened for lag-1 correlation %.2f of the minutes)\n",
+        campaign.slope_gbps_per_job, campaign.slope_se_gbps_per_job, campaign.intercept_gbps,
+        campaign.intercept_se_gbps, campaign.fit_r_squared, campaign.fit_jobs_min, campaign.fit_jobs_max,
+        campaign.fit_residual_lag1);
   } else if (campaign.fit_valid) {
     // A line through a narrow cloud of points has a slope set by the noise: say so rather than print it.
     out << format("traffic vs jobs     no line: below saturation the running jobs only spanned %.0f-%.0f; "
@@ -44,39 +48,8 @@ void print_campaign_lines(std::ostream& out, const CampaignSummary& campaign) {
       << "\n";
 }
 
-void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSummary& summary) {
-  const auto& workload = scenario.workload;
-  out << "scenario " << scenario.name << ": " << workload.jobs << " jobs x " << workload.events_per_job
-      << " events (" << workload.warmup_events << " warm-up), seed " << scenario.seed << "\n";
-  out << format("steady-state window %.0f s .. %.0f s", summary.window_start_s, summary.window_end_s)
-      << (summary.steady_state_window ? ""
-                                      : "  (WARNING: no steady state; whole run used — add events_per_job)")
-      << "\n\n";
-  // Four significant digits per value: a 110 s CPU step and a few-millisecond inference in one table.
-  out << "time per event (s)          mean        p50        p95\n";
-  const auto time_row = [&out](const std::string& name, const TimeStatistics& stats) {
-    char line[160];
-    std::snprintf(line, sizeof line, "  %-22s %10s %10s %10s\n", name.c_str(),
-                  significant(stats.mean_s).c_str(), significant(stats.p50_s).c_str(),
-                  significant(stats.p95_s).c_str());
-    out << line;
-  };
-  for (const auto& [name, stats] : summary.modules)
-    time_row(name, stats);
-  time_row("event", summary.event);
-  out << "\n";
-  out << format("events/s            %.4g   (%.0f completed, %.0f failed)\n", summary.events_per_s,
-                static_cast<double>(summary.events_completed), static_cast<double>(summary.events_failed));
-  if (workload.threads > 1)
-    out << format("events/s per job    %.4g   (%.0f threads per job)\n", summary.events_per_s_per_job,
-                  static_cast<double>(workload.threads));
-  if (const auto& direct = summary.direct_inference)
-    out << format(
-        "direct inference    %.4g events/s per job (%.4g s per event); this run %.4g: gain %+.1f %%\n",
-        direct->events_per_s_per_job, direct->event_mean_s, direct->service_events_per_s_per_job,
-        100.0 * direct->gain);
-  out << format("inferences/s        %.4g\n", summary.inferences_per_s);
-  out << format("GPU utilisation     %.1f %% of %.0f GPUs\n", 100.0 * summary.gpu_utilisation, summary.gpus);
+// Each server group's devices, host cores and NICs, then each model's share of the devices and its instances.
+void print_server_lines(std::ostream& out, const RunSummary& summary) {
   // Each server group's devices (Triton's nv_gpu_utilization), host cores and NICs, and the busiest of them.
   for (const auto& group : summary.group_usage) {
     out << "server group        " << group.name << ": " << group.devices << " x " << group.device_type
@@ -94,6 +67,74 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
                   "occupied\n",
                   static_cast<double>(model.batches), model.inferences, 100.0 * model.share_of_devices,
                   model.instances, 100.0 * model.instance_occupancy);
+}
+
+// The 95 % batch-means half-width of each headline figure, and whether the precision rule is met.
+void print_precision(std::ostream& out, const RunPrecision& precision) {
+  if (!precision.applies) return;
+  out << "precision (95 %)   ";
+  if (precision.intervals.batches > 0) {
+    for (const auto& figure : precision.intervals.figures)
+      out << ' ' << figure.figure << " +-" << significant(100.0 * figure.relative, 2) << " %";
+    out << "  (batch means, " << precision.intervals.batches << " batches of "
+        << significant(precision.intervals.batch_s, 3) << " s)";
+  }
+  if (precision.target_relative <= 0)
+    out << (precision.intervals.batches > 0 ? "; " : " ") << "rule off (output.precision: off)";
+  else if (precision.met)
+    out << ": within " << significant(100.0 * precision.target_relative, 2) << " %";
+  else
+    out << (precision.intervals.batches > 0 ? "\n                   " : " ")
+        << "NOT within the precision asked: " << precision.shortfall();
+  out << "\n";
+}
+
+void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSummary& summary) {
+  const auto& workload = scenario.workload;
+  const RunPrecision& precision = summary.precision;
+  out << "scenario " << scenario.name << ": " << workload.jobs << " jobs x " << workload.events_per_job
+      << " events (" << workload.warmup_events << " warm-up)";
+  if (precision.extensions > 0)
+    out << ", extended to " << precision.events_per_job << " events per job by the precision rule";
+  out << ", seed " << scenario.seed << "\n";
+  out << format("steady-state window %.0f s .. %.0f s", summary.window_start_s, summary.window_end_s)
+      << (summary.steady_state_window ? ""
+                                      : "  (WARNING: no steady state; whole run used — add events_per_job)")
+      << "\n";
+  print_precision(out, precision);
+  const auto assumptions = assumptions_in_use(scenario);
+  if (!assumptions.empty())
+    out << "rests on assumed values (the scenario's provenance:):\n" << assumptions_text(assumptions, "  ");
+  out << "\n";
+  // Four significant digits per value: a 110 s CPU step and a few-millisecond inference in one table.
+  out << "time per event (s)          mean        p50        p95\n";
+  const auto time_row = [&out](const std::string& name, const TimeStatistics& stats) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-22s %10s %10s %10s\n", name.c_str(),
+                  significant(stats.mean_s).c_str(), significant(stats.p50_s).c_str(),
+                  significant(stats.p95_s).c_str());
+    out << line;
+  };
+  for (const auto& [name, stats] : summary.modules)
+    time_row(name, stats);
+  time_row("event", summary.event);
+  out << "\n";
+  if (summary.campaign && summary.campaign->scale != 1.0)
+    out << format("scale               the site simulated at %g of its size: counts and rates below are of "
+                  "that fraction unless marked full scale; utilisations are the same at both\n",
+                  summary.campaign->scale);
+  out << format("events/s            %.4g   (%.0f completed, %.0f failed)\n", summary.events_per_s,
+                static_cast<double>(summary.events_completed), static_cast<double>(summary.events_failed));
+  if (workload.threads > 1)
+    out << format("events/s per job    %.4g   (%.0f threads per job)\n", summary.events_per_s_per_job,
+                  static_cast<double>(workload.threads));
+  if (const auto& direct = summary.direct_inference)
+    out << format("gain over direct    %+.1f %% events/s per job (direct inference: %.4g events/s per job, "
+                  "%.4g s per event)\n",
+                  100.0 * direct->gain, direct->events_per_s_per_job, direct->event_mean_s);
+  out << format("inferences/s        %.4g\n", summary.inferences_per_s);
+  out << format("GPU utilisation     %.1f %% of %.0f GPUs\n", 100.0 * summary.gpu_utilisation, summary.gpus);
+  print_server_lines(out, summary);
   out << format("mean batch          %.0f executed, %.0f per request, queue wait ",
                 summary.mean_executed_batch, summary.mean_request_size)
       << significant(summary.mean_queue_wait_s) << " s\n";
@@ -107,9 +148,13 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
   const LinkUsage* busiest = nullptr;
   for (const auto& link : summary.links)
     if (!busiest || link.utilisation > busiest->utilisation) busiest = &link;
+  // A campaign is simulated on a fraction of the site: capacities are shown at full scale, like its traffic.
+  const double scale = summary.campaign ? summary.campaign->scale : 1.0;
   if (busiest) {
     out << "busiest link        " << busiest->name
-        << format(" at %.1f %% of %.3g Gb/s\n", 100.0 * busiest->utilisation, busiest->capacity_bps / 1e9);
+        << format(" at %.1f %% of %.3g Gb/s", 100.0 * busiest->utilisation,
+                  busiest->capacity_bps / scale / 1e9)
+        << (scale != 1.0 ? " (full scale)" : "") << "\n";
   }
   if (summary.campaign) print_campaign_lines(out, *summary.campaign);
   const double flows = static_cast<double>(summary.flows_fast + summary.flows_simgrid);
@@ -124,6 +169,20 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
   if (!summary.links_left_out.empty()) out << "                    " << summary.links_left_out << "\n";
   out << "bottleneck          " << summary.bottleneck.sentence()
       << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck.utilisation) << "\n";
+  // A campaign's mean over the window can hide a switch that was full part of the time (the event-time
+  // peaks show it): the bottleneck line says so.
+  if (const auto& campaign = summary.campaign; campaign && campaign->saturated_intervals > 0) {
+    const double intervals = static_cast<double>(campaign->fit_intervals + campaign->saturated_intervals +
+                                                 campaign->transient_intervals);
+    out << format("                    the site switch (outbound) was saturated in %.0f of %.0f intervals "
+                  "(%.0f %% of the time)\n",
+                  static_cast<double>(campaign->saturated_intervals), intervals,
+                  100.0 * static_cast<double>(campaign->saturated_intervals) / std::max(intervals, 1.0));
+  }
+  if (const auto bill = cost_bill(scenario, summary.events_per_s)) {
+    out << "cost bill (the scenario's costs:)\n";
+    print_cost_bill(out, *bill, "                    ");
+  }
   for (const auto& warning : summary.warnings)
     out << "WARNING: " << warning << "\n";
 }

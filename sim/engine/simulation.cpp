@@ -9,6 +9,7 @@
 #include "sim/analysis/campaign_traffic_fit.hpp"
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
+#include "sim/metrics/number_text.hpp"
 #include "sim/platform/site_platform.hpp"
 #include "sim/policy/load_balancer.hpp"
 #include "sim/random/random_streams.hpp"
@@ -116,6 +117,20 @@ std::vector<std::unique_ptr<PodResources>> build_servers(const Scenario& scenari
   return pods;
 }
 
+// The precision rule's outcome in the summary: how long the run became, and a warning when it could not
+// reach the precision asked.
+void report_precision(RunSummary& summary, const RunLength& run_length) {
+  RunPrecision& precision = summary.precision;
+  precision.events_per_job = run_length.current();
+  precision.extensions = run_length.extensions();
+  if (!precision.applies || precision.target_relative <= 0 || precision.met) return;
+  summary.warnings.push_back("the run is too short for the precision asked (output.precision " +
+                             significant(100.0 * precision.target_relative, 2) + " %): " +
+                             precision.shortfall() + ", at " + std::to_string(precision.events_per_job) +
+                             " events per job after " + std::to_string(precision.extensions) +
+                             " extensions (output.max_extension); its figures are indicative");
+}
+
 } // namespace
 
 RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& options) {
@@ -150,6 +165,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   if (other_users.on_off)
     flows.add_other_traffic(site.on_off_source, site.background_sink, site.on_off_limiter->get_bandwidth());
   JobContext context{scenario, site, directory, recorder, flows, {}, false, std::nullopt, 0};
+  RunLength run_length(scenario, recorder);
+  if (!scenario.workload.campaign) context.run_length = &run_length;
   int jobs_running = 0; // outlives the run: the jobs' last callbacks count down on it
   if (scenario.workload.campaign) {
     sg4::Actor::create("campaign_scheduler", site.background_source, CampaignScheduler(context));
@@ -191,6 +208,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   // A campaign ends with its window; what the stopped jobs' timers did after it is not part of the run.
   result.summary = recorder.summarize(context.stopped_at_s.value_or(sg4::Engine::get_clock()));
   if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);
+  report_precision(result.summary, run_length);
   result.summary.flows_fast = flows.counts().fast;
   result.summary.flows_simgrid = flows.counts().simgrid;
   result.summary.flows_handed = flows.counts().handed;
@@ -199,12 +217,12 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   result.summary.links_left_out = site.links_left_out;
   if (options.direct_baseline && options.direct_baseline->event.mean_s > 0 &&
       result.summary.event.mean_s > 0) {
-    // Little's law per job: its threads are never idle, so each completes one event per mean event time.
-    const double threads = scenario.workload.threads;
+    // Both sides by the same figure, completions per second per job in each run's steady-state window:
+    // one throughput, the one `run` prints (each run held to the precision rule).
     DirectInferenceComparison& direct = result.summary.direct_inference.emplace();
     direct.event_mean_s = options.direct_baseline->event.mean_s;
-    direct.events_per_s_per_job = threads / direct.event_mean_s;
-    direct.service_events_per_s_per_job = threads / result.summary.event.mean_s;
+    direct.events_per_s_per_job = options.direct_baseline->events_per_s_per_job;
+    direct.service_events_per_s_per_job = result.summary.events_per_s_per_job;
     direct.gain = direct.service_events_per_s_per_job / direct.events_per_s_per_job - 1.0;
   }
   if (files) files->finish(scenario_as_written, result.summary, recorder, options.openmetrics_start_epoch_s);

@@ -157,8 +157,8 @@ std::optional<double> value_of(Figure figure, const RunSummary& s, const FigureC
     return gpu_seconds_per_event(s, context.inferences_per_event);
   case F::cost_usd_per_event: {
     if (!context.scenario) return std::nullopt;
-    const auto cost = cost_per_event(*context.scenario, s.events_per_s);
-    return cost ? std::optional<double>(cost->usd) : std::nullopt;
+    const auto bill = cost_bill(*context.scenario, s.events_per_s);
+    return bill ? std::optional<double>(bill->usd_per_event) : std::nullopt;
   }
   case F::events_completed:
     return static_cast<double>(s.events_completed);

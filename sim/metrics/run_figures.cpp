@@ -1,6 +1,7 @@
 #include "sim/metrics/run_figures.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace sonicsim {
 
@@ -26,19 +27,40 @@ std::vector<std::string> missing_prices(const Scenario& scenario) {
   return missing;
 }
 
-std::optional<CostPerEvent> cost_per_event(const Scenario& scenario, double events_per_s) {
+std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s) {
   if (!missing_prices(scenario).empty() || !(events_per_s > 0.0)) return std::nullopt;
-  CostPerEvent cost;
-  double device_usd_per_hour = 0.0;
+  const Costs& costs = *scenario.costs;
+  CostBill bill;
+  bill.events_per_s = events_per_s;
+  const double hours_per_event = 1.0 / (events_per_s * 3600.0);
+  const auto add = [&](const std::string& item, const std::string& key, double count, double each) {
+    BillItem line{item, key, count, each, count * each, count * each * hours_per_event};
+    bill.usd_per_hour += line.usd_per_hour;
+    bill.items.push_back(line);
+  };
+  // Devices by type, in the order the groups first use them.
+  std::map<std::string, double> devices;
+  std::vector<std::string> types;
+  int pods = 0;
   for (const auto& group : scenario.platform.server_groups) {
+    pods += group.pods;
     if (group.devices() == 0) continue;
-    cost.device_hours += group.devices() / (events_per_s * 3600.0);
-    device_usd_per_hour += group.devices() * scenario.costs->device_hour_usd.at(group.device_type);
+    if (!devices.count(group.device_type)) types.push_back(group.device_type);
+    devices[group.device_type] += group.devices();
   }
-  cost.cpu_hours = scenario.workload.jobs / (events_per_s * 3600.0);
-  cost.usd = (device_usd_per_hour + scenario.workload.jobs * *scenario.costs->cpu_hour_usd) /
-             (events_per_s * 3600.0);
-  return cost;
+  for (const auto& type : types) {
+    add(type + " devices", "costs.device_hour." + type, devices[type], costs.device_hour_usd.at(type));
+    bill.device_hours_per_event += devices[type] * hours_per_event;
+  }
+  if (costs.pod_hour_usd)
+    add("server pods' hosts", "costs.pod_hour", pods, *costs.pod_hour_usd);
+  else if (pods > 0)
+    bill.unpriced.push_back(std::to_string(pods) + " server pods' hosts (no costs.pod_hour)");
+  const double cores = static_cast<double>(scenario.workload.jobs) * scenario.workload.threads;
+  add("job CPU cores", "costs.cpu_hour", cores, *costs.cpu_hour_usd);
+  bill.cpu_core_hours_per_event = cores * hours_per_event;
+  bill.usd_per_event = bill.usd_per_hour * hours_per_event;
+  return bill;
 }
 
 } // namespace sonicsim

@@ -23,13 +23,29 @@ double cpu_gpu_ratio(double unsaturated_event_s, double gpu_s_per_event);
 // per device type its groups use, and the job slot's.
 std::vector<std::string> missing_prices(const Scenario& scenario);
 
-struct CostPerEvent {
-  double device_hours = 0.0; // per event, every group's devices
-  double cpu_hours = 0.0;    // per event
-  double usd = 0.0;          // per event
+// One line of a cost bill: something held for the whole run at an hourly price.
+struct BillItem {
+  std::string item;      // "T4 devices", "server pods' hosts", "job CPU cores"
+  std::string price_key; // where its price comes from: "costs.device_hour.T4"
+  double count = 0.0;    // how many are held
+  double usd_per_hour_each = 0.0;
+  double usd_per_hour = 0.0;  // count x each
+  double usd_per_event = 0.0; // usd_per_hour / (events/s x 3600)
 };
-// Devices (at their type's price) and job slots held for the time one event takes at the given rate: hours
-// per event = devices / (events/s x 3600). None when a price is missing or the rate is not positive.
-std::optional<CostPerEvent> cost_per_event(const Scenario& scenario, double events_per_s);
+
+// What running the scenario costs at a throughput: every priced item held for the time the events take.
+// Devices at their type's price (costs.device_hour.TYPE), the server pods' hosts (costs.pod_hour, when
+// given), and the CPU cores the jobs hold: jobs x threads per job (costs.cpu_hour is one core's hour).
+struct CostBill {
+  std::vector<BillItem> items;
+  std::vector<std::string> unpriced; // held but not priced (no costs.pod_hour): not in the total
+  double events_per_s = 0.0;
+  double usd_per_hour = 0.0;
+  double usd_per_event = 0.0;
+  double device_hours_per_event = 0.0;
+  double cpu_core_hours_per_event = 0.0;
+};
+// None when a required price is missing (missing_prices) or the rate is not positive.
+std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s);
 
 } // namespace sonicsim

@@ -10,6 +10,10 @@
 namespace sonicsim {
 namespace {
 
+// The precision bins start at 1 ms and double their width whenever the run outgrows 4,096 of them.
+constexpr double precision_bin_width_s = 1e-3;
+constexpr std::size_t precision_bin_limit = 4096;
+
 // Internal resolution of the time bins: a tenth of the output interval, so the steady-state window (which
 // does not fall on interval boundaries) is cut finely, but never finer than 0.1 s to bound memory on long
 // runs.
@@ -52,7 +56,13 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
       bin_width_s_(internal_bin_width_s(scenario.output.timeseries_interval_s)),
       module_histograms_(scenario.workload.pipeline.size()), inferences_(bin_width_s_),
       batches_binned_(bin_width_s_), queue_wait_us_(bin_width_s_), gpu_busy_s_(bin_width_s_),
-      jobs_running_s_(bin_width_s_), events_done_(bin_width_s_) {
+      jobs_running_s_(bin_width_s_),
+      events_done_(bin_width_s_), precision_bins_{TimeBins(precision_bin_width_s, precision_bin_limit),
+                                                  TimeBins(precision_bin_width_s, precision_bin_limit),
+                                                  TimeBins(precision_bin_width_s, precision_bin_limit),
+                                                  TimeBins(precision_bin_width_s, precision_bin_limit)} {
+  for (const auto& module : scenario.workload.pipeline)
+    served_module_.push_back(module.served());
   for (std::size_t m = 0; m < layout_.served_models.size(); ++m)
     model_counters_.push_back(ModelCounters{0, 0.0, TimeBins(bin_width_s_), TimeBins(bin_width_s_), 0});
   group_device_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
@@ -133,6 +143,7 @@ void RunRecorder::record_device_busy(int group, int device, double start_s, doub
   ++device_batches_[static_cast<std::size_t>(device)];
   device_busy_s_[static_cast<std::size_t>(device)] += end_s - start_s;
   gpu_busy_s_.add_spread(start_s, end_s, end_s - start_s);
+  precision_bins_.gpu_busy_s.add_spread(start_s, end_s, end_s - start_s);
   group_device_busy_s_[static_cast<std::size_t>(group)].add_spread(start_s, end_s, end_s - start_s);
   if (openmetrics_) {
     openmetrics_->device_busy_s[static_cast<std::size_t>(device)].add_spread(start_s, end_s, end_s - start_s);
@@ -210,6 +221,12 @@ void RunRecorder::record_event(const EventRecord& event) {
     ++events_completed_;
     events_done_.add_at(event.end_s, 1.0);
     event_histogram_.add(event.end_s - event.start_s);
+    precision_bins_.events.add_at(event.end_s, 1.0);
+    precision_bins_.event_time_s.add_at(event.end_s, event.end_s - event.start_s);
+    double served_s = 0.0;
+    for (std::size_t m = 0; m < event.module_s.size(); ++m)
+      if (served_module_[m]) served_s += event.module_s[m];
+    precision_bins_.served_module_time_s.add_at(event.end_s, served_s);
     if (scenario_.workload.campaign) {
       const double bin = (event.end_s - event.start_s) / scenario_.workload.campaign->histogram_bin_s;
       if (bin >= static_cast<double>(max_histogram_bins)) {
@@ -239,6 +256,11 @@ void RunRecorder::record_job(double start_s, double warmup_end_s, double end_s) 
   latest_job_ready_s_ = std::max(latest_job_ready_s_, warmup_end_s);
   earliest_job_end_s_ = std::min(earliest_job_end_s_.value_or(end_s), end_s);
   first_job_start_s_ = std::min(first_job_start_s_.value_or(start_s), start_s);
+}
+
+void RunRecorder::record_job_ready(double warmup_end_s) {
+  ++jobs_ready_;
+  latest_ready_so_far_s_ = std::max(latest_ready_so_far_s_, warmup_end_s);
 }
 
 void RunRecorder::record_job_interval(double start_s, double end_s) {
@@ -371,6 +393,8 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   summarize_servers(summary, window_s);
   name_bottleneck(summary);
   if (scenario_.workload.campaign) summary.campaign = summarize_campaign(summary);
+  summary.precision =
+      precision_over(summary.window_start_s, summary.window_end_s, summary.steady_state_window);
   if (events_beyond_histogram_ > 0)
     summary.warnings.push_back(std::to_string(events_beyond_histogram_) + " events lasted longer than the " +
                                std::to_string(max_histogram_bins) +

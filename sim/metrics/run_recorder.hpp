@@ -66,6 +66,12 @@ public:
 
   void record_event(const EventRecord& event);
   void record_job(double start_s, double warmup_end_s, double end_s);
+  // A job's warm-up events have all ended (fixed runs): the steady-state window can start once every job's
+  // have.
+  void record_job_ready(double warmup_end_s);
+  // The precision of the headline figures over the steady-state window up to now (the precision rule's
+  // check while the run goes on, sim/actors/run_length.hpp); not steady before every job is ready.
+  RunPrecision precision_so_far(double now_s) const;
   // Campaign mode: a grid slot held by a job from start to end (adds to jobs_running only).
   void record_job_interval(double start_s, double end_s);
   // Campaign mode: the measurement window is fixed (after the warm-up, up to the end of the run).
@@ -110,6 +116,8 @@ private:
   void summarize_servers(RunSummary& summary, double window_s) const;
   void summarize_links(RunSummary& summary, double window_s, double simulated_end_s) const;
   void name_bottleneck(RunSummary& summary) const;
+  // run_recorder_precision.cpp
+  RunPrecision precision_over(double start_s, double end_s, bool steady) const;
   const Scenario& scenario_;
   ServerLayout layout_;
   int gpu_count_;
@@ -136,13 +144,22 @@ private:
   std::uint64_t batches_ = 0, requests_in_batches_ = 0;
   double inferences_in_batches_ = 0.0, queue_wait_sum_s_ = 0.0;
   double bytes_to_servers_ = 0.0, bytes_from_servers_ = 0.0;
-  TimeBins inferences_;                      // nv_inference_count
-  TimeBins batches_binned_;                  // nv_inference_exec_count
-  TimeBins queue_wait_us_;                   // nv_inference_queue_duration_us
-  TimeBins gpu_busy_s_;                      // busy GPU-seconds
-  TimeBins jobs_running_s_;                  // job-seconds
-  TimeBins events_done_;                     // completed events (outside warm-up)
-  double latest_job_ready_s_ = 0.0;          // latest warm-up end over jobs
+  TimeBins inferences_;     // nv_inference_count
+  TimeBins batches_binned_; // nv_inference_exec_count
+  TimeBins queue_wait_us_;  // nv_inference_queue_duration_us
+  TimeBins gpu_busy_s_;     // busy GPU-seconds
+  TimeBins jobs_running_s_; // job-seconds
+  TimeBins events_done_;    // completed events (outside warm-up)
+  // The headline figures at a resolution the batch means can cut a short window with: a few thousand bins
+  // over the whole run, however long (run_recorder_precision.cpp).
+  struct PrecisionBins {
+    TimeBins events, event_time_s, served_module_time_s, gpu_busy_s;
+  };
+  PrecisionBins precision_bins_;
+  std::vector<bool> served_module_;    // per pipeline module: it calls a server (module_mean_s sums these)
+  double latest_job_ready_s_ = 0.0;    // latest warm-up end over jobs
+  int jobs_ready_ = 0;                 // jobs whose warm-up has ended (record_job_ready)
+  double latest_ready_so_far_s_ = 0.0; // the latest of their warm-up ends
   std::optional<double> earliest_job_end_s_; // earliest job end; none before the first job ends
   std::optional<double> first_job_start_s_;
   std::optional<std::pair<double, double>> fixed_window_s_;

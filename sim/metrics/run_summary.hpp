@@ -2,6 +2,7 @@
 // happened. Plain data, no behaviour: the printer, the JSON writer, sweeps, plans and validation read it.
 #pragma once
 
+#include "sim/metrics/batch_means.hpp"
 #include "sim/metrics/histogram_peaks.hpp"
 #include "sim/scenario/server_layout.hpp"
 
@@ -44,8 +45,11 @@ struct CampaignSummary {
   bool fit_valid = false; // fewer than 3 usable intervals, or running jobs never changed
   double slope_gbps_per_job = 0.0;
   double intercept_gbps = 0.0;
-  double slope_se_gbps_per_job = 0.0; // standard errors of the fit, from the scatter of its residuals
+  // Standard errors of the fit, from the scatter of its residuals, widened for their correlation from one
+  // interval to the next (campaign_traffic_fit.cpp).
+  double slope_se_gbps_per_job = 0.0;
   double intercept_se_gbps = 0.0;
+  double fit_residual_lag1 = 0.0; // lag-1 autocorrelation of the residuals, in time order
   double fit_r_squared = 0.0;
   std::uint64_t fit_intervals = 0;
   double fit_jobs_min = 0.0, fit_jobs_max = 0.0;   // range of running jobs over the fitted intervals
@@ -94,8 +98,8 @@ struct ServerGroupUsage {
 };
 
 // The same jobs with every model run on their own CPU (workload.inference: direct): the baseline SONIC's gain
-// is quoted against (arXiv:2402.15366). Throughput per job is threads / mean event time, Little's law for a
-// closed loop whose threads are never idle, so it has no window edge effects.
+// is quoted against (arXiv:2402.15366). Throughput per job on both sides is the completions per second per
+// job in each run's steady-state window, the figure `run` prints, each run held to the precision rule.
 struct DirectInferenceComparison {
   double event_mean_s = 0.0;                 // mean time per event, direct inference
   double events_per_s_per_job = 0.0;         // direct inference
@@ -124,6 +128,24 @@ struct Bottleneck {
   std::string sentence() const {
     return saturated() ? busiest : "none (jobs' own CPUs; busiest shared resource: " + busiest + ")";
   }
+};
+
+// How precisely one run measured its headline figures over its steady-state window (events_per_s,
+// event_mean_s, module_mean_s, gpu_utilisation), by batch means (batch_means.hpp), and what the precision
+// rule made of it: a run whose 95 % intervals are wider than output.precision (relative) is run again with
+// more events per job, up to output.max_extension times what the scenario wrote (sim/engine/simulation.cpp).
+struct RunPrecision {
+  bool applies = true; // false in a campaign: its window is the campaign's own time, not a steady state
+  double target_relative = 0.0; // output.precision; 0: the rule is off
+  BatchMeans intervals;
+  bool met = false;               // every headline figure's relative half-width is within the target
+  int events_per_job = 0;         // of the run reported
+  int events_per_job_written = 0; // in the scenario
+  int extensions = 0;             // runs discarded for being too short
+  // Why the target was not met: the widest figure, or the batch-means problem.
+  std::string shortfall() const;
+  // The rule applies and the run did not reach it, even extended: its figures are not evidence.
+  bool too_short() const { return applies && target_relative > 0 && !met; }
 };
 
 struct RunSummary {
@@ -169,6 +191,7 @@ struct RunSummary {
   Bottleneck bottleneck;        // the shared resource with the highest utilisation in the window
   std::optional<CampaignSummary> campaign;                   // campaign mode only
   std::optional<DirectInferenceComparison> direct_inference; // when every remote module has a direct time
+  RunPrecision precision;
   std::vector<std::string> warnings; // conditions under which a result should not be trusted as is
 };
 

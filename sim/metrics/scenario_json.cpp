@@ -1,6 +1,7 @@
 #include "sim/metrics/scenario_json.hpp"
 
 #include "sim/measurements/perf_analyzer.hpp"
+#include "sim/scenario/provenance.hpp"
 
 namespace sonicsim {
 namespace {
@@ -227,7 +228,10 @@ json scenario_to_json(const Scenario& scenario) {
                {"mode", workload.client.asynchronous ? "async" : "sync"},
                {"max_in_flight", workload.client.max_in_flight}}},
              {"pipeline", pipeline_to_json(workload.pipeline)}}},
-           {"output", {{"timeseries_interval_s", scenario.output.timeseries_interval_s}}}};
+           {"output",
+            {{"timeseries_interval_s", scenario.output.timeseries_interval_s},
+             {"precision_relative", scenario.output.precision_relative},
+             {"max_extension", scenario.output.max_extension}}}};
   if (workload.campaign) out["workload"]["campaign"] = campaign_to_json(*workload.campaign);
   if (scenario.costs) {
     const auto& costs = *scenario.costs;
@@ -235,7 +239,8 @@ json scenario_to_json(const Scenario& scenario) {
     for (const auto& [type, usd] : costs.device_hour_usd)
       device_hour[type] = usd;
     out["costs"] = {{"device_hour_usd", device_hour},
-                    {"cpu_hour_usd", costs.cpu_hour_usd ? json(*costs.cpu_hour_usd) : json()}};
+                    {"cpu_hour_usd", costs.cpu_hour_usd ? json(*costs.cpu_hour_usd) : json()},
+                    {"pod_hour_usd", costs.pod_hour_usd ? json(*costs.pod_hour_usd) : json()}};
   }
   if (!scenario.variants.empty()) {
     json variants = json::array();
@@ -244,6 +249,14 @@ json scenario_to_json(const Scenario& scenario) {
           {{"name", variant.name}, {"description", variant.description}, {"overrides", variant.overrides}});
     out["variants"] = variants;
   }
+  if (!scenario.provenance.empty()) out["provenance"] = provenance_to_json(scenario.provenance);
+  return out;
+}
+
+json provenance_to_json(const std::vector<Provenance>& entries) {
+  json out = json::array();
+  for (const auto& p : entries)
+    out.push_back({{"key", p.key}, {provenance_kind_name(p.kind), p.text}, {"origin", p.origin}});
   return out;
 }
 

@@ -5,8 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <vector>
+
 namespace sonicsim {
 
 nlohmann::ordered_json scenario_to_json(const Scenario& scenario);
+
+// Provenance entries as [{key, measured|derived|assumed: text, origin}] (summary.json `assumptions`, plan.json, compare.json).
+nlohmann::ordered_json provenance_to_json(const std::vector<Provenance>& entries);
 
 } // namespace sonicsim

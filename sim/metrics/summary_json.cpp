@@ -1,6 +1,8 @@
 #include "sim/metrics/summary_json.hpp"
 
+#include "sim/metrics/cost_bill_output.hpp"
 #include "sim/metrics/figure_table.hpp"
+#include "sim/scenario/provenance.hpp"
 
 #include <cmath>
 
@@ -40,6 +42,7 @@ CampaignSummary campaign_summary_from_json(const json& in) {
   c.intercept_gbps = fit.at("intercept_gbps").get<double>();
   c.slope_se_gbps_per_job = fit.at("slope_se_gbps_per_job").get<double>();
   c.intercept_se_gbps = fit.at("intercept_se_gbps").get<double>();
+  c.fit_residual_lag1 = fit.value("residual_lag1", 0.0);
   c.fit_r_squared = fit.at("r_squared").get<double>();
   c.fit_intervals = fit.at("intervals").get<std::uint64_t>();
   c.fit_jobs_min = fit.at("running_jobs_min").get<double>();
@@ -78,6 +81,7 @@ nlohmann::ordered_json campaign_summary_to_json(const CampaignSummary& c) {
         {"intercept_gbps", c.intercept_gbps},
         {"slope_se_gbps_per_job", c.slope_se_gbps_per_job},
         {"intercept_se_gbps", c.intercept_se_gbps},
+        {"residual_lag1", c.fit_residual_lag1},
         {"r_squared", c.fit_r_squared},
         {"intervals", c.fit_intervals},
         {"running_jobs_min", c.fit_jobs_min},
@@ -123,6 +127,44 @@ Bottleneck bottleneck_from_json(const json& in) {
 }
 
 } // namespace
+
+json precision_to_json(const RunPrecision& precision) {
+  json figures = json::object();
+  for (const auto& figure : precision.intervals.figures)
+    figures[figure.figure] = {{"mean", figure.mean},
+                              {"half_width", figure.half_width},
+                              {"relative", figure.relative},
+                              {"lag1", figure.lag1}};
+  return {{"applies", precision.applies},
+          {"target_relative", precision.target_relative},
+          {"met", precision.met},
+          {"method", "batch means over the steady-state window, 95 % Student t"},
+          {"batches", precision.intervals.batches},
+          {"batch_s", precision.intervals.batch_s},
+          {"figures", figures},
+          {"problem", precision.intervals.problem},
+          {"events_per_job", precision.events_per_job},
+          {"events_per_job_written", precision.events_per_job_written},
+          {"extensions", precision.extensions}};
+}
+
+RunPrecision precision_from_json(const json& in) {
+  RunPrecision precision;
+  precision.applies = in.at("applies").get<bool>();
+  precision.target_relative = in.at("target_relative").get<double>();
+  precision.met = in.at("met").get<bool>();
+  precision.intervals.batches = in.at("batches").get<int>();
+  precision.intervals.batch_s = in.at("batch_s").get<double>();
+  for (const auto& [name, figure] : in.at("figures").items())
+    precision.intervals.figures.push_back(
+        {name, figure.at("mean").get<double>(), figure.at("half_width").get<double>(),
+         figure.at("relative").get<double>(), figure.at("lag1").get<double>()});
+  precision.intervals.problem = in.at("problem").get<std::string>();
+  precision.events_per_job = in.at("events_per_job").get<int>();
+  precision.events_per_job_written = in.at("events_per_job_written").get<int>();
+  precision.extensions = in.at("extensions").get<int>();
+  return precision;
+}
 
 json run_summary_to_json(const RunSummary& summary) {
   json models = json::array();
@@ -211,6 +253,7 @@ json run_summary_to_json(const RunSummary& summary) {
                                {"events_per_s_per_job", direct->events_per_s_per_job},
                                {"service_events_per_s_per_job", direct->service_events_per_s_per_job},
                                {"gain", direct->gain}};
+  out["precision"] = precision_to_json(summary.precision);
   out["warnings"] = summary.warnings;
   return out;
 }
@@ -285,6 +328,8 @@ RunSummary run_summary_from_json(const json& in) {
         direct.at("event_mean_s").get<double>(), direct.at("events_per_s_per_job").get<double>(),
         direct.at("service_events_per_s_per_job").get<double>(), direct.at("gain").get<double>()};
   }
+  // Files from before the precision rule have no such block: the rule is then off for them (target 0).
+  if (in.contains("precision")) summary.precision = precision_from_json(in.at("precision"));
   if (in.contains("warnings")) summary.warnings = in.at("warnings").get<std::vector<std::string>>();
   return summary;
 }
@@ -303,10 +348,16 @@ json figures_to_json(const Scenario& scenario, const RunSummary& summary) {
 }
 
 json summary_to_json(const Scenario& scenario, const RunSummary& summary) {
-  return json{{"sonicsim_version", "0.1.0"},
-              {"scenario", scenario_to_json(scenario)},
-              {"figures", figures_to_json(scenario, summary)},
-              {"results", run_summary_to_json(summary)}};
+  json out{{"sonicsim_version", "0.1.0"},
+           {"scenario", scenario_to_json(scenario)},
+           {"figures", figures_to_json(scenario, summary)},
+           {"results", run_summary_to_json(summary)}};
+  // With the scenario's prices: what the run's throughput costs, item by item.
+  if (const auto bill = cost_bill(scenario, summary.events_per_s))
+    out["cost_bill"] = cost_bill_to_json(*bill);
+  // The assumed values this run rests on (the scenario's provenance: entries it uses).
+  out["assumptions"] = provenance_to_json(assumptions_in_use(scenario));
+  return out;
 }
 
 } // namespace sonicsim

@@ -19,7 +19,7 @@ void TimeBins::coarsen() {
 
 std::size_t TimeBins::index_for(double time_s) {
   const double clamped_s = std::max(0.0, time_s);
-  while (clamped_s / bin_width_s_ >= static_cast<double>(max_bins))
+  while (clamped_s / bin_width_s_ >= static_cast<double>(bin_limit_))
     coarsen();
   return static_cast<std::size_t>(clamped_s / bin_width_s_);
 }

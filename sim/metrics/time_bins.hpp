@@ -3,18 +3,20 @@
 // bins.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace sonicsim {
 
-// Memory does not grow without bound with simulated time: past max_bins the bins are merged in pairs (the
-// width doubles), so a series never holds more than max_bins values (32 MiB) however long the run. Sums over
-// intervals stay exact; only the resolution of a very long run coarsens.
+// Memory does not grow without bound with simulated time: past its bin limit the bins are merged in pairs
+// (the width doubles), so a series never holds more than that many values (by default max_bins, 32 MiB)
+// however long the run. Sums over intervals stay exact; only the resolution of a very long run coarsens.
 class TimeBins {
 public:
   static constexpr std::size_t max_bins = std::size_t{1} << 22;
 
-  explicit TimeBins(double bin_width_s) : bin_width_s_(bin_width_s) {}
+  explicit TimeBins(double bin_width_s, std::size_t bin_limit = max_bins)
+      : bin_width_s_(bin_width_s), bin_limit_(bin_limit) {}
 
   void add_at(double time_s, double amount);
   void add_spread(double start_s, double end_s, double amount);
@@ -32,6 +34,7 @@ private:
   void grow_to(std::size_t index);
   void coarsen();
   double bin_width_s_;
+  std::size_t bin_limit_;
   std::vector<double> bins_;
 };
 

@@ -40,6 +40,10 @@ LayoutAnalysis analyse_layout(const Scenario& scenario, const PodLayout& layout)
     out.limits.push_back(ResourceLimit{link.resource, link.capacity,
                                        parameters.jobs_filling(link, out.t_ideal_s) / out.threads, true,
                                        link.kind, link.group});
+  // A Triton instance held for input handling as well as execution fills before its device does: the
+  // queueing network's instance station, at its asymptotic bound (as station_limits gives it).
+  for (const auto& limit : station_limits(s))
+    if (limit.kind == ResourceKind::instances) out.limits.push_back(limit);
   std::stable_sort(out.limits.begin(), out.limits.end(), [](const ResourceLimit& a, const ResourceLimit& b) {
     return a.jobs_at_saturation < b.jobs_at_saturation;
   });
@@ -60,8 +64,10 @@ std::vector<ResourceLimit> station_limits(const Scenario& scenario) {
     const char* unit = kind == ResourceKind::host_cores    ? " cores"
                        : kind == ResourceKind::pod_nics    ? (station.servers == 1 ? " NIC" : " NICs")
                        : kind == ResourceKind::device_pool ? " devices"
+                       : kind == ResourceKind::instances   ? " instances"
                                                            : " link";
-    const bool network_link = kind != ResourceKind::device_pool && kind != ResourceKind::host_cores;
+    const bool network_link = kind != ResourceKind::device_pool && kind != ResourceKind::host_cores &&
+                              kind != ResourceKind::instances;
     out.push_back(ResourceLimit{station.name, std::to_string(station.servers) + unit,
                                 cycle_s * station.servers / station.demand_s / threads, network_link, kind,
                                 group});

@@ -30,6 +30,7 @@ struct ReplicationFigures {
   std::map<std::string, double> narrowed; // targets on one module ("module_p95_s:X"), by that name
   Bottleneck bottleneck;
   std::uint64_t events_failed = 0;
+  std::string too_short; // the run missed the precision rule even extended: why (RunPrecision::shortfall)
   double wall_clock_s = 0.0;
   std::optional<double> value(Figure figure) const {
     const auto it = values.find(figure);
@@ -63,6 +64,8 @@ struct PlanRun {
   std::vector<TargetCheck> checks;
   Decision decision = Decision::undecided; // all targets (that the search uses) met, one failed, or neither
   std::string error;                       // a failed run, or failed events
+  // Replications too short for the precision rule: the run is undecided, however its intervals fall.
+  std::string too_short;
   ConfidenceInterval module_mean_s, event_mean_s, events_per_s, gpu_utilisation;
   Bottleneck bottleneck;     // vote_bottleneck over the replications
   double wall_clock_s = 0.0; // all replications
@@ -151,6 +154,9 @@ struct Plan {
   // (most_jobs), from the simulated ratio of each replication.
   ConfidenceInterval knee_sizing;
   std::optional<ConfidenceInterval> cost_usd_per_event;
+  std::optional<CostBill> bill; // at the answer's mean events/s, from the scenario's prices
+  // The assumed values the answer rests on (the scenario's provenance:, on the answer's device types).
+  std::vector<Provenance> assumptions;
 };
 
 } // namespace sonicsim::planning

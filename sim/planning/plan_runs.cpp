@@ -93,6 +93,7 @@ ReplicationFigures PlanRuns::figures_of(const Scenario& at, const SimulationOutc
         f.narrowed[target.figure.text()] = *value;
   f.bottleneck = s.bottleneck;
   f.events_failed = s.events_failed;
+  if (s.precision.too_short()) f.too_short = s.precision.shortfall();
   return f;
 }
 
@@ -217,6 +218,21 @@ void PlanRuns::judge(PlanRun& run) const {
     }
   }
   run.decision = any_no ? Decision::no : (all_yes ? Decision::yes : Decision::undecided);
+  // A replication too short for its figures is not evidence either way (failed events still are).
+  int too_short = 0;
+  std::string why;
+  for (const auto& r : run.replications)
+    if (!r.too_short.empty()) {
+      ++too_short;
+      why = r.too_short;
+    }
+  run.too_short.clear();
+  if (too_short > 0) {
+    run.too_short = std::to_string(too_short) + " of " + std::to_string(run.replications.size()) +
+                    " replications too short for output.precision even extended (" + why +
+                    "): raise workload.events_per_job or output.max_extension";
+    if (failed == 0) run.decision = Decision::undecided;
+  }
 }
 
 } // namespace sonicsim::planning

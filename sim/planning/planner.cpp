@@ -1,6 +1,7 @@
 // The planner: the steps every mode shares (the space searched, judging candidates, choosing among the
 // options, the answer's capacity), and the entry points.
 #include "sim/planning/planner_search.hpp"
+#include "sim/scenario/provenance.hpp"
 
 namespace sonicsim::planning {
 
@@ -95,7 +96,8 @@ std::vector<Judgement> Planner::Search::judge_points(PlanRuns& runs, const std::
     j.decision = run.decision;
     if (true_when_failing && run.decision != Decision::undecided)
       j.decision = run.decision == Decision::no ? Decision::yes : Decision::no;
-    j.can_refine = run.decision == Decision::undecided &&
+    // More replications of a run too short for its figures would be as short.
+    j.can_refine = run.decision == Decision::undecided && run.too_short.empty() &&
                    static_cast<int>(run.replications.size()) < settings_.max_replications;
     out.push_back(j);
   }
@@ -228,6 +230,12 @@ Plan Planner::Search::conclude(std::vector<OptionSearch>& searches) {
   plan_.answer_run = chosen.answer_run;
   plan_.first_failing = chosen.first_failing;
   finish();
+  if (const auto& answer = plan_.answer_run) {
+    const Scenario at_answer = chosen.runs->scenario_at(
+        RunPoint{answer->layout, answer->group_devices, answer->jobs}, scenario_.seed);
+    plan_.bill = cost_bill(at_answer, answer->events_per_s.mean);
+    plan_.assumptions = assumptions_in_use(at_answer);
+  }
   return plan_;
 }
 

@@ -1,4 +1,5 @@
 // plan --jobs N: the fewest GPUs (and pods) for N jobs, on one device type and pod NIC.
+#include "sim/metrics/number_text.hpp"
 #include "sim/planning/planner_search.hpp"
 
 namespace sonicsim::planning {
@@ -59,12 +60,14 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
   out.budget_exhausted = search.budget_exhausted;
   if (!search.first_true) {
     const auto candidates = runs.candidates();
-    out.option.reason = "no layout of up to " + std::to_string(layouts.back().gpus()) + " " + type +
-                        " meets the targets at " + std::to_string(jobs) + " jobs" +
-                        (candidates.empty() ? ""
-                                            : " (the largest tried is limited by " +
-                                                  candidates.back().bottleneck.sentence() + ")") +
-                        "; raise --max-gpus or relax the targets";
+    out.option.reason =
+        "no layout of up to " + std::to_string(layouts.back().gpus()) + " " + type +
+        " meets the targets at " + std::to_string(jobs) + " jobs" +
+        (candidates.empty() ? ""
+                            : " (the largest tried is limited by its busiest shared resource, " +
+                                  candidates.back().bottleneck.busiest + " at " +
+                                  significant(100.0 * candidates.back().bottleneck.utilisation, 3) + " %)") +
+        "; raise --max-gpus or relax the targets";
     return out;
   }
   out.option.found = true;

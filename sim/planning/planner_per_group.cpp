@@ -1,5 +1,6 @@
 // plan --jobs N on a scenario with several server groups: the devices of every group for N jobs.
 #include "sim/planning/planner_search.hpp"
+#include "sim/scenario/provenance.hpp"
 
 namespace sonicsim::planning {
 namespace {
@@ -13,13 +14,21 @@ Judgement group_judgement(const PlanRun& run, const std::string& group, int max_
       yes = yes && check.decision == Decision::yes;
     }
   Judgement j;
-  j.decision = no ? Decision::no : (yes ? Decision::yes : Decision::undecided);
-  j.can_refine =
-      j.decision == Decision::undecided && static_cast<int>(run.replications.size()) < max_replications;
+  j.decision = no ? Decision::no : (yes && run.too_short.empty() ? Decision::yes : Decision::undecided);
+  j.can_refine = j.decision == Decision::undecided && run.too_short.empty() &&
+                 static_cast<int>(run.replications.size()) < max_replications;
   return j;
 }
 
 } // namespace
+
+// The answer's cost, bill and saturation order, on the deployment found.
+void Planner::Search::conclude_per_group(const Scenario& at_answer) {
+  plan_.cost_usd_per_event = cost_interval(*plan_.answer_run);
+  plan_.station_saturation = station_limits(at_answer);
+  plan_.bill = cost_bill(at_answer, plan_.answer_run->events_per_s.mean);
+  plan_.assumptions = assumptions_in_use(at_answer);
+}
 
 Plan Planner::Search::per_group(int jobs) {
   plan_.mode = Plan::Mode::per_group;
@@ -117,8 +126,7 @@ Plan Planner::Search::per_group(int jobs) {
   plan_.runs = runs.candidates();
   plan_.batches = runs.batches();
   plan_.simulations = runs.simulations();
-  plan_.cost_usd_per_event = cost_interval(*plan_.answer_run);
-  plan_.station_saturation = station_limits(runs.scenario_at(answer, scenario_.seed));
+  conclude_per_group(runs.scenario_at(answer, scenario_.seed));
   return plan_;
 }
 

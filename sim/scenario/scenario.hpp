@@ -322,6 +322,11 @@ struct Workload {
 
 struct OutputSettings {
   double timeseries_interval_s = 60.0; // width of a timeseries.csv row; default 60 s
+  // The precision rule (sim/metrics/run_precision.hpp): a run is extended until the 95 % interval of each
+  // headline figure is within this fraction of it, to at most max_extension x workload.events_per_job.
+  // 0: off. 2 % by default: a plan's relative targets (1.05x) are then decided by 2.5 times the noise.
+  double precision_relative = 0.02;
+  double max_extension = 16.0;
 };
 
 // Prices for `sonicsim plan` and `compare` (costs:), plain numbers in US dollars per hour of one device.
@@ -330,7 +335,8 @@ struct OutputSettings {
 // one for every device type the groups use.
 struct Costs {
   std::map<std::string, double> device_hour_usd; // one device of this type (T4, A100, ...) for one hour
-  std::optional<double> cpu_hour_usd;            // one job slot (one CPU core) for one hour
+  std::optional<double> cpu_hour_usd;            // one CPU core of a job for one hour (a job holds `threads`)
+  std::optional<double> pod_hour_usd;            // one server pod's host (without its devices) for one hour
 };
 
 // A named what-if (variants:): overrides applied on top of the scenario, like --set arguments.
@@ -339,6 +345,16 @@ struct Variant {
   std::string description;
   std::vector<std::string> overrides; // "key.path=value" (value as flow YAML), in the order written
   std::string origin;                 // where it was written: "FILE:LINE:COL", for error messages
+};
+
+// Where a scenario value comes from (provenance:), keyed by its key path as --set writes it. Answers that
+// rest on an assumed value list it (sim/scenario/provenance.hpp).
+struct Provenance {
+  enum class Kind { measured, derived, assumed };
+  std::string key; // "models.emtrkmichelid.throughput.A100"
+  Kind kind = Kind::assumed;
+  std::string text;   // the source of a measurement, how it was derived, or why it was assumed
+  std::string origin; // "FILE:LINE:COL", for messages
 };
 
 struct Scenario {
@@ -350,8 +366,9 @@ struct Scenario {
   std::map<std::string, Model> models;
   Workload workload;
   OutputSettings output;
-  std::optional<Costs> costs;    // default none: no cost figures
-  std::vector<Variant> variants; // default none; in the order written
+  std::optional<Costs> costs;         // default none: no cost figures
+  std::vector<Variant> variants;      // default none; in the order written
+  std::vector<Provenance> provenance; // default none; in the order written
 };
 
 // The instances of `model` in each pod of `group`: its instance_group, or Triton's default (one instance on

@@ -178,6 +178,7 @@ Scenario read_scenario(const Cursor& root, const std::string& source_name) {
   s.output = detail::read_output(root["output"]);
   if (root["costs"].present()) s.costs = detail::read_costs(root["costs"]);
   if (root["variants"].present()) s.variants = detail::read_variants(root["variants"], source_name);
+  if (root["provenance"].present()) s.provenance = detail::read_provenance(root["provenance"]);
   place_client_node_servers(root, s);
   check_deployments(root, s);
   return s;

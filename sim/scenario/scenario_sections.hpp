@@ -21,6 +21,9 @@ Costs read_costs(const Cursor& c);
 // variants: name -> {description, overrides: {key.path: value}}; every key path is checked against the
 // schema.
 std::vector<Variant> read_variants(const Cursor& c, const std::string& source_name);
+// provenance: key path -> exactly one of {measured: SOURCE}, {derived: HOW}, {assumed: WHY}; every key path
+// is checked against the schema.
+std::vector<Provenance> read_provenance(const Cursor& c);
 // workload.campaign; needs the workload's slot count (jobs) to check the scale.
 Campaign read_campaign(const Cursor& c, const Workload& workload);
 // A list of {from: TIME, VALUE_KEY: ...} with strictly increasing times; read_value reads and checks each

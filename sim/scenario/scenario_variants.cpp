@@ -70,6 +70,7 @@ Costs read_costs(const Cursor& c) {
       costs.device_hour_usd[entry.first.Scalar()] = read_price_usd_per_hour(hours[entry.first.Scalar()]);
   }
   if (c["cpu_hour"].present()) costs.cpu_hour_usd = read_price_usd_per_hour(c["cpu_hour"]);
+  if (c["pod_hour"].present()) costs.pod_hour_usd = read_price_usd_per_hour(c["pod_hour"]);
   return costs;
 }
 

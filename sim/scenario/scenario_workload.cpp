@@ -1,4 +1,6 @@
 #include <set>
+#include <stdexcept>
+#include <string>
 
 #include "sim/scenario/scenario_sections.hpp"
 #include "sim/scenario/schema.hpp"
@@ -170,6 +172,26 @@ Workload read_workload(const Cursor& c, const std::map<std::string, Model>& mode
   return w;
 }
 
+// A relative precision: "2%", 0.02, or off (0).
+double read_precision(const Cursor& c) {
+  const std::string text = c.scalar("a relative precision such as 2% or 0.02, or off");
+  if (text == "off") return 0.0;
+  double value = 0.0;
+  if (!text.empty() && text.back() == '%') {
+    try {
+      std::size_t used = 0;
+      value = std::stod(text.substr(0, text.size() - 1), &used) / 100.0;
+      if (used != text.size() - 1) value = -1.0;
+    } catch (const std::exception&) {
+      value = -1.0;
+    }
+  } else {
+    value = read_number(c);
+  }
+  require(c, value > 0.0 && value <= 0.5, "a relative precision above 0 and at most 50%, e.g. 2%, or off");
+  return value;
+}
+
 OutputSettings read_output(const Cursor& c) {
   OutputSettings o;
   if (c.present() && c["timeseries_interval"].present()) {
@@ -178,6 +200,12 @@ OutputSettings read_output(const Cursor& c) {
     // faster than anything reads it.
     require(c["timeseries_interval"], o.timeseries_interval_s >= 1.0,
             "an interval of at least 1s, e.g. \"60s\"");
+  }
+  if (c.present() && c["precision"].present()) o.precision_relative = read_precision(c["precision"]);
+  if (c.present() && c["max_extension"].present()) {
+    o.max_extension = read_number(c["max_extension"]);
+    require(c["max_extension"], o.max_extension >= 1.0 && o.max_extension <= 1000.0,
+            "a factor from 1 (never extend) to 1000, e.g. 16");
   }
   return o;
 }

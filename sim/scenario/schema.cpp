@@ -143,10 +143,12 @@ NodePtr build_root() {
       {"platform", platform_schema()},
       {"models", dict(model_schema())},
       {"workload", workload_schema()},
-      {"output", map({{"timeseries_interval", value()}})},
-      {"costs", map({{"device_hour", dict(value())}, {"cpu_hour", value()}})},
+      {"output", map({{"timeseries_interval", value()}, {"precision", value()}, {"max_extension", value()}})},
+      {"costs", map({{"device_hour", dict(value())}, {"cpu_hour", value()}, {"pod_hour", value()}})},
       // A variant's overrides are key paths of this same schema, checked by the loader (validate_key_path).
       {"variants", dict(map({{"description", value()}, {"overrides", value()}}))},
+      // Keyed by key paths of this same schema, checked by the loader (read_provenance).
+      {"provenance", dict(map({{"measured", value()}, {"derived", value()}, {"assumed", value()}}))},
   });
 }
 

@@ -65,6 +65,8 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
   for (const auto& summary : replications)
     bottlenecks.push_back(summary.bottleneck);
   row.bottleneck = vote_bottleneck(bottlenecks).bottleneck.sentence();
+  for (const auto& summary : replications)
+    row.too_short += summary.precision.too_short() ? 1 : 0;
   try {
     const auto parameters = analysis::derive_parameters(scenario);
     row.analytic = analysis::analytic_curve(parameters, {row.jobs}).front();
@@ -92,7 +94,8 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
          ",event_mean_s,analytic_event_s,mva_event_s,event_p50_s,event_p95_s"
          ",events_per_s,mva_events_per_s,inferences_per_s,gpu_utilisation,mva_gpu_utilisation"
          ",bottleneck,bottleneck_utilisation,mean_request_size,mean_executed_batch"
-         ",events_completed,events_failed,requests_rejected,analytic_knee_jobs,network_limit_jobs";
+         ",events_completed,events_failed,requests_rejected,analytic_knee_jobs,network_limit_jobs"
+         ",too_short";
   if (replicated) {
     out << ",replications";
     for (const Figure figure : interval_sweep_figures)
@@ -121,7 +124,7 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
         << sim("mean_request_size") << "," << sim("mean_executed_batch") << ","
         << count(row.mean("events_completed")) << "," << count(row.mean("events_failed")) << ","
         << count(row.mean("requests_rejected")) << "," << (a ? csv_number(row.analytic_knee_jobs) : "") << ","
-        << (a ? csv_number(row.network_limit_jobs) : "");
+        << (a ? csv_number(row.network_limit_jobs) : "") << "," << row.too_short;
     if (replicated) {
       out << "," << row.replications;
       for (const Figure figure : interval_sweep_figures) {
@@ -154,7 +157,9 @@ std::vector<CurveFit> fit_module_curves(const std::vector<VaryAxis>& axes,
     std::vector<double> jobs, simulated, analytic_jobs, analytic, mva;
     double model_knee_jobs = 0.0;
     for (const SweepRow* row : groups[group]) {
-      if (!std::isnan(row->mean("module_mean_s")) && row->mean("events_completed") > 0) {
+      // A point too short for the precision rule is not evidence for the fit.
+      if (!std::isnan(row->mean("module_mean_s")) && row->mean("events_completed") > 0 &&
+          row->too_short == 0) {
         jobs.push_back(row->jobs);
         simulated.push_back(row->mean("module_mean_s"));
       }
@@ -221,10 +226,12 @@ void print_sweep_rows(const std::vector<VaryAxis>& axes, const std::vector<Sweep
       std::printf(" %16.16s", value.c_str());
     const double analytic_s = row.analytic ? row.analytic->sonic_module_s : NAN;
     const double mva_s = row.analytic ? row.analytic->mva_module_s : NAN;
-    std::printf(" %10s %10s %10s %10s %8.1f  %s\n", significant(row.mean("module_mean_s")).c_str(),
-                significant(analytic_s).c_str(), significant(mva_s).c_str(),
-                significant(row.mean("event_mean_s")).c_str(), 100.0 * row.mean("gpu_utilisation"),
-                row.bottleneck.c_str());
+    std::printf(
+        " %10s %10s %10s %10s %8.1f  %s\n", significant(row.mean("module_mean_s")).c_str(),
+        significant(analytic_s).c_str(), significant(mva_s).c_str(),
+        significant(row.mean("event_mean_s")).c_str(), 100.0 * row.mean("gpu_utilisation"),
+        (row.too_short > 0 ? "UNDECIDED (too short for output.precision); " + row.bottleneck : row.bottleneck)
+            .c_str());
   }
 }
 

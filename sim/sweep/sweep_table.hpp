@@ -32,6 +32,8 @@ struct SweepRow {
   // (NaN).
   std::map<std::string, ConfidenceInterval> simulated;
   std::string bottleneck; // vote_bottleneck over the replications, as a sentence
+  // Replications too short for output.precision even extended: the point is undecided (left out of the fits).
+  int too_short = 0;
   // Absent when the scenario has no remote-inference module (the analytic models do not apply).
   std::optional<analysis::AnalyticPoint> analytic;
   double analytic_knee_jobs = 0.0;

@@ -70,7 +70,7 @@ for command in run validate compare; do
 done
 
 # -q: nothing on stdout on success (a tiny scenario: 2 jobs, 3 events each).
-tiny=(--set workload.jobs=2 --set workload.events_per_job=3)
+tiny=(--set workload.jobs=2 --set workload.events_per_job=3 --set output.precision=off)
 quiet_run() { # label, then the command
   local label=$1
   shift
@@ -82,20 +82,20 @@ quiet_run() { # label, then the command
 quiet_run "run -q" run "${tiny[@]}" -q --out run_out
 [[ -f run_out/summary.json ]] || fail "run -q wrote no summary.json"
 quiet_run "analytic -q" analytic "${tiny[@]}" -q
-quiet_run "sweep -q" sweep --vary workload.jobs=1,2 --set workload.events_per_job=3 -j 2 -q --out sweep_out
+quiet_run "sweep -q" sweep --vary workload.jobs=1,2 --set workload.events_per_job=3 --set output.precision=off -j 2 -q --out sweep_out
 [[ -f sweep_out/sweep.csv ]] || fail "sweep -q wrote no sweep.csv"
 quiet_run "status -q" status sweep_out -q
 quiet_run "report -q" report run_out -q
 quiet_run "figures -q" figures -q
 quiet_run "compare -q" compare "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --jobs 4 \
-  --set workload.events_per_job=3 -j 2 -q --out compare_out
-quiet_run "plan -q" plan --jobs 4 --set workload.events_per_job=3 --replications 1 --max-replications 2 -j 2 -q \
+  --set workload.events_per_job=3 --set output.precision=off -j 2 -q --out compare_out
+quiet_run "plan -q" plan --jobs 4 --set workload.events_per_job=3 --set output.precision=off --replications 1 --max-replications 2 -j 2 -q \
   --out plan_out
 [[ -f plan_out/plan.json ]] || fail "plan -q wrote no plan.json"
 
 # --json: one document on stdout.
 for spec in "analytic ${tiny[*]} --json" \
-  "compare $root/configs/protodune_2020_large_batch.yaml --variant fp16 --jobs 4 --set workload.events_per_job=3 -j 2 --json --out compare_json"; do
+  "compare $root/configs/protodune_2020_large_batch.yaml --variant fp16 --jobs 4 --set workload.events_per_job=3 --set output.precision=off -j 2 --json --out compare_json"; do
   "$sonicsim" $spec >stdout 2>stderr || fail "$spec: exit $?: $(tail -n 3 stderr)"
   python3 -c 'import json,sys; json.load(open("stdout"))' 2>/dev/null || fail "$spec: stdout is not one JSON document: $(head -c 300 stdout)"
 done
@@ -118,7 +118,7 @@ assert renamed["event_time"]["now"] == "event_mean_s" and renamed["throughput"][
 PY
 
 # A name from before the figure table is still read, with a note on stderr naming the new one.
-"$sonicsim" plan --jobs 4 --set workload.events_per_job=3 --replications 1 --max-replications 2 -j 2 -q \
+"$sonicsim" plan --jobs 4 --set workload.events_per_job=3 --set output.precision=off --replications 1 --max-replications 2 -j 2 -q \
   --target 'event_time<=1000s' --out plan_old >stdout 2>stderr || fail "plan --target event_time: exit $?"
 grep -q "^sonicsim: note: --target 'event_time' is now called 'event_mean_s'" stderr ||
   fail "plan --target event_time: no note of the new name: $(cat stderr)"

@@ -340,7 +340,7 @@ class Surfaces:
             what = "%s %r" % (key, value)
         with open(os.path.join(case, "data.csv"), "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)
-        argv = [self.sonicsim, "calibrate", self.scenario, "--set", "workload.events_per_job=2",
+        argv = [self.sonicsim, "calibrate", self.scenario, "--set", "workload.events_per_job=2", "--set", "output.precision=off",
                 "--set", "workload.warmup_events=1", "--data", "data.csv", "--observable", "module:EmTrkMichelId",
                 "-j", "1", "--max-evaluations", "2", "--out", "out"]
         for key, value in options.items():
@@ -356,7 +356,7 @@ class Surfaces:
         value = rng.choice(["1.10x", "15s", "0s", "-1s", "1e308s", "nan", "infs", "2", "0", "-0.5x", "1e-300",
                             "abc", "1.05xx", "15", "15ms", "0.01", "1e9x"])
         target = figure + op + value
-        argv = [self.sonicsim, "plan", "--jobs", "20", "--set", "workload.events_per_job=2", "--set",
+        argv = [self.sonicsim, "plan", "--jobs", "20", "--set", "workload.events_per_job=2", "--set", "output.precision=off", "--set",
                 "workload.warmup_events=1", "--target", target, "--max-replications", "3", "-j", "1", "--out",
                 "out"]
         # An infeasible target is told by its text ("target cost_per_event<=1e-300 not met: ..."), as planned.
@@ -370,14 +370,14 @@ class Surfaces:
         value = rng.choice(["1:10:5", "1:1e9:1", "10:1:1", "1:10:0", "1:10:-1", "1,2,,3", "nan:10:1", "1:inf:1",
                             "2", "", "a,b", "1:10", "5ms,10ms", "1:2:1e-300", "0", "-1"])
         # 4 jobs: a valid value that is merely expensive (max_batch 2 is 27,500 requests per event) stays fast.
-        argv = [self.sonicsim, "sweep", self.scenario, "--set", "workload.jobs=4", "--set", "workload.events_per_job=2",
+        argv = [self.sonicsim, "sweep", self.scenario, "--set", "workload.jobs=4", "--set", "workload.events_per_job=2", "--set", "output.precision=off",
                 "--set", "workload.warmup_events=1", "--vary", key + "=" + value, "-j", "1", "--out", "out"]
         return argv, case, r"--vary", lambda: written_figures(os.path.join(case, "out")), key + "=" + value
 
     def state(self, rng):
         if self.sweep_dir is None:
             self.sweep_dir = os.path.join(self.work, "sweep_base")
-            subprocess.run([self.sonicsim, "sweep", self.scenario, "--set", "workload.events_per_job=2", "--set",
+            subprocess.run([self.sonicsim, "sweep", self.scenario, "--set", "workload.events_per_job=2", "--set", "output.precision=off", "--set",
                             "workload.warmup_events=1", "--vary", "workload.jobs=2,4", "-j", "1", "--out",
                             self.sweep_dir], capture_output=True, check=True)
             os.makedirs(os.path.join(self.sweep_dir, "slurm"), exist_ok=True)
@@ -393,10 +393,10 @@ class Surfaces:
         with open(os.path.join(case, victim), "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)
         command = rng.choice([["status", "sw"],
-                              ["sweep", self.scenario, "--set", "workload.events_per_job=2", "--set",
+                              ["sweep", self.scenario, "--set", "workload.events_per_job=2", "--set", "output.precision=off", "--set",
                                "workload.warmup_events=1", "--vary", "workload.jobs=2,4", "-j", "1", "--out",
                                "sw", "--resume"],
-                              ["sweep", self.scenario, "--set", "workload.events_per_job=2", "--set",
+                              ["sweep", self.scenario, "--set", "workload.events_per_job=2", "--set", "output.precision=off", "--set",
                                "workload.warmup_events=1", "--vary", "workload.jobs=2,4", "--out", "sw", "--merge"]])
         # squeue is not asked about a job record that names no real job: status reads the files only.
         return ([self.sonicsim] + command, case, r"sw/(sweep_plan|slurm/jobs|points/[^:]+)\.json: ",
@@ -411,7 +411,7 @@ class Surfaces:
                             "workload.jobs=nan", "workload.jobs=1e9", "workload.jobz=1", "=1", "workload.jobs",
                             "platform.wan.rtt=-1ms", "workload.events_per_job=10000000", "seed=-1",
                             "models.emtrkmichelid.triton.max_batch_size=0"])
-        argv = [self.sonicsim, "run", "--set", "workload.events_per_job=2", "--set", "workload.warmup_events=1",
+        argv = [self.sonicsim, "run", "--set", "workload.events_per_job=2", "--set", "output.precision=off", "--set", "workload.warmup_events=1",
                 "--set", "workload.jobs=4", "--quiet", option, value]
         if option != "--out":
             argv += ["--out", "out"]

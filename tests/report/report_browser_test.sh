@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$shots"
 cd "$work" || exit 1
 failures=0
-small=(--set workload.events_per_job=3 --set workload.warmup_events=1)
+small=(--set workload.events_per_job=3 --set output.precision=off --set workload.warmup_events=1)
 
 make_results() { # KIND: writes results/KIND
   case $1 in

@@ -8,7 +8,8 @@ using sonicsim::testing::module_mean_s;
 using sonicsim::testing::simulate;
 
 TEST_CASE("asynchronous clients with 4 requests in flight shorten the module at low load") {
-  const std::vector<std::string> low_load{"workload.jobs=40", "workload.events_per_job=6"};
+  const std::vector<std::string> low_load{"workload.jobs=40", "workload.events_per_job=6",
+                                          "output.precision=off"};
   auto async = low_load;
   async.insert(async.end(), {"workload.client.mode=async", "workload.client.max_in_flight=4"});
   const auto sync_summary = simulate("protodune_2020_large_batch.yaml", low_load);

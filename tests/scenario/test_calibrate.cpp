@@ -21,7 +21,9 @@ std::string read(const std::filesystem::path& path) {
 std::string calibrate_command(const std::string& fits, const std::string& extra, const std::string& out) {
   const std::string root = SONICSIM_SOURCE_DIR;
   return "calibrate " + root +
-         "/configs/protodune_2020_large_batch.yaml --set workload.events_per_job=5 --data " + root +
+         "/configs/protodune_2020_large_batch.yaml --set workload.events_per_job=5 --set "
+         "output.precision=off --data " +
+         root +
          "/validation/data/protodune_2020_fig7_left.csv --series large_batch --x clients --y "
          "emtrk_time_mean_s --sd emtrk_time_sd_s --observable module_mean_s:EmTrkMichelId " +
          fits + " " + extra + " -j 2 --out " + out;

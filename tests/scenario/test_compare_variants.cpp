@@ -20,7 +20,8 @@ std::map<std::string, nlohmann::json> compare(const std::string& name, const std
   const fs::path dir = fs::temp_directory_path() / ("sonicsim_compare_" + name);
   fs::remove_all(dir);
   const auto result =
-      run_sonicsim("compare " + arguments + " --set workload.events_per_job=4 -j 2 --out " + dir.string());
+      run_sonicsim("compare " + arguments +
+                   " --set workload.events_per_job=4 --set output.precision=off -j 2 --out " + dir.string());
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   std::ifstream in(dir / "compare.json");

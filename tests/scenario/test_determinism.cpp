@@ -12,7 +12,8 @@ namespace {} // namespace
 TEST_CASE("same scenario and seed give byte-identical files") {
   const auto base = std::filesystem::temp_directory_path() / "sonicsim_determinism";
   std::filesystem::remove_all(base);
-  const std::string common = "run --quiet --set workload.jobs=50 --set workload.events_per_job=3 ";
+  const std::string common =
+      "run --quiet --set workload.jobs=50 --set workload.events_per_job=3 --set output.precision=off ";
   REQUIRE(sonicsim::testing::run_sonicsim(common + "--out " + (base / "a").string()).exit_code == 0);
   REQUIRE(sonicsim::testing::run_sonicsim(common + "--out " + (base / "b").string()).exit_code == 0);
   REQUIRE(sonicsim::testing::run_sonicsim(common + "--seed 2 --out " + (base / "c").string()).exit_code == 0);

@@ -16,7 +16,7 @@ using sonicsim::testing::run_sonicsim;
 
 namespace {
 
-const std::string quick = " --set workload.events_per_job=4 -j 2 ";
+const std::string quick = " --set workload.events_per_job=4 --set output.precision=off -j 2 ";
 
 } // namespace
 

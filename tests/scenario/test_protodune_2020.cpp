@@ -9,7 +9,8 @@ using sonicsim::testing::simulate;
 
 namespace {
 // Low load: 40 jobs, well below both knees (~190 and ~270 jobs), 12 events each (1 warm-up) -> 440 events.
-const std::vector<std::string> low_load{"workload.jobs=40", "workload.events_per_job=12"};
+const std::vector<std::string> low_load{"workload.jobs=40", "workload.events_per_job=12",
+                                        "output.precision=off"};
 } // namespace
 
 TEST_CASE("CPU-only: 110 s non-ML + 220 s EmTrkMichelId = 330 s per event") {

@@ -20,7 +20,8 @@ using sonicsim::testing::run_sonicsim;
 namespace {
 
 // 30 jobs, 3 events each: a second per replication.
-const std::string small_run = "run --set workload.jobs=30 --set workload.events_per_job=3 -j 2 ";
+const std::string small_run =
+    "run --set workload.jobs=30 --set workload.events_per_job=3 --set output.precision=off -j 2 ";
 
 // t(0.975, n - 1) for n = 2, 3 (standard tables).
 double t_975(int n) {
@@ -76,9 +77,10 @@ TEST_CASE(
 TEST_CASE("sweep --replications 2: sweep.csv holds each point's mean and interval over its replications") {
   const fs::path dir = fs::temp_directory_path() / "sonicsim_replications_sweep";
   fs::remove_all(dir);
-  const auto result = run_sonicsim("sweep --vary workload.jobs=10,40 --set workload.events_per_job=3 "
-                                   "--replications 2 -j 2 --out " +
-                                   dir.string());
+  const auto result = run_sonicsim(
+      "sweep --vary workload.jobs=10,40 --set workload.events_per_job=3 --set output.precision=off "
+      "--replications 2 -j 2 --out " +
+      dir.string());
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   const auto table = sonicsim::read_csv_file((dir / "sweep.csv").string());
@@ -107,9 +109,10 @@ TEST_CASE("sweep --replications 2: sweep.csv holds each point's mean and interva
 TEST_CASE("compare --replications 2: every column's simulated figures carry their interval") {
   const fs::path dir = fs::temp_directory_path() / "sonicsim_replications_compare";
   fs::remove_all(dir);
-  const auto result = run_sonicsim("compare --jobs 60 --variant fp16 --set workload.events_per_job=3 "
-                                   "--replications 2 -j 2 --out " +
-                                   dir.string());
+  const auto result = run_sonicsim(
+      "compare --jobs 60 --variant fp16 --set workload.events_per_job=3 --set output.precision=off "
+      "--replications 2 -j 2 --out " +
+      dir.string());
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   const auto json = read_json(dir / "compare.json");

@@ -35,16 +35,17 @@ TEST_CASE("small replies as delays: same results as reply flows, one job per nod
   // bytes). Both NIC classes of the scenario occur: 10 Gbps nodes are window-bound (3 MB / 12 ms = 2 Gb/s),
   // 1 Gbps nodes NIC-bound, so both branches of the path rate are exercised.
   SUBCASE("below the knee") {
-    check_same_as_flows({"workload.jobs=60", "workload.events_per_job=3"}, 1e-9);
+    check_same_as_flows({"workload.jobs=60", "workload.events_per_job=3", "output.precision=off"}, 1e-9);
   }
   SUBCASE("saturated GPUs, 400 jobs") {
-    check_same_as_flows({"workload.jobs=400", "workload.events_per_job=3"}, 1e-9);
+    check_same_as_flows({"workload.jobs=400", "workload.events_per_job=3", "output.precision=off"}, 1e-9);
   }
   SUBCASE("no TCP window: the narrowest link alone sets the rate") {
     // Without the window cap two replies at 10 Gbps can overlap on the 16 Gbps pod NIC, for the ~22 us a
     // 27 kB reply lasts; that is rare (2e-9 seen). 1e-6 allows for it; a wrong rate or a missing latency
     // moves the module mean by more than 1e-3 (32 replies x 6 ms against ~11 s).
-    check_same_as_flows({"workload.jobs=60", "workload.events_per_job=3", "platform.network.tcp_window=0B"},
+    check_same_as_flows({"workload.jobs=60", "workload.events_per_job=3", "output.precision=off",
+                         "platform.network.tcp_window=0B"},
                         1e-6);
   }
 }
@@ -53,19 +54,24 @@ TEST_CASE("small replies as delays: eight jobs per node share a NIC, within 1e-4
   // Replies to jobs on the same node can now overlap on its NIC, which the delay ignores. The largest
   // possible error per reply is another reply's transfer time: 1,693 x 16 B = 27 kB at 1 Gbps = 0.2 ms,
   // against module times of seconds, so means may move by parts in 1e-4 at most.
-  check_same_as_flows({"workload.jobs=400", "workload.events_per_job=3", "platform.jobs_per_node=8"}, 1e-4);
+  check_same_as_flows(
+      {"workload.jobs=400", "workload.events_per_job=3", "output.precision=off", "platform.jobs_per_node=8"},
+      1e-4);
 }
 
 TEST_CASE("replies above small_reply_max are flows: identical to simulating all replies as flows") {
   // 1 KiB is below every reply of the scenario (~27 kB), so no reply takes the shortcut.
-  check_same_as_flows(
-      {"workload.jobs=60", "workload.events_per_job=3", "platform.network.small_reply_max=1KiB"}, 1e-15);
+  check_same_as_flows({"workload.jobs=60", "workload.events_per_job=3", "output.precision=off",
+                       "platform.network.small_reply_max=1KiB"},
+                      1e-15);
 }
 
 TEST_CASE("small replies: a run whose reply path is over 10 % busy says so") {
   // Outputs almost as large as inputs (38 B against 50 B) through a 50 Mb/s pod NIC: the NIC's outbound
   // direction carries ~28 % of replies, and replies timed as if alone would be late by up to 0.7 % here.
-  const std::vector<std::string> busy_replies{"workload.jobs=100", "workload.events_per_job=3",
+  const std::vector<std::string> busy_replies{"workload.jobs=100",
+                                              "workload.events_per_job=3",
+                                              "output.precision=off",
                                               "models.emtrkmichelid.input_bytes_per_inference=50B",
                                               "models.emtrkmichelid.output_bytes_per_inference=38B",
                                               "platform.server_groups.gke_4xt4.nic_bandwidth=0.05Gbps"};
@@ -77,6 +83,7 @@ TEST_CASE("small replies: a run whose reply path is over 10 % busy says so") {
   as_flows.push_back("platform.network.small_reply_max=0B");
   CHECK(simulate("protodune_2020_large_batch.yaml", as_flows).warnings.empty());
   // The shipped scenario's replies are ~1/576 of its requests: no warning even with saturated GPUs.
-  CHECK(simulate("protodune_2020_large_batch.yaml", {"workload.jobs=400", "workload.events_per_job=3"})
+  CHECK(simulate("protodune_2020_large_batch.yaml",
+                 {"workload.jobs=400", "workload.events_per_job=3", "output.precision=off"})
             .warnings.empty());
 }

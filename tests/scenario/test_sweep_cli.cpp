@@ -17,7 +17,8 @@ using sonicsim::testing::run_sonicsim;
 namespace {
 
 // Three cheap points (5, 25, 45 jobs, 2 events each): enough for a knee fit.
-const std::string small_sweep = "sweep --vary workload.jobs=5:45:20 --set workload.events_per_job=2 ";
+const std::string small_sweep =
+    "sweep --vary workload.jobs=5:45:20 --set workload.events_per_job=2 --set output.precision=off ";
 
 } // namespace
 

@@ -44,7 +44,8 @@ TEST_CASE("a config.pbtxt with dynamic batching and two GPU instances gives the 
       "    triton:\n      max_batch_size: 16384\n      instance_group: [{count: 2, kind: GPU}]\n"
       "      dynamic_batching: {preferred_batch_size: [4096], max_queue_delay: \"100us\"}\n");
   std::ofstream(dir / "pbtxt.yaml") << large_batch_with("    triton_config: \"" + config + "\"\n");
-  const std::string settings = " --set workload.jobs=300 --set workload.events_per_job=3";
+  const std::string settings =
+      " --set workload.jobs=300 --set workload.events_per_job=3 --set output.precision=off";
   for (const char* name : {"yaml", "pbtxt"}) {
     const auto result =
         sonicsim::testing::run_sonicsim("run " + (dir / (std::string(name) + ".yaml")).string() + settings +

@@ -80,7 +80,7 @@ cd "$work"
 case $mode in
 sweep)
   # Six points of the default scenario, three events per job: a few seconds in all.
-  sweep=(sweep --vary workload.jobs=50:300:50 --set workload.events_per_job=3)
+  sweep=(sweep --vary workload.jobs=50:300:50 --set workload.events_per_job=3 --set output.precision=off)
   "$sonicsim" "${sweep[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local sweep"
   out=$("$sonicsim" "${sweep[@]}" --slurm --throttle 2 --out slurm_sweep) || fail "submission: $out"
   echo "$out"
@@ -95,7 +95,7 @@ sweep)
   ;;
 sweep_resume)
   # Four points that take a few seconds each, one array task at a time; task 2 is killed while it runs.
-  sweep=(sweep --vary workload.jobs=400,600,800,1000 --set workload.events_per_job=60)
+  sweep=(sweep --vary workload.jobs=400,600,800,1000 --set workload.events_per_job=60 --set output.precision=off)
   "$sonicsim" "${sweep[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local sweep"
   out=$("$sonicsim" "${sweep[@]}" --slurm --throttle 1 --out slurm_sweep) || fail "submission: $out"
   echo "$out"
@@ -136,7 +136,7 @@ sweep_resume)
   echo "PASS: killed task 2 reported, resubmitted alone, merged sweep.csv identical to the local sweep"
   ;;
 plan)
-  plan=(plan --jobs 270 --set workload.events_per_job=4)
+  plan=(plan --jobs 270 --set workload.events_per_job=4 --set output.precision=off)
   "$sonicsim" "${plan[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local plan"
   # Returns at once: the planning process is a Slurm job, which submits each batch as a job array.
   "$sonicsim" "${plan[@]}" --slurm --out slurm_plan >slurm_plan.out 2>&1 || fail "plan --slurm: $(cat slurm_plan.out)"
@@ -181,7 +181,7 @@ compare)
   # compare gets --slurm from the execution floor like every command: an array of its runs and a merge job
   # that writes compare.json, the same as here (wall-clock times aside).
   compare=(compare "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --jobs 60
-    --set workload.events_per_job=4 --replications 2)
+    --set workload.events_per_job=4 --set output.precision=off --replications 2)
   "$sonicsim" "${compare[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local compare"
   "$sonicsim" "${compare[@]}" --slurm --out slurm_compare >compare.out 2>&1 || fail "compare --slurm: $(cat compare.out)"
   wait_for_merge_job compare.out 180
@@ -194,7 +194,7 @@ compare)
 calibrate)
   # calibrate decides each batch from the last: with --slurm --slurm-wait this process submits every
   # evaluation's simulations as a job array and waits for it; the fit is the local one.
-  calibrate=(calibrate "$root/configs/protodune_2020_large_batch.yaml" --set workload.events_per_job=4
+  calibrate=(calibrate "$root/configs/protodune_2020_large_batch.yaml" --set workload.events_per_job=4 --set output.precision=off
     --data "$root/validation/data/protodune_2020_fig7_left.csv" --series large_batch --x clients
     --y emtrk_time_mean_s --sd emtrk_time_sd_s --observable module_mean_s:EmTrkMichelId
     --fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns --max-evaluations 3)

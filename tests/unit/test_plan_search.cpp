@@ -184,22 +184,35 @@ TEST_CASE("replications: seed r = 0 is the scenario's, the others distinct and i
   CHECK(confidence_interval_95({4.0}).half_width == 0.0);
 }
 
-TEST_CASE("cost per event: each group's devices at their type's price, plus the job slots") {
+TEST_CASE("cost bill: each group's devices at their type's price, the pods' hosts, the jobs' CPU cores") {
   Scenario s;
   s.platform.server_groups.push_back(ServerGroup{});
   s.platform.server_groups.front().devices_per_pod = 4;
   s.workload.jobs = 270;
+  s.workload.threads = 4; // a job holds 4 cores: 1080 core-hours per hour
   CHECK(missing_prices(s) == std::vector<std::string>{"costs.device_hour.T4", "costs.cpu_hour"});
-  CHECK_FALSE(cost_per_event(s, 2.0));
-  s.costs = Costs{{{"T4", 0.36}}, 0.036};
-  const auto cost = cost_per_event(s, 2.0);
-  REQUIRE(cost);
-  CHECK(cost->device_hours == doctest::Approx(4.0 / 7200.0));
-  CHECK(cost->usd == doctest::Approx((4 * 0.36 + 270 * 0.036) / 7200.0));
+  CHECK_FALSE(cost_bill(s, 2.0));
+  s.costs = Costs{{{"T4", 0.36}}, 0.036, std::nullopt};
+  const auto bill = cost_bill(s, 2.0);
+  REQUIRE(bill);
+  // 2 events/s: 7200 events per hour.
+  CHECK(bill->device_hours_per_event == doctest::Approx(4.0 / 7200.0));
+  CHECK(bill->cpu_core_hours_per_event == doctest::Approx(1080.0 / 7200.0));
+  CHECK(bill->usd_per_event == doctest::Approx((4 * 0.36 + 1080 * 0.036) / 7200.0));
+  REQUIRE(bill->items.size() == 2);
+  CHECK(bill->items[0].price_key == "costs.device_hour.T4");
+  CHECK(bill->items[1].usd_per_hour == doctest::Approx(1080 * 0.036));
+  // The pod's host is held too; without a price the bill says so instead of counting it as free.
+  CHECK(bill->unpriced == std::vector<std::string>{"1 server pods' hosts (no costs.pod_hour)"});
+  s.costs->pod_hour_usd = 0.5;
+  const auto priced = cost_bill(s, 2.0);
+  REQUIRE(priced);
+  CHECK(priced->unpriced.empty());
+  CHECK(priced->usd_per_hour == doctest::Approx(4 * 0.36 + 0.5 + 1080 * 0.036));
   // The same group moved to A100s has no price until one is given: never the T4's.
   s.platform.server_groups.front().device_type = "A100";
   CHECK(missing_prices(s) == std::vector<std::string>{"costs.device_hour.A100"});
-  CHECK_FALSE(cost_per_event(s, 2.0));
+  CHECK_FALSE(cost_bill(s, 2.0));
 }
 
 TEST_CASE(

@@ -1,0 +1,51 @@
+#include "sim/metrics/run_precision.hpp"
+
+#include "sim/metrics/number_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sonicsim {
+namespace {
+
+std::string percent_text(double fraction) {
+  return significant(100.0 * fraction, 2) + " %";
+}
+
+} // namespace
+
+void judge_precision(RunPrecision& precision) {
+  precision.met = precision.applies && precision.target_relative > 0 && precision.intervals.problem.empty() &&
+                  !precision.intervals.figures.empty();
+  for (const auto& figure : precision.intervals.figures)
+    precision.met = precision.met && figure.relative <= precision.target_relative;
+}
+
+std::string RunPrecision::shortfall() const {
+  if (!intervals.problem.empty()) return intervals.problem;
+  const BatchMeansFigure* widest = nullptr;
+  for (const auto& figure : intervals.figures)
+    if (!widest || figure.relative > widest->relative) widest = &figure;
+  if (!widest) return "no figure measured";
+  return widest->figure + " +-" + percent_text(widest->relative) + " (target " +
+         percent_text(target_relative) + ")";
+}
+
+std::optional<int> next_events_per_job(const RunPrecision& precision, double max_extension) {
+  if (!precision.applies || precision.target_relative <= 0 || precision.met) return std::nullopt;
+  const double limit = std::floor(precision.events_per_job_written * max_extension);
+  if (precision.events_per_job >= limit) return std::nullopt;
+  double factor = 4.0; // no interval to extrapolate from: the window was too short to cut into batches
+  if (precision.intervals.problem.empty()) {
+    double widest = 0.0;
+    for (const auto& figure : precision.intervals.figures)
+      widest = std::max(widest, figure.relative);
+    factor = 1.2 * std::pow(widest / precision.target_relative, 2.0);
+  }
+  // A power of two: two runs that differ by rounding (the fast path against pure SimGrid) take the same
+  // length unless one of them is exactly at a threshold.
+  factor = std::clamp(std::exp2(std::ceil(std::log2(factor))), 2.0, 8.0);
+  return static_cast<int>(std::min(limit, precision.events_per_job * factor));
+}
+
+} // namespace sonicsim

@@ -1,0 +1,20 @@
+// The precision rule: a run is long enough when the 95 % batch-means interval of each headline figure is
+// within output.precision of its value (JMT stops a simulation by the same test on each measure's confidence
+// interval). Pure code; sim/engine/simulation.cpp runs the longer runs it asks for.
+#pragma once
+
+#include "sim/metrics/run_summary.hpp"
+
+#include <optional>
+
+namespace sonicsim {
+
+// Sets `met` from the intervals and the target.
+void judge_precision(RunPrecision& precision);
+
+// The events per job of the next, longer run; none when the rule is met, off, does not apply, or the run is
+// already at max_extension x the written length. The next length aims at the target with 20 % to spare (a
+// half-width shrinks as 1 / sqrt(window)), rounded up to 2, 4 or 8 times the current one.
+std::optional<int> next_events_per_job(const RunPrecision& precision, double max_extension);
+
+} // namespace sonicsim

@@ -1,0 +1,119 @@
+#include "sim/scenario/provenance.hpp"
+
+#include "sim/scenario/overrides.hpp"
+#include "sim/scenario/scenario_error.hpp"
+#include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/yaml_values.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace sonicsim {
+namespace {
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) return parts;
+    start = dot + 1;
+  }
+}
+
+// The device types the groups serving model `model` use.
+std::set<std::string> device_types_of(const Scenario& scenario, const std::string& model) {
+  std::set<std::string> types;
+  const auto found = scenario.models.find(model);
+  if (found == scenario.models.end()) return types;
+  for (const auto& group : scenario.platform.server_groups)
+    if (std::find(found->second.deploy.groups.begin(), found->second.deploy.groups.end(), group.name) !=
+        found->second.deploy.groups.end())
+      types.insert(group.device_type);
+  return types;
+}
+
+bool in_use(const Scenario& scenario, const std::vector<std::string>& parts) {
+  // workload.pipeline.NAME.inferences: a count of inferences matters only to a module that sends them (its
+  // direct time is per event).
+  if (parts.size() >= 4 && parts[0] == "workload" && parts[1] == "pipeline" && parts[3] == "inferences")
+    return std::any_of(scenario.workload.pipeline.begin(), scenario.workload.pipeline.end(),
+                       [&](const Module& m) { return m.name == parts[2] && m.served(); });
+  if (parts.size() < 2 || parts[0] != "models") return true;
+  const std::string& model = parts[1];
+  const bool called = std::any_of(scenario.workload.pipeline.begin(), scenario.workload.pipeline.end(),
+                                  [&](const Module& m) { return m.served() && m.model == model; });
+  if (!called) return false;
+  // models.M.throughput.TYPE...: that device's curve, used only where a group of M has that type.
+  if (parts.size() >= 4 && parts[2] == "throughput")
+    return device_types_of(scenario, model).count(parts[3]) > 0;
+  return true;
+}
+
+} // namespace
+
+const char* provenance_kind_name(Provenance::Kind kind) {
+  switch (kind) {
+  case Provenance::Kind::measured:
+    return "measured";
+  case Provenance::Kind::derived:
+    return "derived";
+  case Provenance::Kind::assumed:
+    return "assumed";
+  }
+  return "assumed";
+}
+
+std::vector<Provenance> assumptions_in_use(const Scenario& scenario) {
+  std::vector<Provenance> out;
+  for (const auto& entry : scenario.provenance)
+    if (entry.kind == Provenance::Kind::assumed && in_use(scenario, split_path(entry.key)))
+      out.push_back(entry);
+  return out;
+}
+
+std::string assumptions_text(const std::vector<Provenance>& assumptions, const std::string& indent) {
+  std::string text;
+  for (const auto& a : assumptions)
+    text += indent + a.key + ": " + a.text + "\n";
+  return text;
+}
+
+namespace detail {
+
+std::vector<Provenance> read_provenance(const Cursor& c) {
+  std::vector<Provenance> entries;
+  for (const auto& entry : c.node()) {
+    const Cursor key = c.key_cursor(entry.first);
+    const std::string path = key.scalar("a key path, e.g. platform.wan.rtt");
+    if (path.rfind("provenance", 0) == 0 || path.rfind("variants", 0) == 0)
+      key.fail("expected a key path of the scenario's values, not of provenance or variants");
+    try {
+      validate_key_path(path, "provenance");
+    } catch (const ScenarioError& e) {
+      key.fail(e.message);
+    }
+    const Cursor value = c[path];
+    Provenance p;
+    p.key = path;
+    p.origin = c.source_name() + ":" + std::to_string(key.mark().line + 1) + ":" +
+               std::to_string(key.mark().column + 1);
+    int kinds = 0;
+    for (const auto& [name, kind] :
+         {std::pair{"measured", Provenance::Kind::measured}, std::pair{"derived", Provenance::Kind::derived},
+          std::pair{"assumed", Provenance::Kind::assumed}})
+      if (value[name].present()) {
+        ++kinds;
+        p.kind = kind;
+        p.text = read_string(value[name]);
+        require(value[name], !p.text.empty(), "a non-empty text: the source, the derivation or the reason");
+      }
+    if (kinds != 1) value.fail_value("exactly one of {measured: SOURCE}, {derived: HOW} or {assumed: WHY}");
+    entries.push_back(p);
+  }
+  return entries;
+}
+
+} // namespace detail
+} // namespace sonicsim

@@ -1,0 +1,24 @@
+// Provenance of scenario values (provenance: in a scenario): measured (with its source), derived (and how),
+// or assumed (and why). An answer is only as good as what it rests on: run, plan, compare and analytic list
+// the assumed values the scenario they simulated uses, on the terminal and in their JSON.
+#pragma once
+
+#include "sim/scenario/scenario.hpp"
+
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+const char* provenance_kind_name(Provenance::Kind kind); // "measured", "derived", "assumed"
+
+// The assumed values this scenario uses: an entry under models.M only when a remote_inference module calls M,
+// and under models.M.throughput.TYPE (or any device type's entry) only when a server group of M uses TYPE.
+// workload.pipeline.NAME.inferences only when that module calls a server. A variant or --set that moves a
+// group to an assumed device's curve brings that assumption in.
+std::vector<Provenance> assumptions_in_use(const Scenario& scenario);
+
+// "KEY: WHY" per line, each starting with `indent`; nothing when there is none.
+std::string assumptions_text(const std::vector<Provenance>& assumptions, const std::string& indent);
+
+} // namespace sonicsim

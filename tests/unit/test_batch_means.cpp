@@ -1,0 +1,107 @@
+#include "models/student_t.hpp"
+#include "sim/metrics/batch_means.hpp"
+#include "sim/metrics/run_precision.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using namespace sonicsim;
+
+namespace {
+
+// A figure whose rate over time is rate(t): numerator = its integral (midpoint rule on 1 ms steps),
+// denominator = seconds.
+WindowRatio rate_series(const std::string& name, double (*rate)(double)) {
+  return {name, [rate](double start_s, double end_s) {
+            double sum = 0.0;
+            for (double t = start_s + 0.0005; t < end_s; t += 0.001)
+              sum += rate(t) * 0.001;
+            return std::pair{sum, end_s - start_s};
+          }};
+}
+
+} // namespace
+
+TEST_CASE("batch means: a constant rate has no uncertainty") {
+  const auto result = batch_means({rate_series("events_per_s", [](double) { return 5.0; })}, 0.0, 64.0, 1.0);
+  REQUIRE(result.problem.empty());
+  CHECK(result.batches == 32);
+  CHECK(result.batch_s == doctest::Approx(2.0));
+  REQUIRE(result.figures.size() == 1);
+  CHECK(result.figures[0].mean == doctest::Approx(5.0).epsilon(1e-6));
+  CHECK(result.figures[0].relative == doctest::Approx(0.0).epsilon(1e-6));
+}
+
+TEST_CASE("batch means: alternating batches give the Student t interval of their values") {
+  // A window of 32 s recorded at 1 s resolution: 16 batches of 2 s (each spans two bins). The rate
+  // alternates 1, 3, 1, 3 ... by batch: mean 2, sample sd sqrt(16 / 15), lag-1 autocorrelation negative (not
+  // merged). Half-width t(15) x sd / sqrt(16).
+  const auto result = batch_means(
+      {rate_series("events_per_s", [](double t) { return static_cast<int>(t / 2.0) % 2 == 0 ? 1.0 : 3.0; })},
+      0.0, 32.0, 1.0);
+  REQUIRE(result.problem.empty());
+  CHECK(result.batches == 16);
+  REQUIRE(result.figures.size() == 1);
+  const double expected = models::student_t_975(15) * std::sqrt(16.0 / 15.0) / 4.0; // 0.5502
+  CHECK(result.figures[0].mean == doctest::Approx(2.0).epsilon(1e-6));
+  CHECK(result.figures[0].half_width == doctest::Approx(expected).epsilon(1e-4));
+  CHECK(result.figures[0].relative == doctest::Approx(expected / 2.0).epsilon(1e-4));
+  CHECK(result.figures[0].lag1 < 0.0);
+}
+
+TEST_CASE("batch means: a slow drift merges batches, then widens the interval for what correlation is left") {
+  // Rate 1 in the first half of the window, 3 in the second: batches stay correlated down to 8 of them
+  // (lag-1 r = 0.625 there: values 1,1,1,1,3,3,3,3), and the interval is widened by sqrt((1 + r) / (1 - r)).
+  const auto result = batch_means(
+      {rate_series("events_per_s", [](double t) { return t < 32.0 ? 1.0 : 3.0; })}, 0.0, 64.0, 1.0);
+  REQUIRE(result.problem.empty());
+  CHECK(result.batches == 8);
+  REQUIRE(result.figures.size() == 1);
+  const double r = 0.625;
+  CHECK(result.figures[0].lag1 == doctest::Approx(r).epsilon(1e-3));
+  const double plain = models::student_t_975(7) * std::sqrt(8.0 / 7.0) / std::sqrt(8.0);
+  CHECK(result.figures[0].half_width == doctest::Approx(plain * std::sqrt((1 + r) / (1 - r))).epsilon(1e-3));
+}
+
+TEST_CASE("batch means: a window too short to cut into 8 batches has no interval, and says why") {
+  const auto result = batch_means({rate_series("events_per_s", [](double) { return 1.0; })}, 0.0, 10.0, 1.0);
+  CHECK(result.batches == 0);
+  CHECK(result.figures.empty());
+  CHECK(result.problem.find("too short to cut into 8 batches") != std::string::npos);
+}
+
+TEST_CASE("precision rule: met, extended towards the target, or stopped at the limit") {
+  RunPrecision precision;
+  precision.target_relative = 0.02;
+  precision.events_per_job = precision.events_per_job_written = 20;
+  precision.intervals.batches = 32;
+  precision.intervals.figures = {{"events_per_s", 10.0, 0.1, 0.01, 0.0},
+                                 {"event_mean_s", 1.0, 0.05, 0.05, 0.0}};
+  judge_precision(precision);
+  CHECK_FALSE(precision.met);
+  CHECK(precision.shortfall() == "event_mean_s +-5.0 % (target 2.0 %)");
+  // 5 % against 2 %: the window must grow (5 / 2)^2 = 6.25 times, 7.5 with 20 % to spare: 8 times.
+  CHECK(next_events_per_job(precision, 16.0) == 160);
+  // Never beyond max_extension x the written length.
+  CHECK(next_events_per_job(precision, 4.0) == 80);
+  precision.events_per_job = 80;
+  CHECK_FALSE(next_events_per_job(precision, 4.0));
+  precision.events_per_job = 20;
+  // Just above the target: at least twice as long.
+  precision.intervals.figures[1].relative = 0.021;
+  CHECK(next_events_per_job(precision, 16.0) == 40);
+  precision.intervals.figures[1].relative = 0.05;
+  // A window with no interval at all is run 4 times longer.
+  precision.intervals.problem = "too short";
+  CHECK(next_events_per_job(precision, 16.0) == 80);
+  // Met, or the rule off, or a campaign: no extension.
+  precision.intervals.problem.clear();
+  precision.intervals.figures[1].relative = 0.01;
+  judge_precision(precision);
+  CHECK(precision.met);
+  CHECK_FALSE(next_events_per_job(precision, 16.0));
+  precision.target_relative = 0.0;
+  judge_precision(precision);
+  CHECK_FALSE(precision.too_short());
+}
