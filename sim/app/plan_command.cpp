@@ -186,9 +186,10 @@ int plan(const PlanArguments& arguments) {
   if (sized_groups > 1 && (!arguments.device_types.empty() || !arguments.nics.empty()))
     throw InputError("--device-types and --nics search one server group; this scenario has " +
                      std::to_string(sized_groups) + " groups with devices (their counts are searched)");
-  const Plan result = sized_groups > 1     ? planner.per_group(arguments.jobs)
-                      : arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs)
-                                           : planner.most_jobs(arguments.gpus);
+  Plan result = sized_groups > 1     ? planner.per_group(arguments.jobs)
+                : arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs)
+                                     : planner.most_jobs(arguments.gpus);
+  result.default_target = arguments.targets.empty();
   const bool text = !arguments.quiet && !arguments.json;
   if (text) print_plan(result);
   const auto json_path = output_dir / "plan.json";

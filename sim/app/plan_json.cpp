@@ -82,7 +82,8 @@ nlohmann::ordered_json limits_json(const std::vector<planning::ResourceLimit>& l
     out.push_back({{"resource", limit.resource},
                    {"capacity", limit.capacity},
                    {"jobs_at_saturation", limit.jobs_at_saturation},
-                   {"network", limit.network}});
+                   {"network", limit.network},
+                   {"kind", resource_kind_name(limit.kind)}});
   return out;
 }
 
@@ -123,6 +124,10 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
   for (const auto& t : plan.targets)
     targets.push_back(t.text);
   json["targets"] = targets;
+  json["default_target"] = plan.default_target;
+  json["module_share_of_event"] = plan.reference.event_mean_s.mean > 0
+                                      ? plan.reference.module_mean_s.mean / plan.reference.event_mean_s.mean
+                                      : 0.0;
   json["replications"] = {
       {"first", plan.replications}, {"most", plan.max_replications}, {"indifference", plan.indifference}};
   json["searched"] = plan.searched;

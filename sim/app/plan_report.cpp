@@ -120,6 +120,31 @@ void print_plan_question(const Plan& plan) {
 }
 
 // The confirming simulations and, when several were searched, each device type x NIC option.
+// What a target on the accelerated modules means for the whole event: their share of the unloaded event
+// (the reference run), so that a module allowed 10 % more time allows the event share x 10 % more. The
+// default target is stated with why it fits, or does not, the workload.
+void print_module_share(const Plan& plan) {
+  const double module_s = plan.reference.module_mean_s.mean, event_s = plan.reference.event_mean_s.mean;
+  if (!(module_s > 0.0 && event_s > 0.0)) return;
+  const double share = module_s / event_s;
+  for (const auto& t : plan.targets)
+    if (t.figure.figure == Figure::module_mean_s && t.figure.module.empty() && t.relative)
+      std::printf("module share: the accelerated modules take %.1f %% of the unloaded event (%s of %s s), so "
+                  "%s allows the event %.2f %% more\n",
+                  100.0 * share, significant(module_s).c_str(), significant(event_s).c_str(), t.text.c_str(),
+                  100.0 * share * (t.limit - 1.0));
+  if (!plan.default_target) return;
+  if (share >= 0.2)
+    std::printf("default target: the module's own time within --tolerance, because the servers set it and it "
+                "is %.0f %% of the event: a job's throughput follows it\n",
+                100.0 * share);
+  else
+    std::printf("default target: the module's own time within --tolerance; the module is only %.0f %% of the "
+                "event, so this sizes for the module's latency, not the event's: for throughput per job ask "
+                "--target event_mean_s<=1.05x or events_per_s_per_job>=0.95x\n",
+                100.0 * share);
+}
+
 void print_plan_evidence(const Plan& plan) {
   if (plan.simulations == 0 && plan.options.size() <= 1) {
     std::printf("\nno simulation: the analytic model decided it\n");
@@ -248,6 +273,7 @@ void print_plan_capacity(const Plan& plan) {
 
 void print_plan(const Plan& plan) {
   print_plan_question(plan);
+  print_module_share(plan);
   print_plan_evidence(plan);
   if (!plan.found) {
     std::printf("\nno plan: %s\n", plan.not_found_reason.c_str());

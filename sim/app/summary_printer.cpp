@@ -75,7 +75,8 @@ void print_precision(std::ostream& out, const RunPrecision& precision) {
   out << "precision (95 %)   ";
   if (precision.intervals.batches > 0) {
     for (const auto& figure : precision.intervals.figures)
-      out << ' ' << figure.figure << " +-" << significant(100.0 * figure.relative, 2) << " %";
+      out << ' ' << figure.figure << " +-"
+          << (figure.relative < 1e-4 ? "<0.01" : significant(100.0 * figure.relative, 2)) << " %";
     out << "  (batch means, " << precision.intervals.batches << " batches of "
         << significant(precision.intervals.batch_s, 3) << " s)";
   }

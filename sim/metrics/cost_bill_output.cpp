@@ -3,6 +3,7 @@
 #include "sim/metrics/number_text.hpp"
 
 #include <ostream>
+#include <string>
 
 namespace sonicsim {
 
@@ -25,17 +26,28 @@ nlohmann::ordered_json cost_bill_to_json(const CostBill& bill) {
           {"cpu_core_hours_per_event", bill.cpu_core_hours_per_event}};
 }
 
+namespace {
+
+// A price or a count as people write it: 4, 0.35, 0.001546 (significant digits, no trailing zeros).
+std::string plain(double value) {
+  std::string text = significant(value, 4);
+  if (text.find('.') != std::string::npos) {
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
+  }
+  return text;
+}
+
+} // namespace
+
 void print_cost_bill(std::ostream& out, const CostBill& bill, const std::string& indent) {
   for (const auto& item : bill.items)
-    out << indent << significant(item.count, 6) << ' ' << item.item << " x "
-        << significant(item.usd_per_hour_each, 4) << " USD/h (" << item.price_key
-        << ") = " << significant(item.usd_per_hour, 4) << " USD/h, " << significant(item.usd_per_event, 4)
-        << " USD/event, "
-        << significant(bill.usd_per_hour > 0 ? 100.0 * item.usd_per_hour / bill.usd_per_hour : 0.0, 3)
-        << " %\n";
-  out << indent << "total " << significant(bill.usd_per_hour, 4) << " USD/h, "
-      << significant(bill.usd_per_event, 4) << " USD/event at " << significant(bill.events_per_s, 4)
-      << " events/s\n";
+    out << indent << plain(item.count) << ' ' << item.item << " x " << plain(item.usd_per_hour_each)
+        << " USD/h (" << item.price_key << ") = " << plain(item.usd_per_hour) << " USD/h, "
+        << plain(item.usd_per_event) << " USD/event, "
+        << plain(bill.usd_per_hour > 0 ? 100.0 * item.usd_per_hour / bill.usd_per_hour : 0.0) << " %\n";
+  out << indent << "total " << plain(bill.usd_per_hour) << " USD/h, " << plain(bill.usd_per_event)
+      << " USD/event at " << plain(bill.events_per_s) << " events/s\n";
   for (const auto& unpriced : bill.unpriced)
     out << indent << "not priced: " << unpriced << "\n";
 }

@@ -11,7 +11,7 @@ namespace sonicsim {
 
 nlohmann::ordered_json scenario_to_json(const Scenario& scenario);
 
-// Provenance entries as [{key, measured|derived|assumed: text, origin}] (summary.json `assumptions`,
+// Provenance entries as [{key, measured|derived|assumed: text}] (summary.json `assumptions`,
 // plan.json, compare.json).
 nlohmann::ordered_json provenance_to_json(const std::vector<Provenance>& entries);
 

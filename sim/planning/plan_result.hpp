@@ -157,6 +157,7 @@ struct Plan {
   std::optional<CostBill> bill; // at the answer's mean events/s, from the scenario's prices
   // The assumed values the answer rests on (the scenario's provenance:, on the answer's device types).
   std::vector<Provenance> assumptions;
+  bool default_target = false; // no --target given: module_mean_s within --tolerance
 };
 
 } // namespace sonicsim::planning

@@ -104,6 +104,11 @@ std::vector<std::string> split_key_path(const std::string& path) {
 
 void validate_key_path(const std::string& path, const std::string& origin) {
   const std::string location = origin.empty() ? "--set " + path : origin;
+  // A retired key, with what replaces it (its nearest neighbour, cpu_hour, would mislead).
+  if (path.rfind("costs.gpu_hour", 0) == 0)
+    throw ScenarioError(location, 0, 0, path,
+                        "one price for every GPU type is retired; set a price per device type, e.g. "
+                        "costs.device_hour.T4=0.35 (US dollars per hour of one device)");
   const auto parts = split_key_path(path);
   const schema::Node* node = &schema::root();
   std::string where;

@@ -34,7 +34,7 @@ trap cleanup EXIT
 
 fail() {
   echo "FAIL: $*" >&2
-  for log in "$work"/slurm_sweep/slurm/logs/*; do
+  for log in "$work"/slurm_sweep/slurm/logs/* "$work"/validate/slurm/logs/*; do
     [[ -f $log ]] && { echo "--- $log" >&2; tail -n 5 "$log" >&2; }
   done
   exit 1

@@ -65,6 +65,10 @@ TEST_CASE("scenario overrides: a key the schema knows but the file omits can be 
 }
 
 TEST_CASE("scenario overrides: unknown keys are errors with a suggestion, at the --set argument") {
+  // The retired single GPU price points at its replacement, not at its nearest neighbour cpu_hour.
+  const std::string retired = error_of({"costs.gpu_hour=1"});
+  CHECK(retired.find("costs.device_hour.T4=0.35") != std::string::npos);
+  CHECK(retired.find("cpu_hour") == std::string::npos);
   CHECK(
       error_of({"workload.job=5"}) ==
       "--set workload.job=5: key 'workload.job': unknown key 'job' under 'workload' (did you mean 'jobs'?)");
