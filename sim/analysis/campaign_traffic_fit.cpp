@@ -1,6 +1,7 @@
 #include "sim/analysis/campaign_traffic_fit.hpp"
 
 #include "models/fits.hpp"
+#include "sim/metrics/batch_means.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,21 +10,6 @@
 #include <vector>
 
 namespace sonicsim::analysis {
-namespace {
-
-double lag1_autocorrelation(const std::vector<double>& values) {
-  double mean = 0.0;
-  for (const double v : values)
-    mean += v / static_cast<double>(values.size());
-  double variance = 0.0, covariance = 0.0;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    variance += (values[i] - mean) * (values[i] - mean);
-    if (i + 1 < values.size()) covariance += (values[i] - mean) * (values[i + 1] - mean);
-  }
-  return variance > 0 ? covariance / variance : 0.0;
-}
-
-} // namespace
 
 void fit_campaign_traffic(CampaignSummary& campaign) {
   const auto& jobs = campaign.fit_jobs;

@@ -31,19 +31,6 @@ BatchValues values_of(const WindowRatio& ratio, double start_s, double batch_s, 
   return out;
 }
 
-double lag1_autocorrelation(const std::vector<double>& values) {
-  const double n = static_cast<double>(values.size());
-  double mean = 0.0;
-  for (const double v : values)
-    mean += v / n;
-  double variance = 0.0, covariance = 0.0;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    variance += (values[i] - mean) * (values[i] - mean);
-    if (i + 1 < values.size()) covariance += (values[i] - mean) * (values[i + 1] - mean);
-  }
-  return variance > 0 ? covariance / variance : 0.0;
-}
-
 BatchMeansFigure interval_of(const std::string& figure, const BatchValues& batch) {
   BatchMeansFigure out;
   out.figure = figure;
@@ -68,6 +55,19 @@ std::string seconds_text(double seconds) {
 }
 
 } // namespace
+
+double lag1_autocorrelation(const std::vector<double>& values) {
+  const double n = static_cast<double>(values.size());
+  double mean = 0.0;
+  for (const double v : values)
+    mean += v / n;
+  double variance = 0.0, covariance = 0.0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    variance += (values[i] - mean) * (values[i] - mean);
+    if (i + 1 < values.size()) covariance += (values[i] - mean) * (values[i + 1] - mean);
+  }
+  return variance > 0 ? covariance / variance : 0.0;
+}
 
 BatchMeans batch_means(const std::vector<WindowRatio>& series, double window_start_s, double window_end_s,
                        double resolution_s) {

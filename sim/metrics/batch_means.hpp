@@ -42,6 +42,9 @@ constexpr int max_batches = 32;
 // Batches whose lag-1 autocorrelation exceeds this are merged in pairs (while at least 2 x min_batches).
 constexpr double max_lag1_autocorrelation = 0.3;
 
+// Lag-1 autocorrelation of a series (0 when it does not vary): how much each value resembles the one before.
+double lag1_autocorrelation(const std::vector<double>& values);
+
 // `resolution_s`: the width of the bins the series were recorded in; a batch spans at least 2 of them, so
 // that spreading a bin over two batches does not make them look alike.
 BatchMeans batch_means(const std::vector<WindowRatio>& series, double window_start_s, double window_end_s,

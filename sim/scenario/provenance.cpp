@@ -11,17 +11,6 @@
 namespace sonicsim {
 namespace {
 
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = path.find('.', start);
-    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) return parts;
-    start = dot + 1;
-  }
-}
-
 // The device types the groups serving model `model` use.
 std::set<std::string> device_types_of(const Scenario& scenario, const std::string& model) {
   std::set<std::string> types;
@@ -68,7 +57,7 @@ const char* provenance_kind_name(Provenance::Kind kind) {
 std::vector<Provenance> assumptions_in_use(const Scenario& scenario) {
   std::vector<Provenance> out;
   for (const auto& entry : scenario.provenance)
-    if (entry.kind == Provenance::Kind::assumed && in_use(scenario, split_path(entry.key)))
+    if (entry.kind == Provenance::Kind::assumed && in_use(scenario, split_key_path(entry.key)))
       out.push_back(entry);
   return out;
 }
