@@ -75,15 +75,14 @@ void print_precision(std::ostream& out, const RunPrecision& precision) {
   out << "precision (95 %)   ";
   if (precision.intervals.batches > 0) {
     for (const auto& figure : precision.intervals.figures)
-      out << ' ' << figure.figure << " +-"
-          << (figure.relative < 1e-4 ? "<0.01" : significant(100.0 * figure.relative, 2)) << " %";
+      out << ' ' << figure.figure << " +-" << percent_text(figure.relative);
     out << "  (batch means, " << precision.intervals.batches << " batches of "
         << significant(precision.intervals.batch_s, 3) << " s)";
   }
   if (precision.target_relative <= 0)
     out << (precision.intervals.batches > 0 ? "; " : " ") << "rule off (output.precision: off)";
   else if (precision.met)
-    out << ": within " << significant(100.0 * precision.target_relative, 2) << " %";
+    out << ": within " << percent_text(precision.target_relative);
   else
     out << (precision.intervals.batches > 0 ? "\n                   " : " ")
         << "NOT within the precision asked: " << precision.shortfall();

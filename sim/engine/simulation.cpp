@@ -125,9 +125,9 @@ void report_precision(RunSummary& summary, const RunLength& run_length) {
   precision.extensions = run_length.extensions();
   if (!precision.applies || precision.target_relative <= 0 || precision.met) return;
   summary.warnings.push_back("the run is too short for the precision asked (output.precision " +
-                             significant(100.0 * precision.target_relative, 2) + " %): " +
-                             precision.shortfall() + ", at " + std::to_string(precision.events_per_job) +
-                             " events per job after " + std::to_string(precision.extensions) +
+                             percent_text(precision.target_relative) + "): " + precision.shortfall() +
+                             ", at " + std::to_string(precision.events_per_job) + " events per job after " +
+                             std::to_string(precision.extensions) +
                              " extensions (output.max_extension); its figures are indicative");
 }
 

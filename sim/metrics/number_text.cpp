@@ -34,4 +34,9 @@ std::string exact_number_text(double value) {
   return text;
 }
 
+std::string percent_text(double fraction, int digits) {
+  if (std::abs(fraction) < 1e-4 && fraction != 0.0) return "<0.01 %";
+  return significant(100.0 * fraction, digits) + " %";
+}
+
 } // namespace sonicsim

@@ -11,6 +11,9 @@ namespace sonicsim {
 // values: 110.2, 11.93, 0.01234, 0.0001235, 12346. 0 prints as "0"; non-finite values as "nan"/"inf".
 std::string significant(double value, int digits = 4);
 
+// A fraction as a percentage with `digits` significant digits: "2.0 %", "0.73 %"; below 0.01 % "<0.01 %".
+std::string percent_text(double fraction, int digits = 2);
+
 // A bit rate in Gb/s with 4 significant digits: "1.471 Gb/s".
 std::string gbps_text(double bits_per_s);
 

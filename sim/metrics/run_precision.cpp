@@ -6,14 +6,6 @@
 #include <cmath>
 
 namespace sonicsim {
-namespace {
-
-std::string percent_text(double fraction) {
-  return significant(100.0 * fraction, 2) + " %";
-}
-
-} // namespace
-
 void judge_precision(RunPrecision& precision) {
   precision.met = precision.applies && precision.target_relative > 0 && precision.intervals.problem.empty() &&
                   !precision.intervals.figures.empty();

@@ -169,6 +169,14 @@ std::vector<PodLayout> Planner::Search::layouts_for(const std::string& type, dou
   return layouts;
 }
 
+// The answer's cost per event over its replications, its bill at the mean throughput and the assumed values
+// it rests on, on the scenario at the answer (both plan modes).
+void Planner::Search::price_answer(const Scenario& at_answer) {
+  plan_.cost_usd_per_event = cost_interval(*plan_.answer_run);
+  plan_.bill = cost_bill(at_answer, plan_.answer_run->events_per_s.mean);
+  plan_.assumptions = assumptions_in_use(at_answer);
+}
+
 std::optional<ConfidenceInterval> Planner::Search::cost_interval(const PlanRun& run) {
   std::vector<double> values;
   for (const auto& r : run.replications)
@@ -233,8 +241,7 @@ Plan Planner::Search::conclude(std::vector<OptionSearch>& searches) {
   if (const auto& answer = plan_.answer_run) {
     const Scenario at_answer = chosen.runs->scenario_at(
         RunPoint{answer->layout, answer->group_devices, answer->jobs}, scenario_.seed);
-    plan_.bill = cost_bill(at_answer, answer->events_per_s.mean);
-    plan_.assumptions = assumptions_in_use(at_answer);
+    price_answer(at_answer);
   }
   return plan_;
 }
@@ -279,7 +286,6 @@ void Planner::Search::finish() {
   }
   plan_.ratio_simulated = confidence_interval_95(ratios);
   plan_.knee_sizing = confidence_interval_95(knees);
-  plan_.cost_usd_per_event = cost_interval(answer);
   for (const auto& check : answer.checks)
     if (!monotone_in_devices(check.target)) {
       if (check.decision == Decision::no) {

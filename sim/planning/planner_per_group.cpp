@@ -22,14 +22,6 @@ Judgement group_judgement(const PlanRun& run, const std::string& group, int max_
 
 } // namespace
 
-// The answer's cost, bill and saturation order, on the deployment found.
-void Planner::Search::conclude_per_group(const Scenario& at_answer) {
-  plan_.cost_usd_per_event = cost_interval(*plan_.answer_run);
-  plan_.station_saturation = station_limits(at_answer);
-  plan_.bill = cost_bill(at_answer, plan_.answer_run->events_per_s.mean);
-  plan_.assumptions = assumptions_in_use(at_answer);
-}
-
 Plan Planner::Search::per_group(int jobs) {
   plan_.mode = Plan::Mode::per_group;
   plan_.requested = jobs;
@@ -126,7 +118,9 @@ Plan Planner::Search::per_group(int jobs) {
   plan_.runs = runs.candidates();
   plan_.batches = runs.batches();
   plan_.simulations = runs.simulations();
-  conclude_per_group(runs.scenario_at(answer, scenario_.seed));
+  const Scenario at_answer = runs.scenario_at(answer, scenario_.seed);
+  plan_.station_saturation = station_limits(at_answer);
+  price_answer(at_answer);
   return plan_;
 }
 

@@ -77,7 +77,7 @@ public:
   }
 
   Plan per_group(int jobs);
-  void conclude_per_group(const Scenario& at_answer);
+  void price_answer(const Scenario& at_answer);
 
 private:
   // One search per (device type, pod NIC), then the best of them.
