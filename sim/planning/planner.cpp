@@ -171,10 +171,11 @@ std::vector<PodLayout> Planner::Search::layouts_for(const std::string& type, dou
 
 // The answer's cost per event over its replications, its bill at the mean throughput and the assumed values
 // it rests on, on the scenario at the answer (both plan modes).
-void Planner::Search::price_answer(const Scenario& at_answer) {
+const Scenario& Planner::Search::price_answer(const Scenario& at_answer) {
   plan_.cost_usd_per_event = cost_interval(*plan_.answer_run);
   plan_.bill = cost_bill(at_answer, plan_.answer_run->events_per_s.mean);
   plan_.assumptions = assumptions_in_use(at_answer);
+  return at_answer;
 }
 
 std::optional<ConfidenceInterval> Planner::Search::cost_interval(const PlanRun& run) {

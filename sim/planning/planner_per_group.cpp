@@ -118,9 +118,7 @@ Plan Planner::Search::per_group(int jobs) {
   plan_.runs = runs.candidates();
   plan_.batches = runs.batches();
   plan_.simulations = runs.simulations();
-  const Scenario at_answer = runs.scenario_at(answer, scenario_.seed);
-  plan_.station_saturation = station_limits(at_answer);
-  price_answer(at_answer);
+  plan_.station_saturation = station_limits(price_answer(runs.scenario_at(answer, scenario_.seed)));
   return plan_;
 }
 

@@ -77,7 +77,8 @@ public:
   }
 
   Plan per_group(int jobs);
-  void price_answer(const Scenario& at_answer);
+  // Returns at_answer, for the caller's next use of it.
+  const Scenario& price_answer(const Scenario& at_answer);
 
 private:
   // One search per (device type, pod NIC), then the best of them.
