@@ -196,7 +196,8 @@ Booking InferenceServer::run_on(const InstanceSlot& slot, double now_s, double d
     recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
     return booking;
   }
-  const Booking booking = pod_.devices[static_cast<std::size_t>(*slot.device)].run_batch(now_s, duration_s);
+  const Booking booking =
+      pod_.devices[static_cast<std::size_t>(*slot.device)].run_batch(now_s, duration_s, model_index_);
   recorder_.record_device_busy(pod_.group, pod_.first_device + *slot.device, booking.start_s, booking.end_s);
   return booking;
 }

@@ -72,9 +72,11 @@ struct PodResources {
   int first_device = 0; // its first device's number over all groups (the recorder's per-device figures)
   std::vector<DeviceTimeline> devices;
   HostCores host;
-  PodResources(int group_index, int first_device_index, int devices_per_pod, int host_cores)
+  PodResources(int group_index, int first_device_index, int devices_per_pod, int host_cores,
+               double model_switch_s = 0.0)
       : group(group_index), first_device(first_device_index),
-        devices(static_cast<std::size_t>(devices_per_pod)), host(host_cores) {}
+        devices(static_cast<std::size_t>(devices_per_pod), DeviceTimeline(model_switch_s)), host(host_cores) {
+  }
 };
 
 class InferenceServer {

@@ -194,12 +194,14 @@ SplitMeans time_on_groups(Derivation& d, const Module& module, const Model& mode
     // the demand the MVA's bottleneck sees is the curve's time at that size, per inference.
     const auto& batching = model.triton.dynamic_batching;
     double device_s = timed.gpu_s;
+    double batches = timed.requests;
     if (batching.enabled && !on_cpu) {
       const int merged = batching.preferred_batch_sizes.empty()
                              ? model.triton.max_batch_size
                              : *std::max_element(batching.preferred_batch_sizes.begin(),
                                                  batching.preferred_batch_sizes.end());
       device_s = timed.inferences * curve->second.batch_time_s(merged) / merged;
+      batches = timed.inferences / merged;
       d.note("t_GPU_merged[" + module.name + "]", device_s, "GPU-s",
              "dynamic batching: inferences x t(" + std::to_string(merged) + ") / " + std::to_string(merged) +
                  " on " + group.device_type + ", the saturated device's demand used by the MVA");
@@ -210,6 +212,7 @@ SplitMeans time_on_groups(Derivation& d, const Module& module, const Model& mode
     split.draws = timed.draws;
     if (!on_cpu) split.gpu_s += share * timed.gpu_s;
     device_demand[static_cast<std::size_t>(g)].push_back({module.model, on_cpu ? 0.0 : share * device_s});
+    d.device_batches[static_cast<std::size_t>(g)].push_back(on_cpu ? 0.0 : share * batches);
     int instances_per_pod = 0;
     for (const auto& i : instances)
       if (i.kind == InstanceGroup::Kind::gpu)

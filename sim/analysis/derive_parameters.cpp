@@ -18,6 +18,28 @@ namespace {
 
 using namespace derivation;
 
+// Models sharing a device with a model-switch time: a batch follows another model's batch with the
+// probability that a batch drawn at random is of another model (1 - p_m, p_m: model m's share of the
+// device's batches), as when the models' batches interleave at random; each such batch adds the switch.
+void add_model_switches(Derivation& d, std::size_t g, ScenarioParameters::ServerStation& station) {
+  const ServerGroup& group = d.scenario.platform.server_groups[g];
+  if (group.model_switch_s <= 0.0) return;
+  double batches = 0.0;
+  for (const double b : d.device_batches[g])
+    batches += b;
+  if (batches <= 0.0) return;
+  double switches = 0.0;
+  for (std::size_t i = 0; i < d.device_batches[g].size(); ++i) {
+    const double b = d.device_batches[g][i];
+    switches += b * (1.0 - b / batches);
+    station.demand_by_model[i].second += b * (1.0 - b / batches) * group.model_switch_s;
+  }
+  station.demand_s += switches * group.model_switch_s;
+  d.note("model_switches[" + group.name + "]", switches, "switches/event",
+         "sum over the models on the devices of batches x (1 - their share of the batches): batches of "
+         "models interleaved at random; each adds model_switch_time");
+}
+
 void derive_device_stations(Derivation& d) {
   const Platform& platform = d.scenario.platform;
   const ServerLayout& layout = d.layout;
@@ -40,6 +62,7 @@ void derive_device_stations(Derivation& d) {
         only = i;
       }
     }
+    add_model_switches(d, g, station);
     station.device_busy_s = station.demand_s;
     station.devices = station.servers;
     if (models_on_devices == 1 && d.gpu_instances[g][only] > 0) {

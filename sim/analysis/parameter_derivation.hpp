@@ -28,7 +28,8 @@ struct Derivation {
   explicit Derivation(const Scenario& s)
       : scenario(s), layout(make_server_layout(s)), serving(s.platform.server_groups.size(), false),
         device_demand(s.platform.server_groups.size()), host_demand(s.platform.server_groups.size()),
-        gpu_instances(s.platform.server_groups.size()), group_bytes(s.platform.server_groups.size(), 0.0) {}
+        gpu_instances(s.platform.server_groups.size()), device_batches(s.platform.server_groups.size()),
+        group_bytes(s.platform.server_groups.size(), 0.0) {}
 
   void note(std::string symbol, double value, std::string unit, std::string derivation) {
     out.quantities.push_back(
@@ -43,6 +44,9 @@ struct Derivation {
   // sent to the group's pods per event.
   std::vector<std::vector<std::pair<std::string, double>>> device_demand, host_demand;
   std::vector<std::vector<int>> gpu_instances;
+  // Per group: each model's device batches per event (merged batches when the MVA assumes merging), for the
+  // model-switch time of shared devices.
+  std::vector<std::vector<double>> device_batches;
   std::vector<double> group_bytes;
   double rtt_s = 0.0, switch_left_bps = 0.0;
   double seconds_per_bit = 0.0; // expected time per bit over the NIC mix (time, not rate, is what averages)

@@ -1,6 +1,7 @@
 #include "sim/analysis/figure_context.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
+#include "sim/engine/direct_baseline.hpp"
 
 #include "sim/app/campaign_windows_run.hpp"
 #include "sim/app/execution_flags.hpp"
@@ -40,25 +41,6 @@ struct RunArguments {
   std::string metrics_start = "2024-01-01T00:00:00Z";
   bool html = false; // --html: report.html beside the results
 };
-
-// The same jobs with every model on their own CPU, when each remote module states its direct-inference time:
-// the baseline CMS quotes SONIC's gain against. Not for campaigns (their jobs come and go).
-std::optional<Scenario> direct_inference_baseline(const Scenario& scenario) {
-  const Workload& workload = scenario.workload;
-  if (workload.campaign) return std::nullopt;
-  bool served = false;
-  for (const Module& module : workload.pipeline) {
-    if (module.type != Module::Type::remote_inference) continue;
-    if (!module.direct_s) return std::nullopt;
-    served = served || module.served();
-  }
-  if (!served) return std::nullopt; // this run is the baseline already
-  Scenario direct = scenario;
-  direct.workload.direct_inference = true;
-  for (Module& module : direct.workload.pipeline)
-    module.run_direct = module.type == Module::Type::remote_inference;
-  return direct;
-}
 
 // The exit code and message when no event completed: the files are complete, but they describe no measured
 // event.

@@ -240,7 +240,7 @@ void print_replicated_summary(std::ostream& out, const Scenario& scenario, const
   };
   line("events/s", "events_per_s", 1.0, "");
   if (workload.threads > 1) line("events/s per job", "events_per_s_per_job", 1.0, "");
-  line("direct-inference gain", "direct_inference.gain", 100.0, " %");
+  line("direct-inference gain", "direct_inference_gain", 100.0, " %");
   line("inferences/s", "inferences_per_s", 1.0, "");
   line("GPU utilisation", "gpu_utilisation", 100.0, " %");
   for (const auto& group : scenario.platform.server_groups)

@@ -8,10 +8,12 @@
 #include "sim/app/execution_flags.hpp"
 #include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
+#include "sim/engine/direct_baseline.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/summary_json.hpp"
+#include "sim/random/replication_seed.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 #include "sim/validation/observables.hpp"
 
@@ -47,7 +49,9 @@ fs::path default_cases_dir() {
 }
 
 std::string run_key(const RunSpec& run) {
-  std::string key = run.scenario_path;
+  std::string key = run.scenario_path + "\nreplication " + std::to_string(run.replication);
+  for (const auto& v : run.variants)
+    key += "\nvariant " + v;
   for (const auto& o : run.overrides)
     key += "\n" + o;
   return key;
@@ -60,6 +64,13 @@ std::string number(double value) {
   else
     std::snprintf(buffer, sizeof buffer, "%.3g", value);
   return buffer;
+}
+
+std::string simulated_text(const CaseOutcome& o) {
+  std::string text = number(o.simulated);
+  if (o.simulated_half_width > 0 && std::isfinite(o.simulated_half_width))
+    text += " ± " + number(o.simulated_half_width);
+  return text;
 }
 
 std::string measured_text(double measured, double uncertainty) {
@@ -83,6 +94,7 @@ nlohmann::ordered_json outcomes_to_json(const std::vector<ValidationCase>& cases
                     {"measured_uncertainty", o.measured_uncertainty},
                     {"analytic", o.analytic ? nlohmann::ordered_json(*o.analytic) : nlohmann::ordered_json()},
                     {"simulated", o.simulated},
+                    {"simulated_ci95_half_width", o.simulated_half_width},
                     {"relative_error", o.error},
                     {"verdict", verdict_text(o.verdict)},
                     {"detail", o.detail},
@@ -106,7 +118,7 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
     const auto& c = cases[i];
     const auto& o = outcomes[i];
     md << "| " << c.id << " | " << measured_text(o.measured, o.measured_uncertainty) << " | "
-       << (o.analytic ? number(*o.analytic) : "-") << " | " << number(o.simulated) << " | "
+       << (o.analytic ? number(*o.analytic) : "-") << " | " << simulated_text(o) << " | "
        << number(100.0 * o.error) << " % | " << verdict_text(o.verdict) << " |\n";
   }
   md << "\n## Cases\n";
@@ -126,7 +138,9 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
 // that line of the case file (not as a --set argument the user never typed).
 Scenario load_run(const ValidationCase& c, const RunSpec& run) {
   try {
-    return load_scenario_file(run.scenario_path, run.overrides);
+    Scenario scenario = load_variant_file(run.scenario_path, run.variants, run.overrides);
+    scenario.seed = replication_seed(scenario.seed, run.replication);
+    return scenario;
   } catch (const ScenarioError& error) {
     for (std::size_t i = 0; i < run.override_positions.size() && i < run.overrides.size(); ++i)
       if (error.file == "--set " + run.overrides[i])
@@ -172,6 +186,51 @@ std::vector<ValidationCase> select_cases(const ValidateArguments& arguments, con
   return cases;
 }
 
+// Every distinct run of the cases once, checked before any runs (bad scenarios or overrides fail here with
+// exit code 2), each followed by its direct-inference baseline when the scenario has one.
+struct ValidationBatch {
+  std::vector<RunSpec> runs;
+  std::vector<SimulationRequest> requests; // parallel to runs
+  std::vector<std::vector<std::size_t>> runs_of_case;
+  // Runs whose scenario has a direct-inference baseline: the request simulating it (joined after).
+  std::map<std::size_t, std::size_t> baseline_of;
+};
+
+ValidationBatch plan_batch(const std::vector<ValidationCase>& cases) {
+  ValidationBatch batch;
+  auto& runs = batch.runs;
+  auto& requests = batch.requests;
+  std::map<std::string, std::size_t> run_index;
+  for (const auto& c : cases) {
+    std::vector<std::size_t> indices;
+    for (const auto& run : runs_for(c)) {
+      const auto key = run_key(run);
+      if (!run_index.count(key)) {
+        SimulationRequest request;
+        request.scenario = load_run(c, run);
+        request.recipe = ScenarioRecipe{fs::absolute(run.scenario_path).string(), run.variants, run.overrides,
+                                        request.scenario.seed, std::nullopt};
+        auto baseline = direct_inference_baseline(request.scenario);
+        requests.push_back(std::move(request));
+        run_index[key] = runs.size();
+        runs.push_back(run);
+        if (baseline) {
+          SimulationRequest direct;
+          direct.scenario = std::move(*baseline);
+          direct.recipe = requests.back().recipe;
+          direct.recipe.overrides.push_back("workload.inference=direct");
+          batch.baseline_of[runs.size() - 1] = requests.size();
+          requests.push_back(std::move(direct));
+          runs.push_back(run); // the baseline's slot: never a case's run
+        }
+      }
+      indices.push_back(run_index[key]);
+    }
+    batch.runs_of_case.push_back(indices);
+  }
+  return batch;
+}
+
 int validate(const ValidateArguments& arguments) {
   const ExecutionOptions execution =
       execution_options(arguments.execution, arguments.quiet || arguments.json);
@@ -184,33 +243,14 @@ int validate(const ValidateArguments& arguments) {
       arguments.report_dir.empty() ? cases_dir.parent_path() : fs::path(arguments.report_dir);
   if (writes_report) ensure_writable_directory(report_dir);
   const std::vector<ValidationCase> cases = select_cases(arguments, cases_dir);
-  // Every distinct run once, checked before any runs (bad scenarios or overrides fail here with exit code 2).
-  std::vector<RunSpec> runs;
-  std::vector<SimulationRequest> requests; // parallel to runs
-  std::map<std::string, std::size_t> run_index;
-  std::vector<std::vector<std::size_t>> runs_of_case;
-  for (const auto& c : cases) {
-    std::vector<std::size_t> indices;
-    for (const auto& run : runs_for(c)) {
-      const auto key = run_key(run);
-      if (!run_index.count(key)) {
-        SimulationRequest request;
-        request.scenario = load_run(c, run);
-        request.recipe = ScenarioRecipe{
-            fs::absolute(run.scenario_path).string(), {}, run.overrides, request.scenario.seed, std::nullopt};
-        requests.push_back(std::move(request));
-        run_index[key] = runs.size();
-        runs.push_back(run);
-      }
-      indices.push_back(run_index[key]);
-    }
-    runs_of_case.push_back(indices);
-  }
+  ValidationBatch batch = plan_batch(cases);
+  auto& runs = batch.runs;
+  auto& runs_of_case = batch.runs_of_case;
   if (!arguments.quiet && !arguments.json)
     std::fprintf(stderr, "validate: %zu cases, %zu simulations\n", cases.size(), runs.size());
   const ExecutionContext context{execution, arguments.work_dir, "validate",
                                  "the report in " + report_dir.string()};
-  const auto simulated = run_or_submit(context, requests);
+  const auto simulated = run_or_submit(context, batch.requests);
   if (!simulated) return exit_ok; // submitted: the merge job writes the report
   std::vector<RunSummary> summaries(runs.size());
   std::size_t missing = 0;
@@ -223,6 +263,8 @@ int validate(const ValidateArguments& arguments) {
     }
     summaries[i] = (*simulated)[i].summary;
   }
+  for (const auto& [service, direct] : batch.baseline_of)
+    compare_with_direct(summaries[service], summaries[direct]);
   if (missing > 0)
     throw std::runtime_error(std::to_string(missing) + " of " + std::to_string(runs.size()) +
                              " simulations have no result; no report written" +
@@ -234,7 +276,7 @@ int validate(const ValidateArguments& arguments) {
   int failures = 0;
   const bool table = !arguments.quiet && !arguments.json;
   if (table)
-    std::printf("%-34s %14s %10s %10s %8s  %s\n", "case", "measured", "analytic", "simulated", "error",
+    std::printf("%-34s %14s %10s %14s %8s  %s\n", "case", "measured", "analytic", "simulated", "error",
                 "verdict");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     std::vector<RunSummary> case_summaries;
@@ -244,10 +286,10 @@ int validate(const ValidateArguments& arguments) {
     const auto& o = outcomes.back();
     if (o.verdict == Verdict::fail) ++failures;
     if (table)
-      std::printf("%-34s %14s %10s %10s %7.1f%%  %s\n", cases[i].id.c_str(),
+      std::printf("%-34s %14s %10s %14s %7.1f%%  %s\n", cases[i].id.c_str(),
                   measured_text(o.measured, o.measured_uncertainty).c_str(),
-                  o.analytic ? number(*o.analytic).c_str() : "-", number(o.simulated).c_str(),
-                  100.0 * o.error, verdict_text(o.verdict));
+                  o.analytic ? number(*o.analytic).c_str() : "-", simulated_text(o).c_str(), 100.0 * o.error,
+                  verdict_text(o.verdict));
   }
   if (writes_report) {
     write_reports(report_dir, cases, outcomes);

@@ -1,5 +1,7 @@
 #include "sim/engine/simulation.hpp"
 
+#include "sim/engine/direct_baseline.hpp"
+
 #include "sim/actors/background_traffic.hpp"
 #include "sim/actors/campaign_scheduler.hpp"
 #include "sim/actors/inference_server.hpp"
@@ -100,7 +102,8 @@ std::vector<std::unique_ptr<PodResources>> build_servers(const Scenario& scenari
   for (int pod = 0; pod < layout.pods(); ++pod) {
     const int g = layout.pod_group[static_cast<std::size_t>(pod)];
     const ServerGroup& group = scenario.platform.server_groups[static_cast<std::size_t>(g)];
-    pods.push_back(std::make_unique<PodResources>(g, devices, group.devices_per_pod, group.host_cores));
+    pods.push_back(std::make_unique<PodResources>(g, devices, group.devices_per_pod, group.host_cores,
+                                                  group.model_switch_s));
     devices += group.devices_per_pod;
   }
   for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
@@ -215,16 +218,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   result.summary.flow_classes = flows.counts().classes;
   result.summary.flow_class_comms = flows.counts().class_comms;
   result.summary.links_left_out = site.links_left_out;
-  if (options.direct_baseline && options.direct_baseline->event.mean_s > 0 &&
-      result.summary.event.mean_s > 0) {
-    // Both sides by the same figure, completions per second per job in each run's steady-state window:
-    // one throughput, the one `run` prints (each run held to the precision rule).
-    DirectInferenceComparison& direct = result.summary.direct_inference.emplace();
-    direct.event_mean_s = options.direct_baseline->event.mean_s;
-    direct.events_per_s_per_job = options.direct_baseline->events_per_s_per_job;
-    direct.service_events_per_s_per_job = result.summary.events_per_s_per_job;
-    direct.gain = direct.service_events_per_s_per_job / direct.events_per_s_per_job - 1.0;
-  }
+  if (options.direct_baseline) compare_with_direct(result.summary, *options.direct_baseline);
   if (files) files->finish(scenario_as_written, result.summary, recorder, options.openmetrics_start_epoch_s);
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;

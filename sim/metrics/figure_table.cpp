@@ -27,6 +27,11 @@ const std::vector<FigureSpec> table{
     {F::events_per_s, "events_per_s", "events/s", higher, false, true,
      "events completed per second in the steady-state window, all jobs"},
     {F::events_per_s_per_job, "events_per_s_per_job", "events/s", higher, false, true, "events_per_s / jobs"},
+    {F::direct_events_per_s_per_job, "direct_events_per_s_per_job", "events/s", higher, false, false,
+     "events/s per job of the same jobs with every model run directly on their CPUs (the baseline run "
+     "simulates beside a run with remote inference)"},
+    {F::direct_inference_gain, "direct_inference_gain", "fraction", higher, false, true,
+     "events_per_s_per_job / direct_events_per_s_per_job - 1: what inference as a service gains per job"},
     {F::inferences_per_s, "inferences_per_s", "inferences/s", higher, false, true,
      "inferences executed by the servers per second in the window"},
     {F::gpu_utilisation, "gpu_utilisation", "fraction", lower, false, true,
@@ -140,6 +145,11 @@ std::optional<double> value_of(Figure figure, const RunSummary& s, const FigureC
     return s.events_per_s;
   case F::events_per_s_per_job:
     return s.events_per_s_per_job;
+  case F::direct_events_per_s_per_job:
+    return s.direct_inference ? std::optional<double>(s.direct_inference->events_per_s_per_job)
+                              : std::nullopt;
+  case F::direct_inference_gain:
+    return s.direct_inference ? std::optional<double>(s.direct_inference->gain) : std::nullopt;
   case F::inferences_per_s:
     return s.inferences_per_s;
   case F::gpu_utilisation:

@@ -28,6 +28,8 @@ enum class Figure {
   event_p99_s,
   events_per_s,
   events_per_s_per_job,
+  direct_events_per_s_per_job,
+  direct_inference_gain,
   inferences_per_s,
   gpu_utilisation,
   bottleneck_utilisation,

@@ -56,10 +56,6 @@ void add_summary(FigureCollector& figures, const RunSummary& s, const FigureCont
     figures.add("models." + model.model + ".share_of_devices", model.share_of_devices);
   for (const auto& link : s.links)
     figures.add("links." + link.name + ".utilisation", link.utilisation);
-  if (s.direct_inference) {
-    figures.add("direct_inference.events_per_s_per_job", s.direct_inference->events_per_s_per_job);
-    figures.add("direct_inference.gain", s.direct_inference->gain);
-  }
   if (s.campaign) {
     const CampaignSummary& c = *s.campaign;
     figures.add("campaign.mean_running_jobs", c.mean_running_jobs);

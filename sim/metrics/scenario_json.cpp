@@ -185,12 +185,16 @@ json scenario_to_json(const Scenario& scenario) {
                          {"mean_on_s", background.on_off->mean_on_s},
                          {"mean_off_s", background.on_off->mean_off_s}};
   json server_groups = json::object();
-  for (const auto& group : platform.server_groups)
+  for (const auto& group : platform.server_groups) {
+    json devices{{"type", group.device_type}, {"count", group.devices_per_pod}};
+    // Only when set: a scenario without it echoes as it did before the key existed (same fingerprint).
+    if (group.model_switch_s > 0.0) devices["model_switch_time_s"] = group.model_switch_s;
     server_groups[group.name] = {{"pods", group.pods},
-                                 {"devices", {{"type", group.device_type}, {"count", group.devices_per_pod}}},
+                                 {"devices", devices},
                                  {"host_cores", group.host_cores},
                                  {"nic_bandwidth_bps", group.nic_bandwidth_bps},
                                  {"on_client_nodes", group.on_client_nodes}};
+  }
   json out{{"name", scenario.name},
            {"description", scenario.description},
            {"source_file", scenario.source_file},

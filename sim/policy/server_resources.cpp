@@ -4,7 +4,12 @@
 
 namespace sonicsim {
 
-Booking DeviceTimeline::run_batch(double now_s, double duration_s) {
+Booking DeviceTimeline::run_batch(double now_s, double duration_s, int model) {
+  if (last_model_ >= 0 && model != last_model_) {
+    duration_s += model_switch_s_;
+    ++model_switches_;
+  }
+  last_model_ = model;
   Booking booking;
   booking.start_s = std::max(now_s, busy_until_s_);
   booking.end_s = booking.start_s + duration_s;

@@ -12,6 +12,12 @@
 // together, models that keep a device busy split its time, sum over models of X_m t_m(b_m) / b_m = 1 at
 // saturation, with X_m in inferences per second and t_m(b) the time of a batch of b.
 //
+// Models that share a device do not share it perfectly: switching the device from one model's batch to
+// another's costs time (kernels and weights of the other model out of the caches, another CUDA context). A
+// device of a group with `model_switch_time` adds that time to a batch whose model differs from the batch
+// before it. Default 0: the rule above, which each model's own curve measures; the CMS all-models-on-one-T4
+// test measures how far from it one T4 is (configs/cms_miniaod_2024_all_models_one_t4.yaml).
+//
 // The host: `cores` identical cores serve work first come, first served (request input and output handling,
 // and batches of CPU instances), each item on one core.
 #pragma once
@@ -28,14 +34,20 @@ struct Booking {
 
 class DeviceTimeline {
 public:
-  // Books a batch of `duration_s` handed over at `now_s`: it starts when the batches before it are done.
-  Booking run_batch(double now_s, double duration_s);
+  explicit DeviceTimeline(double model_switch_s = 0.0) : model_switch_s_(model_switch_s) {}
+  // Books a batch of model `model` lasting `duration_s`, handed over at `now_s`: it starts when the batches
+  // before it are done, and lasts model_switch_s longer when the batch before it was another model's.
+  Booking run_batch(double now_s, double duration_s, int model = 0);
   double free_at_s() const { return busy_until_s_; }
-  double busy_s() const { return busy_s_; } // total booked time
+  double busy_s() const { return busy_s_; } // total booked time, switches included
+  int model_switches() const { return model_switches_; }
 
 private:
+  double model_switch_s_ = 0.0;
   double busy_until_s_ = 0.0;
   double busy_s_ = 0.0;
+  int last_model_ = -1; // none yet: the first batch pays no switch (the model was loaded before the run)
+  int model_switches_ = 0;
 };
 
 class HostCores {

@@ -117,6 +117,9 @@ struct ServerGroup {
   // A fallback server on every client node (CMS's CPU fallback): one pod per worker node, on host_cores taken
   // from the node's free cores, reached without the network. Its pods are set from the jobs by the loader.
   bool on_client_nodes = false;
+  // Time a device loses when it executes a batch of another model than the batch before it (devices.
+  // model_switch_time; sim/policy/server_resources.hpp). Default 0: models share a device perfectly.
+  double model_switch_s = 0.0;
   int devices() const { return pods * devices_per_pod; }
 };
 

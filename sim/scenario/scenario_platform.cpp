@@ -150,6 +150,12 @@ ServerGroup read_server_group(const Cursor& c, const std::string& name) {
             "an accelerator type such as T4 or A100; the host's CPU cores are host_cores, and a model runs "
             "on them with instance_group kind CPU");
     if (devices["count"].present()) g.devices_per_pod = read_int(devices["count"], 0, 1'024);
+    if (devices["model_switch_time"].present()) {
+      g.model_switch_s = read_duration_s(devices["model_switch_time"]);
+      // A second per switch is slower than reloading a model from host memory: a typo, not a GPU.
+      require(devices["model_switch_time"], g.model_switch_s >= 0.0 && g.model_switch_s <= 1.0,
+              "a duration between 0 and 1s, e.g. \"0.5ms\"");
+    }
   }
   if (c["host_cores"].present()) g.host_cores = read_int(c["host_cores"], 1, 1'024);
   if (c["nic_bandwidth"].present()) g.nic_bandwidth_bps = read_positive_bandwidth(c["nic_bandwidth"]);

@@ -1,6 +1,8 @@
 #include "sim/validation/observables.hpp"
 
+#include "models/crossing.hpp"
 #include "models/fits.hpp"
+#include "models/student_t.hpp"
 #include "sim/analysis/scenario_parameters.hpp"
 #include "sim/metrics/figure_table.hpp"
 #include "sim/scenario/input_error.hpp"
@@ -16,8 +18,8 @@ namespace sonicsim {
 namespace {
 
 const std::vector<std::string> speedups{"module_speedup", "event_speedup"};
-const std::vector<std::string> sweeps{"knee_jobs", "plateau_s", "saturated_slope_s_per_job",
-                                      "cpu_per_gpu_ratio", "event_knee_jobs"};
+const std::vector<std::string> sweeps{"knee_jobs",         "plateau_s",       "saturated_slope_s_per_job",
+                                      "cpu_per_gpu_ratio", "event_knee_jobs", "crossing_jobs"};
 
 bool is_one_of(const std::string& name, const std::vector<std::string>& names) {
   for (const auto& n : names)
@@ -32,7 +34,7 @@ std::string format_value(double value) {
 }
 
 struct DatasetPoint {
-  double x, y, sd;
+  double x, y, sd, reference;
 };
 
 std::vector<DatasetPoint> read_dataset(const CurveDataset& dataset) {
@@ -56,11 +58,13 @@ std::vector<DatasetPoint> read_dataset(const CurveDataset& dataset) {
   };
   const auto series = column("series"), x = column(dataset.x_column), y = column(dataset.y_column),
              sd = column(dataset.sd_column);
+  const auto reference = dataset.reference_column.empty() ? y : column(dataset.reference_column);
   std::vector<DatasetPoint> points;
   while (std::getline(in, line)) {
     const auto cells = split(line);
     if (cells.size() != header.size() || cells[series] != dataset.series) continue;
-    points.push_back({std::stod(cells[x]), std::stod(cells[y]), std::stod(cells[sd])});
+    points.push_back(
+        {std::stod(cells[x]), std::stod(cells[y]), std::stod(cells[sd]), std::stod(cells[reference])});
   }
   if (points.empty()) throw InputError(dataset.file + ": no rows for series '" + dataset.series + "'");
   return points;
@@ -99,7 +103,7 @@ double single_value(const FigureName& name, const ValidationCase& c, const RunSu
 // The analytic model's value for the case, from the same scenario the simulator ran.
 std::optional<double> analytic_value(const ValidationCase& c) {
   try {
-    const auto scenario = load_scenario_file(c.run.scenario_path, c.run.overrides);
+    const auto scenario = load_variant_file(c.run.scenario_path, c.run.variants, c.run.overrides);
     const auto parameters = analysis::derive_parameters(scenario);
     const auto model = parameters.latency_model();
     // The model's n_cpu: CPU processes with an event in flight, a job's threads each.
@@ -121,9 +125,15 @@ std::optional<double> analytic_value(const ValidationCase& c) {
   return std::nullopt;
 }
 
-} // namespace
+// The figure a crossing or a curve compares: `figure`, or the module time of `module`.
+double compared_figure(const ValidationCase& c, const RunSummary& summary) {
+  if (c.figure.empty()) return module_mean(summary, c.module);
+  const FigureName name = parse_figure_name(c.figure, c.file + ": figure");
+  return single_value(name, c, summary);
+}
 
-std::vector<RunSpec> runs_for(const ValidationCase& c) {
+// The runs of one replication.
+std::vector<RunSpec> one_replication_runs(const ValidationCase& c) {
   if (table_figure(c)) return {c.run};
   if (is_one_of(c.observable, speedups)) {
     if (!c.baseline) throw InputError(c.file + ": observable " + c.observable + " needs a baseline run");
@@ -159,11 +169,76 @@ std::vector<RunSpec> runs_for(const ValidationCase& c) {
   throw InputError(
       c.file + ": unknown observable '" + c.observable +
       "'; expected module_speedup, event_speedup, knee_jobs, plateau_s, saturated_slope_s_per_job, "
-      "cpu_per_gpu_ratio, event_knee_jobs, curve_fraction_within_2sd or a figure: " +
+      "cpu_per_gpu_ratio, event_knee_jobs, crossing_jobs, curve_fraction_within_2sd or a figure: " +
       figure_names_text());
 }
 
-CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& summaries) {
+// The job count at which the figure first falls below the reference, in one replication's sweep.
+std::optional<models::Crossing> simulated_crossing(const ValidationCase& c,
+                                                   const std::vector<RunSummary>& summaries) {
+  std::vector<double> ys, levels;
+  for (const auto& summary : summaries) {
+    ys.push_back(compared_figure(c, summary));
+    if (c.reference) {
+      levels.push_back(*c.reference);
+    } else {
+      if (!summary.direct_inference)
+        throw InputError(c.file + ": reference: direct needs the direct-inference run beside each point; "
+                                  "the scenario has no remote inference to compare");
+      levels.push_back(summary.direct_inference->events_per_s_per_job);
+    }
+  }
+  return models::first_fall_below(c.sweep_values, ys, levels);
+}
+
+// The crossing over replications: the mean of the replications' crossings, with its 95 % Student-t interval.
+CaseOutcome crossing_outcome(const ValidationCase& c,
+                             const std::vector<std::vector<RunSummary>>& by_replication) {
+  CaseOutcome outcome;
+  std::vector<double> crossings;
+  for (const auto& summaries : by_replication)
+    if (const auto crossing = simulated_crossing(c, summaries)) crossings.push_back(crossing->x);
+  const std::size_t missing = by_replication.size() - crossings.size();
+  outcome.simulated = std::numeric_limits<double>::quiet_NaN();
+  if (missing > 0) {
+    outcome.detail = std::to_string(missing) + " of " + std::to_string(by_replication.size()) +
+                     " replications do not cross within the sweep (" + format_value(c.sweep_values.front()) +
+                     " to " + format_value(c.sweep_values.back()) + " jobs)";
+    return outcome;
+  }
+  double sum = 0.0;
+  for (const double x : crossings)
+    sum += x;
+  outcome.simulated = sum / static_cast<double>(crossings.size());
+  if (crossings.size() > 1) {
+    double squares = 0.0;
+    for (const double x : crossings)
+      squares += (x - outcome.simulated) * (x - outcome.simulated);
+    const double n = static_cast<double>(crossings.size());
+    outcome.simulated_half_width =
+        models::student_t_975(static_cast<int>(crossings.size()) - 1) * std::sqrt(squares / (n - 1) / n);
+  }
+  if (c.dataset) {
+    std::vector<double> xs, ys, levels, se;
+    for (const auto& point : read_dataset(*c.dataset)) {
+      xs.push_back(point.x);
+      ys.push_back(point.y);
+      levels.push_back(point.reference);
+      se.push_back(point.sd);
+    }
+    const auto measured = models::first_fall_below(xs, ys, levels, se);
+    if (!measured) throw InputError(c.file + ": the dataset's points never fall below their reference");
+    outcome.measured = measured->x;
+    outcome.measured_uncertainty = measured->se;
+    outcome.detail = "measured between " + format_value(measured->lower_x) + " and " +
+                     format_value(measured->upper_x) + " jobs";
+  }
+  outcome.detail += std::string(outcome.detail.empty() ? "" : "; ") + "simulated over " +
+                    std::to_string(crossings.size()) + " replication(s)";
+  return outcome;
+}
+
+CaseOutcome evaluate_one(const ValidationCase& c, const std::vector<RunSummary>& summaries) {
   CaseOutcome outcome;
   outcome.measured = c.measured;
   outcome.measured_uncertainty = c.measured_uncertainty;
@@ -216,7 +291,7 @@ CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& sum
     int within = 0;
     double relative_error_sum = 0.0;
     for (std::size_t i = 0; i < points.size(); ++i) {
-      const double simulated = module_mean(summaries.at(i), c.module);
+      const double simulated = compared_figure(c, summaries.at(i));
       if (std::abs(simulated - points[i].y) <= 2.0 * points[i].sd) ++within;
       relative_error_sum += std::abs(simulated - points[i].y) / points[i].y;
     }
@@ -228,10 +303,14 @@ CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& sum
         format_value(std::round(1000.0 * relative_error_sum / static_cast<double>(points.size())) / 10.0) +
         " %";
   }
-  outcome.analytic = analytic_value(c);
+  return outcome;
+}
+
+// The verdict against the case's tolerance; a value the simulation could not produce (NaN) fails.
+void judge(const ValidationCase& c, CaseOutcome& outcome) {
   const double measured = outcome.measured;
   outcome.error = measured != 0 ? (outcome.simulated - measured) / measured : 0.0;
-  bool ok = true;
+  bool ok = std::isfinite(outcome.simulated);
   if (c.relative_tolerance)
     ok = ok && std::abs(outcome.simulated - measured) <= *c.relative_tolerance * std::abs(measured);
   if (c.absolute_tolerance) ok = ok && std::abs(outcome.simulated - measured) <= *c.absolute_tolerance;
@@ -240,6 +319,53 @@ CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& sum
   outcome.within_tolerance = ok;
   outcome.verdict =
       ok ? Verdict::pass : (c.known_discrepancy.empty() ? Verdict::fail : Verdict::known_discrepancy);
+}
+
+} // namespace
+
+std::vector<RunSpec> runs_for(const ValidationCase& c) {
+  const auto base = one_replication_runs(c);
+  std::vector<RunSpec> runs;
+  for (int r = 0; r < c.replications; ++r)
+    for (RunSpec run : base) {
+      run.replication = r;
+      runs.push_back(std::move(run));
+    }
+  return runs;
+}
+
+CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& summaries) {
+  const std::size_t per_replication = summaries.size() / static_cast<std::size_t>(c.replications);
+  std::vector<std::vector<RunSummary>> by_replication;
+  for (int r = 0; r < c.replications; ++r)
+    by_replication.emplace_back(summaries.begin() + static_cast<std::ptrdiff_t>(r * per_replication),
+                                summaries.begin() + static_cast<std::ptrdiff_t>((r + 1) * per_replication));
+  CaseOutcome outcome;
+  if (c.observable == "crossing_jobs") {
+    outcome = crossing_outcome(c, by_replication);
+    if (!c.dataset) {
+      outcome.measured = c.measured;
+      outcome.measured_uncertainty = c.measured_uncertainty;
+    }
+  } else {
+    // Other observables: each replication's value, then their mean with its 95 % interval.
+    std::vector<CaseOutcome> outcomes;
+    for (const auto& replication : by_replication)
+      outcomes.push_back(evaluate_one(c, replication));
+    outcome = outcomes.front();
+    double sum = 0.0, squares = 0.0;
+    for (const auto& o : outcomes)
+      sum += o.simulated;
+    const double n = static_cast<double>(outcomes.size());
+    outcome.simulated = sum / n;
+    for (const auto& o : outcomes)
+      squares += (o.simulated - outcome.simulated) * (o.simulated - outcome.simulated);
+    if (outcomes.size() > 1)
+      outcome.simulated_half_width =
+          models::student_t_975(static_cast<int>(outcomes.size()) - 1) * std::sqrt(squares / (n - 1) / n);
+  }
+  outcome.analytic = analytic_value(c);
+  judge(c, outcome);
   return outcome;
 }
 

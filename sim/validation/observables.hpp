@@ -8,7 +8,13 @@
 //   event_knee_jobs                                       (a sweep; the knee of the event time against the
 //   mean
 //       running jobs in campaign mode, or against the swept value: where the shared network saturates)
-//   curve_fraction_within_2sd                             (one run per measured point of a dataset)
+//   crossing_jobs                                         (a sweep of workload.jobs; where `figure` first
+//       falls below `reference`, or below the simulation's own direct-inference level; with a dataset, the
+//       same interpolation on the measured points and their reference column)
+//   curve_fraction_within_2sd                             (one run per measured point of a dataset; `figure`,
+//       or the module time of `module`)
+// With `replications: N` every run is repeated with N seeds and the simulated value is the mean of the
+// replications' values, with its 95 % Student-t interval.
 #pragma once
 
 #include "sim/metrics/run_recorder.hpp"
@@ -40,8 +46,9 @@ struct CaseOutcome {
   double measured = 0.0; // the case's value, or the same fit applied to its dataset (fitted observables)
   double measured_uncertainty = 0.0; // the case's, or the fit's standard error
   double simulated = 0.0;
-  std::optional<double> analytic; // the analytic model's value, where it has one
-  double error = 0.0;             // (simulated - measured) / measured
+  double simulated_half_width = 0.0; // 95 % interval over the case's replications (0 with one)
+  std::optional<double> analytic;    // the analytic model's value, where it has one
+  double error = 0.0;                // (simulated - measured) / measured
   bool within_tolerance = false;
   Verdict verdict = Verdict::fail;
   std::string detail; // e.g. the curve's mean relative error

@@ -15,9 +15,10 @@ namespace fs = std::filesystem;
 namespace sonicsim {
 namespace {
 
-const std::set<std::string> known_keys{
-    "id",       "title", "source",  "observable", "module",    "scenario",          "overrides",
-    "baseline", "sweep", "dataset", "measured",   "tolerance", "known_discrepancy", "fast"};
+const std::set<std::string> known_keys{"id",       "title",     "source",      "observable",        "module",
+                                       "scenario", "variant",   "overrides",   "baseline",          "sweep",
+                                       "dataset",  "measured",  "tolerance",   "known_discrepancy", "fast",
+                                       "figure",   "reference", "replications"};
 
 [[noreturn]] void fail(const std::string& file, const YAML::Node& node, const std::string& key,
                        const std::string& message) {
@@ -70,6 +71,15 @@ RunSpec read_run(const std::string& file, const YAML::Node& node, const std::str
   run.scenario_path = resolve(file, node["scenario"].as<std::string>());
   if (!fs::exists(run.scenario_path))
     fail(file, node["scenario"], where + "scenario", "no such file: " + run.scenario_path);
+  if (const auto variant = node["variant"]) {
+    if (variant.IsScalar())
+      run.variants.push_back(variant.as<std::string>());
+    else if (variant.IsSequence())
+      for (const auto& name : variant)
+        run.variants.push_back(name.as<std::string>());
+    else
+      fail(file, variant, where + "variant", "expected a variant name of the scenario, or a list of them");
+  }
   if (const auto overrides = node["overrides"]) {
     if (!overrides.IsSequence())
       fail(file, overrides, where + "overrides",
@@ -137,7 +147,19 @@ ValidationCase load_validation_case(const std::string& path) {
       dataset.x_column = data["x"].as<std::string>();
       dataset.y_column = data["y"].as<std::string>();
       dataset.sd_column = data["sd"].as<std::string>();
+      if (data["reference"]) dataset.reference_column = data["reference"].as<std::string>();
       c.dataset = dataset;
+    }
+    if (root["figure"]) c.figure = root["figure"].as<std::string>();
+    if (const auto reference = root["reference"]) {
+      if (!(reference.IsScalar() && reference.Scalar() == "direct"))
+        c.reference = positive_number(path, reference, "reference");
+    }
+    if (const auto replications = root["replications"]) {
+      c.replications = replications.as<int>();
+      // 2 is the fewest that give an interval; 100 simulations per point is more than any case needs.
+      if (c.replications < 1 || c.replications > 100)
+        fail(path, replications, "replications", "expected 1..100 seeds per run");
     }
     const auto measured = root["measured"];
     if (!measured.IsMap() || !measured["value"])

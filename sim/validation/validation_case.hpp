@@ -11,6 +11,8 @@ namespace sonicsim {
 
 struct RunSpec {
   std::string scenario_path;          // resolved path of the scenario file
+  std::vector<std::string> variants;  // of the scenario (its variants:), applied before the overrides
+  int replication = 0;                // 0: the scenario's seed; r > 0: replication_seed(seed, r)
   std::vector<std::string> overrides; // --set expressions
   // Where each override written in the case file stands (line, column; 1-based), so that an error in one is
   // reported at the case file, not as a --set argument. Overrides the runner adds (sweep points) have none.
@@ -21,6 +23,8 @@ struct CurveDataset {
   std::string file;   // CSV, resolved path
   std::string series; // value of the `series` column to keep
   std::string x_column, y_column, sd_column;
+  std::string
+      reference_column; // crossing_jobs: the level each point is compared with (e.g. direct inference)
 };
 
 struct ValidationCase {
@@ -37,6 +41,13 @@ struct ValidationCase {
   std::string sweep_template;      // or a whole --set expression with {} standing for the value
   std::vector<double> sweep_values;
   std::optional<CurveDataset> dataset; // curve observables
+  // crossing_jobs and curve_fraction_within_2sd: the figure compared (default: module_mean_s of `module`)
+  std::string figure;
+  // crossing_jobs: the level the figure falls below; none: the simulation's own direct-inference level at
+  // each point (direct_events_per_s_per_job), i.e. where the direct-inference gain turns negative.
+  std::optional<double> reference;
+  int replications =
+      1; // seeds per run (replication_seed): the simulated value is their mean, with its interval
   double measured = 0.0;
   double measured_uncertainty = 0.0;
   // Tolerance: |simulated - measured| <= relative * measured (or absolute), or a one-sided bound.

@@ -69,7 +69,8 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
        "\"2Gbps\"}]",
        "platform.site_switch.background_on_off={rate: \"5Gbps\", mean_on: \"10min\", mean_off: \"20min\"}",
        "models.emtrkmichelid.triton.dynamic_batching.default_queue_policy={max_queue_size: 100, timeout: "
-       "\"1s\"}"})));
+       "\"1s\"}",
+       "platform.server_groups.gke_t4.devices.model_switch_time=\"0.5ms\""})));
   std::vector<std::vector<std::string>> paths;
   collect_paths(schema::root(), {}, paths);
   CHECK(paths.size() > 90); // the whole tree was walked

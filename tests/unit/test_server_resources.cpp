@@ -43,6 +43,29 @@ TEST_CASE("two models on one device split its time: X_A t_A / b_A + X_B t_B / b_
   CHECK(a_per_s / 6400.0 + b_per_s / 800.0 == doctest::Approx(1.0));
 }
 
+TEST_CASE("a model switch costs its time on the batch after another model's, and nothing otherwise") {
+  // 2 ms per switch. A (10 ms) at 0, A again (10 ms) at 0: no switch, ends at 20 ms. B (20 ms) at 0: after A,
+  // so 22 ms, ends at 42 ms. A (10 ms): after B, 12 ms, ends at 54 ms. Busy: 10 + 10 + 22 + 12 = 54 ms.
+  DeviceTimeline device(0.002);
+  CHECK(device.run_batch(0.0, 0.010, 0).end_s == doctest::Approx(0.010)); // the first batch pays nothing
+  CHECK(device.run_batch(0.0, 0.010, 0).end_s == doctest::Approx(0.020));
+  CHECK(device.run_batch(0.0, 0.020, 1).end_s == doctest::Approx(0.042));
+  CHECK(device.run_batch(0.0, 0.010, 0).end_s == doctest::Approx(0.054));
+  CHECK(device.busy_s() == doctest::Approx(0.054));
+  CHECK(device.model_switches() == 2);
+  // The two-model cycle above (A 64 in 10 ms, B 16 in 20 ms, alternating) with 2 ms switches: 34 ms per
+  // cycle, so A gets 64 / 0.034 = 1,882/s and B 16 / 0.034 = 471/s; the shares add to 30 / 34 = 0.882 of
+  // what perfect sharing gives.
+  DeviceTimeline shared(0.002);
+  double now_s = 0.0;
+  for (int cycle = 0; cycle < 1000; ++cycle) {
+    now_s = shared.run_batch(now_s, 0.010, 0).end_s;
+    now_s = shared.run_batch(now_s, 0.020, 1).end_s;
+  }
+  CHECK(64000.0 / now_s == doctest::Approx(64.0 / 0.034).epsilon(1e-4)); // the first A paid no switch
+  CHECK(64000.0 / now_s / 6400.0 + 16000.0 / now_s / 800.0 == doctest::Approx(30.0 / 34.0).epsilon(1e-4));
+}
+
 TEST_CASE("host cores serve first come, first served, one item per core") {
   HostCores host(2);
   CHECK(host.cores() == 2);

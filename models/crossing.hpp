@@ -1,0 +1,27 @@
+// Where a measured or simulated curve crosses a level: the x at which y, sampled at increasing x, first
+// falls from at or above `level` to below it, by linear interpolation between the two points around the
+// crossing. Used for "the job count at which per-job throughput falls below direct inference". Pure code.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+namespace sonicsim::models {
+
+struct Crossing {
+  double x = 0.0;
+  // Standard error of x from the standard errors of the two bracketing points' y (and of the level),
+  // propagated through the interpolation to first order; 0 when none were given.
+  double se = 0.0;
+  double lower_x = 0.0, upper_x = 0.0; // the bracketing points: the data place the crossing between them
+};
+
+// ys[i] at xs[i] (increasing); level[i] the level at xs[i] (a single level: the same value everywhere).
+// y_se and level_se: per point, or empty. None when y never falls below the level, or is below it already at
+// the first point. Throws std::invalid_argument for lists of different lengths or x not increasing.
+std::optional<Crossing> first_fall_below(const std::vector<double>& xs, const std::vector<double>& ys,
+                                         const std::vector<double>& levels,
+                                         const std::vector<double>& y_se = {},
+                                         const std::vector<double>& level_se = {});
+
+} // namespace sonicsim::models
