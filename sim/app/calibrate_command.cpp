@@ -3,6 +3,7 @@
 // predicted with and without the fit, and write the calibrated scenario.
 #include "sim/analysis/figure_context.hpp"
 #include "sim/app/calibrate_inputs.hpp"
+#include "sim/app/calibrate_joint.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/execution_flags.hpp"
 #include "sim/app/html_report.hpp"
@@ -13,6 +14,7 @@
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/execution/state_file.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
@@ -178,7 +180,35 @@ nlohmann::ordered_json predict_holdout(const CalibrateArguments& a, const Figure
           {"calibrated", quality_json(q_after)}};
 }
 
+// --spec: the joint calibration; the single-series options are not taken with it.
+int calibrate_from_spec(const CalibrateArguments& a) {
+  if (!a.scenario.empty() || !a.data.empty() || !a.fits.empty() || !a.series.empty() || !a.holdout.empty())
+    throw InputError("--spec " + a.spec +
+                     ": the spec names the scenarios, series and parameters; expected no SCENARIO, --data, "
+                     "--series, --fit or --holdout with it");
+  const ExecutionOptions execution = execution_options(a.execution, a.quiet || a.json);
+  const std::filesystem::path output_dir = a.output_dir.empty() ? "out/calibrate" : a.output_dir;
+  ensure_writable_directory(output_dir);
+  const ExecutionContext context{execution, output_dir, "calibrate",
+                                 (output_dir / "calibration.json").string()};
+  if (submit_as_driver(context, (output_dir / "calibration.json").string())) return exit_ok;
+  const int code = calibrate_joint(a.spec, context, output_dir, !a.quiet && !a.json, a.json);
+  write_html_report_if_asked(a.html, output_dir, a.quiet || a.json);
+  return code;
+}
+
 int calibrate(const CalibrateArguments& a) {
+  if (!a.spec.empty()) return calibrate_from_spec(a);
+  for (const auto& [value, option] : {std::pair{&a.scenario, "SCENARIO"},
+                                      {&a.data, "--data"},
+                                      {&a.series, "--series"},
+                                      {&a.x_column, "--x"},
+                                      {&a.y_column, "--y"},
+                                      {&a.sd_column, "--sd"},
+                                      {&a.observable, "--observable"}})
+    if (value->empty())
+      throw InputError(std::string(option) + " is required (or --spec FILE for a joint calibration)");
+  if (a.fits.empty()) throw InputError("--fit is required (or --spec FILE for a joint calibration)");
   const ExecutionOptions execution = execution_options(a.execution, a.quiet || a.json);
   const CheckedInputs in = check_inputs(a);
   const ExecutionContext context{execution, in.output_dir, "calibrate",
@@ -260,7 +290,14 @@ void register_calibrate_command(CLI::App& app, int& result) {
   auto* command = app.add_subcommand(
       "calibrate", "Fit scenario parameters to a measured series by simulation (Levenberg-Marquardt, common "
                    "random numbers); report intervals, residuals, MAPE, Pearson r and a held-out check");
-  command->add_option("scenario", a->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
+  command->add_option("scenario", a->scenario, "Scenario YAML file (not with --spec)")
+      ->check(CLI::ExistingFile);
+  command
+      ->add_option("--spec", a->spec,
+                   "A joint calibration: several measured series, each with its scenario, variants and "
+                   "observable, the parameters and the predictions (docs/calibration.md; e.g. "
+                   "validation/calibration/cms_miniaod_2024.yaml)")
+      ->check(CLI::ExistingFile);
   command
       ->add_option(
           "--variant", a->variants,
@@ -270,20 +307,16 @@ void register_calibrate_command(CLI::App& app, int& result) {
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
   command->add_option("--data", a->data, "Measured series: CSV with a 'series' column")
-      ->required()
       ->check(CLI::ExistingFile);
-  command->add_option("--series", a->series, "The series to fit")->required();
-  command->add_option("--x", a->x_column, "Column of the varied quantity (e.g. clients)")->required();
-  command->add_option("--y", a->y_column, "Column of the measured observable")->required();
-  command->add_option("--sd", a->sd_column, "Column of its standard deviation")->required();
+  command->add_option("--series", a->series, "The series to fit");
+  command->add_option("--x", a->x_column, "Column of the varied quantity (e.g. clients)");
+  command->add_option("--y", a->y_column, "Column of the measured observable");
+  command->add_option("--sd", a->sd_column, "Column of its standard deviation");
   command->add_option("--x-key", a->x_key, "Scenario key the x column sets (default workload.jobs)");
-  command
-      ->add_option("--observable", a->observable,
-                   "The simulated figure compared with the measured one, any figure of docs/figures.md: "
-                   "event_mean_s, events_per_s, inferences_per_s, module_mean_s:NAME, ...")
-      ->required();
+  command->add_option("--observable", a->observable,
+                      "The simulated figure compared with the measured one, any figure of docs/figures.md: "
+                      "event_mean_s, events_per_s, inferences_per_s, module_mean_s:NAME, ...");
   command->add_option("--fit", a->fits, "KEY=LOWER:UPPER[@INITIAL], bounds with their unit (repeatable)")
-      ->required()
       ->allow_extra_args(false);
   command->add_option("--holdout", a->holdout, "SCENARIO:SERIES predicted with and without the fit");
   command

@@ -19,6 +19,7 @@ namespace sonicsim {
 
 struct CalibrateArguments {
   bool html = false; // --html: report.html beside the results
+  std::string spec; // --spec: a joint calibration file instead of one series (sim/calibration/joint_spec.hpp)
   std::string scenario;
   std::vector<std::string> variants; // of `scenario` only (a held-out scenario is taken as written)
   std::vector<std::string> set_overrides;

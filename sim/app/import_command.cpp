@@ -2,9 +2,11 @@
 // what was read, what was derived and what the files suggest the derivation cannot capture.
 //   sonicsim import perf-analyzer FILES... --model M --device D [--batch B] [--input-bytes X --output-bytes
 //   Y]
+#include "models/throughput_curve.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/import_replay.hpp"
 #include "sim/app/scenario_source.hpp"
+#include "sim/execution/state_file.hpp"
 #include "sim/measurements/model_analyzer.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/measurements/triton_config.hpp"
@@ -49,63 +51,143 @@ std::string duration_text(double seconds) {
   return buffer;
 }
 
+// Which reading the files call for, by name: the asynchronous-backend signature (Compute Output above
+// Compute Infer, and a curve by Compute Infer far above the measured rate) in most files means the device
+// time sits in Compute Output, which only merged-async counts.
+std::string reading_advice(const measurements::PerfAnalyzerImport& imported,
+                           measurements::DeviceTimeMapping mapping) {
+  std::size_t async = 0;
+  for (const auto& file : imported.files) {
+    if (file.rows.empty()) continue;
+    const auto& row = file.rows.front();
+    const double by_infer = file.batch_size / row.compute_infer_s;
+    if (row.compute_output_s > row.compute_infer_s && by_infer > 1.5 * row.inferences_per_s) ++async;
+  }
+  const std::size_t n = imported.files.size();
+  const std::string counted = std::to_string(async) + " of " + std::to_string(n) + " files";
+  const bool signature = 2 * async >= n && async > 0;
+  if (signature && mapping == measurements::DeviceTimeMapping::compute_infer)
+    return "reading: use merged-async (--device-time merged-async; perf_analyzer_reading: merged-async in a "
+           "scenario). " +
+           counted +
+           " show the asynchronous-backend signature: Compute Output exceeds Compute "
+           "Infer and batch / Compute Infer is over 1.5x the measured rate, so the device's time is in "
+           "Compute "
+           "Output (PyTorch returns before the GPU is done). compute-infer would make this device far faster "
+           "than it measured.";
+  if (signature)
+    return "reading: merged-async, as asked: " + counted + " show the asynchronous-backend signature.";
+  if (mapping == measurements::DeviceTimeMapping::merged_async)
+    return "reading: compute-infer would be perf_analyzer's own definition here: " + counted +
+           " show the asynchronous-backend signature (merged-async is for backends that return before the "
+           "device is done).";
+  return "reading: compute-infer (perf_analyzer's definition): " + counted +
+         " show the asynchronous-backend signature, so Compute Infer holds the device time.";
+}
+
+// What files of a Triton CPU server can say about direct inference (the model on the job's own CPU).
+std::string direct_inference_statement(const measurements::PerfAnalyzerImport& imported,
+                                       std::optional<double> inferences_per_event) {
+  std::string text =
+      "direct inference: these files time the model on a Triton CPU server (the measuring host's cores, one "
+      "instance). They give a direct-inference time per event only as an estimate: on that host's CPU (scale "
+      "by the client's CPU speed), with Triton's own thread settings, and without the framework's overhead "
+      "in the client (CMSSW's), which a measured direct time per event includes; prefer a measured one.";
+  if (!inferences_per_event) return text + " Give --inferences-per-event N for the estimate.";
+  const models::ThroughputCurve curve(imported.curve_points);
+  const double n = *inferences_per_event;
+  char line[256];
+  std::snprintf(
+      line, sizeof line,
+      " For %.4g inferences per event sent as one request, the curve's batch of %.4g takes %.4g ms: "
+      "direct: \"%.4gms\" (an estimate, as above).",
+      n, n, curve.batch_time_s(n) * 1e3, curve.batch_time_s(n) * 1e3);
+  return text + line;
+}
+
+// The scenario YAML the import stands for: valid YAML on its own (comments and the model's keys).
+std::string perf_analyzer_yaml(const PerfAnalyzerArguments& arguments, const ImportedFiles& files) {
+  const auto& imported = files.imported;
+  std::string yaml = "# YAML: under models." + arguments.model +
+                     " (the curve may instead read the files: "
+                     "throughput: {" +
+                     arguments.device + ": {perf_analyzer: [FILES]}})\nthroughput:\n  " + arguments.device +
+                     ":\n    points: [";
+  char number[96];
+  for (std::size_t i = 0; i < imported.curve_points.size(); ++i) {
+    std::snprintf(number, sizeof number, "%s[%.6g, %.6g]", i ? ", " : "", imported.curve_points[i].first,
+                  imported.curve_points[i].second);
+    yaml += number;
+  }
+  yaml += "]\n";
+  if (files.mapping == measurements::DeviceTimeMapping::merged_async)
+    yaml += "    # read as merged-async: one instance with dynamic batching\n";
+  yaml += "compute_input: {per_request: \"" + duration_text(imported.compute_input.per_request_s) +
+          "\", per_byte: \"" + duration_text(imported.compute_input.per_byte_s) + "\"}\n";
+  yaml += "compute_output: {per_request: \"" + duration_text(imported.compute_output.per_request_s) +
+          "\", per_byte: \"" + duration_text(imported.compute_output.per_byte_s) + "\"}\n";
+  return yaml;
+}
+
+void print_perf_analyzer_report(FILE* out, const PerfAnalyzerArguments& arguments,
+                                const ImportedFiles& files) {
+  const auto& imported = files.imported;
+  std::fprintf(out, "perf_analyzer: %zu file(s), model %s on %s, device time: %s\n\n", imported.files.size(),
+               arguments.model.c_str(), arguments.device.c_str(),
+               measurements::device_time_mapping_name(files.mapping));
+  std::fprintf(out, "%6s %6s %11s %11s %11s %11s %11s %13s %13s\n", "batch", "conc.", "queue us", "input us",
+               "infer us", "output us", "device /s", "measured /s", "1 instance /s");
+  for (const auto& file : imported.files)
+    for (const auto& row : file.rows) {
+      const double b = file.batch_size;
+      std::fprintf(out, "%6d %6d %11.0f %11.0f %11.0f %11.0f %11.5g %13.5g %13.5g\n", file.batch_size,
+                   row.concurrency, row.queue_s * 1e6, row.compute_input_s * 1e6, row.compute_infer_s * 1e6,
+                   row.compute_output_s * 1e6, b / row.compute_infer_s, row.inferences_per_s,
+                   b / (row.compute_input_s + row.compute_infer_s + row.compute_output_s));
+    }
+  std::fprintf(
+      out, "\n  device /s      batch / Server Compute Infer: the curve (perf_analyzer's device time)\n"
+           "  measured /s    Inferences/Second at the file's concurrency: to check a re-simulation against\n"
+           "  1 instance /s  batch / (input + infer + output): one instance running one request at a time\n");
+  std::fprintf(out, "\nserver host costs fitted over the batch sizes (per request + per byte%s):\n",
+               files.input_bytes > 0 ? "" : "; no --input-bytes: per request only");
+  for (const auto& [name, fit] : {std::pair{"compute_input ", &imported.compute_input},
+                                  std::pair{"compute_output", &imported.compute_output}})
+    std::fprintf(out, "  %s: %s per request + %s per byte (largest residual %.0f %%)\n", name,
+                 duration_text(fit->per_request_s).c_str(), duration_text(fit->per_byte_s).c_str(),
+                 100.0 * fit->max_relative_residual);
+  if (!imported.notes.empty()) {
+    std::fprintf(out, "\nwhat the files suggest the import cannot capture:\n");
+    for (const auto& note : imported.notes)
+      std::fprintf(out, "  - %s\n", note.c_str());
+  }
+  std::fprintf(out, "\n%s\n", reading_advice(imported, files.mapping).c_str());
+  if (arguments.device == cpu_device_type)
+    std::fprintf(out, "\n%s\n", direct_inference_statement(imported, arguments.inferences_per_event).c_str());
+}
+
 int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
   // Where and how replays run means nothing without them.
   const auto& execution = arguments.execution;
   if (!arguments.replay && (execution.slurm || execution.slurm_dry_run || !arguments.output_dir.empty()))
     throw InputError("--out, --slurm and --slurm-dry-run are for the replays: only with --replay");
+  if (arguments.inferences_per_event && arguments.device != cpu_device_type)
+    throw InputError("--inferences-per-event is for files of a Triton CPU server: only with --device CPU");
   const ImportedFiles files = read_perf_analyzer_files(arguments);
-  const auto& imported = files.imported;
-  const double input_bytes = files.input_bytes;
-  const auto mapping = files.mapping;
-  std::printf("perf_analyzer: %zu file(s), model %s on %s, device time: %s\n\n", imported.files.size(),
-              arguments.model.c_str(), arguments.device.c_str(),
-              measurements::device_time_mapping_name(mapping));
-  std::printf("%6s %6s %11s %11s %11s %11s %11s %13s %13s\n", "batch", "conc.", "queue us", "input us",
-              "infer us", "output us", "device /s", "measured /s", "1 instance /s");
-  for (std::size_t i = 0; i < imported.files.size(); ++i) {
-    const auto& file = imported.files[i];
-    for (const auto& row : file.rows) {
-      const double b = file.batch_size;
-      std::printf("%6d %6d %11.0f %11.0f %11.0f %11.0f %11.5g %13.5g %13.5g\n", file.batch_size,
-                  row.concurrency, row.queue_s * 1e6, row.compute_input_s * 1e6, row.compute_infer_s * 1e6,
-                  row.compute_output_s * 1e6, b / row.compute_infer_s, row.inferences_per_s,
-                  b / (row.compute_input_s + row.compute_infer_s + row.compute_output_s));
-    }
+  const std::string yaml = perf_analyzer_yaml(arguments, files);
+  // "-": the YAML alone on stdout, the report (and a replay's) on stderr.
+  FILE* report = arguments.yaml == "-" ? stderr : stdout;
+  print_perf_analyzer_report(report, arguments, files);
+  if (arguments.yaml.empty()) {
+    std::printf("\n%s", yaml.c_str());
+  } else if (arguments.yaml == "-") {
+    std::fflush(stderr);
+    std::printf("%s", yaml.c_str());
+  } else {
+    write_file_atomically(arguments.yaml, yaml);
+    std::fprintf(report, "\nwrote the scenario YAML to %s\n", arguments.yaml.c_str());
   }
-  std::printf(
-      "\n  device /s      batch / Server Compute Infer: the curve (perf_analyzer's device time)\n"
-      "  measured /s    Inferences/Second at the file's concurrency: to check a re-simulation against\n"
-      "  1 instance /s  batch / (input + infer + output): one instance running one request at a time\n");
-  const auto cost_line = [](const char* name, const measurements::HostCostFit& fit) {
-    std::printf("  %s: %s per request + %s per byte (largest residual %.0f %%)\n", name,
-                duration_text(fit.per_request_s).c_str(), duration_text(fit.per_byte_s).c_str(),
-                100.0 * fit.max_relative_residual);
-  };
-  std::printf("\nserver host costs fitted over the batch sizes (per request + per byte%s):\n",
-              input_bytes > 0 ? "" : "; no --input-bytes: per request only");
-  cost_line("compute_input ", imported.compute_input);
-  cost_line("compute_output", imported.compute_output);
-  if (!imported.notes.empty()) {
-    std::printf("\nwhat the files suggest the import cannot capture:\n");
-    for (const auto& note : imported.notes)
-      std::printf("  - %s\n", note.c_str());
-  }
-  std::printf(
-      "\n# YAML: under models.%s (the curve may instead read the files: throughput: {%s: {perf_analyzer: "
-      "[FILES]}})\n",
-      arguments.model.c_str(), arguments.device.c_str());
-  std::printf("throughput:\n  %s:\n    points: [", arguments.device.c_str());
-  for (std::size_t i = 0; i < imported.curve_points.size(); ++i)
-    std::printf("%s[%.6g, %.6g]", i ? ", " : "", imported.curve_points[i].first,
-                imported.curve_points[i].second);
-  std::printf("]\n");
-  std::printf("compute_input: {per_request: \"%s\", per_byte: \"%s\"}\n",
-              duration_text(imported.compute_input.per_request_s).c_str(),
-              duration_text(imported.compute_input.per_byte_s).c_str());
-  std::printf("compute_output: {per_request: \"%s\", per_byte: \"%s\"}\n",
-              duration_text(imported.compute_output.per_request_s).c_str(),
-              duration_text(imported.compute_output.per_byte_s).c_str());
+  std::fflush(stdout);
   if (!arguments.replay) return exit_ok;
   return replay_perf_analyzer(arguments, files);
 }
@@ -207,9 +289,16 @@ void register_import_command(CLI::App& app, int& result) {
       "perf-analyzer",
       "perf_analyzer -f CSV files (one per batch size): the device curve (batch / Server Compute "
       "Infer) and the server host costs (Compute Input, Compute Output)");
-  perf->add_option("files", arguments->files, "perf_analyzer CSV files")
+  perf->add_option("files", arguments->files, "perf_analyzer CSV files, or folders of them")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(CLI::ExistingPath);
+  perf->add_option("--yaml", arguments->yaml,
+                   "Write the scenario YAML to this file (the report stays on stdout), or '-' for the YAML "
+                   "alone on stdout with the report on stderr: valid YAML when redirected");
+  perf->add_option("--inferences-per-event", arguments->inferences_per_event,
+                   "With --device CPU: the model's inferences per event, for an estimate of its direct-"
+                   "inference time per event (and what the files cannot give)")
+      ->check(CLI::PositiveNumber);
   perf->add_option("--model", arguments->model, "Model name for the YAML (default: MODEL)")
       ->check(plain_name);
   perf->add_option("--device", arguments->device, "Device type of the measurement (default: T4)")

@@ -1,5 +1,8 @@
 #include "sim/app/import_replay.hpp"
 
+#include <algorithm>
+#include <filesystem>
+
 #include "sim/app/commands.hpp"
 #include "sim/calibration/perf_analyzer_replay.hpp"
 #include "sim/engine/output_files.hpp"
@@ -95,7 +98,21 @@ ImportedFiles read_perf_analyzer_files(const PerfAnalyzerArguments& arguments) {
   files.output_bytes = bytes_option("--output-bytes", arguments.output_bytes);
   files.mapping = arguments.mapping == "merged-async" ? measurements::DeviceTimeMapping::merged_async
                                                       : measurements::DeviceTimeMapping::compute_infer;
-  files.imported = measurements::import_perf_analyzer(arguments.files, arguments.batch, files.input_bytes,
+  // A folder stands for every .csv in it, by name (as a scenario's perf_analyzer key reads it).
+  std::vector<std::string> paths;
+  for (const auto& path : arguments.files) {
+    if (!std::filesystem::is_directory(path)) {
+      paths.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& file : std::filesystem::directory_iterator(path))
+      if (file.path().extension() == ".csv") found.push_back(file.path().string());
+    if (found.empty()) throw InputError(path + ": a folder with no perf_analyzer .csv file");
+    std::sort(found.begin(), found.end());
+    paths.insert(paths.end(), found.begin(), found.end());
+  }
+  files.imported = measurements::import_perf_analyzer(paths, arguments.batch, files.input_bytes,
                                                       files.output_bytes, files.mapping);
   return files;
 }

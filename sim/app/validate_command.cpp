@@ -79,6 +79,12 @@ std::string measured_text(double measured, double uncertainty) {
   return text;
 }
 
+// The measured value, or for a prediction case the predicted one with its 95 % half-width.
+std::string reference_text(const ValidationCase& c, const CaseOutcome& o) {
+  if (c.predicted) return "pred. " + number(c.predicted->value) + " ± " + number(c.predicted->half_width);
+  return measured_text(o.measured, o.measured_uncertainty);
+}
+
 // report.json's content, also what --json prints.
 nlohmann::ordered_json outcomes_to_json(const std::vector<ValidationCase>& cases,
                                         const std::vector<CaseOutcome>& outcomes) {
@@ -90,6 +96,7 @@ nlohmann::ordered_json outcomes_to_json(const std::vector<ValidationCase>& cases
                     {"title", c.title},
                     {"source", c.source},
                     {"observable", c.observable},
+                    {"predicted", c.predicted.has_value()},
                     {"measured", o.measured},
                     {"measured_uncertainty", o.measured_uncertainty},
                     {"analytic", o.analytic ? nlohmann::ordered_json(*o.analytic) : nlohmann::ordered_json()},
@@ -113,13 +120,14 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
         "relative "
         "error, and "
         "the verdict against a tolerance taken from the measurement's uncertainty.\n\n"
-        "| case | measured | analytic | simulated | error | verdict |\n|---|---|---|---|---|---|\n";
+        "| case | measured (or predicted) | analytic | simulated | error | verdict "
+        "|\n|---|---|---|---|---|---|\n";
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const auto& c = cases[i];
     const auto& o = outcomes[i];
-    md << "| " << c.id << " | " << measured_text(o.measured, o.measured_uncertainty) << " | "
-       << (o.analytic ? number(*o.analytic) : "-") << " | " << simulated_text(o) << " | "
-       << number(100.0 * o.error) << " % | " << verdict_text(o.verdict) << " |\n";
+    md << "| " << c.id << " | " << reference_text(c, o) << " | " << (o.analytic ? number(*o.analytic) : "-")
+       << " | " << simulated_text(o) << " | " << number(100.0 * o.error) << " % | " << verdict_text(o.verdict)
+       << " |\n";
   }
   md << "\n## Cases\n";
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -287,9 +295,8 @@ int validate(const ValidateArguments& arguments) {
     if (o.verdict == Verdict::fail) ++failures;
     if (table)
       std::printf("%-34s %14s %10s %14s %7.1f%%  %s\n", cases[i].id.c_str(),
-                  measured_text(o.measured, o.measured_uncertainty).c_str(),
-                  o.analytic ? number(*o.analytic).c_str() : "-", simulated_text(o).c_str(), 100.0 * o.error,
-                  verdict_text(o.verdict));
+                  reference_text(cases[i], o).c_str(), o.analytic ? number(*o.analytic).c_str() : "-",
+                  simulated_text(o).c_str(), 100.0 * o.error, verdict_text(o.verdict));
   }
   if (writes_report) {
     write_reports(report_dir, cases, outcomes);

@@ -74,6 +74,29 @@ const char* status_text(int status) {
   }
 }
 
+// The covariance in the parameters' units, the correlations, and which parameters the data separate.
+void fill_covariance(const std::vector<FitParameter>& parameters, const Eigen::MatrixXd& scaled,
+                     CalibrationResult& result) {
+  const std::size_t k = parameters.size();
+  result.covariance.assign(k * k, 0.0);
+  result.correlation.assign(k * k, 0.0);
+  result.separable.assign(k, true);
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j) {
+      const double range_i = parameters[i].upper - parameters[i].lower,
+                   range_j = parameters[j].upper - parameters[j].lower;
+      const auto a = static_cast<Eigen::Index>(i), b = static_cast<Eigen::Index>(j);
+      result.covariance[i * k + j] = scaled(a, b) * range_i * range_j;
+      const double norm = std::sqrt(scaled(a, a) * scaled(b, b));
+      result.correlation[i * k + j] = norm > 0.0 ? scaled(a, b) / norm : (i == j ? 1.0 : 0.0);
+    }
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j)
+      if (i != j && result.identifiable[i] && result.identifiable[j] &&
+          std::fabs(result.correlation[i * k + j]) > separable_correlation)
+        result.separable[i] = false;
+}
+
 } // namespace
 
 FitQuality fit_quality(const std::vector<DataPoint>& data, const std::vector<double>& predicted) {
@@ -153,8 +176,13 @@ CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const s
   numerical.df(u_clamped, jacobian); // k + 1 more evaluations, counted by the functor
   const double reduced_chi_square = n > k ? result.after.chi_square / (n - k) : 1.0;
   const Eigen::MatrixXd jtj = jacobian.transpose() * jacobian;
+  // A tiny ridge instead of a pseudo-inverse: where the data see only a combination of two parameters, the
+  // pseudo-inverse would report the measured combination's small variance and the wrong sign of their
+  // correlation; the ridge keeps the unmeasured direction's variance huge and the correlation near -1 or 1.
+  const double ridge = 1e-10 * std::max(1e-300, jtj.diagonal().maxCoeff());
   const Eigen::MatrixXd covariance =
-      jtj.completeOrthogonalDecomposition().pseudoInverse() * std::max(1.0, reduced_chi_square);
+      (jtj + ridge * Eigen::MatrixXd::Identity(k, k)).ldlt().solve(Eigen::MatrixXd::Identity(k, k)) *
+      std::max(1.0, reduced_chi_square);
   const double t = models::student_t_975(std::max(1, n - k));
   for (int i = 0; i < k; ++i) {
     const auto& p = parameters[static_cast<std::size_t>(i)];
@@ -167,6 +195,7 @@ CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const s
     result.ci95_half_width.push_back(identifiable ? t * std::sqrt(std::max(0.0, covariance(i, i))) * range
                                                   : std::numeric_limits<double>::infinity());
   }
+  fill_covariance(parameters, covariance, result);
   return result;
 }
 

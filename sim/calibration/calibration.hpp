@@ -43,12 +43,20 @@ struct CalibrationResult {
       ci95_half_width;            // Student t over n - k degrees of freedom, from the Jacobian at the fit
   std::vector<bool> at_bound;     // the fit ran into a bound: the interval is not meaningful
   std::vector<bool> identifiable; // false: the residuals do not change with this parameter
+  // Covariance of the fitted values, in their units (k x k, row-major), and the correlations it implies.
+  std::vector<double> covariance, correlation;
+  // false: the data cannot separate it from another parameter (|correlation| above separable_correlation):
+  // only a combination of the two is measured.
+  std::vector<bool> separable;
   std::vector<double> predicted_before, predicted_after;
   FitQuality before, after;
   int evaluations = 0; // calls of the predictor
   int status = 0;      // Eigen's LevenbergMarquardtSpace::Status
   std::string status_text;
 };
+
+// Above this |correlation| two fitted values are one measured combination, not two measured values.
+inline constexpr double separable_correlation = 0.95;
 
 // Throws std::invalid_argument for no parameters, a bound pair with lower >= upper, an initial value outside
 // its bounds, fewer data points than parameters, or a non-positive sd.

@@ -93,6 +93,56 @@ RunSpec read_run(const std::string& file, const YAML::Node& node, const std::str
   return run;
 }
 
+// A measured case's value, its uncertainty and the tolerance with its reason.
+void read_measurement(const std::string& path, const YAML::Node& root, ValidationCase& c) {
+  const auto measured = root["measured"];
+  if (!measured.IsMap() || !measured["value"])
+    fail(path, measured, "measured.value", "missing; expected measured: {value: X, uncertainty: U}");
+  c.measured = finite_number(path, measured["value"], "measured.value");
+  if (measured["uncertainty"]) {
+    c.measured_uncertainty = finite_number(path, measured["uncertainty"], "measured.uncertainty");
+    if (c.measured_uncertainty < 0.0)
+      fail(path, measured["uncertainty"], "measured.uncertainty", "expected an uncertainty >= 0");
+  }
+  const auto tolerance = root["tolerance"];
+  if (!tolerance.IsMap())
+    fail(path, tolerance, "tolerance", "expected a map {relative, absolute, min, max, why}");
+  if (tolerance["relative"]) {
+    c.relative_tolerance = positive_number(path, tolerance["relative"], "tolerance.relative");
+    // Above 100 % the case cannot fail on anything but the sign: it would not be a check.
+    if (*c.relative_tolerance > 1.0)
+      fail(path, tolerance["relative"], "tolerance.relative", "expected a fraction in (0, 1], e.g. 0.05");
+  }
+  if (tolerance["absolute"])
+    c.absolute_tolerance = positive_number(path, tolerance["absolute"], "tolerance.absolute");
+  if (tolerance["min"]) c.minimum = finite_number(path, tolerance["min"], "tolerance.min");
+  if (tolerance["max"]) c.maximum = finite_number(path, tolerance["max"], "tolerance.max");
+  if (!tolerance["why"])
+    fail(path, tolerance, "tolerance.why", "missing; say where the tolerance comes from");
+  c.tolerance_reason = tolerance["why"].as<std::string>();
+  if (!c.relative_tolerance && !c.absolute_tolerance && !c.minimum && !c.maximum)
+    fail(path, tolerance, "tolerance", "expected relative, absolute, min or max");
+}
+
+// A prediction case: its predicted value, 95 % half-width and the command that made it.
+void read_prediction(const std::string& path, const YAML::Node& root, ValidationCase& c) {
+  const auto predicted = root["predicted"];
+  for (const char* key : {"measured", "tolerance", "known_discrepancy"})
+    if (root[key])
+      fail(path, root[key], key, "a prediction case has no measurement; expected predicted: only");
+  if (!predicted.IsMap() || !predicted["value"] || !predicted["ci95_half_width"] || !predicted["command"])
+    fail(path, predicted, "predicted",
+         "expected {value: X, ci95_half_width: H, command: \"the sonicsim command that predicted it\"}");
+  ValidationCase::Prediction p;
+  p.value = finite_number(path, predicted["value"], "predicted.value");
+  p.half_width = positive_number(path, predicted["ci95_half_width"], "predicted.ci95_half_width");
+  p.command = predicted["command"].as<std::string>();
+  c.predicted = p;
+  c.measured = p.value;
+  c.absolute_tolerance = p.half_width; // the check: the simulation lands in the predicted interval
+  c.tolerance_reason = "the calibration's 95 % interval (" + p.command + ")";
+}
+
 } // namespace
 
 ValidationCase load_validation_case(const std::string& path) {
@@ -113,8 +163,12 @@ ValidationCase load_validation_case(const std::string& path) {
     }
     ValidationCase c;
     c.file = path;
-    for (const char* required : {"id", "title", "source", "observable", "measured", "tolerance"})
+    for (const char* required : {"id", "title", "source", "observable"})
       if (!root[required]) fail(path, root, required, "missing; every case states it");
+    if (!root["predicted"])
+      for (const char* required : {"measured", "tolerance"})
+        if (!root[required])
+          fail(path, root, required, "missing; every case states it (or predicted: for a prediction case)");
     c.id = root["id"].as<std::string>();
     c.title = root["title"].as<std::string>();
     c.source = root["source"].as<std::string>();
@@ -161,33 +215,10 @@ ValidationCase load_validation_case(const std::string& path) {
       if (c.replications < 1 || c.replications > 100)
         fail(path, replications, "replications", "expected 1..100 seeds per run");
     }
-    const auto measured = root["measured"];
-    if (!measured.IsMap() || !measured["value"])
-      fail(path, measured, "measured.value", "missing; expected measured: {value: X, uncertainty: U}");
-    c.measured = finite_number(path, measured["value"], "measured.value");
-    if (measured["uncertainty"]) {
-      c.measured_uncertainty = finite_number(path, measured["uncertainty"], "measured.uncertainty");
-      if (c.measured_uncertainty < 0.0)
-        fail(path, measured["uncertainty"], "measured.uncertainty", "expected an uncertainty >= 0");
-    }
-    const auto tolerance = root["tolerance"];
-    if (!tolerance.IsMap())
-      fail(path, tolerance, "tolerance", "expected a map {relative, absolute, min, max, why}");
-    if (tolerance["relative"]) {
-      c.relative_tolerance = positive_number(path, tolerance["relative"], "tolerance.relative");
-      // Above 100 % the case cannot fail on anything but the sign: it would not be a check.
-      if (*c.relative_tolerance > 1.0)
-        fail(path, tolerance["relative"], "tolerance.relative", "expected a fraction in (0, 1], e.g. 0.05");
-    }
-    if (tolerance["absolute"])
-      c.absolute_tolerance = positive_number(path, tolerance["absolute"], "tolerance.absolute");
-    if (tolerance["min"]) c.minimum = finite_number(path, tolerance["min"], "tolerance.min");
-    if (tolerance["max"]) c.maximum = finite_number(path, tolerance["max"], "tolerance.max");
-    if (!tolerance["why"])
-      fail(path, tolerance, "tolerance.why", "missing; say where the tolerance comes from");
-    c.tolerance_reason = tolerance["why"].as<std::string>();
-    if (!c.relative_tolerance && !c.absolute_tolerance && !c.minimum && !c.maximum)
-      fail(path, tolerance, "tolerance", "expected relative, absolute, min or max");
+    if (root["predicted"])
+      read_prediction(path, root, c);
+    else
+      read_measurement(path, root, c);
     if (root["known_discrepancy"]) c.known_discrepancy = root["known_discrepancy"].as<std::string>();
     if (root["fast"]) c.fast = root["fast"].as<bool>();
     return c;

@@ -50,6 +50,14 @@ struct ValidationCase {
       1; // seeds per run (replication_seed): the simulated value is their mean, with its interval
   double measured = 0.0;
   double measured_uncertainty = 0.0;
+  // A prediction case: no measurement, the value and 95 % interval the calibration predicted (and the command
+  // that made it). Validate checks that the simulation still lands in that interval.
+  struct Prediction {
+    double value = 0.0;
+    double half_width = 0.0;
+    std::string command;
+  };
+  std::optional<Prediction> predicted;
   // Tolerance: |simulated - measured| <= relative * measured (or absolute), or a one-sided bound.
   std::optional<double> relative_tolerance, absolute_tolerance, minimum, maximum;
   std::string tolerance_reason;

@@ -56,6 +56,39 @@ TEST_CASE("a parameter the data does not depend on is reported as not identifiab
   CHECK(std::isinf(result.ci95_half_width[1]));
 }
 
+TEST_CASE("two parameters the data see only as a sum are not separable; a line's two are") {
+  // y = (a + b) x: every residual depends on a + b alone, so the fitted a and b are correlated -1 and only
+  // their sum is measured (3, the data's slope).
+  std::vector<DataPoint> data{{1, 3.1, 0.1}, {2, 5.9, 0.1}, {3, 9.05, 0.1}, {4, 12.0, 0.1}};
+  const Predictor sum = [&](const std::vector<double>& v) {
+    std::vector<double> y;
+    for (const auto& point : data)
+      y.push_back((v[0] + v[1]) * point.x);
+    return y;
+  };
+  const auto tied = calibrate({{"a", 0, 5, ""}, {"b", 0, 5, ""}}, {1.0, 1.0}, data, sum);
+  CHECK(tied.values[0] + tied.values[1] == doctest::Approx(3.0).epsilon(0.01));
+  CHECK(tied.correlation[1] == doctest::Approx(-1.0).epsilon(0.01));
+  CHECK_FALSE(tied.separable[0]);
+  CHECK_FALSE(tied.separable[1]);
+  // y = a + b x on x = 1..4: the intercept and slope are correlated -sum(x) / sqrt(n sum(x^2)) = -10 /
+  // sqrt(4 x 30) = -0.913 by least squares: below 0.95, both measured.
+  const Predictor line = [&](const std::vector<double>& v) {
+    std::vector<double> y;
+    for (const auto& point : data)
+      y.push_back(v[0] + v[1] * point.x);
+    return y;
+  };
+  const auto apart = calibrate({{"a", -5, 5, ""}, {"b", 0, 5, ""}}, {0.0, 1.0}, data, line);
+  CHECK(apart.correlation[1] == doctest::Approx(-10.0 / std::sqrt(120.0)).epsilon(0.01));
+  CHECK(apart.separable[0]);
+  CHECK(apart.separable[1]);
+  // The covariance is in the parameters' units: the slope's variance is sd^2 x reduced chi-square /
+  // sum (x - 2.5)^2 at most; its square root times t is the half-width.
+  CHECK(std::sqrt(apart.covariance[3]) * sonicsim::models::student_t_975(2) ==
+        doctest::Approx(apart.ci95_half_width[1]).epsilon(1e-6));
+}
+
 TEST_CASE("calibration rejects what it cannot fit") {
   const Predictor predict = [](const std::vector<double>& v) { return std::vector<double>{v[0]}; };
   CHECK_THROWS_AS(calibrate({}, {}, {{1, 1, 1}}, predict), std::invalid_argument);

@@ -1,0 +1,247 @@
+// `sonicsim calibrate --spec FILE`: fits the spec's parameters jointly to all its series (each point's
+// residual in units of its sd, so a series weighs by its measurements' precision), reports each value with
+// its interval, the correlations and what the data cannot separate, adopts only what they measure, then
+// predicts the spec's predictions with intervals that carry the fit's uncertainty. Writes calibration.json
+// and predictions.md.
+#include "sim/app/calibrate_joint.hpp"
+
+#include "sim/app/joint_prediction.hpp"
+#include "sim/app/joint_runs.hpp"
+#include "sim/engine/output_files.hpp"
+#include "sim/execution/state_file.hpp"
+#include "sim/scenario/scenario_error.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace sonicsim {
+namespace {
+
+std::string g(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.4g", value);
+  return buffer;
+}
+
+// Every series loads with its overrides and every parameter at both bounds: a bad key fails before a run.
+void check_spec_loads(const JointSpec& spec) {
+  std::vector<double> lower, upper;
+  for (const auto& p : spec.parameters) {
+    lower.push_back(p.fit.lower);
+    upper.push_back(p.fit.upper);
+  }
+  for (const auto& series : spec.series)
+    for (const auto* values : {&lower, &upper}) {
+      auto overrides = series.overrides;
+      for (auto& o : parameter_overrides(spec, {series.name}, *values))
+        overrides.push_back(std::move(o));
+      try {
+        load_variant_file(series.scenario, series.variants, overrides);
+      } catch (const ScenarioError& error) {
+        throw ScenarioError(spec.file, 0, 0, "series " + series.name,
+                            std::string(error.what()) + " (with the parameters at their " +
+                                (values == &lower ? "lower" : "upper") + " bounds)");
+      }
+    }
+}
+
+// Adopted: measured by the data (identifiable, separable from the others, not stuck at a bound).
+std::vector<bool> adoptable(const calibration::CalibrationResult& r) {
+  std::vector<bool> out;
+  for (std::size_t i = 0; i < r.values.size(); ++i)
+    out.push_back(r.identifiable[i] && r.separable[i] && !r.at_bound[i]);
+  return out;
+}
+
+std::string refusal(const calibration::CalibrationResult& r, const JointSpec& spec, std::size_t i) {
+  if (!r.identifiable[i]) return "not identifiable: no series moves with it";
+  if (!r.separable[i]) {
+    const std::size_t k = r.values.size();
+    for (std::size_t j = 0; j < k; ++j)
+      if (j != i && std::fabs(r.correlation[i * k + j]) > calibration::separable_correlation)
+        return "not separable from " + spec.parameters[j].fit.key + " (correlation " +
+               g(r.correlation[i * k + j]) + "): the data measure only a combination";
+  }
+  if (r.at_bound[i])
+    return "at its bound: the data want it beyond [" + g(spec.parameters[i].fit.lower) + ", " +
+           g(spec.parameters[i].fit.upper) + "]";
+  return "";
+}
+
+nlohmann::ordered_json series_json(const JointSpec& spec, const calibration::CalibrationResult& r,
+                                   const TextOutput& say) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  std::size_t k = 0;
+  say("\n%-28s %8s %10s %8s %10s %10s %9s\n", "series", "x", "measured", "sd", "before", "after", "residual");
+  for (const auto& series : spec.series) {
+    std::vector<calibration::DataPoint> data;
+    std::vector<double> before, after;
+    nlohmann::ordered_json points = nlohmann::ordered_json::array();
+    for (const auto& point : series.points) {
+      data.push_back({point.x, point.y, point.sd});
+      before.push_back(r.predicted_before[k]);
+      after.push_back(r.predicted_after[k]);
+      say("%-28s %8g %10.4g %8.3g %10.4g %10.4g %8.2f sd\n", series.name.c_str(), point.x, point.y, point.sd,
+          r.predicted_before[k], r.predicted_after[k], (r.predicted_after[k] - point.y) / point.sd);
+      points.push_back({{"x", point.x},
+                        {"measured", point.y},
+                        {"sd", point.sd},
+                        {"before", r.predicted_before[k]},
+                        {"after", r.predicted_after[k]}});
+      ++k;
+    }
+    const auto q_before = calibration::fit_quality(data, before),
+               q_after = calibration::fit_quality(data, after);
+    out.push_back({{"name", series.name},
+                   {"scenario", series.scenario},
+                   {"variants", series.variants},
+                   {"observable", series.observable.text()},
+                   {"why_sd", series.why_sd},
+                   {"mape_before", q_before.mape},
+                   {"mape_after", q_after.mape},
+                   {"chi_square_before", q_before.chi_square},
+                   {"chi_square_after", q_after.chi_square},
+                   {"points", points}});
+  }
+  return out;
+}
+
+nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration::CalibrationResult& r,
+                                       const std::vector<bool>& adopted, const TextOutput& say) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  const std::size_t k = r.values.size();
+  for (std::size_t i = 0; i < k; ++i) {
+    const auto& p = spec.parameters[i];
+    say("  %-58s %10s %s", p.fit.key.c_str(), (g(r.values[i]) + p.fit.unit).c_str(),
+        r.identifiable[i] ? ("+- " + g(r.ci95_half_width[i]) + p.fit.unit + " (95 %)").c_str() : "");
+    say(adopted[i] ? "  adopted\n" : "  NOT ADOPTED: %s; kept at %s\n", refusal(r, spec, i).c_str(),
+        (g(p.initial) + p.fit.unit).c_str());
+    nlohmann::ordered_json correlations = nlohmann::ordered_json::object();
+    for (std::size_t j = 0; j < k; ++j)
+      if (j != i) correlations[spec.parameters[j].fit.key] = r.correlation[i * k + j];
+    nlohmann::ordered_json json{{"key", p.fit.key},
+                                {"meaning", p.meaning},
+                                {"unit", p.fit.unit},
+                                {"initial", p.initial},
+                                {"value", r.values[i]},
+                                {"identifiable", static_cast<bool>(r.identifiable[i])},
+                                {"separable", static_cast<bool>(r.separable[i])},
+                                {"at_bound", static_cast<bool>(r.at_bound[i])},
+                                {"adopted", static_cast<bool>(adopted[i])},
+                                {"series", p.series},
+                                {"set", p.sets},
+                                {"correlations", correlations}};
+    if (r.identifiable[i] && std::isfinite(r.ci95_half_width[i]))
+      json["ci95_half_width"] = r.ci95_half_width[i];
+    if (!adopted[i]) json["not_adopted_because"] = refusal(r, spec, i);
+    out.push_back(json);
+  }
+  return out;
+}
+
+std::string predictions_markdown(const JointSpec& spec, const std::vector<PredictionResult>& results,
+                                 const std::vector<double>& values, const std::vector<bool>& adopted) {
+  std::ostringstream md;
+  md << "| prediction | value | 95 % interval | seed part (se) | calibration part (se) "
+        "|\n|---|---|---|---|---|\n";
+  for (const auto& p : results) {
+    if (!p.value) {
+      md << "| " << p.id << ": " << p.title << " | - | " << p.problem << " | | |\n";
+      continue;
+    }
+    md << "| " << p.id << ": " << p.title << " | " << g(*p.value) << " | " << g(*p.value - p.half_width)
+       << " to " << g(*p.value + p.half_width) << " | " << g(p.seed_se) << " | " << g(p.parameter_se)
+       << " |\n";
+  }
+  md << "\nParameters (from `" << spec.file << "`):\n\n";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    md << "- `" << spec.parameters[i].fit.key << "` = " << g(values[i]) << spec.parameters[i].fit.unit
+       << (adopted[i] ? " (calibrated)" : " (not measured by the data: held at its assumed value)") << "\n";
+  return md.str();
+}
+
+} // namespace
+
+int calibrate_joint(const std::string& spec_path, const ExecutionContext& context,
+                    const std::filesystem::path& output_dir, bool text, bool json_out) {
+  const JointSpec spec = read_joint_spec(spec_path);
+  check_spec_loads(spec);
+  const TextOutput say{text};
+  std::vector<calibration::FitParameter> parameters;
+  std::vector<double> initial;
+  std::vector<calibration::DataPoint> data;
+  for (const auto& p : spec.parameters) {
+    parameters.push_back(p.fit);
+    initial.push_back(p.initial);
+  }
+  for (const auto& series : spec.series)
+    for (const auto& point : series.points)
+      data.push_back({point.x, point.y, point.sd});
+  say("calibrate: %zu parameter(s) jointly on %zu series, %zu points (%s); common random numbers\n",
+      parameters.size(), spec.series.size(), data.size(), spec_path.c_str());
+  const calibration::Predictor simulate = [&](const std::vector<double>& values) {
+    return simulate_series(spec, context, values);
+  };
+  auto result = calibration::calibrate(parameters, initial, data, simulate, spec.max_evaluations);
+  say("start 1 (the initial values): chi-square %.2f after %d evaluations\n", result.after.chi_square,
+      result.evaluations);
+  nlohmann::ordered_json starts = nlohmann::ordered_json::array();
+  starts.push_back({{"start", initial}, {"values", result.values}, {"chi_square", result.after.chi_square}});
+  for (std::size_t s = 0; s < spec.starts.size(); ++s) {
+    auto other = calibration::calibrate(parameters, spec.starts[s], data, simulate, spec.max_evaluations);
+    say("start %zu: chi-square %.2f after %d evaluations\n", s + 2, other.after.chi_square,
+        other.evaluations);
+    starts.push_back(
+        {{"start", spec.starts[s]}, {"values", other.values}, {"chi_square", other.after.chi_square}});
+    // The uncalibrated prediction stays the one at the initial values, whichever start wins.
+    other.predicted_before = result.predicted_before;
+    other.before = result.before;
+    if (other.after.chi_square < result.after.chi_square) result = std::move(other);
+  }
+  say("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
+  const std::vector<bool> adopted = adoptable(result);
+  nlohmann::ordered_json out;
+  out["spec"] = spec_path;
+  out["status"] = result.status_text;
+  out["evaluations"] = result.evaluations;
+  out["starts"] = starts;
+  out["parameters"] = parameters_json(spec, result, adopted, say);
+  out["series"] = series_json(spec, result, say);
+  std::vector<double> values = initial;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (adopted[i]) values[i] = result.values[i];
+  say("\nfit: chi-square %.2f before, %.2f after; MAPE %.2f %% before, %.2f %% after\n",
+      result.before.chi_square, result.after.chi_square, 100 * result.before.mape, 100 * result.after.mape);
+  std::vector<PredictionResult> predictions;
+  for (const auto& prediction : spec.predictions) {
+    predictions.push_back(predict(spec, prediction, context, values, result.covariance, adopted));
+    const auto& p = predictions.back();
+    if (p.value)
+      say("predicted %-34s %10s +- %s (95 %%: seed se %s, calibration se %s)\n", p.id.c_str(),
+          g(*p.value).c_str(), g(p.half_width).c_str(), g(p.seed_se).c_str(), g(p.parameter_se).c_str());
+    else
+      say("predicted %-34s none: %s\n", p.id.c_str(), p.problem.c_str());
+    nlohmann::ordered_json json{{"id", p.id}, {"title", p.title}};
+    if (p.value)
+      json.update({{"value", *p.value},
+                   {"ci95_half_width", p.half_width},
+                   {"seed_se", p.seed_se},
+                   {"calibration_se", p.parameter_se}});
+    else
+      json["problem"] = p.problem;
+    out["predictions"].push_back(json);
+  }
+  write_file_atomically(output_dir / "predictions.md",
+                        predictions_markdown(spec, predictions, values, adopted));
+  // Last: a directory without calibration.json is not a finished calibration.
+  write_file_atomically(output_dir / "calibration.json", out.dump(2) + "\n");
+  say("\nwrote %s/calibration.json and predictions.md\n", output_dir.string().c_str());
+  if (json_out) std::printf("%s\n", out.dump(1).c_str());
+  return 0;
+}
+
+} // namespace sonicsim

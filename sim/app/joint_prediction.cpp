@@ -1,0 +1,87 @@
+#include "sim/app/joint_prediction.hpp"
+
+#include "sim/app/joint_runs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sonicsim {
+namespace {
+
+// Mean and standard error of the replications' values; none if any is missing.
+std::optional<std::pair<double, double>> mean_and_se(const std::vector<std::optional<double>>& xs) {
+  double sum = 0.0;
+  for (const auto& x : xs) {
+    if (!x) return std::nullopt;
+    sum += *x;
+  }
+  const double n = static_cast<double>(xs.size()), mean = sum / n;
+  double squares = 0.0;
+  for (const auto& x : xs)
+    squares += (*x - mean) * (*x - mean);
+  return std::pair{mean, n > 1 ? std::sqrt(squares / (n - 1) / n) : 0.0};
+}
+
+bool acts_on(const JointParameter& p, const std::vector<std::string>& series) {
+  if (p.series.empty()) return true;
+  for (const auto& name : series)
+    if (std::find(p.series.begin(), p.series.end(), name) != p.series.end()) return true;
+  return false;
+}
+
+} // namespace
+
+PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
+                         const ExecutionContext& context, const std::vector<double>& values,
+                         const std::vector<double>& covariance, const std::vector<bool>& fitted) {
+  const std::size_t k = values.size();
+  PredictionResult result{
+      prediction.id, prediction.title, std::nullopt, 0.0, 0.0, 0.0, std::vector<double>(k, 0.0), ""};
+  // The fitted values, then each fitted parameter one sd up: one batch.
+  std::vector<std::vector<double>> sets{values};
+  std::vector<std::size_t> stepped;
+  for (std::size_t i = 0; i < k; ++i) {
+    const double sd = std::sqrt(std::max(0.0, covariance[i * k + i]));
+    // A parameter that does not act on the prediction's runs has no gradient: it costs no runs.
+    if (!fitted[i] || !(sd > 0.0) || !acts_on(spec.parameters[i], prediction.series)) continue;
+    auto up = values;
+    up[i] += sd;
+    sets.push_back(up);
+    stepped.push_back(i);
+  }
+  const auto runs = simulate_prediction(spec, prediction, context, sets);
+  const auto centre = mean_and_se(runs[0]);
+  if (!centre) {
+    result.problem = "does not cross within the sweep (" + std::to_string(prediction.sweep.front()) + " to " +
+                     std::to_string(prediction.sweep.back()) + " jobs) in every replication";
+    return result;
+  }
+  result.value = centre->first;
+  result.seed_se = centre->second;
+  for (std::size_t s = 0; s < stepped.size(); ++s) {
+    const std::size_t i = stepped[s];
+    const double step = sets[s + 1][i] - values[i];
+    // Common random numbers: the difference replication by replication.
+    double sum = 0.0;
+    int n = 0;
+    for (std::size_t r = 0; r < runs[0].size(); ++r)
+      if (runs[0][r] && runs[s + 1][r]) {
+        sum += (*runs[s + 1][r] - *runs[0][r]) / step;
+        ++n;
+      }
+    if (n == 0) {
+      result.problem = "one sd of " + spec.parameters[i].fit.key + " moves it out of the sweep";
+      continue;
+    }
+    result.gradient[i] = sum / n;
+  }
+  double variance = 0.0;
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j)
+      if (fitted[i] && fitted[j]) variance += result.gradient[i] * result.gradient[j] * covariance[i * k + j];
+  result.parameter_se = std::sqrt(std::max(0.0, variance));
+  result.half_width = 1.96 * std::hypot(result.parameter_se, result.seed_se);
+  return result;
+}
+
+} // namespace sonicsim

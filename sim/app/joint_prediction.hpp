@@ -1,0 +1,31 @@
+// A prediction with the calibration's uncertainty in it: the value at the fitted parameters (mean over
+// replications), and a 95 % interval that adds, in quadrature, the seed spread (standard error over the
+// replications) and the fitted parameters' uncertainty propagated to first order (gradient by a one-sd step
+// of each fitted parameter, common random numbers, through their covariance).
+#pragma once
+
+#include "sim/calibration/joint_spec.hpp"
+#include "sim/execution/run_or_submit.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+struct PredictionResult {
+  std::string id, title;
+  std::optional<double> value; // none: it does not cross within the sweep at the fitted values
+  double half_width = 0.0;     // 95 %, both parts
+  double seed_se = 0.0, parameter_se = 0.0;
+  std::vector<double> gradient; // per parameter, per unit of it (0 for those not fitted)
+  std::string problem;          // why there is no value or no interval
+};
+
+// `values`: the adopted values; `covariance`: k x k of the fitted values (row-major); `fitted[i]`: whether
+// parameter i carries an interval (adopted), else it is held at its value with no uncertainty.
+PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
+                         const ExecutionContext& context, const std::vector<double>& values,
+                         const std::vector<double>& covariance, const std::vector<bool>& fitted);
+
+} // namespace sonicsim

@@ -1,0 +1,162 @@
+#include "sim/app/joint_runs.hpp"
+
+#include "sim/engine/direct_baseline.hpp"
+#include "sim/random/replication_seed.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+namespace sonicsim {
+namespace {
+
+std::string number_text(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.9g", value);
+  return buffer;
+}
+
+// One simulated point: its request and, when the figure needs it, its direct-inference baseline's.
+struct PointRequests {
+  std::size_t service = 0;
+  std::optional<std::size_t> direct;
+};
+
+PointRequests add_run(std::vector<SimulationRequest>& requests, const std::string& scenario_path,
+                      const std::vector<std::string>& variants, const std::vector<std::string>& overrides,
+                      int replication, bool with_direct) {
+  SimulationRequest request;
+  request.scenario = load_variant_file(scenario_path, variants, overrides);
+  request.scenario.seed = replication_seed(request.scenario.seed, replication);
+  request.recipe = ScenarioRecipe{std::filesystem::absolute(scenario_path).string(), variants, overrides,
+                                  request.scenario.seed, std::nullopt};
+  PointRequests point{requests.size(), std::nullopt};
+  auto baseline = with_direct ? direct_inference_baseline(request.scenario) : std::nullopt;
+  requests.push_back(std::move(request));
+  if (baseline) {
+    SimulationRequest direct;
+    direct.scenario = std::move(*baseline);
+    direct.recipe = requests.back().recipe;
+    direct.recipe.overrides.push_back("workload.inference=direct");
+    point.direct = requests.size();
+    requests.push_back(std::move(direct));
+  }
+  return point;
+}
+
+// The summaries of a batch, each service run joined with its baseline.
+std::vector<RunSummary> run_all(const ExecutionContext& context, std::vector<SimulationRequest>& requests,
+                                const std::vector<PointRequests>& points) {
+  const auto outcomes = run_batch(context, requests);
+  std::vector<RunSummary> summaries;
+  for (const auto& point : points) {
+    if (!outcomes[point.service].ok)
+      throw std::runtime_error("a calibration run failed: " + outcomes[point.service].error);
+    RunSummary summary = outcomes[point.service].summary;
+    if (point.direct) {
+      if (!outcomes[*point.direct].ok)
+        throw std::runtime_error("a direct-inference baseline failed: " + outcomes[*point.direct].error);
+      compare_with_direct(summary, outcomes[*point.direct].summary);
+    }
+    summaries.push_back(std::move(summary));
+  }
+  return summaries;
+}
+
+bool needs_direct(Figure figure) {
+  return figure == Figure::direct_events_per_s_per_job || figure == Figure::direct_inference_gain;
+}
+
+double figure_value(const FigureName& name, const RunSummary& summary, const Scenario& scenario,
+                    const std::string& where) {
+  FigureContext context = served_figure_context(scenario);
+  if (!name.module.empty()) context.modules = {name.module};
+  const auto value = value_of(name.figure, summary, context);
+  if (!value)
+    throw std::runtime_error(where + ": a run does not define " + name.text() +
+                             " (no completed event, no such module, or no direct-inference baseline)");
+  return *value;
+}
+
+} // namespace
+
+std::vector<std::string> parameter_overrides(const JointSpec& spec, const std::vector<std::string>& series,
+                                             const std::vector<double>& values) {
+  std::vector<std::string> overrides;
+  for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+    for (const auto& name : series.empty() ? std::vector<std::string>{""} : series) {
+      const auto expressions = parameter_override(spec.parameters[i], name, values[i]);
+      if (expressions.empty()) continue;
+      overrides.insert(overrides.end(), expressions.begin(), expressions.end());
+      break; // once per parameter
+    }
+  return overrides;
+}
+
+std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
+                                    const std::vector<double>& values) {
+  std::vector<SimulationRequest> requests;
+  std::vector<PointRequests> points;
+  std::vector<const JointSeries*> of_point;
+  for (const auto& series : spec.series)
+    for (const auto& point : series.points) {
+      std::vector<std::string> overrides = series.overrides;
+      overrides.push_back(series.x_key + "=" + number_text(point.x));
+      for (auto& o : parameter_overrides(spec, {series.name}, values))
+        overrides.push_back(std::move(o));
+      points.push_back(add_run(requests, series.scenario, series.variants, overrides, 0,
+                               needs_direct(series.observable.figure)));
+      of_point.push_back(&series);
+    }
+  const auto summaries = run_all(context, requests, points);
+  std::vector<double> predicted;
+  for (std::size_t k = 0; k < summaries.size(); ++k)
+    predicted.push_back(figure_value(of_point[k]->observable, summaries[k],
+                                     requests[points[k].service].scenario,
+                                     spec.file + ": series " + of_point[k]->name));
+  return predicted;
+}
+
+std::vector<std::vector<std::optional<double>>>
+simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
+                    const std::vector<std::vector<double>>& values) {
+  const bool crossing = prediction.observable == "crossing_jobs";
+  const FigureName figure = parse_figure_name(crossing ? prediction.figure : prediction.observable, "figure");
+  const std::vector<double> xs = crossing ? prediction.sweep : std::vector<double>{0.0};
+  std::vector<SimulationRequest> requests;
+  std::vector<PointRequests> points;
+  for (const auto& v : values)
+    for (int r = 0; r < prediction.replications; ++r)
+      for (const double x : xs) {
+        std::vector<std::string> overrides = prediction.overrides;
+        if (crossing) overrides.push_back("workload.jobs=" + number_text(x));
+        for (auto& o : parameter_overrides(spec, prediction.series, v))
+          overrides.push_back(std::move(o));
+        points.push_back(add_run(requests, prediction.scenario, prediction.variants, overrides, r,
+                                 crossing || needs_direct(figure.figure)));
+      }
+  const auto summaries = run_all(context, requests, points);
+  std::vector<std::vector<std::optional<double>>> out(values.size());
+  std::size_t k = 0;
+  for (std::size_t v = 0; v < values.size(); ++v)
+    for (int r = 0; r < prediction.replications; ++r) {
+      std::vector<double> ys, levels;
+      for (std::size_t i = 0; i < xs.size(); ++i, ++k) {
+        const auto& scenario = requests[points[k].service].scenario;
+        ys.push_back(figure_value(figure, summaries[k], scenario, "prediction " + prediction.id));
+        if (crossing)
+          levels.push_back(figure_value(FigureName{Figure::direct_events_per_s_per_job, ""}, summaries[k],
+                                        scenario, "prediction " + prediction.id));
+      }
+      if (!crossing) {
+        out[v].push_back(ys.front());
+      } else {
+        const auto c = models::first_fall_below(xs, ys, levels);
+        out[v].push_back(c ? std::optional<double>(c->x) : std::nullopt);
+      }
+    }
+  return out;
+}
+
+} // namespace sonicsim

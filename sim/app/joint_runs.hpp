@@ -1,0 +1,30 @@
+// The simulations of a joint calibration (sim/calibration/joint_spec.hpp): every measured point of every
+// series at given parameter values, and a prediction at given values and seed. Each run that needs the
+// direct- inference level is simulated with its baseline (sim/engine/direct_baseline.hpp). All runs of one
+// call go out as one batch, in parallel.
+#pragma once
+
+#include "models/crossing.hpp"
+#include "sim/calibration/joint_spec.hpp"
+#include "sim/execution/run_or_submit.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace sonicsim {
+
+// The simulated observable at every point of every series, in spec order (series, then points).
+std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
+                                    const std::vector<double>& values);
+
+// A prediction's value for several parameter vectors and replications at once: values[v] for replication
+// r is out[v][r]; none where a crossing is not within the sweep.
+std::vector<std::vector<std::optional<double>>>
+simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
+                    const std::vector<std::vector<double>>& values);
+
+// The overrides a run of `series` gets for these parameter values (those acting on it).
+std::vector<std::string> parameter_overrides(const JointSpec& spec, const std::vector<std::string>& series,
+                                             const std::vector<double>& values);
+
+} // namespace sonicsim

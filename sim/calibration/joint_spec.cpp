@@ -1,0 +1,232 @@
+#include "sim/calibration/joint_spec.hpp"
+
+#include "sim/scenario/input_error.hpp"
+#include "sim/scenario/scenario_error.hpp"
+#include "sim/scenario/yaml_cursor.hpp"
+#include "sim/scenario/yaml_values.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace sonicsim {
+namespace {
+
+void only_keys(const Cursor& c, const std::set<std::string>& known) {
+  require(c, c.node().IsMap(), "a map");
+  for (const auto& entry : c.node()) {
+    const auto key = entry.first.Scalar();
+    if (!known.count(key)) {
+      std::string list;
+      for (const auto& k : known)
+        list += (list.empty() ? "" : ", ") + k;
+      c.key_cursor(entry.first).fail("unknown key '" + key + "'; expected one of " + list);
+    }
+  }
+}
+
+std::vector<std::string> strings(const Cursor& c) {
+  std::vector<std::string> out;
+  if (!c.present()) return out;
+  if (c.node().IsScalar()) return {read_string(c)};
+  require(c, c.node().IsSequence(), "a list of strings");
+  for (std::size_t i = 0; i < c.node().size(); ++i)
+    out.push_back(read_string(c[i]));
+  return out;
+}
+
+// Paths in the spec are relative to the repository root: the spec's folder's parent's parent
+// (validation/calibration/x.yaml), or the working directory when the file is there.
+std::string resolve(const std::string& spec, const Cursor& c) {
+  const std::string path = read_string(c);
+  if (fs::path(path).is_absolute() || fs::exists(path)) return path;
+  const auto root = fs::path(spec).parent_path().parent_path().parent_path() / path;
+  require(c, fs::exists(root), "an existing file (relative to the repository root)");
+  return root.lexically_normal().string();
+}
+
+JointParameter read_parameter(const Cursor& c) {
+  only_keys(c, {"key", "lower", "upper", "initial", "unit", "set", "series", "meaning"});
+  JointParameter p;
+  p.fit.key = read_string(c["key"]);
+  p.fit.lower = read_number(c["lower"]);
+  p.fit.upper = read_number(c["upper"]);
+  require(c["upper"], p.fit.lower < p.fit.upper, "upper above lower");
+  p.initial = c["initial"].present() ? read_number(c["initial"]) : p.fit.lower;
+  require(c["initial"], p.initial >= p.fit.lower && p.initial <= p.fit.upper, "a start within the bounds");
+  if (c["unit"].present()) p.fit.unit = read_string(c["unit"]);
+  p.sets = c["set"].present() ? strings(c["set"]) : std::vector<std::string>{p.fit.key + "={}" + p.fit.unit};
+  for (const auto& expression : p.sets)
+    require(c["set"], expression.find('{') != std::string::npos && expression.find('=') != std::string::npos,
+            "--set expressions KEY=VALUE with {} (the value) or {C-} (C minus the value)");
+  try {
+    parameter_override(p, "", p.initial);
+  } catch (const InputError& error) {
+    c["set"].fail(error.what());
+  }
+  p.series = strings(c["series"]);
+  if (c["meaning"].present()) p.meaning = read_string(c["meaning"]);
+  return p;
+}
+
+JointSeries read_series(const std::string& spec, const Cursor& c) {
+  only_keys(c, {"name", "scenario", "variant", "overrides", "data", "x", "y", "sd", "x_key", "observable",
+                "why_sd"});
+  JointSeries s;
+  s.name = read_string(c["name"]);
+  s.scenario = resolve(spec, c["scenario"]);
+  s.variants = strings(c["variant"]);
+  s.overrides = strings(c["overrides"]);
+  s.data = resolve(spec, c["data"]);
+  s.columns = {read_string(c["x"]), read_string(c["y"]), read_string(c["sd"])};
+  if (c["x_key"].present()) s.x_key = read_string(c["x_key"]);
+  try {
+    s.observable = parse_figure_name(read_string(c["observable"]), "observable");
+  } catch (const InputError& error) {
+    c["observable"].fail(error.what());
+  }
+  require(c["why_sd"], c["why_sd"].present(), "why_sd: where the points' sd come from");
+  s.why_sd = read_string(c["why_sd"]);
+  s.points = calibration::read_measured_series(s.data, s.name, s.columns, {});
+  return s;
+}
+
+JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
+  only_keys(c, {"id", "title", "scenario", "variant", "overrides", "observable", "figure", "sweep", "series",
+                "replications"});
+  JointPrediction p;
+  p.id = read_string(c["id"]);
+  p.title = read_string(c["title"]);
+  p.scenario = resolve(spec, c["scenario"]);
+  p.variants = strings(c["variant"]);
+  p.overrides = strings(c["overrides"]);
+  p.observable = read_string(c["observable"]);
+  if (c["figure"].present()) p.figure = read_string(c["figure"]);
+  if (p.observable == "crossing_jobs") {
+    const Cursor sweep = c["sweep"];
+    require(sweep, sweep.present() && sweep.node().IsSequence() && sweep.node().size() >= 2,
+            "sweep: a list of at least 2 increasing job counts");
+    for (std::size_t i = 0; i < sweep.node().size(); ++i) {
+      p.sweep.push_back(read_number(sweep[i]));
+      require(sweep[i], i == 0 || p.sweep[i] > p.sweep[i - 1], "increasing job counts");
+    }
+  } else {
+    try {
+      parse_figure_name(p.observable, "observable");
+    } catch (const InputError& error) {
+      c["observable"].fail(std::string(error.what()) + " (or crossing_jobs)");
+    }
+  }
+  p.series = strings(c["series"]);
+  if (c["replications"].present()) p.replications = read_int(c["replications"], 2, 100);
+  return p;
+}
+
+} // namespace
+
+JointSpec read_joint_spec(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw ScenarioError(path, 0, 0, "", "no such file; expected a calibration spec (YAML)");
+  } catch (const YAML::ParserException& error) {
+    throw ScenarioError(path, error.mark.line + 1, error.mark.column + 1, "", "malformed YAML: " + error.msg);
+  }
+  SourceInfo source{path, {}};
+  const Cursor c(source, root);
+  only_keys(c, {"parameters", "series", "predictions", "max_evaluations", "starts"});
+  JointSpec spec;
+  spec.file = path;
+  require(c["parameters"], c["parameters"].node().IsSequence() && c["parameters"].node().size() > 0,
+          "a list of parameters to fit");
+  for (std::size_t i = 0; i < c["parameters"].node().size(); ++i)
+    spec.parameters.push_back(read_parameter(c["parameters"][i]));
+  require(c["series"], c["series"].node().IsSequence() && c["series"].node().size() > 0,
+          "a list of measured series");
+  std::size_t points = 0;
+  for (std::size_t i = 0; i < c["series"].node().size(); ++i) {
+    spec.series.push_back(read_series(path, c["series"][i]));
+    points += spec.series.back().points.size();
+  }
+  for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+    for (const auto& name : spec.parameters[i].series)
+      require(c["parameters"][i]["series"],
+              std::any_of(spec.series.begin(), spec.series.end(),
+                          [&name](const JointSeries& s) { return s.name == name; }),
+              "names of series of this spec (no series '" + name + "')");
+  require(c["series"], points > spec.parameters.size(),
+          "more measured points (" + std::to_string(points) + ") than parameters (" +
+              std::to_string(spec.parameters.size()) + ")");
+  if (c["predictions"].present())
+    for (std::size_t i = 0; i < c["predictions"].node().size(); ++i)
+      spec.predictions.push_back(read_prediction(path, c["predictions"][i]));
+  if (const Cursor starts = c["starts"]; starts.present()) {
+    require(starts, starts.node().IsSequence(), "a list of maps {KEY: VALUE} of parameters' start values");
+    for (std::size_t s = 0; s < starts.node().size(); ++s) {
+      const Cursor start = starts[s];
+      require(start, start.node().IsMap(), "a map {KEY: VALUE} of parameters' start values");
+      std::vector<double> values;
+      for (const auto& p : spec.parameters)
+        values.push_back(p.initial);
+      for (const auto& entry : start.node()) {
+        const std::string key = entry.first.Scalar();
+        const auto at = std::find_if(spec.parameters.begin(), spec.parameters.end(),
+                                     [&key](const JointParameter& p) { return p.fit.key == key; });
+        if (at == spec.parameters.end()) start.key_cursor(entry.first).fail("not a parameter of this spec");
+        const double value = read_number(start[key]);
+        require(start[key], value >= at->fit.lower && value <= at->fit.upper, "a start within the bounds");
+        values[static_cast<std::size_t>(at - spec.parameters.begin())] = value;
+      }
+      spec.starts.push_back(values);
+    }
+  }
+  if (c["max_evaluations"].present()) spec.max_evaluations = read_int(c["max_evaluations"], 2, 1000);
+  return spec;
+}
+
+std::vector<std::string> parameter_override(const JointParameter& p, const std::string& series,
+                                            double value) {
+  const bool acts = p.series.empty() || std::find(p.series.begin(), p.series.end(), series) != p.series.end();
+  if (!acts) return {};
+  auto number = [](double x) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.9g", x);
+    return std::string(buffer);
+  };
+  std::vector<std::string> out;
+  for (std::string expression : p.sets) {
+    for (auto open = expression.find('{'); open != std::string::npos; open = expression.find('{', open)) {
+      const auto close = expression.find('}', open);
+      const std::string inside = expression.substr(open + 1, close - open - 1);
+      std::string replacement;
+      if (inside.empty()) {
+        replacement = number(value);
+      } else if (inside.back() == '-' && inside.find_first_of("{: ") == std::string::npos) {
+        std::size_t used = 0;
+        double constant = 0.0;
+        try {
+          constant = std::stod(inside, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used + 1 != inside.size())
+          throw InputError("{" + inside + "} in '" + expression + "': expected {} or {C-} with C a number");
+        replacement = number(constant - value);
+      } else {
+        ++open; // a YAML flow map's brace, not a placeholder
+        continue;
+      }
+      expression.replace(open, close - open + 1, replacement);
+      open += replacement.size();
+    }
+    out.push_back(expression);
+  }
+  return out;
+}
+
+} // namespace sonicsim

@@ -1,0 +1,75 @@
+// A joint calibration, as a file says it (`sonicsim calibrate --spec FILE`): the unknowns, each with its
+// bounds, start and the series it acts on; several measured series, each from its own scenario (and
+// variants), data file and observable; and the predictions to make with the fitted values. Read and checked
+// before the first simulation: every error names the spec file, line and key. The format is documented in
+// docs/calibration.md.
+#pragma once
+
+#include "sim/calibration/calibration.hpp"
+#include "sim/calibration/measured_series.hpp"
+#include "sim/metrics/figure_table.hpp"
+
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+struct JointParameter {
+  calibration::FitParameter fit; // key: the name the results give it; bounds and unit
+  double initial = 0.0;
+  // The --set expressions that put the value in a run (default: KEY={}UNIT), {} standing for the value: a
+  // value inside a larger one (the mean of a distribution). {C-} stands for C minus the value: two
+  // quantities whose sum is measured, e.g. two models' shares of one measured direct-inference time.
+  std::vector<std::string> sets;
+  std::vector<std::string> series; // the series it acts on; empty: all
+  std::string meaning;             // one line for the report: what the value is
+};
+
+struct JointSeries {
+  std::string name; // the series' name in the data file
+  std::string scenario;
+  std::vector<std::string> variants;
+  std::vector<std::string> overrides;
+  std::string data;
+  calibration::SeriesColumns columns;
+  std::string x_key = "workload.jobs";
+  FigureName observable;
+  std::string why_sd; // where the points' sd come from
+  std::vector<calibration::MeasuredPoint> points;
+};
+
+// A quantity predicted with the fitted values: a figure at one x, or the x at which a figure falls below the
+// direct-inference level over a sweep (crossing_jobs).
+struct JointPrediction {
+  std::string id;
+  std::string title;
+  std::string scenario;
+  std::vector<std::string> variants;
+  std::vector<std::string> overrides;
+  std::string observable;                      // crossing_jobs, or a figure's name
+  std::string figure = "events_per_s_per_job"; // crossing_jobs: the figure that falls below direct
+  std::vector<double> sweep;                   // crossing_jobs: the workload.jobs values
+  std::vector<std::string> series;             // the parameters of these series apply (their set_for_series)
+  int replications = 3;
+};
+
+struct JointSpec {
+  std::string file;
+  std::vector<JointParameter> parameters;
+  // Further starting points of the fit (each: the initial values with some replaced): Levenberg-Marquardt
+  // finds the minimum nearest its start, and a knee that the start puts outside the measured range gives it
+  // no slope to follow. The fit with the lowest chi-square is kept; every start's is reported.
+  std::vector<std::vector<double>> starts;
+  std::vector<JointSeries> series;
+  std::vector<JointPrediction> predictions;
+  int max_evaluations = 30;
+};
+
+// Throws ScenarioError (file, line, key) or measurements::MeasurementError (a data cell) on bad input.
+JointSpec read_joint_spec(const std::string& path);
+
+// The --set expressions that put `value` of parameter p into a run of `series`; none when p does not act on
+// it. Throws InputError for a {C-} whose C is not a number.
+std::vector<std::string> parameter_override(const JointParameter& p, const std::string& series, double value);
+
+} // namespace sonicsim
