@@ -215,7 +215,7 @@ void print_analytic(const AnalyticAnswer& answer) {
     std::printf("  - %s\n", caveat.c_str());
   const auto assumptions = assumptions_in_use(scenario);
   if (!assumptions.empty())
-    std::printf("\nrests on assumed values (the scenario's provenance:):\n%s",
+    std::printf("\nrests on assumed and calibrated values (the scenario's provenance:):\n%s",
                 assumptions_text(assumptions, "  ").c_str());
 }
 

@@ -281,7 +281,7 @@ void print_plan(const Plan& plan) {
   }
   print_plan_answer(plan);
   if (!plan.assumptions.empty())
-    std::printf("rests on assumed values (the scenario's provenance:):\n%s",
+    std::printf("rests on assumed and calibrated values (the scenario's provenance:):\n%s",
                 assumptions_text(plan.assumptions, "  ").c_str());
   print_plan_capacity(plan);
   if (plan.cost_usd_per_event) {

@@ -50,6 +50,8 @@ const char* provenance_kind_name(Provenance::Kind kind) {
     return "derived";
   case Provenance::Kind::assumed:
     return "assumed";
+  case Provenance::Kind::calibrated:
+    return "calibrated";
   }
   return "assumed";
 }
@@ -57,7 +59,8 @@ const char* provenance_kind_name(Provenance::Kind kind) {
 std::vector<Provenance> assumptions_in_use(const Scenario& scenario) {
   std::vector<Provenance> out;
   for (const auto& entry : scenario.provenance)
-    if (entry.kind == Provenance::Kind::assumed && in_use(scenario, split_key_path(entry.key)))
+    if ((entry.kind == Provenance::Kind::assumed || entry.kind == Provenance::Kind::calibrated) &&
+        in_use(scenario, split_key_path(entry.key)))
       out.push_back(entry);
   return out;
 }
@@ -65,7 +68,8 @@ std::vector<Provenance> assumptions_in_use(const Scenario& scenario) {
 std::string assumptions_text(const std::vector<Provenance>& assumptions, const std::string& indent) {
   std::string text;
   for (const auto& a : assumptions)
-    text += indent + a.key + ": " + a.text + "\n";
+    text += indent + a.key + (a.kind == Provenance::Kind::calibrated ? " (calibrated)" : "") + ": " + a.text +
+            "\n";
   return text;
 }
 
@@ -91,14 +95,14 @@ std::vector<Provenance> read_provenance(const Cursor& c) {
     int kinds = 0;
     for (const auto& [name, kind] :
          {std::pair{"measured", Provenance::Kind::measured}, std::pair{"derived", Provenance::Kind::derived},
-          std::pair{"assumed", Provenance::Kind::assumed}})
+          std::pair{"assumed", Provenance::Kind::assumed}, std::pair{"calibrated", Provenance::Kind::calibrated}})
       if (value[name].present()) {
         ++kinds;
         p.kind = kind;
         p.text = read_string(value[name]);
         require(value[name], !p.text.empty(), "a non-empty text: the source, the derivation or the reason");
       }
-    if (kinds != 1) value.fail_value("exactly one of {measured: SOURCE}, {derived: HOW} or {assumed: WHY}");
+    if (kinds != 1) value.fail_value("exactly one of {measured: SOURCE}, {derived: HOW}, {assumed: WHY} or {calibrated: ON WHAT, WITH WHAT INTERVAL}");
     entries.push_back(p);
   }
   return entries;

@@ -10,9 +10,10 @@
 
 namespace sonicsim {
 
-const char* provenance_kind_name(Provenance::Kind kind); // "measured", "derived", "assumed"
+// "measured", "derived", "assumed", "calibrated"
+const char* provenance_kind_name(Provenance::Kind kind);
 
-// The assumed values this scenario uses: an entry under models.M only when a remote_inference module calls M,
+// The assumed and calibrated values this scenario uses (what its answers rest on beyond measurements): an entry under models.M only when a remote_inference module calls M,
 // and under models.M.throughput.TYPE (or any device type's entry) only when a server group of M uses TYPE.
 // workload.pipeline.NAME.inferences only when that module calls a server. A variant or --set that moves a
 // group to an assumed device's curve brings that assumption in.

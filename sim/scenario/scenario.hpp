@@ -353,7 +353,8 @@ struct Variant {
 // Where a scenario value comes from (provenance:), keyed by its key path as --set writes it. Answers that
 // rest on an assumed value list it (sim/scenario/provenance.hpp).
 struct Provenance {
-  enum class Kind { measured, derived, assumed };
+  // calibrated: fitted by `sonicsim calibrate` to measured series; the text names them and the interval.
+  enum class Kind { measured, derived, assumed, calibrated };
   std::string key; // "models.emtrkmichelid.throughput.A100"
   Kind kind = Kind::assumed;
   std::string text;   // the source of a measurement, how it was derived, or why it was assumed

@@ -15,10 +15,10 @@ namespace fs = std::filesystem;
 namespace sonicsim {
 namespace {
 
-const std::set<std::string> known_keys{"id",       "title",     "source",      "observable",        "module",
-                                       "scenario", "variant",   "overrides",   "baseline",          "sweep",
-                                       "dataset",  "measured",  "tolerance",   "known_discrepancy", "fast",
-                                       "figure",   "reference", "replications"};
+const std::set<std::string> known_keys{"id",       "title",     "source",       "observable",        "module",
+                                       "scenario", "variant",   "overrides",    "baseline",          "sweep",
+                                       "dataset",  "measured",  "tolerance",    "known_discrepancy", "fast",
+                                       "figure",   "reference", "replications", "predicted"};
 
 [[noreturn]] void fail(const std::string& file, const YAML::Node& node, const std::string& key,
                        const std::string& message) {

@@ -1,0 +1,95 @@
+// Validation cases (sim/validation): the keys the CMS scans need (variant, replications, crossing_jobs,
+// predicted), read from files and evaluated on summaries whose answer is known by hand.
+#include "sim/scenario/scenario_error.hpp"
+#include "sim/validation/observables.hpp"
+#include "sim/validation/validation_case.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+using namespace sonicsim;
+
+namespace {
+
+std::string write_case(const std::string& name, const std::string& text) {
+  // Cases resolve scenario paths from the repository root: put the file two levels below it.
+  const auto dir = std::filesystem::path(SONICSIM_SOURCE_DIR) / "build" / "test_cases_tmp";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+const std::string crossing_case = R"(id: t
+title: t
+source: hand-computed
+observable: crossing_jobs
+figure: events_per_s_per_job
+scenario: configs/cms_miniaod_2024_all_models_one_t4.yaml
+variant: [cpu_fallback_local]
+sweep: {key: workload.jobs, values: [10, 20, 30, 40]}
+replications: 2
+measured: {value: 25}
+tolerance: {min: 20, max: 30, why: bracket}
+)";
+
+RunSummary point(double per_job, double direct) {
+  RunSummary s;
+  s.events_per_s_per_job = per_job;
+  s.direct_inference = DirectInferenceComparison{1.0, direct, per_job, per_job / direct - 1.0};
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("a crossing case: the fall below direct inference, per replication, then their mean and interval") {
+  const auto c = load_validation_case(write_case("crossing.yaml", crossing_case));
+  CHECK(c.run.variants == std::vector<std::string>{"cpu_fallback_local"});
+  CHECK(c.replications == 2);
+  const auto runs = runs_for(c);
+  REQUIRE(runs.size() == 8); // 4 sweep points x 2 replications
+  CHECK(runs[0].replication == 0);
+  CHECK(runs[4].replication == 1);
+  // Replication 0 falls from 4.3 (20 jobs) to 4.0 (30) against 4.1: 20 + 10 x 0.2 / 0.3 = 26.67.
+  // Replication 1 from 4.2 to 4.0 against 4.1: 25. Mean 25.83; sd of the two 1.18; t(1) = 12.706:
+  // half-width 12.706 x 1.18 / sqrt 2 = 10.59.
+  const std::vector<RunSummary> summaries{point(4.5, 4.1), point(4.3, 4.1), point(4.0, 4.1), point(3.5, 4.1),
+                                          point(4.5, 4.1), point(4.2, 4.1), point(4.0, 4.1), point(3.5, 4.1)};
+  const auto outcome = evaluate(c, summaries);
+  const double first = 20 + 10 * 0.2 / 0.3, second = 25.0;
+  CHECK(outcome.simulated == doctest::Approx((first + second) / 2));
+  CHECK(outcome.simulated_half_width ==
+        doctest::Approx(12.706 * std::abs(first - second) / std::sqrt(2.0) / std::sqrt(2.0)).epsilon(1e-3));
+  CHECK(outcome.verdict == Verdict::pass); // 25.83 within [20, 30]
+  // No crossing in one replication: no number, and the case fails rather than passing on a default.
+  std::vector<RunSummary> flat = summaries;
+  flat[7] = point(4.2, 4.1);
+  flat[6] = point(4.2, 4.1);
+  flat[5] = point(4.2, 4.1);
+  const auto none = evaluate(c, flat);
+  CHECK(std::isnan(none.simulated));
+  CHECK(none.verdict == Verdict::fail);
+  CHECK(none.detail.find("1 of 2 replications do not cross") != std::string::npos);
+}
+
+TEST_CASE("a prediction case has no measurement: its interval is the check") {
+  auto text = crossing_case;
+  text.replace(text.find("measured:"), std::string::npos,
+               "predicted: {value: 25, ci95_half_width: 3, command: \"sonicsim calibrate --spec x\"}\n");
+  const auto c = load_validation_case(write_case("predicted.yaml", text));
+  REQUIRE(c.predicted);
+  CHECK(c.predicted->half_width == 3);
+  CHECK(*c.absolute_tolerance == 3);
+  // A prediction case that also states a measurement is refused at that key.
+  text += "tolerance: {relative: 0.1, why: x}\n";
+  CHECK_THROWS_WITH_AS(load_validation_case(write_case("both.yaml", text)),
+                       doctest::Contains("a prediction case has no measurement"), ScenarioError);
+  // Replications out of range name the key.
+  auto bad = crossing_case;
+  bad.replace(bad.find("replications: 2"), 15, "replications: 0");
+  CHECK_THROWS_WITH_AS(load_validation_case(write_case("bad.yaml", bad)), doctest::Contains("1..100"),
+                       ScenarioError);
+}
