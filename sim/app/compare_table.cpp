@@ -187,8 +187,8 @@ void print_compare_table(const CompareTable& table) {
     if (!f.description.empty()) std::printf("  %s: %s\n", f.name.c_str(), f.description.c_str());
   for (const auto& f : table.figures)
     if (!f.assumptions.empty())
-      std::printf("%s rests on assumed and calibrated values (the scenario's provenance:):\n%s", f.name.c_str(),
-                  assumptions_text(f.assumptions, "  ").c_str());
+      std::printf("%s rests on assumed and calibrated values (the scenario's provenance:):\n%s",
+                  f.name.c_str(), assumptions_text(f.assumptions, "  ").c_str());
 }
 
 nlohmann::ordered_json compare_to_json(const CompareTable& table) {

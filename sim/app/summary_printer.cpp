@@ -104,7 +104,8 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
   print_precision(out, precision);
   const auto assumptions = assumptions_in_use(scenario);
   if (!assumptions.empty())
-    out << "rests on assumed and calibrated values (the scenario's provenance:):\n" << assumptions_text(assumptions, "  ");
+    out << "rests on assumed and calibrated values (the scenario's provenance:):\n"
+        << assumptions_text(assumptions, "  ");
   out << "\n";
   // Four significant digits per value: a 110 s CPU step and a few-millisecond inference in one table.
   out << "time per event (s)          mean        p50        p95\n";

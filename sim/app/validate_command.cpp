@@ -106,7 +106,9 @@ nlohmann::ordered_json outcomes_to_json(const std::vector<ValidationCase>& cases
                     {"verdict", verdict_text(o.verdict)},
                     {"detail", o.detail},
                     {"tolerance_reason", c.tolerance_reason},
-                    {"known_discrepancy", c.known_discrepancy}});
+                    {"known_discrepancy", c.known_discrepancy},
+                    {"uncalibrated",
+                     c.uncalibrated ? nlohmann::ordered_json(*c.uncalibrated) : nlohmann::ordered_json()}});
   }
   return json;
 }
@@ -136,6 +138,8 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
        << c.observable << "`" << (outcomes[i].detail.empty() ? "" : " (" + outcomes[i].detail + ")")
        << "\n- tolerance: " << c.tolerance_reason << "\n";
     if (!c.known_discrepancy.empty()) md << "- known discrepancy: " << c.known_discrepancy << "\n";
+    if (c.uncalibrated)
+      md << "- before calibration: " << number(*c.uncalibrated) << " (" << c.uncalibrated_note << ")\n";
   }
   // Checked writes: a full disk is "cannot write", never a cut report under its final name.
   write_file_atomically(dir / "report.json", outcomes_to_json(cases, outcomes).dump(2) + "\n");

@@ -95,14 +95,17 @@ std::vector<Provenance> read_provenance(const Cursor& c) {
     int kinds = 0;
     for (const auto& [name, kind] :
          {std::pair{"measured", Provenance::Kind::measured}, std::pair{"derived", Provenance::Kind::derived},
-          std::pair{"assumed", Provenance::Kind::assumed}, std::pair{"calibrated", Provenance::Kind::calibrated}})
+          std::pair{"assumed", Provenance::Kind::assumed},
+          std::pair{"calibrated", Provenance::Kind::calibrated}})
       if (value[name].present()) {
         ++kinds;
         p.kind = kind;
         p.text = read_string(value[name]);
         require(value[name], !p.text.empty(), "a non-empty text: the source, the derivation or the reason");
       }
-    if (kinds != 1) value.fail_value("exactly one of {measured: SOURCE}, {derived: HOW}, {assumed: WHY} or {calibrated: ON WHAT, WITH WHAT INTERVAL}");
+    if (kinds != 1)
+      value.fail_value("exactly one of {measured: SOURCE}, {derived: HOW}, {assumed: WHY} or {calibrated: ON "
+                       "WHAT, WITH WHAT INTERVAL}");
     entries.push_back(p);
   }
   return entries;

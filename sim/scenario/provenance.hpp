@@ -13,10 +13,11 @@ namespace sonicsim {
 // "measured", "derived", "assumed", "calibrated"
 const char* provenance_kind_name(Provenance::Kind kind);
 
-// The assumed and calibrated values this scenario uses (what its answers rest on beyond measurements): an entry under models.M only when a remote_inference module calls M,
-// and under models.M.throughput.TYPE (or any device type's entry) only when a server group of M uses TYPE.
-// workload.pipeline.NAME.inferences only when that module calls a server. A variant or --set that moves a
-// group to an assumed device's curve brings that assumption in.
+// The assumed and calibrated values this scenario uses (what its answers rest on beyond measurements): an
+// entry under models.M only when a remote_inference module calls M, and under models.M.throughput.TYPE (or
+// any device type's entry) only when a server group of M uses TYPE. workload.pipeline.NAME.inferences only
+// when that module calls a server. A variant or --set that moves a group to an assumed device's curve brings
+// that assumption in.
 std::vector<Provenance> assumptions_in_use(const Scenario& scenario);
 
 // "KEY: WHY" per line, each starting with `indent`; nothing when there is none.

@@ -15,10 +15,10 @@ namespace fs = std::filesystem;
 namespace sonicsim {
 namespace {
 
-const std::set<std::string> known_keys{"id",       "title",     "source",       "observable",        "module",
-                                       "scenario", "variant",   "overrides",    "baseline",          "sweep",
-                                       "dataset",  "measured",  "tolerance",    "known_discrepancy", "fast",
-                                       "figure",   "reference", "replications", "predicted"};
+const std::set<std::string> known_keys{
+    "id",        "title",    "source",    "observable",   "module",    "scenario",    "variant",
+    "overrides", "baseline", "sweep",     "dataset",      "measured",  "tolerance",   "known_discrepancy",
+    "fast",      "figure",   "reference", "replications", "predicted", "uncalibrated"};
 
 [[noreturn]] void fail(const std::string& file, const YAML::Node& node, const std::string& key,
                        const std::string& message) {
@@ -219,6 +219,12 @@ ValidationCase load_validation_case(const std::string& path) {
       read_prediction(path, root, c);
     else
       read_measurement(path, root, c);
+    if (const auto before = root["uncalibrated"]) {
+      if (!before.IsMap() || !before["value"] || !before["note"])
+        fail(path, before, "uncalibrated", "expected {value: X, note: \"where it comes from\"}");
+      c.uncalibrated = finite_number(path, before["value"], "uncalibrated.value");
+      c.uncalibrated_note = before["note"].as<std::string>();
+    }
     if (root["known_discrepancy"]) c.known_discrepancy = root["known_discrepancy"].as<std::string>();
     if (root["fast"]) c.fast = root["fast"].as<bool>();
     return c;

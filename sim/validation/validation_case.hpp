@@ -58,6 +58,10 @@ struct ValidationCase {
     std::string command;
   };
   std::optional<Prediction> predicted;
+  // What the scenario gave before it was calibrated on the measurement (the "before" of the report), with
+  // where that number comes from.
+  std::optional<double> uncalibrated;
+  std::string uncalibrated_note;
   // Tolerance: |simulated - measured| <= relative * measured (or absolute), or a one-sided bound.
   std::optional<double> relative_tolerance, absolute_tolerance, minimum, maximum;
   std::string tolerance_reason;

@@ -6,6 +6,7 @@
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <doctest/doctest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <filesystem>
 #include <fstream>
@@ -102,4 +103,42 @@ TEST_CASE(
           doctest::Approx(replay["inferences_per_s"].get<double>() /
                               replay["measured_inferences_per_s"].get<double>() -
                           1.0));
+}
+
+TEST_CASE(
+    "import perf-analyzer: a folder, --yaml FILE valid on its own, and the reading the files call for") {
+  const auto yaml_file = std::filesystem::temp_directory_path() / "sonicsim_import.yaml";
+  std::filesystem::remove(yaml_file);
+  // Read by perf_analyzer's definitions, the PyTorch files show the asynchronous-backend signature in 4 of
+  // 8 files (batches 32 to 256: Compute Output above Compute Infer, the curve far above the measured rate):
+  // the import names the reading to use.
+  const auto result = sonicsim::testing::run_sonicsim("import perf-analyzer " + pn_ak4_pt +
+                                                      " --input-bytes 9760B --model particlenet_ak4 --yaml " +
+                                                      yaml_file.string());
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.output.find("reading: use merged-async") != std::string::npos);
+  CHECK(result.output.find("4 of 8 files show the asynchronous-backend signature") != std::string::npos);
+  CHECK(result.output.find("throughput:") == std::string::npos); // the YAML went to the file
+  const YAML::Node yaml = YAML::LoadFile(yaml_file.string());
+  CHECK(yaml["throughput"]["T4"]["points"].size() == 8);
+  CHECK(yaml["compute_input"]["per_request"].as<std::string>().find("us") != std::string::npos);
+  // The TensorRT DeepTau files do not show it: compute-infer stays.
+  const auto trt = sonicsim::testing::run_sonicsim(
+      "import perf-analyzer " + std::string(SONICSIM_SOURCE_DIR) +
+      "/validation/data/cms_miniaod_2024/perf_analyzer/deeptau_nosplit_trt --yaml " + yaml_file.string());
+  CHECK(trt.output.find("reading: compute-infer (perf_analyzer's definition): 0 of 9") != std::string::npos);
+  // CPU files: what they can and cannot give as a direct-inference time.
+  const auto cpu = sonicsim::testing::run_sonicsim(
+      "import perf-analyzer " + std::string(SONICSIM_SOURCE_DIR) +
+      "/validation/data/cms_miniaod_2024/perf_analyzer/particlenet_AK4_PT_CPU_CPU --device CPU "
+      "--inferences-per-event 4 --yaml " +
+      yaml_file.string());
+  CHECK(cpu.output.find("direct inference: these files time the model on a Triton CPU server") !=
+        std::string::npos);
+  CHECK(cpu.output.find("For 4 inferences per event") != std::string::npos);
+  // --inferences-per-event is for CPU files only.
+  const auto misuse =
+      sonicsim::testing::run_sonicsim("import perf-analyzer " + pn_ak4_pt + " --inferences-per-event 4");
+  CHECK(misuse.exit_code == 2);
 }
