@@ -192,12 +192,14 @@ int calibrate_from_spec(const CalibrateArguments& a) {
   const ExecutionContext context{execution, output_dir, "calibrate",
                                  (output_dir / "calibration.json").string()};
   if (submit_as_driver(context, (output_dir / "calibration.json").string())) return exit_ok;
-  const int code = calibrate_joint(a.spec, context, output_dir, !a.quiet && !a.json, a.json);
+  const int code = calibrate_joint(a.spec, context, output_dir, !a.quiet && !a.json, a.json, a.predict_from);
   write_html_report_if_asked(a.html, output_dir, a.quiet || a.json);
   return code;
 }
 
 int calibrate(const CalibrateArguments& a) {
+  if (!a.predict_from.empty() && a.spec.empty())
+    throw InputError("--predict-from " + a.predict_from + ": only with --spec (the spec it was fitted with)");
   if (!a.spec.empty()) return calibrate_from_spec(a);
   for (const auto& [value, option] : {std::pair{&a.scenario, "SCENARIO"},
                                       {&a.data, "--data"},
@@ -297,6 +299,11 @@ void register_calibrate_command(CLI::App& app, int& result) {
                    "A joint calibration: several measured series, each with its scenario, variants and "
                    "observable, the parameters and the predictions (docs/calibration.md; e.g. "
                    "validation/calibration/cms_miniaod_2024.yaml)")
+      ->check(CLI::ExistingFile);
+  command
+      ->add_option("--predict-from", a->predict_from,
+                   "With --spec: take the fit from this calibration.json of the same spec and run only the "
+                   "predictions (e.g. with more replications)")
       ->check(CLI::ExistingFile);
   command
       ->add_option(

@@ -18,7 +18,8 @@
 namespace sonicsim {
 
 struct CalibrateArguments {
-  bool html = false; // --html: report.html beside the results
+  bool html = false;        // --html: report.html beside the results
+  std::string predict_from; // --predict-from: a finished joint fit's calibration.json
   std::string spec; // --spec: a joint calibration file instead of one series (sim/calibration/joint_spec.hpp)
   std::string scenario;
   std::vector<std::string> variants; // of `scenario` only (a held-out scenario is taken as written)

@@ -5,10 +5,12 @@
 // and predictions.md.
 #include "sim/app/calibrate_joint.hpp"
 
+#include "models/student_t.hpp"
 #include "sim/app/joint_prediction.hpp"
 #include "sim/app/joint_runs.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/state_file.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
@@ -16,6 +18,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace sonicsim {
@@ -164,10 +168,80 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
   return md.str();
 }
 
+// The fit from the initial values and from each further start; the lowest chi-square wins.
+calibration::CalibrationResult fit_spec(const JointSpec& spec, const ExecutionContext& context,
+                                        const std::vector<calibration::FitParameter>& parameters,
+                                        const std::vector<double>& initial,
+                                        const std::vector<calibration::DataPoint>& data,
+                                        const TextOutput& say, nlohmann::ordered_json& starts) {
+  const calibration::Predictor simulate = [&](const std::vector<double>& values) {
+    return simulate_series(spec, context, values);
+  };
+  auto result = calibration::calibrate(parameters, initial, data, simulate, spec.max_evaluations);
+  say("start 1 (the initial values): chi-square %.2f after %d evaluations\n", result.after.chi_square,
+      result.evaluations);
+  starts.push_back({{"start", initial}, {"values", result.values}, {"chi_square", result.after.chi_square}});
+  for (std::size_t s = 0; s < spec.starts.size(); ++s) {
+    auto other = calibration::calibrate(parameters, spec.starts[s], data, simulate, spec.max_evaluations);
+    say("start %zu: chi-square %.2f after %d evaluations\n", s + 2, other.after.chi_square,
+        other.evaluations);
+    starts.push_back(
+        {{"start", spec.starts[s]}, {"values", other.values}, {"chi_square", other.after.chi_square}});
+    // The uncalibrated prediction stays the one at the initial values, whichever start wins.
+    other.predicted_before = result.predicted_before;
+    other.before = result.before;
+    if (other.after.chi_square < result.after.chi_square) result = std::move(other);
+  }
+  return result;
+}
+
+// A finished fit read back from its calibration.json (--predict-from): the values, what was adopted and the
+// covariance (written since this option exists; before, rebuilt from the 95 % half-widths, which are t_{n-k}
+// standard deviations, and the correlations). The series' points are not simulated again.
+calibration::CalibrationResult fit_from_file(const JointSpec& spec, const std::string& path,
+                                             std::size_t points, const TextOutput& say) {
+  std::ifstream in(path);
+  if (!in) throw InputError("--predict-from " + path + ": cannot read it");
+  const auto json = nlohmann::json::parse(in, nullptr, false);
+  if (json.is_discarded() || !json.contains("parameters"))
+    throw InputError("--predict-from " + path + ": not a calibration.json of calibrate --spec");
+  const std::size_t k = spec.parameters.size();
+  const auto& parameters = json.at("parameters");
+  if (parameters.size() != k) throw InputError("--predict-from " + path + ": fitted other parameters");
+  calibration::CalibrationResult r;
+  const double t = models::student_t_975(static_cast<int>(std::max<std::size_t>(1, points - k)));
+  std::vector<double> sd(k, 0.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    const auto& p = parameters[i];
+    if (p.at("key") != spec.parameters[i].fit.key)
+      throw InputError("--predict-from " + path + ": parameter " + std::to_string(i + 1) + " is " +
+                       p.at("key").get<std::string>() + ", the spec's is " + spec.parameters[i].fit.key);
+    r.values.push_back(p.at("value").get<double>());
+    r.identifiable.push_back(p.at("identifiable").get<bool>());
+    r.separable.push_back(p.at("separable").get<bool>());
+    r.at_bound.push_back(p.at("at_bound").get<bool>());
+    r.ci95_half_width.push_back(p.value("ci95_half_width", std::numeric_limits<double>::infinity()));
+    sd[i] = r.ci95_half_width.back() / t;
+  }
+  r.correlation.assign(k * k, 0.0);
+  r.covariance.assign(k * k, 0.0);
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j) {
+      const double c = i == j ? 1.0 : parameters[i].at("correlations").value(spec.parameters[j].fit.key, 0.0);
+      r.correlation[i * k + j] = c;
+      r.covariance[i * k + j] =
+          json.contains("covariance") ? json.at("covariance")[i * k + j].get<double>() : c * sd[i] * sd[j];
+    }
+  r.status_text = "read from " + path + " (not fitted again)";
+  say("parameters read from %s; the series are not simulated again\n", path.c_str());
+  return r;
+}
+
 } // namespace
 
 int calibrate_joint(const std::string& spec_path, const ExecutionContext& context,
-                    const std::filesystem::path& output_dir, bool text, bool json_out) {
+                    const std::filesystem::path& output_dir, bool text, bool json_out,
+                    const std::string& predict_from) {
   const JointSpec spec = read_joint_spec(spec_path);
   check_spec_loads(spec);
   const TextOutput say{text};
@@ -183,39 +257,28 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
       data.push_back({point.x, point.y, point.sd});
   say("calibrate: %zu parameter(s) jointly on %zu series, %zu points (%s); common random numbers\n",
       parameters.size(), spec.series.size(), data.size(), spec_path.c_str());
-  const calibration::Predictor simulate = [&](const std::vector<double>& values) {
-    return simulate_series(spec, context, values);
-  };
-  auto result = calibration::calibrate(parameters, initial, data, simulate, spec.max_evaluations);
-  say("start 1 (the initial values): chi-square %.2f after %d evaluations\n", result.after.chi_square,
-      result.evaluations);
   nlohmann::ordered_json starts = nlohmann::ordered_json::array();
-  starts.push_back({{"start", initial}, {"values", result.values}, {"chi_square", result.after.chi_square}});
-  for (std::size_t s = 0; s < spec.starts.size(); ++s) {
-    auto other = calibration::calibrate(parameters, spec.starts[s], data, simulate, spec.max_evaluations);
-    say("start %zu: chi-square %.2f after %d evaluations\n", s + 2, other.after.chi_square,
-        other.evaluations);
-    starts.push_back(
-        {{"start", spec.starts[s]}, {"values", other.values}, {"chi_square", other.after.chi_square}});
-    // The uncalibrated prediction stays the one at the initial values, whichever start wins.
-    other.predicted_before = result.predicted_before;
-    other.before = result.before;
-    if (other.after.chi_square < result.after.chi_square) result = std::move(other);
-  }
+  auto result = predict_from.empty() ? fit_spec(spec, context, parameters, initial, data, say, starts)
+                                     : fit_from_file(spec, predict_from, data.size(), say);
   say("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
   const std::vector<bool> adopted = adoptable(result);
   nlohmann::ordered_json out;
   out["spec"] = spec_path;
   out["status"] = result.status_text;
-  out["evaluations"] = result.evaluations;
-  out["starts"] = starts;
+  if (predict_from.empty()) out["evaluations"] = result.evaluations;
+  if (predict_from.empty())
+    out["starts"] = starts;
+  else
+    out["predicted_from"] = predict_from;
+  out["covariance"] = result.covariance;
   out["parameters"] = parameters_json(spec, result, adopted, say);
-  out["series"] = series_json(spec, result, say);
+  if (predict_from.empty()) out["series"] = series_json(spec, result, say);
   std::vector<double> values = initial;
   for (std::size_t i = 0; i < values.size(); ++i)
     if (adopted[i]) values[i] = result.values[i];
-  say("\nfit: chi-square %.2f before, %.2f after; MAPE %.2f %% before, %.2f %% after\n",
-      result.before.chi_square, result.after.chi_square, 100 * result.before.mape, 100 * result.after.mape);
+  if (predict_from.empty())
+    say("\nfit: chi-square %.2f before, %.2f after; MAPE %.2f %% before, %.2f %% after\n",
+        result.before.chi_square, result.after.chi_square, 100 * result.before.mape, 100 * result.after.mape);
   std::vector<PredictionResult> predictions;
   for (const auto& prediction : spec.predictions) {
     predictions.push_back(predict(spec, prediction, context, values, result.covariance, adopted));

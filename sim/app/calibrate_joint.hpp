@@ -11,7 +11,10 @@
 namespace sonicsim {
 
 // Returns the exit code. `text`: the report on stdout; `json_out`: calibration.json's content on stdout.
+// `predict_from`: a calibration.json of the same spec: its fit is taken as it is and only the predictions
+// run.
 int calibrate_joint(const std::string& spec_path, const ExecutionContext& context,
-                    const std::filesystem::path& output_dir, bool text, bool json_out);
+                    const std::filesystem::path& output_dir, bool text, bool json_out,
+                    const std::string& predict_from = "");
 
 } // namespace sonicsim

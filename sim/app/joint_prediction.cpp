@@ -2,6 +2,8 @@
 
 #include "sim/app/joint_runs.hpp"
 
+#include "models/student_t.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -80,7 +82,11 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
     for (std::size_t j = 0; j < k; ++j)
       if (fitted[i] && fitted[j]) variance += result.gradient[i] * result.gradient[j] * covariance[i * k + j];
   result.parameter_se = std::sqrt(std::max(0.0, variance));
-  result.half_width = 1.96 * std::hypot(result.parameter_se, result.seed_se);
+  // The seeds' part by Student's t over the replications (a few seeds estimate their spread poorly); the
+  // calibration's by the normal quantile (its covariance is an estimate over many points).
+  const int replications = static_cast<int>(runs[0].size());
+  const double t_seeds = replications > 1 ? models::student_t_975(replications - 1) : 0.0;
+  result.half_width = std::hypot(1.96 * result.parameter_se, t_seeds * result.seed_se);
   return result;
 }
 

@@ -1,7 +1,8 @@
 // A prediction with the calibration's uncertainty in it: the value at the fitted parameters (mean over
-// replications), and a 95 % interval that adds, in quadrature, the seed spread (standard error over the
-// replications) and the fitted parameters' uncertainty propagated to first order (gradient by a one-sd step
-// of each fitted parameter, common random numbers, through their covariance).
+// replications), and a 95 % interval that adds, in quadrature, the seeds' part (Student's t over the
+// replications times their standard error) and the fitted parameters' part (1.96 times their uncertainty
+// propagated to first order: gradient by a one-sd step of each fitted parameter, common random numbers,
+// through their covariance).
 #pragma once
 
 #include "sim/calibration/joint_spec.hpp"

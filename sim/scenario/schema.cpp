@@ -149,7 +149,9 @@ NodePtr build_root() {
       // A variant's overrides are key paths of this same schema, checked by the loader (validate_key_path).
       {"variants", dict(map({{"description", value()}, {"overrides", value()}}))},
       // Keyed by key paths of this same schema, checked by the loader (read_provenance).
-      {"provenance", dict(map({{"measured", value()}, {"derived", value()}, {"assumed", value()}}))},
+      {"provenance",
+       dict(map(
+           {{"measured", value()}, {"derived", value()}, {"assumed", value()}, {"calibrated", value()}}))},
   });
 }
 

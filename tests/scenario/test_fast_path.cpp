@@ -185,7 +185,6 @@ TEST_CASE("fast path: the shipped scenarios, where their links fill") {
   check_fast_path("large_batch_600_jobs",
                   "--set workload.jobs=600 --set workload.events_per_job=4 --set output.precision=off");
   check_fast_path("cpu_only", config_path("protodune_2020_cpu_only.yaml"));
-  check_fast_path("cms_per_model", config_path("cms_miniaod_2024_one_model_per_t4.yaml"));
   check_fast_path("cms_hlt_fpga", config_path("cms_hlt_facile_gpu_vs_fpga.yaml"));
   // Statistically: simultaneous batch replies (see the top of this file).
   check_fast_path_statistically("small_batch",
@@ -195,6 +194,9 @@ TEST_CASE("fast path: the shipped scenarios, where their links fill") {
       config_path("cms_miniaod_2024_large_scale.yaml") +
           " --set workload.jobs=500 --set workload.events_per_job=8 --set output.precision=off");
   check_fast_path_statistically("cms_one_t4", config_path("cms_miniaod_2024_all_models_one_t4.yaml"));
+  // Statistically since its calibration: 7.5 jets per event put the T4 near saturation, where one same-time
+  // tie broken the other way makes the two runs differ like two seeds.
+  check_fast_path_statistically("cms_per_model", config_path("cms_miniaod_2024_one_model_per_t4.yaml"));
   check_fast_path_statistically("perf_client", config_path("perf_client_t4.yaml"));
   check_fast_path_statistically("campaign_2022", config_path("protodune_2022_campaign.yaml") +
                                                      " --set workload.campaign.window=2h");
