@@ -27,10 +27,12 @@ PointRequests add_run(std::vector<SimulationRequest>& requests, const std::strin
                       const std::vector<std::string>& variants, const std::vector<std::string>& overrides,
                       int replication, bool with_direct) {
   SimulationRequest request;
-  request.scenario = load_variant_file(scenario_path, variants, overrides);
+  // From the absolute path the recipe holds, so that a cluster task rebuilds the same scenario (paths it
+  // names are echoed as resolved from it).
+  const std::string absolute = std::filesystem::absolute(scenario_path).string();
+  request.scenario = load_variant_file(absolute, variants, overrides);
   request.scenario.seed = replication_seed(request.scenario.seed, replication);
-  request.recipe = ScenarioRecipe{std::filesystem::absolute(scenario_path).string(), variants, overrides,
-                                  request.scenario.seed, std::nullopt};
+  request.recipe = ScenarioRecipe{absolute, variants, overrides, request.scenario.seed, std::nullopt};
   PointRequests point{requests.size(), std::nullopt};
   auto baseline = with_direct ? direct_inference_baseline(request.scenario) : std::nullopt;
   requests.push_back(std::move(request));

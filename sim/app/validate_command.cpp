@@ -150,7 +150,10 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
 // that line of the case file (not as a --set argument the user never typed).
 Scenario load_run(const ValidationCase& c, const RunSpec& run) {
   try {
-    Scenario scenario = load_variant_file(run.scenario_path, run.variants, run.overrides);
+    // The absolute path, as the recipe holds it: paths the scenario names (perf_analyzer files) are echoed
+    // resolved from it, so a cluster task rebuilding it from the recipe gets the same fingerprint.
+    Scenario scenario =
+        load_variant_file(fs::absolute(run.scenario_path).string(), run.variants, run.overrides);
     scenario.seed = replication_seed(scenario.seed, run.replication);
     return scenario;
   } catch (const ScenarioError& error) {
