@@ -10,6 +10,7 @@
 #include "sim/app/joint_runs.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/state_file.hpp"
+#include "sim/metrics/number_text.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
@@ -25,10 +26,9 @@
 namespace sonicsim {
 namespace {
 
+// What the terminal and predictions.md show: 4 significant digits (files keep full precision).
 std::string g(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.4g", value);
-  return buffer;
+  return significant(value, 4);
 }
 
 // Every series loads with its overrides and every parameter at both bounds: a bad key fails before a run.

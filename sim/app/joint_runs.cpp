@@ -1,5 +1,6 @@
 #include "sim/app/joint_runs.hpp"
 
+#include "sim/app/calibrate_inputs.hpp"
 #include "sim/engine/direct_baseline.hpp"
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/scenario_loader.hpp"
@@ -10,12 +11,6 @@
 
 namespace sonicsim {
 namespace {
-
-std::string number_text(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.9g", value);
-  return buffer;
-}
 
 // One simulated point: its request and, when the figure needs it, its direct-inference baseline's.
 struct PointRequests {
@@ -104,7 +99,7 @@ std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContex
   for (const auto& series : spec.series)
     for (const auto& point : series.points) {
       std::vector<std::string> overrides = series.overrides;
-      overrides.push_back(series.x_key + "=" + number_text(point.x));
+      overrides.push_back(series.x_key + "=" + value_text(point.x, ""));
       for (auto& o : parameter_overrides(spec, {series.name}, values))
         overrides.push_back(std::move(o));
       points.push_back(add_run(requests, series.scenario, series.variants, overrides, 0,
@@ -132,7 +127,7 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
     for (int r = 0; r < prediction.replications; ++r)
       for (const double x : xs) {
         std::vector<std::string> overrides = prediction.overrides;
-        if (crossing) overrides.push_back("workload.jobs=" + number_text(x));
+        if (crossing) overrides.push_back("workload.jobs=" + value_text(x, ""));
         for (auto& o : parameter_overrides(spec, prediction.series, v))
           overrides.push_back(std::move(o));
         points.push_back(add_run(requests, prediction.scenario, prediction.variants, overrides, r,
