@@ -10,7 +10,8 @@ using simgrid::kernel::timer::Timer;
 namespace sonicsim {
 
 InferenceServer::InferenceServer(const Model& model, int model_index, const ServerGroup& group,
-                                 PodResources& pod, RunRecorder& recorder)
+                                 PodResources& pod, RunRecorder& recorder,
+                                 std::optional<std::vector<InstanceGroup>> instance_groups)
     : model_(model), model_index_(model_index), pod_(pod), recorder_(recorder),
       has_host_work_(!model.compute_input.is_free() || !model.compute_output.is_free()) {
   const auto& triton = model_.triton;
@@ -21,7 +22,7 @@ InferenceServer::InferenceServer(const Model& model, int model_index, const Serv
   // One slot per device in device order, then the CPU: the order breaks ties between equally free ones.
   std::vector<int> per_device(static_cast<std::size_t>(group.devices_per_pod), 0);
   int on_cpu = 0;
-  for (const auto& instances : effective_instance_groups(model_, group)) {
+  for (const auto& instances : instance_groups.value_or(effective_instance_groups(model_, group))) {
     if (instances.kind == InstanceGroup::Kind::cpu) {
       on_cpu += instances.count;
     } else if (instances.devices.empty()) {
@@ -45,6 +46,10 @@ InferenceServer::InferenceServer(const Model& model, int model_index, const Serv
 }
 
 void InferenceServer::submit(InferenceRequest& request) {
+  if (failed_) {
+    request.owner->lost(request); // into a failed pod: no answer
+    return;
+  }
   request.rejection =
       request.batch_size > model_.triton.max_batch_size ? Rejection::too_large : enqueue(request);
   if (request.rejection) complete(request); // refused on arrival: the error reply leaves at once
@@ -58,6 +63,7 @@ std::optional<Rejection> InferenceServer::enqueue(InferenceRequest& request) {
   entry.enqueued_s = sg4::Engine::get_clock();
   entry.request = &request;
   queue_.push_back(entry);
+  ++pod_.load.queued;
   dispatch();
   return std::nullopt;
 }
@@ -65,6 +71,20 @@ std::optional<Rejection> InferenceServer::enqueue(InferenceRequest& request) {
 void InferenceServer::stop() {
   stopped_ = true;
   queue_.clear();
+}
+
+void InferenceServer::fail() {
+  failed_ = true;
+  pod_.load.queued -= static_cast<int>(queue_.size());
+  for (auto& entry : queue_)
+    entry.request->owner->lost(*entry.request);
+  queue_.clear();
+  for (auto& batch : batch_storage_) {
+    if (!batch.in_flight) continue;
+    for (auto* request : batch.requests)
+      request->owner->lost(*request);
+    batch.requests.clear(); // the batch runs out on its device, answering no one
+  }
 }
 
 void InferenceServer::wake(InferenceRequest& request) {
@@ -93,6 +113,7 @@ void InferenceServer::drop_timed_out_requests(double now_s) {
       it->request->rejection = Rejection::timeout;
       complete(*it->request);
       it = queue_.erase(it);
+      --pod_.load.queued;
     } else {
       ++it;
     }
@@ -145,7 +166,9 @@ void InferenceServer::dispatch() {
     InstanceSlot& slot = slots_[*slot_index];
     --slot.idle_instances;
     batch->slot = *slot_index;
+    batch->in_flight = true;
     batch->taken_s = now_s;
+    pod_.load.queued -= static_cast<int>(decision.request_count);
     batch->requests.clear();
     const double duration_s = slot.curve->batch_time_s(decision.batch_size);
     double input_s = 0.0, output_s = 0.0; // the instance's host work for this batch, request by request
@@ -186,6 +209,8 @@ void InferenceServer::dispatch() {
     }
     recorder_.record_batch(model_index_, start_s, end_s, decision.batch_size,
                            static_cast<int>(decision.request_count), queue_wait_sum_s);
+    pod_.load.queue_wait_s += queue_wait_sum_s;
+    ++pod_.load.batches;
     Timer::set(end_s, [this, batch]() { finish_batch(batch); });
   }
 }
@@ -199,6 +224,7 @@ Booking InferenceServer::run_on(const InstanceSlot& slot, double now_s, double d
   const Booking booking =
       pod_.devices[static_cast<std::size_t>(*slot.device)].run_batch(now_s, duration_s, model_index_);
   recorder_.record_device_busy(pod_.group, pod_.first_device + *slot.device, booking.start_s, booking.end_s);
+  pod_.load.device_busy_s += booking.end_s - booking.start_s;
   return booking;
 }
 
@@ -207,6 +233,8 @@ void InferenceServer::execute(Batch* batch) {
   const Booking booking = run_on(slots_[batch->slot], sg4::Engine::get_clock(), batch->duration_s);
   recorder_.record_batch(model_index_, booking.start_s, booking.end_s, batch->batch_size,
                          batch->request_count, batch->queue_wait_sum_s);
+  pod_.load.queue_wait_s += batch->queue_wait_sum_s;
+  ++pod_.load.batches;
   Timer::set(booking.end_s, [this, batch]() {
     if (stopped_) return;
     if (batch->output_s <= 0.0) {
@@ -222,6 +250,7 @@ void InferenceServer::execute(Batch* batch) {
 void InferenceServer::finish_batch(Batch* batch) {
   if (stopped_) return;
   ++slots_[batch->slot].idle_instances;
+  batch->in_flight = false;
   recorder_.record_instance_held(model_index_, batch->taken_s, sg4::Engine::get_clock());
   for (auto* request : batch->requests)
     complete(*request);

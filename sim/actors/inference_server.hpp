@@ -15,6 +15,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <cstdint>
 #include <deque>
 #include <optional>
 #include <vector>
@@ -27,6 +28,8 @@ struct InferenceRequest;
 class RequestOwner {
 public:
   virtual void answered(InferenceRequest& request) = 0;
+  // The server failed with the request in it: no answer will come (the client's timeout notices).
+  virtual void lost(InferenceRequest&) {}
 
 protected:
   ~RequestOwner() = default;
@@ -66,12 +69,22 @@ struct InferenceRequest {
   std::optional<double> reply_delay_s() const { return reply_route.delay_s(reply_bytes()); }
 };
 
+// What the autoscaler and the rate limiter read of a pod (its Triton metrics), cumulative over the run:
+// summed over the pod's models.
+struct PodLoad {
+  double queue_wait_s = 0.0;  // nv_inference_queue_duration_us, in seconds
+  std::uint64_t batches = 0;  // nv_inference_exec_count
+  double device_busy_s = 0.0; // booked on its devices
+  int queued = 0;             // requests waiting now
+};
+
 // What the models on one pod share: its devices and its host's cores.
 struct PodResources {
   int group = 0;        // index in platform.server_groups
   int first_device = 0; // its first device's number over all groups (the recorder's per-device figures)
   std::vector<DeviceTimeline> devices;
   HostCores host;
+  PodLoad load;
   PodResources(int group_index, int first_device_index, int devices_per_pod, int host_cores,
                double model_switch_s = 0.0)
       : group(group_index), first_device(first_device_index),
@@ -82,8 +95,11 @@ struct PodResources {
 class InferenceServer {
 public:
   // `model_index` numbers the model in the recorder's per-model figures (ServerLayout::served_models).
+  // `instances`: the model's instances on this pod; default its instance_group on this group
+  // (effective_instance_groups).
   InferenceServer(const Model& model, int model_index, const ServerGroup& group, PodResources& pod,
-                  RunRecorder& recorder);
+                  RunRecorder& recorder,
+                  std::optional<std::vector<InstanceGroup>> instance_groups = std::nullopt);
   InferenceServer(const InferenceServer&) = delete;
   InferenceServer& operator=(const InferenceServer&) = delete;
 
@@ -95,6 +111,10 @@ public:
   // Ends service: the jobs are stopped (end of a campaign window), so the requests they own
   // must not be touched again; batches still in flight finish without answering.
   void stop();
+  // The pod fails: every request in the queue or in a batch is lost (its owner is told `lost`), and requests
+  // that arrive are lost too, until restore(). Batches on the devices run out without answering.
+  void fail();
+  void restore() { failed_ = false; }
 
 private:
   struct QueuedEntry : QueuedRequestView {
@@ -110,6 +130,7 @@ private:
   // A batch taken by an instance, from dispatch until it has executed.
   struct Batch {
     std::size_t slot = 0;
+    bool in_flight = false;
     double taken_s = 0.0; // when its instance took it
     std::vector<InferenceRequest*> requests;
     // Set when the batch has host work (compute_input or compute_output): what execute() needs.
@@ -149,6 +170,7 @@ private:
   std::vector<Batch*> free_batches_;       // reused, so steady state allocates nothing
   std::optional<double> armed_deadline_s_; // the delay timer's date, when one is armed
   bool stopped_ = false;
+  bool failed_ = false;
 };
 
 } // namespace sonicsim

@@ -1,5 +1,7 @@
 #include "sim/actors/job_client.hpp"
 
+#include "sim/actors/job_client_parts.hpp"
+#include "sim/actors/server_pool.hpp"
 #include "sim/random/distribution.hpp"
 #include "sim/random/random_streams.hpp"
 
@@ -14,42 +16,6 @@ using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 
-// One of a remote module's concurrent calls: the request it has in flight and where that request is.
-struct JobClient::Sender final : RequestOwner {
-  JobClient* job = nullptr;
-  Thread* thread = nullptr;
-  int batch_size = 0;
-  int attempt = 0;
-  double input_bytes = 0.0;
-  double output_bytes = 0.0;
-  double sent_at_s = 0.0;
-  InferenceRequest request;
-  void answered(InferenceRequest&) override {
-    // Not inside the server's own call: what the job does next may submit to it again.
-    job->context_.flows.defer([this]() {
-      if (!job->context_.stopped) job->reply(*this);
-    });
-  }
-};
-
-// One thread (CMSSW stream) of the job: its random stream, the event it is on, and its remote module's calls.
-struct JobClient::Thread {
-  std::mt19937_64 rng;
-  EventRecord event;
-  std::size_t module = 0;
-  double module_start_s = 0.0;
-  const Module* remote = nullptr;
-  const Connection* connection = nullptr;
-  std::vector<int> requests;
-  std::size_t next_request = 0;
-  int senders_running = 0;
-  bool failed = false;
-  std::vector<Sender> senders;
-  // campaign.finish_events: this event started before the window's end (it is waited for and counted), or
-  // after it (it keeps the site loaded, and is not recorded).
-  bool open_at_end = false, after_end = false;
-};
-
 JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<void()> on_finish)
     : context_(context), scenario_(context.scenario), placement_(std::move(placement)),
       on_finish_(std::move(on_finish)) {
@@ -58,31 +24,45 @@ JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<
   worker_ = site.worker_hosts[static_cast<std::size_t>(placement_.worker)];
   for (const auto& module : scenario_.workload.pipeline)
     module_connection_.push_back(module.served() ? layout.model_index(module.model) : std::nullopt);
+  const ServerDirectory& servers = context_.servers;
   for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
     Connection c;
-    c.pod = placement_.pods[m];
     c.model = &scenario_.models.at(layout.served_models[m]);
+    c.model_index = static_cast<int>(m);
     const ServerGroup& first_group =
         scenario_.platform.server_groups[static_cast<std::size_t>(layout.model_groups[m].front())];
     const auto local = c.model->throughput_by_device.find(first_group.device_type);
     if (local != c.model->throughput_by_device.end()) c.local_curve = &local->second;
-    c.on_node = first_group.on_client_nodes;
-    if (!placement_.local_gpu) c.server = context_.servers.servers[m][static_cast<std::size_t>(c.pod)];
-    if (!placement_.local_gpu && !c.on_node) {
-      c.request_links = site.request_links(placement_.worker, c.pod);
-      c.response_links = site.response_links(placement_.worker, c.pod);
-      // A flow alone on its path takes latency + bytes / cap (kernel_flows.hpp): a small reply the same.
-      sg4::Host* pod_host = site.pod_hosts[static_cast<std::size_t>(c.pod)];
-      c.request_path = context_.flows.route(worker_, pod_host);
-      c.response_path = context_.flows.route(pod_host, worker_);
-      const FlowTiming reply = c.response_path->timing;
-      c.reply_route.latency_s = reply.latency_s;
-      c.reply_route.rate_bytes_per_s = reply.cap_bytes_per_s;
-    }
-    c.reply_route.on_node = c.on_node;
-    c.reply_route.small_max_bytes = scenario_.platform.network.small_reply_max_bytes;
+    c.pool = servers.pools.empty() ? nullptr : servers.pools[m];
+    if (!placement_.local_gpu && !c.pool)
+      c.fixed = route_to(static_cast<int>(m), placement_.pods[m], first_group.on_client_nodes);
+    if (c.pool) c.pool_routes.resize(servers.servers[m].size());
+    if (!placement_.local_gpu && servers.fallback_first_pod)
+      c.fallback = route_to(static_cast<int>(m), *servers.fallback_first_pod + placement_.worker, true);
     connections_.push_back(std::move(c));
   }
+}
+
+JobClient::Route JobClient::route_to(int model, int pod, bool on_node) const {
+  const SitePlatform& site = context_.site;
+  Route r;
+  r.pod = pod;
+  r.on_node = on_node;
+  r.server = context_.servers.servers[static_cast<std::size_t>(model)][static_cast<std::size_t>(pod)];
+  if (!on_node) {
+    r.request_links = site.request_links(placement_.worker, pod);
+    r.response_links = site.response_links(placement_.worker, pod);
+    // A flow alone on its path takes latency + bytes / cap (kernel_flows.hpp): a small reply the same.
+    sg4::Host* pod_host = site.pod_hosts[static_cast<std::size_t>(pod)];
+    r.request_path = context_.flows.route(worker_, pod_host);
+    r.response_path = context_.flows.route(pod_host, worker_);
+    const FlowTiming reply = r.response_path->timing;
+    r.reply_route.latency_s = reply.latency_s;
+    r.reply_route.rate_bytes_per_s = reply.cap_bytes_per_s;
+  }
+  r.reply_route.on_node = on_node;
+  r.reply_route.small_max_bytes = scenario_.platform.network.small_reply_max_bytes;
+  return r;
 }
 
 JobClient::~JobClient() = default;
@@ -101,6 +81,13 @@ void JobClient::begin() {
   events_ = placement_.events.value_or(context_.run_length ? context_.run_length->current()
                                                            : workload.events_per_job);
   if (workload.warmup_events == 0 && !workload.campaign) context_.recorder.record_job_ready(job_start_s_);
+  // A rate limit refusing new clients: the job's channel to that model is refused, and it calls the
+  // fallback server for the whole job (or has every request refused, without one).
+  for (auto& connection : connections_)
+    if (connection.pool && connection.pool->refuses_new_clients()) {
+      connection.refused = true;
+      context_.recorder.operations()->client_refused();
+    }
   // Thread 0 uses the job's stream, thread t > 0 its own.
   threads_running_ = workload.threads;
   for (int t = 0; t < workload.threads; ++t) {
@@ -146,6 +133,8 @@ void JobClient::next_event(Thread& thread) {
   event.requests = event.retries = 0;
   event.inferences = 0;
   event.failed = false;
+  thread.failed_by_timeout = thread.used_fallback = false;
+  if (auto* operations = context_.recorder.operations()) operations->event_started();
   event.warmup = index < workload.warmup_events || event.start_s < campaign_warmup_s;
   if (workload.campaign && workload.campaign->finish_events && workload.campaign->window_s) {
     thread.after_end = event.start_s >= *workload.campaign->window_s;
@@ -165,6 +154,12 @@ void JobClient::next_module(Thread& thread) {
     if (thread.open_at_end) --context_.events_open_at_end;
     thread.open_at_end = false;
     if (!thread.after_end) context_.recorder.record_event(event);
+    if (auto* operations = context_.recorder.operations())
+      operations->event_ended(event.failed ? (thread.failed_by_timeout ? EventOutcome::failed_timed_out
+                                                                       : EventOutcome::failed_rejected)
+                              : thread.used_fallback ? EventOutcome::completed_with_fallback
+                              : event.retries > 0    ? EventOutcome::completed_after_retry
+                                                     : EventOutcome::completed);
     if (event.warmup) {
       warmup_end_s_ = std::max(warmup_end_s_, event.end_s);
       if (++warmup_events_ended_ == scenario_.workload.warmup_events && !scenario_.workload.campaign)
@@ -261,6 +256,8 @@ void JobClient::next_request(Sender& sender) {
   }
   sender.batch_size = thread.requests[thread.next_request++];
   sender.attempt = 0;
+  sender.to_fallback = false;
+  sender.last_pod.reset();
   send_attempt(sender);
 }
 
@@ -285,67 +282,80 @@ void JobClient::send_attempt(Sender& sender) {
 
 void JobClient::send(Sender& sender) {
   Thread& thread = *sender.thread;
-  const Connection& connection = *thread.connection;
   ++thread.event.requests;
   context_.recorder.record_request_sent();
-  sender.input_bytes =
-      sender.batch_size * connection.model->input_bytes_per_inference / thread.remote->compression_ratio;
+  const Route* route = choose_route(sender);
+  if (!route) {
+    refused(sender);
+    return;
+  }
+  sender.route = route;
+  if (thread.connection->fallback && route == &*thread.connection->fallback) {
+    thread.used_fallback = true;
+    context_.recorder.operations()->request_to_fallback();
+  }
+  if (!sender.request) sender.request = context_.requests.acquire();
+  sender.input_bytes = sender.batch_size * thread.connection->model->input_bytes_per_inference /
+                       thread.remote->compression_ratio;
   sender.sent_at_s = sg4::Engine::get_clock();
-  if (connection.on_node) {
+  if (const auto& timeout_s = scenario_.workload.client.timeout_s)
+    sender.timeout = Timer::set(sender.sent_at_s + *timeout_s, [s = &sender, serial = sender.serial]() {
+      s->timeout = nullptr; // a timer that fired is gone
+      if (!s->job->context_.stopped && s->serial == serial) s->job->timed_out(*s);
+    });
+  if (route->on_node) {
     arrived(sender);
     return;
   }
-  context_.flows.start(connection.request_path, sender.input_bytes, [this, &sender]() {
-    if (!context_.stopped) arrived(sender);
+  context_.flows.start(route->request_path, sender.input_bytes, [s = &sender, serial = sender.serial]() {
+    // A try given up while its request was on the way is dropped (it never reaches the server).
+    if (!s->job->context_.stopped && s->serial == serial) s->job->arrived(*s);
   });
 }
 
 void JobClient::arrived(Sender& sender) {
-  Thread& thread = *sender.thread;
-  const Connection& connection = *thread.connection;
-  context_.recorder.record_transfer(connection.request_links, sender.input_bytes, sender.sent_at_s,
+  const Route& route = *sender.route;
+  context_.recorder.record_transfer(route.request_links, sender.input_bytes, sender.sent_at_s,
                                     sg4::Engine::get_clock());
-  if (!connection.on_node) context_.recorder.record_bytes_to_servers(sender.input_bytes);
-  InferenceRequest& request = sender.request;
+  if (!route.on_node) context_.recorder.record_bytes_to_servers(sender.input_bytes);
+  InferenceRequest& request = *sender.request;
   request = InferenceRequest{};
   request.batch_size = sender.batch_size;
   request.input_bytes = sender.input_bytes;
   request.owner = &sender;
-  request.output_bytes = sender.batch_size * connection.model->output_bytes_per_inference;
-  request.reply_route = connection.reply_route;
-  connection.server->submit(request); // answered through Sender::answered, refused or not
+  request.output_bytes = sender.batch_size * sender.thread->connection->model->output_bytes_per_inference;
+  request.reply_route = route.reply_route;
+  sender.at_server = true;
+  route.server->submit(request); // answered through Sender::answered, refused or not; or lost
 }
 
 void JobClient::reply(Sender& sender) {
-  const Connection& connection = *sender.thread->connection;
-  const InferenceRequest& request = sender.request;
+  const InferenceRequest& request = *sender.request;
   if (request.rejection) context_.recorder.record_rejection(*request.rejection);
   sender.output_bytes = request.reply_bytes();
   const double now_s = sg4::Engine::get_clock();
   if (const auto delay_s = request.reply_delay_s()) {
     reply_received(sender, now_s - *delay_s); // already received: the server told us after the delay
   } else {
-    context_.flows.start(connection.response_path, sender.output_bytes, [this, &sender, now_s]() {
-      if (!context_.stopped) reply_received(sender, now_s);
-    });
+    context_.flows.start(sender.route->response_path, sender.output_bytes,
+                         [s = &sender, serial = sender.serial, now_s]() {
+                           if (!s->job->context_.stopped && s->serial == serial)
+                             s->job->reply_received(*s, now_s);
+                         });
   }
 }
 
 void JobClient::reply_received(Sender& sender, double reply_at_s) {
-  const Connection& connection = *sender.thread->connection;
-  context_.recorder.record_transfer(connection.response_links, sender.output_bytes, reply_at_s,
+  const Route& route = *sender.route;
+  context_.recorder.record_transfer(route.response_links, sender.output_bytes, reply_at_s,
                                     sg4::Engine::get_clock());
-  if (!connection.on_node) context_.recorder.record_bytes_from_servers(sender.output_bytes);
-  if (!sender.request.rejection) {
+  if (!route.on_node) context_.recorder.record_bytes_from_servers(sender.output_bytes);
+  try_ended(sender);
+  if (!sender.request->rejection) {
     next_request(sender);
     return;
   }
-  if (++sender.attempt <= scenario_.workload.client.retries) {
-    send_attempt(sender);
-    return;
-  }
-  sender.thread->failed = true;
-  next_request(sender);
+  try_failed(sender, false);
 }
 
 } // namespace sonicsim

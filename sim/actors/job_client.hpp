@@ -20,6 +20,7 @@
 
 #include <simgrid/kernel/Timer.hpp>
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -29,11 +30,31 @@
 
 namespace sonicsim {
 
+class ServerPool;
+
 // Where every model is served: the layout, and each served model's front end on each pod that serves it.
 struct ServerDirectory {
   ServerLayout layout;
   std::vector<std::vector<InferenceServer*>> servers; // [model index][pod]: null on pods not serving it
   std::vector<std::unique_ptr<InferenceServer>> owned;
+  // Operations: per served model, the pool of its group (null when its pods are fixed), and the first pod of
+  // the client's fallback group (workload.client.fallback; its servers are in `servers` too).
+  std::vector<ServerPool*> pools;
+  std::optional<int> fallback_first_pod;
+};
+
+// Requests whose client gave up on them (a timeout) while a server still holds them: they belong to this
+// until the server answers or loses them, then go back to the free list. Requests live for the whole run.
+class RequestStore final : public RequestOwner {
+public:
+  InferenceRequest* acquire();
+  void orphan(InferenceRequest& request) { request.owner = this; }
+  void answered(InferenceRequest& request) override { free_.push_back(&request); }
+  void lost(InferenceRequest& request) override { free_.push_back(&request); }
+
+private:
+  std::deque<InferenceRequest> storage_;
+  std::vector<InferenceRequest*> free_;
 };
 
 struct JobPlacement {
@@ -65,6 +86,8 @@ struct JobContext {
   // Fixed runs: the events per job, extended by the precision rule; none in campaigns (their slots' events
   // are set by the scheduler).
   RunLength* run_length = nullptr;
+  RequestStore requests;
+  bool jobs_done = false; // a fixed run's last job has finished (the server pools stop polling)
 };
 
 class JobClient {
@@ -81,17 +104,27 @@ public:
   bool finished() const { return threads_running_ == 0 && started_; }
 
 private:
-  // The job's channel to one model: its pod, the links on the way, and the server behind it.
-  struct Connection {
+  // The way to one pod: the links, and the server of the model behind it.
+  struct Route {
     int pod = 0;
     InferenceServer* server = nullptr;
-    const Model* model = nullptr;
-    const ThroughputCurve* local_curve = nullptr; // local GPU: the model's curve on its first group's device
     bool on_node = false; // the fallback server on the job's own node: requests and replies skip the network
     std::vector<LinkId> request_links, response_links;
     KernelFlows::Path* request_path = nullptr;  // worker node -> pod
     KernelFlows::Path* response_path = nullptr; // pod -> worker node
     ReplyRoute reply_route; // the reply path (pod -> worker node) as SimGrid times an uncontended flow on it
+  };
+  // The job's channel to one model: one pod for the whole job (its gRPC channel), or, behind a pool, a pod
+  // per request; and the fallback server on its own node.
+  struct Connection {
+    const Model* model = nullptr;
+    int model_index = 0;                          // in the layout's served_models
+    const ThroughputCurve* local_curve = nullptr; // local GPU: the model's curve on its first group's device
+    Route fixed;
+    ServerPool* pool = nullptr;
+    mutable std::vector<std::unique_ptr<Route>> pool_routes; // per pod of the pool, built on first use
+    std::optional<Route> fallback;
+    bool refused = false; // the pool's rate limit refused this client: every request to the fallback
   };
   struct Thread;
   struct Sender;
@@ -106,6 +139,10 @@ private:
   }
   void begin();
   void thread_finished();
+  Route route_to(int model, int pod, bool on_node) const;
+  // The route of a sender's next try: the fallback, the pool's choice, or the job's pod; none when the pool
+  // refuses it (rate limit, or no pod serving).
+  const Route* choose_route(Sender& sender);
 
   // One thread's loop, step by step.
   void next_event(Thread& thread);
@@ -120,6 +157,12 @@ private:
   void arrived(Sender& sender);
   void reply(Sender& sender);
   void reply_received(Sender& sender, double reply_at_s);
+  // A try failed (refused, or no answer within the timeout): retry, fall back, or fail the event.
+  void try_failed(Sender& sender, bool timed_out);
+  void timed_out(Sender& sender);
+  void refused(Sender& sender);
+  // The sender's try is over: the pool's count of outstanding requests and the timeout timer are released.
+  void try_ended(Sender& sender);
 
   JobContext& context_;
   const Scenario& scenario_;

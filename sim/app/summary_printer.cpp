@@ -1,5 +1,6 @@
 #include "sim/app/summary_printer.hpp"
 
+#include "sim/app/operations_printer.hpp"
 #include "sim/metrics/cost_bill_output.hpp"
 #include "sim/metrics/number_text.hpp"
 #include "sim/scenario/provenance.hpp"
@@ -158,6 +159,7 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
         << (scale != 1.0 ? " (full scale)" : "") << "\n";
   }
   if (summary.campaign) print_campaign_lines(out, *summary.campaign);
+  if (summary.operations) print_operations_lines(out, *summary.operations);
   const double flows = static_cast<double>(summary.flows_fast + summary.flows_simgrid);
   if (flows > 0)
     out << format("flows               %.0f: %.1f %% timed without SimGrid's solver, %.0f handed to it\n",

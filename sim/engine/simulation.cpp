@@ -8,6 +8,7 @@
 #include "sim/actors/job_client.hpp"
 #include "sim/actors/job_placer.hpp"
 #include "sim/actors/kernel_flows.hpp"
+#include "sim/actors/server_pool.hpp"
 #include "sim/analysis/campaign_traffic_fit.hpp"
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
@@ -92,6 +93,36 @@ std::function<void(double)> progress_reporter(const Scenario& scenario, const Ru
   };
 }
 
+// The client's fallback group (workload.client.fallback): on each of its pods (one per client node), a
+// server for every served model. Without CPU instances of its own for a group without devices, a model runs
+// one CPU instance per host core there, as a local Triton CPU server would use its cores.
+void add_fallback_servers(const Scenario& scenario, ServerDirectory& directory,
+                          std::vector<std::unique_ptr<PodResources>>& pods, RunRecorder& recorder) {
+  const std::string& name = scenario.workload.client.fallback_group;
+  if (name.empty()) return;
+  const ServerLayout& layout = directory.layout;
+  const auto& groups = scenario.platform.server_groups;
+  const auto g = static_cast<std::size_t>(
+      std::find_if(groups.begin(), groups.end(), [&](const ServerGroup& x) { return x.name == name; }) -
+      groups.begin());
+  const ServerGroup& group = groups[g];
+  directory.fallback_first_pod = layout.first_pod[g];
+  for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
+    const Model& model = scenario.models.at(layout.served_models[m]);
+    std::vector<InstanceGroup> instances = effective_instance_groups(model, group);
+    const bool runnable = group.devices_per_pod > 0 ||
+                          std::all_of(instances.begin(), instances.end(),
+                                      [](const auto& i) { return i.kind == InstanceGroup::Kind::cpu; });
+    if (!runnable) instances = {InstanceGroup{group.host_cores, InstanceGroup::Kind::cpu, {}}};
+    for (int p = 0; p < group.pods; ++p) {
+      const auto pod = static_cast<std::size_t>(layout.first_pod[g] + p);
+      directory.owned.push_back(std::make_unique<InferenceServer>(model, static_cast<int>(m), group,
+                                                                  *pods[pod], recorder, instances));
+      directory.servers[m][pod] = directory.owned.back().get();
+    }
+  }
+}
+
 // Each pod's devices and host cores, shared by the models it serves; one Triton front end per (model served,
 // pod of its groups). The pods are returned: the servers hold references to them for the whole run.
 std::vector<std::unique_ptr<PodResources>> build_servers(const Scenario& scenario, ServerDirectory& directory,
@@ -117,7 +148,38 @@ std::vector<std::unique_ptr<PodResources>> build_servers(const Scenario& scenari
       per_pod[static_cast<std::size_t>(pod)] = directory.owned.back().get();
     }
   }
+  add_fallback_servers(scenario, directory, pods, recorder);
   return pods;
+}
+
+// Servers that change in time (sim/actors/server_pool.hpp): one pool per pooled group, and each model on it
+// routed through its pool. Started at time 0.
+std::vector<std::unique_ptr<ServerPool>> build_pools(const Scenario& scenario, ServerDirectory& directory,
+                                                     const std::vector<std::unique_ptr<PodResources>>& pods,
+                                                     RunRecorder& recorder, const JobContext& context) {
+  std::vector<std::unique_ptr<ServerPool>> pools;
+  if (!recorder.operations()) return pools;
+  const ServerLayout& layout = directory.layout;
+  const auto& groups = scenario.platform.server_groups;
+  directory.pools.assign(layout.served_models.size(), nullptr);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (!groups[g].pooled()) continue;
+    std::vector<ServerPool::Pod> members;
+    for (int p = 0; p < groups[g].pods; ++p) {
+      const int pod = layout.first_pod[g] + p;
+      ServerPool::Pod member{pod, pods[static_cast<std::size_t>(pod)].get(), {}};
+      for (const auto& per_pod : directory.servers)
+        if (auto* server = per_pod[static_cast<std::size_t>(pod)]) member.servers.push_back(server);
+      members.push_back(std::move(member));
+    }
+    pools.push_back(std::make_unique<ServerPool>(scenario, static_cast<int>(g), std::move(members),
+                                                 *recorder.operations(), &context.stopped,
+                                                 &context.jobs_done));
+    for (std::size_t m = 0; m < layout.served_models.size(); ++m)
+      if (layout.model_groups[m].front() == static_cast<int>(g)) directory.pools[m] = pools.back().get();
+    pools.back()->start();
+  }
+  return pools;
 }
 
 // The precision rule's outcome in the summary: how long the run became, and a warning when it could not
@@ -167,7 +229,9 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                             site.background_limiter->get_bandwidth());
   if (other_users.on_off)
     flows.add_other_traffic(site.on_off_source, site.background_sink, site.on_off_limiter->get_bandwidth());
-  JobContext context{scenario, site, directory, recorder, flows, {}, false, std::nullopt, 0};
+  JobContext context{scenario, site,         directory, recorder, flows, {},
+                     false,    std::nullopt, 0,         nullptr,  {},    false};
+  const auto pools = build_pools(scenario, directory, pods, recorder, context);
   RunLength run_length(scenario, recorder);
   if (!scenario.workload.campaign) context.run_length = &run_length;
   int jobs_running = 0; // outlives the run: the jobs' last callbacks count down on it
@@ -180,9 +244,12 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
     const sg4::ActorPtr keeper =
         sg4::Actor::create("jobs", site.background_source, []() { sg4::this_actor::suspend(); });
     for (const auto& placement : place_jobs(scenario, directory.layout)) {
-      context.jobs.push_back(std::make_unique<JobClient>(context, placement, [&jobs_running, keeper]() {
-        if (--jobs_running == 0 && keeper->is_suspended()) keeper->resume();
-      }));
+      context.jobs.push_back(
+          std::make_unique<JobClient>(context, placement, [&jobs_running, &context, keeper]() {
+            if (--jobs_running > 0) return;
+            context.jobs_done = true;
+            if (keeper->is_suspended()) keeper->resume();
+          }));
       context.jobs.back()->start();
     }
   }
@@ -208,6 +275,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   engine->run();
 
   RunResult result;
+  recorder.finish_operations(context.stopped_at_s.value_or(sg4::Engine::get_clock()));
   // A campaign ends with its window; what the stopped jobs' timers did after it is not part of the run.
   result.summary = recorder.summarize(context.stopped_at_s.value_or(sg4::Engine::get_clock()));
   if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);

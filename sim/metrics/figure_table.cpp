@@ -11,6 +11,17 @@ namespace sonicsim {
 namespace {
 
 using F = Figure;
+
+// A figure summed over the pooled groups; none without any.
+std::optional<double> pool_total(const RunSummary& s, Figure figure) {
+  if (!s.operations || s.operations->pools.empty()) return std::nullopt;
+  double total = 0.0;
+  for (const auto& p : s.operations->pools)
+    total += figure == Figure::device_hours               ? p.device_hours
+             : figure == Figure::static_peak_device_hours ? p.static_peak_device_hours
+                                                          : p.peak_replicas;
+  return total;
+}
 constexpr auto lower = Better::lower;
 constexpr auto higher = Better::higher;
 
@@ -52,6 +63,16 @@ const std::vector<FigureSpec> table{
      "events completed in the window (warm-up and failures aside)"},
     {F::events_failed, "events_failed", "count", lower, false, true, "events failed"},
     {F::requests_rejected, "requests_rejected", "count", lower, false, true, "requests the servers rejected"},
+    {F::device_hours, "device_hours", "device-h", lower, false, false,
+     "device-hours held by the groups with an autoscaler, failures or a proxy, over the run (operations)"},
+    {F::static_peak_device_hours, "static_peak_device_hours", "device-h", lower, false, false,
+     "device-hours a static deployment of those groups' peak size would hold over the run"},
+    {F::peak_replicas, "peak_replicas", "count", lower, false, false,
+     "the most pods those groups held at once (their sum)"},
+    {F::events_with_fallback, "events_with_fallback", "count", lower, false, true,
+     "events (warm-up included) a request of which was served by the fallback server"},
+    {F::requests_timed_out, "requests_timed_out", "count", lower, false, true,
+     "requests given up by their client after workload.client.timeout"},
 };
 
 // Names from before the table, still read from the files and options users have.
@@ -176,6 +197,17 @@ std::optional<double> value_of(Figure figure, const RunSummary& s, const FigureC
     return static_cast<double>(s.events_failed);
   case F::requests_rejected:
     return static_cast<double>(s.requests_rejected);
+  case F::device_hours:
+  case F::static_peak_device_hours:
+  case F::peak_replicas:
+    return pool_total(s, figure);
+  case F::events_with_fallback:
+    return s.operations
+               ? std::optional<double>(static_cast<double>(s.operations->events.completed_with_fallback))
+               : std::nullopt;
+  case F::requests_timed_out:
+    return s.operations ? std::optional<double>(static_cast<double>(s.operations->requests_timed_out))
+                        : std::nullopt;
   }
   return std::nullopt;
 }

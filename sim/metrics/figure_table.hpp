@@ -41,6 +41,11 @@ enum class Figure {
   events_completed,
   events_failed,
   requests_rejected,
+  device_hours,
+  static_peak_device_hours,
+  peak_replicas,
+  events_with_fallback,
+  requests_timed_out,
 };
 
 // Which way a figure gets better: a plan target on it is a ceiling (lower) or a floor (higher).

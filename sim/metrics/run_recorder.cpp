@@ -33,14 +33,6 @@ TimeStatistics statistics_of(const LogHistogram& histogram) {
   return stats;
 }
 
-// Makes (name, utilisation) the busiest so far when it is strictly busier (a tie keeps the earlier one).
-void keep_busier(const std::string& name, double utilisation, std::string& busiest,
-                 double& busiest_utilisation) {
-  if (utilisation <= busiest_utilisation) return;
-  busiest = name;
-  busiest_utilisation = utilisation;
-}
-
 int device_count(const Scenario& scenario) {
   int devices = 0;
   for (const auto& group : scenario.platform.server_groups)
@@ -69,6 +61,8 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
   group_host_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
   device_batches_.assign(static_cast<std::size_t>(gpu_count_), 0);
   device_busy_s_.assign(static_cast<std::size_t>(gpu_count_), 0.0);
+  if (OperationsRecorder::wanted(scenario))
+    operations_ = std::make_unique<OperationsRecorder>(scenario, bin_width_s_);
   for (const auto& link : links) {
     links_.push_back(TrackedLink{link, 0.0, std::nullopt});
     if (is_shared(link.kind)) links_.back().bytes_over_time.emplace(bin_width_s_);
@@ -152,64 +146,6 @@ void RunRecorder::record_device_busy(int group, int device, double start_s, doub
 
 void RunRecorder::record_host_busy(int group, double start_s, double end_s) {
   group_host_busy_s_[static_cast<std::size_t>(group)].add_spread(start_s, end_s, end_s - start_s);
-}
-
-void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const {
-  const auto& groups = scenario_.platform.server_groups;
-  const double from_s = summary.window_start_s, to_s = summary.window_end_s;
-  for (std::size_t m = 0; m < model_counters_.size(); ++m) {
-    const auto& counters = model_counters_[m];
-    ModelServerUsage usage;
-    usage.model = layout_.served_models[m];
-    usage.batches = counters.batches;
-    usage.inferences = counters.inferences;
-    usage.busy_device_s = counters.busy_s.sum_between(from_s, to_s);
-    double capacity = 0.0; // devices (or, on CPU-only groups, cores) the model can use
-    for (const int g : layout_.model_groups[m]) {
-      const auto& group = groups[static_cast<std::size_t>(g)];
-      capacity += group.devices_per_pod > 0 ? group.devices() : group.pods * group.host_cores;
-    }
-    usage.share_of_devices = capacity > 0 ? usage.busy_device_s / (capacity * window_s) : 0.0;
-    usage.instances = counters.instances;
-    usage.instance_occupancy = counters.instances > 0 ? counters.instance_held_s.sum_between(from_s, to_s) /
-                                                            (counters.instances * window_s)
-                                                      : 0.0;
-    summary.model_usage.push_back(usage);
-  }
-  std::size_t first_device = 0;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    const auto& group = groups[g];
-    ServerGroupUsage usage;
-    const auto devices = static_cast<std::size_t>(group.devices());
-    usage.device_batches.assign(device_batches_.begin() + static_cast<std::ptrdiff_t>(first_device),
-                                device_batches_.begin() +
-                                    static_cast<std::ptrdiff_t>(first_device + devices));
-    usage.device_busy_s.assign(device_busy_s_.begin() + static_cast<std::ptrdiff_t>(first_device),
-                               device_busy_s_.begin() + static_cast<std::ptrdiff_t>(first_device + devices));
-    first_device += devices;
-    usage.name = group.name;
-    usage.device_type = group.device_type;
-    usage.pods = group.pods;
-    usage.devices = group.devices();
-    usage.host_cores = group.host_cores;
-    usage.device_utilisation =
-        usage.devices ? group_device_busy_s_[g].sum_between(from_s, to_s) / (usage.devices * window_s) : 0.0;
-    usage.host_utilisation =
-        group_host_busy_s_[g].sum_between(from_s, to_s) / (group.pods * group.host_cores * window_s);
-    double nic_sum = 0.0;
-    for (const auto& link : links_)
-      if (link.link.kind == LinkKind::pod_nic_in && link.link.server_group == static_cast<int>(g))
-        nic_sum +=
-            8.0 * link.bytes_over_time->sum_between(from_s, to_s) / (link.link.capacity_bps * window_s);
-    usage.nic_in_utilisation = nic_sum / group.pods;
-    usage.limit = device_pool_name(layout_, group);
-    usage.limit_utilisation = usage.device_utilisation;
-    keep_busier(host_cores_name(layout_, group), usage.host_utilisation, usage.limit,
-                usage.limit_utilisation);
-    keep_busier(pod_nics_name(layout_, group), usage.nic_in_utilisation, usage.limit,
-                usage.limit_utilisation);
-    summary.group_usage.push_back(usage);
-  }
 }
 
 void RunRecorder::record_event(const EventRecord& event) {
@@ -346,6 +282,16 @@ void RunRecorder::name_bottleneck(RunSummary& summary) const {
   }
 }
 
+double RunRecorder::device_seconds(double start_s, double end_s, double width_s) const {
+  if (!operations_) return gpu_count_ * width_s;
+  double device_s = 0.0;
+  const auto& groups = scenario_.platform.server_groups;
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    device_s += groups[g].devices_per_pod * operations_->held_pod_s(static_cast<int>(g), start_s, end_s)
+                                                .value_or(groups[g].pods * (end_s - start_s));
+  return device_s > 0 ? device_s : 1.0;
+}
+
 RunSummary RunRecorder::summarize(double simulated_end_s) const {
   RunSummary summary;
   summary.simulated_end_s = simulated_end_s;
@@ -382,10 +328,10 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   summary.mean_queue_wait_s =
       requests_in_batches_ ? queue_wait_sum_s_ / static_cast<double>(requests_in_batches_) : 0.0;
   summary.gpus = gpu_count_;
-  summary.gpu_utilisation =
-      gpu_count_
-          ? gpu_busy_s_.sum_between(summary.window_start_s, summary.window_end_s) / (gpu_count_ * window_s)
-          : 0.0;
+  summary.gpu_utilisation = gpu_count_
+                                ? gpu_busy_s_.sum_between(summary.window_start_s, summary.window_end_s) /
+                                      device_seconds(summary.window_start_s, summary.window_end_s, window_s)
+                                : 0.0;
   summary.bytes_to_servers = bytes_to_servers_;
   summary.bytes_from_servers = bytes_from_servers_;
 
@@ -393,6 +339,7 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   summarize_servers(summary, window_s);
   name_bottleneck(summary);
   if (scenario_.workload.campaign) summary.campaign = summarize_campaign(summary);
+  if (operations_) summary.operations = operations_->summarize(simulated_end_s);
   summary.precision =
       precision_over(summary.window_start_s, summary.window_end_s, summary.steady_state_window);
   if (events_beyond_histogram_ > 0)
@@ -427,17 +374,19 @@ void RunRecorder::write_timeseries_csv(std::ostream& out) const {
          "jobs_running";
   for (const auto& link : links_)
     if (link.bytes_over_time) out << ',' << link.link.name << "_gbps";
+  if (operations_) operations_->write_timeseries_header(out);
   out << '\n' << std::setprecision(9);
   const double end_s = horizon_s();
   for (double t = 0.0; t < end_s; t += interval_s) {
     const double t_end = t + interval_s;
     out << t << ',' << inferences_.sum_between(t, t_end) << ',' << batches_binned_.sum_between(t, t_end)
         << ',' << queue_wait_us_.sum_between(t, t_end) << ','
-        << (gpu_count_ ? gpu_busy_s_.sum_between(t, t_end) / (gpu_count_ * interval_s) : 0.0) << ','
-        << jobs_running_s_.sum_between(t, t_end) / interval_s;
+        << (gpu_count_ ? gpu_busy_s_.sum_between(t, t_end) / device_seconds(t, t_end, interval_s) : 0.0)
+        << ',' << jobs_running_s_.sum_between(t, t_end) / interval_s;
     for (const auto& link : links_)
       if (link.bytes_over_time)
         out << ',' << 8.0 * link.bytes_over_time->sum_between(t, t_end) / interval_s / 1e9;
+    if (operations_) operations_->write_timeseries_row(out, t, t_end);
     out << '\n';
   }
 }

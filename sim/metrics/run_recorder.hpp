@@ -6,6 +6,7 @@
 
 #include "sim/metrics/link_descriptor.hpp"
 #include "sim/metrics/log_histogram.hpp"
+#include "sim/metrics/operations_recorder.hpp"
 #include "sim/metrics/run_summary.hpp"
 #include "sim/metrics/time_bins.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,6 +88,14 @@ public:
   // Running jobs and outbound Gb/s per time-series interval, at full scale.
   void write_campaign_csv(std::ostream& out) const;
 
+  // The operations' recorder, in runs whose scenario has operations (OperationsRecorder::wanted); null
+  // otherwise, and every caller checks, so a run without them pays one comparison.
+  OperationsRecorder* operations() { return operations_.get(); }
+  // Ends the operations' integrals at the run's end; call before summarize().
+  void finish_operations(double end_s) {
+    if (operations_) operations_->finish(end_s);
+  }
+
   RunSummary summarize(double simulated_end_s) const;
   void write_timeseries_csv(std::ostream& out) const;
 
@@ -106,6 +116,9 @@ private:
   double horizon_s() const;      // simulated time covered by the time series
   double row_interval_s() const; // the time between rows of timeseries.csv and campaign.csv
   double full_scale() const;
+  // Device-seconds the groups held between two times (width_s apart): every device, or, in a pooled group,
+  // the held pods'.
+  double device_seconds(double start_s, double end_s, double width_s) const;
   struct TrackedLink {
     LinkDescriptor link;
     double bytes = 0.0;
@@ -175,6 +188,7 @@ private:
     std::vector<int> device_group;
   };
   std::optional<OpenMetricsBins> openmetrics_;
+  std::unique_ptr<OperationsRecorder> operations_;
 };
 
 } // namespace sonicsim

@@ -4,6 +4,7 @@
 
 #include "sim/metrics/batch_means.hpp"
 #include "sim/metrics/histogram_peaks.hpp"
+#include "sim/metrics/operations_summary.hpp"
 #include "sim/scenario/server_layout.hpp"
 
 #include <cstdint>
@@ -191,6 +192,7 @@ struct RunSummary {
   Bottleneck bottleneck;        // the shared resource with the highest utilisation in the window
   std::optional<CampaignSummary> campaign;                   // campaign mode only
   std::optional<DirectInferenceComparison> direct_inference; // when every remote module has a direct time
+  std::optional<OperationsSummary> operations;               // when the scenario has operations
   RunPrecision precision;
   std::vector<std::string> warnings; // conditions under which a result should not be trusted as is
 };

@@ -1,5 +1,7 @@
 #include "sim/metrics/scenario_json.hpp"
 
+#include "sim/metrics/operations_echo.hpp"
+
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/scenario/provenance.hpp"
 
@@ -194,6 +196,7 @@ json scenario_to_json(const Scenario& scenario) {
                                  {"host_cores", group.host_cores},
                                  {"nic_bandwidth_bps", group.nic_bandwidth_bps},
                                  {"on_client_nodes", group.on_client_nodes}};
+    add_group_operations(server_groups[group.name], group);
   }
   json out{{"name", scenario.name},
            {"description", scenario.description},
@@ -236,6 +239,7 @@ json scenario_to_json(const Scenario& scenario) {
             {{"timeseries_interval_s", scenario.output.timeseries_interval_s},
              {"precision_relative", scenario.output.precision_relative},
              {"max_extension", scenario.output.max_extension}}}};
+  add_client_operations(out["workload"]["client"], workload.client);
   if (workload.campaign) out["workload"]["campaign"] = campaign_to_json(*workload.campaign);
   if (scenario.costs) {
     const auto& costs = *scenario.costs;

@@ -1,10 +1,13 @@
 #include "sim/metrics/summary_json.hpp"
 
+#include "sim/metrics/operations_json.hpp"
+
 #include "sim/metrics/cost_bill_output.hpp"
 #include "sim/metrics/figure_table.hpp"
 #include "sim/scenario/provenance.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace sonicsim {
 namespace {
@@ -29,6 +32,11 @@ TimeStatistics statistics_from_json(const json& in) {
   return stats;
 }
 
+// A figure JSON writes as null when it is not a number (a fit's standard error with too few points).
+double number_or_nan(const json& value) {
+  return value.is_null() ? std::numeric_limits<double>::quiet_NaN() : value.get<double>();
+}
+
 CampaignSummary campaign_summary_from_json(const json& in) {
   CampaignSummary c;
   c.scale = in.at("scale").get<double>();
@@ -40,8 +48,8 @@ CampaignSummary campaign_summary_from_json(const json& in) {
   c.fit_determined = fit.at("determined").get<bool>();
   c.slope_gbps_per_job = fit.at("slope_gbps_per_job").get<double>();
   c.intercept_gbps = fit.at("intercept_gbps").get<double>();
-  c.slope_se_gbps_per_job = fit.at("slope_se_gbps_per_job").get<double>();
-  c.intercept_se_gbps = fit.at("intercept_se_gbps").get<double>();
+  c.slope_se_gbps_per_job = number_or_nan(fit.at("slope_se_gbps_per_job"));
+  c.intercept_se_gbps = number_or_nan(fit.at("intercept_se_gbps"));
   c.fit_residual_lag1 = fit.value("residual_lag1", 0.0);
   c.fit_r_squared = fit.at("r_squared").get<double>();
   c.fit_intervals = fit.at("intervals").get<std::uint64_t>();
@@ -253,6 +261,7 @@ json run_summary_to_json(const RunSummary& summary) {
                                {"events_per_s_per_job", direct->events_per_s_per_job},
                                {"service_events_per_s_per_job", direct->service_events_per_s_per_job},
                                {"gain", direct->gain}};
+  if (summary.operations) out["operations"] = operations_to_json(*summary.operations);
   out["precision"] = precision_to_json(summary.precision);
   out["warnings"] = summary.warnings;
   return out;
@@ -328,6 +337,7 @@ RunSummary run_summary_from_json(const json& in) {
         direct.at("event_mean_s").get<double>(), direct.at("events_per_s_per_job").get<double>(),
         direct.at("service_events_per_s_per_job").get<double>(), direct.at("gain").get<double>()};
   }
+  if (in.contains("operations")) summary.operations = operations_from_json(in.at("operations"));
   // Files from before the precision rule have no such block: the rule is then off for them (target 0).
   if (in.contains("precision")) summary.precision = precision_from_json(in.at("precision"));
   if (in.contains("warnings")) summary.warnings = in.at("warnings").get<std::vector<std::string>>();

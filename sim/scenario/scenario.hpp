@@ -7,6 +7,7 @@
 #include "models/throughput_curve.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/random/distribution_spec.hpp"
+#include "sim/scenario/operations.hpp"
 
 #include <cstdint>
 #include <map>
@@ -120,7 +121,14 @@ struct ServerGroup {
   // Time a device loses when it executes a batch of another model than the batch before it (devices.
   // model_switch_time; sim/policy/server_resources.hpp). Default 0: models share a device perfectly.
   double model_switch_s = 0.0;
+  // Operations (sim/scenario/operations.hpp), each default none. With an autoscaler the group has
+  // autoscaler.max_replicas pods, of which min_replicas serve at the start.
+  std::optional<AutoscalerSettings> autoscaler;
+  std::optional<PodFailures> failures;
+  std::optional<ProxySettings> proxy;
   int devices() const { return pods * devices_per_pod; }
+  // Its pods serve, start, drain and fail in time: the server pool (sim/actors/server_pool.hpp) runs it.
+  bool pooled() const { return autoscaler || failures || proxy; }
 };
 
 struct NetworkSettings {
@@ -270,6 +278,13 @@ struct ClientSettings {
   double retry_backoff_s = 1.0; // wait before a retry; default 1 s
   bool asynchronous = false;    // default false: synchronous blocking calls, as in LArSoft
   int max_in_flight = 1;        // asynchronous only: requests in flight per job
+  // SonicTriton's reaction to a failing server: a request unanswered after timeout_s is given up (default
+  // none: wait for ever) and retried (`retries`), on the same server or, through a proxy, on another; once
+  // the retries are spent, the request goes to the fallback group's server on the job's own node (a group
+  // on_client_nodes; default none: the event fails).
+  std::optional<double> timeout_s;
+  bool retry_other_server = false; // retry_on: other (default same)
+  std::string fallback_group;
 };
 
 // Campaign mode: a production campaign of many events, split into jobs, that a batch system starts as grid

@@ -181,6 +181,7 @@ Scenario read_scenario(const Cursor& root, const std::string& source_name) {
   if (root["provenance"].present()) s.provenance = detail::read_provenance(root["provenance"]);
   place_client_node_servers(root, s);
   check_deployments(root, s);
+  detail::check_operations(root, s);
   return s;
 }
 

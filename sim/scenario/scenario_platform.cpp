@@ -168,6 +168,7 @@ ServerGroup read_server_group(const Cursor& c, const std::string& name) {
       c["nic_bandwidth"].fail("no nic_bandwidth on a group on_client_nodes: its jobs reach it without the "
                               "network");
   }
+  read_group_operations(c, g);
   return g;
 }
 

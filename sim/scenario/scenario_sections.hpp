@@ -31,4 +31,12 @@ Campaign read_campaign(const Cursor& c, const Workload& workload);
 StepSchedule read_step_schedule(const Cursor& c, const std::string& value_key,
                                 const std::function<double(const Cursor&)>& read_value);
 
+// A server group's autoscaler, failures and proxy (scenario_operations.cpp); sets pods from the autoscaler.
+void read_group_operations(const Cursor& c, ServerGroup& group);
+// workload.client's timeout, retry_on and fallback, on top of the settings read so far.
+ClientSettings read_client_operations(const Cursor& c, ClientSettings client);
+// The operations keys against the rest of the scenario: a pooled group's models, the fallback group and
+// its curves, a timeout where servers fail.
+void check_operations(const Cursor& root, Scenario& s);
+
 } // namespace sonicsim::detail

@@ -27,7 +27,7 @@ ClientSettings read_client(const Cursor& c) {
           " with mode: sync; a synchronous client has one request in flight: set mode: async "
           "or remove max_in_flight");
   }
-  return client;
+  return read_client_operations(c, client);
 }
 
 double read_non_negative_duration(const Cursor& c) {

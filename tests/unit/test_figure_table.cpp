@@ -39,7 +39,7 @@ TEST_CASE("figure table: every figure once, under one unique name with a unit an
     if (std::string(spec.unit) == "s")
       CHECK(std::string(spec.name).substr(std::string(spec.name).size() - 2) == "_s");
   }
-  CHECK(names.size() == static_cast<std::size_t>(Figure::requests_rejected) + 1);
+  CHECK(names.size() == static_cast<std::size_t>(Figure::requests_timed_out) + 1);
 }
 
 TEST_CASE("figure table: module figures sum the modules asked for; a percentile only of one module") {

@@ -1,0 +1,63 @@
+// Internal to the job client (job_client.cpp, job_client_retries.cpp): one remote call in flight (a Sender)
+// and one thread of a job, which both files drive.
+#pragma once
+
+#include "sim/actors/job_client.hpp"
+
+#include <simgrid/kernel/Timer.hpp>
+
+namespace sonicsim {
+
+using simgrid::kernel::timer::Timer;
+
+// One of a remote module's concurrent calls: the request it has in flight and where that request is.
+struct JobClient::Sender final : RequestOwner {
+  JobClient* job = nullptr;
+  Thread* thread = nullptr;
+  int batch_size = 0;
+  int attempt = 0;
+  double input_bytes = 0.0;
+  double output_bytes = 0.0;
+  double sent_at_s = 0.0;
+  InferenceRequest* request = nullptr; // from the run's RequestStore, kept from try to try
+  const Route* route = nullptr;        // of the current try
+  // Bumped when the client gives up a try (timeout): that try's pending callbacks then do nothing.
+  unsigned serial = 0;
+  bool at_server = false;   // a server holds the request: submitted, neither answered nor lost yet
+  bool to_fallback = false; // the tries on the remote servers are spent: the fallback server's turn
+  std::optional<int> pool_pod, last_pod; // the pool pod this try counts against; the previous try's pod
+  Timer* timeout = nullptr;
+  void answered(InferenceRequest&) override {
+    at_server = false;
+    // Not inside the server's own call: what the job does next may submit to it again.
+    job->context_.flows.defer([this, serial = serial]() {
+      if (!job->context_.stopped && this->serial == serial) job->reply(*this);
+    });
+  }
+  void lost(InferenceRequest&) override {
+    at_server = false; // its timeout will tell
+    if (auto* operations = job->context_.recorder.operations()) operations->request_lost();
+  }
+};
+
+// One thread (CMSSW stream) of the job: its random stream, the event it is on, and its remote module's calls.
+struct JobClient::Thread {
+  std::mt19937_64 rng;
+  EventRecord event;
+  std::size_t module = 0;
+  double module_start_s = 0.0;
+  const Module* remote = nullptr;
+  const Connection* connection = nullptr;
+  std::vector<int> requests;
+  std::size_t next_request = 0;
+  int senders_running = 0;
+  bool failed = false;
+  bool failed_by_timeout = false; // the event failed because a request went unanswered
+  bool used_fallback = false;     // a request of the event went to the fallback server
+  std::vector<Sender> senders;
+  // campaign.finish_events: this event started before the window's end (it is waited for and counted), or
+  // after it (it keeps the site loaded, and is not recorded).
+  bool open_at_end = false, after_end = false;
+};
+
+} // namespace sonicsim

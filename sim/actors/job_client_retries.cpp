@@ -1,0 +1,81 @@
+// The job client's reaction to servers that scale, fail or refuse (SonicTriton's): where a try goes (the
+// job's pod, the pool's choice or the fallback), and what follows a refusal or a timeout (a retry, the
+// fallback, or a failed event).
+#include "sim/actors/job_client.hpp"
+
+#include "sim/actors/job_client_parts.hpp"
+#include "sim/actors/server_pool.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace sonicsim {
+
+InferenceRequest* RequestStore::acquire() {
+  if (free_.empty()) return &storage_.emplace_back();
+  InferenceRequest* request = free_.back();
+  free_.pop_back();
+  return request;
+}
+
+const JobClient::Route* JobClient::choose_route(Sender& sender) {
+  const Connection& connection = *sender.thread->connection;
+  if (sender.to_fallback || connection.refused) return connection.fallback ? &*connection.fallback : nullptr;
+  if (!connection.pool) return &connection.fixed;
+  if (connection.pool->refuses_requests()) return nullptr;
+  const bool other = scenario_.workload.client.retry_other_server && sender.attempt > 0;
+  const std::optional<int> pod = connection.pool->route(other ? sender.last_pod : std::nullopt);
+  if (!pod) return nullptr; // no pod serves: the proxy answers "no healthy upstream"
+  auto& route = connection.pool_routes[static_cast<std::size_t>(*pod)];
+  if (!route) route = std::make_unique<Route>(route_to(connection.model_index, *pod, false));
+  connection.pool->request_sent(*pod);
+  sender.pool_pod = sender.last_pod = *pod;
+  return route.get();
+}
+
+void JobClient::try_ended(Sender& sender) {
+  if (sender.timeout) {
+    sender.timeout->remove();
+    sender.timeout = nullptr;
+  }
+  if (sender.pool_pod) {
+    sender.thread->connection->pool->request_done(*sender.pool_pod);
+    sender.pool_pod.reset();
+  }
+}
+
+void JobClient::timed_out(Sender& sender) {
+  ++sender.serial; // the try's pending flow or reply now does nothing
+  if (sender.at_server) {
+    // The server still holds the request and will work on it: it is the store's now.
+    context_.requests.orphan(*sender.request);
+    sender.request = nullptr;
+    sender.at_server = false;
+  }
+  context_.recorder.operations()->request_timed_out();
+  try_ended(sender);
+  try_failed(sender, true);
+}
+
+void JobClient::refused(Sender& sender) {
+  // The proxy refuses at once; the client hears it a round trip later.
+  context_.recorder.operations()->request_refused();
+  after(scenario_.platform.wan.rtt_s, [this, &sender]() { try_failed(sender, false); });
+}
+
+void JobClient::try_failed(Sender& sender, bool timed_out) {
+  if (++sender.attempt <= scenario_.workload.client.retries) {
+    send_attempt(sender);
+    return;
+  }
+  if (!sender.to_fallback && sender.thread->connection->fallback) {
+    sender.to_fallback = true; // the tries are spent: the local server, at once
+    sender.attempt = 0;
+    send(sender);
+    return;
+  }
+  sender.thread->failed = true;
+  sender.thread->failed_by_timeout = timed_out;
+  next_request(sender);
+}
+
+} // namespace sonicsim

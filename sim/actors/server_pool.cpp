@@ -1,0 +1,220 @@
+#include "sim/actors/server_pool.hpp"
+
+#include "sim/random/random_streams.hpp"
+
+#include <simgrid/kernel/Timer.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
+#include <algorithm>
+
+namespace sg4 = simgrid::s4u;
+using simgrid::kernel::timer::Timer;
+
+namespace sonicsim {
+
+ServerPool::ServerPool(const Scenario& scenario, int group, std::vector<Pod> pods,
+                       OperationsRecorder& recorder, const bool* stopped, const bool* jobs_done)
+    : group_(scenario.platform.server_groups[static_cast<std::size_t>(group)]), group_index_(group),
+      first_pod_(pods.empty() ? 0 : pods.front().number), pods_(std::move(pods)), states_(pods_.size()),
+      outstanding_(pods_.size(), 0), recorder_(recorder), stopped_(stopped), jobs_done_(jobs_done),
+      proxy_rng_(make_stream(scenario.seed, stream_proxy, static_cast<std::uint64_t>(group))),
+      failure_rng_(make_stream(scenario.seed, stream_pod_failures, static_cast<std::uint64_t>(group))) {
+  if (group_.autoscaler) autoscaler_.emplace(*group_.autoscaler);
+  // Without a proxy section the pool still balances each request, as SuperSONIC's Envoy does by default.
+  const ProxySettings proxy = group_.proxy.value_or(ProxySettings{});
+  balancer_.emplace(proxy.balancing, proxy.choice_count);
+}
+
+template <class Then> void ServerPool::at(double time_s, Then then) {
+  Timer::set(time_s, [this, then = std::move(then)]() mutable {
+    if (!*stopped_ && !*jobs_done_) then();
+  });
+}
+
+void ServerPool::start() {
+  const int first = group_.autoscaler ? group_.autoscaler->min_replicas : static_cast<int>(pods_.size());
+  wanted_ = first;
+  for (std::size_t p = 0; p < pods_.size() && static_cast<int>(p) < first; ++p)
+    set_state(p, State::serving);
+  report();
+  if (group_.autoscaler) at(group_.autoscaler->poll_interval_s, [this]() { poll(); });
+  if (group_.proxy && group_.proxy->rate_limit)
+    at(group_.proxy->rate_limit->poll_interval_s, [this]() { poll_rate_limit(); });
+  if (group_.failures)
+    for (const auto& failure : group_.failures->scheduled)
+      at(failure.at_s, [this, pod = static_cast<std::size_t>(failure.pod)]() {
+        if (states_[pod].state != State::off && states_[pod].state != State::failed) fail(pod);
+      });
+}
+
+std::optional<int> ServerPool::route(std::optional<int> avoid) {
+  std::optional<int> local_avoid;
+  if (avoid) local_avoid = *avoid - first_pod_;
+  const auto chosen = balancer_->choose(serving_, outstanding_, local_avoid, proxy_rng_);
+  if (!chosen) return std::nullopt;
+  return first_pod_ + *chosen;
+}
+
+void ServerPool::request_sent(int pod) {
+  ++outstanding_[static_cast<std::size_t>(pod - first_pod_)];
+}
+
+void ServerPool::request_done(int pod) {
+  const auto p = static_cast<std::size_t>(pod - first_pod_);
+  if (outstanding_[p] > 0) --outstanding_[p];
+  leave_if_drained(p);
+}
+
+bool ServerPool::refuses_new_clients() const {
+  return limiting_ && group_.proxy->rate_limit->refuse == RateLimit::Refuse::new_clients;
+}
+
+bool ServerPool::refuses_requests() const {
+  return limiting_ && group_.proxy->rate_limit->refuse == RateLimit::Refuse::requests;
+}
+
+double ServerPool::read_metric(LoadMetric metric, Snapshot& since) const {
+  const double now_s = sg4::Engine::get_clock();
+  const double interval_s = now_s - since.time_s;
+  double queue_wait_s = 0.0, busy_s = 0.0;
+  std::uint64_t batches = 0;
+  int queued = 0, reporting = 0;
+  if (since.loads.size() != pods_.size()) since.loads.assign(pods_.size(), PodLoad{});
+  for (std::size_t p = 0; p < pods_.size(); ++p) {
+    const PodLoad& now = pods_[p].resources->load;
+    const PodLoad& before = since.loads[p];
+    // Prometheus scrapes the pods that run: serving and draining ones.
+    const State state = states_[p].state;
+    if (state == State::serving || state == State::draining) {
+      queue_wait_s += now.queue_wait_s - before.queue_wait_s;
+      batches += now.batches - before.batches;
+      busy_s += now.device_busy_s - before.device_busy_s;
+      queued += now.queued;
+      ++reporting;
+    }
+    since.loads[p] = now;
+  }
+  since.time_s = now_s;
+  switch (metric) {
+  case LoadMetric::device_utilisation: {
+    const double capacity_s = reporting * group_.devices_per_pod * interval_s;
+    return capacity_s > 0 ? std::min(1.0, busy_s / capacity_s) : 0.0;
+  }
+  case LoadMetric::queue_length:
+    return reporting > 0 ? static_cast<double>(queued) / reporting : 0.0;
+  case LoadMetric::queue_time_per_batch:
+    break;
+  }
+  // SuperSONIC's query divides by (batches + 0.001): no batches reads as 0.
+  return batches > 0 ? queue_wait_s / static_cast<double>(batches) : 0.0;
+}
+
+void ServerPool::poll() {
+  const double now_s = sg4::Engine::get_clock();
+  const double metric = read_metric(group_.autoscaler->metric, autoscaler_since_);
+  recorder_.polled(group_index_, now_s, metric);
+  scale_to(autoscaler_->decide(now_s, metric, replicas()));
+  at(now_s + group_.autoscaler->poll_interval_s, [this]() { poll(); });
+}
+
+void ServerPool::poll_rate_limit() {
+  const RateLimit& limit = *group_.proxy->rate_limit;
+  limiting_ = read_metric(limit.metric, limiter_since_) > limit.threshold;
+  at(sg4::Engine::get_clock() + limit.poll_interval_s, [this]() { poll_rate_limit(); });
+}
+
+int ServerPool::replicas() const {
+  int n = 0;
+  for (const auto& s : states_)
+    n += s.state == State::starting || s.state == State::serving || s.state == State::failed ? 1 : 0;
+  return n;
+}
+
+void ServerPool::scale_to(int wanted) {
+  const double now_s = sg4::Engine::get_clock();
+  wanted_ = wanted;
+  int have = replicas();
+  int added = 0, removed = 0;
+  // Up: the lowest-numbered pods that are off start; a draining pod cannot be taken back (Kubernetes
+  // terminates it), so it is not counted.
+  for (std::size_t p = 0; p < pods_.size() && have < wanted; ++p) {
+    if (states_[p].state != State::off) continue;
+    set_state(p, State::starting);
+    states_[p].decided_s = now_s;
+    states_[p].added_by_autoscaler = true;
+    at(now_s + group_.autoscaler->startup_delay_s, [this, p, serial = states_[p].serial]() {
+      if (states_[p].serial != serial) return;
+      set_state(p, State::serving);
+      recorder_.scale_up_serving(group_index_, states_[p].decided_s, sg4::Engine::get_clock());
+      report();
+    });
+    ++have;
+    ++added;
+  }
+  // Down, as a ReplicaSet picks: failed and starting pods first, then the highest-numbered serving pod.
+  for (const State victim : {State::failed, State::starting, State::serving})
+    for (std::size_t p = pods_.size(); p-- > 0 && have > wanted;) {
+      if (states_[p].state != victim) continue;
+      set_state(p, victim == State::serving ? State::draining : State::off);
+      if (victim == State::serving) leave_if_drained(p);
+      --have;
+      ++removed;
+    }
+  if (added + removed > 0) recorder_.scaled(group_index_, now_s, added, removed);
+  report();
+}
+
+void ServerPool::set_state(std::size_t pod, State state) {
+  PodState& s = states_[pod];
+  const bool was_serving = s.state == State::serving;
+  s.state = state;
+  ++s.serial;
+  if (was_serving != (state == State::serving)) {
+    serving_.clear();
+    for (std::size_t p = 0; p < states_.size(); ++p)
+      if (states_[p].state == State::serving) serving_.push_back(static_cast<int>(p));
+  }
+  if (state != State::serving) return;
+  for (auto* server : pods_[pod].servers)
+    server->restore(); // a pod that failed serves again once restarted (or started anew)
+  arm_failure(pod);
+}
+
+void ServerPool::arm_failure(std::size_t pod) {
+  if (!group_.failures || !group_.failures->mean_time_between_s) return;
+  std::exponential_distribution<double> time_to_failure(1.0 / *group_.failures->mean_time_between_s);
+  at(sg4::Engine::get_clock() + time_to_failure(failure_rng_), [this, pod, serial = states_[pod].serial]() {
+    if (states_[pod].serial == serial) fail(pod);
+  });
+}
+
+void ServerPool::fail(std::size_t pod) {
+  for (auto* server : pods_[pod].servers)
+    server->fail();
+  recorder_.pod_failed(group_index_);
+  // A draining pod was leaving anyway: it is gone.
+  set_state(pod, states_[pod].state == State::draining ? State::off : State::failed);
+  report();
+  if (states_[pod].state == State::off) return;
+  const double restart_s = group_.failures ? group_.failures->restart_delay_s : 0.0;
+  at(sg4::Engine::get_clock() + restart_s, [this, pod, serial = states_[pod].serial]() {
+    if (states_[pod].serial != serial) return; // scaled away meanwhile
+    set_state(pod, State::serving);
+    report();
+  });
+}
+
+void ServerPool::leave_if_drained(std::size_t pod) {
+  if (states_[pod].state != State::draining || outstanding_[pod] > 0) return;
+  set_state(pod, State::off);
+  report();
+}
+
+void ServerPool::report() const {
+  int held = 0;
+  for (const auto& s : states_)
+    held += s.state != State::off ? 1 : 0;
+  recorder_.pods_changed(group_index_, sg4::Engine::get_clock(), static_cast<int>(serving_.size()), held);
+}
+
+} // namespace sonicsim

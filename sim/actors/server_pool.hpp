@@ -1,0 +1,97 @@
+// A server group whose pods change in time (sim/scenario/operations.hpp): the autoscaler's loop (a poll
+// timer reads the group's metric; AutoscalerPolicy decides; new pods serve after their start-up delay;
+// removed pods drain), pod failures and restarts, and the proxy in front (per-request balancing among the
+// serving pods, the rate limit). Decisions are the policies' (sim/policy/autoscaler.hpp,
+// proxy_balancer.hpp); this only carries them out, on SimGrid kernel timers.
+//
+// Pod states: off -> starting -> serving -> draining -> off; serving or starting -> failed -> serving (after
+// the restart delay) or off (when the autoscaler no longer wants it). The Deployment's replica count, which
+// the autoscaler reads and sets, counts starting, serving and failed pods; a pod holds its devices (and is
+// billed) in every state but off.
+#pragma once
+
+#include "sim/actors/inference_server.hpp"
+#include "sim/metrics/operations_recorder.hpp"
+#include "sim/policy/autoscaler.hpp"
+#include "sim/policy/proxy_balancer.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <optional>
+#include <random>
+#include <vector>
+
+namespace sonicsim {
+
+class ServerPool {
+public:
+  struct Pod {
+    int number = 0;                        // the pod's global number (ServerLayout)
+    PodResources* resources = nullptr;     // its load counters
+    std::vector<InferenceServer*> servers; // one per model it serves
+  };
+  // `stopped` and `jobs_done` are the run's flags (JobContext): the pool's timers do nothing once either is
+  // set, so that its periodic polls never keep a finished run going.
+  ServerPool(const Scenario& scenario, int group, std::vector<Pod> pods, OperationsRecorder& recorder,
+             const bool* stopped, const bool* jobs_done);
+  ServerPool(const ServerPool&) = delete;
+  ServerPool& operator=(const ServerPool&) = delete;
+
+  // At time 0: the first pods serve (autoscaler.min, or every pod), the polls and failures are armed.
+  void start();
+  // The pod (global number) for the next request, leaving out `avoid` when another serves; none when no pod
+  // serves.
+  std::optional<int> route(std::optional<int> avoid);
+  // A request was routed to `pod` / has been answered, lost or given up: least_request's counts, and a
+  // draining pod leaves once it has none.
+  void request_sent(int pod);
+  void request_done(int pod);
+  // The rate limit's last reading is above its threshold.
+  bool refuses_new_clients() const;
+  bool refuses_requests() const;
+  int first_pod() const { return first_pod_; }
+
+private:
+  enum class State { off, starting, serving, draining, failed };
+  struct PodState {
+    State state = State::off;
+    unsigned serial = 0;    // bumped at each change: a timer armed for an older state does nothing
+    double decided_s = 0.0; // when the autoscaler asked for it (starting)
+    int outstanding = 0;    // requests routed to it and not yet done
+    bool added_by_autoscaler = false;
+  };
+  // The metric over the pods that serve (or drain), since `since` (a snapshot of their counters).
+  struct Snapshot {
+    double time_s = 0.0;
+    std::vector<PodLoad> loads;
+  };
+  double read_metric(LoadMetric metric, Snapshot& since) const;
+  template <class Then> void at(double time_s, Then then);
+  void poll();
+  void poll_rate_limit();
+  void scale_to(int replicas);
+  void set_state(std::size_t pod, State state);
+  void arm_failure(std::size_t pod);
+  void fail(std::size_t pod);
+  void leave_if_drained(std::size_t pod);
+  int replicas() const; // starting + serving + failed
+  void report() const;
+
+  const ServerGroup& group_;
+  int group_index_;
+  int first_pod_;
+  std::vector<Pod> pods_;
+  std::vector<PodState> states_;
+  std::vector<int> serving_;     // local indices of serving pods, in order
+  std::vector<int> outstanding_; // per local pod, for the balancer
+  OperationsRecorder& recorder_;
+  const bool* stopped_;
+  const bool* jobs_done_;
+  std::optional<AutoscalerPolicy> autoscaler_;
+  std::optional<ProxyBalancer> balancer_;
+  std::mt19937_64 proxy_rng_, failure_rng_;
+  Snapshot autoscaler_since_, limiter_since_;
+  bool limiting_ = false; // the rate limit's last reading was above its threshold
+  int wanted_ = 0;        // the Deployment's replica count, as last set
+};
+
+} // namespace sonicsim

@@ -1,0 +1,54 @@
+#include "sim/app/operations_printer.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace sonicsim {
+namespace {
+
+template <typename... Numbers> std::string format(const char* pattern, Numbers... numbers) {
+  char buffer[320];
+  std::snprintf(buffer, sizeof buffer, pattern, numbers...);
+  return buffer;
+}
+
+double as_double(std::uint64_t n) {
+  return static_cast<double>(n);
+}
+
+} // namespace
+
+void print_operations_lines(std::ostream& out, const OperationsSummary& operations) {
+  for (const auto& p : operations.pools) {
+    out << format("pool %-15s", p.group.c_str())
+        << format("%.2f pods serving on average, peak %d held (%s %d..%d); %.3g device-h held, %.3g for a "
+                  "static %d (%.0f %%)\n",
+                  p.mean_serving_replicas, p.peak_replicas, p.autoscaled ? "autoscaled" : "fixed",
+                  p.min_replicas, p.max_replicas, p.device_hours, p.static_peak_device_hours, p.peak_replicas,
+                  p.static_peak_device_hours > 0 ? 100.0 * p.device_hours / p.static_peak_device_hours : 0.0);
+    if (p.autoscaled)
+      out << format("                    %d pods added, %d removed", p.scale_ups, p.scale_downs)
+          << (p.first_scale_up_serving_s ? format("; the first added asked for at %.0f s, serving at %.0f s",
+                                                  *p.first_scale_up_decided_s, *p.first_scale_up_serving_s)
+                                         : std::string())
+          << "\n";
+    if (p.pod_failures > 0) out << format("                    %d pod failures\n", p.pod_failures);
+    if (p.cost_usd)
+      out << format("                    cost %.2f USD at the scenario's prices\n", *p.cost_usd);
+  }
+  const EventOutcomes& e = operations.events;
+  out << format(
+      "event outcomes      %.0f started: %.0f completed, %.0f after a retry, %.0f with the fallback, "
+      "%.0f failed refused, %.0f failed timed out, %.0f in progress at the end\n",
+      as_double(e.started), as_double(e.completed), as_double(e.completed_after_retry),
+      as_double(e.completed_with_fallback), as_double(e.failed_rejected), as_double(e.failed_timed_out),
+      as_double(e.in_progress_at_end));
+  out << format(
+      "requests            %.0f timed out, %.0f refused by a proxy, %.0f to the fallback, %.0f lost in "
+      "failed pods; %.0f clients refused\n",
+      as_double(operations.requests_timed_out), as_double(operations.requests_refused),
+      as_double(operations.requests_to_fallback), as_double(operations.requests_lost),
+      as_double(operations.clients_refused));
+}
+
+} // namespace sonicsim

@@ -1,0 +1,54 @@
+#include "sim/metrics/operations_echo.hpp"
+
+namespace sonicsim {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// A threshold's key carries the unit of its metric: seconds for a queue time.
+const char* threshold_key(LoadMetric metric) {
+  return metric == LoadMetric::queue_time_per_batch ? "threshold_s" : "threshold";
+}
+
+} // namespace
+
+void add_group_operations(json& group_echo, const ServerGroup& group) {
+  if (const auto& a = group.autoscaler)
+    group_echo["autoscaler"] = {{"min", a->min_replicas},
+                                {"max", a->max_replicas},
+                                {"metric", load_metric_name(a->metric)},
+                                {threshold_key(a->metric), a->threshold},
+                                {"poll_interval_s", a->poll_interval_s},
+                                {"tolerance", a->tolerance},
+                                {"step", a->step},
+                                {"scale_up_window_s", a->scale_up_window_s},
+                                {"scale_down_window_s", a->scale_down_window_s},
+                                {"startup_delay_s", a->startup_delay_s}};
+  if (const auto& f = group.failures) {
+    json schedule = json::array();
+    for (const auto& s : f->scheduled)
+      schedule.push_back({{"at_s", s.at_s}, {"pod", s.pod}});
+    group_echo["failures"] = {
+        {"schedule", schedule},
+        {"mean_time_between_s", f->mean_time_between_s ? json(*f->mean_time_between_s) : json(nullptr)},
+        {"restart_delay_s", f->restart_delay_s}};
+  }
+  if (const auto& p = group.proxy) {
+    json proxy{{"balancing", proxy_balancing_name(p->balancing)}, {"choice_count", p->choice_count}};
+    if (const auto& r = p->rate_limit)
+      proxy["rate_limit"] = {
+          {"metric", load_metric_name(r->metric)},
+          {threshold_key(r->metric), r->threshold},
+          {"poll_interval_s", r->poll_interval_s},
+          {"refuse", r->refuse == RateLimit::Refuse::requests ? "requests" : "new_clients"}};
+    group_echo["proxy"] = proxy;
+  }
+}
+
+void add_client_operations(json& client_echo, const ClientSettings& client) {
+  if (client.timeout_s) client_echo["timeout_s"] = *client.timeout_s;
+  if (client.retry_other_server) client_echo["retry_on"] = "other";
+  if (!client.fallback_group.empty()) client_echo["fallback"] = client.fallback_group;
+}
+
+} // namespace sonicsim

@@ -1,0 +1,93 @@
+#include "sim/metrics/operations_json.hpp"
+
+namespace sonicsim {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json optional_number(const std::optional<double>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+std::optional<double> optional_from(const json& in, const char* key) {
+  if (!in.contains(key) || in.at(key).is_null()) return std::nullopt;
+  return in.at(key).get<double>();
+}
+
+} // namespace
+
+json operations_to_json(const OperationsSummary& operations) {
+  json pools = json::array();
+  for (const auto& p : operations.pools)
+    pools.push_back({{"group", p.group},
+                     {"autoscaled", p.autoscaled},
+                     {"min_replicas", p.min_replicas},
+                     {"max_replicas", p.max_replicas},
+                     {"peak_replicas", p.peak_replicas},
+                     {"mean_serving_replicas", p.mean_serving_replicas},
+                     {"device_hours", p.device_hours},
+                     {"static_peak_device_hours", p.static_peak_device_hours},
+                     {"pod_hours", p.pod_hours},
+                     {"pods_added", p.scale_ups},
+                     {"pods_removed", p.scale_downs},
+                     {"pod_failures", p.pod_failures},
+                     {"first_scale_up_decided_s", optional_number(p.first_scale_up_decided_s)},
+                     {"first_scale_up_serving_s", optional_number(p.first_scale_up_serving_s)},
+                     {"cost_usd", optional_number(p.cost_usd)}});
+  const EventOutcomes& e = operations.events;
+  return {{"pools", pools},
+          {"events",
+           {{"started", e.started},
+            {"completed", e.completed},
+            {"completed_after_retry", e.completed_after_retry},
+            {"completed_with_fallback", e.completed_with_fallback},
+            {"failed_rejected", e.failed_rejected},
+            {"failed_timed_out", e.failed_timed_out},
+            {"in_progress_at_end", e.in_progress_at_end}}},
+          {"requests",
+           {{"timed_out", operations.requests_timed_out},
+            {"refused", operations.requests_refused},
+            {"to_fallback", operations.requests_to_fallback},
+            {"lost_in_failed_pods", operations.requests_lost}}},
+          {"clients_refused", operations.clients_refused}};
+}
+
+OperationsSummary operations_from_json(const json& in) {
+  OperationsSummary out;
+  for (const auto& p : in.at("pools")) {
+    PoolSummary s;
+    s.group = p.at("group").get<std::string>();
+    s.autoscaled = p.at("autoscaled").get<bool>();
+    s.min_replicas = p.at("min_replicas").get<int>();
+    s.max_replicas = p.at("max_replicas").get<int>();
+    s.peak_replicas = p.at("peak_replicas").get<int>();
+    s.mean_serving_replicas = p.at("mean_serving_replicas").get<double>();
+    s.device_hours = p.at("device_hours").get<double>();
+    s.static_peak_device_hours = p.at("static_peak_device_hours").get<double>();
+    s.pod_hours = p.at("pod_hours").get<double>();
+    s.scale_ups = p.at("pods_added").get<int>();
+    s.scale_downs = p.at("pods_removed").get<int>();
+    s.pod_failures = p.at("pod_failures").get<int>();
+    s.first_scale_up_decided_s = optional_from(p, "first_scale_up_decided_s");
+    s.first_scale_up_serving_s = optional_from(p, "first_scale_up_serving_s");
+    s.cost_usd = optional_from(p, "cost_usd");
+    out.pools.push_back(s);
+  }
+  const json& e = in.at("events");
+  out.events.started = e.at("started").get<std::uint64_t>();
+  out.events.completed = e.at("completed").get<std::uint64_t>();
+  out.events.completed_after_retry = e.at("completed_after_retry").get<std::uint64_t>();
+  out.events.completed_with_fallback = e.at("completed_with_fallback").get<std::uint64_t>();
+  out.events.failed_rejected = e.at("failed_rejected").get<std::uint64_t>();
+  out.events.failed_timed_out = e.at("failed_timed_out").get<std::uint64_t>();
+  out.events.in_progress_at_end = e.at("in_progress_at_end").get<std::uint64_t>();
+  const json& r = in.at("requests");
+  out.requests_timed_out = r.at("timed_out").get<std::uint64_t>();
+  out.requests_refused = r.at("refused").get<std::uint64_t>();
+  out.requests_to_fallback = r.at("to_fallback").get<std::uint64_t>();
+  out.requests_lost = r.at("lost_in_failed_pods").get<std::uint64_t>();
+  out.clients_refused = in.at("clients_refused").get<std::uint64_t>();
+  return out;
+}
+
+} // namespace sonicsim

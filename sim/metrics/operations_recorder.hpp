@@ -1,0 +1,81 @@
+// Records what the operations of a run do (sim/scenario/operations.hpp): the pods each pooled group holds
+// and serves with over time, the autoscaler's polls, and what became of requests and events when servers
+// scaled, failed or refused. Exists only in runs whose scenario has operations, so a run without them pays
+// nothing and writes what it wrote before. Pure code, fed by the server pools and the jobs.
+#pragma once
+
+#include "sim/metrics/operations_summary.hpp"
+#include "sim/metrics/time_bins.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <iosfwd>
+#include <vector>
+
+namespace sonicsim {
+
+// How an event ended, as the client saw it (OperationsSummary's EventOutcomes).
+enum class EventOutcome {
+  completed,
+  completed_after_retry,
+  completed_with_fallback,
+  failed_rejected,
+  failed_timed_out
+};
+
+class OperationsRecorder {
+public:
+  // A scenario has operations: a group with an autoscaler, failures or a proxy, or a client timeout or
+  // fallback.
+  static bool wanted(const Scenario& scenario);
+  OperationsRecorder(const Scenario& scenario, double bin_width_s);
+
+  // Group `group` now holds `held` pods (starting, serving, draining or failed), `serving` of them serving.
+  void pods_changed(int group, double now_s, int serving, int held);
+  // The autoscaler's poll: the metric it read and the replica count it decided.
+  void polled(int group, double now_s, double metric);
+  void scaled(int group, double now_s, int pods_added, int pods_removed);
+  // A pod the autoscaler asked for at decided_s serves from now_s.
+  void scale_up_serving(int group, double decided_s, double now_s);
+  void pod_failed(int group) { ++pools_[static_cast<std::size_t>(group)].summary.pod_failures; }
+
+  void request_timed_out() { ++summary_.requests_timed_out; }
+  void request_refused() { ++summary_.requests_refused; }
+  void request_to_fallback() { ++summary_.requests_to_fallback; }
+  void client_refused() { ++summary_.clients_refused; }
+  void request_lost() { ++summary_.requests_lost; }
+  void event_started() { ++summary_.events.started; }
+  void event_ended(EventOutcome outcome);
+
+  // Pod-seconds group `group` held between two times; none for a group whose pods are fixed. A pooled
+  // group's utilisation is of the pods it held, not of its maximum.
+  std::optional<double> held_pod_s(int group, double start_s, double end_s) const;
+  // The held and serving pods are integrated up to end_s (call once, when the run has ended).
+  void finish(double end_s);
+  // group_device_busy_s: per group, busy device-seconds over the run.
+  OperationsSummary summarize(double end_s) const;
+  // timeseries.csv's columns for the pooled groups: GROUP_replicas_serving, GROUP_replicas_held (mean pods
+  // over the row) and, with an autoscaler, GROUP_autoscaler_METRIC (the mean of the polls in the row, empty
+  // without one; queue_time_per_batch_s in seconds) and GROUP_autoscaler_threshold (in the same unit).
+  void write_timeseries_header(std::ostream& out) const;
+  void write_timeseries_row(std::ostream& out, double start_s, double end_s) const;
+
+private:
+  struct Pool {
+    int group = 0;
+    double devices_per_pod = 0.0;
+    std::optional<AutoscalerSettings> autoscaler;
+    int serving = 0, held = 0;
+    double since_s = 0.0;
+    TimeBins serving_s, held_s, metric_sum, polls;
+    PoolSummary summary;
+    Pool(double bin_width_s)
+        : serving_s(bin_width_s), held_s(bin_width_s), metric_sum(bin_width_s), polls(bin_width_s) {}
+  };
+  Pool* pool(int group);
+  const Scenario& scenario_;
+  std::vector<Pool> pools_; // per server group; only pooled groups are reported
+  OperationsSummary summary_;
+  bool finished_ = false;
+};
+
+} // namespace sonicsim

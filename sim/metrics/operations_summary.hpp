@@ -1,0 +1,56 @@
+// What a run with operations (sim/scenario/operations.hpp) reports beyond the rest: each pooled group's
+// replicas and device-hours, and what became of every request and event when servers scaled, failed or
+// refused. Plain data; summary.json's `operations` section.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+struct PoolSummary {
+  std::string group;
+  bool autoscaled = false;
+  int min_replicas = 0, max_replicas = 0; // the autoscaler's bounds; the group's pods without one
+  int peak_replicas = 0;                  // the most pods held at once (starting, serving, draining, failed)
+  double mean_serving_replicas = 0.0;     // over the run
+  // Device-hours held (a pod holds its devices from its start-up to its leaving, failed time included),
+  // and what a static deployment of the peak size would have held over the same time.
+  double device_hours = 0.0;
+  double static_peak_device_hours = 0.0;
+  double pod_hours = 0.0;
+  int scale_ups = 0, scale_downs = 0; // pods added and removed by the autoscaler
+  int pod_failures = 0;
+  // The first time a pod the autoscaler added began to serve, and when it was asked for; none without.
+  std::optional<double> first_scale_up_decided_s, first_scale_up_serving_s;
+  std::optional<double> cost_usd; // device-hours and pod-hours at costs: prices, when given
+};
+
+// Every event started ends as exactly one of these, or is still going when the run stops; warm-up events
+// included, since none may be lost.
+struct EventOutcomes {
+  std::uint64_t started = 0;
+  std::uint64_t completed = 0;               // every request answered at its first try
+  std::uint64_t completed_after_retry = 0;   // a request needed another try
+  std::uint64_t completed_with_fallback = 0; // a request was served by the fallback server
+  std::uint64_t failed_rejected = 0;         // a request refused more often than the client retries
+  std::uint64_t failed_timed_out = 0;        // a request unanswered within the timeout, tries spent
+  std::uint64_t in_progress_at_end = 0;      // started and not ended when the run stopped
+  std::uint64_t ended() const {
+    return completed + completed_after_retry + completed_with_fallback + failed_rejected + failed_timed_out;
+  }
+};
+
+struct OperationsSummary {
+  std::vector<PoolSummary> pools;
+  EventOutcomes events;
+  std::uint64_t requests_timed_out = 0;   // given up by their client after workload.client.timeout
+  std::uint64_t requests_refused = 0;     // by a proxy: rate limit, or no serving pod
+  std::uint64_t requests_to_fallback = 0; // sent to the fallback server
+  std::uint64_t clients_refused = 0;      // jobs refused at connection by a rate limit (then on fallback)
+  std::uint64_t requests_lost = 0;        // in a pod when it failed
+};
+
+} // namespace sonicsim

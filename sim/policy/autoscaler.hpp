@@ -1,0 +1,35 @@
+// The autoscaler's decision, as KEDA and the Kubernetes HPA make it for SuperSONIC: a metric read every poll
+// against a threshold, turned into a replica count. Pure code: a sequence of (time, metric, replicas) in, a
+// sequence of replica counts out; the server pool (sim/actors/server_pool.hpp) carries the counts out.
+#pragma once
+
+#include "sim/scenario/operations.hpp"
+
+#include <deque>
+
+namespace sonicsim {
+
+class AutoscalerPolicy {
+public:
+  explicit AutoscalerPolicy(const AutoscalerSettings& settings);
+  // The Deployment's replica count after the poll at `now_s` that read `metric`, with `replicas` in the
+  // Deployment now (starting, serving and failed pods alike: the Deployment's spec, as the HPA reads it).
+  //   1. raw = ceil(replicas x metric / threshold), or replicas while |metric / threshold - 1| <= tolerance;
+  //      then clamped to min..max;
+  //   2. stabilisation (the HPA's): a rise goes only to the lowest raw count of the scale-up window, a fall
+  //      only to the highest of the scale-down window (both windows include this poll);
+  //   3. at most `step` pods more or fewer than `replicas`, and min..max.
+  int decide(double now_s, double metric, int replicas);
+  // The raw count of step 1, for reports.
+  int raw_recommendation(double metric, int replicas) const;
+
+private:
+  struct Recommendation {
+    double at_s = 0.0;
+    int replicas = 0;
+  };
+  AutoscalerSettings settings_;
+  std::deque<Recommendation> history_; // recommendations within the longer stabilisation window
+};
+
+} // namespace sonicsim

@@ -1,0 +1,102 @@
+// The operations side of a scenario: how the pool of servers changes in time (an autoscaler, failures), the
+// proxy in front of a group's servers (balancing per request, a rate limit), and what the client does when a
+// request fails (timeout, retries, fallback). Everything here is off by default: a scenario without these
+// keys runs exactly as before. SuperSONIC (arXiv:2506.20657) is the deployment these settings describe:
+// Triton servers behind an Envoy proxy, scaled by KEDA on a Prometheus metric.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+// What the autoscaler and the rate limiter read about a group's servers (their Prometheus query).
+enum class LoadMetric {
+  // Triton's queue time per executed batch over the poll interval, in seconds: SuperSONIC's default,
+  // rate(nv_inference_queue_duration_us) / rate(nv_inference_exec_count), summed over the group's servers.
+  queue_time_per_batch,
+  device_utilisation, // busy device-seconds / (devices x interval) over the ready servers, a fraction
+  queue_length,       // requests waiting, per ready server, at the poll
+};
+
+inline const char* load_metric_name(LoadMetric metric) {
+  switch (metric) {
+  case LoadMetric::device_utilisation:
+    return "device_utilisation";
+  case LoadMetric::queue_length:
+    return "queue_length";
+  case LoadMetric::queue_time_per_batch:
+    break;
+  }
+  return "queue_time_per_batch";
+}
+
+// KEDA's ScaledObject with the Kubernetes HPA's behaviour, as SuperSONIC sets them
+// (helm/supersonic/templates/ keda/so.yaml): every poll, desired = ceil(replicas x metric / threshold),
+// unchanged while metric / threshold is within 1 +- tolerance; a scale-up takes the lowest desired count of
+// its stabilisation window and a scale-down the highest of its own; at most `step` pods are added or removed
+// per poll; min..max.
+struct AutoscalerSettings {
+  int min_replicas = 1;
+  int max_replicas = 1;
+  LoadMetric metric = LoadMetric::queue_time_per_batch;
+  double threshold = 0.1;       // in the metric's unit; default 100 ms (SuperSONIC's serverLoadThreshold)
+  double poll_interval_s = 30;  // KEDA's pollingInterval; the metric is averaged over it
+  double tolerance = 0.1;       // the HPA's default
+  int step = 1;                 // pods per poll (SuperSONIC's stepsize)
+  double scale_up_window_s = 0; // stabilisation windows
+  double scale_down_window_s = 120;
+  double startup_delay_s = 240; // from the decision to serving: node start and model load (240-300 s seen)
+};
+
+// A server pod failing (a crash, or a cloud VM preempted) and restarting after `restart_delay`: requests in
+// it are lost and their clients learn it by their timeout. At given times (`at`, on a given pod of the group)
+// and/or at random (each serving pod fails after an exponential time of mean `mean_time_between`).
+struct PodFailures {
+  struct Scheduled {
+    double at_s = 0.0;
+    int pod = 0; // within the group
+  };
+  std::vector<Scheduled> scheduled;
+  std::optional<double> mean_time_between_s;
+  double restart_delay_s = 300; // until it serves again, model load included
+};
+
+// Envoy in front of a group's servers (SuperSONIC's proxy): each request goes to a serving pod (not one
+// starting, draining or failed) chosen by the policy.
+enum class ProxyBalancing {
+  round_robin,   // the serving pods in turn
+  least_request, // Envoy's: the fewest requests outstanding among `choice_count` pods drawn at random
+  random,
+};
+
+inline const char* proxy_balancing_name(ProxyBalancing policy) {
+  switch (policy) {
+  case ProxyBalancing::round_robin:
+    return "round_robin";
+  case ProxyBalancing::random:
+    return "random";
+  case ProxyBalancing::least_request:
+    break;
+  }
+  return "least_request";
+}
+
+// SuperSONIC's Prometheus-based rate limiter: while the group's metric is above the threshold, the proxy
+// refuses new clients (a job starting its connection) or every request.
+struct RateLimit {
+  enum class Refuse { new_clients, requests };
+  LoadMetric metric = LoadMetric::queue_time_per_batch;
+  double threshold = 0.1;
+  double poll_interval_s = 30; // how often the proxy's query is evaluated
+  Refuse refuse = Refuse::new_clients;
+};
+
+struct ProxySettings {
+  ProxyBalancing balancing = ProxyBalancing::least_request; // SuperSONIC's default
+  int choice_count = 2;                                     // least_request only; Envoy's default
+  std::optional<RateLimit> rate_limit;
+};
+
+} // namespace sonicsim

@@ -1,0 +1,216 @@
+// Readers of the operations keys (sim/scenario/operations.hpp): a server group's autoscaler, failures and
+// proxy, and the checks that tie them to the rest of the scenario.
+#include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/yaml_values.hpp"
+
+#include <algorithm>
+
+namespace sonicsim::detail {
+namespace {
+
+LoadMetric read_metric(const Cursor& c) {
+  const std::string name = read_choice(c, {"queue_time_per_batch", "device_utilisation", "queue_length"});
+  return name == "device_utilisation" ? LoadMetric::device_utilisation
+         : name == "queue_length"     ? LoadMetric::queue_length
+                                      : LoadMetric::queue_time_per_batch;
+}
+
+// A threshold in the metric's unit: a duration for queue time, a fraction for utilisation, requests for
+// queue length.
+double read_threshold(const Cursor& c, LoadMetric metric) {
+  switch (metric) {
+  case LoadMetric::device_utilisation: {
+    const double f = read_number(c);
+    require(c, f > 0.0 && f <= 1.0, "a utilisation above 0 and at most 1, e.g. 0.8");
+    return f;
+  }
+  case LoadMetric::queue_length: {
+    const double n = read_number(c);
+    require(c, n > 0.0 && n <= 1e6, "requests waiting per server, above 0, e.g. 10");
+    return n;
+  }
+  case LoadMetric::queue_time_per_batch:
+    break;
+  }
+  const double s = read_duration_s(c);
+  require(c, s > 0.0 && s <= 3600.0, "a queue time above 0 and at most 1h, e.g. \"20ms\"");
+  return s;
+}
+
+// A positive duration of at most a day, for intervals and delays of the operations loop.
+double read_interval_s(const Cursor& c, const std::string& example, double minimum_s = 1e-3) {
+  const double s = read_duration_s(c);
+  require(c, s >= minimum_s && s <= 86400.0,
+          "a duration between " + std::string(minimum_s > 0 ? "1ms" : "0") + " and 24h, e.g. \"" + example +
+              "\"");
+  return s;
+}
+
+AutoscalerSettings read_autoscaler(const Cursor& c) {
+  AutoscalerSettings a;
+  require(c, c["max"].present(), "an autoscaler with at least max, e.g. {min: 1, max: 11}");
+  if (c["min"].present()) a.min_replicas = read_int(c["min"], 1, 10'000);
+  a.max_replicas = read_int(c["max"], a.min_replicas, 10'000);
+  if (c["metric"].present()) a.metric = read_metric(c["metric"]);
+  if (c["threshold"].present()) {
+    a.threshold = read_threshold(c["threshold"], a.metric);
+  } else if (a.metric != LoadMetric::queue_time_per_batch) {
+    c.fail("missing key 'threshold': the default (100ms) is a queue time; metric " +
+           std::string(load_metric_name(a.metric)) + " needs its own");
+  }
+  if (c["poll_interval"].present()) a.poll_interval_s = read_interval_s(c["poll_interval"], "30s", 0.1);
+  if (c["tolerance"].present()) {
+    a.tolerance = read_number(c["tolerance"]);
+    require(c["tolerance"], a.tolerance >= 0.0 && a.tolerance < 1.0, "a fraction in [0, 1), e.g. 0.1");
+  }
+  if (c["step"].present()) a.step = read_int(c["step"], 1, 10'000);
+  if (c["scale_up_window"].present()) a.scale_up_window_s = read_interval_s(c["scale_up_window"], "0s", 0);
+  if (c["scale_down_window"].present())
+    a.scale_down_window_s = read_interval_s(c["scale_down_window"], "120s", 0);
+  if (c["startup_delay"].present()) a.startup_delay_s = read_interval_s(c["startup_delay"], "240s", 0);
+  return a;
+}
+
+PodFailures read_failures(const Cursor& c, int pods) {
+  PodFailures f;
+  if (const Cursor schedule = c["schedule"]; schedule.present()) {
+    require(schedule, schedule.node().IsSequence() && schedule.node().size() > 0,
+            "a non-empty list of {at: TIME, pod: N}");
+    for (std::size_t i = 0; i < schedule.node().size(); ++i) {
+      const Cursor entry = schedule[i];
+      require(entry, entry["at"].present(), "an entry with at, e.g. {at: 2h, pod: 0}");
+      PodFailures::Scheduled s;
+      s.at_s = read_duration_s(entry["at"]);
+      require(entry["at"], s.at_s >= 0.0, "a time >= 0, e.g. \"2h\"");
+      if (entry["pod"].present()) s.pod = read_int(entry["pod"], 0, pods - 1);
+      f.scheduled.push_back(s);
+    }
+    std::stable_sort(f.scheduled.begin(), f.scheduled.end(),
+                     [](const auto& a, const auto& b) { return a.at_s < b.at_s; });
+  }
+  if (c["mean_time_between"].present()) {
+    f.mean_time_between_s = read_duration_s(c["mean_time_between"]);
+    require(c["mean_time_between"], *f.mean_time_between_s >= 1.0,
+            "a mean time of at least 1s, e.g. \"24h\"");
+  }
+  require(c, !f.scheduled.empty() || f.mean_time_between_s,
+          "failures with a schedule, a mean_time_between, or both");
+  if (c["restart_delay"].present()) f.restart_delay_s = read_interval_s(c["restart_delay"], "300s", 0);
+  return f;
+}
+
+ProxySettings read_proxy(const Cursor& c) {
+  ProxySettings p;
+  if (c["balancing"].present()) {
+    const std::string name = read_choice(c["balancing"], {"least_request", "round_robin", "random"});
+    p.balancing = name == "round_robin" ? ProxyBalancing::round_robin
+                  : name == "random"    ? ProxyBalancing::random
+                                        : ProxyBalancing::least_request;
+  }
+  if (c["choice_count"].present()) {
+    require(c["choice_count"], p.balancing == ProxyBalancing::least_request,
+            "no choice_count with balancing " + std::string(proxy_balancing_name(p.balancing)) +
+                ": it is least_request's number of pods drawn");
+    p.choice_count = read_int(c["choice_count"], 2, 10'000);
+  }
+  if (const Cursor limit = c["rate_limit"]; limit.present()) {
+    RateLimit r;
+    if (limit["metric"].present()) r.metric = read_metric(limit["metric"]);
+    require(limit, limit["threshold"].present(), "a rate_limit with a threshold, e.g. {threshold: 20ms}");
+    r.threshold = read_threshold(limit["threshold"], r.metric);
+    if (limit["poll_interval"].present())
+      r.poll_interval_s = read_interval_s(limit["poll_interval"], "30s", 0.1);
+    if (limit["refuse"].present())
+      r.refuse = read_choice(limit["refuse"], {"new_clients", "requests"}) == "requests"
+                     ? RateLimit::Refuse::requests
+                     : RateLimit::Refuse::new_clients;
+    p.rate_limit = r;
+  }
+  return p;
+}
+
+} // namespace
+
+void read_group_operations(const Cursor& c, ServerGroup& g) {
+  const bool any = c["autoscaler"].present() || c["failures"].present() || c["proxy"].present();
+  if (any && g.on_client_nodes)
+    c.fail("no autoscaler, failures or proxy on a group on_client_nodes: its servers are the jobs' own");
+  if (c["autoscaler"].present()) {
+    if (c["pods"].present())
+      c["pods"].fail("no pods with an autoscaler: the group has autoscaler.max pods, of which "
+                     "autoscaler.min serve at the start");
+    g.autoscaler = read_autoscaler(c["autoscaler"]);
+    g.pods = g.autoscaler->max_replicas;
+  }
+  if (c["failures"].present()) g.failures = read_failures(c["failures"], g.pods);
+  if (c["proxy"].present()) g.proxy = read_proxy(c["proxy"]);
+}
+
+ClientSettings read_client_operations(const Cursor& c, ClientSettings client) {
+  if (c["timeout"].present()) client.timeout_s = read_interval_s(c["timeout"], "10s");
+  if (c["retry_on"].present())
+    client.retry_other_server = read_choice(c["retry_on"], {"same", "other"}) == "other";
+  if (c["fallback"].present()) client.fallback_group = read_string(c["fallback"]);
+  return client;
+}
+
+} // namespace sonicsim::detail
+
+namespace sonicsim::detail {
+
+void check_operations(const Cursor& root, Scenario& s) {
+  const Cursor groups = root["platform"]["server_groups"];
+  bool behind_proxy = false;
+  for (const auto& [name, model] : s.models) {
+    for (const auto& group_name : model.deploy.groups) {
+      const ServerGroup* group = s.platform.group(group_name);
+      if (!group || !group->pooled()) continue;
+      behind_proxy = behind_proxy || group->proxy.has_value();
+      const Cursor deploy = root["models"][name]["deploy"];
+      // The pool routes each request among the group's serving pods; a second group or a per-connection
+      // balancer would contradict it.
+      if (model.deploy.groups.size() != 1)
+        deploy["groups"].fail(
+            "group '" + group_name +
+            "' alone: it has an autoscaler, failures or a proxy, whose pool of serving pods "
+            "takes every request of the model");
+      if (deploy["load_balancer"].present())
+        deploy["load_balancer"].fail("no load_balancer for a model on group '" + group_name +
+                                     "': its proxy (or the pool, without one) chooses the pod per request");
+    }
+  }
+  const ClientSettings& client = s.workload.client;
+  for (const auto& group : s.platform.server_groups)
+    if (group.failures && !client.timeout_s)
+      groups[group.name]["failures"].fail(
+          "failures need workload.client.timeout: a request lost in a failed server is noticed only by its "
+          "client's timeout (SonicTriton's is 10s)");
+  const Cursor client_cursor = root["workload"]["client"];
+  if (client.retry_other_server && !behind_proxy)
+    client_cursor["retry_on"].fail(
+        "retry_on: other needs a model behind a proxy (server_groups.NAME.proxy), "
+        "which picks another server; without one a job's requests have one server");
+  if (client.fallback_group.empty()) return;
+  const ServerGroup* fallback = s.platform.group(client.fallback_group);
+  if (!fallback || !fallback->on_client_nodes)
+    client_cursor["fallback"].fail(
+        "a server group on_client_nodes (a local Triton server on each job's node), "
+        "e.g. platform.server_groups.fallback: {on_client_nodes: true, devices: "
+        "{count: 0}, host_cores: 4}");
+  const std::string curve = fallback->devices_per_pod > 0 ? fallback->device_type : cpu_device_type;
+  for (const auto& module : s.workload.pipeline) {
+    if (!module.served()) continue;
+    const Model& model = s.models.at(module.model);
+    if (std::find(model.deploy.groups.begin(), model.deploy.groups.end(), fallback->name) !=
+        model.deploy.groups.end())
+      client_cursor["fallback"].fail(
+          "a group that does not serve model '" + module.model +
+          "' already: the fallback is where its requests go when its servers fail");
+    if (!model.throughput_by_device.count(curve))
+      client_cursor["fallback"].fail("model '" + module.model + "' to have a throughput curve for " + curve +
+                                     " (models." + module.model + ".throughput." + curve +
+                                     "): the fallback group runs it there");
+  }
+}
+
+} // namespace sonicsim::detail

@@ -1,0 +1,204 @@
+// Operations (sim/scenario/operations.hpp) on scenarios small enough to follow by hand: one model whose batch
+// of one inference takes exactly 1 s on a T4 (throughput 1/s at batch 1), one request per event, no network
+// time to speak of (RTT 0, 1-byte requests: transfers of nanoseconds), so every time below is a sum of whole
+// seconds, poll intervals and configured delays.
+#include "simulate.hpp"
+
+#include "sim/text/csv.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using sonicsim::testing::read_text;
+using sonicsim::testing::run_sonicsim;
+using sonicsim::testing::simulate_text;
+
+namespace {
+
+const char* const unit_model = R"(
+models:
+  unit:
+    input_bytes_per_inference: "1B"
+    output_bytes_per_inference: "1B"
+    throughput:
+      T4: {points: [[1, 1], [2, 2]]}
+      CPU: {points: [[1, 0.25], [2, 0.5]]}
+    triton: {max_batch_size: 1}
+    deploy: {groups: [gpu]}
+)";
+
+std::string scenario(const std::string& platform, const std::string& workload) {
+  return "seed: 1\nplatform:\n  wan: {rtt: \"0s\"}\n  network: {tcp_window: \"0B\"}\n" + platform +
+         unit_model + "workload:\n" + workload +
+         "  pipeline:\n    - {name: infer, type: remote_inference, model: unit, inferences: 1, max_batch: "
+         "1}\n"
+         "output: {precision: off, timeseries_interval: \"1s\"}\n";
+}
+
+// Every event started ended as one outcome, or was still going when the run stopped.
+void check_outcomes_add_up(const sonicsim::RunSummary& summary) {
+  REQUIRE(summary.operations.has_value());
+  const auto& e = summary.operations->events;
+  CHECK(e.started == e.ended() + e.in_progress_at_end);
+}
+
+} // namespace
+
+TEST_CASE(
+    "operations: a step in load raises the replicas at the first poll above the threshold, serving after "
+    "the start-up delay") {
+  // One job until 100 s, four from then on (campaign cap). Polls every 30.5 s; threshold 1 s of queue time
+  // per batch. Before 100 s nothing waits: the metric is 0. The poll at 122 s reads [91.5, 122]: ~8 batches
+  // that waited nothing, then the four jobs queue behind each other on the one pod (waits 0, 1, 2, then 3 s
+  // per batch): ~60 s of waiting over ~30 batches, 2 s per batch, twice the threshold: one pod more (one step
+  // per poll), asked for at 122 s and serving 60 s (startup_delay) later, at 182 s. At 152.5 s the four jobs
+  // still wait 3 s per batch: the third pod, and no more (max 3).
+  const std::string yaml = scenario(R"(  server_groups:
+    gpu:
+      devices: {type: T4, count: 1}
+      autoscaler: {min: 1, max: 3, threshold: "1s", poll_interval: "30.5s", startup_delay: "60s"}
+)",
+                                    R"(  jobs: 4
+  events_per_job: 1000
+  campaign:
+    max_concurrent: [{from: "0s", jobs: 1}, {from: "100s", jobs: 4}]
+    window: "400s"
+)");
+  const auto summary = simulate_text(yaml, "ops_step");
+  REQUIRE(summary.operations.has_value());
+  REQUIRE(summary.operations->pools.size() == 1);
+  const auto& pool = summary.operations->pools.front();
+  REQUIRE(pool.first_scale_up_decided_s.has_value());
+  CHECK(*pool.first_scale_up_decided_s == doctest::Approx(122.0));
+  CHECK(*pool.first_scale_up_serving_s == doctest::Approx(182.0));
+  CHECK(pool.scale_ups == 2);
+  CHECK(pool.peak_replicas == 3);
+  check_outcomes_add_up(summary);
+}
+
+TEST_CASE("operations: scale-down waits for its stabilisation window and drains without losing a request") {
+  // Two jobs of 40 events on one pod: at the poll at 10.3 s the batches at 0..10 s waited 0, 1, 1, ... s
+  // (10 s over 11 batches, 0.91 s per batch against 0.5 s): a second pod, serving at once (startup 0).
+  // Least request then gives each job its own pod and nothing waits: the raw recommendation is 1 at 20.6,
+  // 30.9 and 41.2 s, but the scale-down window (30 s) holds the 2 of 10.3 s until 41.2 s (window [11.2,
+  // 41.2]). At 41.2 s pod 1 stops taking requests with its job's batch of 41-42 s in it: it is held until
+  // that batch is answered at 42 s, then leaves. Nothing is lost: all 80 events complete.
+  const std::string yaml = scenario(R"(  server_groups:
+    gpu:
+      devices: {type: T4, count: 1}
+      autoscaler: {min: 1, max: 2, threshold: "0.5s", poll_interval: "10.3s", startup_delay: "0s",
+                   scale_down_window: "30s"}
+)",
+                                    "  jobs: 2\n  events_per_job: 40\n");
+  const std::string dir = "test_operations_scale_down";
+  const std::string file = dir + ".yaml";
+  std::ofstream(file) << yaml;
+  const auto result = run_sonicsim("run " + file + " -q --out " + dir);
+  REQUIRE(result.exit_code == 0);
+  const auto summary = sonicsim::testing::simulate_text(yaml, "ops_scale_down");
+  const auto& pool = summary.operations->pools.front();
+  CHECK(*pool.first_scale_up_decided_s == doctest::Approx(10.3));
+  CHECK(*pool.first_scale_up_serving_s == doctest::Approx(10.3));
+  CHECK(pool.scale_ups == 1);
+  CHECK(pool.scale_downs == 1);
+  CHECK(summary.operations->events.completed == 80);
+  CHECK(summary.operations->requests_lost == 0);
+  check_outcomes_add_up(summary);
+  // The time series, 1 s rows: serving falls within [41, 42) (2 for 0.2 s, 1 for 0.8 s: 1.2 on average);
+  // held stays 2 until the draining pod's batch ends at 42 s.
+  std::istringstream csv(read_text(dir + "/timeseries.csv"));
+  std::string line;
+  std::getline(csv, line);
+  const auto header = sonicsim::split_csv_line(line);
+  const auto column = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const std::size_t serving = column("gpu_replicas_serving"), held = column("gpu_replicas_held");
+  REQUIRE(held < header.size());
+  std::map<double, std::pair<double, double>> replicas; // time -> (serving, held)
+  while (std::getline(csv, line)) {
+    const auto fields = sonicsim::split_csv_line(line);
+    replicas[std::stod(fields.at(0))] = {std::stod(fields.at(serving)), std::stod(fields.at(held))};
+  }
+  CHECK(replicas.at(40.0).first == doctest::Approx(2.0));
+  CHECK(replicas.at(41.0).first == doctest::Approx(1.2));
+  CHECK(replicas.at(41.0).second == doctest::Approx(2.0));
+  CHECK(replicas.at(42.0).first == doctest::Approx(1.0));
+  CHECK(replicas.at(42.0).second == doctest::Approx(1.0).epsilon(1e-6));
+}
+
+TEST_CASE("operations: a server failure with a retry on another server loses no event and adds the timeout") {
+  // Two pods behind a least-request proxy, two jobs of 10 events: job 0 on pod 0, job 1 on pod 1. Pod 0
+  // fails at 5.5 s with job 0's batch of 5-6 s in it: the request is lost; its client gives up at 8 s (3 s
+  // timeout), retries at once on the other pod, where job 1's request of 8-9 s is ahead of it or just
+  // behind: the event lasts 3 s of timeout plus 1 or 2 s of service, 4 to 5 s instead of 1.
+  const std::string platform = R"(  server_groups:
+    gpu:
+      pods: 2
+      devices: {type: T4, count: 1}
+      proxy: {balancing: least_request}
+      failures: {schedule: [{at: "5.5s", pod: 0}], restart_delay: "100s"}
+)";
+  const std::string client =
+      "  jobs: 2\n  events_per_job: 10\n"
+      "  client: {timeout: \"3s\", retries: 1, retry_backoff: \"0s\", retry_on: other}\n";
+  const auto summary = simulate_text(scenario(platform, client), "ops_failure");
+  const auto& ops = *summary.operations;
+  CHECK(ops.pools.front().pod_failures == 1);
+  CHECK(ops.requests_lost == 1);
+  CHECK(ops.requests_timed_out == 1);
+  CHECK(ops.events.started == 20);
+  CHECK(ops.events.completed == 19);
+  CHECK(ops.events.completed_after_retry == 1);
+  CHECK(ops.events.ended() == 20);
+  CHECK(summary.event.max_s >= 4.0 - 1e-6);
+  CHECK(summary.event.max_s <= 5.0 + 1e-3);
+  check_outcomes_add_up(summary);
+
+  // Without a retry the event fails, by its timeout, and the counts still add up.
+  auto no_retry = client;
+  no_retry.replace(no_retry.find("retries: 1"), 10, "retries: 0");
+  no_retry.replace(no_retry.find(", retry_on: other"), 17, "");
+  const auto failed = simulate_text(scenario(platform, no_retry), "ops_failure_no_retry");
+  CHECK(failed.operations->events.failed_timed_out == 1);
+  CHECK(failed.operations->events.completed == 19);
+  CHECK(failed.events_failed == 1);
+  check_outcomes_add_up(failed);
+}
+
+TEST_CASE("operations: a rate limit with a CPU fallback keeps the refused jobs at the fallback's capacity") {
+  // One GPU pod (1 s per request) behind a proxy refusing new clients while more than 0.5 requests wait per
+  // server (polled every 4.5 s). Two jobs from 0 s keep one request waiting: from the poll at 4.5 s on, the
+  // limit refuses. The four jobs that start at 20 s are refused and run every request on their node's
+  // fallback server: one CPU instance at 4 s per request, 0.25 events/s per job. In the window (40-220 s):
+  // the GPU serves its two jobs 1 event/s, the fallbacks 4 x 0.25 = 1 event/s: 2 events/s.
+  const std::string yaml = scenario(R"(  node_cores: 2
+  server_groups:
+    gpu:
+      devices: {type: T4, count: 1}
+      proxy: {rate_limit: {metric: queue_length, threshold: 0.5, poll_interval: "4.5s", refuse: new_clients}}
+    local:
+      on_client_nodes: true
+      devices: {count: 0}
+      host_cores: 1
+)",
+                                    R"(  jobs: 6
+  events_per_job: 1000
+  client: {fallback: local}
+  campaign:
+    max_concurrent: [{from: "0s", jobs: 2}, {from: "20s", jobs: 6}]
+    window: "220s"
+    warmup: "40s"
+)");
+  const auto summary = simulate_text(yaml, "ops_rate_limit");
+  const auto& ops = *summary.operations;
+  CHECK(ops.clients_refused == 4);
+  // 2.0 events/s; the window's edges cut at most one event per job (6 events in 360): 2 %.
+  CHECK(summary.events_per_s == doctest::Approx(2.0).epsilon(0.02));
+  CHECK(ops.events.completed_with_fallback > 0);
+  check_outcomes_add_up(summary);
+}
