@@ -307,6 +307,7 @@ void JobClient::send(Sender& sender) {
     arrived(sender);
     return;
   }
+  if (wan_down(sender.sent_at_s)) return; // lost on the way: the timeout set above notices
   context_.flows.start(route->request_path, sender.input_bytes, [s = &sender, serial = sender.serial]() {
     // A try given up while its request was on the way is dropped (it never reaches the server).
     if (!s->job->context_.stopped && s->serial == serial) s->job->arrived(*s);
@@ -334,7 +335,9 @@ void JobClient::reply(Sender& sender) {
   if (request.rejection) context_.recorder.record_rejection(*request.rejection);
   sender.output_bytes = request.reply_bytes();
   const double now_s = sg4::Engine::get_clock();
-  if (const auto delay_s = request.reply_delay_s()) {
+  const auto delay_s = request.reply_delay_s();
+  if (!sender.route->on_node && wan_down(now_s - delay_s.value_or(0.0))) return; // lost: the timeout notices
+  if (delay_s) {
     reply_received(sender, now_s - *delay_s); // already received: the server told us after the delay
   } else {
     context_.flows.start(sender.route->response_path, sender.output_bytes,

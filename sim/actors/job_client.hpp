@@ -160,6 +160,9 @@ private:
   // A try failed (refused, or no answer within the timeout): retry, fall back, or fail the event.
   void try_failed(Sender& sender, bool timed_out);
   void timed_out(Sender& sender);
+  // The wide-area path is down at t_s (platform.wan.down): a request or reply crossing it then is lost,
+  // and counted so.
+  bool wan_down(double t_s);
   void refused(Sender& sender);
   // The sender's try is over: the pool's count of outstanding requests and the timeout timer are released.
   void try_ended(Sender& sender);

@@ -17,6 +17,12 @@ InferenceRequest* RequestStore::acquire() {
   return request;
 }
 
+bool JobClient::wan_down(double t_s) {
+  if (!scenario_.platform.wan.down_at(t_s)) return false;
+  context_.recorder.operations()->request_lost();
+  return true;
+}
+
 const JobClient::Route* JobClient::choose_route(Sender& sender) {
   const Connection& connection = *sender.thread->connection;
   if (sender.to_fallback || connection.refused) return connection.fallback ? &*connection.fallback : nullptr;

@@ -207,7 +207,12 @@ void add_caveats(Derivation& d) {
         break;
       }
     const auto pods = layout.model_pods[m].size();
-    if (pods > 1 && model.deploy.load_balancer == LoadBalancer::random)
+    // A pooled group's proxy balances each request (no per-job assignment to be unlucky with).
+    const bool per_request =
+        std::any_of(layout.model_groups[m].begin(), layout.model_groups[m].end(), [&](int g) {
+          return scenario.platform.server_groups[static_cast<std::size_t>(g)].pooled();
+        });
+    if (pods > 1 && model.deploy.load_balancer == LoadBalancer::random && !per_request)
       out.caveats.push_back(
           "jobs are assigned to the " + std::to_string(pods) + " pods serving '" + name +
           "' at random; the models treat the devices as one pool with one queue, so the simulator "

@@ -33,6 +33,7 @@ struct BenchArguments {
   std::vector<int> jobs{100, 400, 1000};
   std::string campaign = "configs/protodune_2022_campaign.yaml";
   std::vector<double> campaign_scales{0.1, 0.25};
+  std::string operations = "configs/supersonic_autoscaling.yaml";
   bool quiet = false, json = false;
 };
 
@@ -229,6 +230,15 @@ int bench(const BenchArguments& arguments) {
     say("\ncampaign rows skipped: no %s here (run from the repository root, or --campaign FILE)\n",
         arguments.campaign.c_str());
   }
+  // The shipped SuperSONIC day: ~1,000 jobs ramping up and down, the autoscaler and the proxy in the loop.
+  if (!arguments.operations.empty() && std::filesystem::exists(arguments.operations)) {
+    say("\noperations (%s, a day):\n", arguments.operations.c_str());
+    add_row(bench_row("supersonic day", measure(load_scenario_file(arguments.operations), arguments.repeat)),
+            "operations");
+  } else if (!arguments.operations.empty()) {
+    say("\noperations row skipped: no %s here (run from the repository root, or --operations FILE)\n",
+        arguments.operations.c_str());
+  }
   say("\nmemory against the number of events (400 jobs):\n");
   for (const int events : {6, 24}) {
     const Scenario scenario =
@@ -277,6 +287,8 @@ void register_bench_command(CLI::App& app, int& result) {
       ->delimiter(',')
       ->allow_extra_args(false)
       ->check(CLI::Range(1e-3, 1.0));
+  command->add_option("--operations", arguments->operations,
+                      "Scenario with an autoscaler for the operations row (\"\" to skip it)");
   add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded(*arguments, bench); });
 }

@@ -46,8 +46,14 @@ int compare(const CompareArguments& arguments) {
       execution_options(arguments.execution, arguments.quiet || arguments.json);
   // Everything is loaded (and so checked) before the first run.
   const Scenario base = arguments.source.load();
-  if (base.workload.campaign)
-    throw InputError("compare works on a fixed number of concurrent jobs; this scenario is a campaign");
+  // A campaign's jobs come and go: its knee and ratio are not one number. A campaign whose servers change in
+  // time (operations) is compared as run, so that static and autoscaled pools can be set side by side; its
+  // jobs are the grid slots at the peak.
+  const bool pooled = std::any_of(base.platform.server_groups.begin(), base.platform.server_groups.end(),
+                                  [](const ServerGroup& g) { return g.pooled(); });
+  if (base.workload.campaign && !pooled)
+    throw InputError("compare works on a fixed number of concurrent jobs; this scenario is a campaign (one "
+                     "whose server groups have an autoscaler, failures or a proxy can be compared)");
   if (base.variants.empty())
     throw InputError("scenario '" + base.name +
                      "' has no variants: add a variants: section (see "

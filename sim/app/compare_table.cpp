@@ -6,6 +6,7 @@
 #include "sim/metrics/scenario_json.hpp"
 #include "sim/scenario/provenance.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 
@@ -28,6 +29,8 @@ const SimulatedField simulated_fields[] = {
     {"mean_executed_batch", &VariantFigures::mean_executed_batch},
     {"ratio_simulated", &VariantFigures::ratio_simulated},
     {"knee_jobs_simulated", &VariantFigures::knee_simulated},
+    {"device_hours", &VariantFigures::device_hours},
+    {"peak_replicas", &VariantFigures::peak_replicas},
 };
 
 } // namespace
@@ -74,6 +77,9 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
       one.ratio_simulated = cpu_gpu_ratio(value(Figure::event_mean_s, low, low_load),
                                           value(Figure::gpu_s_per_event, s, at_jobs));
       one.knee_simulated = one.ratio_simulated * gpus / c.analysis.threads;
+      one.device_hours = value(Figure::device_hours, s, at_jobs);
+      one.peak_replicas = value(Figure::peak_replicas, s, at_jobs);
+      f.pooled = f.pooled || value_of(Figure::device_hours, s, at_jobs).has_value();
       for (const auto& field : simulated_fields)
         values[field.name].push_back(one.*field.field);
       if (const auto cost = value_of(Figure::cost_usd_per_event, s, at_jobs)) costs.push_back(*cost);
@@ -86,6 +92,10 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
     }
     if (f.replications > 0) {
       for (const auto& field : simulated_fields) {
+        // The operations' figures only where the column has a pool: other columns write what they did.
+        const bool operations_field =
+            field.field == &VariantFigures::device_hours || field.field == &VariantFigures::peak_replicas;
+        if (operations_field && !f.pooled) continue;
         const ConfidenceInterval ci = aggregate(values[field.name]);
         f.*field.field = ci.mean;
         if (ci.has_interval()) f.intervals[field.name] = ci;
@@ -101,6 +111,34 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
     table.figures.push_back(f);
   }
   return table;
+}
+
+// What follows the table: undecided columns, what the figures are, the variants and their assumptions.
+static void print_compare_notes(const CompareTable& table, bool pooled) {
+  for (const auto& f : table.figures)
+    if (!f.too_short.empty())
+      std::printf("\nUNDECIDED %s: too short for output.precision even extended (%s); its figures are not "
+                  "evidence",
+                  f.name.c_str(), f.too_short.c_str());
+  if (!pooled)
+    std::printf("\n\nsimulated ratio: low-load event time / GPU-seconds per event at %d jobs; knee = ratio x "
+                "GPUs / threads per job\n",
+                table.jobs);
+  else
+    std::printf(
+        "\n\ndevice-hours: held by the pools over the run (starting, serving, draining, failed pods); "
+        "peak pods: the most held at once\n");
+  if (table.replications > 1)
+    std::printf(
+        "simulated figures: mean +- half-width of the 95 %% interval over %d replications (Student t); "
+        "changes are of the means\n",
+        table.replications);
+  for (const auto& f : table.figures)
+    if (!f.description.empty()) std::printf("  %s: %s\n", f.name.c_str(), f.description.c_str());
+  for (const auto& f : table.figures)
+    if (!f.assumptions.empty())
+      std::printf("%s rests on assumed and calibrated values (the scenario's provenance:):\n%s",
+                  f.name.c_str(), assumptions_text(f.assumptions, "  ").c_str());
 }
 
 void print_compare_table(const CompareTable& table) {
@@ -147,16 +185,21 @@ void print_compare_table(const CompareTable& table) {
   row(
       "mean executed batch" + at, [](const VariantFigures& f) { return f.mean_executed_batch; }, "%.0f",
       "mean_executed_batch");
-  row(
-      "CPU:GPU ratio, analytic", [](const VariantFigures& f) { return f.ratio_analytic; }, "%.1f");
-  row(
-      "CPU:GPU ratio, simulated", [](const VariantFigures& f) { return f.ratio_simulated; }, "%.1f",
-      "ratio_simulated");
-  row(
-      "knee jobs, analytic", [](const VariantFigures& f) { return f.knee_analytic; }, "%.0f");
-  row(
-      "knee jobs, simulated", [](const VariantFigures& f) { return f.knee_simulated; }, "%.0f",
-      "knee_jobs_simulated");
+  // The pooled groups' pods change in time: a knee or a CPU:GPU ratio of their maximum would mislead.
+  const bool pooled = std::any_of(table.figures.begin(), table.figures.end(),
+                                  [](const VariantFigures& f) { return f.pooled; });
+  if (!pooled) {
+    row(
+        "CPU:GPU ratio, analytic", [](const VariantFigures& f) { return f.ratio_analytic; }, "%.1f");
+    row(
+        "CPU:GPU ratio, simulated", [](const VariantFigures& f) { return f.ratio_simulated; }, "%.1f",
+        "ratio_simulated");
+    row(
+        "knee jobs, analytic", [](const VariantFigures& f) { return f.knee_analytic; }, "%.0f");
+    row(
+        "knee jobs, simulated", [](const VariantFigures& f) { return f.knee_simulated; }, "%.0f",
+        "knee_jobs_simulated");
+  }
   row(
       "network limit jobs", [](const VariantFigures& f) { return f.network_limit_jobs; }, "%.0f");
   if (base.cost_usd_per_event)
@@ -164,31 +207,21 @@ void print_compare_table(const CompareTable& table) {
         "cost per event, USD" + at,
         [](const VariantFigures& f) { return f.cost_usd_per_event.value_or(0.0); }, "%.4f",
         "cost_usd_per_event");
+  if (pooled) {
+    row(
+        "device-hours held" + at, [](const VariantFigures& f) { return f.device_hours; }, "%.1f",
+        "device_hours");
+    row(
+        "peak pods held" + at, [](const VariantFigures& f) { return f.peak_replicas; }, "%.1f",
+        "peak_replicas");
+  }
   std::printf("%-34s", ("bottleneck" + at).c_str());
   for (const auto& f : table.figures)
     std::printf(" %*.*s", width, width, f.bottleneck.c_str());
   std::printf("\n%-34s", "network limited by");
   for (const auto& f : table.figures)
     std::printf(" %*.*s", width, width, f.network_link.c_str());
-  for (const auto& f : table.figures)
-    if (!f.too_short.empty())
-      std::printf("\nUNDECIDED %s: too short for output.precision even extended (%s); its figures are not "
-                  "evidence",
-                  f.name.c_str(), f.too_short.c_str());
-  std::printf("\n\nsimulated ratio: low-load event time / GPU-seconds per event at %d jobs; knee = ratio x "
-              "GPUs / threads per job\n",
-              table.jobs);
-  if (table.replications > 1)
-    std::printf(
-        "simulated figures: mean +- half-width of the 95 %% interval over %d replications (Student t); "
-        "changes are of the means\n",
-        table.replications);
-  for (const auto& f : table.figures)
-    if (!f.description.empty()) std::printf("  %s: %s\n", f.name.c_str(), f.description.c_str());
-  for (const auto& f : table.figures)
-    if (!f.assumptions.empty())
-      std::printf("%s rests on assumed and calibrated values (the scenario's provenance:):\n%s",
-                  f.name.c_str(), assumptions_text(f.assumptions, "  ").c_str());
+  print_compare_notes(table, pooled);
 }
 
 nlohmann::ordered_json compare_to_json(const CompareTable& table) {
@@ -215,6 +248,10 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
                                   {"knee_jobs_simulated", f.knee_simulated},
                                   {"network_limit_jobs", f.network_limit_jobs},
                                   {"network_link", f.network_link}};
+    if (f.pooled) {
+      column["device_hours"] = f.device_hours;
+      column["peak_replicas"] = f.peak_replicas;
+    }
     column["cost_usd_per_event"] = f.cost_usd_per_event ? nlohmann::ordered_json(*f.cost_usd_per_event)
                                                         : nlohmann::ordered_json(nullptr);
     if (!f.intervals.empty()) {

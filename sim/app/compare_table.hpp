@@ -51,6 +51,11 @@ struct VariantFigures {
   double network_limit_jobs = 0.0;
   std::string network_link;
   std::optional<double> cost_usd_per_event; // at the compared jobs, from the scenario's prices
+  // Operations: device-hours held by the groups whose pods change in time, and the most pods they held at
+  // once (summed over those groups); 0 in a column without such groups (`pooled` false).
+  bool pooled = false;
+  double device_hours = 0.0;
+  double peak_replicas = 0.0;
 };
 
 struct CompareTable {

@@ -143,7 +143,7 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
         const auto& scenario = requests[points[k].service].scenario;
         ys.push_back(figure_value(figure, summaries[k], scenario, "prediction " + prediction.id));
         if (crossing)
-          levels.push_back(figure_value(FigureName{Figure::direct_events_per_s_per_job, ""}, summaries[k],
+          levels.push_back(figure_value(FigureName{Figure::direct_events_per_s_per_job, "", ""}, summaries[k],
                                         scenario, "prediction " + prediction.id));
       }
       if (!crossing) {

@@ -90,6 +90,16 @@ void print_precision(std::ostream& out, const RunPrecision& precision) {
   out << "\n";
 }
 
+// A pool's devices come and go: its utilisation is of the devices held, not of the most it may hold.
+static void print_gpu_line(std::ostream& out, const RunSummary& summary) {
+  if (summary.operations && !summary.operations->pools.empty())
+    out << format("GPU utilisation     %.1f %% of the GPUs held (pools change in time; %.0f at most)\n",
+                  100.0 * summary.gpu_utilisation, summary.gpus);
+  else
+    out << format("GPU utilisation     %.1f %% of %.0f GPUs\n", 100.0 * summary.gpu_utilisation,
+                  summary.gpus);
+}
+
 void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSummary& summary) {
   const auto& workload = scenario.workload;
   const RunPrecision& precision = summary.precision;
@@ -135,7 +145,7 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
                   "%.4g s per event)\n",
                   100.0 * direct->gain, direct->events_per_s_per_job, direct->event_mean_s);
   out << format("inferences/s        %.4g\n", summary.inferences_per_s);
-  out << format("GPU utilisation     %.1f %% of %.0f GPUs\n", 100.0 * summary.gpu_utilisation, summary.gpus);
+  print_gpu_line(out, summary);
   print_server_lines(out, summary);
   out << format("mean batch          %.0f executed, %.0f per request, queue wait ",
                 summary.mean_executed_batch, summary.mean_request_size)
@@ -182,7 +192,8 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
                   static_cast<double>(campaign->saturated_intervals), intervals,
                   100.0 * static_cast<double>(campaign->saturated_intervals) / std::max(intervals, 1.0));
   }
-  if (const auto bill = cost_bill(scenario, summary.events_per_s)) {
+  if (const auto bill =
+          cost_bill(scenario, summary.events_per_s, summary.operations ? &*summary.operations : nullptr)) {
     out << "cost bill (the scenario's costs:)\n";
     print_cost_bill(out, *bill, "                    ");
   }

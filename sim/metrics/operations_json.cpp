@@ -25,6 +25,7 @@ json operations_to_json(const OperationsSummary& operations) {
                      {"max_replicas", p.max_replicas},
                      {"peak_replicas", p.peak_replicas},
                      {"mean_serving_replicas", p.mean_serving_replicas},
+                     {"mean_held_replicas", p.mean_held_replicas},
                      {"device_hours", p.device_hours},
                      {"static_peak_device_hours", p.static_peak_device_hours},
                      {"pod_hours", p.pod_hours},
@@ -48,7 +49,7 @@ json operations_to_json(const OperationsSummary& operations) {
            {{"timed_out", operations.requests_timed_out},
             {"refused", operations.requests_refused},
             {"to_fallback", operations.requests_to_fallback},
-            {"lost_in_failed_pods", operations.requests_lost}}},
+            {"lost", operations.requests_lost}}},
           {"clients_refused", operations.clients_refused}};
 }
 
@@ -62,6 +63,7 @@ OperationsSummary operations_from_json(const json& in) {
     s.max_replicas = p.at("max_replicas").get<int>();
     s.peak_replicas = p.at("peak_replicas").get<int>();
     s.mean_serving_replicas = p.at("mean_serving_replicas").get<double>();
+    s.mean_held_replicas = p.at("mean_held_replicas").get<double>();
     s.device_hours = p.at("device_hours").get<double>();
     s.static_peak_device_hours = p.at("static_peak_device_hours").get<double>();
     s.pod_hours = p.at("pod_hours").get<double>();
@@ -85,7 +87,7 @@ OperationsSummary operations_from_json(const json& in) {
   out.requests_timed_out = r.at("timed_out").get<std::uint64_t>();
   out.requests_refused = r.at("refused").get<std::uint64_t>();
   out.requests_to_fallback = r.at("to_fallback").get<std::uint64_t>();
-  out.requests_lost = r.at("lost_in_failed_pods").get<std::uint64_t>();
+  out.requests_lost = r.at("lost").get<std::uint64_t>();
   out.clients_refused = in.at("clients_refused").get<std::uint64_t>();
   return out;
 }

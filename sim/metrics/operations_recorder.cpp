@@ -8,7 +8,7 @@ namespace sonicsim {
 
 bool OperationsRecorder::wanted(const Scenario& scenario) {
   const auto& client = scenario.workload.client;
-  return client.timeout_s || !client.fallback_group.empty() ||
+  return client.timeout_s || !client.fallback_group.empty() || !scenario.platform.wan.down.empty() ||
          std::any_of(scenario.platform.server_groups.begin(), scenario.platform.server_groups.end(),
                      [](const ServerGroup& g) { return g.pooled(); });
 }
@@ -108,6 +108,7 @@ OperationsSummary OperationsRecorder::summarize(double end_s) const {
     s.device_hours = s.pod_hours * p.devices_per_pod;
     s.static_peak_device_hours = s.peak_replicas * p.devices_per_pod * end_s / 3600.0;
     s.mean_serving_replicas = end_s > 0 ? p.serving_s.sum_between(0.0, end_s) / end_s : 0.0;
+    s.mean_held_replicas = end_s > 0 ? held_pod_s / end_s : 0.0;
     if (const auto& costs = scenario_.costs) {
       const auto& device_type = groups[static_cast<std::size_t>(p.group)].device_type;
       const auto price = costs->device_hour_usd.find(device_type);

@@ -16,6 +16,7 @@ struct PoolSummary {
   int min_replicas = 0, max_replicas = 0; // the autoscaler's bounds; the group's pods without one
   int peak_replicas = 0;                  // the most pods held at once (starting, serving, draining, failed)
   double mean_serving_replicas = 0.0;     // over the run
+  double mean_held_replicas = 0.0;        // over the run: what the group costs per hour on average
   // Device-hours held (a pod holds its devices from its start-up to its leaving, failed time included),
   // and what a static deployment of the peak size would have held over the same time.
   double device_hours = 0.0;
@@ -50,7 +51,7 @@ struct OperationsSummary {
   std::uint64_t requests_refused = 0;     // by a proxy: rate limit, or no serving pod
   std::uint64_t requests_to_fallback = 0; // sent to the fallback server
   std::uint64_t clients_refused = 0;      // jobs refused at connection by a rate limit (then on fallback)
-  std::uint64_t requests_lost = 0;        // in a pod when it failed
+  std::uint64_t requests_lost = 0;        // in a pod when it failed, or on a wide-area path that was down
 };
 
 } // namespace sonicsim

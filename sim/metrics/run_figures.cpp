@@ -1,6 +1,9 @@
 #include "sim/metrics/run_figures.hpp"
 
+#include "sim/metrics/number_text.hpp"
+
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace sonicsim {
@@ -27,7 +30,8 @@ std::vector<std::string> missing_prices(const Scenario& scenario) {
   return missing;
 }
 
-std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s) {
+std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s,
+                                  const OperationsSummary* operations) {
   if (!missing_prices(scenario).empty() || !(events_per_s > 0.0)) return std::nullopt;
   const Costs& costs = *scenario.costs;
   CostBill bill;
@@ -41,12 +45,16 @@ std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s)
   // Devices by type, in the order the groups first use them.
   std::map<std::string, double> devices;
   std::vector<std::string> types;
-  int pods = 0;
+  double pods = 0;
   for (const auto& group : scenario.platform.server_groups) {
-    pods += group.pods;
+    double held = group.pods;
+    if (operations)
+      for (const auto& pool : operations->pools)
+        if (pool.group == group.name) held = pool.mean_held_replicas;
+    pods += held;
     if (group.devices() == 0) continue;
     if (!devices.count(group.device_type)) types.push_back(group.device_type);
-    devices[group.device_type] += group.devices();
+    devices[group.device_type] += held * group.devices_per_pod;
   }
   for (const auto& type : types) {
     add(type + " devices", "costs.device_hour." + type, devices[type], costs.device_hour_usd.at(type));
@@ -55,7 +63,9 @@ std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s)
   if (costs.pod_hour_usd)
     add("server pods' hosts", "costs.pod_hour", pods, *costs.pod_hour_usd);
   else if (pods > 0)
-    bill.unpriced.push_back(std::to_string(pods) + " server pods' hosts (no costs.pod_hour)");
+    bill.unpriced.push_back(
+        (pods == std::floor(pods) ? std::to_string(static_cast<long>(pods)) : significant(pods, 3)) +
+        " server pods' hosts (no costs.pod_hour)");
   const double cores = static_cast<double>(scenario.workload.jobs) * scenario.workload.threads;
   add("job CPU cores", "costs.cpu_hour", cores, *costs.cpu_hour_usd);
   bill.cpu_core_hours_per_event = cores * hours_per_event;

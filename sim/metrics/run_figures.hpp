@@ -45,7 +45,9 @@ struct CostBill {
   double device_hours_per_event = 0.0;
   double cpu_core_hours_per_event = 0.0;
 };
-// None when a required price is missing (missing_prices) or the rate is not positive.
-std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s);
+// None when a required price is missing (missing_prices) or the rate is not positive. With `operations`, a
+// group whose pods change in time is billed for the pods it held on average over the run.
+std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s,
+                                  const OperationsSummary* operations = nullptr);
 
 } // namespace sonicsim

@@ -240,6 +240,11 @@ json scenario_to_json(const Scenario& scenario) {
              {"precision_relative", scenario.output.precision_relative},
              {"max_extension", scenario.output.max_extension}}}};
   add_client_operations(out["workload"]["client"], workload.client);
+  if (!platform.wan.down.empty()) {
+    auto& down = out["platform"]["wan"]["down"] = json::array();
+    for (const auto& w : platform.wan.down)
+      down.push_back({{"from_s", w.from_s}, {"to_s", w.to_s}});
+  }
   if (workload.campaign) out["workload"]["campaign"] = campaign_to_json(*workload.campaign);
   if (scenario.costs) {
     const auto& costs = *scenario.costs;

@@ -75,6 +75,17 @@ struct SiteSwitch {
 struct Wan {
   double rtt_s = 0.012; // round-trip time between site and server pods; default 12 ms (FNAL to GCP Iowa)
   double bandwidth_bps = 400e9; // capacity of the wide-area path in each direction; default 400 Gb/s
+  // Windows [from, to) in which the wide-area path is down: a request sent, or a reply leaving a server, in
+  // one is lost (its client's timeout notices). Default none.
+  struct DownWindow {
+    double from_s = 0.0, to_s = 0.0;
+  };
+  std::vector<DownWindow> down;
+  bool down_at(double t_s) const {
+    for (const auto& w : down)
+      if (t_s >= w.from_s && t_s < w.to_s) return true;
+    return false;
+  }
 };
 
 // How Kubernetes assigns a job's connection to a model to one of the pods serving it (sim/policy/

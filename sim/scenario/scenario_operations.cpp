@@ -185,6 +185,9 @@ void check_operations(const Cursor& root, Scenario& s) {
       groups[group.name]["failures"].fail(
           "failures need workload.client.timeout: a request lost in a failed server is noticed only by its "
           "client's timeout (SonicTriton's is 10s)");
+  if (!s.platform.wan.down.empty() && !client.timeout_s)
+    root["platform"]["wan"]["down"].fail("WAN down windows need workload.client.timeout: a request lost on a "
+                                         "path that is down is noticed only by its client's timeout");
   const Cursor client_cursor = root["workload"]["client"];
   if (client.retry_other_server && !behind_proxy)
     client_cursor["retry_on"].fail(

@@ -135,6 +135,19 @@ Wan read_wan(const Cursor& c) {
             "a round-trip time between 0 and 10s, e.g. \"12ms\"");
   }
   if (c["bandwidth"].present()) w.bandwidth_bps = read_positive_bandwidth(c["bandwidth"]);
+  if (const Cursor down = c["down"]; down.present()) {
+    require(down, down.node().IsSequence() && down.node().size() > 0,
+            "a non-empty list of windows {from: TIME, to: TIME}");
+    for (std::size_t i = 0; i < down.node().size(); ++i) {
+      const Cursor window = down[i];
+      require(window, window["from"].present() && window["to"].present(),
+              "a window with from and to, e.g. {from: \"120min\", to: \"130min\"}");
+      Wan::DownWindow d{read_duration_s(window["from"]), read_duration_s(window["to"])};
+      require(window["from"], d.from_s >= 0.0, "a time >= 0, e.g. \"2h\"");
+      require(window["to"], d.to_s > d.from_s, "a time after from, e.g. \"130min\"");
+      w.down.push_back(d);
+    }
+  }
   return w;
 }
 

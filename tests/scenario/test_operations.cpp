@@ -202,3 +202,29 @@ TEST_CASE("operations: a rate limit with a CPU fallback keeps the refused jobs a
   CHECK(ops.events.completed_with_fallback > 0);
   check_outcomes_add_up(summary);
 }
+
+TEST_CASE("operations: a reply into a WAN that is down is lost; the timeout and a retry recover the event") {
+  // One job of 10 one-second events on one pod; the WAN is down from 4.5 s to 6.5 s. The request of the
+  // fifth event is sent at 4 s (up), its reply leaves at 5 s (down): lost. The client gives up at 7 s (3 s
+  // timeout) and retries at once over a WAN that is up again: served 7-8 s. That event lasts 4 s; the run
+  // ends at 13 s.
+  const std::string yaml = scenario(R"(  server_groups:
+    gpu:
+      devices: {type: T4, count: 1}
+)",
+                                    "  jobs: 1\n  events_per_job: 10\n"
+                                    "  client: {timeout: \"3s\", retries: 1, retry_backoff: \"0s\"}\n");
+  std::string with_window = yaml;
+  const std::string plain_wan = "wan: {rtt: \"0s\"}";
+  with_window.replace(with_window.find(plain_wan), plain_wan.size(),
+                      "wan: {rtt: \"0s\", down: [{from: \"4.5s\", to: \"6.5s\"}]}");
+  const auto summary = simulate_text(with_window, "ops_wan_down");
+  const auto& ops = *summary.operations;
+  CHECK(ops.requests_lost == 1);
+  CHECK(ops.requests_timed_out == 1);
+  CHECK(ops.events.completed == 9);
+  CHECK(ops.events.completed_after_retry == 1);
+  CHECK(summary.event.max_s == doctest::Approx(4.0).epsilon(1e-4));
+  CHECK(summary.simulated_end_s == doctest::Approx(13.0).epsilon(1e-4));
+  check_outcomes_add_up(summary);
+}

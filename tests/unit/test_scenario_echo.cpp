@@ -75,7 +75,8 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
   // the client's reaction by overrides.
   echoes.push_back(scenario_to_json(load_scenario_file(
       config("supersonic_autoscaling.yaml"),
-      {"platform.server_groups.triton.failures={schedule: [{at: \"1h\", pod: 0}], mean_time_between: \"24h\", "
+      {"platform.server_groups.triton.failures={schedule: [{at: \"1h\", pod: 0}], mean_time_between: "
+       "\"24h\", "
        "restart_delay: \"5min\"}",
        "platform.server_groups.triton.proxy.rate_limit={metric: queue_length, threshold: 10, poll_interval: "
        "\"15s\", refuse: requests}",
@@ -83,7 +84,8 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
        "platform.server_groups.local={on_client_nodes: true, devices: {count: 0}, host_cores: 1}",
        "platform.node_cores=2", "models.emtrkmichelid.deploy={groups: [triton]}",
        "models.emtrkmichelid.throughput.CPU={points: [[1, 100], [16, 400]]}",
-       "workload.client={timeout: \"10s\", retry_on: other, fallback: local}"})));
+       "workload.client={timeout: \"10s\", retry_on: other, fallback: local}",
+       "platform.wan.down=[{from: \"60min\", to: \"70min\"}]"})));
   std::vector<std::vector<std::string>> paths;
   collect_paths(schema::root(), {}, paths);
   CHECK(paths.size() > 90); // the whole tree was walked

@@ -1,0 +1,87 @@
+#include "sim/analysis/replica_needs.hpp"
+
+#include "sim/analysis/analytic_curve.hpp"
+#include "sim/analysis/scenario_parameters.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sonicsim::analysis {
+namespace {
+
+// The metric of `point` in the autoscaler's unit; none for one the MVA does not give.
+std::optional<double> metric_of(const ReplicaPoint& point, LoadMetric metric) {
+  switch (metric) {
+  case LoadMetric::queue_time_per_batch:
+    return point.queue_wait_per_request_s;
+  case LoadMetric::device_utilisation:
+    return point.mva_gpu_utilisation;
+  case LoadMetric::queue_length:
+    break;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<ReplicaNeeds> replica_needs(const Scenario& scenario, int jobs) {
+  const auto& groups = scenario.platform.server_groups;
+  const auto group = std::find_if(groups.begin(), groups.end(), [](const auto& g) { return g.autoscaler; });
+  if (group == groups.end()) return std::nullopt;
+  ReplicaNeeds needs;
+  needs.group = group->name;
+  needs.jobs = jobs;
+  needs.autoscaler = *group->autoscaler;
+  const AutoscalerSettings& a = needs.autoscaler;
+  const int last = std::min(a.max_replicas, a.min_replicas + max_replica_points - 1);
+  for (int r = a.min_replicas; r <= last; ++r) {
+    // The same scenario with r pods, fixed.
+    Scenario fixed = scenario;
+    for (auto& g : fixed.platform.server_groups)
+      if (g.name == group->name) {
+        g.pods = r;
+        g.autoscaler.reset();
+      }
+    const ScenarioParameters parameters = derive_parameters(fixed);
+    const auto curve = analytic_curve(parameters, {1, jobs});
+    ReplicaPoint point;
+    point.replicas = r;
+    point.mva_event_s = curve[1].mva_event_s;
+    point.mva_events_per_s = curve[1].mva_events_per_s;
+    point.mva_gpu_utilisation = curve[1].mva_gpu_utilisation;
+    point.queue_wait_per_request_s =
+        parameters.requests > 0
+            ? std::max(0.0, curve[1].mva_module_s - curve[0].mva_module_s) / parameters.requests
+            : 0.0;
+    needs.points.push_back(point);
+  }
+  for (const auto& point : needs.points) {
+    const auto metric = metric_of(point, a.metric);
+    if (!metric) {
+      needs.note = "the MVA gives no queue length per server; use metric queue_time_per_batch or "
+                   "device_utilisation for an analytic answer";
+      return needs;
+    }
+    if (*metric <= a.threshold * (1.0 + a.tolerance)) {
+      needs.needed = point.replicas;
+      break;
+    }
+  }
+  if (!needs.needed) {
+    needs.note = "even " + std::to_string(last) + " pods leave the metric above the threshold at " +
+                 std::to_string(jobs) + " jobs";
+    return needs;
+  }
+  const int steps = (*needs.needed - a.min_replicas + a.step - 1) / a.step;
+  // Each step is a poll; the first rise waits until the scale-up window holds only high recommendations.
+  needs.reach_s = steps == 0 ? 0.0
+                             : steps * a.poll_interval_s +
+                                   std::ceil(a.scale_up_window_s / a.poll_interval_s) * a.poll_interval_s +
+                                   a.startup_delay_s;
+  needs.note = "MVA at " + std::to_string(jobs) +
+               " jobs; the queue time is the MVA's added module time per request, as Triton's per batch when "
+               "batches are single requests";
+  return needs;
+}
+
+} // namespace sonicsim::analysis
