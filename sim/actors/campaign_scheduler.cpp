@@ -53,8 +53,14 @@ void CampaignScheduler::start_job(int slot, double now_s) {
   slot_busy_since_s_[static_cast<std::size_t>(slot)] = now_s;
   ++running_;
   std::vector<int> connections = placement.pods;
+  // A preempted job frees its slot at once; its unfinished events go back to the campaign's (when
+  // resubmitted).
   context_->jobs.push_back(std::make_unique<JobClient>(
-      *context_, std::move(placement), [this, slot, connections]() { job_finished(slot, connections); }));
+      *context_, std::move(placement), [this, slot, connections]() { job_finished(slot, connections); },
+      [this, slot, connections](int events_back) {
+        if (events_left_) *events_left_ += events_back;
+        job_finished(slot, connections);
+      }));
   context_->jobs.back()->start();
 }
 

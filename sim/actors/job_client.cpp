@@ -16,9 +16,10 @@ using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 
-JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<void()> on_finish)
+JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<void()> on_finish,
+                     std::function<void(int)> on_preempted)
     : context_(context), scenario_(context.scenario), placement_(std::move(placement)),
-      on_finish_(std::move(on_finish)) {
+      on_finish_(std::move(on_finish)), on_preempted_(std::move(on_preempted)) {
   const SitePlatform& site = context_.site;
   const ServerLayout& layout = context_.servers.layout;
   worker_ = site.worker_hosts[static_cast<std::size_t>(placement_.worker)];
@@ -90,6 +91,14 @@ void JobClient::begin() {
     }
   // Thread 0 uses the job's stream, thread t > 0 its own.
   threads_running_ = workload.threads;
+  if (const auto& preemption = workload.preemption) {
+    auto rng = make_stream(scenario_.seed, stream_job_preemption, static_cast<std::uint64_t>(placement_.job));
+    std::exponential_distribution<double> time_to_preemption(1.0 / preemption->mean_time_s);
+    preemption_ = Timer::set(job_start_s_ + time_to_preemption(rng), [this]() {
+      preemption_ = nullptr; // a timer that fired is gone
+      if (!context_.stopped) preempt();
+    });
+  }
   for (int t = 0; t < workload.threads; ++t) {
     auto thread = std::make_unique<Thread>();
     thread->rng =
@@ -113,6 +122,10 @@ void JobClient::thread_finished() {
   // A campaign's scheduler records its jobs' slot intervals instead.
   if (!scenario_.workload.campaign)
     context_.recorder.record_job(job_start_s_, warmup_end_s_, sg4::Engine::get_clock());
+  if (preemption_) {
+    preemption_->remove(); // a finished job may be reclaimed: nothing may call it any more
+    preemption_ = nullptr;
+  }
   if (on_finish_) on_finish_();
 }
 
@@ -134,6 +147,7 @@ void JobClient::next_event(Thread& thread) {
   event.inferences = 0;
   event.failed = false;
   thread.failed_by_timeout = thread.used_fallback = false;
+  thread.in_event = true;
   if (auto* operations = context_.recorder.operations()) operations->event_started();
   event.warmup = index < workload.warmup_events || event.start_s < campaign_warmup_s;
   if (workload.campaign && workload.campaign->finish_events && workload.campaign->window_s) {
@@ -153,6 +167,7 @@ void JobClient::next_module(Thread& thread) {
     event.end_s = sg4::Engine::get_clock();
     if (thread.open_at_end) --context_.events_open_at_end;
     thread.open_at_end = false;
+    thread.in_event = false;
     if (!thread.after_end) context_.recorder.record_event(event);
     if (auto* operations = context_.recorder.operations())
       operations->event_ended(event.failed ? (thread.failed_by_timeout ? EventOutcome::failed_timed_out

@@ -94,14 +94,19 @@ class JobClient {
 public:
   // `on_finish` runs when the job's last thread has finished (campaign mode: frees the grid slot; the
   // scheduler records the job). Outside campaigns the job records itself first.
-  JobClient(JobContext& context, JobPlacement placement, std::function<void()> on_finish = {});
+  // `on_preempted` runs when the job is preempted (workload.preemption), with the number of its events not
+  // done (the lost ones and those it never started); the job then never finishes, and on_finish never runs.
+  JobClient(JobContext& context, JobPlacement placement, std::function<void()> on_finish = {},
+            std::function<void(int)> on_preempted = {});
   JobClient(const JobClient&) = delete;
   JobClient& operator=(const JobClient&) = delete;
   ~JobClient();
 
   // Schedules the job's start (at placement.start_s). Call once, in kernel context or before the run.
   void start();
-  bool finished() const { return threads_running_ == 0 && started_; }
+  // A preempted job is never finished: its pending timers and flows may still call it (and do nothing).
+  bool finished() const { return threads_running_ == 0 && started_ && !preempted_; }
+  const JobPlacement& placement() const { return placement_; }
 
 private:
   // The way to one pod: the links, and the server of the model behind it.
@@ -133,12 +138,14 @@ private:
   // template, so that a small callable stays within the timer's own storage (no allocation per step).
   template <class Then> void after(double delay_s, Then then) {
     simgrid::kernel::timer::Timer::set(simgrid::s4u::Engine::get_clock() + delay_s,
-                                       [stopped = &context_.stopped, then = std::move(then)]() mutable {
-                                         if (!*stopped) then();
+                                       [job = this, then = std::move(then)]() mutable {
+                                         if (!job->context_.stopped && !job->preempted_) then();
                                        });
   }
   void begin();
   void thread_finished();
+  // workload.preemption: the job stops here; its events in progress are lost, its requests given up.
+  void preempt();
   Route route_to(int model, int pod, bool on_node) const;
   // The route of a sender's next try: the fallback, the pool's choice, or the job's pod; none when the pool
   // refuses it (rate limit, or no pod serving).
@@ -171,6 +178,9 @@ private:
   const Scenario& scenario_;
   JobPlacement placement_;
   std::function<void()> on_finish_;
+  std::function<void(int)> on_preempted_;
+  bool preempted_ = false;
+  simgrid::kernel::timer::Timer* preemption_ = nullptr; // armed at the start, removed when the job ends
   simgrid::s4u::Host* worker_ = nullptr;
   int events_ = 0;
   int next_event_ = 0; // the job's next event, whichever thread is free

@@ -54,6 +54,7 @@ struct JobClient::Thread {
   bool failed = false;
   bool failed_by_timeout = false; // the event failed because a request went unanswered
   bool used_fallback = false;     // a request of the event went to the fallback server
+  bool in_event = false;          // between an event's start and its end
   std::vector<Sender> senders;
   // campaign.finish_events: this event started before the window's end (it is waited for and counted), or
   // after it (it keeps the site loaded, and is not recorded).

@@ -17,6 +17,32 @@ InferenceRequest* RequestStore::acquire() {
   return request;
 }
 
+void JobClient::preempt() {
+  preempted_ = true;
+  auto* operations = context_.recorder.operations();
+  int lost = 0;
+  for (auto& thread : threads_) {
+    if (thread->in_event) {
+      ++lost;
+      operations->event_ended(EventOutcome::failed_preempted);
+      if (thread->open_at_end) --context_.events_open_at_end;
+    }
+    for (auto& sender : thread->senders) {
+      ++sender.serial; // its pending flows and replies do nothing now
+      if (sender.at_server) {
+        context_.requests.orphan(*sender.request); // the server still holds it; no answer comes here
+        sender.request = nullptr;
+        sender.at_server = false;
+      }
+      try_ended(sender);
+    }
+  }
+  const int not_done = std::max(0, events_ - next_event_) + lost;
+  const bool resubmit = scenario_.workload.preemption->resubmit;
+  operations->job_preempted(resubmit ? not_done : 0);
+  if (on_preempted_) on_preempted_(resubmit ? not_done : 0);
+}
+
 bool JobClient::wan_down(double t_s) {
   if (!scenario_.platform.wan.down_at(t_s)) return false;
   context_.recorder.operations()->request_lost();

@@ -52,6 +52,24 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario, const ServerLayou
   return placements;
 }
 
+// Starts a job of a fixed run. Preempted (workload.preemption), it is resubmitted at once on its slot with
+// the events it did not finish, which are its own again (same job number, same random stream); with nothing
+// to resubmit it counts as finished.
+void start_fixed_job(JobContext& context, JobPlacement placement, const std::function<void()>& on_finish) {
+  auto on_preempted = [&context, placement, on_finish](int events_back) {
+    if (events_back == 0) {
+      on_finish();
+      return;
+    }
+    JobPlacement again = placement;
+    again.events = events_back;
+    again.start_s = sg4::Engine::get_clock();
+    start_fixed_job(context, again, on_finish);
+  };
+  context.jobs.push_back(std::make_unique<JobClient>(context, std::move(placement), on_finish, on_preempted));
+  context.jobs.back()->start();
+}
+
 } // namespace
 
 namespace {
@@ -243,15 +261,12 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
     jobs_running = scenario.workload.jobs;
     const sg4::ActorPtr keeper =
         sg4::Actor::create("jobs", site.background_source, []() { sg4::this_actor::suspend(); });
-    for (const auto& placement : place_jobs(scenario, directory.layout)) {
-      context.jobs.push_back(
-          std::make_unique<JobClient>(context, placement, [&jobs_running, &context, keeper]() {
-            if (--jobs_running > 0) return;
-            context.jobs_done = true;
-            if (keeper->is_suspended()) keeper->resume();
-          }));
-      context.jobs.back()->start();
-    }
+    for (const auto& placement : place_jobs(scenario, directory.layout))
+      start_fixed_job(context, placement, [&jobs_running, &context, keeper]() {
+        if (--jobs_running > 0) return;
+        context.jobs_done = true;
+        if (keeper->is_suspended()) keeper->resume();
+      });
   }
   const BackgroundTraffic& background = scenario.platform.site_switch.background;
   if (background.rate_bps > 0 || background.schedule) {

@@ -44,13 +44,16 @@ json operations_to_json(const OperationsSummary& operations) {
             {"completed_with_fallback", e.completed_with_fallback},
             {"failed_rejected", e.failed_rejected},
             {"failed_timed_out", e.failed_timed_out},
+            {"failed_preempted", e.failed_preempted},
             {"in_progress_at_end", e.in_progress_at_end}}},
           {"requests",
            {{"timed_out", operations.requests_timed_out},
             {"refused", operations.requests_refused},
             {"to_fallback", operations.requests_to_fallback},
             {"lost", operations.requests_lost}}},
-          {"clients_refused", operations.clients_refused}};
+          {"clients_refused", operations.clients_refused},
+          {"jobs_preempted", operations.jobs_preempted},
+          {"events_resubmitted", operations.events_resubmitted}};
 }
 
 OperationsSummary operations_from_json(const json& in) {
@@ -82,6 +85,7 @@ OperationsSummary operations_from_json(const json& in) {
   out.events.completed_with_fallback = e.at("completed_with_fallback").get<std::uint64_t>();
   out.events.failed_rejected = e.at("failed_rejected").get<std::uint64_t>();
   out.events.failed_timed_out = e.at("failed_timed_out").get<std::uint64_t>();
+  out.events.failed_preempted = e.at("failed_preempted").get<std::uint64_t>();
   out.events.in_progress_at_end = e.at("in_progress_at_end").get<std::uint64_t>();
   const json& r = in.at("requests");
   out.requests_timed_out = r.at("timed_out").get<std::uint64_t>();
@@ -89,6 +93,8 @@ OperationsSummary operations_from_json(const json& in) {
   out.requests_to_fallback = r.at("to_fallback").get<std::uint64_t>();
   out.requests_lost = r.at("lost").get<std::uint64_t>();
   out.clients_refused = in.at("clients_refused").get<std::uint64_t>();
+  out.jobs_preempted = in.at("jobs_preempted").get<std::uint64_t>();
+  out.events_resubmitted = in.at("events_resubmitted").get<std::uint64_t>();
   return out;
 }
 

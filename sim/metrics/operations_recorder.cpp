@@ -9,6 +9,7 @@ namespace sonicsim {
 bool OperationsRecorder::wanted(const Scenario& scenario) {
   const auto& client = scenario.workload.client;
   return client.timeout_s || !client.fallback_group.empty() || !scenario.platform.wan.down.empty() ||
+         scenario.workload.preemption ||
          std::any_of(scenario.platform.server_groups.begin(), scenario.platform.server_groups.end(),
                      [](const ServerGroup& g) { return g.pooled(); });
 }
@@ -80,6 +81,9 @@ void OperationsRecorder::event_ended(EventOutcome outcome) {
     return;
   case EventOutcome::failed_timed_out:
     ++e.failed_timed_out;
+    return;
+  case EventOutcome::failed_preempted:
+    ++e.failed_preempted;
     return;
   }
 }

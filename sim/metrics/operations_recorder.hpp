@@ -19,7 +19,8 @@ enum class EventOutcome {
   completed_after_retry,
   completed_with_fallback,
   failed_rejected,
-  failed_timed_out
+  failed_timed_out,
+  failed_preempted,
 };
 
 class OperationsRecorder {
@@ -44,6 +45,10 @@ public:
   void client_refused() { ++summary_.clients_refused; }
   void request_lost() { ++summary_.requests_lost; }
   void event_started() { ++summary_.events.started; }
+  void job_preempted(int events_resubmitted) {
+    ++summary_.jobs_preempted;
+    summary_.events_resubmitted += static_cast<std::uint64_t>(events_resubmitted);
+  }
   void event_ended(EventOutcome outcome);
 
   // Pod-seconds group `group` held between two times; none for a group whose pods are fixed. A pooled

@@ -38,9 +38,11 @@ struct EventOutcomes {
   std::uint64_t completed_with_fallback = 0; // a request was served by the fallback server
   std::uint64_t failed_rejected = 0;         // a request refused more often than the client retries
   std::uint64_t failed_timed_out = 0;        // a request unanswered within the timeout, tries spent
+  std::uint64_t failed_preempted = 0;        // lost with its job, preempted (resubmitted, if so set)
   std::uint64_t in_progress_at_end = 0;      // started and not ended when the run stopped
   std::uint64_t ended() const {
-    return completed + completed_after_retry + completed_with_fallback + failed_rejected + failed_timed_out;
+    return completed + completed_after_retry + completed_with_fallback + failed_rejected + failed_timed_out +
+           failed_preempted;
   }
 };
 
@@ -51,7 +53,9 @@ struct OperationsSummary {
   std::uint64_t requests_refused = 0;     // by a proxy: rate limit, or no serving pod
   std::uint64_t requests_to_fallback = 0; // sent to the fallback server
   std::uint64_t clients_refused = 0;      // jobs refused at connection by a rate limit (then on fallback)
-  std::uint64_t requests_lost = 0;        // in a pod when it failed, or on a wide-area path that was down
+  std::uint64_t jobs_preempted = 0;
+  std::uint64_t events_resubmitted = 0; // unfinished events of preempted jobs run again in new jobs
+  std::uint64_t requests_lost = 0;      // in a pod when it failed, or on a wide-area path that was down
 };
 
 } // namespace sonicsim

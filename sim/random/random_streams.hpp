@@ -22,7 +22,8 @@ enum RandomStream : std::uint64_t {
   stream_campaign_slots = 9, // campaign.slots_random
   stream_job_thread = 10, // + job x 256 + thread, for a job's threads after the first (which uses stream_job)
   stream_proxy = 11,      // + group index: a proxy's random choices
-  stream_pod_failures = 12, // + group index: a group's random pod failures
+  stream_pod_failures = 12,   // + group index: a group's random pod failures
+  stream_job_preemption = 13, // + job index: when the job is preempted
 };
 
 std::mt19937_64 make_stream(std::uint64_t seed, std::uint64_t stream, std::uint64_t index = 0);

@@ -93,6 +93,15 @@ struct RateLimit {
   Refuse refuse = Refuse::new_clients;
 };
 
+// Client jobs preempted (a cloud VM reclaimed, a grid slot killed): each job is preempted after an
+// exponential time of mean `mean_time` from its start; the events it was processing are lost, and with
+// `resubmit` the batch system runs its unfinished events again in a new job (in a campaign: back to the
+// campaign's events).
+struct JobPreemption {
+  double mean_time_s = 0.0;
+  bool resubmit = true;
+};
+
 struct ProxySettings {
   ProxyBalancing balancing = ProxyBalancing::least_request; // SuperSONIC's default
   int choice_count = 2;                                     // least_request only; Envoy's default

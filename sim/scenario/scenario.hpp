@@ -345,6 +345,7 @@ struct Workload {
   bool direct_inference = false;
   double start_spread_s = 0.0; // job start times uniform in [0, start_spread]; default 0 (all at once)
   ClientSettings client;
+  std::optional<JobPreemption> preemption; // default none: jobs run to their end
   std::vector<Module> pipeline;
   std::optional<Campaign> campaign; // default none: every job starts at once and runs events_per_job events
 };

@@ -146,6 +146,15 @@ void read_group_operations(const Cursor& c, ServerGroup& g) {
   if (c["proxy"].present()) g.proxy = read_proxy(c["proxy"]);
 }
 
+JobPreemption read_preemption(const Cursor& c) {
+  JobPreemption p;
+  require(c, c["mean_time"].present(), "a preemption with a mean_time, e.g. {mean_time: \"100h\"}");
+  p.mean_time_s = read_duration_s(c["mean_time"]);
+  require(c["mean_time"], p.mean_time_s >= 1.0, "a mean time of at least 1s, e.g. \"100h\"");
+  if (c["resubmit"].present()) p.resubmit = read_bool(c["resubmit"]);
+  return p;
+}
+
 ClientSettings read_client_operations(const Cursor& c, ClientSettings client) {
   if (c["timeout"].present()) client.timeout_s = read_interval_s(c["timeout"], "10s");
   if (c["retry_on"].present())

@@ -33,6 +33,8 @@ StepSchedule read_step_schedule(const Cursor& c, const std::string& value_key,
 
 // A server group's autoscaler, failures and proxy (scenario_operations.cpp); sets pods from the autoscaler.
 void read_group_operations(const Cursor& c, ServerGroup& group);
+// workload.preemption: {mean_time, resubmit}.
+JobPreemption read_preemption(const Cursor& c);
 // workload.client's timeout, retry_on and fallback, on top of the settings read so far.
 ClientSettings read_client_operations(const Cursor& c, ClientSettings client);
 // The operations keys against the rest of the scenario: a pooled group's models, the fallback group and

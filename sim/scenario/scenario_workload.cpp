@@ -154,6 +154,7 @@ Workload read_workload(const Cursor& c, const std::map<std::string, Model>& mode
   }
   if (c["start_spread"].present()) w.start_spread_s = read_non_negative_duration(c["start_spread"]);
   if (c["client"].present()) w.client = read_client(c["client"]);
+  if (c["preemption"].present()) w.preemption = read_preemption(c["preemption"]);
   w.pipeline = read_pipeline(c["pipeline"], models);
   if (c["inference"].present()) {
     w.direct_inference = read_choice(c["inference"], {"service", "direct"}) == "direct";

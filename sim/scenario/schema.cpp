@@ -143,6 +143,7 @@ NodePtr workload_schema() {
                       {"timeout", value()},
                       {"retry_on", value()},
                       {"fallback", value()}})},
+      {"preemption", map({{"mean_time", value()}, {"resubmit", value()}})},
       {"pipeline", list(module)},
       {"campaign", map({{"total_events", value()},
                         {"max_concurrent", list(map({{"from", value()}, {"jobs", value()}}))},

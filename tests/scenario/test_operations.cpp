@@ -228,3 +228,34 @@ TEST_CASE("operations: a reply into a WAN that is down is lost; the timeout and 
   CHECK(summary.simulated_end_s == doctest::Approx(13.0).epsilon(1e-4));
   check_outcomes_add_up(summary);
 }
+
+TEST_CASE(
+    "operations: preempted jobs lose their events in progress, and resubmitted ones finish every event") {
+  // One job of 20 one-second events, one thread, preempted after exponential times of mean 6 s: each
+  // preemption loses exactly the one event in progress (the job is always in an event); resubmitted, the
+  // job's unfinished events run again until all 20 complete, so started = 20 + the lost ones.
+  const std::string platform = "  server_groups:\n    gpu:\n      devices: {type: T4, count: 1}\n";
+  const auto resubmitted = simulate_text(
+      scenario(platform,
+               "  jobs: 1\n  events_per_job: 20\n  preemption: {mean_time: \"6s\", resubmit: true}\n"),
+      "ops_preemption");
+  const auto& ops = *resubmitted.operations;
+  CHECK(ops.jobs_preempted >= 1);
+  CHECK(ops.events.completed == 20);
+  CHECK(ops.events.failed_preempted == ops.jobs_preempted);
+  CHECK(ops.events.started == 20 + ops.jobs_preempted);
+  check_outcomes_add_up(resubmitted);
+
+  // Not resubmitted: the job ends at its first preemption, with the event in progress lost.
+  const auto dropped = simulate_text(
+      scenario(platform,
+               "  jobs: 1\n  events_per_job: 20\n  preemption: {mean_time: \"6s\", resubmit: false}\n"),
+      "ops_preemption_dropped");
+  const auto& lost = *dropped.operations;
+  CHECK(lost.jobs_preempted == 1);
+  CHECK(lost.events.failed_preempted == 1);
+  CHECK(lost.events.completed + 1 == lost.events.started);
+  CHECK(lost.events.completed < 20);
+  CHECK(lost.events_resubmitted == 0);
+  check_outcomes_add_up(dropped);
+}

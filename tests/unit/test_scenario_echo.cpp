@@ -85,7 +85,8 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
        "platform.node_cores=2", "models.emtrkmichelid.deploy={groups: [triton]}",
        "models.emtrkmichelid.throughput.CPU={points: [[1, 100], [16, 400]]}",
        "workload.client={timeout: \"10s\", retry_on: other, fallback: local}",
-       "platform.wan.down=[{from: \"60min\", to: \"70min\"}]"})));
+       "platform.wan.down=[{from: \"60min\", to: \"70min\"}]",
+       "workload.preemption={mean_time: \"100h\", resubmit: false}"})));
   std::vector<std::vector<std::string>> paths;
   collect_paths(schema::root(), {}, paths);
   CHECK(paths.size() > 90); // the whole tree was walked

@@ -89,10 +89,11 @@ TEST_CASE("scenario errors: unknown keys suggest the nearest known key, at the k
         "bad.yaml:10:14: key 'models.m.triton.max_batch': unknown key 'max_batch' (did you mean "
         "'max_batch_size'?)");
   // Nothing close: the known keys are listed instead.
-  CHECK(error_of(with("jobs: 10", "jobs: 10\n  colour: blue"))
-            .find("key 'workload.colour': unknown key 'colour' (expected one of: jobs, events_per_job, "
-                  "warmup_events, threads, inference, start_spread, client, pipeline, campaign)") !=
-        std::string::npos);
+  CHECK(
+      error_of(with("jobs: 10", "jobs: 10\n  colour: blue"))
+          .find("key 'workload.colour': unknown key 'colour' (expected one of: jobs, events_per_job, "
+                "warmup_events, threads, inference, start_spread, client, preemption, pipeline, campaign)") !=
+      std::string::npos);
 }
 
 TEST_CASE("scenario errors: a key written twice is reported at the second one") {
