@@ -119,6 +119,23 @@ void utilisation(ReportDocument& document, const Json& summary) {
   document.chart(chart);
 }
 
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+// The panel of a pool's column of timeseries.csv: its pods serving, its pods held, its autoscaler's metric,
+// its threshold (one panel each, in the column's unit).
+std::string pool_series(const std::string& column) {
+  for (const char* part : {"_replicas_", "_autoscaler_"}) {
+    const auto at = column.find(part);
+    if (at == std::string::npos) continue;
+    const std::string group = column.substr(0, at);
+    return std::string(part) == "_replicas_" ? group + " pods (" + column.substr(at + 10) + ")"
+                                             : group + " autoscaler: " + column.substr(at + 12);
+  }
+  return column;
+}
+
 void time_series(ReportDocument& document, const fs::path& dir, const std::optional<CsvTable>& events) {
   if (!fs::exists(dir / "timeseries.csv")) return;
   const CsvTable table = read_csv_file((dir / "timeseries.csv").string());
@@ -149,10 +166,20 @@ void time_series(ReportDocument& document, const fs::path& dir, const std::optio
     load.push_back({{"t_min", minutes},
                     {"series", "queue time per batch (ms)"},
                     {"value", executions[i] > 0 ? queue_us[i] / executions[i] / 1e3 : 0.0}});
-    for (std::size_t c = 6; c < table.header.size(); ++c)
-      links.push_back({{"t_min", minutes},
-                       {"link", table.header[c].substr(0, table.header[c].size() - 5)},
-                       {"gbps", std::strtod(table.rows[i][c].c_str(), nullptr)}});
+    for (std::size_t c = 6; c < table.header.size(); ++c) {
+      const std::string& name = table.header[c];
+      const std::string& cell = table.rows[i][c];
+      if (ends_with(name, "_gbps")) {
+        links.push_back({{"t_min", minutes},
+                         {"link", name.substr(0, name.size() - 5)},
+                         {"gbps", std::strtod(cell.c_str(), nullptr)}});
+      } else if (!cell.empty()) {
+        // A pool's replicas, and its autoscaler's metric against the threshold (an empty cell: no poll).
+        load.push_back({{"t_min", minutes},
+                        {"series", pool_series(name)},
+                        {"value", std::strtod(cell.c_str(), nullptr)}});
+      }
+    }
   }
   Json chart =
       layered_chart("Over simulated time (timeseries.csv; Triton's names in metrics.om with --openmetrics)",

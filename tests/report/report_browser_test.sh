@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `sonicsim report` in a real browser: the outputs of run, sweep, plan, compare, validate, calibrate and a
-# campaign, each turned into an HTML report and opened in headless Chromium (Debian's chromium, started and
+# campaign and an autoscaled pool, each turned into an HTML report and opened in headless Chromium (Debian's chromium, started and
 # stopped here, with a fresh profile). A report fails on any script or console error, a chart that drew no mark,
 # or a page that did not finish drawing. A screenshot of each is saved in SHOTS_DIR.
 # Usage: report_browser_test.sh SONICSIM REPOSITORY SHOTS_DIR
@@ -29,13 +29,16 @@ make_results() { # KIND: writes results/KIND
     --y emtrk_time_mean_s --sd emtrk_time_sd_s --observable module_mean_s:EmTrkMichelId \
     --fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns --max-evaluations 3 -j 2 --out results/calibrate ;;
   campaign) "$sonicsim" run "$repo/configs/protodune_2022_campaign.yaml" --quiet --out results/campaign ;;
+  # An autoscaled pool: its pods and its metric over time (the SuperSONIC day cut to 4 h of 100 slots).
+  operations) "$sonicsim" run "$repo/configs/supersonic_autoscaling.yaml" --quiet --set workload.jobs=100 \
+    --set workload.campaign.window=4h --out results/operations ;;
   esac
 }
 
 chromium_flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
   --disable-component-update --disable-sync --hide-scrollbars --virtual-time-budget=20000)
 
-for kind in run sweep plan compare validate calibrate campaign; do
+for kind in run sweep plan compare validate calibrate campaign operations; do
   if ! make_results "$kind" >"$kind.log" 2>&1; then
     echo "FAIL $kind: the command failed"; tail -5 "$kind.log"; failures=$((failures + 1)); continue
   fi
