@@ -5,10 +5,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json optional_number(const std::optional<double>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 std::optional<double> optional_from(const json& in, const char* key) {
   if (!in.contains(key) || in.at(key).is_null()) return std::nullopt;
   return in.at(key).get<double>();
@@ -18,7 +14,7 @@ std::optional<double> optional_from(const json& in, const char* key) {
 
 json operations_to_json(const OperationsSummary& operations) {
   json pools = json::array();
-  for (const auto& p : operations.pools)
+  for (const auto& p : operations.pools) {
     pools.push_back({{"group", p.group},
                      {"autoscaled", p.autoscaled},
                      {"min_replicas", p.min_replicas},
@@ -31,10 +27,13 @@ json operations_to_json(const OperationsSummary& operations) {
                      {"pod_hours", p.pod_hours},
                      {"pods_added", p.scale_ups},
                      {"pods_removed", p.scale_downs},
-                     {"pod_failures", p.pod_failures},
-                     {"first_scale_up_decided_s", optional_number(p.first_scale_up_decided_s)},
-                     {"first_scale_up_serving_s", optional_number(p.first_scale_up_serving_s)},
-                     {"cost_usd", optional_number(p.cost_usd)}});
+                     {"pod_failures", p.pod_failures}});
+    // Figures a run does not define (no pod added, no prices) are left out, never written as null.
+    json& pool = pools.back();
+    if (p.first_scale_up_decided_s) pool["first_scale_up_decided_s"] = *p.first_scale_up_decided_s;
+    if (p.first_scale_up_serving_s) pool["first_scale_up_serving_s"] = *p.first_scale_up_serving_s;
+    if (p.cost_usd) pool["cost_usd"] = *p.cost_usd;
+  }
   const EventOutcomes& e = operations.events;
   return {{"pools", pools},
           {"events",
