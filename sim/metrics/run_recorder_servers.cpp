@@ -25,10 +25,13 @@ void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const 
     usage.batches = counters.batches;
     usage.inferences = counters.inferences;
     usage.busy_device_s = counters.busy_s.sum_between(from_s, to_s);
-    double capacity = 0.0; // devices (or, on CPU-only groups, cores) the model can use
+    double capacity = 0.0;      // devices (or, on CPU-only groups, cores) the model can use
+    double held_fraction = 1.0; // a pooled group's pods held on average over the window, of all its pods
     for (const int g : layout_.model_groups[m]) {
       const auto& group = groups[static_cast<std::size_t>(g)];
       capacity += group.devices_per_pod > 0 ? group.devices() : group.pods * group.host_cores;
+      if (const auto held_pod_s = operations_ ? operations_->held_pod_s(g, from_s, to_s) : std::nullopt)
+        held_fraction = window_s > 0 ? *held_pod_s / (group.pods * window_s) : 1.0;
     }
     // The client's fallback servers run the model too (every served model has one on each node).
     if (const ServerGroup* fallback = scenario_.platform.group(scenario_.workload.client.fallback_group))
@@ -38,6 +41,11 @@ void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const 
     usage.instance_occupancy = counters.instances > 0 ? counters.instance_held_s.sum_between(from_s, to_s) /
                                                             (counters.instances * window_s)
                                                       : 0.0;
+    // A pool (one group per model) is measured against what it held, as its group's utilisation is.
+    if (held_fraction < 1.0 && held_fraction > 0.0) {
+      usage.share_of_devices /= held_fraction;
+      usage.instance_occupancy /= held_fraction;
+    }
     summary.model_usage.push_back(usage);
   }
   std::size_t first_device = 0;
