@@ -6,6 +6,8 @@
 
 #include <simgrid/kernel/Timer.hpp>
 
+#include <deque>
+
 namespace sonicsim {
 
 using simgrid::kernel::timer::Timer;
@@ -55,7 +57,8 @@ struct JobClient::Thread {
   bool failed_by_timeout = false; // the event failed because a request went unanswered
   bool used_fallback = false;     // a request of the event went to the fallback server
   bool in_event = false;          // between an event's start and its end
-  std::vector<Sender> senders;
+  // A deque: growing it never moves a sender, whose address a flow of a given-up try may still hold.
+  std::deque<Sender> senders;
   // campaign.finish_events: this event started before the window's end (it is waited for and counted), or
   // after it (it keeps the site loaded, and is not recorded).
   bool open_at_end = false, after_end = false;
