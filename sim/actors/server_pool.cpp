@@ -160,7 +160,7 @@ void ServerPool::scale_to(int wanted) {
       --have;
       ++removed;
     }
-  if (added + removed > 0) recorder_.scaled(group_index_, now_s, added, removed);
+  if (added + removed > 0) recorder_.scaled(group_index_, added, removed);
   report();
 }
 

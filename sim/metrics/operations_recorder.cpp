@@ -51,7 +51,7 @@ void OperationsRecorder::polled(int group, double now_s, double metric) {
   p.polls.add_at(now_s, 1.0);
 }
 
-void OperationsRecorder::scaled(int group, double, int pods_added, int pods_removed) {
+void OperationsRecorder::scaled(int group, int pods_added, int pods_removed) {
   Pool& p = *pool(group);
   p.summary.scale_ups += pods_added;
   p.summary.scale_downs += pods_removed;

@@ -34,7 +34,7 @@ public:
   void pods_changed(int group, double now_s, int serving, int held);
   // The autoscaler's poll: the metric it read and the replica count it decided.
   void polled(int group, double now_s, double metric);
-  void scaled(int group, double now_s, int pods_added, int pods_removed);
+  void scaled(int group, int pods_added, int pods_removed);
   // A pod the autoscaler asked for at decided_s serves from now_s.
   void scale_up_serving(int group, double decided_s, double now_s);
   void pod_failed(int group) { ++pools_[static_cast<std::size_t>(group)].summary.pod_failures; }

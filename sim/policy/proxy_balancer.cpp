@@ -1,5 +1,7 @@
 #include "sim/policy/proxy_balancer.hpp"
 
+#include <algorithm>
+
 namespace sonicsim {
 
 ProxyBalancer::ProxyBalancer(ProxyBalancing policy, int choice_count)
@@ -7,11 +9,17 @@ ProxyBalancer::ProxyBalancer(ProxyBalancing policy, int choice_count)
 
 std::optional<int> ProxyBalancer::choose(const std::vector<int>& serving, const std::vector<int>& outstanding,
                                          std::optional<int> avoid, std::mt19937_64& rng) {
-  // The candidates: every serving pod, less the one to avoid when it is not the only one.
-  thread_local std::vector<int> candidates;
-  candidates.clear();
-  for (const int pod : serving)
-    if (!avoid || pod != *avoid || serving.size() == 1) candidates.push_back(pod);
+  // The candidates: every serving pod, less the one to avoid when it is not the only one. Only a retry on
+  // another server builds a list; every other request draws from the serving pods as they are.
+  thread_local std::vector<int> without_avoided;
+  const bool leave_out =
+      avoid && serving.size() > 1 && std::find(serving.begin(), serving.end(), *avoid) != serving.end();
+  if (leave_out) {
+    without_avoided.clear();
+    for (const int pod : serving)
+      if (pod != *avoid) without_avoided.push_back(pod);
+  }
+  const std::vector<int>& candidates = leave_out ? without_avoided : serving;
   if (candidates.empty()) return std::nullopt;
   const auto n = static_cast<std::uint64_t>(candidates.size());
   switch (policy_) {
