@@ -92,7 +92,10 @@ void JobClient::begin() {
   // Thread 0 uses the job's stream, thread t > 0 its own.
   threads_running_ = workload.threads;
   if (const auto& preemption = workload.preemption) {
-    auto rng = make_stream(scenario_.seed, stream_job_preemption, static_cast<std::uint64_t>(placement_.job));
+    // Submission 0 keeps the stream it always had; a resubmission k takes the job's k-th sub-stream.
+    auto rng = make_stream(scenario_.seed, stream_job_preemption,
+                           static_cast<std::uint64_t>(placement_.job) +
+                               (static_cast<std::uint64_t>(placement_.resubmission) << 32));
     std::exponential_distribution<double> time_to_preemption(1.0 / preemption->mean_time_s);
     preemption_ = Timer::set(job_start_s_ + time_to_preemption(rng), [this]() {
       preemption_ = nullptr; // a timer that fired is gone
@@ -323,10 +326,12 @@ void JobClient::send(Sender& sender) {
     return;
   }
   if (wan_down(sender.sent_at_s)) return; // lost on the way: the timeout set above notices
-  context_.flows.start(route->request_path, sender.input_bytes, [s = &sender, serial = sender.serial]() {
-    // A try given up while its request was on the way is dropped (it never reaches the server).
-    if (!s->job->context_.stopped && s->serial == serial) s->job->arrived(*s);
-  });
+  context_.flows.start(route->request_path, sender.input_bytes,
+                       counted([s = &sender, serial = sender.serial]() {
+                         // A try given up while its request was on the way is dropped (it never reaches the
+                         // server).
+                         if (!s->job->context_.stopped && s->serial == serial) s->job->arrived(*s);
+                       }));
 }
 
 void JobClient::arrived(Sender& sender) {
@@ -356,10 +361,10 @@ void JobClient::reply(Sender& sender) {
     reply_received(sender, now_s - *delay_s); // already received: the server told us after the delay
   } else {
     context_.flows.start(sender.route->response_path, sender.output_bytes,
-                         [s = &sender, serial = sender.serial, now_s]() {
+                         counted([s = &sender, serial = sender.serial, now_s]() {
                            if (!s->job->context_.stopped && s->serial == serial)
                              s->job->reply_received(*s, now_s);
-                         });
+                         }));
   }
 }
 

@@ -65,6 +65,9 @@ struct JobPlacement {
   double start_s = 0.0;      // when the job starts its first event
   std::optional<int> events; // events to process; default: workload.events_per_job
   bool local_gpu = false;    // its node has a GPU: remote_inference modules run there, without the network
+  // How many times this job was preempted and resubmitted before: each submission draws its own time to
+  // preemption (the same draw every time would preempt a resubmitted job at the same point, for ever).
+  int resubmission = 0;
 };
 
 class JobClient;
@@ -88,6 +91,7 @@ struct JobContext {
   RunLength* run_length = nullptr;
   RequestStore requests;
   bool jobs_done = false; // a fixed run's last job has finished (the server pools stop polling)
+  std::size_t preempted_since_reclaim = 0; // fixed runs: preempted jobs not yet looked at for reclaiming
 };
 
 class JobClient {
@@ -104,9 +108,13 @@ public:
 
   // Schedules the job's start (at placement.start_s). Call once, in kernel context or before the run.
   void start();
-  // A preempted job is never finished: its pending timers and flows may still call it (and do nothing).
-  bool finished() const { return threads_running_ == 0 && started_ && !preempted_; }
+  // Its threads are done, or it was preempted; and nothing on the way will call it any more: no flow or reply
+  // of a given-up try (timeout, preemption), no pending step. It may be destroyed.
+  bool finished() const {
+    return calls_in_flight_ == 0 && started_ && (preempted_ ? preempt_returned_ : threads_running_ == 0);
+  }
   const JobPlacement& placement() const { return placement_; }
+  bool preempted() const { return preempted_; }
 
 private:
   // The way to one pod: the links, and the server of the model behind it.
@@ -137,10 +145,21 @@ private:
   // Runs `then` after `delay_s` of simulated time (a kernel timer), unless the job has been stopped. A
   // template, so that a small callable stays within the timer's own storage (no allocation per step).
   template <class Then> void after(double delay_s, Then then) {
+    ++calls_in_flight_;
     simgrid::kernel::timer::Timer::set(simgrid::s4u::Engine::get_clock() + delay_s,
                                        [job = this, then = std::move(then)]() mutable {
+                                         --job->calls_in_flight_;
                                          if (!job->context_.stopped && !job->preempted_) then();
                                        });
+  }
+  // `call` wrapped so that the job counts it as on the way until it runs (a flow's end or a deferred reply
+  // holds the job's address: the job is not reclaimed before it has run).
+  template <class Call> auto counted(Call call) {
+    ++calls_in_flight_;
+    return [job = this, call = std::move(call)]() mutable {
+      --job->calls_in_flight_;
+      call();
+    };
   }
   void begin();
   void thread_finished();
@@ -180,11 +199,13 @@ private:
   std::function<void()> on_finish_;
   std::function<void(int)> on_preempted_;
   bool preempted_ = false;
+  bool preempt_returned_ = false; // preempt() and the resubmission it asked for are done
   simgrid::kernel::timer::Timer* preemption_ = nullptr; // armed at the start, removed when the job ends
   simgrid::s4u::Host* worker_ = nullptr;
   int events_ = 0;
   int next_event_ = 0; // the job's next event, whichever thread is free
   int threads_running_ = 0;
+  int calls_in_flight_ = 0; // flows and deferred replies that will call this job (see counted)
   bool started_ = false;
   double job_start_s_ = 0.0;
   double warmup_end_s_ = 0.0; // the latest end of a warm-up event

@@ -32,9 +32,9 @@ struct JobClient::Sender final : RequestOwner {
   void answered(InferenceRequest&) override {
     at_server = false;
     // Not inside the server's own call: what the job does next may submit to it again.
-    job->context_.flows.defer([this, serial = serial]() {
+    job->context_.flows.defer(job->counted([this, serial = serial]() {
       if (!job->context_.stopped && this->serial == serial) job->reply(*this);
-    });
+    }));
   }
   void lost(InferenceRequest&) override {
     at_server = false; // its timeout will tell

@@ -38,9 +38,12 @@ void JobClient::preempt() {
     }
   }
   const int not_done = std::max(0, events_ - next_event_) + lost;
-  const bool resubmit = scenario_.workload.preemption->resubmit;
+  const JobPreemption& preemption = *scenario_.workload.preemption;
+  const bool resubmit = preemption.resubmit && placement_.resubmission < preemption.max_resubmissions;
+  if (preemption.resubmit && !resubmit) operations->job_abandoned(not_done);
   operations->job_preempted(resubmit ? not_done : 0);
   if (on_preempted_) on_preempted_(resubmit ? not_done : 0);
+  preempt_returned_ = true; // nothing below this call refers to the job any more: it may be reclaimed
 }
 
 bool JobClient::wan_down(double t_s) {

@@ -73,16 +73,26 @@ bool ServerPool::refuses_requests() const {
   return limiting_ && group_.proxy->rate_limit->refuse == RateLimit::Refuse::requests;
 }
 
-double ServerPool::read_metric(LoadMetric metric, Snapshot& since) const {
+double ServerPool::read_metric(LoadMetric metric, History& history, double window_s) const {
   const double now_s = sg4::Engine::get_clock();
+  if (history.empty()) history.emplace_back(); // the run's start: every counter at zero
+  // The latest reading at least a window old (a relative slack, so that a poll exactly one window after
+  // another reads from it whatever the rounding of the poll times).
+  const double base_until_s = now_s - window_s + 1e-9 * std::max(1.0, window_s);
+  while (history.size() > 1 && history[1].time_s <= base_until_s)
+    history.pop_front();
+  Snapshot& since = history.front();
   const double interval_s = now_s - since.time_s;
   double queue_wait_s = 0.0, busy_s = 0.0;
   std::uint64_t batches = 0;
   int queued = 0, reporting = 0;
   if (since.loads.size() != pods_.size()) since.loads.assign(pods_.size(), PodLoad{});
+  Snapshot reading{now_s, {}};
+  reading.loads.reserve(pods_.size());
   for (std::size_t p = 0; p < pods_.size(); ++p) {
     const PodLoad& now = pods_[p].resources->load;
     const PodLoad& before = since.loads[p];
+    reading.loads.push_back(now);
     // Prometheus scrapes the pods that run: serving and draining ones.
     const State state = states_[p].state;
     if (state == State::serving || state == State::draining) {
@@ -92,9 +102,8 @@ double ServerPool::read_metric(LoadMetric metric, Snapshot& since) const {
       queued += now.queued;
       ++reporting;
     }
-    since.loads[p] = now;
   }
-  since.time_s = now_s;
+  history.push_back(std::move(reading));
   switch (metric) {
   case LoadMetric::device_utilisation: {
     const double capacity_s = reporting * group_.devices_per_pod * interval_s;
@@ -111,7 +120,9 @@ double ServerPool::read_metric(LoadMetric metric, Snapshot& since) const {
 
 void ServerPool::poll() {
   const double now_s = sg4::Engine::get_clock();
-  const double metric = read_metric(group_.autoscaler->metric, autoscaler_since_);
+  const AutoscalerSettings& autoscaler = *group_.autoscaler;
+  const double metric = read_metric(autoscaler.metric, autoscaler_history_,
+                                    std::max(autoscaler.poll_interval_s, autoscaler.metric_window_s));
   recorder_.polled(group_index_, now_s, metric);
   scale_to(autoscaler_->decide(now_s, metric, replicas()));
   at(now_s + group_.autoscaler->poll_interval_s, [this]() { poll(); });
@@ -119,7 +130,7 @@ void ServerPool::poll() {
 
 void ServerPool::poll_rate_limit() {
   const RateLimit& limit = *group_.proxy->rate_limit;
-  limiting_ = read_metric(limit.metric, limiter_since_) > limit.threshold;
+  limiting_ = read_metric(limit.metric, limiter_history_, limit.poll_interval_s) > limit.threshold;
   at(sg4::Engine::get_clock() + limit.poll_interval_s, [this]() { poll_rate_limit(); });
 }
 

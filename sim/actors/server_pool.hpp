@@ -16,6 +16,7 @@
 #include "sim/policy/proxy_balancer.hpp"
 #include "sim/scenario/scenario.hpp"
 
+#include <deque>
 #include <optional>
 #include <random>
 #include <vector>
@@ -62,9 +63,12 @@ private:
   // The metric over the pods that serve (or drain), since `since` (a snapshot of their counters).
   struct Snapshot {
     double time_s = 0.0;
-    std::vector<PodLoad> loads;
+    std::vector<PodLoad> loads; // empty: every pod's counters at zero (the run's start)
   };
-  double read_metric(LoadMetric metric, Snapshot& since) const;
+  // The counters read at past polls, oldest first: a poll reads the metric since the latest one at least
+  // `window_s` old (the run's start, before there is one).
+  using History = std::deque<Snapshot>;
+  double read_metric(LoadMetric metric, History& history, double window_s) const;
   template <class Then> void at(double time_s, Then then);
   void poll();
   void poll_rate_limit();
@@ -89,7 +93,7 @@ private:
   std::optional<AutoscalerPolicy> autoscaler_;
   std::optional<ProxyBalancer> balancer_;
   std::mt19937_64 proxy_rng_, failure_rng_;
-  Snapshot autoscaler_since_, limiter_since_;
+  History autoscaler_history_, limiter_history_;
   bool limiting_ = false; // the rate limit's last reading was above its threshold
   int wanted_ = 0;        // the Deployment's replica count, as last set
 };

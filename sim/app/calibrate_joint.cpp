@@ -5,6 +5,8 @@
 // and predictions.md.
 #include "sim/app/calibrate_joint.hpp"
 
+#include "sim/metrics/json_fields.hpp"
+
 #include "models/student_t.hpp"
 #include "sim/app/joint_prediction.hpp"
 #include "sim/app/joint_runs.hpp"
@@ -200,38 +202,57 @@ calibration::CalibrationResult fit_spec(const JointSpec& spec, const ExecutionCo
 // standard deviations, and the correlations). The series' points are not simulated again.
 calibration::CalibrationResult fit_from_file(const JointSpec& spec, const std::string& path,
                                              std::size_t points, const TextOutput& say) {
-  std::ifstream in(path);
-  if (!in) throw InputError("--predict-from " + path + ": cannot read it");
-  const auto json = nlohmann::json::parse(in, nullptr, false);
-  if (json.is_discarded() || !json.contains("parameters"))
-    throw InputError("--predict-from " + path + ": not a calibration.json of calibrate --spec");
+  const JsonFields json = [&]() {
+    try {
+      return JsonFields::read_file(path);
+    } catch (const InputError& e) {
+      throw InputError(std::string("--predict-from ") + e.what());
+    }
+  }();
+  if (!json.is_object() || !json.has("parameters"))
+    throw InputError("--predict-from " + path +
+                     ": not a calibration.json of calibrate --spec (no parameters)");
   const std::size_t k = spec.parameters.size();
-  const auto& parameters = json.at("parameters");
-  if (parameters.size() != k) throw InputError("--predict-from " + path + ": fitted other parameters");
+  const JsonFields parameters = json.at("parameters");
+  if (parameters.size() != k)
+    parameters.fail("the spec's " + std::to_string(k) + " parameter(s) (this fit is of another spec)");
   calibration::CalibrationResult r;
   const double t = models::student_t_975(static_cast<int>(std::max<std::size_t>(1, points - k)));
   std::vector<double> sd(k, 0.0);
   for (std::size_t i = 0; i < k; ++i) {
-    const auto& p = parameters[i];
-    if (p.at("key") != spec.parameters[i].fit.key)
-      throw InputError("--predict-from " + path + ": parameter " + std::to_string(i + 1) + " is " +
-                       p.at("key").get<std::string>() + ", the spec's is " + spec.parameters[i].fit.key);
-    r.values.push_back(p.at("value").get<double>());
-    r.identifiable.push_back(p.at("identifiable").get<bool>());
-    r.separable.push_back(p.at("separable").get<bool>());
-    r.at_bound.push_back(p.at("at_bound").get<bool>());
-    r.ci95_half_width.push_back(p.value("ci95_half_width", std::numeric_limits<double>::infinity()));
-    sd[i] = r.ci95_half_width.back() / t;
+    const JsonFields p = parameters.at(i);
+    const std::string key = p.at("key").text();
+    if (key != spec.parameters[i].fit.key)
+      p.at("key").fail("the spec's parameter " + std::to_string(i + 1) + ", " + spec.parameters[i].fit.key);
+    r.values.push_back(p.at("value").number());
+    r.identifiable.push_back(p.at("identifiable").boolean());
+    r.separable.push_back(p.at("separable").boolean());
+    r.at_bound.push_back(p.at("at_bound").boolean());
+    const double half_width =
+        p.has("ci95_half_width") ? p.at("ci95_half_width").number() : std::numeric_limits<double>::infinity();
+    if (half_width < 0.0) p.at("ci95_half_width").fail("a half-width of 0 or more");
+    r.ci95_half_width.push_back(half_width);
+    sd[i] = half_width / t;
   }
+  const bool has_covariance = json.has("covariance");
+  if (has_covariance && json.at("covariance").size() != k * k)
+    json.at("covariance")
+        .fail("a " + std::to_string(k) + " x " + std::to_string(k) +
+              " matrix (one row per parameter, flattened to " + std::to_string(k * k) + " numbers)");
   r.correlation.assign(k * k, 0.0);
   r.covariance.assign(k * k, 0.0);
-  for (std::size_t i = 0; i < k; ++i)
+  for (std::size_t i = 0; i < k; ++i) {
+    const JsonFields correlations =
+        k > 1 ? parameters.at(i).at("correlations") : JsonFields(nlohmann::json::object(), path);
     for (std::size_t j = 0; j < k; ++j) {
-      const double c = i == j ? 1.0 : parameters[i].at("correlations").value(spec.parameters[j].fit.key, 0.0);
+      const double c = i == j ? 1.0 : correlations.number_or(spec.parameters[j].fit.key, 0.0);
+      if (c < -1.0 || c > 1.0) correlations.at(spec.parameters[j].fit.key).fail("a correlation in -1..1");
       r.correlation[i * k + j] = c;
       r.covariance[i * k + j] =
-          json.contains("covariance") ? json.at("covariance")[i * k + j].get<double>() : c * sd[i] * sd[j];
+          has_covariance ? json.at("covariance").at(i * k + j).number() : c * sd[i] * sd[j];
     }
+    if (r.covariance[i * k + i] < 0.0) json.at("covariance").at(i * k + i).fail("a variance of 0 or more");
+  }
   r.status_text = "read from " + path + " (not fitted again)";
   say("parameters read from %s; the series are not simulated again\n", path.c_str());
   return r;

@@ -15,9 +15,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace fs = std::filesystem;
 
 namespace sonicsim {
 namespace {
@@ -166,6 +169,19 @@ void print_perf_analyzer_report(FILE* out, const PerfAnalyzerArguments& argument
     std::fprintf(out, "\n%s\n", direct_inference_statement(imported, arguments.inferences_per_event).c_str());
 }
 
+// The files a command reads: those named, and those inside the folders named.
+std::vector<fs::path> input_paths(const std::vector<std::string>& named) {
+  std::vector<fs::path> paths;
+  for (const auto& name : named) {
+    paths.emplace_back(name);
+    std::error_code error;
+    if (!fs::is_directory(name, error)) continue;
+    for (fs::directory_iterator it(name, error), end; !error && it != end; it.increment(error))
+      paths.push_back(it->path());
+  }
+  return paths;
+}
+
 int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
   // Where and how replays run means nothing without them.
   const auto& execution = arguments.execution;
@@ -173,19 +189,22 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
     throw InputError("--out, --slurm and --slurm-dry-run are for the replays: only with --replay");
   if (arguments.inferences_per_event && arguments.device != cpu_device_type)
     throw InputError("--inferences-per-event is for files of a Triton CPU server: only with --device CPU");
+  // The output file is checked before any work: never one of the measurements, a folder or a device node.
+  const bool yaml_to_file = arguments.yaml && *arguments.yaml != "-";
+  if (yaml_to_file) check_output_file("--yaml", *arguments.yaml, input_paths(arguments.files));
   const ImportedFiles files = read_perf_analyzer_files(arguments);
   const std::string yaml = perf_analyzer_yaml(arguments, files);
   // "-": the YAML alone on stdout, the report (and a replay's) on stderr.
   FILE* report = arguments.yaml == "-" ? stderr : stdout;
   print_perf_analyzer_report(report, arguments, files);
-  if (arguments.yaml.empty()) {
+  if (!arguments.yaml) {
     std::printf("\n%s", yaml.c_str());
-  } else if (arguments.yaml == "-") {
+  } else if (!yaml_to_file) {
     std::fflush(stderr);
     std::printf("%s", yaml.c_str());
   } else {
-    write_file_atomically(arguments.yaml, yaml);
-    std::fprintf(report, "\nwrote the scenario YAML to %s\n", arguments.yaml.c_str());
+    write_output_file("--yaml", *arguments.yaml, yaml, input_paths(arguments.files));
+    std::fprintf(report, "\nwrote the scenario YAML to %s\n", arguments.yaml->c_str());
   }
   std::fflush(stdout);
   if (!arguments.replay) return exit_ok;

@@ -27,9 +27,9 @@ struct PerfAnalyzerArguments {
   int max_batch_size = 0;
   int host_cores = 128;
   std::string output_dir; // replay: replay.json and a cluster's files (default out/import_replay)
-  // Where the scenario YAML goes: empty, after the report on stdout; "-", alone on stdout (the report on
+  // Where the scenario YAML goes: not given, after the report on stdout; "-", alone on stdout (the report on
   // stderr); a file, there (the report on stdout). The last two keep the YAML valid when redirected.
-  std::string yaml;
+  std::optional<std::string> yaml;
   // --device CPU: the model's inferences per event, to state a direct-inference time per event.
   std::optional<double> inferences_per_event;
   ExecutionFlags execution{2};

@@ -49,6 +49,12 @@ void print_operations_lines(std::ostream& out, const OperationsSummary& operatio
                 as_double(operations.requests_timed_out), as_double(operations.requests_refused),
                 as_double(operations.requests_to_fallback), as_double(operations.requests_lost),
                 as_double(operations.clients_refused));
+  if (operations.jobs_preempted > 0)
+    out << format("preemption          %.0f jobs preempted: %.0f events lost in progress, %.0f resubmitted; "
+                  "%.0f jobs abandoned after preemption.max_resubmissions, with %.0f events never run\n",
+                  as_double(operations.jobs_preempted), as_double(e.failed_preempted),
+                  as_double(operations.events_resubmitted), as_double(operations.jobs_abandoned),
+                  as_double(operations.events_abandoned));
 }
 
 } // namespace sonicsim

@@ -11,6 +11,7 @@
 #include "sim/execution/state_file.hpp"
 #include "sim/report/report_javascript.hpp"
 #include "sim/report/report_sections.hpp"
+#include "sim/report/result_checks.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/validation/validation_case.hpp"
 
@@ -57,9 +58,11 @@ std::size_t write_html_report(const std::vector<fs::path>& directories, const fs
       try {
         switch (kind) {
         case report::ResultKind::run:
+          report::check_run_result(dir);
           report::add_run_section(document, dir);
           break;
         case report::ResultKind::sweep:
+          report::check_sweep_result(dir);
           report::add_sweep_section(document, dir, measured);
           break;
         case report::ResultKind::plan:
@@ -75,6 +78,13 @@ std::size_t write_html_report(const std::vector<fs::path>& directories, const fs
           report::add_calibrate_section(document, dir);
           break;
         }
+      } catch (const InputError&) {
+        throw; // names its file already
+      } catch (const nlohmann::json::exception& error) {
+        // A field the section reads is missing or of another kind: named in words, with the file.
+        throw InputError((dir / report::result_kind_file(kind)).string() + ": damaged " +
+                         report::result_kind_name(kind) + " result (" + json_problem(error) +
+                         "); expected the files as sonicsim writes them: run the command again");
       } catch (const std::exception& error) {
         throw InputError(dir.string() + ": its " + report::result_kind_name(kind) +
                          " result cannot be drawn (" + error.what() +
@@ -83,7 +93,7 @@ std::size_t write_html_report(const std::vector<fs::path>& directories, const fs
     }
   }
   if (out.has_parent_path()) ensure_writable_directory(out.parent_path());
-  write_file_atomically(out, document.html(report_javascript()));
+  write_output_file("--out", out, document.html(report_javascript()), {});
   return document.chart_count();
 }
 
@@ -110,6 +120,14 @@ struct ReportArguments {
 int report_command(const ReportArguments& arguments) {
   std::vector<fs::path> directories(arguments.directories.begin(), arguments.directories.end());
   const fs::path out = arguments.out.empty() ? directories.front() / "report.html" : fs::path(arguments.out);
+  // Checked before any result is read: never a folder, a result file or a device node replaced.
+  std::vector<fs::path> inputs;
+  for (const auto& dir : directories) {
+    std::error_code error;
+    for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
+      if (it->path().filename() != "report.html") inputs.push_back(it->path());
+  }
+  check_output_file("--out", out, inputs);
   const std::size_t charts = write_html_report(directories, out, arguments.measured);
   if (!arguments.quiet)
     std::printf("wrote %s (%zu charts; opens offline in a browser)\n", out.string().c_str(), charts);

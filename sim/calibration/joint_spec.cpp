@@ -1,5 +1,7 @@
 #include "sim/calibration/joint_spec.hpp"
 
+#include "sim/measurements/measurement_error.hpp"
+
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/scenario/yaml_cursor.hpp"
@@ -43,10 +45,17 @@ std::vector<std::string> strings(const Cursor& c) {
 // (validation/calibration/x.yaml), or the working directory when the file is there.
 std::string resolve(const std::string& spec, const Cursor& c) {
   const std::string path = read_string(c);
-  if (fs::path(path).is_absolute() || fs::exists(path)) return path;
+  std::error_code error;
+  // A device or a folder is refused before anything reads it (/dev/zero would be read without end).
+  const auto regular = [&c, &error](const fs::path& file) {
+    require(c, fs::is_regular_file(file, error),
+            "a regular file (a device or a folder holds no measured series)");
+    return file.lexically_normal().string();
+  };
+  if (fs::path(path).is_absolute() || fs::exists(path, error)) return regular(path);
   const auto root = fs::path(spec).parent_path().parent_path().parent_path() / path;
-  require(c, fs::exists(root), "an existing file (relative to the repository root)");
-  return root.lexically_normal().string();
+  require(c, fs::exists(root, error), "an existing file (relative to the repository root)");
+  return regular(root);
 }
 
 JointParameter read_parameter(const Cursor& c) {
@@ -91,7 +100,11 @@ JointSeries read_series(const std::string& spec, const Cursor& c) {
   }
   require(c["why_sd"], c["why_sd"].present(), "why_sd: where the points' sd come from");
   s.why_sd = read_string(c["why_sd"]);
-  s.points = calibration::read_measured_series(s.data, s.name, s.columns, {});
+  try {
+    s.points = calibration::read_measured_series(s.data, s.name, s.columns, {});
+  } catch (const measurements::MeasurementError& error) {
+    c["data"].fail(error.what()); // at the spec's line, with the file's own line in the message
+  }
   return s;
 }
 
@@ -115,6 +128,9 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
       require(sweep[i], i == 0 || p.sweep[i] > p.sweep[i - 1], "increasing job counts");
     }
   } else {
+    if (c["sweep"].present())
+      c["sweep"].fail("a sweep is for observable crossing_jobs; this prediction's observable is " +
+                      p.observable + ", read at one point: remove sweep");
     try {
       parse_figure_name(p.observable, "observable");
     } catch (const InputError& error) {
@@ -130,6 +146,9 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
 
 JointSpec read_joint_spec(const std::string& path) {
   YAML::Node root;
+  std::error_code status_error;
+  if (fs::exists(path, status_error) && !fs::is_regular_file(path, status_error))
+    throw ScenarioError(path, 0, 0, "", "not a regular file; expected a calibration spec (YAML)");
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::BadFile&) {
@@ -139,13 +158,19 @@ JointSpec read_joint_spec(const std::string& path) {
   }
   SourceInfo source{path, {}};
   const Cursor c(source, root);
+  c.check_keys();
   only_keys(c, {"parameters", "series", "predictions", "max_evaluations", "starts"});
   JointSpec spec;
   spec.file = path;
   require(c["parameters"], c["parameters"].node().IsSequence() && c["parameters"].node().size() > 0,
           "a list of parameters to fit");
-  for (std::size_t i = 0; i < c["parameters"].node().size(); ++i)
+  for (std::size_t i = 0; i < c["parameters"].node().size(); ++i) {
     spec.parameters.push_back(read_parameter(c["parameters"][i]));
+    for (std::size_t j = 0; j < i; ++j)
+      if (spec.parameters[j].fit.key == spec.parameters[i].fit.key)
+        c["parameters"][i]["key"].fail("a key fitted once; parameters[" + std::to_string(j) + "] fits " +
+                                       spec.parameters[i].fit.key + " already");
+  }
   require(c["series"], c["series"].node().IsSequence() && c["series"].node().size() > 0,
           "a list of measured series");
   std::size_t points = 0;
@@ -163,8 +188,14 @@ JointSpec read_joint_spec(const std::string& path) {
           "more measured points (" + std::to_string(points) + ") than parameters (" +
               std::to_string(spec.parameters.size()) + ")");
   if (c["predictions"].present())
-    for (std::size_t i = 0; i < c["predictions"].node().size(); ++i)
+    for (std::size_t i = 0; i < c["predictions"].node().size(); ++i) {
       spec.predictions.push_back(read_prediction(path, c["predictions"][i]));
+      for (const auto& name : spec.predictions.back().series)
+        require(c["predictions"][i]["series"],
+                std::any_of(spec.series.begin(), spec.series.end(),
+                            [&name](const JointSeries& s) { return s.name == name; }),
+                "names of series of this spec (no series '" + name + "')");
+    }
   if (const Cursor starts = c["starts"]; starts.present()) {
     require(starts, starts.node().IsSequence(), "a list of maps {KEY: VALUE} of parameters' start values");
     for (std::size_t s = 0; s < starts.node().size(); ++s) {

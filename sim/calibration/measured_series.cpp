@@ -14,6 +14,12 @@ std::size_t column_index(const measurements::CsvRecord& header, const std::strin
                          const std::string& path, const std::string& role) {
   for (std::size_t i = 0; i < header.fields.size(); ++i)
     if (measurements::trimmed_field(header.fields[i]) == name) return i;
+  // A file with one field per line is not a CSV of series (a wrong path): its first line is not echoed.
+  if (header.fields.size() < 2)
+    throw MeasurementError(path, header.line,
+                           "no column '" + name + "' (" + role +
+                               "): the first line is not a comma-separated header; expected a CSV of "
+                               "measured series (series, x, y, sd columns)");
   std::string known;
   for (const auto& field : header.fields)
     known += (known.empty() ? "'" : ", '") + measurements::trimmed_field(field) + "'";

@@ -61,8 +61,18 @@ void start_fixed_job(JobContext& context, JobPlacement placement, const std::fun
       on_finish();
       return;
     }
+    // The preempted jobs whose last call has run are destroyed now and then (when they are half as many as
+    // the jobs held): memory stays that of the jobs running, however often they are preempted.
+    auto& jobs = context.jobs;
+    if (++context.preempted_since_reclaim > jobs.size() / 2) {
+      context.preempted_since_reclaim = 0;
+      jobs.erase(std::remove_if(jobs.begin(), jobs.end(),
+                                [](const auto& job) { return job->preempted() && job->finished(); }),
+                 jobs.end());
+    }
     JobPlacement again = placement;
     again.events = events_back;
+    ++again.resubmission;
     again.start_s = sg4::Engine::get_clock();
     start_fixed_job(context, again, on_finish);
   };

@@ -22,7 +22,56 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
                                "': " + (error ? std::strerror(error) : "the write failed"));
     }
   }
-  std::filesystem::rename(partial, path);
+  std::error_code error;
+  std::filesystem::rename(partial, path, error);
+  if (error) {
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
+    throw std::runtime_error("cannot write '" + path.string() + "': " + error.message());
+  }
+}
+
+void check_output_file(const std::string& option, const std::filesystem::path& path,
+                       const std::vector<std::filesystem::path>& inputs) {
+  namespace fs = std::filesystem;
+  const std::string named = option + " '" + path.string() + "'";
+  if (path.empty()) throw InputError(option + " '': expected a file name (or - for standard output)");
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (!fs::exists(status)) return;
+  if (fs::is_directory(status)) throw InputError(named + ": a directory; expected a file name");
+  for (const auto& input : inputs)
+    if (fs::equivalent(path, input, error))
+      throw InputError(named + ": one of the input files (" + input.string() +
+                       "); expected a new file, the input would be lost");
+  if (!fs::is_regular_file(status) && !fs::is_character_file(status) && !fs::is_fifo(status))
+    throw InputError(named +
+                     ": a special file that is not a character device or a pipe; expected a file name");
+  fs::path partial = path;
+  partial += ".partial";
+  if (fs::exists(partial, error) && !fs::is_regular_file(partial, error))
+    throw InputError(named + ": its partial file " + partial.string() + " exists and is not a regular file");
+}
+
+void write_output_file(const std::string& option, const std::filesystem::path& path, const std::string& text,
+                       const std::vector<std::filesystem::path>& inputs) {
+  namespace fs = std::filesystem;
+  check_output_file(option, path, inputs);
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    // A device or a pipe: written in place, never replaced.
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.flush();
+    if (!out) {
+      const int code = errno;
+      throw std::runtime_error("cannot write '" + path.string() +
+                               "': " + (code ? std::strerror(code) : "the write failed"));
+    }
+    return;
+  }
+  write_file_atomically(path, text);
 }
 
 std::string json_problem(const nlohmann::json::exception& error) {

@@ -12,11 +12,21 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 namespace sonicsim {
 
 // Writes `text` to `path` through `path`.partial and a rename: a reader never sees half a file.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+// A file the user named on the command line (`option`: "--yaml", "--out"), checked before it is written: an
+// InputError when it is empty, a directory, one of the command's `inputs`, or a special file other than a
+// character device or a pipe. A character device or a pipe (/dev/stdout, /dev/null) is written in place;
+// anything else through write_file_atomically, whose rename only ever replaces a regular file.
+void check_output_file(const std::string& option, const std::filesystem::path& path,
+                       const std::vector<std::filesystem::path>& inputs);
+void write_output_file(const std::string& option, const std::filesystem::path& path, const std::string& text,
+                       const std::vector<std::filesystem::path>& inputs);
 
 struct StateFileError : InputError {
   using InputError::InputError;

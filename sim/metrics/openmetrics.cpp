@@ -31,6 +31,15 @@ std::string number(double value) {
 }
 
 // Days since 1970-01-01 of a civil date (H. Hinnant's algorithm, proleptic Gregorian calendar).
+long days_from_civil(long y, unsigned m, unsigned d);
+
+// Days in `month` (1..12) of `year`, leap years as the Gregorian calendar has them.
+int days_in_month(int year, int month) {
+  static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : days[month - 1];
+}
+
 long days_from_civil(long y, unsigned m, unsigned d) {
   y -= m <= 2;
   const long era = (y >= 0 ? y : y - 399) / 400;
@@ -70,6 +79,12 @@ double parse_utc_timestamp(const std::string& text) {
       zone != 'Z' || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 ||
       second > 59 || year < 1970 || year > 2200)
     throw std::invalid_argument("expected a UTC time such as 2024-01-01T00:00:00Z, got '" + text + "'");
+  // A day the month does not have (2023-02-29, 2024-04-31) is not a date, not the first of the next month.
+  if (day > days_in_month(year, month))
+    throw std::invalid_argument("got '" + text + "': " + std::to_string(year) + "-" +
+                                (month < 10 ? "0" : "") + std::to_string(month) + " has " +
+                                std::to_string(days_in_month(year, month)) +
+                                " days; expected a UTC time such as 2024-01-01T00:00:00Z");
   return static_cast<double>(
              days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day))) *
              86400.0 +

@@ -19,8 +19,10 @@ void add_group_operations(json& group_echo, const ServerGroup& group) {
                                 {"metric", load_metric_name(a->metric)},
                                 {threshold_key(a->metric), a->threshold},
                                 {"poll_interval_s", a->poll_interval_s},
+                                {"metric_window_s", a->metric_window_s},
                                 {"tolerance", a->tolerance},
                                 {"step", a->step},
+                                {"step_period_s", a->step_period_s},
                                 {"scale_up_window_s", a->scale_up_window_s},
                                 {"scale_down_window_s", a->scale_down_window_s},
                                 {"startup_delay_s", a->startup_delay_s}};

@@ -35,24 +35,30 @@ json operations_to_json(const OperationsSummary& operations) {
     if (p.cost_usd) pool["cost_usd"] = *p.cost_usd;
   }
   const EventOutcomes& e = operations.events;
-  return {{"pools", pools},
-          {"events",
-           {{"started", e.started},
-            {"completed", e.completed},
-            {"completed_after_retry", e.completed_after_retry},
-            {"completed_with_fallback", e.completed_with_fallback},
-            {"failed_rejected", e.failed_rejected},
-            {"failed_timed_out", e.failed_timed_out},
-            {"failed_preempted", e.failed_preempted},
-            {"in_progress_at_end", e.in_progress_at_end}}},
-          {"requests",
-           {{"timed_out", operations.requests_timed_out},
-            {"refused", operations.requests_refused},
-            {"to_fallback", operations.requests_to_fallback},
-            {"lost", operations.requests_lost}}},
-          {"clients_refused", operations.clients_refused},
-          {"jobs_preempted", operations.jobs_preempted},
-          {"events_resubmitted", operations.events_resubmitted}};
+  json out = {{"pools", pools},
+              {"events",
+               {{"started", e.started},
+                {"completed", e.completed},
+                {"completed_after_retry", e.completed_after_retry},
+                {"completed_with_fallback", e.completed_with_fallback},
+                {"failed_rejected", e.failed_rejected},
+                {"failed_timed_out", e.failed_timed_out},
+                {"failed_preempted", e.failed_preempted},
+                {"in_progress_at_end", e.in_progress_at_end}}},
+              {"requests",
+               {{"timed_out", operations.requests_timed_out},
+                {"refused", operations.requests_refused},
+                {"to_fallback", operations.requests_to_fallback},
+                {"lost", operations.requests_lost}}},
+              {"clients_refused", operations.clients_refused},
+              {"jobs_preempted", operations.jobs_preempted},
+              {"events_resubmitted", operations.events_resubmitted}};
+  // Only when a job was abandoned: the runs of before keep their summary.json.
+  if (operations.jobs_abandoned > 0) {
+    out["jobs_abandoned"] = operations.jobs_abandoned;
+    out["events_abandoned"] = operations.events_abandoned;
+  }
+  return out;
 }
 
 OperationsSummary operations_from_json(const json& in) {
@@ -94,6 +100,8 @@ OperationsSummary operations_from_json(const json& in) {
   out.clients_refused = in.at("clients_refused").get<std::uint64_t>();
   out.jobs_preempted = in.at("jobs_preempted").get<std::uint64_t>();
   out.events_resubmitted = in.at("events_resubmitted").get<std::uint64_t>();
+  out.jobs_abandoned = in.value("jobs_abandoned", std::uint64_t{0});
+  out.events_abandoned = in.value("events_abandoned", std::uint64_t{0});
   return out;
 }
 

@@ -49,6 +49,11 @@ public:
     ++summary_.jobs_preempted;
     summary_.events_resubmitted += static_cast<std::uint64_t>(events_resubmitted);
   }
+  // A preempted job that was not resubmitted again (preemption.max_resubmissions reached).
+  void job_abandoned(int events) {
+    ++summary_.jobs_abandoned;
+    summary_.events_abandoned += static_cast<std::uint64_t>(events);
+  }
   void event_ended(EventOutcome outcome);
 
   // Pod-seconds group `group` held between two times; none for a group whose pods are fixed. A pooled

@@ -55,7 +55,9 @@ struct OperationsSummary {
   std::uint64_t clients_refused = 0;      // jobs refused at connection by a rate limit (then on fallback)
   std::uint64_t jobs_preempted = 0;
   std::uint64_t events_resubmitted = 0; // unfinished events of preempted jobs run again in new jobs
-  std::uint64_t requests_lost = 0;      // in a pod when it failed, or on a wide-area path that was down
+  // Jobs preempted once more than preemption.max_resubmissions allows, and their unfinished events.
+  std::uint64_t jobs_abandoned = 0, events_abandoned = 0;
+  std::uint64_t requests_lost = 0; // in a pod when it failed, or on a wide-area path that was down
 };
 
 } // namespace sonicsim

@@ -241,7 +241,9 @@ json scenario_to_json(const Scenario& scenario) {
              {"max_extension", scenario.output.max_extension}}}};
   add_client_operations(out["workload"]["client"], workload.client);
   if (const auto& p = workload.preemption)
-    out["workload"]["preemption"] = {{"mean_time_s", p->mean_time_s}, {"resubmit", p->resubmit}};
+    out["workload"]["preemption"] = {{"mean_time_s", p->mean_time_s},
+                                     {"resubmit", p->resubmit},
+                                     {"max_resubmissions", p->max_resubmissions}};
   if (!platform.wan.down.empty()) {
     auto& down = out["platform"]["wan"]["down"] = json::array();
     for (const auto& w : platform.wan.down)

@@ -32,8 +32,20 @@ int AutoscalerPolicy::decide(double now_s, double metric, int replicas) {
   int desired = replicas;
   if (desired < up) desired = up;
   if (desired > down) desired = down;
-  desired = std::clamp(desired, replicas - settings_.step, replicas + settings_.step);
-  return std::clamp(desired, settings_.min_replicas, settings_.max_replicas);
+  // The HPA's scaling policy: at most `step` pods added (removed) within a period, counted from the count at
+  // the period's start. The period is at least a poll, so with polls as long as it this is "step per poll".
+  const double period_s = std::max(settings_.step_period_s, settings_.poll_interval_s);
+  while (!changes_.empty() && changes_.front().at_s <= now_s - period_s + 1e-9 * period_s)
+    changes_.pop_front();
+  int added = 0, removed = 0;
+  for (const auto& change : changes_)
+    (change.replicas > 0 ? added : removed) += std::abs(change.replicas);
+  const int up_limit = std::max(replicas, replicas - added + settings_.step);
+  const int down_limit = std::min(replicas, replicas + removed - settings_.step);
+  desired = std::clamp(desired, down_limit, up_limit);
+  desired = std::clamp(desired, settings_.min_replicas, settings_.max_replicas);
+  if (desired != replicas) changes_.push_back({now_s, desired - replicas});
+  return desired;
 }
 
 } // namespace sonicsim

@@ -18,7 +18,8 @@ public:
   //      then clamped to min..max;
   //   2. stabilisation (the HPA's): a rise goes only to the lowest raw count of the scale-up window, a fall
   //      only to the highest of the scale-down window (both windows include this poll);
-  //   3. at most `step` pods more or fewer than `replicas`, and min..max.
+  //   3. at most `step` pods added (or removed) within the last step_period (at least a poll): the HPA's
+  //      scaling policy, counted from the replica count at the period's start; and min..max.
   int decide(double now_s, double metric, int replicas);
   // The raw count of step 1, for reports.
   int raw_recommendation(double metric, int replicas) const;
@@ -30,6 +31,7 @@ private:
   };
   AutoscalerSettings settings_;
   std::deque<Recommendation> history_; // recommendations within the longer stabilisation window
+  std::deque<Recommendation> changes_; // replicas added (> 0) or removed (< 0) within the step period
 };
 
 } // namespace sonicsim

@@ -117,10 +117,17 @@ std::string ReportDocument::html(const std::string& javascript) const {
   Json specs = Json::array();
   for (const auto& spec : charts_)
     specs.push_back(spec);
-  // "</" inside a script block would end it: JSON escapes the slash.
-  std::string specs_text = specs.dump();
-  for (std::size_t at = specs_text.find("</"); at != std::string::npos; at = specs_text.find("</", at + 3))
-    specs_text.replace(at, 2, "<\\/");
+  // Any "<" inside a script block may change how the page parses ("</script>" ends the block, "<!--<script>"
+  // makes the next "</script>" not end it): JSON spells it \u003c. In JSON a "<" can only be inside a string.
+  const std::string dumped = specs.dump();
+  std::string specs_text;
+  specs_text.reserve(dumped.size());
+  for (const char c : dumped) {
+    if (c == '<')
+      specs_text += "\\u003c";
+    else
+      specs_text += c;
+  }
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
          html_escaped(title_) + "</title>\n<style>" + style + "</style>\n<script>" + error_capture +
          "</script>\n<script>\n" + javascript + "\n</script>\n</head>\n<body>\n<h1>" + html_escaped(title_) +

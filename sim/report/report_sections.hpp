@@ -15,6 +15,8 @@ namespace sonicsim::report {
 enum class ResultKind { run, sweep, plan, compare, validate, calibrate };
 
 const char* result_kind_name(ResultKind kind);
+// The file that marks a directory as holding that kind (summary.json, sweep.csv, ...).
+const char* result_kind_file(ResultKind kind);
 
 // The kinds of result a directory holds (a run with replications holds one run per replication_<r>/); empty
 // when it holds none.

@@ -1,6 +1,9 @@
 // Plans, comparisons, validations and calibrations: each drawn from the JSON its command wrote.
 #include "sim/report/report_sections.hpp"
+
+#include "sim/metrics/json_fields.hpp"
 #include "sim/report/vega_lite.hpp"
+#include "sim/scenario/input_error.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -250,9 +253,10 @@ void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
 }
 
 Json read_json_file(const fs::path& path) {
+  JsonFields::read_file(path); // a file that is not whole JSON is named, with where it stops being JSON
   std::ifstream in(path);
-  if (!in) throw std::runtime_error(path.string() + ": cannot read");
-  return Json::parse(in);
+  if (!in) throw InputError(path.string() + ": cannot read");
+  return Json::parse(in); // again, keeping the order of its keys
 }
 
 const char* result_kind_name(ResultKind kind) {
@@ -273,14 +277,29 @@ const char* result_kind_name(ResultKind kind) {
   return "?";
 }
 
+const char* result_kind_file(ResultKind kind) {
+  switch (kind) {
+  case ResultKind::run:
+    return "summary.json";
+  case ResultKind::sweep:
+    return "sweep.csv";
+  case ResultKind::plan:
+    return "plan.json";
+  case ResultKind::compare:
+    return "compare.json";
+  case ResultKind::validate:
+    return "report.json";
+  case ResultKind::calibrate:
+    return "calibration.json";
+  }
+  return "?";
+}
+
 std::vector<ResultKind> result_kinds(const fs::path& dir) {
   std::vector<ResultKind> kinds;
-  const std::vector<std::pair<const char*, ResultKind>> marks{
-      {"summary.json", ResultKind::run},     {"sweep.csv", ResultKind::sweep},
-      {"plan.json", ResultKind::plan},       {"compare.json", ResultKind::compare},
-      {"report.json", ResultKind::validate}, {"calibration.json", ResultKind::calibrate}};
-  for (const auto& [file, kind] : marks)
-    if (fs::exists(dir / file)) kinds.push_back(kind);
+  for (const auto kind : {ResultKind::run, ResultKind::sweep, ResultKind::plan, ResultKind::compare,
+                          ResultKind::validate, ResultKind::calibrate})
+    if (fs::exists(dir / result_kind_file(kind))) kinds.push_back(kind);
   return kinds;
 }
 

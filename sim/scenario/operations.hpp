@@ -41,10 +41,15 @@ struct AutoscalerSettings {
   int min_replicas = 1;
   int max_replicas = 1;
   LoadMetric metric = LoadMetric::queue_time_per_batch;
-  double threshold = 0.1;       // in the metric's unit; default 100 ms (SuperSONIC's serverLoadThreshold)
-  double poll_interval_s = 30;  // KEDA's pollingInterval; the metric is averaged over it
-  double tolerance = 0.1;       // the HPA's default
-  int step = 1;                 // pods per poll (SuperSONIC's stepsize)
+  double threshold = 0.1;      // in the metric's unit; default 100 ms (SuperSONIC's serverLoadThreshold)
+  double poll_interval_s = 30; // KEDA's pollingInterval
+  // The query's rate() window: each poll reads the metric over the last max(poll_interval, metric_window),
+  // as Prometheus would, so a poll faster than the batches still sees some (default 30 s).
+  double metric_window_s = 30;
+  double tolerance = 0.1; // the HPA's default
+  int step = 1;           // pods per step period (SuperSONIC's stepsize)
+  // The HPA scaling policy's periodSeconds: `step` pods at most within it (default 30 s; at least a poll).
+  double step_period_s = 30;
   double scale_up_window_s = 0; // stabilisation windows
   double scale_down_window_s = 120;
   double startup_delay_s = 240; // from the decision to serving: node start and model load (240-300 s seen)
@@ -97,9 +102,13 @@ struct RateLimit {
 // exponential time of mean `mean_time` from its start; the events it was processing are lost, and with
 // `resubmit` the batch system runs its unfinished events again in a new job (in a campaign: back to the
 // campaign's events).
+// A job is resubmitted at most `max_resubmissions` times (default 10, as a workload manager's retry limit):
+// then its unfinished events are abandoned and counted, so that preemption faster than the events can
+// finish ends instead of filling the servers with the requests of killed jobs for ever.
 struct JobPreemption {
   double mean_time_s = 0.0;
   bool resubmit = true;
+  int max_resubmissions = 10;
 };
 
 struct ProxySettings {

@@ -223,7 +223,9 @@ Scenario load_text(const std::string& yaml_text, const std::string& source_name,
     }
     for (const auto& argument : set_overrides)
       apply_set_override(tree, argument, source);
-    return read_scenario(Cursor(source, tree), source_name);
+    const Cursor root(source, tree);
+    root.check_keys();
+    return read_scenario(root, source_name);
   } catch (const YAML::Exception& e) {
     // Every read goes through a Cursor; this only guards against a yaml-cpp surprise escaping unlabelled.
     const bool known = !e.mark.is_null();

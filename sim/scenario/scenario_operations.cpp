@@ -4,6 +4,9 @@
 #include "sim/scenario/yaml_values.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace sonicsim::detail {
 namespace {
@@ -59,11 +62,13 @@ AutoscalerSettings read_autoscaler(const Cursor& c) {
            std::string(load_metric_name(a.metric)) + " needs its own");
   }
   if (c["poll_interval"].present()) a.poll_interval_s = read_interval_s(c["poll_interval"], "30s", 0.1);
+  if (c["metric_window"].present()) a.metric_window_s = read_interval_s(c["metric_window"], "30s", 0.1);
   if (c["tolerance"].present()) {
     a.tolerance = read_number(c["tolerance"]);
     require(c["tolerance"], a.tolerance >= 0.0 && a.tolerance < 1.0, "a fraction in [0, 1), e.g. 0.1");
   }
   if (c["step"].present()) a.step = read_int(c["step"], 1, 10'000);
+  if (c["step_period"].present()) a.step_period_s = read_interval_s(c["step_period"], "30s", 0.1);
   if (c["scale_up_window"].present()) a.scale_up_window_s = read_interval_s(c["scale_up_window"], "0s", 0);
   if (c["scale_down_window"].present())
     a.scale_down_window_s = read_interval_s(c["scale_down_window"], "120s", 0);
@@ -152,6 +157,7 @@ JobPreemption read_preemption(const Cursor& c) {
   p.mean_time_s = read_duration_s(c["mean_time"]);
   require(c["mean_time"], p.mean_time_s >= 1.0, "a mean time of at least 1s, e.g. \"100h\"");
   if (c["resubmit"].present()) p.resubmit = read_bool(c["resubmit"]);
+  if (c["max_resubmissions"].present()) p.max_resubmissions = read_int(c["max_resubmissions"], 0, 1000);
   return p;
 }
 
@@ -167,7 +173,71 @@ ClientSettings read_client_operations(const Cursor& c, ClientSettings client) {
 
 namespace sonicsim::detail {
 
+namespace {
+
+// A number in a message: four significant digits.
+std::string shown_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
+// The CPU time an event needs at least, on the fastest CPU type of the mix: the cpu modules and the
+// preprocessing and local inference of the others, at their means (an event's expected time is at least
+// this; the server's time comes on top).
+double least_event_cpu_s(const Scenario& s) {
+  double cpu_s = 0.0;
+  for (const auto& module : s.workload.pipeline) {
+    if (module.type == Module::Type::cpu) cpu_s += module.duration_s.expected();
+    if (module.type != Module::Type::cpu) cpu_s += module.preprocess_s.expected();
+    if (module.type == Module::Type::local_inference)
+      cpu_s += module.inferences.expected() * module.local_time_per_inference_s;
+  }
+  double fastest = 0.0;
+  for (const auto& type : s.platform.cpu_mix)
+    fastest = std::max(fastest, type.speed);
+  return fastest > 0.0 ? cpu_s / fastest : cpu_s;
+}
+
+// Work that operations could make without end is refused before the run: a request's tries, and a
+// preemption that comes so often that a resubmitted event would almost never finish.
+void check_operation_bounds(const Cursor& root, const Scenario& s) {
+  const ClientSettings& client = s.workload.client;
+  // A day per request: SonicTriton's defaults (3 retries, a 10 s timeout) take 40 s at most.
+  constexpr double longest_request_s = 86400.0;
+  if (client.timeout_s) {
+    const double tries = client.retries + 1.0;
+    const double request_s = tries * (*client.timeout_s + client.retry_backoff_s);
+    if (request_s > longest_request_s)
+      root["workload"]["client"]["retries"].fail(
+          "(retries + 1) x (timeout + retry_backoff) = " + shown_number(tries) + " x " +
+          shown_number(*client.timeout_s + client.retry_backoff_s) +
+          " s = " + shown_number(request_s / 3600.0) +
+          " h for one request; expected at most a day (fewer retries or a shorter timeout)");
+  }
+  const auto& preemption = s.workload.preemption;
+  if (!preemption || !preemption->resubmit) return;
+  // An event of CPU time t, preempted at rate 1/m, completes in one try with probability e^(-t/m): on
+  // average e^(t/m) tries (at least, over random durations: Jensen). More than 100 and the run mostly
+  // simulates lost work, and at e^45 it never ends.
+  constexpr double most_tries_per_event = 100.0;
+  const double cpu_s = least_event_cpu_s(s);
+  const double ratio = cpu_s / preemption->mean_time_s;
+  if (ratio > std::log(most_tries_per_event))
+    root["workload"]["preemption"]["mean_time"].fail(
+        "a job preempted every " + shown_number(preemption->mean_time_s) +
+        " s on average, whose events take " + shown_number(cpu_s) +
+        " s of CPU at least (the pipeline's CPU time at its means, on the fastest CPU), "
+        "finishes an event once in e^" +
+        shown_number(ratio) + " tries, and resubmitted it never ends; expected a mean time of at least " +
+        shown_number(cpu_s / std::log(most_tries_per_event)) +
+        " s (100 tries per event), or resubmit: false");
+}
+
+} // namespace
+
 void check_operations(const Cursor& root, Scenario& s) {
+  check_operation_bounds(root, s);
   const Cursor groups = root["platform"]["server_groups"];
   bool behind_proxy = false;
   for (const auto& [name, model] : s.models) {

@@ -11,7 +11,8 @@ namespace {
 
 ClientSettings read_client(const Cursor& c) {
   ClientSettings client;
-  if (c["retries"].present()) client.retries = read_int(c["retries"], 0);
+  // A hundred retries is beyond any client library's setting (SonicTriton's default is 3).
+  if (c["retries"].present()) client.retries = read_int(c["retries"], 0, 100);
   if (c["retry_backoff"].present()) {
     client.retry_backoff_s = read_duration_s(c["retry_backoff"]);
     require(c["retry_backoff"], client.retry_backoff_s >= 0.0, "a duration >= 0, e.g. \"1s\"");

@@ -3,6 +3,7 @@
 #include "sim/text/utf8.hpp"
 
 #include <cstdint>
+#include <vector>
 
 #include "sim/scenario/scenario_error.hpp"
 
@@ -59,7 +60,36 @@ Cursor Cursor::key_cursor(const YAML::Node& key_node) const {
   return Cursor(*source_, key_node, path_.empty() ? key : path_ + "." + key, mark_or(key_node, mark_));
 }
 
-namespace {} // namespace
+namespace {
+
+void check_keys_below(const Cursor& at, std::vector<YAML::Node>& enclosing) {
+  const YAML::Node& node = at.node();
+  if (!node.IsMap() && !node.IsSequence()) return;
+  for (const auto& above : enclosing)
+    if (above.is(node))
+      at.fail("refers to a map or list that contains it (a YAML alias of itself); expected values");
+  enclosing.push_back(node);
+  if (node.IsMap()) {
+    for (const auto& entry : node) {
+      const Cursor key = at.key_cursor(entry.first);
+      if (!entry.first.IsScalar()) key.fail("a key that is a map or a list; expected a name");
+      if (!is_valid_utf8(entry.first.Scalar()))
+        key.fail("a key that is not valid UTF-8; expected text in UTF-8");
+      check_keys_below(at[entry.first.Scalar()], enclosing);
+    }
+  } else {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      check_keys_below(at[i], enclosing);
+  }
+  enclosing.pop_back();
+}
+
+} // namespace
+
+void Cursor::check_keys() const {
+  std::vector<YAML::Node> enclosing;
+  check_keys_below(*this, enclosing);
+}
 
 std::string Cursor::scalar(const std::string& what) const {
   if (!present()) fail("missing required key; expected " + what);

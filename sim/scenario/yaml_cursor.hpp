@@ -43,6 +43,10 @@ public:
   // A short rendering of the node for "got ..." in messages: the scalar quoted, or flow-style YAML.
   std::string shown() const;
 
+  // Every map key below this node is text in UTF-8 (a key becomes a name in JSON and CSV output, as a value
+  // does), and no node contains itself (an alias of an enclosing map): fails at the first that is not.
+  void check_keys() const;
+
   [[noreturn]] void fail(const std::string& message) const;
   // "got VALUE; expected EXPECTED"
   [[noreturn]] void fail_value(const std::string& expected) const;

@@ -15,7 +15,7 @@ namespace {} // namespace
 std::size_t CsvTable::column(const std::string& name) const {
   for (std::size_t i = 0; i < header.size(); ++i)
     if (header[i] == name) return i;
-  throw std::out_of_range("CSV: no column '" + name + "'");
+  throw std::out_of_range(file + ": no column '" + name + "'; expected the file as sonicsim writes it");
 }
 
 std::vector<double> CsvTable::numbers(const std::string& name) const {
@@ -23,8 +23,16 @@ std::vector<double> CsvTable::numbers(const std::string& name) const {
   std::vector<double> values;
   for (const auto& row : rows) {
     const std::string& field = row[index];
-    values.push_back(field.empty() ? std::numeric_limits<double>::quiet_NaN()
-                                   : std::strtod(field.c_str(), nullptr));
+    if (field.empty()) {
+      values.push_back(std::numeric_limits<double>::quiet_NaN());
+      continue;
+    }
+    char* end = nullptr;
+    const double value = std::strtod(field.c_str(), &end);
+    if (end == field.c_str() || *end != '\0')
+      throw std::runtime_error(file + ": row " + std::to_string(values.size() + 1) + ", column '" + name +
+                               "': '" + field.substr(0, 40) + "' is not a number");
+    values.push_back(value);
   }
   return values;
 }
@@ -37,7 +45,7 @@ CsvTable read_csv(std::istream& in) {
     if (line.empty()) continue;
     table.rows.push_back(split_csv_line(line));
     if (table.rows.back().size() != table.header.size())
-      throw std::runtime_error("CSV: row " + std::to_string(table.rows.size()) + " has " +
+      throw std::runtime_error(table.file + ": row " + std::to_string(table.rows.size()) + " has " +
                                std::to_string(table.rows.back().size()) + " fields, the header " +
                                std::to_string(table.header.size()));
   }
@@ -47,7 +55,14 @@ CsvTable read_csv(std::istream& in) {
 CsvTable read_csv_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read '" + path + "'");
-  return read_csv(in);
+  try {
+    CsvTable table = read_csv(in);
+    table.file = path;
+    return table;
+  } catch (const std::runtime_error& error) {
+    const std::string text = error.what();
+    throw std::runtime_error(text.rfind("CSV:", 0) == 0 ? path + text.substr(3) : path + ": " + text);
+  }
 }
 
 } // namespace sonicsim

@@ -9,12 +9,14 @@
 namespace sonicsim {
 
 struct CsvTable {
+  std::string file = "CSV"; // where it was read from, for errors
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
 
-  // Index of a column; throws std::out_of_range naming it when absent.
+  // Index of a column; throws std::out_of_range naming it and the file when absent.
   std::size_t column(const std::string& name) const;
-  // A column as numbers (an empty field is NaN).
+  // A column as numbers (an empty field is NaN); a field that is not a number throws std::runtime_error
+  // naming the file, the row and the column.
   std::vector<double> numbers(const std::string& name) const;
 };
 

@@ -29,19 +29,35 @@ const std::set<std::string> known_keys{
 
 // A key written twice in a map: yaml-cpp keeps one silently, so the case would say something the file does
 // not.
-void check_duplicate_keys(const std::string& file, const YAML::Node& node, const std::string& where) {
+// Also refuses a node that contains itself (an alias of an enclosing map, `note: &m {x: 1, <<: *m}`): walking
+// it would never end. `enclosing` holds the nodes above this one.
+void check_duplicate_keys(const std::string& file, const YAML::Node& node, const std::string& where,
+                          std::vector<YAML::Node>& enclosing) {
+  for (const auto& above : enclosing)
+    if (above.is(node))
+      fail(file, node, where.empty() ? std::string() : where.substr(0, where.size() - 1),
+           "refers to a map or list that contains it (a YAML alias of itself); expected plain values");
+  if (!node.IsMap() && !node.IsSequence()) return;
+  enclosing.push_back(node);
   if (node.IsMap()) {
     std::set<std::string> seen;
     for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) fail(file, entry.first, where, "a key that is not plain text");
       const auto key = entry.first.as<std::string>();
       if (!seen.insert(key).second)
         fail(file, entry.first, where + key, "written twice; expected each key once");
-      check_duplicate_keys(file, entry.second, where + key + ".");
+      check_duplicate_keys(file, entry.second, where + key + ".", enclosing);
     }
-  } else if (node.IsSequence()) {
+  } else {
     for (const auto& item : node)
-      check_duplicate_keys(file, item, where);
+      check_duplicate_keys(file, item, where, enclosing);
   }
+  enclosing.pop_back();
+}
+
+void check_duplicate_keys(const std::string& file, const YAML::Node& node, const std::string& where) {
+  std::vector<YAML::Node> enclosing;
+  check_duplicate_keys(file, node, where, enclosing);
 }
 
 // A number that a verdict depends on: finite (YAML's .inf and .nan would make any result pass or fail).
@@ -147,6 +163,9 @@ void read_prediction(const std::string& path, const YAML::Node& root, Validation
 
 ValidationCase load_validation_case(const std::string& path) {
   YAML::Node root;
+  std::error_code status_error;
+  if (fs::exists(path, status_error) && !fs::is_regular_file(path, status_error))
+    throw ScenarioError(path, 0, 0, "", "not a regular file; expected a validation case (YAML)");
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::BadFile&) {

@@ -35,4 +35,12 @@ TEST_CASE("UTC times for --metrics-start") {
   CHECK_THROWS_AS(parse_utc_timestamp("2024-01-01"), std::invalid_argument);
   CHECK_THROWS_AS(parse_utc_timestamp("2024-13-01T00:00:00Z"), std::invalid_argument);
   CHECK_THROWS_AS(parse_utc_timestamp("2024-01-01T00:00:00+01"), std::invalid_argument);
+  // Days a month does not have are refused, not rolled into the next month; 2000 is a leap year, 1900 not
+  // (the Gregorian rule), but 1900 is before 1970 anyway: 2100 is the century tested.
+  CHECK(parse_utc_timestamp("2024-02-29T00:00:00Z") == 1709164800.0); // date -u -d 2024-02-29 +%s
+  CHECK(parse_utc_timestamp("2000-02-29T00:00:00Z") == 951782400.0);  // date -u -d 2000-02-29 +%s
+  CHECK_THROWS_AS(parse_utc_timestamp("2023-02-29T00:00:00Z"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_utc_timestamp("2100-02-29T00:00:00Z"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_utc_timestamp("2024-02-30T00:00:00Z"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_utc_timestamp("2024-04-31T00:00:00Z"), std::invalid_argument);
 }

@@ -11,6 +11,7 @@ TEST_CASE("a report page escapes text and keeps its specifications inside their 
   document.section("run of x<y", "dir/summary.json");
   document.table({{"h"}, {"</script><script>alert(1)"}});
   document.chart(Json{{"title", "</script>"}, {"mark", "point"}});
+  document.chart(Json{{"title", "EmTrk<!--<script>"}, {"mark", "line"}});
   document.chart(Json{{"mark", "bar"}});
   const std::string html = document.html("/* library */");
   CHECK(html.find("<title>a &lt;b&gt; &amp; &quot;c&quot;</title>") != std::string::npos);
@@ -20,8 +21,11 @@ TEST_CASE("a report page escapes text and keeps its specifications inside their 
   for (auto at = html.find("</script>"); at != std::string::npos; at = html.find("</script>", at + 1))
     ++closings;
   CHECK(closings == 3);
-  CHECK(html.find("\"title\":\"<\\/script>\"") != std::string::npos);
+  // Every "<" of the embedded data is \u003c: no name can open a comment or a script inside the block.
+  CHECK(html.find("\"title\":\"\\u003c/script>\"") != std::string::npos);
+  CHECK(html.find("\"title\":\"EmTrk\\u003c!--\\u003cscript>\"") != std::string::npos);
+  CHECK(html.find("<!--") == std::string::npos);
   CHECK(html.find("id=\"chart1\"") != std::string::npos);
   CHECK(html.find("id=\"chart2\"") != std::string::npos);
-  CHECK(document.chart_count() == 2);
+  CHECK(document.chart_count() == 3);
 }

@@ -1,0 +1,51 @@
+// Reads a result file sonicsim wrote (calibration.json, summary.json, a sweep point, report.json) field by
+// field. A damaged file (not JSON, a field missing, a number turned into text, a matrix of the wrong shape)
+// is an InputError that names the file and the key path in the project's words, never the JSON library's
+// text.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace sonicsim {
+
+class JsonFields {
+public:
+  // Parses `path`: an InputError when it cannot be read, is not a regular file, or is not JSON (with the line
+  // and column where the text stops being JSON). The document is kept in the returned object.
+  static JsonFields read_file(const std::filesystem::path& path);
+  // A view of `node` (which must outlive it) inside `file`, at `key_path` ("" for the document).
+  JsonFields(const nlohmann::json& node, std::string file, std::string key_path = "");
+
+  bool has(const std::string& key) const;
+  JsonFields at(const std::string& key) const; // a member the file must have
+  JsonFields at(std::size_t index) const;      // an element of an array
+  std::size_t size() const;                    // of an array (an error for anything else)
+  std::size_t members() const;                 // of an object (an error for anything else)
+  double number() const;                       // a finite number
+  double number_or(const std::string& key, double fallback) const; // a member that may be absent
+  long long integer() const;
+  bool boolean() const;
+  std::string text() const;
+  bool is_array() const { return node_->is_array(); }
+  bool is_object() const { return node_->is_object(); }
+  const nlohmann::json& json() const { return *node_; }
+  const std::string& file() const { return file_; }
+  const std::string& key_path() const { return key_path_; }
+  // Throws InputError "FILE: key PATH: got WHAT; expected EXPECTED".
+  [[noreturn]] void fail(const std::string& expected) const;
+
+private:
+  std::shared_ptr<const nlohmann::json> owned_; // the document, when this object read it
+  const nlohmann::json* node_;
+  std::string file_, key_path_;
+};
+
+// What a JSON value is, in words: "a string", "the number 3", "an array of 2", ...
+std::string describe_json(const nlohmann::json& value);
+
+} // namespace sonicsim

@@ -1,0 +1,3 @@
+#!/bin/sh
+# The measurement is untouched.
+sha256sum -c before.sha256

@@ -1,0 +1,3 @@
+#!/bin/sh
+# No page is left looking complete.
+test ! -e out.html
