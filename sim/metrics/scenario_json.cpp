@@ -166,6 +166,11 @@ json pipeline_to_json(const std::vector<Module>& modules) {
   return pipeline;
 }
 
+json preemption_json(const JobPreemption& p) {
+  return {
+      {"mean_time_s", p.mean_time_s}, {"resubmit", p.resubmit}, {"max_resubmissions", p.max_resubmissions}};
+}
+
 } // namespace
 
 json scenario_to_json(const Scenario& scenario) {
@@ -240,10 +245,7 @@ json scenario_to_json(const Scenario& scenario) {
              {"precision_relative", scenario.output.precision_relative},
              {"max_extension", scenario.output.max_extension}}}};
   add_client_operations(out["workload"]["client"], workload.client);
-  if (const auto& p = workload.preemption)
-    out["workload"]["preemption"] = {{"mean_time_s", p->mean_time_s},
-                                     {"resubmit", p->resubmit},
-                                     {"max_resubmissions", p->max_resubmissions}};
+  if (const auto& p = workload.preemption) out["workload"]["preemption"] = preemption_json(*p);
   if (!platform.wan.down.empty()) {
     auto& down = out["platform"]["wan"]["down"] = json::array();
     for (const auto& w : platform.wan.down)
