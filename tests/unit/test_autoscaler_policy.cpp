@@ -79,3 +79,29 @@ TEST_CASE("autoscaler: a metric of zero goes to the minimum, one step at a time 
   CHECK(policy.decide(30, 0.0, 4) == 2);
   CHECK(policy.decide(60, 0.0, 2) == 2);
 }
+
+TEST_CASE("autoscaler: a poll faster than the step period adds at most `step` pods per period") {
+  // 1 s polls, step 1 per 30 s (the HPA scaling policy's periodSeconds), metric 5x the threshold throughout:
+  // raw = ceil(replicas x 5) each poll, but the pods added within the last 30 s are counted.
+  AutoscalerSettings s = settings_1_to_10();
+  s.poll_interval_s = 1;
+  s.step_period_s = 30;
+  AutoscalerPolicy policy(s);
+  CHECK(policy.decide(0, 0.100, 1) == 2); // nothing added in (-30, 0]: one step
+  CHECK(policy.decide(1, 0.100, 2) == 2); // one pod added at 0, within (-29, 1]: no more
+  CHECK(policy.decide(29, 0.100, 2) == 2);
+  // At 30 the pod added at 0 is a period old: (0, 30] holds no change, so one more.
+  CHECK(policy.decide(30, 0.100, 2) == 3);
+  CHECK(policy.decide(31, 0.100, 3) == 3);
+  // With 30 s polls the same rule is "one step per poll": the change 30 s before is out of the period.
+  s.poll_interval_s = 30;
+  AutoscalerPolicy per_poll(s);
+  CHECK(per_poll.decide(0, 0.100, 1) == 2);
+  CHECK(per_poll.decide(30, 0.100, 2) == 3);
+  CHECK(per_poll.decide(60, 0.100, 3) == 4);
+  // A step period shorter than the poll counts as the poll: 60 s polls, 30 s period, one step per poll.
+  s.poll_interval_s = 60;
+  AutoscalerPolicy slow(s);
+  CHECK(slow.decide(0, 0.100, 1) == 2);
+  CHECK(slow.decide(60, 0.100, 2) == 3);
+}

@@ -365,3 +365,29 @@ TEST_CASE("scenario errors: a map or list where another shape is expected") {
   CHECK(error_of(with("pipeline:", "pipeline: {}\n  x:"))
             .find("key 'workload.pipeline': got the map {}; expected a list") != std::string::npos);
 }
+
+TEST_CASE("scenario errors: work that operations could make without end") {
+  // An event of t s of CPU, preempted every m s on average, finishes once in e^(t/m) tries on average; more
+  // than 100 is refused. The loader's minimum mean time is 1 s, so the reco module takes 5 s here.
+  const std::string slow = with("duration: \"1s\"", "duration: \"5s\"");
+  const auto preempted = [&slow](const std::string& mean) {
+    return slow + "  preemption: {mean_time: \"" + mean + "\", resubmit: true}\n";
+  };
+  // 5 s of CPU every 1 s on average: e^5 tries.
+  const std::string error = error_of(preempted("1s"));
+  CHECK(error.find("key 'workload.preemption.mean_time'") != std::string::npos);
+  CHECK(error.find("e^5 tries") != std::string::npos);
+  CHECK(error.find("at least 1.086 s") != std::string::npos); // 5 / ln(100)
+  // 1.1 s: e^(5/1.1) = e^4.545 = 94 tries, within the bound.
+  CHECK(error_of(preempted("1.1s")) == "no error");
+  // Without resubmission nothing runs again: any mean time goes.
+  CHECK(error_of(slow + "  preemption: {mean_time: \"1s\", resubmit: false}\n") == "no error");
+  CHECK(error_of(slow + "  preemption: {mean_time: \"1s\", max_resubmissions: 1001}\n")
+            .find("preemption.max_resubmissions") != std::string::npos);
+  // A request's tries: 11 x (3000 s + 1 s) = 9.17 h is allowed; 100 retries of 1000 s is 28 h, refused.
+  CHECK(error_of(base + "  client: {retries: 10, timeout: \"3000s\"}\n") == "no error");
+  const std::string tries = error_of(base + "  client: {retries: 100, timeout: \"1000s\"}\n");
+  CHECK(tries.find("key 'workload.client.retries'") != std::string::npos);
+  CHECK(tries.find("at most a day") != std::string::npos);
+  CHECK(error_of(base + "  client: {retries: 101}\n").find("workload.client.retries") != std::string::npos);
+}
