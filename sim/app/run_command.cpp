@@ -133,6 +133,13 @@ void check_campaign_windows(const Scenario& scenario, int windows) {
 }
 
 int run(const RunArguments& arguments) {
+  // Replications and campaign windows run in processes of their own that write no metrics.om: refused,
+  // rather than a flag that silently writes nothing.
+  if (arguments.openmetrics && (arguments.replications > 1 || arguments.campaign_windows > 1))
+    throw InputError(
+        std::string("--openmetrics: the metrics of one run; with ") +
+        (arguments.replications > 1 ? "--replications" : "--campaign-windows") +
+        " no file would be written: run one replication (--seed N) or the whole campaign with it");
   const ExecutionOptions execution = execution_options(arguments.execution, arguments.quiet);
   const Scenario scenario = arguments.source.load();
   const std::filesystem::path output_dir = arguments.output_dir.empty()

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Refused before any work: no output folder.
+test ! -e out
