@@ -171,13 +171,13 @@ void JobClient::next_module(Thread& thread) {
     if (thread.open_at_end) --context_.events_open_at_end;
     thread.open_at_end = false;
     thread.in_event = false;
-    if (!thread.after_end) context_.recorder.record_event(event);
-    if (auto* operations = context_.recorder.operations())
-      operations->event_ended(event.failed ? (thread.failed_by_timeout ? EventOutcome::failed_timed_out
+    event.outcome = event.failed           ? (thread.failed_by_timeout ? EventOutcome::failed_timed_out
                                                                        : EventOutcome::failed_rejected)
-                              : thread.used_fallback ? EventOutcome::completed_with_fallback
-                              : event.retries > 0    ? EventOutcome::completed_after_retry
-                                                     : EventOutcome::completed);
+                    : thread.used_fallback ? EventOutcome::completed_with_fallback
+                    : event.retries > 0    ? EventOutcome::completed_after_retry
+                                           : EventOutcome::completed;
+    if (!thread.after_end) context_.recorder.record_event(event);
+    if (auto* operations = context_.recorder.operations()) operations->event_ended(event.outcome);
     if (event.warmup) {
       warmup_end_s_ = std::max(warmup_end_s_, event.end_s);
       if (++warmup_events_ended_ == scenario_.workload.warmup_events && !scenario_.workload.campaign)
@@ -308,7 +308,8 @@ void JobClient::send(Sender& sender) {
     return;
   }
   sender.route = route;
-  if (thread.connection->fallback && route == &*thread.connection->fallback) {
+  const bool fallback_try = thread.connection->fallback && route == &*thread.connection->fallback;
+  if (fallback_try) {
     thread.used_fallback = true;
     context_.recorder.operations()->request_to_fallback();
   }
@@ -316,7 +317,9 @@ void JobClient::send(Sender& sender) {
   sender.input_bytes = sender.batch_size * thread.connection->model->input_bytes_per_inference /
                        thread.remote->compression_ratio;
   sender.sent_at_s = sg4::Engine::get_clock();
-  if (const auto& timeout_s = scenario_.workload.client.timeout_s)
+  // The fallback server on the job's own node is not timed out: it is the last resort, and a fallback slower
+  // than the timeout would otherwise never complete an event.
+  if (const auto& timeout_s = scenario_.workload.client.timeout_s; timeout_s && !fallback_try)
     sender.timeout = Timer::set(sender.sent_at_s + *timeout_s, [s = &sender, serial = sender.serial]() {
       s->timeout = nullptr; // a timer that fired is gone
       if (!s->job->context_.stopped && s->serial == serial) s->job->timed_out(*s);

@@ -24,6 +24,13 @@ void JobClient::preempt() {
   for (auto& thread : threads_) {
     if (thread->in_event) {
       ++lost;
+      // The event ends here, failed: a row of events.csv like any other, with its outcome.
+      EventRecord& event = thread->event;
+      event.end_s = sg4::Engine::get_clock();
+      event.failed = true;
+      event.outcome = EventOutcome::failed_preempted;
+      thread->in_event = false;
+      if (!thread->after_end) context_.recorder.record_event(event);
       operations->event_ended(EventOutcome::failed_preempted);
       if (thread->open_at_end) --context_.events_open_at_end;
     }

@@ -127,6 +127,7 @@ int report_command(const ReportArguments& arguments) {
     for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
       if (it->path().filename() != "report.html") inputs.push_back(it->path());
   }
+  if (out.has_parent_path()) ensure_writable_directory(out.parent_path()); // report --out makes its folder
   check_output_file("--out", out, inputs);
   const std::size_t charts = write_html_report(directories, out, arguments.measured);
   if (!arguments.quiet)

@@ -38,7 +38,12 @@ void check_output_file(const std::string& option, const std::filesystem::path& p
   if (path.empty()) throw InputError(option + " '': expected a file name (or - for standard output)");
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
-  if (!fs::exists(status)) return;
+  if (!fs::exists(status)) {
+    const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    if (!fs::is_directory(folder, error))
+      throw InputError(named + ": its folder " + folder.string() + " does not exist; expected a file in one");
+    return;
+  }
   if (fs::is_directory(status)) throw InputError(named + ": a directory; expected a file name");
   for (const auto& input : inputs)
     if (fs::equivalent(path, input, error))

@@ -64,6 +64,24 @@ void OperationsRecorder::scale_up_serving(int group, double decided_s, double no
   s.first_scale_up_serving_s = now_s;
 }
 
+const char* event_outcome_name(EventOutcome outcome) {
+  switch (outcome) {
+  case EventOutcome::completed:
+    return "completed";
+  case EventOutcome::completed_after_retry:
+    return "completed_after_retry";
+  case EventOutcome::completed_with_fallback:
+    return "completed_with_fallback";
+  case EventOutcome::failed_rejected:
+    return "failed_rejected";
+  case EventOutcome::failed_timed_out:
+    return "failed_timed_out";
+  case EventOutcome::failed_preempted:
+    return "failed_preempted";
+  }
+  return "?";
+}
+
 void OperationsRecorder::event_ended(EventOutcome outcome) {
   EventOutcomes& e = summary_.events;
   switch (outcome) {

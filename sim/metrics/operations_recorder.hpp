@@ -23,6 +23,9 @@ enum class EventOutcome {
   failed_preempted,
 };
 
+// The outcome's name, as in summary.json's operations.events and events.csv's outcome column.
+const char* event_outcome_name(EventOutcome outcome);
+
 class OperationsRecorder {
 public:
   // A scenario has operations: a group with an autoscaler, failures or a proxy, or a client timeout or

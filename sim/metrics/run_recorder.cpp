@@ -71,7 +71,8 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
     *events_csv_ << "job,event,start_s,end_s,event_s";
     for (const auto& module : scenario.workload.pipeline)
       *events_csv_ << ',' << csv_field(module.name + "_s");
-    *events_csv_ << ",requests,retries,inferences,failed,warmup\n";
+    // Runs with operations (timeouts, retries, fallback, preemption, pools) say what became of each event.
+    *events_csv_ << ",requests,retries,inferences,failed,warmup" << (operations_ ? ",outcome\n" : "\n");
     *events_csv_ << std::setprecision(9);
   }
 }
@@ -183,7 +184,9 @@ void RunRecorder::record_event(const EventRecord& event) {
     for (const double t : event.module_s)
       out << ',' << t;
     out << ',' << event.requests << ',' << event.retries << ',' << event.inferences << ','
-        << (event.failed ? 1 : 0) << ',' << (event.warmup ? 1 : 0) << '\n';
+        << (event.failed ? 1 : 0) << ',' << (event.warmup ? 1 : 0);
+    if (operations_) out << ',' << event_outcome_name(event.outcome);
+    out << '\n';
   }
 }
 

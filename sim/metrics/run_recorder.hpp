@@ -32,6 +32,8 @@ struct EventRecord {
   std::int64_t inferences = 0;
   bool failed = false; // a request was rejected more often than the client retries
   bool warmup = false; // among the job's first warmup_events: left out of the statistics
+  // What became of it (runs with operations: events.csv's outcome column).
+  EventOutcome outcome = EventOutcome::completed;
 };
 
 enum class Rejection { queue_full, timeout, too_large };

@@ -124,8 +124,7 @@ void validate_key_path(const std::string& path, const std::string& origin) {
 void apply_set_override(YAML::Node& root, const std::string& argument, SourceInfo& source) {
   const auto equals = argument.find('=');
   if (equals == std::string::npos)
-    throw ScenarioError("--set " + argument, 0, 0, "",
-                        "expected KEY.PATH=VALUE, e.g. --set workload.jobs=200");
+    throw ScenarioError("--set " + argument, 0, 0, "", "expected KEY.PATH=VALUE, e.g. workload.jobs=200");
   const std::string path = argument.substr(0, equals);
   const std::string value_text = argument.substr(equals + 1);
   validate_key_path(path, "--set " + argument);

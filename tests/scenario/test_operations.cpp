@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -86,15 +87,20 @@ TEST_CASE("operations: scale-down waits for its stabilisation window and drains 
   // Least request then gives each job its own pod and nothing waits: the raw recommendation is 1 at 20.6,
   // 30.9 and 41.2 s, but the scale-down window (30 s) holds the 2 of 10.3 s until 41.2 s (window [11.2,
   // 41.2]). At 41.2 s pod 1 stops taking requests with its job's batch of 41-42 s in it: it is held until
-  // that batch is answered at 42 s, then leaves. Nothing is lost: all 80 events complete.
+  // that batch is answered at 42 s, then leaves. Nothing is lost: all 80 events complete. The metric is read
+  // over the last poll and a step is allowed per poll (metric_window and step_period set to the poll; their
+  // 30 s defaults are tested in the autoscaler's unit tests and the fast-poll reproducer).
   const std::string yaml = scenario(R"(  server_groups:
     gpu:
       devices: {type: T4, count: 1}
       autoscaler: {min: 1, max: 2, threshold: "0.5s", poll_interval: "10.3s", startup_delay: "0s",
-                   scale_down_window: "30s"}
+                   scale_down_window: "30s", metric_window: "10.3s", step_period: "10.3s"}
 )",
                                     "  jobs: 2\n  events_per_job: 40\n");
-  const std::string dir = "test_operations_scale_down";
+  // In a folder of its own under the system's temporary directory: a test writes nothing in the work tree.
+  const std::filesystem::path scratch = std::filesystem::temp_directory_path() / "sonicsim_test_operations";
+  std::filesystem::create_directories(scratch);
+  const std::string dir = (scratch / "scale_down").string();
   const std::string file = dir + ".yaml";
   std::ofstream(file) << yaml;
   const auto result = run_sonicsim("run " + file + " -q --out " + dir);
@@ -258,4 +264,32 @@ TEST_CASE(
   CHECK(lost.events.completed < 20);
   CHECK(lost.events_resubmitted == 0);
   check_outcomes_add_up(dropped);
+}
+
+TEST_CASE("operations: a fallback slower than the client's timeout still completes its events") {
+  // The WAN is down for the whole run, so every request to the GPU pod is lost on the way and its 1 s timeout
+  // runs out; with no retry, the request goes to the node's fallback (on the node: no WAN), one CPU instance
+  // at 4 s per request. Timed out too, as it once was, no event would complete. Not timed out: each event
+  // takes 1 s (the lost try) + 4 s (the fallback) = 5 s; one job's 4 events all complete with the fallback.
+  const std::string yaml = scenario(R"(  node_cores: 2
+  server_groups:
+    gpu:
+      devices: {type: T4, count: 1}
+    local:
+      on_client_nodes: true
+      devices: {count: 0}
+      host_cores: 1
+)",
+                                    R"(  jobs: 1
+  events_per_job: 4
+  client: {retries: 0, timeout: "1s", fallback: local}
+)");
+  const auto summary =
+      simulate_text(yaml, "ops_slow_fallback", {"platform.wan.down=[{from: 0s, to: 1000s}]"});
+  const auto& ops = *summary.operations;
+  CHECK(ops.events.completed_with_fallback == 4);
+  CHECK(ops.events.failed_timed_out == 0);
+  CHECK(ops.requests_timed_out == 4);
+  CHECK(summary.event.mean_s == doctest::Approx(5.0).epsilon(1e-6));
+  check_outcomes_add_up(summary);
 }

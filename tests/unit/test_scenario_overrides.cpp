@@ -88,7 +88,7 @@ TEST_CASE("scenario overrides: unknown keys are errors with a suggestion, at the
 
 TEST_CASE("scenario overrides: malformed arguments and bad values") {
   CHECK(error_of({"workload.jobs"}) ==
-        "--set workload.jobs: expected KEY.PATH=VALUE, e.g. --set workload.jobs=200");
+        "--set workload.jobs: expected KEY.PATH=VALUE, e.g. workload.jobs=200");
   CHECK(error_of({"workload.jobs="}) == "--set workload.jobs=: key 'workload.jobs': missing value after '='");
   CHECK(error_of({"workload.jobs=[1"})
             .find("--set workload.jobs=[1: key 'workload.jobs': the value is not valid "
