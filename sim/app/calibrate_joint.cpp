@@ -33,26 +33,46 @@ std::string g(double value) {
   return significant(value, 4);
 }
 
-// Every series loads with its overrides and every parameter at both bounds: a bad key fails before a run.
+// Every series loads with its overrides, and with each parameter at each bound (the others at their
+// starts): a value the scenario refuses is told at the spec's line that sets it, before any run.
 void check_spec_loads(const JointSpec& spec) {
-  std::vector<double> lower, upper;
-  for (const auto& p : spec.parameters) {
-    lower.push_back(p.fit.lower);
-    upper.push_back(p.fit.upper);
-  }
-  for (const auto& series : spec.series)
-    for (const auto* values : {&lower, &upper}) {
-      auto overrides = series.overrides;
-      for (auto& o : parameter_overrides(spec, {series.name}, *values))
-        overrides.push_back(std::move(o));
-      try {
-        load_variant_file(series.scenario, series.variants, overrides);
-      } catch (const ScenarioError& error) {
-        throw ScenarioError(spec.file, 0, 0, "series " + series.name,
-                            std::string(error.what()) + " (with the parameters at their " +
-                                (values == &lower ? "lower" : "upper") + " bounds)");
-      }
+  std::vector<double> starts;
+  for (const auto& p : spec.parameters)
+    starts.push_back(p.initial);
+  for (std::size_t s = 0; s < spec.series.size(); ++s) {
+    const JointSeries& series = spec.series[s];
+    const auto refused = [&](std::pair<int, int> at, const std::string& key, const std::string& what,
+                             const ScenarioError& e) {
+      // The spec's overrides are not the command line's: "(with --set K=V)" is said "(with K=V)".
+      std::string message = e.message;
+      for (auto set = message.find("--set "); set != std::string::npos; set = message.find("--set ", set))
+        message.erase(set, 6);
+      throw ScenarioError(spec.file, at.first, at.second, key,
+                          what + " is refused by series " + series.name + "'s scenario (" + series.scenario +
+                              "): " + (e.key_path.empty() ? "" : "key '" + e.key_path + "': ") + message);
+    };
+    try {
+      load_variant_file(series.scenario, series.variants, series.overrides);
+    } catch (const ScenarioError& e) {
+      refused(series.at, "series[" + std::to_string(s) + "].overrides", "an override", e);
     }
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+      for (const bool at_upper : {false, true}) {
+        const JointParameter& p = spec.parameters[i];
+        std::vector<double> values = starts;
+        values[i] = at_upper ? p.fit.upper : p.fit.lower;
+        auto overrides = series.overrides;
+        for (auto& o : parameter_overrides(spec, {series.name}, values))
+          overrides.push_back(std::move(o));
+        try {
+          load_variant_file(series.scenario, series.variants, overrides);
+        } catch (const ScenarioError& e) {
+          refused(at_upper ? p.upper_at : p.lower_at,
+                  "parameters[" + std::to_string(i) + "]." + (at_upper ? "upper" : "lower"),
+                  "the parameter at this bound (" + g(values[i]) + p.fit.unit + ")", e);
+        }
+      }
+  }
 }
 
 // Adopted: measured by the data (identifiable, separable from the others, not stuck at a bound).
@@ -225,6 +245,10 @@ calibration::CalibrationResult fit_from_file(const JointSpec& spec, const std::s
     if (key != spec.parameters[i].fit.key)
       p.at("key").fail("the spec's parameter " + std::to_string(i + 1) + ", " + spec.parameters[i].fit.key);
     r.values.push_back(p.at("value").number());
+    const calibration::FitParameter& fit = spec.parameters[i].fit;
+    if (r.values.back() < fit.lower || r.values.back() > fit.upper)
+      p.at("value").fail("a value within the spec's bounds, " + g(fit.lower) + " to " + g(fit.upper) + " " +
+                         fit.unit);
     r.identifiable.push_back(p.at("identifiable").boolean());
     r.separable.push_back(p.at("separable").boolean());
     r.at_bound.push_back(p.at("at_bound").boolean());

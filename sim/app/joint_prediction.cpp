@@ -46,8 +46,15 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
     const double sd = std::sqrt(std::max(0.0, covariance[i * k + i]));
     // A parameter that does not act on the prediction's runs has no gradient: it costs no runs.
     if (!fitted[i] || !(sd > 0.0) || !acts_on(spec.parameters[i], prediction.series)) continue;
+    // One sd up, or down when up leaves the parameter's bounds (the scenario may refuse a value beyond them),
+    // or as far as the bounds allow: the gradient divides by the step taken.
+    const calibration::FitParameter& fit = spec.parameters[i].fit;
+    double step = values[i] + sd <= fit.upper ? sd : values[i] - sd >= fit.lower ? -sd : 0.0;
+    if (step == 0.0)
+      step = fit.upper - values[i] >= values[i] - fit.lower ? fit.upper - values[i] : fit.lower - values[i];
+    if (step == 0.0) continue;
     auto up = values;
-    up[i] += sd;
+    up[i] += step;
     sets.push_back(up);
     stepped.push_back(i);
   }

@@ -79,6 +79,13 @@ std::string measured_text(double measured, double uncertainty) {
   return text;
 }
 
+// A measured case's verdict; a prediction case's check: the simulation "reproduced" its prediction or
+// "DRIFTED" from it (the code or the data changed since it was made).
+const char* prediction_check_text(const ValidationCase& c, Verdict verdict) {
+  if (!c.predicted) return verdict_text(verdict);
+  return verdict == Verdict::fail ? "DRIFTED" : "reproduced";
+}
+
 // The measured value, or for a prediction case the predicted one with its 95 % half-width.
 std::string reference_text(const ValidationCase& c, const CaseOutcome& o) {
   if (c.predicted) return "pred. " + number(c.predicted->value) + " ± " + number(c.predicted->half_width);
@@ -122,14 +129,26 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
         "relative "
         "error, and "
         "the verdict against a tolerance taken from the measurement's uncertainty.\n\n"
-        "| case | measured (or predicted) | analytic | simulated | error | verdict "
-        "|\n|---|---|---|---|---|---|\n";
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const auto& c = cases[i];
-    const auto& o = outcomes[i];
-    md << "| " << c.id << " | " << reference_text(c, o) << " | " << (o.analytic ? number(*o.analytic) : "-")
-       << " | " << simulated_text(o) << " | " << number(100.0 * o.error) << " % | " << verdict_text(o.verdict)
-       << " |\n";
+        "| case | measured | analytic | simulated | error | verdict |\n|---|---|---|---|---|---|\n";
+  for (const bool predicted : {false, true}) {
+    if (predicted) {
+      if (std::none_of(cases.begin(), cases.end(), [](const ValidationCase& c) { return c.predicted; }))
+        break;
+      md << "\n## Predictions\n\nNot measurements: each checks that the simulation still gives the "
+            "prediction "
+            "it made (its value and 95 % interval, and the command that made it), a regression check. They "
+            "are "
+            "not counted as passes; the measurements they predict are not released.\n\n"
+            "| case | predicted | analytic | simulated | error | check |\n|---|---|---|---|---|---|\n";
+    }
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const auto& c = cases[i];
+      if (c.predicted.has_value() != predicted) continue;
+      const auto& o = outcomes[i];
+      md << "| " << c.id << " | " << reference_text(c, o) << " | " << (o.analytic ? number(*o.analytic) : "-")
+         << " | " << simulated_text(o) << " | " << number(100.0 * o.error) << " % | "
+         << prediction_check_text(c, o.verdict) << " |\n";
+    }
   }
   md << "\n## Cases\n";
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -288,22 +307,36 @@ int validate(const ValidateArguments& arguments) {
                                                      : ""));
 
   std::vector<CaseOutcome> outcomes;
-  int failures = 0;
-  const bool table = !arguments.quiet && !arguments.json;
-  if (table)
-    std::printf("%-34s %14s %10s %14s %8s  %s\n", "case", "measured", "analytic", "simulated", "error",
-                "verdict");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     std::vector<RunSummary> case_summaries;
     for (const auto index : runs_of_case[i])
       case_summaries.push_back(summaries[index]);
     outcomes.push_back(evaluate(cases[i], case_summaries));
-    const auto& o = outcomes.back();
-    if (o.verdict == Verdict::fail) ++failures;
-    if (table)
+  }
+  const bool table = !arguments.quiet && !arguments.json;
+  // Measured cases first; prediction cases apart: they check the simulation against its own prediction (a
+  // regression check), never a measurement, so they are not counted as passes.
+  int failures = 0, predictions = 0, drifted = 0;
+  for (const bool predicted : {false, true}) {
+    bool heading = false;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (cases[i].predicted.has_value() != predicted) continue;
+      const auto& o = outcomes[i];
+      predictions += predicted ? 1 : 0;
+      (predicted ? drifted : failures) += o.verdict == Verdict::fail ? 1 : 0;
+      if (!table) continue;
+      if (!heading)
+        std::printf(predicted
+                        ? "\npredictions (not measurements: the simulation against the prediction it made, "
+                          "a regression check)\n%-34s %14s %10s %14s %8s  %s\n"
+                        : "%-34s %14s %10s %14s %8s  %s\n",
+                    "case", predicted ? "predicted" : "measured", "analytic", "simulated", "error",
+                    predicted ? "check" : "verdict");
+      heading = true;
       std::printf("%-34s %14s %10s %14s %7.1f%%  %s\n", cases[i].id.c_str(),
                   reference_text(cases[i], o).c_str(), o.analytic ? number(*o.analytic).c_str() : "-",
-                  simulated_text(o).c_str(), 100.0 * o.error, verdict_text(o.verdict));
+                  simulated_text(o).c_str(), 100.0 * o.error, prediction_check_text(cases[i], o.verdict));
+    }
   }
   if (writes_report) {
     write_reports(report_dir, cases, outcomes);
@@ -312,10 +345,15 @@ int validate(const ValidateArguments& arguments) {
     write_html_report_if_asked(arguments.html, report_dir, !table);
   }
   if (arguments.json) std::printf("%s\n", outcomes_to_json(cases, outcomes).dump(1).c_str());
-  if (table || failures > 0)
-    std::fprintf(table ? stdout : stderr, "%zu passed, %d failed\n",
-                 cases.size() - static_cast<std::size_t>(failures), failures);
-  return failures == 0 ? exit_ok : exit_run_failed;
+  if (table || failures > 0 || drifted > 0) {
+    const int measured = static_cast<int>(cases.size()) - predictions;
+    std::fprintf(table ? stdout : stderr, "%d passed, %d failed", measured - failures, failures);
+    if (predictions > 0)
+      std::fprintf(table ? stdout : stderr, "; %d predictions reproduced, %d drifted from their prediction",
+                   predictions - drifted, drifted);
+    std::fprintf(table ? stdout : stderr, "\n");
+  }
+  return failures == 0 && drifted == 0 ? exit_ok : exit_run_failed;
 }
 
 } // namespace

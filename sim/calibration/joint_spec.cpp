@@ -41,6 +41,17 @@ std::vector<std::string> strings(const Cursor& c) {
   return out;
 }
 
+// Overrides of a series or a prediction: each KEY.PATH=VALUE, told at its own line when it is not.
+std::vector<std::string> overrides(const Cursor& c) {
+  std::vector<std::string> out = strings(c);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::size_t equals = out[i].find('=');
+    require(c.node().IsSequence() ? c[i] : c, equals != std::string::npos && equals > 0,
+            "KEY.PATH=VALUE, e.g. workload.jobs=200");
+  }
+  return out;
+}
+
 // Paths in the spec are relative to the repository root: the spec's folder's parent's parent
 // (validation/calibration/x.yaml), or the working directory when the file is there.
 std::string resolve(const std::string& spec, const Cursor& c) {
@@ -79,6 +90,8 @@ JointParameter read_parameter(const Cursor& c) {
   }
   p.series = strings(c["series"]);
   if (c["meaning"].present()) p.meaning = read_string(c["meaning"]);
+  p.lower_at = {c["lower"].mark().line + 1, c["lower"].mark().column + 1};
+  p.upper_at = {c["upper"].mark().line + 1, c["upper"].mark().column + 1};
   return p;
 }
 
@@ -89,7 +102,9 @@ JointSeries read_series(const std::string& spec, const Cursor& c) {
   s.name = read_string(c["name"]);
   s.scenario = resolve(spec, c["scenario"]);
   s.variants = strings(c["variant"]);
-  s.overrides = strings(c["overrides"]);
+  s.overrides = overrides(c["overrides"]);
+  const YAML::Mark mark = (c["overrides"].present() ? c["overrides"] : c["name"]).mark();
+  s.at = {mark.line + 1, mark.column + 1};
   s.data = resolve(spec, c["data"]);
   s.columns = {read_string(c["x"]), read_string(c["y"]), read_string(c["sd"])};
   if (c["x_key"].present()) s.x_key = read_string(c["x_key"]);
@@ -116,7 +131,7 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
   p.title = read_string(c["title"]);
   p.scenario = resolve(spec, c["scenario"]);
   p.variants = strings(c["variant"]);
-  p.overrides = strings(c["overrides"]);
+  p.overrides = overrides(c["overrides"]);
   p.observable = read_string(c["observable"]);
   if (c["figure"].present()) p.figure = read_string(c["figure"]);
   if (p.observable == "crossing_jobs") {

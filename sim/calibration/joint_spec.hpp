@@ -10,6 +10,7 @@
 #include "sim/metrics/figure_table.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sonicsim {
@@ -23,6 +24,8 @@ struct JointParameter {
   std::vector<std::string> sets;
   std::vector<std::string> series; // the series it acts on; empty: all
   std::string meaning;             // one line for the report: what the value is
+  // Where the bounds are written in the spec file (line, column from 1), for errors about them.
+  std::pair<int, int> lower_at{0, 0}, upper_at{0, 0};
 };
 
 struct JointSeries {
@@ -30,6 +33,8 @@ struct JointSeries {
   std::string scenario;
   std::vector<std::string> variants;
   std::vector<std::string> overrides;
+  // Where its overrides (or, without any, its name) are written in the spec file (line, column from 1).
+  std::pair<int, int> at{0, 0};
   std::string data;
   calibration::SeriesColumns columns;
   std::string x_key = "workload.jobs";
