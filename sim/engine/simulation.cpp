@@ -11,6 +11,7 @@
 #include "sim/actors/server_pool.hpp"
 #include "sim/analysis/campaign_traffic_fit.hpp"
 #include "sim/engine/engine_arguments.hpp"
+#include "sim/engine/memory_estimate.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/metrics/number_text.hpp"
 #include "sim/platform/site_platform.hpp"
@@ -230,6 +231,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   const auto wall_start = std::chrono::steady_clock::now();
   // A campaign may run on a fraction of the site (campaign_scale.hpp); outputs show the scenario as written.
   const Scenario scenario = scaled_for_simulation(scenario_as_written);
+  check_run_fits(scenario); // before the engine holds anything: a run that cannot fit is told so at once
   EngineCommandLine command_line(scenario);
   const auto engine = command_line.start_engine();
 

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Refused before any output.
+test ! -e out/summary.json
