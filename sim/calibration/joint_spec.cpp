@@ -4,6 +4,7 @@
 
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_error.hpp"
+#include "sim/scenario/scenario_loader.hpp"
 #include "sim/scenario/yaml_cursor.hpp"
 #include "sim/scenario/yaml_values.hpp"
 
@@ -69,6 +70,32 @@ std::string resolve(const std::string& spec, const Cursor& c) {
   return regular(root);
 }
 
+// The scenario a series or a prediction runs, loaded with its variants and overrides: an override it refuses
+// is told at the overrides' line, and a module the observable names that its pipeline lacks at `named`'s.
+void check_scenario_runs(const Cursor& c, const std::string& scenario,
+                         const std::vector<std::string>& variants, const std::vector<std::string>& overrides,
+                         const std::string& module, const Cursor& named) {
+  Scenario loaded;
+  try {
+    loaded = load_variant_file(scenario, variants, overrides);
+  } catch (const ScenarioError& e) {
+    // The spec's overrides are not the command line's: told without "--set".
+    std::string message = e.message;
+    for (auto set = message.find("--set "); set != std::string::npos; set = message.find("--set ", set))
+      message.erase(set, 6);
+    (c["overrides"].present() ? c["overrides"] : c["scenario"])
+        .fail("refused by " + scenario + ": " + (e.key_path.empty() ? "" : "key '" + e.key_path + "': ") +
+              message);
+  }
+  if (module.empty()) return;
+  std::string names;
+  for (const auto& m : loaded.workload.pipeline) {
+    if (m.name == module) return;
+    names += (names.empty() ? "" : ", ") + m.name;
+  }
+  named.fail("module '" + module + "' is not in " + scenario + "'s pipeline (" + names + ")");
+}
+
 JointParameter read_parameter(const Cursor& c) {
   only_keys(c, {"key", "lower", "upper", "initial", "unit", "set", "series", "meaning"});
   JointParameter p;
@@ -113,6 +140,7 @@ JointSeries read_series(const std::string& spec, const Cursor& c) {
   } catch (const InputError& error) {
     c["observable"].fail(error.what());
   }
+  check_scenario_runs(c, s.scenario, s.variants, s.overrides, s.observable.module, c["observable"]);
   require(c["why_sd"], c["why_sd"].present(), "why_sd: where the points' sd come from");
   s.why_sd = read_string(c["why_sd"]);
   try {
@@ -134,6 +162,7 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
   p.overrides = overrides(c["overrides"]);
   p.observable = read_string(c["observable"]);
   if (c["figure"].present()) p.figure = read_string(c["figure"]);
+  std::string module; // the module the observable (or a crossing's figure) names, if any
   if (p.observable == "crossing_jobs") {
     const Cursor sweep = c["sweep"];
     require(sweep, sweep.present() && sweep.node().IsSequence() && sweep.node().size() >= 2,
@@ -142,16 +171,24 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
       p.sweep.push_back(read_number(sweep[i]));
       require(sweep[i], i == 0 || p.sweep[i] > p.sweep[i - 1], "increasing job counts");
     }
+    try {
+      module = parse_figure_name(p.figure, "figure").module;
+    } catch (const InputError& error) {
+      c["figure"].fail(error.what());
+    }
   } else {
     if (c["sweep"].present())
       c["sweep"].fail("a sweep is for observable crossing_jobs; this prediction's observable is " +
                       p.observable + ", read at one point: remove sweep");
     try {
-      parse_figure_name(p.observable, "observable");
+      module = parse_figure_name(p.observable, "observable").module;
     } catch (const InputError& error) {
       c["observable"].fail(std::string(error.what()) + " (or crossing_jobs)");
     }
   }
+  check_scenario_runs(c, p.scenario, p.variants, p.overrides, module,
+                      p.observable == "crossing_jobs" && c["figure"].present() ? c["figure"]
+                                                                               : c["observable"]);
   p.series = strings(c["series"]);
   if (c["replications"].present()) p.replications = read_int(c["replications"], 2, 100);
   return p;

@@ -27,7 +27,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SURFACES = os.path.join(HERE, "surfaces")
 REPO = os.path.dirname(os.path.dirname(HERE))
-TIMEOUT_S = 20
+# Longer under a sanitizer build: SONICSIM_SURFACE_TIMEOUT (seconds).
+TIMEOUT_S = float(os.environ.get("SONICSIM_SURFACE_TIMEOUT", "20"))
 # Texts that only a library (not sonicsim) writes: they mean an error escaped unexplained.
 INTERNAL = re.compile(r"json\.exception|filesystem error|basic_string|stoi|stod|std::|terminate called|"
                       r"what\(\)|Assertion|AddressSanitizer|runtime error:")
