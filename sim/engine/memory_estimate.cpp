@@ -35,7 +35,8 @@ std::optional<MemoryLimit> memory_limit() {
   rlimit address_space{};
   if (::getrlimit(RLIMIT_AS, &address_space) == 0 && address_space.rlim_cur != RLIM_INFINITY) {
     const double bytes = static_cast<double>(address_space.rlim_cur);
-    if (!limit || bytes < limit->bytes) limit = MemoryLimit{bytes, "the process's address-space limit (ulimit -v)"};
+    if (!limit || bytes < limit->bytes)
+      limit = MemoryLimit{bytes, "the process's address-space limit (ulimit -v)"};
   }
   return limit;
 }
