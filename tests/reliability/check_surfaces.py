@@ -111,15 +111,17 @@ def main():
         surfaces = os.path.abspath(arguments[1])
         arguments = arguments[2:]
     names = arguments or sorted(n for n in os.listdir(surfaces) if os.path.isdir(os.path.join(surfaces, n)))
-    failures = 0
+    failures = skipped = 0
     for name in names:
         problem = check(name, sonicsim, surfaces)
         if problem and problem.startswith("SKIP"):
             print("skip %s: %s" % (name, problem[5:]), flush=True)
+            skipped += 1
             continue
         print(("FAIL %s: %s" % (name, problem)) if problem else ("ok   %s" % name), flush=True)
         failures += problem is not None
-    print("%d of %d surface reproducers behave as promised" % (len(names) - failures, len(names)))
+    print("%d of %d surface reproducers behave as promised%s" % (
+        len(names) - skipped - failures, len(names) - skipped, " (%d skipped)" % skipped if skipped else ""))
     return 1 if failures else 0
 
 
