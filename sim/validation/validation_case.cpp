@@ -87,6 +87,9 @@ RunSpec read_run(const std::string& file, const YAML::Node& node, const std::str
   run.scenario_path = resolve(file, node["scenario"].as<std::string>());
   if (!fs::exists(run.scenario_path))
     fail(file, node["scenario"], where + "scenario", "no such file: " + run.scenario_path);
+  if (!fs::is_regular_file(run.scenario_path))
+    fail(file, node["scenario"], where + "scenario",
+         run.scenario_path + " is not a regular file; expected a scenario file, e.g. configs/x.yaml");
   if (const auto variant = node["variant"]) {
     if (variant.IsScalar())
       run.variants.push_back(variant.as<std::string>());
@@ -216,6 +219,9 @@ ValidationCase load_validation_case(const std::string& path) {
     if (const auto data = root["dataset"]) {
       CurveDataset dataset;
       dataset.file = resolve(path, data["file"].as<std::string>());
+      if (!fs::is_regular_file(dataset.file))
+        fail(path, data["file"], "dataset.file",
+             dataset.file + " is not a regular file; expected a CSV of measured series");
       dataset.series = data["series"].as<std::string>();
       dataset.x_column = data["x"].as<std::string>();
       dataset.y_column = data["y"].as<std::string>();
