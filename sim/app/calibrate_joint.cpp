@@ -33,29 +33,14 @@ std::string g(double value) {
   return significant(value, 4);
 }
 
-// Every series loads with its overrides, and with each parameter at each bound (the others at their
-// starts): a value the scenario refuses is told at the spec's line that sets it, before any run.
+// Every series loads with each parameter at each bound (the others at their starts): a value the scenario
+// refuses is told at the spec's line that sets it, before any run. (read_joint_spec has loaded each series
+// with its own overrides already.)
 void check_spec_loads(const JointSpec& spec) {
   std::vector<double> starts;
   for (const auto& p : spec.parameters)
     starts.push_back(p.initial);
-  for (std::size_t s = 0; s < spec.series.size(); ++s) {
-    const JointSeries& series = spec.series[s];
-    const auto refused = [&](std::pair<int, int> at, const std::string& key, const std::string& what,
-                             const ScenarioError& e) {
-      // The spec's overrides are not the command line's: "(with --set K=V)" is said "(with K=V)".
-      std::string message = e.message;
-      for (auto set = message.find("--set "); set != std::string::npos; set = message.find("--set ", set))
-        message.erase(set, 6);
-      throw ScenarioError(spec.file, at.first, at.second, key,
-                          what + " is refused by series " + series.name + "'s scenario (" + series.scenario +
-                              "): " + (e.key_path.empty() ? "" : "key '" + e.key_path + "': ") + message);
-    };
-    try {
-      load_variant_file(series.scenario, series.variants, series.overrides);
-    } catch (const ScenarioError& e) {
-      refused(series.at, "series[" + std::to_string(s) + "].overrides", "an override", e);
-    }
+  for (const JointSeries& series : spec.series)
     for (std::size_t i = 0; i < spec.parameters.size(); ++i)
       for (const bool at_upper : {false, true}) {
         const JointParameter& p = spec.parameters[i];
@@ -67,12 +52,14 @@ void check_spec_loads(const JointSpec& spec) {
         try {
           load_variant_file(series.scenario, series.variants, overrides);
         } catch (const ScenarioError& e) {
-          refused(at_upper ? p.upper_at : p.lower_at,
-                  "parameters[" + std::to_string(i) + "]." + (at_upper ? "upper" : "lower"),
-                  "the parameter at this bound (" + g(values[i]) + p.fit.unit + ")", e);
+          const auto at = at_upper ? p.upper_at : p.lower_at;
+          throw ScenarioError(spec.file, at.first, at.second,
+                              "parameters[" + std::to_string(i) + "]." + (at_upper ? "upper" : "lower"),
+                              "the parameter at this bound (" + g(values[i]) + p.fit.unit +
+                                  ") is refused by series " + series.name + "'s scenario (" +
+                                  series.scenario + "): " + spec_override_problem(e));
         }
       }
-  }
 }
 
 // Adopted: measured by the data (identifiable, separable from the others, not stuck at a bound).

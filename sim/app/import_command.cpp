@@ -191,7 +191,8 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
     throw InputError("--inferences-per-event is for files of a Triton CPU server: only with --device CPU");
   // The output file is checked before any work: never one of the measurements, a folder or a device node.
   const bool yaml_to_file = arguments.yaml && *arguments.yaml != "-";
-  if (yaml_to_file) check_output_file("--yaml", *arguments.yaml, input_paths(arguments.files));
+  const std::vector<fs::path> inputs = yaml_to_file ? input_paths(arguments.files) : std::vector<fs::path>{};
+  if (yaml_to_file) check_output_file("--yaml", *arguments.yaml, inputs);
   const ImportedFiles files = read_perf_analyzer_files(arguments);
   const std::string yaml = perf_analyzer_yaml(arguments, files);
   // "-": the YAML alone on stdout, the report (and a replay's) on stderr.
@@ -203,7 +204,7 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
     std::fflush(stderr);
     std::printf("%s", yaml.c_str());
   } else {
-    write_output_file("--yaml", *arguments.yaml, yaml, input_paths(arguments.files));
+    write_output_file("--yaml", *arguments.yaml, yaml, inputs);
     std::fprintf(report, "\nwrote the scenario YAML to %s\n", arguments.yaml->c_str());
   }
   std::fflush(stdout);

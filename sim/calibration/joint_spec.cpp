@@ -79,13 +79,8 @@ void check_scenario_runs(const Cursor& c, const std::string& scenario,
   try {
     loaded = load_variant_file(scenario, variants, overrides);
   } catch (const ScenarioError& e) {
-    // The spec's overrides are not the command line's: told without "--set".
-    std::string message = e.message;
-    for (auto set = message.find("--set "); set != std::string::npos; set = message.find("--set ", set))
-      message.erase(set, 6);
     (c["overrides"].present() ? c["overrides"] : c["scenario"])
-        .fail("refused by " + scenario + ": " + (e.key_path.empty() ? "" : "key '" + e.key_path + "': ") +
-              message);
+        .fail("refused by " + scenario + ": " + spec_override_problem(e));
   }
   if (module.empty()) return;
   std::string names;
@@ -130,8 +125,6 @@ JointSeries read_series(const std::string& spec, const Cursor& c) {
   s.scenario = resolve(spec, c["scenario"]);
   s.variants = strings(c["variant"]);
   s.overrides = overrides(c["overrides"]);
-  const YAML::Mark mark = (c["overrides"].present() ? c["overrides"] : c["name"]).mark();
-  s.at = {mark.line + 1, mark.column + 1};
   s.data = resolve(spec, c["data"]);
   s.columns = {read_string(c["x"]), read_string(c["y"]), read_string(c["sd"])};
   if (c["x_key"].present()) s.x_key = read_string(c["x_key"]);
@@ -195,6 +188,13 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
 }
 
 } // namespace
+
+std::string spec_override_problem(const ScenarioError& error) {
+  std::string message = error.message;
+  for (auto set = message.find("--set "); set != std::string::npos; set = message.find("--set ", set))
+    message.erase(set, 6);
+  return (error.key_path.empty() ? "" : "key '" + error.key_path + "': ") + message;
+}
 
 JointSpec read_joint_spec(const std::string& path) {
   YAML::Node root;

@@ -33,8 +33,6 @@ struct JointSeries {
   std::string scenario;
   std::vector<std::string> variants;
   std::vector<std::string> overrides;
-  // Where its overrides (or, without any, its name) are written in the spec file (line, column from 1).
-  std::pair<int, int> at{0, 0};
   std::string data;
   calibration::SeriesColumns columns;
   std::string x_key = "workload.jobs";
@@ -72,6 +70,11 @@ struct JointSpec {
 
 // Throws ScenarioError (file, line, key) or measurements::MeasurementError (a data cell) on bad input.
 JointSpec read_joint_spec(const std::string& path);
+
+struct ScenarioError;
+// What a scenario refused of a spec's overrides, in the spec's words: "key 'K': MESSAGE", with no "--set "
+// (the spec's overrides are not the command line's).
+std::string spec_override_problem(const ScenarioError& error);
 
 // The --set expressions that put `value` of parameter p into a run of `series`; none when p does not act on
 // it. Throws InputError for a {C-} whose C is not a number.

@@ -57,7 +57,7 @@ std::string describe_json(const nlohmann::json& value) {
   }
 }
 
-JsonFields JsonFields::read_file(const std::filesystem::path& path) {
+std::string read_result_text(const std::filesystem::path& path) {
   const std::string name = path.string();
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
@@ -69,15 +69,20 @@ JsonFields JsonFields::read_file(const std::filesystem::path& path) {
   if (!in) throw InputError(name + ": cannot read it");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (text.empty()) throw InputError(name + ": empty; expected a JSON document");
-  auto document = std::make_shared<nlohmann::json>();
-  try {
-    *document = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const auto [line, column] = line_column(text, e.byte > 0 ? e.byte - 1 : 0);
-    throw InputError(
-        name + ":" + std::to_string(line) + ":" + std::to_string(column) +
-        ": not valid JSON (cut short or edited by hand?); expected the file as sonicsim writes it");
-  }
+  return text;
+}
+
+void throw_not_json(const std::string& name, const std::string& text, std::size_t byte) {
+  const auto [line, column] = line_column(text, byte > 0 ? byte - 1 : 0);
+  throw InputError(
+      name + ":" + std::to_string(line) + ":" + std::to_string(column) +
+      ": not valid JSON (cut short or edited by hand?); expected the file as sonicsim writes it");
+}
+
+JsonFields JsonFields::read_file(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  auto document =
+      std::make_shared<nlohmann::json>(parse_result_json<nlohmann::json>(read_result_text(path), name));
   JsonFields fields(*document, name);
   fields.owned_ = std::move(document);
   return fields;

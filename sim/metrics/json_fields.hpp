@@ -48,4 +48,19 @@ private:
 // What a JSON value is, in words: "a string", "the number 3", "an array of 2", ...
 std::string describe_json(const nlohmann::json& value);
 
+// The text of a result file: an InputError when it cannot be read, is not a regular file, is over 512 MB or
+// is empty.
+std::string read_result_text(const std::filesystem::path& path);
+// Throws InputError "NAME:LINE:COLUMN: not valid JSON ..." for a parse error at byte `byte` (from 1) of
+// `text`.
+[[noreturn]] void throw_not_json(const std::string& name, const std::string& text, std::size_t byte);
+// `text` (read from `name`) parsed as `Json` (nlohmann::json, or ordered_json to keep the order of keys).
+template <class Json> Json parse_result_json(const std::string& text, const std::string& name) {
+  try {
+    return Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw_not_json(name, text, e.byte);
+  }
+}
+
 } // namespace sonicsim

@@ -39,7 +39,7 @@ int AutoscalerPolicy::decide(double now_s, double metric, int replicas) {
     changes_.pop_front();
   int added = 0, removed = 0;
   for (const auto& change : changes_)
-    (change.replicas > 0 ? added : removed) += std::abs(change.replicas);
+    (change.replicas_added > 0 ? added : removed) += std::abs(change.replicas_added);
   const int up_limit = std::max(replicas, replicas - added + settings_.step);
   const int down_limit = std::min(replicas, replicas + removed - settings_.step);
   desired = std::clamp(desired, down_limit, up_limit);

@@ -31,7 +31,11 @@ private:
   };
   AutoscalerSettings settings_;
   std::deque<Recommendation> history_; // recommendations within the longer stabilisation window
-  std::deque<Recommendation> changes_; // replicas added (> 0) or removed (< 0) within the step period
+  struct Change {
+    double at_s = 0.0;
+    int replicas_added = 0; // < 0: removed
+  };
+  std::deque<Change> changes_; // within the step period
 };
 
 } // namespace sonicsim

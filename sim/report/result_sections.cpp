@@ -3,11 +3,9 @@
 
 #include "sim/metrics/json_fields.hpp"
 #include "sim/report/vega_lite.hpp"
-#include "sim/scenario/input_error.hpp"
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
 namespace sonicsim::report {
@@ -253,10 +251,8 @@ void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
 }
 
 Json read_json_file(const fs::path& path) {
-  JsonFields::read_file(path); // a file that is not whole JSON is named, with where it stops being JSON
-  std::ifstream in(path);
-  if (!in) throw InputError(path.string() + ": cannot read");
-  return Json::parse(in); // again, keeping the order of its keys
+  // Read and parsed once; a file that is not whole JSON is named, with where it stops being JSON.
+  return parse_result_json<Json>(read_result_text(path), path.string());
 }
 
 const char* result_kind_name(ResultKind kind) {

@@ -19,19 +19,15 @@ Usage: fuzz_operations_surfaces.py SONICSIM REPO_ROOT [--seconds 60] [--seed 1] 
                                    [--surface NAME ...]
 Exit code 1 when any run is a FAILURE.
 """
-import argparse
 import hashlib
 import os
-import random
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_surfaces import NUMBERS, classify, mutate_csv, mutate_json, run, written_figures  # noqa: E402
+from fuzz_surfaces import NUMBERS, fuzz_main, mutate_csv, mutate_json, written_figures  # noqa: E402
 
 # Values a YAML scalar is replaced with: numbers at the edges, durations, shapes, aliases and bytes.
 YAML_VALUES = ["0", "-1", "1e308", "nan", ".inf", "\"\"", "[]", "{}", "null", "abc", "\"0s\"", "\"1ns\"",
@@ -186,51 +182,7 @@ SURFACES = ["operations", "joint_spec", "predict_from", "case", "report", "outpu
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("sonicsim")
-    parser.add_argument("root")
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--timeout", type=float, default=20.0)
-    parser.add_argument("--keep")
-    parser.add_argument("--surface", action="append", choices=SURFACES)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    work = tempfile.mkdtemp(prefix="sonicsim_fuzz_operations_")
-    keep = args.keep or os.path.join(work, "failures")
-    os.makedirs(keep, exist_ok=True)
-    surfaces = Surfaces(os.path.abspath(args.sonicsim), os.path.abspath(args.root), work)
-    chosen = args.surface or SURFACES
-    counts = {name: {"ok": 0, "rejected": 0, "no events": 0, "incomplete": 0, "FAILURE": 0} for name in chosen}
-    start = time.monotonic()
-    runs = 0
-    while time.monotonic() - start < args.seconds:
-        name = chosen[runs % len(chosen)]
-        runs += 1
-        argv, cwd, location, outputs, what, *incomplete = getattr(surfaces, name)(rng)
-        outcome, detail = classify(run(argv, cwd, args.timeout), argv, location, outputs, *incomplete)
-        counts[name][outcome] = counts[name].get(outcome, 0) + 1
-        if outcome == "FAILURE":
-            kept = os.path.join(keep, "failure_%05d_%s" % (runs, name))
-            shutil.copytree(cwd, kept, symlinks=True)
-            with open(os.path.join(kept, "cmd.sh"), "w", encoding="utf-8", errors="surrogateescape") as f:
-                f.write("#!/bin/sh\n# %s: %s\n# %s\ncd \"$(dirname \"$0\")\" && %s\n" % (
-                    name, what.replace("\n", " "), detail.replace("\n", " ")[:300],
-                    " ".join("'" + a.replace("'", "'\\''") + "'" for a in ["${SONICSIM:-sonicsim}"] + argv[1:])
-                    .replace("'${SONICSIM:-sonicsim}'", '"${SONICSIM:-sonicsim}"')))
-            print("FAILURE %s (%s): %s\n  kept in %s" % (name, what.replace("\n", " ")[:120], detail, kept),
-                  flush=True)
-    print("fuzz_operations_surfaces: %d runs in %.0f s (seed %d)" % (runs, time.monotonic() - start, args.seed))
-    failures = 0
-    for name in chosen:
-        c = counts[name]
-        failures += c["FAILURE"]
-        print("  %-14s %5d ok, %5d rejected with a location, %3d no event, %3d incomplete or failed verdicts "
-              "(said so), %3d failures" % (name, c["ok"], c["rejected"], c["no events"], c["incomplete"],
-                                           c["FAILURE"]))
-    if not args.keep and failures == 0:
-        shutil.rmtree(work, ignore_errors=True)
-    return 1 if failures else 0
+    return fuzz_main(__doc__, Surfaces, SURFACES, "fuzz_operations_surfaces")
 
 
 if __name__ == "__main__":

@@ -425,22 +425,24 @@ SURFACES = ["perf_analyzer", "scenario_measurements", "model_analyzer", "triton_
             "options"]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def fuzz_main(description, surfaces_class, surface_names, label):
+    """The fuzzer's command line and loop, shared with fuzz_operations_surfaces.py: each surface in turn,
+    each outcome classified and counted, every FAILURE kept with a cmd.sh that reproduces it."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("sonicsim")
     parser.add_argument("root")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("--keep")
-    parser.add_argument("--surface", action="append", choices=SURFACES)
+    parser.add_argument("--surface", action="append", choices=surface_names)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    work = tempfile.mkdtemp(prefix="sonicsim_fuzz_surfaces_")
+    work = tempfile.mkdtemp(prefix="sonicsim_%s_" % label)
     keep = args.keep or os.path.join(work, "failures")
     os.makedirs(keep, exist_ok=True)
-    surfaces = Surfaces(os.path.abspath(args.sonicsim), os.path.abspath(args.root), work)
-    chosen = args.surface or SURFACES
+    surfaces = surfaces_class(os.path.abspath(args.sonicsim), os.path.abspath(args.root), work)
+    chosen = args.surface or surface_names
     counts = {name: {"ok": 0, "rejected": 0, "no events": 0, "incomplete": 0, "FAILURE": 0} for name in chosen}
     start = time.monotonic()
     runs = 0
@@ -449,10 +451,10 @@ def main():
         runs += 1
         argv, cwd, location, outputs, what, *incomplete = getattr(surfaces, name)(rng)
         outcome, detail = classify(run(argv, cwd, args.timeout), argv, location, outputs, *incomplete)
-        counts[name][outcome] += 1
+        counts[name][outcome] = counts[name].get(outcome, 0) + 1
         if outcome == "FAILURE":
             kept = os.path.join(keep, "failure_%05d_%s" % (runs, name))
-            shutil.copytree(cwd, kept)
+            shutil.copytree(cwd, kept, symlinks=True)
             with open(os.path.join(kept, "cmd.sh"), "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write("#!/bin/sh\n# %s: %s\n# %s\ncd \"$(dirname \"$0\")\" && %s\n" % (
                     name, what.replace("\n", " "), detail.replace("\n", " ")[:300],
@@ -460,7 +462,7 @@ def main():
                     .replace("'${SONICSIM:-sonicsim}'", '"${SONICSIM:-sonicsim}"')))
             print("FAILURE %s (%s): %s\n  kept in %s" % (name, what.replace("\n", " ")[:120], detail, kept),
                   flush=True)
-    print("fuzz_surfaces: %d runs in %.0f s (seed %d)" % (runs, time.monotonic() - start, args.seed))
+    print("%s: %d runs in %.0f s (seed %d)" % (label, runs, time.monotonic() - start, args.seed))
     failures = 0
     for name in chosen:
         c = counts[name]
@@ -470,6 +472,10 @@ def main():
     if not args.keep and failures == 0:
         shutil.rmtree(work, ignore_errors=True)
     return 1 if failures else 0
+
+
+def main():
+    return fuzz_main(__doc__, Surfaces, SURFACES, "fuzz_surfaces")
 
 
 if __name__ == "__main__":
