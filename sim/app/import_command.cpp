@@ -9,6 +9,7 @@
 #include "sim/execution/state_file.hpp"
 #include "sim/measurements/model_analyzer.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
+#include "sim/measurements/perf_analyzer_reading.hpp"
 #include "sim/measurements/triton_config.hpp"
 #include "sim/scenario/units.hpp"
 
@@ -52,40 +53,6 @@ std::string duration_text(double seconds) {
   else
     std::snprintf(buffer, sizeof buffer, "%.6gns", seconds * 1e9);
   return buffer;
-}
-
-// Which reading the files call for, by name: the asynchronous-backend signature (Compute Output above
-// Compute Infer, and a curve by Compute Infer far above the measured rate) in most files means the device
-// time sits in Compute Output, which only merged-async counts.
-std::string reading_advice(const measurements::PerfAnalyzerImport& imported,
-                           measurements::DeviceTimeMapping mapping) {
-  std::size_t async = 0;
-  for (const auto& file : imported.files) {
-    if (file.rows.empty()) continue;
-    const auto& row = file.rows.front();
-    const double by_infer = file.batch_size / row.compute_infer_s;
-    if (row.compute_output_s > row.compute_infer_s && by_infer > 1.5 * row.inferences_per_s) ++async;
-  }
-  const std::size_t n = imported.files.size();
-  const std::string counted = std::to_string(async) + " of " + std::to_string(n) + " files";
-  const bool signature = 2 * async >= n && async > 0;
-  if (signature && mapping == measurements::DeviceTimeMapping::compute_infer)
-    return "reading: use merged-async (--device-time merged-async; perf_analyzer_reading: merged-async in a "
-           "scenario). " +
-           counted +
-           " show the asynchronous-backend signature: Compute Output exceeds Compute "
-           "Infer and batch / Compute Infer is over 1.5x the measured rate, so the device's time is in "
-           "Compute "
-           "Output (PyTorch returns before the GPU is done). compute-infer would make this device far faster "
-           "than it measured.";
-  if (signature)
-    return "reading: merged-async, as asked: " + counted + " show the asynchronous-backend signature.";
-  if (mapping == measurements::DeviceTimeMapping::merged_async)
-    return "reading: compute-infer would be perf_analyzer's own definition here: " + counted +
-           " show the asynchronous-backend signature (merged-async is for backends that return before the "
-           "device is done).";
-  return "reading: compute-infer (perf_analyzer's definition): " + counted +
-         " show the asynchronous-backend signature, so Compute Infer holds the device time.";
 }
 
 // What files of a Triton CPU server can say about direct inference (the model on the job's own CPU).
@@ -164,7 +131,10 @@ void print_perf_analyzer_report(FILE* out, const PerfAnalyzerArguments& argument
     for (const auto& note : imported.notes)
       std::fprintf(out, "  - %s\n", note.c_str());
   }
-  std::fprintf(out, "\n%s\n", reading_advice(imported, files.mapping).c_str());
+  std::fprintf(out, "\n%s\n",
+               measurements::reading_advice_text(
+                   measurements::advise_reading(imported, arguments.device == cpu_device_type), files.mapping)
+                   .c_str());
   if (arguments.device == cpu_device_type)
     std::fprintf(out, "\n%s\n", direct_inference_statement(imported, arguments.inferences_per_event).c_str());
 }
