@@ -8,6 +8,7 @@
 #include "sim/scenario/yaml_cursor.hpp"
 #include "sim/scenario/yaml_values.hpp"
 
+#include <cmath>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -104,7 +105,7 @@ JointParameter read_parameter(const Cursor& c) {
   p.sets = c["set"].present() ? strings(c["set"]) : std::vector<std::string>{p.fit.key + "={}" + p.fit.unit};
   for (const auto& expression : p.sets)
     require(c["set"], expression.find('{') != std::string::npos && expression.find('=') != std::string::npos,
-            "--set expressions KEY=VALUE with {} (the value) or {C-} (C minus the value)");
+            "--set expressions KEY=VALUE with {} (the value), {C-} (C minus the value) or {C-/N} (that over N)");
   try {
     parameter_override(p, "", p.initial);
   } catch (const InputError& error) {
@@ -289,17 +290,34 @@ std::vector<std::string> parameter_override(const JointParameter& p, const std::
       std::string replacement;
       if (inside.empty()) {
         replacement = number(value);
-      } else if (inside.back() == '-' && inside.find_first_of("{: ") == std::string::npos) {
-        std::size_t used = 0;
-        double constant = 0.0;
-        try {
-          constant = std::stod(inside, &used);
-        } catch (const std::exception&) {
-          used = 0;
+      } else if (inside.find('-') != std::string::npos && inside.find_first_of("{: ") == std::string::npos) {
+        // The '-' that ends C: before "/N", or the last character.
+        const auto shared = inside.rfind("-/");
+        const auto minus = shared != std::string::npos ? shared : inside.size() - 1;
+        // {C-}: C minus the value; {C-/N}: that shared by N (one measured sum over N equal parts).
+        const std::string shape = "{" + inside + "} in '" + expression +
+                                  "': expected {}, {C-} or {C-/N} with C and N numbers, N > 0";
+        const auto parsed = [&](const std::string& text) {
+          std::size_t used = 0;
+          double x = 0.0;
+          try {
+            x = std::stod(text, &used);
+          } catch (const std::exception&) {
+            used = 0;
+          }
+          if (text.empty() || used != text.size() || !std::isfinite(x)) throw InputError(shape);
+          return x;
+        };
+        if (inside[minus] != '-') throw InputError(shape);
+        const double constant = parsed(inside.substr(0, minus));
+        const std::string rest = inside.substr(minus + 1);
+        double parts = 1.0;
+        if (!rest.empty()) {
+          if (rest.front() != '/') throw InputError(shape);
+          parts = parsed(rest.substr(1));
+          if (!(parts > 0.0)) throw InputError(shape);
         }
-        if (used + 1 != inside.size())
-          throw InputError("{" + inside + "} in '" + expression + "': expected {} or {C-} with C a number");
-        replacement = number(constant - value);
+        replacement = number((constant - value) / parts);
       } else {
         ++open; // a YAML flow map's brace, not a placeholder
         continue;

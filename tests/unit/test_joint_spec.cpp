@@ -19,6 +19,11 @@ TEST_CASE("a parameter's value goes where {} stands, C minus it where {C-} stand
   CHECK(parameter_override(p, "other", 40.5).empty());
   p.series.clear(); // no series named: it acts on all
   CHECK(parameter_override(p, "other", 1).size() == 3);
-  p.sets = {"x={abc-}"};
-  CHECK_THROWS_AS(parameter_override(p, "", 1), InputError);
+  // {C-/N}: one measured sum shared by N equal parts (the three AK8 taggers' share of 62.1 ms).
+  p.sets = {"workload.pipeline.c.direct={62.1-/3}ms"};
+  CHECK(parameter_override(p, "", 44.4) == std::vector<std::string>{"workload.pipeline.c.direct=5.9ms"});
+  for (const char* bad : {"x={abc-}", "x={62.1-/0}", "x={62.1-/}", "x={62.1-3}", "x={62.1-/a}", "x={-}"}) {
+    p.sets = {bad};
+    CHECK_THROWS_AS(parameter_override(p, "", 1), InputError);
+  }
 }
