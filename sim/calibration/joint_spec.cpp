@@ -104,8 +104,9 @@ JointParameter read_parameter(const Cursor& c) {
   if (c["unit"].present()) p.fit.unit = read_string(c["unit"]);
   p.sets = c["set"].present() ? strings(c["set"]) : std::vector<std::string>{p.fit.key + "={}" + p.fit.unit};
   for (const auto& expression : p.sets)
-    require(c["set"], expression.find('{') != std::string::npos && expression.find('=') != std::string::npos,
-            "--set expressions KEY=VALUE with {} (the value), {C-} (C minus the value) or {C-/N} (that over N)");
+    require(
+        c["set"], expression.find('{') != std::string::npos && expression.find('=') != std::string::npos,
+        "--set expressions KEY=VALUE with {} (the value), {C-} (C minus the value) or {C-/N} (that over N)");
   try {
     parameter_override(p, "", p.initial);
   } catch (const InputError& error) {
