@@ -188,26 +188,25 @@ void JobClient::next_module(Thread& thread) {
   }
   const Module& module = pipeline[thread.module];
   thread.module_start_s = sg4::Engine::get_clock();
-  const double speed = placement_.cpu_speed;
   switch (module.type) {
   case Module::Type::cpu:
-    after(sample(module.duration_s, thread.rng) / speed, [this, &thread]() { module_done(thread); });
+    compute(sample(module.duration_s, thread.rng), false, [this, &thread]() { module_done(thread); });
     return;
   case Module::Type::local_inference: {
     const double preprocess_s = sample(module.preprocess_s, thread.rng);
     const auto inferences = sample_count(module.inferences, thread.rng);
     event.inferences += inferences;
-    after((preprocess_s + static_cast<double>(inferences) * module.local_time_per_inference_s) / speed,
-          [this, &thread]() { module_done(thread); });
+    compute(preprocess_s + static_cast<double>(inferences) * module.local_time_per_inference_s, true,
+            [this, &thread]() { module_done(thread); });
     return;
   }
   case Module::Type::remote_inference:
     if (module.run_direct) {
       // The model on this thread's own core: its direct-inference time, no request. Preprocessing and the
       // inference count are drawn as for a request, so both modes draw the same numbers.
-      after(sample(module.preprocess_s, thread.rng) / speed, [this, &thread, &module, speed]() {
+      compute(sample(module.preprocess_s, thread.rng), false, [this, &thread, &module]() {
         thread.event.inferences += sample_count(module.inferences, thread.rng);
-        after(sample(*module.direct_s, thread.rng) / speed, [this, &thread]() { module_done(thread); });
+        compute(sample(*module.direct_s, thread.rng), true, [this, &thread]() { module_done(thread); });
       });
       return;
     }
@@ -223,10 +222,9 @@ void JobClient::module_done(Thread& thread) {
 }
 
 void JobClient::run_remote(Thread& thread, const Module& module, const Connection& connection) {
-  const double speed = placement_.cpu_speed;
   thread.remote = &module;
   thread.connection = &connection;
-  after(sample(module.preprocess_s, thread.rng) / speed, [this, &thread, &module, &connection, speed]() {
+  compute(sample(module.preprocess_s, thread.rng), false, [this, &thread, &module, &connection]() {
     const std::int64_t inferences = sample_count(module.inferences, thread.rng);
     thread.event.inferences += inferences;
     auto send_all = [this, &thread, &module, inferences]() {
@@ -254,7 +252,7 @@ void JobClient::run_remote(Thread& thread, const Module& module, const Connectio
       // Compressing the event's inputs before sending costs CPU time per input byte.
       const double input_bytes =
           static_cast<double>(inferences) * connection.model->input_bytes_per_inference;
-      after(input_bytes * module.compression_time_per_byte_s / speed, send_all);
+      compute(input_bytes * module.compression_time_per_byte_s, false, send_all);
     } else {
       send_all();
     }

@@ -14,6 +14,7 @@
 #include "sim/actors/run_length.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/platform/site_platform.hpp"
+#include "sim/policy/node_sharing.hpp"
 #include "sim/policy/request_split.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/server_layout.hpp"
@@ -92,6 +93,12 @@ struct JobContext {
   RequestStore requests;
   bool jobs_done = false; // a fixed run's last job has finished (the server pools stop polling)
   std::size_t preempted_since_reclaim = 0; // fixed runs: preempted jobs not yet looked at for reclaiming
+  // Per worker node: its threads computing now, and those of them running inference (platform.client_node).
+  struct NodeLoad {
+    int busy = 0;
+    int inference = 0;
+  };
+  std::vector<NodeLoad> node_loads;
 };
 
 class JobClient {
@@ -148,6 +155,30 @@ private:
     ++calls_in_flight_;
     simgrid::kernel::timer::Timer::set(simgrid::s4u::Engine::get_clock() + delay_s,
                                        [job = this, then = std::move(then)]() mutable {
+                                         --job->calls_in_flight_;
+                                         if (!job->context_.stopped && !job->preempted_) then();
+                                       });
+  }
+  // A piece of CPU work of `work_s` for a thread alone on a core at speed 1 (inference: machine-learning
+  // inference on this CPU), then `then`. At the job's CPU speed; on a shared node (platform.client_node) also
+  // at the factor the node's load gives when it starts (sim/policy/node_sharing.hpp), counted in that load
+  // until it ends. The factor is taken once, at the start: a thread's next piece sees the load anew.
+  template <class Then> void compute(double work_s, bool inference, Then then) {
+    const ClientNode& node = context_.scenario.platform.client_node;
+    if (!node.enabled()) {
+      after(work_s / placement_.cpu_speed, std::move(then));
+      return;
+    }
+    JobContext::NodeLoad& load = context_.node_loads[static_cast<std::size_t>(placement_.worker)];
+    ++load.busy;
+    load.inference += inference ? 1 : 0;
+    const double factor = thread_speed_factor(node, load.busy, load.inference);
+    ++calls_in_flight_;
+    simgrid::kernel::timer::Timer::set(simgrid::s4u::Engine::get_clock() +
+                                           work_s / (placement_.cpu_speed * factor),
+                                       [job = this, &load, inference, then = std::move(then)]() mutable {
+                                         --load.busy;
+                                         load.inference -= inference ? 1 : 0;
                                          --job->calls_in_flight_;
                                          if (!job->context_.stopped && !job->preempted_) then();
                                        });

@@ -10,6 +10,7 @@
 #include "models/student_t.hpp"
 #include "sim/app/joint_prediction.hpp"
 #include "sim/app/joint_runs.hpp"
+#include "sim/calibration/joint_constraints.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/number_text.hpp"
@@ -70,7 +71,9 @@ std::vector<bool> adoptable(const calibration::CalibrationResult& r) {
   return out;
 }
 
-std::string refusal(const calibration::CalibrationResult& r, const JointSpec& spec, std::size_t i) {
+std::string refusal(const calibration::CalibrationResult& r, const JointSpec& spec, std::size_t i,
+                    const std::vector<std::string>& contradicted) {
+  if (!contradicted[i].empty()) return contradicted[i];
   if (!r.identifiable[i]) return "not identifiable: no series moves with it";
   if (!r.separable[i]) {
     const std::size_t k = r.values.size();
@@ -124,15 +127,16 @@ nlohmann::ordered_json series_json(const JointSpec& spec, const calibration::Cal
 }
 
 nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration::CalibrationResult& r,
-                                       const std::vector<bool>& adopted, const TextOutput& say) {
+                                       const std::vector<bool>& adopted,
+                                       const std::vector<std::string>& contradicted, const TextOutput& say) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   const std::size_t k = r.values.size();
   for (std::size_t i = 0; i < k; ++i) {
     const auto& p = spec.parameters[i];
     say("  %-58s %10s %s", p.fit.key.c_str(), (g(r.values[i]) + p.fit.unit).c_str(),
         r.identifiable[i] ? ("+- " + g(r.ci95_half_width[i]) + p.fit.unit + " (95 %)").c_str() : "");
-    say(adopted[i] ? "  adopted\n" : "  NOT ADOPTED: %s; kept at %s\n", refusal(r, spec, i).c_str(),
-        (g(p.initial) + p.fit.unit).c_str());
+    say(adopted[i] ? "  adopted\n" : "  NOT ADOPTED: %s; kept at %s\n",
+        refusal(r, spec, i, contradicted).c_str(), (g(p.initial) + p.fit.unit).c_str());
     nlohmann::ordered_json correlations = nlohmann::ordered_json::object();
     for (std::size_t j = 0; j < k; ++j)
       if (j != i) correlations[spec.parameters[j].fit.key] = r.correlation[i * k + j];
@@ -150,8 +154,31 @@ nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration:
                                 {"correlations", correlations}};
     if (r.identifiable[i] && std::isfinite(r.ci95_half_width[i]))
       json["ci95_half_width"] = r.ci95_half_width[i];
-    if (!adopted[i]) json["not_adopted_because"] = refusal(r, spec, i);
+    if (!adopted[i]) json["not_adopted_because"] = refusal(r, spec, i, contradicted);
     out.push_back(json);
+  }
+  return out;
+}
+
+// The constraint table: each released fact beside the scenario's value before and after the fit.
+nlohmann::ordered_json constraints_json(const std::vector<ConstraintCheck>& checks, const TextOutput& say) {
+  say("\n%-40s %12s %10s %12s %12s %9s\n", "released fact", "measured", "sd", "before", "after", "residual");
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& check : checks) {
+    const JointConstraint& k = *check.constraint;
+    say("%-40s %12s %10s %12s %12s %6.2f sd\n", k.name.c_str(), g(k.value).c_str(), g(k.sd).c_str(),
+        g(check.before).c_str(), g(check.after).c_str(), check.residual_sd());
+    out.push_back({{"name", k.name},
+                   {"quantity", k.quantity},
+                   {"module", k.module},
+                   {"scenario", k.scenario},
+                   {"measured", k.value},
+                   {"sd", k.sd},
+                   {"why", k.why},
+                   {"before", check.before},
+                   {"after", check.after},
+                   {"residual_sd", check.residual_sd()},
+                   {"contradicted", std::fabs(check.residual_sd()) > contradiction_sd}});
   }
   return out;
 }
@@ -293,7 +320,15 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   auto result = predict_from.empty() ? fit_spec(spec, context, parameters, initial, data, say, starts)
                                      : fit_from_file(spec, predict_from, data.size(), say);
   say("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
-  const std::vector<bool> adopted = adoptable(result);
+  std::vector<bool> adopted = adoptable(result);
+  // The released facts that are not series, at the start and at the fit: a value that moves the scenario
+  // beyond contradiction_sd from one is not adopted.
+  const auto checks = check_constraints(spec, initial, result.values);
+  std::vector<std::string> contradicted(adopted.size());
+  for (std::size_t i = 0; i < adopted.size(); ++i) {
+    contradicted[i] = contradicted_fact(spec, checks, initial, result.values, i);
+    adopted[i] = adopted[i] && contradicted[i].empty();
+  }
   nlohmann::ordered_json out;
   out["spec"] = spec_path;
   out["status"] = result.status_text;
@@ -303,8 +338,9 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   else
     out["predicted_from"] = predict_from;
   out["covariance"] = result.covariance;
-  out["parameters"] = parameters_json(spec, result, adopted, say);
+  out["parameters"] = parameters_json(spec, result, adopted, contradicted, say);
   if (predict_from.empty()) out["series"] = series_json(spec, result, say);
+  if (!checks.empty()) out["constraints"] = constraints_json(checks, say);
   std::vector<double> values = initial;
   for (std::size_t i = 0; i < values.size(); ++i)
     if (adopted[i]) values[i] = result.values[i];

@@ -189,6 +189,24 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
   return p;
 }
 
+JointConstraint read_constraint(const std::string& spec, const Cursor& c) {
+  only_keys(c, {"name", "scenario", "variant", "series", "quantity", "module", "value", "sd", "why"});
+  JointConstraint k;
+  k.name = read_string(c["name"]);
+  k.scenario = resolve(spec, c["scenario"]);
+  k.variants = strings(c["variant"]);
+  k.series = strings(c["series"]);
+  k.quantity = read_choice(c["quantity"], {"inferences_per_event", "input_bytes_per_event"});
+  k.module = read_string(c["module"]);
+  k.value = read_number(c["value"]);
+  k.sd = read_number(c["sd"]);
+  require(c["value"], k.value > 0.0 && std::isfinite(k.value), "a measured value > 0");
+  require(c["sd"], k.sd > 0.0 && std::isfinite(k.sd), "its standard deviation, > 0");
+  k.why = read_string(c["why"]);
+  check_scenario_runs(c, k.scenario, k.variants, {}, k.module, c["module"]);
+  return k;
+}
+
 } // namespace
 
 std::string spec_override_problem(const ScenarioError& error) {
@@ -213,7 +231,7 @@ JointSpec read_joint_spec(const std::string& path) {
   SourceInfo source{path, {}};
   const Cursor c(source, root);
   c.check_keys();
-  only_keys(c, {"parameters", "series", "predictions", "max_evaluations", "starts"});
+  only_keys(c, {"parameters", "series", "predictions", "constraints", "max_evaluations", "starts"});
   JointSpec spec;
   spec.file = path;
   require(c["parameters"], c["parameters"].node().IsSequence() && c["parameters"].node().size() > 0,
@@ -250,6 +268,17 @@ JointSpec read_joint_spec(const std::string& path) {
                             [&name](const JointSeries& s) { return s.name == name; }),
                 "names of series of this spec (no series '" + name + "')");
     }
+  if (const Cursor constraints = c["constraints"]; constraints.present()) {
+    require(constraints, constraints.node().IsSequence(), "a list of released facts the fit must respect");
+    for (std::size_t i = 0; i < constraints.node().size(); ++i) {
+      spec.constraints.push_back(read_constraint(path, constraints[i]));
+      for (const auto& name : spec.constraints.back().series)
+        require(constraints[i]["series"],
+                std::any_of(spec.series.begin(), spec.series.end(),
+                            [&name](const JointSeries& s) { return s.name == name; }),
+                "names of series of this spec (no series '" + name + "')");
+    }
+  }
   if (const Cursor starts = c["starts"]; starts.present()) {
     require(starts, starts.node().IsSequence(), "a list of maps {KEY: VALUE} of parameters' start values");
     for (std::size_t s = 0; s < starts.node().size(); ++s) {

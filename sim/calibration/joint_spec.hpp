@@ -20,7 +20,8 @@ struct JointParameter {
   double initial = 0.0;
   // The --set expressions that put the value in a run (default: KEY={}UNIT), {} standing for the value: a
   // value inside a larger one (the mean of a distribution). {C-} stands for C minus the value: two
-  // quantities whose sum is measured, e.g. two models' shares of one measured direct-inference time.
+  // quantities whose sum is measured, e.g. two models' shares of one measured direct-inference time; {C-/N}
+  // that shared by N.
   std::vector<std::string> sets;
   std::vector<std::string> series; // the series it acts on; empty: all
   std::string meaning;             // one line for the report: what the value is
@@ -56,6 +57,22 @@ struct JointPrediction {
   int replications = 3;
 };
 
+// A released measurement the fitted scenarios must respect that is not a series: a count or a size per event
+// (the CMS data README's byte rates, say), with its uncertainty. `calibrate` prints the fitted scenario's
+// value beside it in units of its sd and refuses to adopt a parameter that moves the scenario away from it by
+// more than 3 sd (sim/calibration/joint_constraints.hpp).
+struct JointConstraint {
+  std::string name;
+  std::string scenario;
+  std::vector<std::string> variants;
+  std::vector<std::string> series; // whose parameters apply (their set_for_series)
+  std::string quantity;            // inferences_per_event or input_bytes_per_event
+  std::string module;              // the pipeline module it is of
+  double value = 0.0;
+  double sd = 0.0;
+  std::string why; // where the value and its sd come from
+};
+
 struct JointSpec {
   std::string file;
   std::vector<JointParameter> parameters;
@@ -65,6 +82,7 @@ struct JointSpec {
   std::vector<std::vector<double>> starts;
   std::vector<JointSeries> series;
   std::vector<JointPrediction> predictions;
+  std::vector<JointConstraint> constraints;
   int max_evaluations = 30;
 };
 

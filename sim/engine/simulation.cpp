@@ -259,8 +259,13 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                             site.background_limiter->get_bandwidth());
   if (other_users.on_off)
     flows.add_other_traffic(site.on_off_source, site.background_sink, site.on_off_limiter->get_bandwidth());
-  JobContext context{scenario, site,         directory, recorder, flows, {},
-                     false,    std::nullopt, 0,         nullptr,  {},    false};
+  JobContext context{scenario,  site,
+                     directory, recorder,
+                     flows,     {},
+                     false,     std::nullopt,
+                     0,         nullptr,
+                     {},        false,
+                     0,         std::vector<JobContext::NodeLoad>(site.worker_hosts.size())};
   const auto pools = build_pools(scenario, directory, pods, recorder, context);
   RunLength run_length(scenario, recorder);
   if (!scenario.workload.campaign) context.run_length = &run_length;

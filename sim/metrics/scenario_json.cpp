@@ -171,6 +171,15 @@ json preemption_json(const JobPreemption& p) {
       {"mean_time_s", p.mean_time_s}, {"resubmit", p.resubmit}, {"max_resubmissions", p.max_resubmissions}};
 }
 
+// platform.client_node, echoed only when given: a scenario without it echoes as before it existed.
+void add_client_node(json& platform, const ClientNode& node) {
+  if (!node.enabled()) return;
+  platform["client_node"] = {{"physical_cores", node.physical_cores},
+                             {"threads_per_core", node.threads_per_core},
+                             {"hyperthread_yield", node.hyperthread_yield},
+                             {"inference_contention", node.inference_contention}};
+}
+
 } // namespace
 
 json scenario_to_json(const Scenario& scenario) {
@@ -269,6 +278,7 @@ json scenario_to_json(const Scenario& scenario) {
     out["variants"] = variants;
   }
   if (!scenario.provenance.empty()) out["provenance"] = provenance_to_json(scenario.provenance);
+  add_client_node(out["platform"], scenario.platform.client_node);
   return out;
 }
 

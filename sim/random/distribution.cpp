@@ -49,4 +49,49 @@ std::int64_t sample_count(const DistributionSpec& spec, std::mt19937_64& rng) {
   return std::max<std::int64_t>(0, std::llround(std::min(sample(spec, rng), 4.6e18)));
 }
 
+namespace {
+
+double standard_normal_cdf(double z) {
+  return 0.5 * std::erfc(-z / std::sqrt(2.0));
+}
+
+// P(one draw of `sample` < x), for x > 0.
+double draw_cdf(const DistributionSpec& spec, double x) {
+  using Kind = DistributionSpec::Kind;
+  switch (spec.kind) {
+  case Kind::constant:
+    return spec.mean < x ? 1.0 : 0.0;
+  case Kind::normal: {
+    if (spec.sd <= 0.0) return spec.mean < x ? 1.0 : 0.0;
+    // Truncated at 0 by resampling: the normal's distribution above 0, renormalised.
+    const double below_zero = standard_normal_cdf(-spec.mean / spec.sd);
+    return (standard_normal_cdf((x - spec.mean) / spec.sd) - below_zero) / (1.0 - below_zero);
+  }
+  case Kind::lognormal: {
+    if (spec.sd <= 0.0) return spec.mean < x ? 1.0 : 0.0;
+    const double sigma2 = std::log1p(spec.sd * spec.sd / (spec.mean * spec.mean));
+    return standard_normal_cdf((std::log(x) - (std::log(spec.mean) - sigma2 / 2.0)) / std::sqrt(sigma2));
+  }
+  case Kind::exponential:
+    return spec.mean > 0.0 ? 1.0 - std::exp(-x / spec.mean) : 1.0;
+  case Kind::uniform:
+    if (spec.max <= spec.min) return spec.min < x ? 1.0 : 0.0;
+    return std::clamp((x - spec.min) / (spec.max - spec.min), 0.0, 1.0);
+  }
+  return 1.0;
+}
+
+} // namespace
+
+double expected_count(const DistributionSpec& spec) {
+  double mean = 0.0;
+  const double last = std::min(spec.plausible_max() + 2.0, 1e7);
+  for (double k = 1.0; k <= last; k += 1.0) {
+    const double at_least = 1.0 - draw_cdf(spec, k - 0.5);
+    if (at_least <= 0.0) break;
+    mean += at_least;
+  }
+  return mean;
+}
+
 } // namespace sonicsim

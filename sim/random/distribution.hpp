@@ -24,6 +24,11 @@ double sample(const DistributionSpec& spec, std::mt19937_64& rng);
 // A count (inferences per event): one draw rounded to the nearest integer, at least 0.
 std::int64_t sample_count(const DistributionSpec& spec, std::mt19937_64& rng);
 
+// The mean of sample_count's counts, exactly (not the distribution's mean: rounding and the truncation at 0
+// move it): the sum over k >= 1 of P(draw >= k - 1/2). What a scenario's count of inferences per event
+// means, for checking it against a measured one.
+double expected_count(const DistributionSpec& spec);
+
 // A uniform double in [0, 1) from the top 53 bits of one engine output.
 double uniform01(std::mt19937_64& rng);
 // A standard normal draw (Box-Muller, consuming two engine outputs and keeping no state between calls).

@@ -162,10 +162,21 @@ struct NetworkSettings {
   bool flow_classes = true;
 };
 
+// A client node's cores as its threads share them (platform.client_node; sim/policy/node_sharing.hpp says
+// how). Off unless physical_cores is given: every job thread then runs at its CPU speed whatever else runs.
+struct ClientNode {
+  int physical_cores = 0;            // of one worker node
+  int threads_per_core = 1;          // 2 with hyper-threading (SMT) on
+  double hyperthread_yield = 0.0;    // what a core's second busy thread adds to its throughput, 0..1
+  double inference_contention = 0.0; // slowdown of every thread per inference thread per physical core
+  bool enabled() const { return physical_cores > 0; }
+};
+
 struct Platform {
   int jobs_per_node = 1; // job slots per worker node; jobs on one node share its NIC; default 1
   // Cores of a worker node; 0 (default): exactly what its jobs' threads take (jobs_per_node x threads).
   int node_cores = 0;
+  ClientNode client_node;
   std::vector<NicClass> nic_mix{NicClass{}};
   std::vector<CpuType> cpu_mix{CpuType{"reference", 1.0, 1.0}};
   SiteSwitch site_switch;

@@ -201,6 +201,31 @@ std::vector<ServerGroup> read_server_groups(const Cursor& c) {
   return groups;
 }
 
+// platform.client_node: the node's physical cores and how its threads share them
+// (sim/policy/node_sharing.hpp).
+ClientNode read_client_node(const Cursor& c) {
+  require(c, c.node().IsMap(),
+          "a map: {physical_cores: N, threads_per_core: 1 or 2, hyperthread_yield: Y, "
+          "inference_contention: K}");
+  ClientNode node;
+  const Cursor cores = c["physical_cores"];
+  if (!cores.present()) cores.fail("missing required key; expected the physical cores of one worker node");
+  node.physical_cores = read_int(cores, 1, 4'096);
+  if (c["threads_per_core"].present()) node.threads_per_core = read_int(c["threads_per_core"], 1, 8);
+  if (c["hyperthread_yield"].present()) {
+    node.hyperthread_yield = read_fraction(c["hyperthread_yield"]);
+    if (node.threads_per_core == 1 && node.hyperthread_yield > 0.0)
+      c["hyperthread_yield"].fail(
+          "a yield of hardware threads, but threads_per_core is 1 (no hyper-threading)");
+  }
+  if (c["inference_contention"].present()) {
+    node.inference_contention = read_number(c["inference_contention"]);
+    require(c["inference_contention"], node.inference_contention >= 0.0 && node.inference_contention <= 10.0,
+            "a slowdown per inference thread per core between 0 and 10");
+  }
+  return node;
+}
+
 } // namespace
 
 Platform read_platform(const Cursor& c) {
@@ -213,6 +238,7 @@ Platform read_platform(const Cursor& c) {
   // A node with more than 1,024 job slots does not exist (the largest have a few hundred cores).
   if (c["jobs_per_node"].present()) p.jobs_per_node = read_int(c["jobs_per_node"], 1, 1'024);
   if (c["node_cores"].present()) p.node_cores = read_int(c["node_cores"], 1, 4'096);
+  if (c["client_node"].present()) p.client_node = read_client_node(c["client_node"]);
   if (c["nic_mix"].present()) p.nic_mix = read_nic_mix(c["nic_mix"]);
   if (c["cpu_mix"].present()) p.cpu_mix = read_cpu_mix(c["cpu_mix"]);
   if (c["site_switch"].present()) p.site_switch = read_site_switch(c["site_switch"]);
