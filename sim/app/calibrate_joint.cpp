@@ -8,6 +8,7 @@
 #include "sim/metrics/json_fields.hpp"
 
 #include "models/student_t.hpp"
+#include "sim/app/calibrate_model_form.hpp"
 #include "sim/app/joint_prediction.hpp"
 #include "sim/app/joint_runs.hpp"
 #include "sim/calibration/joint_constraints.hpp"
@@ -24,6 +25,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 namespace sonicsim {
@@ -183,19 +185,48 @@ nlohmann::ordered_json constraints_json(const std::vector<ConstraintCheck>& chec
   return out;
 }
 
+// One prediction, printed and as calibration.json has it.
+nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutput& say) {
+  if (p.value)
+    say("predicted %-34s %10s +- %s (95 %%: seed se %s, calibration se %s, model-form se %s)%s%s\n",
+        p.id.c_str(), g(*p.value).c_str(), g(p.half_width).c_str(), g(p.seed_se).c_str(),
+        g(p.parameter_se).c_str(), g(p.model_form_se).c_str(), p.problem.empty() ? "" : ": ",
+        p.problem.c_str());
+  else
+    say("predicted %-34s none: %s\n", p.id.c_str(), p.problem.c_str());
+  nlohmann::ordered_json json{{"id", p.id}, {"title", p.title}};
+  if (p.value) {
+    json.update({{"value", *p.value},
+                 {"ci95_half_width", std::isfinite(p.half_width) ? nlohmann::ordered_json(p.half_width)
+                                                                 : nlohmann::ordered_json(nullptr)},
+                 {"seed_se", p.seed_se},
+                 {"calibration_se", p.parameter_se},
+                 {"model_form_se", std::isfinite(p.model_form_se) ? nlohmann::ordered_json(p.model_form_se)
+                                                                  : nlohmann::ordered_json(nullptr)},
+                 {"model_form_values", p.model_form_values}});
+    if (!p.problem.empty()) json["problem"] = p.problem;
+  } else {
+    json["problem"] = p.problem;
+  }
+  return json;
+}
+
 std::string predictions_markdown(const JointSpec& spec, const std::vector<PredictionResult>& results,
                                  const std::vector<double>& values, const std::vector<bool>& adopted) {
   std::ostringstream md;
-  md << "| prediction | value | 95 % interval | seed part (se) | calibration part (se) "
-        "|\n|---|---|---|---|---|\n";
+  md << "| prediction | value | 95 % interval | seed part (se) | calibration part (se) | model-form part "
+        "(se) "
+        "|\n|---|---|---|---|---|---|\n";
   for (const auto& p : results) {
     if (!p.value) {
-      md << "| " << p.id << ": " << p.title << " | - | " << p.problem << " | | |\n";
+      md << "| " << p.id << ": " << p.title << " | - | " << p.problem << " | | | |\n";
       continue;
     }
-    md << "| " << p.id << ": " << p.title << " | " << g(*p.value) << " | " << g(*p.value - p.half_width)
-       << " to " << g(*p.value + p.half_width) << " | " << g(p.seed_se) << " | " << g(p.parameter_se)
-       << " |\n";
+    const std::string interval = std::isfinite(p.half_width)
+                                     ? g(*p.value - p.half_width) + " to " + g(*p.value + p.half_width)
+                                     : "not bounded: " + p.problem;
+    md << "| " << p.id << ": " << p.title << " | " << g(*p.value) << " | " << interval << " | "
+       << g(p.seed_se) << " | " << g(p.parameter_se) << " | " << g(p.model_form_se) << " |\n";
   }
   md << "\nParameters (from `" << spec.file << "`):\n\n";
   for (std::size_t i = 0; i < values.size(); ++i)
@@ -347,24 +378,17 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   if (predict_from.empty())
     say("\nfit: chi-square %.2f before, %.2f after; MAPE %.2f %% before, %.2f %% after\n",
         result.before.chi_square, result.after.chi_square, 100 * result.before.mape, 100 * result.after.mape);
+  std::optional<ModelForm> model_form;
+  if (spec.leave_one_series_out && predict_from.empty()) {
+    model_form = leave_one_series_out(spec, context, values, say);
+    out["model_form"] = model_form_json(*model_form);
+  }
   std::vector<PredictionResult> predictions;
   for (const auto& prediction : spec.predictions) {
     predictions.push_back(predict(spec, prediction, context, values, result.covariance, adopted));
-    const auto& p = predictions.back();
-    if (p.value)
-      say("predicted %-34s %10s +- %s (95 %%: seed se %s, calibration se %s)\n", p.id.c_str(),
-          g(*p.value).c_str(), g(p.half_width).c_str(), g(p.seed_se).c_str(), g(p.parameter_se).c_str());
-    else
-      say("predicted %-34s none: %s\n", p.id.c_str(), p.problem.c_str());
-    nlohmann::ordered_json json{{"id", p.id}, {"title", p.title}};
-    if (p.value)
-      json.update({{"value", *p.value},
-                   {"ci95_half_width", p.half_width},
-                   {"seed_se", p.seed_se},
-                   {"calibration_se", p.parameter_se}});
-    else
-      json["problem"] = p.problem;
-    out["predictions"].push_back(json);
+    auto& p = predictions.back();
+    if (model_form) add_model_form(spec, prediction, context, *model_form, p);
+    out["predictions"].push_back(prediction_json(p, say));
   }
   write_file_atomically(output_dir / "predictions.md",
                         predictions_markdown(spec, predictions, values, adopted));

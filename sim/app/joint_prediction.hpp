@@ -21,6 +21,10 @@ struct PredictionResult {
   double seed_se = 0.0, parameter_se = 0.0;
   std::vector<double> gradient; // per parameter, per unit of it (0 for those not fitted)
   std::string problem;          // why there is no value or no interval
+  // The model's own error (calibrate_model_form.hpp): the jackknife se over the leave-one-series-out fits,
+  // and each fit's value; 0 and none without model_form in the spec.
+  double model_form_se = 0.0;
+  std::vector<double> model_form_values;
 };
 
 // `values`: the adopted values; `covariance`: k x k of the fitted values (row-major); `fitted[i]`: whether

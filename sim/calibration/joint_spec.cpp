@@ -231,7 +231,8 @@ JointSpec read_joint_spec(const std::string& path) {
   SourceInfo source{path, {}};
   const Cursor c(source, root);
   c.check_keys();
-  only_keys(c, {"parameters", "series", "predictions", "constraints", "max_evaluations", "starts"});
+  only_keys(
+      c, {"parameters", "series", "predictions", "constraints", "model_form", "max_evaluations", "starts"});
   JointSpec spec;
   spec.file = path;
   require(c["parameters"], c["parameters"].node().IsSequence() && c["parameters"].node().size() > 0,
@@ -268,6 +269,11 @@ JointSpec read_joint_spec(const std::string& path) {
                             [&name](const JointSeries& s) { return s.name == name; }),
                 "names of series of this spec (no series '" + name + "')");
     }
+  if (c["model_form"].present()) {
+    spec.leave_one_series_out = read_choice(c["model_form"], {"none", "leave_one_series_out"}) != "none";
+    require(c["model_form"], !spec.leave_one_series_out || spec.series.size() >= 2,
+            "at least 2 series to leave one out (this spec has " + std::to_string(spec.series.size()) + ")");
+  }
   if (const Cursor constraints = c["constraints"]; constraints.present()) {
     require(constraints, constraints.node().IsSequence(), "a list of released facts the fit must respect");
     for (std::size_t i = 0; i < constraints.node().size(); ++i) {

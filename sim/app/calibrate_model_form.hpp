@@ -1,0 +1,47 @@
+// The model's own error, estimated from the released data (model_form: leave_one_series_out in a joint
+// spec): each series predicted by a fit to the others, and how far it lands from its measurement; then each
+// prediction's spread over those fits, added to its interval. The seeds and the fitted covariance say how
+// precisely the parameters are known if the model is right; this says how wrong the model is where it was
+// not fitted, which is what a prediction of an unmeasured result rests on.
+#pragma once
+
+#include "sim/app/joint_prediction.hpp"
+#include "sim/app/output_options.hpp"
+#include "sim/calibration/joint_spec.hpp"
+#include "sim/execution/run_or_submit.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+struct HeldOutPoint {
+  std::string series;
+  double x = 0.0, measured = 0.0, sd = 0.0, predicted = 0.0;
+  double relative_error() const { return (predicted - measured) / measured; }
+};
+
+struct ModelForm {
+  std::vector<std::string> left_out;       // the series each fit left out
+  std::vector<std::vector<double>> values; // each fit's values of every parameter (the others kept as fitted)
+  std::vector<HeldOutPoint> held_out;      // every point, predicted by the fit that left its series out
+  double relative_rms = 0.0;               // of the held-out points' relative errors
+  std::size_t covered = 0;                 // held-out points within their 95 % interval (see coverage)
+};
+
+// Fits the spec once per series without it, each from the full fit's values (`fitted`), and predicts the
+// left-out series. A parameter that acts only on the left-out series keeps its fitted value.
+ModelForm leave_one_series_out(const JointSpec& spec, const ExecutionContext& context,
+                               const std::vector<double>& fitted, const TextOutput& say);
+
+// The prediction's spread over the leave-one-out fits (one seed each): its jackknife standard error, times
+// Student's t for the fits less one, joins the interval. None when a fit gives no value (a crossing beyond
+// the sweep): the interval is then not bounded by the data, and `result.problem` says so.
+void add_model_form(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
+                    const ModelForm& model_form, PredictionResult& result);
+
+nlohmann::ordered_json model_form_json(const ModelForm& model_form);
+
+} // namespace sonicsim
