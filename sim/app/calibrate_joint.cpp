@@ -382,6 +382,17 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   if (spec.leave_one_series_out && predict_from.empty()) {
     model_form = leave_one_series_out(spec, context, values, say);
     out["model_form"] = model_form_json(*model_form);
+  } else if (spec.leave_one_series_out) {
+    // The fit's own leave-one-out fits, as it found them: the predictions made from it carry the same term.
+    model_form = model_form_from_file(spec, predict_from);
+    if (!model_form)
+      throw InputError("--predict-from " + predict_from +
+                       ": no model_form in it, and the spec asks for one (fit again without --predict-from)");
+    out["model_form"] = {{"from", predict_from},
+                         {"left_out", model_form->left_out},
+                         {"values", model_form->values},
+                         {"relative_rms", model_form->relative_rms},
+                         {"covered", model_form->covered}};
   }
   std::vector<PredictionResult> predictions;
   for (const auto& prediction : spec.predictions) {

@@ -3,6 +3,7 @@
 #include "models/student_t.hpp"
 #include "sim/app/joint_runs.hpp"
 #include "sim/calibration/calibration.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -142,6 +143,31 @@ nlohmann::ordered_json model_form_json(const ModelForm& model_form) {
           {"coverage", model_form.held_out.empty() ? 0.0
                                                    : static_cast<double>(model_form.covered) /
                                                          static_cast<double>(model_form.held_out.size())}};
+}
+
+std::optional<ModelForm> model_form_from_file(const JointSpec& spec, const std::string& path) {
+  const JsonFields json = JsonFields::read_file(path);
+  if (!json.is_object() || !json.has("model_form")) return std::nullopt;
+  const JsonFields form = json.at("model_form");
+  ModelForm out;
+  const JsonFields fits = form.at("values");
+  for (std::size_t f = 0; f < fits.size(); ++f) {
+    const JsonFields fit = fits.at(f);
+    if (fit.size() != spec.parameters.size())
+      fit.fail("the spec's " + std::to_string(spec.parameters.size()) + " parameter value(s)");
+    std::vector<double> values;
+    for (std::size_t i = 0; i < fit.size(); ++i) {
+      values.push_back(fit.at(i).number());
+      const auto& bounds = spec.parameters[i].fit;
+      if (values.back() < bounds.lower || values.back() > bounds.upper)
+        fit.at(i).fail("a value within " + spec.parameters[i].fit.key + "'s bounds");
+    }
+    out.values.push_back(std::move(values));
+    out.left_out.push_back(form.at("left_out").at(f).text());
+  }
+  out.relative_rms = form.number_or("relative_rms", 0.0);
+  out.covered = form.has("covered") ? static_cast<std::size_t>(form.at("covered").integer()) : 0;
+  return out;
 }
 
 } // namespace sonicsim

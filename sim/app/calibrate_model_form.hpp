@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,9 @@ void add_model_form(const JointSpec& spec, const JointPrediction& prediction, co
                     const ModelForm& model_form, PredictionResult& result);
 
 nlohmann::ordered_json model_form_json(const ModelForm& model_form);
+
+// The leave-one-out fits of a finished calibration.json (--predict-from), for predictions made from it: none
+// when the file has no model_form. Each fit's values are checked against the spec's parameters and bounds.
+std::optional<ModelForm> model_form_from_file(const JointSpec& spec, const std::string& path);
 
 } // namespace sonicsim
