@@ -189,6 +189,15 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
   return p;
 }
 
+// A parameter's, prediction's or constraint's `series:` names series of the spec, told at its line.
+void require_series_of(const JointSpec& spec, const Cursor& at, const std::vector<std::string>& names) {
+  for (const auto& name : names)
+    require(at,
+            std::any_of(spec.series.begin(), spec.series.end(),
+                        [&name](const JointSeries& s) { return s.name == name; }),
+            "names of series of this spec (no series '" + name + "')");
+}
+
 JointConstraint read_constraint(const std::string& spec, const Cursor& c) {
   only_keys(c, {"name", "scenario", "variant", "series", "quantity", "module", "value", "sd", "why"});
   JointConstraint k;
@@ -252,22 +261,14 @@ JointSpec read_joint_spec(const std::string& path) {
     points += spec.series.back().points.size();
   }
   for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-    for (const auto& name : spec.parameters[i].series)
-      require(c["parameters"][i]["series"],
-              std::any_of(spec.series.begin(), spec.series.end(),
-                          [&name](const JointSeries& s) { return s.name == name; }),
-              "names of series of this spec (no series '" + name + "')");
+    require_series_of(spec, c["parameters"][i]["series"], spec.parameters[i].series);
   require(c["series"], points > spec.parameters.size(),
           "more measured points (" + std::to_string(points) + ") than parameters (" +
               std::to_string(spec.parameters.size()) + ")");
   if (c["predictions"].present())
     for (std::size_t i = 0; i < c["predictions"].node().size(); ++i) {
       spec.predictions.push_back(read_prediction(path, c["predictions"][i]));
-      for (const auto& name : spec.predictions.back().series)
-        require(c["predictions"][i]["series"],
-                std::any_of(spec.series.begin(), spec.series.end(),
-                            [&name](const JointSeries& s) { return s.name == name; }),
-                "names of series of this spec (no series '" + name + "')");
+      require_series_of(spec, c["predictions"][i]["series"], spec.predictions.back().series);
     }
   if (c["model_form"].present()) {
     spec.leave_one_series_out = read_choice(c["model_form"], {"none", "leave_one_series_out"}) != "none";
@@ -278,11 +279,7 @@ JointSpec read_joint_spec(const std::string& path) {
     require(constraints, constraints.node().IsSequence(), "a list of released facts the fit must respect");
     for (std::size_t i = 0; i < constraints.node().size(); ++i) {
       spec.constraints.push_back(read_constraint(path, constraints[i]));
-      for (const auto& name : spec.constraints.back().series)
-        require(constraints[i]["series"],
-                std::any_of(spec.series.begin(), spec.series.end(),
-                            [&name](const JointSeries& s) { return s.name == name; }),
-                "names of series of this spec (no series '" + name + "')");
+      require_series_of(spec, constraints[i]["series"], spec.constraints.back().series);
     }
   }
   if (const Cursor starts = c["starts"]; starts.present()) {

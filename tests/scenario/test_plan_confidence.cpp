@@ -97,7 +97,12 @@ TEST_CASE("plan with confidence: a multi-model plan gives each group the smalles
   for (const auto& [group, count] : counts) {
     CAPTURE(group);
     CHECK(count >= 1);
-    CHECK(count < deployed[group]); // a fifth of the jobs the scenario deploys its devices for
+    // A fifth of the jobs the scenario deploys its devices for: fewer devices, except in DeepMET's 2-GPU VM,
+    // whose one pod takes a third of DeepMET's requests from the per-pod load balancer (as Kubernetes' does).
+    if (group == "deepmet_t4_2gpu")
+      CHECK(count <= deployed[group]);
+    else
+      CHECK(count < deployed[group]);
     // The evidence: with every other group at its answer, this group's count meets its target and one device
     // fewer fails it, both decided by the intervals.
     bool at_count = false, below = count == 1;
