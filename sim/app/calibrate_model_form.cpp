@@ -12,13 +12,6 @@
 namespace sonicsim {
 namespace {
 
-bool acts_on_any(const JointParameter& p, const std::vector<JointSeries>& series) {
-  if (p.series.empty()) return true;
-  return std::any_of(series.begin(), series.end(), [&p](const JointSeries& s) {
-    return std::find(p.series.begin(), p.series.end(), s.name) != p.series.end();
-  });
-}
-
 // The held-out points' 95 % interval: the measurement's sd and the model-form error the other series'
 // held-out points show (relative RMS), so that no point's own error widens its own interval.
 std::size_t count_covered(const std::vector<HeldOutPoint>& points) {
@@ -49,11 +42,14 @@ ModelForm leave_one_series_out(const JointSpec& spec, const ExecutionContext& co
     rest.parameters.clear();
     rest.predictions.clear();
     rest.starts.clear();
+    std::vector<std::string> names;
+    for (const auto& series : rest.series)
+      names.push_back(series.name);
     std::vector<std::size_t> kept; // indices into spec.parameters
     std::vector<calibration::FitParameter> parameters;
     std::vector<double> start;
     for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-      if (acts_on_any(spec.parameters[i], rest.series)) {
+      if (acts_on(spec.parameters[i], names)) {
         kept.push_back(i);
         rest.parameters.push_back(spec.parameters[i]);
         parameters.push_back(spec.parameters[i].fit);

@@ -24,13 +24,6 @@ std::optional<std::pair<double, double>> mean_and_se(const std::vector<std::opti
   return std::pair{mean, n > 1 ? std::sqrt(squares / (n - 1) / n) : 0.0};
 }
 
-bool acts_on(const JointParameter& p, const std::vector<std::string>& series) {
-  if (p.series.empty()) return true;
-  for (const auto& name : series)
-    if (std::find(p.series.begin(), p.series.end(), name) != p.series.end()) return true;
-  return false;
-}
-
 } // namespace
 
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
@@ -38,7 +31,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
                          const std::vector<double>& covariance, const std::vector<bool>& fitted) {
   const std::size_t k = values.size();
   PredictionResult result{
-      prediction.id, prediction.title, std::nullopt, 0.0, 0.0, 0.0, std::vector<double>(k, 0.0), ""};
+      prediction.id, prediction.title, std::nullopt, 0.0, 0.0, 0.0, std::vector<double>(k, 0.0), "", 0.0, {}};
   // The fitted values, then each fitted parameter one sd up: one batch.
   std::vector<std::vector<double>> sets{values};
   std::vector<std::size_t> stepped;

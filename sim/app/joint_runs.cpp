@@ -78,19 +78,6 @@ double figure_value(const FigureName& name, const RunSummary& summary, const Sce
 
 } // namespace
 
-std::vector<std::string> parameter_overrides(const JointSpec& spec, const std::vector<std::string>& series,
-                                             const std::vector<double>& values) {
-  std::vector<std::string> overrides;
-  for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-    for (const auto& name : series.empty() ? std::vector<std::string>{""} : series) {
-      const auto expressions = parameter_override(spec.parameters[i], name, values[i]);
-      if (expressions.empty()) continue;
-      overrides.insert(overrides.end(), expressions.begin(), expressions.end());
-      break; // once per parameter
-    }
-  return overrides;
-}
-
 std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
                                     const std::vector<double>& values) {
   std::vector<SimulationRequest> requests;

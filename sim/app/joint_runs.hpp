@@ -23,8 +23,4 @@ std::vector<std::vector<std::optional<double>>>
 simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
                     const std::vector<std::vector<double>>& values);
 
-// The overrides a run of `series` gets for these parameter values (those acting on it).
-std::vector<std::string> parameter_overrides(const JointSpec& spec, const std::vector<std::string>& series,
-                                             const std::vector<double>& values);
-
 } // namespace sonicsim

@@ -3,27 +3,10 @@
 #include "sim/random/distribution.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace sonicsim {
-namespace {
-
-// The overrides the constraint's scenario gets for these parameter values (those acting on its series).
-std::vector<std::string> overrides_for(const JointSpec& spec, const JointConstraint& k,
-                                       const std::vector<double>& values) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
-    const std::vector<std::string> series = k.series.empty() ? std::vector<std::string>{""} : k.series;
-    for (const auto& name : series)
-      for (auto& o : parameter_override(spec.parameters[i], name, values[i]))
-        if (std::find(out.begin(), out.end(), o) == out.end()) out.push_back(std::move(o));
-  }
-  return out;
-}
-
-} // namespace
 
 double constraint_quantity(const JointConstraint& k, const std::vector<std::string>& overrides) {
   const Scenario scenario = load_variant_file(k.scenario, k.variants, overrides);
@@ -47,8 +30,8 @@ std::vector<ConstraintCheck> check_constraints(const JointSpec& spec, const std:
   for (const auto& k : spec.constraints) {
     ConstraintCheck check;
     check.constraint = &k;
-    check.before = constraint_quantity(k, overrides_for(spec, k, start));
-    check.after = constraint_quantity(k, overrides_for(spec, k, fitted));
+    check.before = constraint_quantity(k, parameter_overrides(spec, k.series, start));
+    check.after = constraint_quantity(k, parameter_overrides(spec, k.series, fitted));
     checks.push_back(check);
   }
   return checks;
@@ -62,7 +45,7 @@ std::string contradicted_fact(const JointSpec& spec, const std::vector<Constrain
     std::vector<double> moved = start;
     moved[i] = fitted[i];
     const JointConstraint& k = *check.constraint;
-    if (constraint_quantity(k, overrides_for(spec, k, moved)) == check.before) continue;
+    if (constraint_quantity(k, parameter_overrides(spec, k.series, moved)) == check.before) continue;
     char text[256];
     std::snprintf(text, sizeof text, "contradicts the released %s: %.4g against %.4g +- %.2g (%+.1f sd)",
                   k.name.c_str(), check.after, k.value, k.sd, check.residual_sd());

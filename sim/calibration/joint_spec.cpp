@@ -363,4 +363,24 @@ std::vector<std::string> parameter_override(const JointParameter& p, const std::
   return out;
 }
 
+std::vector<std::string> parameter_overrides(const JointSpec& spec, const std::vector<std::string>& series,
+                                             const std::vector<double>& values) {
+  std::vector<std::string> overrides;
+  for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+    for (const auto& name : series.empty() ? std::vector<std::string>{""} : series) {
+      const auto expressions = parameter_override(spec.parameters[i], name, values[i]);
+      if (expressions.empty()) continue;
+      overrides.insert(overrides.end(), expressions.begin(), expressions.end());
+      break; // once per parameter
+    }
+  return overrides;
+}
+
+bool acts_on(const JointParameter& p, const std::vector<std::string>& series) {
+  if (p.series.empty()) return true;
+  for (const auto& name : series)
+    if (std::find(p.series.begin(), p.series.end(), name) != p.series.end()) return true;
+  return false;
+}
+
 } // namespace sonicsim

@@ -101,4 +101,12 @@ std::string spec_override_problem(const ScenarioError& error);
 // it. Throws InputError for a {C-} whose C is not a number.
 std::vector<std::string> parameter_override(const JointParameter& p, const std::string& series, double value);
 
+// The overrides a run of `series` (none: any) gets for these parameter values (those acting on it), once per
+// parameter.
+std::vector<std::string> parameter_overrides(const JointSpec& spec, const std::vector<std::string>& series,
+                                             const std::vector<double>& values);
+
+// Whether p acts on one of these series (a parameter naming no series acts on all).
+bool acts_on(const JointParameter& p, const std::vector<std::string>& series);
+
 } // namespace sonicsim
