@@ -9,6 +9,7 @@
 
 #include "models/student_t.hpp"
 #include "sim/app/calibrate_model_form.hpp"
+#include "sim/app/joint_derived.hpp"
 #include "sim/app/joint_prediction.hpp"
 #include "sim/app/joint_runs.hpp"
 #include "sim/calibration/joint_constraints.hpp"
@@ -378,6 +379,8 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   if (predict_from.empty())
     say("\nfit: chi-square %.2f before, %.2f after; MAPE %.2f %% before, %.2f %% after\n",
         result.before.chi_square, result.after.chi_square, 100 * result.before.mape, 100 * result.after.mape);
+  if (predict_from.empty())
+    out["derived"] = derived_quantities_json(spec, simulate_series_runs(spec, context, values), say);
   std::optional<ModelForm> model_form;
   if (spec.leave_one_series_out && predict_from.empty()) {
     model_form = leave_one_series_out(spec, context, values, say);

@@ -78,11 +78,11 @@ double figure_value(const FigureName& name, const RunSummary& summary, const Sce
 
 } // namespace
 
-std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
-                                    const std::vector<double>& values) {
+std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
+                                                 const std::vector<double>& values) {
   std::vector<SimulationRequest> requests;
   std::vector<PointRequests> points;
-  std::vector<const JointSeries*> of_point;
+  std::vector<SeriesPointRun> runs;
   for (const auto& series : spec.series)
     for (const auto& point : series.points) {
       std::vector<std::string> overrides = series.overrides;
@@ -91,14 +91,24 @@ std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContex
         overrides.push_back(std::move(o));
       points.push_back(add_run(requests, series.scenario, series.variants, overrides, 0,
                                needs_direct(series.observable.figure)));
-      of_point.push_back(&series);
+      runs.push_back({&series, &point, {}, {}, 0.0});
     }
-  const auto summaries = run_all(context, requests, points);
+  auto summaries = run_all(context, requests, points);
+  for (std::size_t k = 0; k < summaries.size(); ++k) {
+    auto& run = runs[k];
+    run.scenario = requests[points[k].service].scenario;
+    run.value = figure_value(run.series->observable, summaries[k], run.scenario,
+                             spec.file + ": series " + run.series->name);
+    run.summary = std::move(summaries[k]);
+  }
+  return runs;
+}
+
+std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
+                                    const std::vector<double>& values) {
   std::vector<double> predicted;
-  for (std::size_t k = 0; k < summaries.size(); ++k)
-    predicted.push_back(figure_value(of_point[k]->observable, summaries[k],
-                                     requests[points[k].service].scenario,
-                                     spec.file + ": series " + of_point[k]->name));
+  for (const auto& run : simulate_series_runs(spec, context, values))
+    predicted.push_back(run.value);
   return predicted;
 }
 

@@ -13,6 +13,19 @@
 
 namespace sonicsim {
 
+// One simulated point of a series: its scenario as run, its summary and its observable's value.
+struct SeriesPointRun {
+  const JointSeries* series = nullptr;
+  const calibration::MeasuredPoint* point = nullptr;
+  Scenario scenario;
+  RunSummary summary;
+  double value = 0.0;
+};
+
+// Every point of every series simulated at `values`, in spec order (series, then points).
+std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
+                                                 const std::vector<double>& values);
+
 // The simulated observable at every point of every series, in spec order (series, then points).
 std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
                                     const std::vector<double>& values);

@@ -290,9 +290,16 @@ CaseOutcome evaluate_one(const ValidationCase& c, const std::vector<RunSummary>&
     const auto points = read_dataset(*c.dataset);
     int within = 0;
     double relative_error_sum = 0.0;
+    std::string outside; // the points that miss, so that a reader sees where the curve departs
     for (std::size_t i = 0; i < points.size(); ++i) {
       const double simulated = compared_figure(c, summaries.at(i));
-      if (std::abs(simulated - points[i].y) <= 2.0 * points[i].sd) ++within;
+      if (std::abs(simulated - points[i].y) <= 2.0 * points[i].sd) {
+        ++within;
+      } else {
+        outside += std::string(outside.empty() ? "" : "; ") + "at " + format_value(points[i].x) + ": " +
+                   format_value(std::round(simulated * 1000) / 1000) + " against " +
+                   format_value(points[i].y) + " +- " + format_value(points[i].sd);
+      }
       relative_error_sum += std::abs(simulated - points[i].y) / points[i].y;
     }
     outcome.simulated = static_cast<double>(within) / static_cast<double>(points.size());
@@ -302,6 +309,7 @@ CaseOutcome evaluate_one(const ValidationCase& c, const std::vector<RunSummary>&
         " points within 2 sd; mean relative error " +
         format_value(std::round(1000.0 * relative_error_sum / static_cast<double>(points.size())) / 10.0) +
         " %";
+    if (!outside.empty()) outcome.detail += " (outside 2 sd: " + outside + ")";
   }
   return outcome;
 }
