@@ -86,10 +86,11 @@ struct PodResources {
   HostCores host;
   PodLoad load;
   PodResources(int group_index, int first_device_index, int devices_per_pod, int host_cores,
-               double model_switch_s = 0.0)
+               double model_switch_s = 0.0, double model_switch_slowdown = 0.0)
       : group(group_index), first_device(first_device_index),
-        devices(static_cast<std::size_t>(devices_per_pod), DeviceTimeline(model_switch_s)), host(host_cores) {
-  }
+        devices(static_cast<std::size_t>(devices_per_pod),
+                DeviceTimeline(model_switch_s, model_switch_slowdown)),
+        host(host_cores) {}
 };
 
 class InferenceServer {

@@ -23,7 +23,7 @@ using namespace derivation;
 // device's batches), as when the models' batches interleave at random; each such batch adds the switch.
 void add_model_switches(Derivation& d, std::size_t g, ScenarioParameters::ServerStation& station) {
   const ServerGroup& group = d.scenario.platform.server_groups[g];
-  if (group.model_switch_s <= 0.0) return;
+  if (group.model_switch_s <= 0.0 && group.model_switch_slowdown <= 0.0) return;
   double batches = 0.0;
   for (const double b : d.device_batches[g])
     batches += b;
@@ -31,13 +31,19 @@ void add_model_switches(Derivation& d, std::size_t g, ScenarioParameters::Server
   double switches = 0.0;
   for (std::size_t i = 0; i < d.device_batches[g].size(); ++i) {
     const double b = d.device_batches[g][i];
-    switches += b * (1.0 - b / batches);
-    station.demand_by_model[i].second += b * (1.0 - b / batches) * group.model_switch_s;
+    const double model_switches = b * (1.0 - b / batches);
+    switches += model_switches;
+    // The slowdown lengthens each such batch by a fraction of its mean time (the model's demand over its
+    // batches).
+    const double added_s = model_switches * group.model_switch_s + (1.0 - b / batches) *
+                                                                       group.model_switch_slowdown *
+                                                                       station.demand_by_model[i].second;
+    station.demand_by_model[i].second += added_s;
+    station.demand_s += added_s;
   }
-  station.demand_s += switches * group.model_switch_s;
   d.note("model_switches[" + group.name + "]", switches, "switches/event",
          "sum over the models on the devices of batches x (1 - their share of the batches): batches of "
-         "models interleaved at random; each adds model_switch_time");
+         "models interleaved at random; each adds model_switch_time and model_switch_slowdown x its time");
 }
 
 void derive_device_stations(Derivation& d) {

@@ -52,7 +52,7 @@ nlohmann::ordered_json derived_quantities_json(const JointSpec& spec, const std:
   for (const auto& run : runs) {
     if (run.series->observable.figure != Figure::events_per_s_per_job || run.summary.gpus <= 0) continue;
     if (!header) {
-      say("\nderived at the fitted values (the measured rate with the scenario's inferences per event and "
+      say("\nderived at the adopted values (the measured rate with the scenario's inferences per event and "
           "the "
           "released bytes per event, residuals in sd):\n");
       header = true;

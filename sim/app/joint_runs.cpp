@@ -1,7 +1,7 @@
 #include "sim/app/joint_runs.hpp"
 
 #include "sim/app/calibrate_inputs.hpp"
-#include "sim/engine/direct_baseline.hpp"
+#include "sim/metrics/direct_baseline.hpp"
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 

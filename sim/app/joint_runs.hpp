@@ -1,6 +1,6 @@
 // The simulations of a joint calibration (sim/calibration/joint_spec.hpp): every measured point of every
 // series at given parameter values, and a prediction at given values and seed. Each run that needs the
-// direct- inference level is simulated with its baseline (sim/engine/direct_baseline.hpp). All runs of one
+// direct- inference level is simulated with its baseline (sim/metrics/direct_baseline.hpp). All runs of one
 // call go out as one batch, in parallel.
 #pragma once
 

@@ -1,7 +1,7 @@
 #include "sim/analysis/figure_context.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
-#include "sim/engine/direct_baseline.hpp"
+#include "sim/metrics/direct_baseline.hpp"
 
 #include "sim/app/campaign_windows_run.hpp"
 #include "sim/app/execution_flags.hpp"

@@ -1,6 +1,6 @@
 #include "sim/engine/simulation.hpp"
 
-#include "sim/engine/direct_baseline.hpp"
+#include "sim/metrics/direct_baseline.hpp"
 
 #include "sim/actors/background_traffic.hpp"
 #include "sim/actors/campaign_scheduler.hpp"
@@ -163,7 +163,7 @@ std::vector<std::unique_ptr<PodResources>> build_servers(const Scenario& scenari
     const int g = layout.pod_group[static_cast<std::size_t>(pod)];
     const ServerGroup& group = scenario.platform.server_groups[static_cast<std::size_t>(g)];
     pods.push_back(std::make_unique<PodResources>(g, devices, group.devices_per_pod, group.host_cores,
-                                                  group.model_switch_s));
+                                                  group.model_switch_s, group.model_switch_slowdown));
     devices += group.devices_per_pod;
   }
   for (std::size_t m = 0; m < layout.served_models.size(); ++m) {

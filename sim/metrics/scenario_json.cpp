@@ -205,6 +205,7 @@ json scenario_to_json(const Scenario& scenario) {
     json devices{{"type", group.device_type}, {"count", group.devices_per_pod}};
     // Only when set: a scenario without it echoes as it did before the key existed (same fingerprint).
     if (group.model_switch_s > 0.0) devices["model_switch_time_s"] = group.model_switch_s;
+    if (group.model_switch_slowdown > 0.0) devices["model_switch_slowdown"] = group.model_switch_slowdown;
     server_groups[group.name] = {{"pods", group.pods},
                                  {"devices", devices},
                                  {"host_cores", group.host_cores},

@@ -1,6 +1,8 @@
 #include "sim/planning/plan_runs.hpp"
 
+#include "sim/metrics/direct_baseline.hpp"
 #include "sim/random/replication_seed.hpp"
+#include "sim/scenario/input_error.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -23,7 +25,32 @@ PlanRuns::PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTa
     : scenario_(std::move(scenario)), simulate_(std::move(simulate)), targets_(std::move(targets)),
       indifference_(indifference), modules_by_group_(std::move(modules_by_group)),
       modules_(std::move(modules)), inferences_per_event_(inferences_per_event),
-      progress_(std::move(progress)) {}
+      progress_(std::move(progress)) {
+  for (const auto& target : targets_)
+    needs_direct_ = needs_direct_ || target.figure.figure == Figure::direct_events_per_s_per_job ||
+                    target.figure.figure == Figure::direct_inference_gain;
+  // Refused before any run: a target on a figure no run of this plan could measure.
+  if (needs_direct_ && !direct_inference_baseline(scenario_))
+    throw InputError(scenario_.source_file +
+                     ": a target on a direct-inference figure needs every remote_inference module's direct "
+                     "time (`direct:`), a served model and no campaign: the plan measures it by simulating "
+                     "the same jobs with every model on their CPUs");
+}
+
+std::vector<std::pair<int, int>> PlanRuns::add_baselines(const std::vector<std::pair<std::size_t, int>>& jobs,
+                                                         std::vector<Scenario>& scenarios) const {
+  std::vector<std::pair<int, int>> added;
+  if (!needs_direct_) return added;
+  for (const auto& [k, r] : jobs) {
+    const std::pair<int, int> key{points_[k].jobs, r};
+    if (baselines_.count(key) || std::find(added.begin(), added.end(), key) != added.end()) continue;
+    // Any layout gives the same baseline: the jobs call no server.
+    scenarios.push_back(
+        *direct_inference_baseline(scenario_at(points_[k], replication_seed(scenario_.seed, r))));
+    added.push_back(key);
+  }
+  return added;
+}
 
 Scenario PlanRuns::scenario_at(const RunPoint& point, std::uint64_t seed) const {
   Scenario s = scenario_;
@@ -126,16 +153,25 @@ std::vector<PlanRun> PlanRuns::ensure(const std::vector<std::pair<RunPoint, int>
     std::vector<Scenario> scenarios;
     for (const auto& [k, r] : jobs)
       scenarios.push_back(scenario_at(points_[k], replication_seed(scenario_.seed, r)));
+    const auto baselines = add_baselines(jobs, scenarios);
     const auto outcomes = simulate_(scenarios);
     ++batches_;
     simulations_ += static_cast<int>(scenarios.size());
+    for (std::size_t b = 0; b < baselines.size(); ++b) {
+      const auto& outcome = outcomes[jobs.size() + b];
+      if (!outcome.ok) throw std::runtime_error("a direct-inference baseline failed: " + outcome.error);
+      baselines_[baselines[b]] = outcome.summary;
+    }
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       PlanRun& run = runs_[jobs[j].first];
       if (!outcomes[j].ok) {
         const std::string what = run.role == RunRole::reference ? "the reference run" : "a confirming run";
         throw std::runtime_error(what + " failed: " + outcomes[j].error);
       }
-      run.replications.push_back(figures_of(scenarios[j], outcomes[j]));
+      SimulationOutcome outcome = outcomes[j];
+      if (needs_direct_)
+        compare_with_direct(outcome.summary, baselines_.at({points_[jobs[j].first].jobs, jobs[j].second}));
+      run.replications.push_back(figures_of(scenarios[j], outcome));
       run.wall_clock_s += outcomes[j].wall_clock_s;
     }
     if (progress_) {

@@ -2,7 +2,9 @@
 // jobs) with its replications. Replication r of every point runs with the same seed (common random numbers,
 // sim/random/replication_seed.hpp), so candidates differ by their layout, not by their luck, and relative
 // targets pair each replication with the reference's replication of the same seed. Asked-for replications
-// run in one parallel batch. Pure code: the simulations come from the caller's function.
+// run in one parallel batch. A target on a direct-inference figure brings the baseline of each jobs count
+// and seed into the batch (sim/metrics/direct_baseline.hpp). Pure code: the simulations come from the
+// caller's function.
 #pragma once
 
 #include "sim/planning/plan_result.hpp"
@@ -56,6 +58,10 @@ private:
   // The figures of one replication, from the scenario it ran (layout, jobs, seed) and its outcome.
   ReplicationFigures figures_of(const Scenario& at, const SimulationOutcome& outcome) const;
   void judge(PlanRun& run) const;
+  // The direct-inference baselines the batch of (point, replication) jobs lacks, appended to `scenarios`;
+  // returns (jobs, replication) of each appended one, in order.
+  std::vector<std::pair<int, int>> add_baselines(const std::vector<std::pair<std::size_t, int>>& jobs,
+                                                 std::vector<Scenario>& scenarios) const;
 
   Scenario scenario_;
   SimulateBatch simulate_;
@@ -65,6 +71,11 @@ private:
   std::vector<std::string> modules_;
   double inferences_per_event_ = 0.0;
   std::function<void(const std::string&)> progress_;
+  // A target on a direct-inference figure: each replication is joined with the baseline of its jobs and seed
+  // (the same jobs running every model on their CPUs), simulated once per (jobs, replication) since it does
+  // not depend on the servers.
+  bool needs_direct_ = false;
+  std::map<std::pair<int, int>, RunSummary> baselines_;
   std::vector<RunPoint> points_; // points_[0]: the reference
   std::vector<PlanRun> runs_;
   int batches_ = 0;

@@ -8,8 +8,11 @@ namespace {
 // A group's own judgement of a run: only its modules' checks (and the events failed) decide.
 Judgement group_judgement(const PlanRun& run, const std::string& group, int max_replications) {
   bool no = !run.error.empty(), yes = true;
+  // The group's own checks, and those of the whole run (event time, throughput, the gain over direct
+  // inference): a global target holds or fails with every group at its count, so each group's search keeps
+  // it.
   for (const auto& check : run.checks)
-    if (check.scope == group) {
+    if (check.scope == group || check.scope.empty()) {
       no = no || check.decision == Decision::no;
       yes = yes && check.decision == Decision::yes;
     }
@@ -109,10 +112,24 @@ Plan Planner::Search::per_group(int jobs) {
     }
     if (!changed) break;
   }
-  plan_.found = true;
   const RunPoint answer{PodLayout{}, counts, jobs};
   plan_.answer_run =
       runs.ensure({{answer, std::max(settings_.replications, runs.replications_of(answer))}}).front();
+  // Found only when every target is met at the answer: a search whose candidates stayed undecided has no
+  // answer to report.
+  plan_.found = true;
+  for (const auto& check : plan_.answer_run->checks) {
+    if (check.decision == Decision::yes) continue;
+    plan_.found = false;
+    plan_.not_found_reason =
+        std::string(check.decision == Decision::no ? "not met" : "undecided") +
+        " at the last counts: " + check.target.text +
+        (check.scope.empty() ? "" : " (group " + check.scope + ")") +
+        (check.decision == Decision::no ? ""
+                                        : "; more replications (--max-replications) or longer runs "
+                                          "(workload.events_per_job) may decide it");
+    break;
+  }
   plan_.reference = runs.reference();
   plan_.references.push_back(runs.reference());
   plan_.runs = runs.candidates();

@@ -6,7 +6,7 @@ namespace sonicsim {
 
 Booking DeviceTimeline::run_batch(double now_s, double duration_s, int model) {
   if (last_model_ >= 0 && model != last_model_) {
-    duration_s += model_switch_s_;
+    duration_s = duration_s * (1.0 + model_switch_slowdown_) + model_switch_s_;
     ++model_switches_;
   }
   last_model_ = model;

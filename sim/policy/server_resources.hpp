@@ -15,8 +15,11 @@
 // Models that share a device do not share it perfectly: switching the device from one model's batch to
 // another's costs time (kernels and weights of the other model out of the caches, another CUDA context). A
 // device of a group with `model_switch_time` adds that time to a batch whose model differs from the batch
-// before it. Default 0: the rule above, which each model's own curve measures; the CMS all-models-on-one-T4
-// test measures how far from it one T4 is (configs/cms_miniaod_2024_all_models_one_t4.yaml).
+// before it; with `model_switch_slowdown` such a batch takes that fraction of its own time longer (a cost in
+// proportion to the work, as when the other model's weights and kernels must be fetched again as it runs,
+// rather than a fixed one per switch). Default 0: the rule above, which each model's own curve measures; the
+// CMS all-models-on-one-T4 test measures how far from it one T4 is
+// (configs/cms_miniaod_2024_all_models_one_t4.yaml).
 //
 // The host: `cores` identical cores serve work first come, first served (request input and output handling,
 // and batches of CPU instances), each item on one core.
@@ -34,9 +37,11 @@ struct Booking {
 
 class DeviceTimeline {
 public:
-  explicit DeviceTimeline(double model_switch_s = 0.0) : model_switch_s_(model_switch_s) {}
+  explicit DeviceTimeline(double model_switch_s = 0.0, double model_switch_slowdown = 0.0)
+      : model_switch_s_(model_switch_s), model_switch_slowdown_(model_switch_slowdown) {}
   // Books a batch of model `model` lasting `duration_s`, handed over at `now_s`: it starts when the batches
-  // before it are done, and lasts model_switch_s longer when the batch before it was another model's.
+  // before it are done, and when the batch before it was another model's it lasts
+  // duration_s x (1 + model_switch_slowdown) + model_switch_s.
   Booking run_batch(double now_s, double duration_s, int model = 0);
   double free_at_s() const { return busy_until_s_; }
   double busy_s() const { return busy_s_; } // total booked time, switches included
@@ -44,6 +49,7 @@ public:
 
 private:
   double model_switch_s_ = 0.0;
+  double model_switch_slowdown_ = 0.0;
   double busy_until_s_ = 0.0;
   double busy_s_ = 0.0;
   int last_model_ = -1; // none yet: the first batch pays no switch (the model was loaded before the run)

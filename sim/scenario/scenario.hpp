@@ -132,6 +132,9 @@ struct ServerGroup {
   // Time a device loses when it executes a batch of another model than the batch before it (devices.
   // model_switch_time; sim/policy/server_resources.hpp). Default 0: models share a device perfectly.
   double model_switch_s = 0.0;
+  // The same cost as a fraction of the batch's own time (devices.model_switch_slowdown): such a batch takes
+  // 1 + this times its curve's time. Default 0.
+  double model_switch_slowdown = 0.0;
   // Operations (sim/scenario/operations.hpp), each default none. With an autoscaler the group has
   // autoscaler.max_replicas pods, of which min_replicas serve at the start.
   std::optional<AutoscalerSettings> autoscaler;

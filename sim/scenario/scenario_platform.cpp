@@ -169,6 +169,13 @@ ServerGroup read_server_group(const Cursor& c, const std::string& name) {
       require(devices["model_switch_time"], g.model_switch_s >= 0.0 && g.model_switch_s <= 1.0,
               "a duration between 0 and 1s, e.g. \"0.5ms\"");
     }
+    if (devices["model_switch_slowdown"].present()) {
+      g.model_switch_slowdown = read_number(devices["model_switch_slowdown"]);
+      // Ten times its own time is slower than running the batch on the host's CPU: a typo, not a GPU.
+      require(devices["model_switch_slowdown"],
+              g.model_switch_slowdown >= 0.0 && g.model_switch_slowdown <= 10.0,
+              "a fraction of the batch's time between 0 and 10, e.g. 0.4");
+    }
   }
   if (c["host_cores"].present()) g.host_cores = read_int(c["host_cores"], 1, 1'024);
   if (c["nic_bandwidth"].present()) g.nic_bandwidth_bps = read_positive_bandwidth(c["nic_bandwidth"]);

@@ -1,6 +1,7 @@
 // The planner's search with a stand-in for the simulations: no SimGrid, a module time known in closed form,
 // with a seeded scatter like replications have.
 #include "sim/planning/planner.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <doctest/doctest.h>
@@ -34,15 +35,19 @@ SimulationOutcome stand_in(const Scenario& scenario, double scatter) {
   summary.event.mean_s = 110.0 + module.mean_s;
   summary.event.p95_s = 1.3 * summary.event.mean_s;
   summary.events_completed = 100;
+  // The direct-inference baseline (every module on the job's CPU): the module takes 20 s, whatever the load.
+  if (scenario.workload.direct_inference) summary.event.mean_s = 130.0;
   summary.events_per_s = scenario.workload.jobs / summary.event.mean_s;
+  summary.events_per_s_per_job = summary.events_per_s / scenario.workload.jobs;
   summary.gpu_utilisation = std::min(1.0, load);
   summary.bottleneck = Bottleneck{ResourceKind::device_pool, 0, "GPU pool", std::min(1.0, load)};
   return outcome;
 }
 
 planning::Planner planner_with(int* runs, double scatter = 0.0, std::uint64_t seed = 1,
-                               std::vector<planning::PlanTarget> targets = {}) {
-  Scenario scenario = load_default_scenario();
+                               std::vector<planning::PlanTarget> targets = {},
+                               const std::vector<std::string>& overrides = {}) {
+  Scenario scenario = load_default_scenario(overrides);
   scenario.seed = seed;
   planning::PlannerSettings settings;
   settings.parallel = 2;
@@ -122,4 +127,35 @@ TEST_CASE("plan: absolute targets; a target below the low-load time is impossibl
   CHECK(none.impossible);
   CHECK(none.not_found_reason.find("at low load") != std::string::npos);
   CHECK(more <= 3); // decided on the reference alone
+}
+
+TEST_CASE("plan: a target on the gain over direct inference is measured by the baseline, or refused") {
+  // Baseline 130 s per event; served 110 s + 10 s x load. gain >= 5 %: 120 + 10 x (load - 1) <= 130 / 1.05 =
+  // 123.8 s -> load <= 1.38 -> jobs <= 96.7 x GPUs: 3 GPUs for 270 (gain 5.8 %; 2 GPUs give 0.5 %).
+  int runs = 0;
+  auto planner = planner_with(&runs, 0.0, 1, {planning::parse_plan_target("direct_inference_gain>=0.05")},
+                              {"workload.pipeline.EmTrkMichelId.direct=20s"});
+  const auto plan = planner.fewest_gpus(270);
+  REQUIRE(plan.found);
+  CHECK(plan.layout.gpus() == 3);
+  REQUIRE(plan.answer_run);
+  CHECK(plan.answer_run->checks.front().value.mean ==
+        doctest::Approx(130.0 / (120.0 + 10.0 * (270.0 / 210.0 - 1.0)) - 1.0));
+  // A scenario whose modules state no direct time cannot measure it: refused before any run.
+  int none = 0;
+  CHECK_THROWS_WITH_AS(
+      planner_with(&none, 0.0, 1, {planning::parse_plan_target("direct_inference_gain>=0.05")})
+          .fewest_gpus(270),
+      doctest::Contains("direct time"), InputError);
+  CHECK(none == 0);
+}
+
+TEST_CASE("plan per group: a target on the whole run (event time) decides each group's count") {
+  // event_mean_s<=125s as in the absolute-target case: 3 GPUs for 270 jobs in the scenario's one group.
+  int runs = 0;
+  auto planner = planner_with(&runs, 0.0, 1, {planning::parse_plan_target("event_mean_s<=125s")});
+  const auto plan = planner.per_group(270);
+  REQUIRE(plan.found);
+  REQUIRE(plan.groups.size() == 1);
+  CHECK(plan.groups.front().devices == 3);
 }

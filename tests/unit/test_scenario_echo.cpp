@@ -70,7 +70,8 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
        "platform.site_switch.background_on_off={rate: \"5Gbps\", mean_on: \"10min\", mean_off: \"20min\"}",
        "models.emtrkmichelid.triton.dynamic_batching.default_queue_policy={max_queue_size: 100, timeout: "
        "\"1s\"}",
-       "platform.server_groups.gke_t4.devices.model_switch_time=\"0.5ms\""})));
+       "platform.server_groups.gke_t4.devices.model_switch_time=\"0.5ms\"",
+       "platform.server_groups.gke_t4.devices.model_switch_slowdown=0.4"})));
   // The operations keys: the SuperSONIC config has the autoscaler and the proxy; failures, a rate limit and
   // the client's reaction by overrides.
   echoes.push_back(scenario_to_json(load_scenario_file(

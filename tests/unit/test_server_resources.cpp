@@ -66,6 +66,25 @@ TEST_CASE("a model switch costs its time on the batch after another model's, and
   CHECK(64000.0 / now_s / 6400.0 + 16000.0 / now_s / 800.0 == doctest::Approx(30.0 / 34.0).epsilon(1e-4));
 }
 
+TEST_CASE("a model-switch slowdown lengthens the batch after another model's by a fraction of its time") {
+  // Slowdown 0.5 and a 2 ms switch. A (10 ms): first, 10 ms. B (20 ms) after A: 20 x 1.5 + 2 = 32 ms, ends
+  // at 42 ms. B again (20 ms): same model, 20 ms, ends at 62 ms. A (10 ms) after B: 10 x 1.5 + 2 = 17 ms,
+  // ends at 79 ms.
+  DeviceTimeline device(0.002, 0.5);
+  CHECK(device.run_batch(0.0, 0.010, 0).end_s == doctest::Approx(0.010));
+  CHECK(device.run_batch(0.0, 0.020, 1).end_s == doctest::Approx(0.042));
+  CHECK(device.run_batch(0.0, 0.020, 1).end_s == doctest::Approx(0.062));
+  CHECK(device.run_batch(0.0, 0.010, 0).end_s == doctest::Approx(0.079));
+  CHECK(device.busy_s() == doctest::Approx(0.079));
+  CHECK(device.model_switches() == 2);
+  // Alone (one model) the slowdown never applies: ten 10 ms batches take 100 ms.
+  DeviceTimeline alone(0.0, 0.5);
+  double now_s = 0.0;
+  for (int i = 0; i < 10; ++i)
+    now_s = alone.run_batch(now_s, 0.010, 3).end_s;
+  CHECK(now_s == doctest::Approx(0.100));
+}
+
 TEST_CASE("host cores serve first come, first served, one item per core") {
   HostCores host(2);
   CHECK(host.cores() == 2);

@@ -1,4 +1,4 @@
-#include "sim/engine/direct_baseline.hpp"
+#include "sim/metrics/direct_baseline.hpp"
 
 namespace sonicsim {
 
