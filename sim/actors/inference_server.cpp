@@ -217,8 +217,25 @@ void InferenceServer::dispatch() {
 
 Booking InferenceServer::run_on(const InstanceSlot& slot, double now_s, double duration_s) {
   if (!slot.device) {
-    const Booking booking = pod_.host.run(now_s, duration_s);
+    if (!pod_.node_load) {
+      const Booking booking = pod_.host.run(now_s, duration_s);
+      recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
+      return booking;
+    }
+    // On a shared client node: an inference thread of the node from its start to its end, at the factor the
+    // node's load gives when the batch is booked (with it counted).
+    NodeLoad& load = *pod_.node_load;
+    const double factor = thread_speed_factor(*pod_.node, load.busy + 1, load.inference + 1);
+    const Booking booking = pod_.host.run(now_s, duration_s / factor);
     recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
+    Timer::set(booking.start_s, [&load]() {
+      ++load.busy;
+      ++load.inference;
+    });
+    Timer::set(booking.end_s, [&load]() {
+      --load.busy;
+      --load.inference;
+    });
     return booking;
   }
   const Booking booking =

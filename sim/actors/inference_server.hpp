@@ -10,6 +10,7 @@
 
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/policy/dynamic_batcher.hpp"
+#include "sim/policy/node_sharing.hpp"
 #include "sim/policy/server_resources.hpp"
 #include "sim/scenario/scenario.hpp"
 
@@ -85,6 +86,10 @@ struct PodResources {
   std::vector<DeviceTimeline> devices;
   HostCores host;
   PodLoad load;
+  // A fallback pod on a shared client node (platform.client_node): the node's load its CPU batches join, so
+  // that they slow the node's job threads and run at the node's factor. None elsewhere.
+  const ClientNode* node = nullptr;
+  NodeLoad* node_load = nullptr;
   PodResources(int group_index, int first_device_index, int devices_per_pod, int host_cores,
                double model_switch_s = 0.0, double model_switch_slowdown = 0.0)
       : group(group_index), first_device(first_device_index),

@@ -93,11 +93,8 @@ struct JobContext {
   RequestStore requests;
   bool jobs_done = false; // a fixed run's last job has finished (the server pools stop polling)
   std::size_t preempted_since_reclaim = 0; // fixed runs: preempted jobs not yet looked at for reclaiming
-  // Per worker node: its threads computing now, and those of them running inference (platform.client_node).
-  struct NodeLoad {
-    int busy = 0;
-    int inference = 0;
-  };
+  // Per worker node: its threads computing now, and those of them running inference (platform.client_node;
+  // a fallback server on the node counts its executing instances here too).
   std::vector<NodeLoad> node_loads;
 };
 
@@ -169,7 +166,7 @@ private:
       after(work_s / placement_.cpu_speed, std::move(then));
       return;
     }
-    JobContext::NodeLoad& load = context_.node_loads[static_cast<std::size_t>(placement_.worker)];
+    NodeLoad& load = context_.node_loads[static_cast<std::size_t>(placement_.worker)];
     ++load.busy;
     load.inference += inference ? 1 : 0;
     const double factor = thread_speed_factor(node, load.busy, load.inference);

@@ -181,6 +181,19 @@ std::vector<std::unique_ptr<PodResources>> build_servers(const Scenario& scenari
   return pods;
 }
 
+// A fallback server on a shared client node computes on the node's cores: its batches count in that node's
+// load (worker w holds pod first_pod + w of an on_client_nodes group).
+void join_node_loads(const Scenario& scenario, const ServerLayout& layout,
+                     const std::vector<std::unique_ptr<PodResources>>& pods, JobContext& context) {
+  if (!scenario.platform.client_node.enabled()) return;
+  for (std::size_t p = 0; p < pods.size(); ++p) {
+    const auto g = static_cast<std::size_t>(layout.pod_group[p]);
+    if (!scenario.platform.server_groups[g].on_client_nodes) continue;
+    pods[p]->node = &scenario.platform.client_node;
+    pods[p]->node_load = &context.node_loads[p - static_cast<std::size_t>(layout.first_pod[g])];
+  }
+}
+
 // Servers that change in time (sim/actors/server_pool.hpp): one pool per pooled group, and each model on it
 // routed through its pool. Started at time 0.
 std::vector<std::unique_ptr<ServerPool>> build_pools(const Scenario& scenario, ServerDirectory& directory,
@@ -259,13 +272,10 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                             site.background_limiter->get_bandwidth());
   if (other_users.on_off)
     flows.add_other_traffic(site.on_off_source, site.background_sink, site.on_off_limiter->get_bandwidth());
-  JobContext context{scenario,  site,
-                     directory, recorder,
-                     flows,     {},
-                     false,     std::nullopt,
-                     0,         nullptr,
-                     {},        false,
-                     0,         std::vector<JobContext::NodeLoad>(site.worker_hosts.size())};
+  JobContext context{
+      scenario,     site, directory, recorder, flows, {}, false,
+      std::nullopt, 0,    nullptr,   {},       false, 0,  std::vector<NodeLoad>(site.worker_hosts.size())};
+  join_node_loads(scenario, layout, pods, context);
   const auto pools = build_pools(scenario, directory, pods, recorder, context);
   RunLength run_length(scenario, recorder);
   if (!scenario.workload.campaign) context.run_length = &run_length;

@@ -23,6 +23,20 @@ Judgement group_judgement(const PlanRun& run, const std::string& group, int max_
   return j;
 }
 
+// Why the answer does not stand: the first of its targets not met, or not decided; empty when all are met.
+std::string first_unmet(const PlanRun& answer) {
+  for (const auto& check : answer.checks) {
+    if (check.decision == Decision::yes) continue;
+    const bool no = check.decision == Decision::no;
+    return std::string(no ? "not met" : "undecided") + " at the last counts: " + check.target.text +
+           (check.scope.empty() ? "" : " (group " + check.scope + ")") +
+           (no ? ""
+               : "; more replications (--max-replications) or longer runs (workload.events_per_job) may "
+                 "decide it");
+  }
+  return {};
+}
+
 } // namespace
 
 Plan Planner::Search::per_group(int jobs) {
@@ -97,11 +111,7 @@ Plan Planner::Search::per_group(int jobs) {
         gp.reason =
             "no count up to " + std::to_string(settings_.max_gpus) + " meets the targets; raise --max-gpus";
         plan_.not_found_reason = "group " + gp.group + ": " + gp.reason;
-        plan_.references.push_back(runs.reference());
-        plan_.runs = runs.candidates();
-        plan_.batches = runs.batches();
-        plan_.simulations = runs.simulations();
-        return plan_;
+        return with_evidence(runs);
       }
       gp.found = true;
       gp.devices = *search.first_true;
@@ -117,24 +127,10 @@ Plan Planner::Search::per_group(int jobs) {
       runs.ensure({{answer, std::max(settings_.replications, runs.replications_of(answer))}}).front();
   // Found only when every target is met at the answer: a search whose candidates stayed undecided has no
   // answer to report.
-  plan_.found = true;
-  for (const auto& check : plan_.answer_run->checks) {
-    if (check.decision == Decision::yes) continue;
-    plan_.found = false;
-    plan_.not_found_reason =
-        std::string(check.decision == Decision::no ? "not met" : "undecided") +
-        " at the last counts: " + check.target.text +
-        (check.scope.empty() ? "" : " (group " + check.scope + ")") +
-        (check.decision == Decision::no ? ""
-                                        : "; more replications (--max-replications) or longer runs "
-                                          "(workload.events_per_job) may decide it");
-    break;
-  }
+  plan_.not_found_reason = first_unmet(*plan_.answer_run);
+  plan_.found = plan_.not_found_reason.empty();
   plan_.reference = runs.reference();
-  plan_.references.push_back(runs.reference());
-  plan_.runs = runs.candidates();
-  plan_.batches = runs.batches();
-  plan_.simulations = runs.simulations();
+  with_evidence(runs);
   plan_.station_saturation = station_limits(price_answer(runs.scenario_at(answer, scenario_.seed)));
   return plan_;
 }

@@ -77,6 +77,14 @@ public:
   }
 
   Plan per_group(int jobs);
+  // The plan with the runs behind it (the reference, the candidates, the batches and simulations).
+  Plan with_evidence(const PlanRuns& runs) {
+    plan_.references.push_back(runs.reference());
+    plan_.runs = runs.candidates();
+    plan_.batches = runs.batches();
+    plan_.simulations = runs.simulations();
+    return plan_;
+  }
   // Returns at_answer, for the caller's next use of it.
   const Scenario& price_answer(const Scenario& at_answer);
 

@@ -22,6 +22,13 @@
 
 namespace sonicsim {
 
+// What computes on one client node now: its busy threads (job threads in CPU work, and the fallback
+// server's instances executing a batch), and those of them running inference.
+struct NodeLoad {
+  int busy = 0;
+  int inference = 0;
+};
+
 // The speed factor of one thread when `busy_threads` threads compute on the node (this one included, >= 1)
 // and `inference_threads` of them run inference.
 double thread_speed_factor(const ClientNode& node, int busy_threads, int inference_threads);
