@@ -12,6 +12,7 @@
 #include "sim/app/plan_report.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/engine/output_files.hpp"
+#include "sim/execution/interruption.hpp"
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/planning/planner.hpp"
 
@@ -173,7 +174,11 @@ int plan(const PlanArguments& arguments) {
     for (const Scenario& planned : batch)
       requests.push_back(SimulationRequest{
           planned, arguments.source.recipe(planned, planning::plan_overrides(scenario, planned)), {}});
-    return run_batch(context, requests);
+    // Ctrl-C: a plan is its finished search; nothing of it is written.
+    std::vector<SimulationOutcome> outcomes;
+    Interruptible{"the plan writes nothing until its search ends (plan.json is a finished answer only)"}.run(
+        [&] { outcomes = run_batch(context, requests); });
+    return outcomes;
   });
   int sized_groups = 0;
   for (const auto& group : scenario.platform.server_groups)

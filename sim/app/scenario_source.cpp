@@ -1,6 +1,7 @@
 #include "sim/app/scenario_source.hpp"
 
 #include "sim/app/commands.hpp"
+#include "sim/execution/interruption.hpp"
 #include "sim/measurements/measurement_error.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
@@ -69,6 +70,10 @@ const CLI::Validator directory_path(
     "DIR");
 
 int report_error(const std::exception& error) {
+  if (dynamic_cast<const Interrupted*>(&error)) {
+    std::cerr << "sonicsim: interrupted: " << error.what() << "\n";
+    return exit_interrupted;
+  }
   const bool bad_input =
       dynamic_cast<const ScenarioError*>(&error) || dynamic_cast<const InputError*>(&error) ||
       dynamic_cast<const measurements::MeasurementError*>(&error) || dynamic_cast<const UnitError*>(&error) ||

@@ -23,6 +23,7 @@
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/cluster.hpp"
+#include "sim/execution/interruption.hpp"
 #include "sim/execution/local_pool.hpp"
 #include "sim/execution/progress.hpp"
 #include "sim/execution/scenario_recipe.hpp"
@@ -192,19 +193,24 @@ SweepResults run_sweep_here(const SweepLayout& layout, const SweepArguments& arg
   std::vector<SimulationRequest> requests;
   for (const std::size_t u : to_run)
     requests.push_back(SimulationRequest{units[u].scenario, {}, {}});
-  run_here(requests, parallel, "sweep", execution.quiet,
-           [&](std::size_t k, const SimulationOutcome& outcome) {
-             const SweepUnit& unit = units[to_run[k]];
-             if (!outcome.ok) {
-               failures.emplace_back(to_run[k], outcome.error);
-               return;
-             }
-             write_point_file(output_dir,
-                              PointRecord{unit.index, unit.replication,
-                                          point_overrides(axes, grid[unit.index]), unit.fingerprint,
-                                          outcome.wall_clock_s, run_summary_to_json(outcome.summary).dump()});
-             finished.emplace(std::make_pair(unit.index, unit.replication), outcome.summary);
-           });
+  // Ctrl-C: the finished points are on disk already; say so, and how to run the rest.
+  const Interruptible note{"the finished points are kept in " + (output_dir / "points").string() +
+                           "; the same command with --resume runs the rest"};
+  note.run([&] {
+    run_here(requests, parallel, "sweep", execution.quiet,
+             [&](std::size_t k, const SimulationOutcome& outcome) {
+               const SweepUnit& unit = units[to_run[k]];
+               if (!outcome.ok) {
+                 failures.emplace_back(to_run[k], outcome.error);
+                 return;
+               }
+               write_point_file(output_dir, PointRecord{unit.index, unit.replication,
+                                                        point_overrides(axes, grid[unit.index]),
+                                                        unit.fingerprint, outcome.wall_clock_s,
+                                                        run_summary_to_json(outcome.summary).dump()});
+               finished.emplace(std::make_pair(unit.index, unit.replication), outcome.summary);
+             });
+  });
 
   results.ran = to_run.size();
   return results;

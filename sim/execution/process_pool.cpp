@@ -1,5 +1,7 @@
 #include "sim/execution/process_pool.hpp"
 
+#include "sim/execution/interruption.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -34,6 +36,21 @@ void write_all(int fd, const std::string& text) {
   }
 }
 
+// Ctrl-C: every running child is killed and reaped, none reported as done; then Interrupted.
+[[noreturn]] void stop_children(std::map<pid_t, RunningChild>& running, std::size_t finished,
+                                std::size_t count) {
+  for (const auto& [pid, child] : running)
+    ::kill(pid, SIGKILL);
+  for (const auto& [pid, child] : running) {
+    ::close(child.pipe_fd);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+  }
+  running.clear();
+  throw Interrupted(std::to_string(finished) + " of " + std::to_string(count) +
+                    " simulations had finished; the ones running were stopped and are not counted");
+}
+
 } // namespace
 
 void run_in_child_processes(std::size_t count, int parallel,
@@ -41,9 +58,11 @@ void run_in_child_processes(std::size_t count, int parallel,
                             const std::function<void(std::size_t, const ChildResult&)>& on_done) {
   if (parallel < 1) parallel = 1;
   std::map<pid_t, RunningChild> running;
-  std::size_t next = 0;
+  std::size_t next = 0, finished = 0;
+  const InterruptionGuard guard;
   std::fflush(nullptr); // a child must not flush the parent's buffered output a second time
   while (next < count || !running.empty()) {
+    if (InterruptionGuard::received()) stop_children(running, finished, count);
     while (next < count && static_cast<int>(running.size()) < parallel) {
       int fds[2];
       if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -52,6 +71,7 @@ void run_in_child_processes(std::size_t count, int parallel,
       if (pid == 0) {
         // A child must not outlive its parent: a sweep killed with SIGKILL takes its running points with it.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        block_interruption(); // the parent stops it
         ::close(fds[0]);
         int status = 0;
         try {
@@ -72,8 +92,10 @@ void run_in_child_processes(std::size_t count, int parallel,
     std::vector<pollfd> polls;
     for (const auto& [pid, child] : running)
       polls.push_back(pollfd{child.pipe_fd, POLLIN, 0});
-    if (::poll(polls.data(), polls.size(), -1) < 0 && errno != EINTR)
-      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    if (::poll(polls.data(), polls.size(), -1) < 0) {
+      if (errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+      continue; // a signal: the loop's head looks whether it was an interruption
+    }
     for (const auto& ready : polls) {
       if (!(ready.revents & (POLLIN | POLLHUP | POLLERR))) continue;
       for (auto it = running.begin(); it != running.end(); ++it) {
@@ -92,6 +114,11 @@ void run_in_child_processes(std::size_t count, int parallel,
         ChildResult result;
         const std::string& text = it->second.received;
         result.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !text.empty() && text[0] == 'R';
+        // After a Ctrl-C only a complete result counts (the loop's head stops the others).
+        if (InterruptionGuard::received() && !result.ok) {
+          running.erase(it);
+          break;
+        }
         if (!text.empty()) result.output = text.substr(1);
         if (!result.ok && text.empty()) {
           result.output = WIFSIGNALED(status)
@@ -103,6 +130,7 @@ void run_in_child_processes(std::size_t count, int parallel,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - it->second.started).count();
         const std::size_t finished_task = it->second.task;
         running.erase(it);
+        ++finished;
         on_done(finished_task, result);
         break;
       }

@@ -18,7 +18,8 @@ struct ChildResult {
 
 // Calls task(i) for i in [0, count) in child processes, at most `parallel` at once, and on_done(i, result) in
 // the parent as each finishes (in completion order). A task that throws, crashes or is killed is reported
-// with ok = false; the others go on.
+// with ok = false; the others go on. Ctrl-C or SIGTERM to the parent stops every child and throws
+// Interrupted (sim/execution/interruption.hpp); only the tasks finished before were reported.
 void run_in_child_processes(std::size_t count, int parallel,
                             const std::function<std::string(std::size_t)>& task,
                             const std::function<void(std::size_t, const ChildResult&)>& on_done);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Ctrl-C during a sweep, as a terminal sends it (SIGINT to the whole process group): the command stops at
+# once with exit 130 and "interrupted", no running simulation is counted, the finished points stay on disk,
+# no sweep.csv pretends to be complete, and --resume runs only the rest.
+set -uo pipefail
+sonicsim=$1
+config=$2
+command -v setsid >/dev/null || { echo "skipped: setsid (util-linux) is needed to give the sweep its own process group"; exit 0; }
+dir=$(mktemp -d /tmp/sonicsim_interrupt.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+# 8 points of about 1-2 s each at -j 2: the signal lands while points run.
+setsid "$sonicsim" sweep "$config" --vary workload.jobs=50:400:50 --out "$dir/sweep" >"$dir/log" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+  [[ $(ls "$dir/sweep/points" 2>/dev/null | wc -l) -ge 1 ]] && break
+  sleep 0.1
+done
+kill -INT -- "-$pid"
+wait "$pid"
+status=$?
+[[ $status == 130 ]] || { echo "FAIL: exit $status after Ctrl-C, expected 130"; cat "$dir/log"; exit 1; }
+grep -q "sonicsim: interrupted: .* simulations had finished" "$dir/log" || { echo "FAIL: no 'interrupted' line"; cat "$dir/log"; exit 1; }
+grep -q "with --resume runs the rest" "$dir/log" || { echo "FAIL: the sweep does not say how to resume"; cat "$dir/log"; exit 1; }
+grep -q "WARNING" "$dir/log" && { echo "FAIL: the engine's warning reached the user"; cat "$dir/log"; exit 1; }
+[[ -e $dir/sweep/sweep.csv ]] && { echo "FAIL: sweep.csv written by an interrupted sweep"; exit 1; }
+kept=$(ls "$dir/sweep/points" | wc -l)
+[[ $kept -ge 1 && $kept -lt 8 ]] || { echo "FAIL: $kept points kept (expected 1 to 7)"; exit 1; }
+pgrep -f "$dir/sweep" >/dev/null && { echo "FAIL: a simulation outlived its sweep"; exit 1; }
+"$sonicsim" sweep "$config" --vary workload.jobs=50:400:50 --out "$dir/sweep" --resume >"$dir/resume" 2>&1 ||
+  { echo "FAIL: --resume after the interruption"; cat "$dir/resume"; exit 1; }
+grep -q "$((8 - kept)) to run (-j 2), $kept already done" "$dir/resume" || { echo "FAIL: --resume did not run only the rest"; cat "$dir/resume"; exit 1; }
+[[ -e $dir/sweep/sweep.csv ]] || { echo "FAIL: no sweep.csv after --resume"; exit 1; }
+echo "PASS: Ctrl-C gave 130, kept $kept finished points, and --resume ran the other $((8 - kept))"
