@@ -2,13 +2,26 @@
 
 #include "sim/scenario/input_error.hpp"
 
+#include <csignal>
 #include <utility>
+
+#include <unistd.h>
 
 namespace sonicsim {
 namespace {
 std::vector<std::string>& settings_given() {
   static std::vector<std::string> settings;
   return settings;
+}
+// Ctrl-C during a simulation in this process (a plain `run`): SimGrid's handler would print the engine's
+// state and exit 1. Here the command says it was interrupted and exits 130; the outputs it was writing stay
+// as *.partial files, never complete-looking ones. (Simulations in child processes block the signal: their
+// parent stops them, sim/execution/interruption.hpp.) Only async-signal-safe calls.
+extern "C" void stop_interrupted_run(int) {
+  static const char message[] =
+      "sonicsim: interrupted: the simulation was stopped; nothing was written but *.partial files\n";
+  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, message, sizeof message - 1);
+  ::_exit(130);
 }
 } // namespace
 
@@ -18,7 +31,10 @@ const std::vector<std::string>& EngineCommandLine::user_settings() {
 
 std::unique_ptr<simgrid::s4u::Engine> EngineCommandLine::start_engine() {
   try {
-    return std::make_unique<simgrid::s4u::Engine>(&argc_, argv_.data());
+    auto engine = std::make_unique<simgrid::s4u::Engine>(&argc_, argv_.data());
+    std::signal(SIGINT, stop_interrupted_run); // after the engine: it installs its own
+    std::signal(SIGTERM, stop_interrupted_run);
+    return engine;
   } catch (const std::exception& error) {
     // SimGrid lists every known key after the first line; the first line names the problem.
     const std::string what = error.what();

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Ctrl-C during a sweep, as a terminal sends it (SIGINT to the whole process group): the command stops at
 # once with exit 130 and "interrupted", no running simulation is counted, the finished points stay on disk,
-# no sweep.csv pretends to be complete, and --resume runs only the rest.
+# no sweep.csv pretends to be complete, and --resume runs only the rest. Then a plain run, simulated in this
+# process: exit 130, "interrupted", and no summary.json (only *.partial files).
 set -uo pipefail
 sonicsim=$1
 config=$2
+long_config=$3
 command -v setsid >/dev/null || { echo "skipped: setsid (util-linux) is needed to give the sweep its own process group"; exit 0; }
 dir=$(mktemp -d /tmp/sonicsim_interrupt.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
@@ -30,4 +32,17 @@ pgrep -f "$dir/sweep" >/dev/null && { echo "FAIL: a simulation outlived its swee
   { echo "FAIL: --resume after the interruption"; cat "$dir/resume"; exit 1; }
 grep -q "$((8 - kept)) to run (-j 2), $kept already done" "$dir/resume" || { echo "FAIL: --resume did not run only the rest"; cat "$dir/resume"; exit 1; }
 [[ -e $dir/sweep/sweep.csv ]] || { echo "FAIL: no sweep.csv after --resume"; exit 1; }
-echo "PASS: Ctrl-C gave 130, kept $kept finished points, and --resume ran the other $((8 - kept))"
+setsid "$sonicsim" run "$long_config" --out "$dir/run" >"$dir/run.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+  [[ -e $dir/run/events.csv.partial ]] && break
+  sleep 0.1
+done
+kill -INT -- "-$pid"
+wait "$pid"
+status=$?
+[[ $status == 130 ]] || { echo "FAIL: run exited $status after Ctrl-C, expected 130"; cat "$dir/run.log"; exit 1; }
+grep -q "sonicsim: interrupted" "$dir/run.log" || { echo "FAIL: run: no 'interrupted' line"; cat "$dir/run.log"; exit 1; }
+grep -q "WARNING" "$dir/run.log" && { echo "FAIL: run: the engine's warning reached the user"; cat "$dir/run.log"; exit 1; }
+[[ -e $dir/run/summary.json ]] && { echo "FAIL: an interrupted run wrote summary.json"; exit 1; }
+echo "PASS: Ctrl-C gave 130, kept $kept finished points, and --resume ran the other $((8 - kept)); an interrupted run gave 130 and no summary.json"
