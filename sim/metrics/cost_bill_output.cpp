@@ -16,6 +16,7 @@ nlohmann::ordered_json cost_bill_to_json(const CostBill& bill) {
                      {"usd_per_hour_each", item.usd_per_hour_each},
                      {"usd_per_hour", item.usd_per_hour},
                      {"usd_per_event", item.usd_per_event},
+                     {"held", item.held},
                      {"share", bill.usd_per_hour > 0 ? item.usd_per_hour / bill.usd_per_hour : 0.0}});
   return {{"events_per_s", bill.events_per_s},
           {"items", items},
@@ -42,9 +43,9 @@ std::string plain(double value) {
 
 void print_cost_bill(std::ostream& out, const CostBill& bill, const std::string& indent) {
   for (const auto& item : bill.items)
-    out << indent << plain(item.count) << ' ' << item.item << " x " << plain(item.usd_per_hour_each)
-        << " USD/h (" << item.price_key << ") = " << plain(item.usd_per_hour) << " USD/h, "
-        << plain(item.usd_per_event) << " USD/event, "
+    out << indent << plain(item.count) << ' ' << item.item << " (" << item.held << ") x "
+        << plain(item.usd_per_hour_each) << " USD/h (" << item.price_key << ") = " << plain(item.usd_per_hour)
+        << " USD/h, " << plain(item.usd_per_event) << " USD/event, "
         << plain(bill.usd_per_hour > 0 ? 100.0 * item.usd_per_hour / bill.usd_per_hour : 0.0) << " %\n";
   out << indent << "total " << plain(bill.usd_per_hour) << " USD/h, " << plain(bill.usd_per_event)
       << " USD/event at " << plain(bill.events_per_s) << " events/s\n";

@@ -31,14 +31,15 @@ std::vector<std::string> missing_prices(const Scenario& scenario) {
 }
 
 std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s,
-                                  const OperationsSummary* operations) {
+                                  const OperationsSummary* operations, const CampaignSummary* campaign) {
   if (!missing_prices(scenario).empty() || !(events_per_s > 0.0)) return std::nullopt;
   const Costs& costs = *scenario.costs;
   CostBill bill;
   bill.events_per_s = events_per_s;
   const double hours_per_event = 1.0 / (events_per_s * 3600.0);
-  const auto add = [&](const std::string& item, const std::string& key, double count, double each) {
-    BillItem line{item, key, count, each, count * each, count * each * hours_per_event};
+  const auto add = [&](const std::string& item, const std::string& key, double count, double each,
+                       const std::string& held) {
+    BillItem line{item, key, count, each, count * each, count * each * hours_per_event, held};
     bill.usd_per_hour += line.usd_per_hour;
     bill.items.push_back(line);
   };
@@ -46,29 +47,47 @@ std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s,
   std::map<std::string, double> devices;
   std::vector<std::string> types;
   double pods = 0;
+  bool pooled = false;
   for (const auto& group : scenario.platform.server_groups) {
+    if (group.on_client_nodes) continue; // its pods are the client nodes: their cores are billed below
     double held = group.pods;
     if (operations)
       for (const auto& pool : operations->pools)
-        if (pool.group == group.name) held = pool.mean_held_replicas;
+        if (pool.group == group.name) {
+          held = pool.mean_held_replicas;
+          pooled = true;
+        }
     pods += held;
     if (group.devices() == 0) continue;
     if (!devices.count(group.device_type)) types.push_back(group.device_type);
     devices[group.device_type] += held * group.devices_per_pod;
   }
   for (const auto& type : types) {
-    add(type + " devices", "costs.device_hour." + type, devices[type], costs.device_hour_usd.at(type));
+    add(type + " devices", "costs.device_hour." + type, devices[type], costs.device_hour_usd.at(type),
+        pooled ? "pods held, mean over the run" : "all run");
     bill.device_hours_per_event += devices[type] * hours_per_event;
   }
   if (costs.pod_hour_usd)
-    add("server pods' hosts", "costs.pod_hour", pods, *costs.pod_hour_usd);
+    add("server pods' hosts", "costs.pod_hour", pods, *costs.pod_hour_usd,
+        pooled ? "pods held, mean over the run" : "all run");
   else if (pods > 0)
     bill.unpriced.push_back(
         (pods == std::floor(pods) ? std::to_string(static_cast<long>(pods)) : significant(pods, 3)) +
         " server pods' hosts (no costs.pod_hour)");
-  const double cores = static_cast<double>(scenario.workload.jobs) * scenario.workload.threads;
-  add("job CPU cores", "costs.cpu_hour", cores, *costs.cpu_hour_usd);
-  bill.cpu_core_hours_per_event = cores * hours_per_event;
+  // A campaign's slots come and go: its running jobs over the window, at the simulated scale (the scale of
+  // events_per_s), not the peak it may reach.
+  const double jobs =
+      campaign ? campaign->mean_running_jobs * campaign->scale : static_cast<double>(scenario.workload.jobs);
+  const double cores = jobs * scenario.workload.threads;
+  add("job CPU cores", "costs.cpu_hour", cores, *costs.cpu_hour_usd,
+      campaign ? "running jobs, mean over the window" : "all run");
+  double fallback_cores = 0.0;
+  for (const auto& group : scenario.platform.server_groups)
+    if (group.on_client_nodes) fallback_cores += static_cast<double>(group.pods) * group.host_cores;
+  if (fallback_cores > 0.0)
+    add("fallback server cores on the client nodes", "costs.cpu_hour", fallback_cores, *costs.cpu_hour_usd,
+        "reserved all run");
+  bill.cpu_core_hours_per_event = (cores + fallback_cores) * hours_per_event;
   bill.usd_per_event = bill.usd_per_hour * hours_per_event;
   return bill;
 }

@@ -31,11 +31,15 @@ struct BillItem {
   double usd_per_hour_each = 0.0;
   double usd_per_hour = 0.0;  // count x each
   double usd_per_event = 0.0; // usd_per_hour / (events/s x 3600)
+  std::string held;           // how the count was held over the run: "all run", "mean over the window"
 };
 
 // What running the scenario costs at a throughput: every priced item held for the time the events take.
 // Devices at their type's price (costs.device_hour.TYPE), the server pods' hosts (costs.pod_hour, when
-// given), and the CPU cores the jobs hold: jobs x threads per job (costs.cpu_hour is one core's hour).
+// given), the CPU cores the jobs hold (jobs x threads per job; costs.cpu_hour is one core's hour) and the
+// cores a fallback server reserves on each client node (host_cores x nodes, at the same price). Each count
+// is what was held on average: a campaign's job slots over its window (its running jobs, not its peak), a
+// pooled group's pods over the run.
 struct CostBill {
   std::vector<BillItem> items;
   std::vector<std::string> unpriced; // held but not priced (no costs.pod_hour): not in the total
@@ -48,6 +52,7 @@ struct CostBill {
 // None when a required price is missing (missing_prices) or the rate is not positive. With `operations`, a
 // group whose pods change in time is billed for the pods it held on average over the run.
 std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s,
-                                  const OperationsSummary* operations = nullptr);
+                                  const OperationsSummary* operations = nullptr,
+                                  const CampaignSummary* campaign = nullptr);
 
 } // namespace sonicsim

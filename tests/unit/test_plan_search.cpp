@@ -216,6 +216,45 @@ TEST_CASE("cost bill: each group's devices at their type's price, the pods' host
 }
 
 TEST_CASE(
+    "cost bill: a campaign's job slots as held on average, a fallback's reserved cores, each line's basis") {
+  Scenario s;
+  s.platform.server_groups.push_back(ServerGroup{});
+  s.platform.server_groups.front().devices_per_pod = 4;
+  s.workload.jobs = 1000; // the campaign's peak slots
+  s.workload.threads = 1;
+  s.costs = Costs{{{"T4", 0.35}}, 0.0316, std::nullopt};
+  CampaignSummary campaign;
+  campaign.scale = 0.5;
+  campaign.mean_running_jobs = 622.0; // full scale; the simulation ran 311 on average
+  const auto bill = cost_bill(s, 2.0, nullptr, &campaign);
+  REQUIRE(bill);
+  REQUIRE(bill->items.size() == 2);
+  CHECK(bill->items[0].held == "all run");
+  CHECK(bill->items[1].count == doctest::Approx(311.0)); // 622 x 0.5, at the scale of the 2 events/s
+  CHECK(bill->items[1].held == "running jobs, mean over the window");
+  CHECK(bill->cpu_core_hours_per_event == doctest::Approx(311.0 / 7200.0));
+  // Without the campaign: the peak, held all run.
+  CHECK(cost_bill(s, 2.0)->items[1].count == doctest::Approx(1000.0));
+  // A fallback server on each of 25 client nodes, 4 cores each: 100 cores reserved all run, at cpu_hour.
+  ServerGroup fallback;
+  fallback.name = "fallback";
+  fallback.on_client_nodes = true;
+  fallback.devices_per_pod = 0;
+  fallback.pods = 25;
+  fallback.host_cores = 4;
+  s.platform.server_groups.push_back(fallback);
+  const auto with_fallback = cost_bill(s, 2.0);
+  REQUIRE(with_fallback);
+  REQUIRE(with_fallback->items.size() == 3);
+  CHECK(with_fallback->items[2].count == doctest::Approx(100.0));
+  CHECK(with_fallback->items[2].price_key == "costs.cpu_hour");
+  CHECK(with_fallback->items[2].held == "reserved all run");
+  CHECK(with_fallback->cpu_core_hours_per_event == doctest::Approx(1100.0 / 7200.0));
+  // Its pods are the client nodes, not server hosts.
+  CHECK(with_fallback->unpriced == std::vector<std::string>{"1 server pods' hosts (no costs.pod_hour)"});
+}
+
+TEST_CASE(
     "station limits: the GPU pool of the default scenario fills at the knee of arXiv:2009.04509 Eq. 3") {
   // One group: the asymptotic bound (D + Z) x 4 / D_GPU is N_GPU t_ideal / t_GPU, the paper's knee (272 jobs
   // for 4 T4), up to the host's own small demand in D.
