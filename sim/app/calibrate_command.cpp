@@ -4,6 +4,7 @@
 #include "sim/analysis/figure_context.hpp"
 #include "sim/app/calibrate_inputs.hpp"
 #include "sim/app/calibrate_joint.hpp"
+#include "sim/app/calibrated_scenario.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/execution_flags.hpp"
 #include "sim/app/html_report.hpp"
@@ -122,29 +123,6 @@ Adoption adopt_fitted(const std::vector<calibration::FitParameter>& parameters,
   return {adopted, significant};
 }
 
-// The calibrated scenario: the file with its variants, --set and the fitted values set (comments are not
-// kept).
-void write_calibrated_yaml(const CalibrateArguments& a,
-                           const std::vector<calibration::FitParameter>& parameters,
-                           const std::vector<double>& values, const std::string& path) {
-  YAML::Node tree = YAML::LoadFile(a.scenario);
-  SourceInfo source{a.scenario, {}};
-  const Scenario as_written = load_scenario_file(a.scenario);
-  for (const auto& name : a.variants)
-    for (const auto& variant : as_written.variants)
-      if (variant.name == name)
-        for (const auto& argument : variant.overrides)
-          apply_set_override(tree, argument, source);
-  for (const auto& argument : a.set_overrides)
-    apply_set_override(tree, argument, source);
-  for (std::size_t i = 0; i < parameters.size(); ++i)
-    apply_set_override(tree, parameters[i].key + "=" + value_text(values[i], parameters[i].unit), source);
-  YAML::Emitter yaml;
-  yaml << tree;
-  write_file_atomically(path, "# " + a.scenario + " calibrated by `sonicsim calibrate` on series '" +
-                                  a.series + "' of " + a.data + "\n" + yaml.c_str() + "\n");
-}
-
 // A figure the data leave undefined (Pearson r of a constant prediction) is left out, not written as null.
 nlohmann::ordered_json quality_json(const calibration::FitQuality& q) {
   nlohmann::ordered_json json = nlohmann::ordered_json::object();
@@ -178,6 +156,26 @@ nlohmann::ordered_json predict_holdout(const CalibrateArguments& a, const Figure
           {"series", series},
           {"uncalibrated", quality_json(q_before)},
           {"calibrated", quality_json(q_after)}};
+}
+
+// Only what was adopted: a value the data cannot tell from the start (not identifiable, or its interval
+// includes the start) is not written over the scenario's.
+std::vector<CalibratedValue> calibrated_values(const CalibrateArguments& a, const CheckedInputs& in,
+                                               const calibration::CalibrationResult& result,
+                                               const std::vector<double>& adopted) {
+  std::vector<CalibratedValue> written;
+  for (std::size_t i = 0; i < in.parameters.size(); ++i) {
+    if (adopted[i] == in.initial[i]) continue;
+    const auto& p = in.parameters[i];
+    const std::string interval = result.at_bound[i]
+                                     ? " (at its bound)"
+                                     : " +- " + value_text(result.ci95_half_width[i], p.unit) + " (95 %)";
+    written.push_back({&p, adopted[i],
+                       value_text(adopted[i], p.unit) + interval +
+                           ", fitted by `sonicsim calibrate` to series '" + a.series + "' of " + a.data +
+                           " (" + in.observable.text() + ")"});
+  }
+  return written;
 }
 
 // --spec: the joint calibration; the single-series options are not taken with it.
@@ -251,8 +249,10 @@ int calibrate(const CalibrateArguments& a) {
   out["status"] = result.status_text;
   out["evaluations"] = result.evaluations;
   for (std::size_t i = 0; i < parameters.size(); ++i) {
-    nlohmann::ordered_json parameter{
-        {"key", parameters[i].key}, {"unit", parameters[i].unit}, {"value", result.values[i]}};
+    nlohmann::ordered_json parameter{{"key", parameters[i].key},
+                                     {"unit", parameters[i].unit},
+                                     {"initial", initial[i]},
+                                     {"value", result.values[i]}};
     // No interval is written where the fit has none (not identifiable): "identifiable" says why.
     if (result.identifiable[i] && std::isfinite(result.ci95_half_width[i]))
       parameter["ci95_half_width"] = result.ci95_half_width[i];
@@ -275,7 +275,7 @@ int calibrate(const CalibrateArguments& a) {
         predict_holdout(a, in.observable, context, *in.holdout, parameters, initial, adopted, say);
 
   const std::string dir = in.output_dir.string();
-  write_calibrated_yaml(a, parameters, result.values, dir + "/calibrated.yaml");
+  write_calibrated_yaml(a, calibrated_values(a, in, result, adopted), in.output_dir / "calibrated.yaml");
   // Last: a directory without calibration.json is not a finished calibration.
   write_file_atomically(dir + "/calibration.json", out.dump(2) + "\n");
   say("\nwrote %s/calibration.json and %s/calibrated.yaml\n", dir.c_str(), dir.c_str());

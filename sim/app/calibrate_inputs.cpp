@@ -1,5 +1,7 @@
 #include "sim/app/calibrate_inputs.hpp"
 
+#include "sim/app/calibrated_scenario.hpp"
+
 #include "sim/engine/output_files.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/overrides.hpp"
@@ -9,6 +11,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace sonicsim {
 
@@ -43,7 +46,7 @@ std::pair<double, std::string> number_and_unit(const std::string& text, const st
   return {value, text.substr(end)};
 }
 
-calibration::FitParameter parse_fit(const std::string& argument, double& initial) {
+calibration::FitParameter parse_fit(const std::string& argument, std::optional<double>& initial) {
   const auto equals = argument.find('=');
   const auto colon = argument.find(':', equals == std::string::npos ? 0 : equals);
   if (equals == std::string::npos || colon == std::string::npos)
@@ -64,7 +67,7 @@ calibration::FitParameter parse_fit(const std::string& argument, double& initial
   p.lower = lower;
   p.upper = upper;
   p.unit = lower_unit;
-  initial = lower;
+  initial.reset();
   if (at != std::string::npos) {
     const auto [value, unit] = number_and_unit(argument.substr(at + 1), argument);
     if (unit != p.unit || value < lower || value > upper)
@@ -133,6 +136,27 @@ std::optional<HoldoutSeries> check_holdout(const CalibrateArguments& a) {
   return held;
 }
 
+// Where a parameter without @INITIAL starts: the scenario's own value, which is also the uncalibrated value
+// a fitted one must be told apart from to be adopted. When the scenario does not write the key as a plain
+// number in the bounds' unit (a default, a distribution), the lower bound, and a note says so.
+double scenario_start(const CalibrateArguments& a, const std::string& argument,
+                      const calibration::FitParameter& p, const YAML::Node& tree) {
+  const auto value = number_at(tree, p.key, p.unit);
+  if (!value) {
+    if (!a.quiet && !a.json)
+      std::fprintf(stderr,
+                   "sonicsim: note: --fit %s: the scenario writes no plain number %s at %s; the fit starts "
+                   "at the lower bound and takes it as the uncalibrated value (give @INITIAL to choose)\n",
+                   argument.c_str(), p.unit.empty() ? "without a unit" : ("in " + p.unit).c_str(),
+                   p.key.c_str());
+    return p.lower;
+  }
+  if (*value < p.lower || *value > p.upper)
+    throw InputError("--fit " + argument + ": the scenario's value " + value_text(*value, p.unit) +
+                     " is outside the bounds; expected bounds that contain it, or @INITIAL");
+  return *value;
+}
+
 // Everything the calibration reads, checked before the first simulation: the scenario and every override,
 // each parameter at both bounds and inside them (a key that takes text or only integers cannot be fitted),
 // every data point's x in the scenario, the held-out series and the output directory.
@@ -141,10 +165,11 @@ std::optional<HoldoutSeries> check_holdout(const CalibrateArguments& a) {
 CheckedInputs check_inputs(const CalibrateArguments& a) {
   CheckedInputs in;
   validate_key_path(a.x_key, "--x-key " + a.x_key);
+  const YAML::Node tree = scenario_tree(a);
   for (const auto& argument : a.fits) {
-    double start = 0.0;
+    std::optional<double> start;
     in.parameters.push_back(parse_fit(argument, start));
-    in.initial.push_back(start);
+    in.initial.push_back(start ? *start : scenario_start(a, argument, in.parameters.back(), tree));
   }
   in.series = read_series(a, a.series);
   if (in.series.points.size() <= in.parameters.size())

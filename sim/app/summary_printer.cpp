@@ -192,9 +192,7 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
                   static_cast<double>(campaign->saturated_intervals), intervals,
                   100.0 * static_cast<double>(campaign->saturated_intervals) / std::max(intervals, 1.0));
   }
-  if (const auto bill =
-          cost_bill(scenario, summary.events_per_s, summary.operations ? &*summary.operations : nullptr,
-                    summary.campaign ? &*summary.campaign : nullptr)) {
+  if (const auto bill = cost_bill(scenario, summary)) {
     out << "cost bill (the scenario's costs:)\n";
     print_cost_bill(out, *bill, "                    ");
   }

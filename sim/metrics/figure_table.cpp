@@ -188,8 +188,7 @@ std::optional<double> value_of(Figure figure, const RunSummary& s, const FigureC
     return gpu_seconds_per_event(s, context.inferences_per_event);
   case F::cost_usd_per_event: {
     if (!context.scenario) return std::nullopt;
-    const auto bill = cost_bill(*context.scenario, s.events_per_s, s.operations ? &*s.operations : nullptr,
-                                s.campaign ? &*s.campaign : nullptr);
+    const auto bill = cost_bill(*context.scenario, s);
     return bill ? std::optional<double>(bill->usd_per_event) : std::nullopt;
   }
   case F::events_completed:

@@ -92,4 +92,9 @@ std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s,
   return bill;
 }
 
+std::optional<CostBill> cost_bill(const Scenario& scenario, const RunSummary& summary) {
+  return cost_bill(scenario, summary.events_per_s, summary.operations ? &*summary.operations : nullptr,
+                   summary.campaign ? &*summary.campaign : nullptr);
+}
+
 } // namespace sonicsim

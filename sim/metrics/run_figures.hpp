@@ -54,5 +54,7 @@ struct CostBill {
 std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s,
                                   const OperationsSummary* operations = nullptr,
                                   const CampaignSummary* campaign = nullptr);
+// The bill of a run as it went: its events/s, its pools' pods and its campaign's running jobs.
+std::optional<CostBill> cost_bill(const Scenario& scenario, const RunSummary& summary);
 
 } // namespace sonicsim

@@ -363,10 +363,7 @@ json summary_to_json(const Scenario& scenario, const RunSummary& summary) {
            {"figures", figures_to_json(scenario, summary)},
            {"results", run_summary_to_json(summary)}};
   // With the scenario's prices: what the run's throughput costs, item by item.
-  if (const auto bill =
-          cost_bill(scenario, summary.events_per_s, summary.operations ? &*summary.operations : nullptr,
-                    summary.campaign ? &*summary.campaign : nullptr))
-    out["cost_bill"] = cost_bill_to_json(*bill);
+  if (const auto bill = cost_bill(scenario, summary)) out["cost_bill"] = cost_bill_to_json(*bill);
   // The assumed values this run rests on (the scenario's provenance: entries it uses).
   out["assumptions"] = provenance_to_json(assumptions_in_use(scenario));
   return out;

@@ -112,6 +112,56 @@ TEST_CASE("calibration is deterministic and names a parameter the data cannot se
   CHECK_FALSE(json["parameters"][1].contains("ci95_half_width"));
 }
 
+TEST_CASE("calibrate starts from the scenario's value, writes only what it adopts, and its scenario loads") {
+  // The preprocessing time is written as "7s": the fit starts there, not at the lower bound (1 s). A flat
+  // direction (a price) is not written over the scenario's value; the adopted value is marked calibrated.
+  const auto dir = std::filesystem::temp_directory_path() / "sonicsim_calibrate_start";
+  std::filesystem::remove_all(dir);
+  const auto result = sonicsim::testing::run_sonicsim(calibrate_command(
+      "--fit workload.pipeline.EmTrkMichelId.preprocess=1s:20s --fit costs.cpu_hour=0.01:10",
+      "--max-evaluations 3", dir.string()));
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(read(dir / "calibration.json"));
+  CHECK(json["parameters"][0]["initial"].get<double>() == doctest::Approx(7.0));
+  CHECK(json["parameters"][1]["initial"].get<double>() == doctest::Approx(0.0316)); // costs: cpu_hour
+  CHECK_FALSE(json["parameters"][1]["identifiable"].get<bool>());
+  const auto calibrated = read(dir / "calibrated.yaml");
+  CHECK(calibrated.find("cpu_hour: 0.0316") != std::string::npos);
+  CHECK(calibrated.find("costs.cpu_hour") == std::string::npos); // no provenance for what was not adopted
+  if (json["parameters"][0]["significant"].get<bool>())
+    CHECK(calibrated.find("workload.pipeline.EmTrkMichelId.preprocess:\n    calibrated:") !=
+          std::string::npos);
+  // A bound that excludes the scenario's value is refused before any run.
+  const auto outside = sonicsim::testing::run_sonicsim(
+      calibrate_command("--fit workload.pipeline.EmTrkMichelId.preprocess=8s:20s", "", (dir / "x").string()));
+  CHECK(outside.exit_code == 2);
+  CHECK(outside.output.find("the scenario's value 7s is outside the bounds") != std::string::npos);
+}
+
+TEST_CASE("calibrated.yaml loads from its own folder: relative paths are rebased") {
+  // The CMS scenario reads its perf_analyzer folders by relative paths (../validation/...).
+  const auto dir = std::filesystem::temp_directory_path() / "sonicsim_calibrate_paths";
+  std::filesystem::remove_all(dir);
+  const std::string root = SONICSIM_SOURCE_DIR;
+  const auto result = sonicsim::testing::run_sonicsim(
+      "calibrate " + root +
+      "/configs/cms_miniaod_2024_one_model_per_t4.yaml --set workload.events_per_job=12 "
+      "--set workload.warmup_events=2 --set output.precision=off --data " +
+      root +
+      "/validation/data/cms_miniaod_2024/scans/calibration_series.csv --series pn_ak4_single_t4 --x jobs --y "
+      "per_job_evt_s --sd sd_evt_s --observable events_per_s_per_job --fit "
+      "platform.client_node.inference_contention=0:2 --max-evaluations 2 -j 2 --out " +
+      (dir / "out").string());
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  const auto check =
+      sonicsim::testing::run_sonicsim("analytic " + (dir / "out" / "calibrated.yaml").string());
+  INFO(check.output);
+  CHECK(check.exit_code == 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("calibrate rejects a key that does not exist or is not a number") {
   const auto dir = std::filesystem::temp_directory_path() / "sonicsim_calibrate_bad";
   auto result = sonicsim::testing::run_sonicsim(
