@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -121,6 +122,70 @@ void register_replay_generator() {
   register_scenario_generator(generator_name, generate_replay);
 }
 
+namespace {
+
+// Errors of the replays of one reading against the files: simulated / measured - 1, per replay that ran.
+std::vector<double> replay_errors(const std::vector<calibration::Replay>& replays,
+                                  const std::vector<SimulationOutcome>& outcomes, std::size_t first) {
+  std::vector<double> errors;
+  for (std::size_t i = 0; i < replays.size(); ++i)
+    if (outcomes[first + i].ok)
+      errors.push_back(outcomes[first + i].summary.inferences_per_s / replays[i].measured_inferences_per_s -
+                       1.0);
+  return errors;
+}
+
+struct ReadingFit {
+  std::string reading;
+  double low = 0.0, high = 0.0, median_magnitude = 0.0, worst = 0.0;
+  bool ran = false;
+};
+
+ReadingFit reading_fit(const std::string& reading, const std::vector<double>& errors) {
+  ReadingFit fit{reading};
+  if (errors.empty()) return fit;
+  std::vector<double> magnitudes;
+  for (const double e : errors)
+    magnitudes.push_back(std::fabs(e));
+  std::sort(magnitudes.begin(), magnitudes.end());
+  fit.ran = true;
+  fit.median_magnitude = magnitudes[magnitudes.size() / 2];
+  fit.worst = magnitudes.back();
+  fit.low = *std::min_element(errors.begin(), errors.end());
+  fit.high = *std::max_element(errors.begin(), errors.end());
+  return fit;
+}
+
+std::string fit_text(const ReadingFit& f) {
+  char text[200];
+  std::snprintf(text, sizeof text, "%s %+.1f %% to %+.1f %% (median |error| %.1f %%)", f.reading.c_str(),
+                100.0 * f.low, 100.0 * f.high, 100.0 * f.median_magnitude);
+  return text;
+}
+
+// The replay's judgement, both readings replayed: the one that reproduces the files best by median |error|,
+// and whether it does within 10 % at every row (a perf_analyzer measurement repeated on one server spreads by
+// a few per cent; a reading that misses by more describes another server, or the files hold what neither
+// reading captures).
+std::string replay_verdict(const ReadingFit& asked, const ReadingFit& other) {
+  constexpr double tolerance = 0.10;
+  if (!asked.ran && !other.ran) return "verdict: no replay finished; nothing to judge the readings by";
+  const ReadingFit& best =
+      !other.ran || (asked.ran && asked.median_magnitude <= other.median_magnitude) ? asked : other;
+  char text[600];
+  std::snprintf(text, sizeof text,
+                "verdict: errors by reading: %s; %s. The %s reading reproduces the files best, %s (every row "
+                "within %.0f %%: %s)",
+                asked.ran ? fit_text(asked).c_str() : (asked.reading + " failed").c_str(),
+                other.ran ? fit_text(other).c_str() : (other.reading + " failed").c_str(),
+                best.reading.c_str(),
+                best.worst <= tolerance ? "and within the tolerance" : "but not within the tolerance",
+                100.0 * tolerance, best.worst <= tolerance ? "yes" : "no");
+  return text;
+}
+
+} // namespace
+
 int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedFiles& files) {
   const ExecutionOptions execution = execution_options(arguments.execution, false);
   const std::filesystem::path output_dir = arguments.output_dir.empty()
@@ -128,14 +193,22 @@ int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedF
                                                : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
   const auto replays = calibration::perf_analyzer_replays(files.imported, replay_settings(arguments, files));
+  // The other reading too, so that the verdict compares them (its rows follow the asked reading's).
+  PerfAnalyzerArguments other_arguments = arguments;
+  other_arguments.mapping = arguments.mapping == "merged-async" ? "compute-infer" : "merged-async";
+  const ImportedFiles other_files = read_perf_analyzer_files(other_arguments);
+  const auto other =
+      calibration::perf_analyzer_replays(other_files.imported, replay_settings(other_arguments, other_files));
   std::vector<SimulationRequest> requests;
-  for (std::size_t i = 0; i < replays.size(); ++i) {
-    SimulationRequest request;
-    request.scenario = replays[i].scenario;
-    request.recipe.generated = GeneratedScenario{generator_name, generator_arguments(arguments, i)};
-    request.recipe.seed = replays[i].scenario.seed;
-    requests.push_back(std::move(request));
-  }
+  for (const PerfAnalyzerArguments* reading :
+       {&arguments, static_cast<const PerfAnalyzerArguments*>(&other_arguments)})
+    for (std::size_t i = 0; i < replays.size(); ++i) {
+      SimulationRequest request;
+      request.scenario = (reading == &arguments ? replays : other)[i].scenario;
+      request.recipe.generated = GeneratedScenario{generator_name, generator_arguments(*reading, i)};
+      request.recipe.seed = request.scenario.seed;
+      requests.push_back(std::move(request));
+    }
   const ExecutionContext context{execution, output_dir, "import replay",
                                  (output_dir / "replay.json").string()};
   const auto simulated = run_or_submit(context, requests);
@@ -171,7 +244,13 @@ int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedF
     row["mean_executed_batch"] = summary.mean_executed_batch;
     rows.push_back(row);
   }
+  const auto verdict =
+      replay_verdict(reading_fit(arguments.mapping, replay_errors(replays, outcomes, 0)),
+                     reading_fit(other_arguments.mapping, replay_errors(other, outcomes, replays.size())));
+  std::printf("\n%s\n", verdict.c_str());
   const nlohmann::ordered_json out{{"model", arguments.model},
+                                   {"reading", arguments.mapping},
+                                   {"verdict", verdict},
                                    {"device", arguments.device},
                                    {"instances", arguments.instances},
                                    {"dynamic_batching", arguments.dynamic_batching},

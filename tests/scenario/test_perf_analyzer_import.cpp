@@ -103,6 +103,13 @@ TEST_CASE(
           doctest::Approx(replay["inferences_per_s"].get<double>() /
                               replay["measured_inferences_per_s"].get<double>() -
                           1.0));
+  // The verdict replays both readings and names the better one with its numbers: merged-async, whose worst
+  // row is batch 4's -11 %, just outside the 10 % tolerance; compute-infer misses far more.
+  CHECK(json["reading"] == "merged-async");
+  const auto verdict = json["verdict"].get<std::string>();
+  CHECK(verdict.find("The merged-async reading reproduces the files best, but not within the tolerance") !=
+        std::string::npos);
+  CHECK(result.output.find(verdict) != std::string::npos);
 }
 
 TEST_CASE(
