@@ -192,7 +192,7 @@ compare)
   same_but_wall_times local/compare.json slurm_compare/compare.json || fail "compare.json differs from the local compare"
   status=$("$sonicsim" status slurm_compare) || fail "status exit $?: $status"
   # 2 columns x 2 replications x (loaded, low-load reference): 8 distinct simulations, all with a result.
-  grep -q "8 of 8 simulations submitted to Slurm have their result" <<<"$status" || fail "status: $status"
+  grep -q "16 of 16 simulations submitted to Slurm have their result" <<<"$status" || fail "status: $status"
   echo "PASS: compare --slurm (array + merge job) gives the local compare.json"
   ;;
 calibrate)
@@ -211,7 +211,8 @@ calibrate)
   ;;
 import_replay)
   # perf_analyzer's setup exists in no scenario file: each array task rebuilds its replay from the measurement
-  # files through the recipe's generator, and the merge job writes the replay.json of the replays run here.
+  # files through the recipe's generator (8 files, each in both readings: 16), and the merge job writes the
+  # replay.json of the replays run here.
   replay=(import perf-analyzer "$root"/validation/data/cms_miniaod_2024/perf_analyzer/particlenet_AK4_PT/*.csv
     --device-time merged-async --replay --dynamic-batching --input-bytes 9760B --output-bytes 32B)
   "$sonicsim" "${replay[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local replay"
@@ -219,7 +220,7 @@ import_replay)
   wait_for_merge_job replay.out 300
   cmp local/replay.json slurm_replay/replay.json || fail "replay.json differs from the local replay"
   status=$("$sonicsim" status slurm_replay) || fail "status exit $?: $status"
-  grep -q "8 of 8 simulations submitted to Slurm have their result" <<<"$status" || fail "status: $status"
+  grep -q "16 of 16 simulations submitted to Slurm have their result" <<<"$status" || fail "status: $status"
   echo "PASS: import perf-analyzer --replay --slurm (array + merge job) gives the local replay.json"
   ;;
 *)
