@@ -106,7 +106,8 @@ nlohmann::ordered_json options_json(const Plan& plan) {
                        {"cost_usd_per_event", o.cost_usd_per_event ? interval_json(*o.cost_usd_per_event)
                                                                    : nlohmann::ordered_json()},
                        {"chosen", k == plan.chosen},
-                       {"reason", o.reason}});
+                       {"reason", o.reason},
+                       {"assumptions", provenance_to_json(o.assumptions)}});
   }
   return options;
 }

@@ -172,6 +172,8 @@ void print_plan_evidence(const Plan& plan) {
                   gbps_text(o.nic_bps).c_str(), answer.c_str(),
                   o.cost_usd_per_event ? interval_text(*o.cost_usd_per_event).c_str() : "-",
                   k == plan.chosen ? "chosen" : o.reason.c_str());
+      if (!o.assumptions.empty())
+        std::printf("         rests on:\n%s", assumptions_text(o.assumptions, "           ").c_str());
     }
   }
 }

@@ -89,6 +89,9 @@ struct PlanOption {
   int analytic_jobs = 0;
   // The layout the MVA chooses with this pod NIC ten times faster: when it has fewer GPUs, the NIC decided.
   std::optional<PodLayout> analytic_layout_fast_nic;
+  // The assumed and calibrated values this option rests on (its device type's curve among them): an option
+  // compared with another is only as good as what each assumes.
+  std::vector<Provenance> assumptions;
 };
 
 // A multi-model plan: the devices of one group (one model, or the models it serves).

@@ -16,6 +16,21 @@ Decision strict_decision(const PlanRun& run) {
   return yes ? Decision::yes : Decision::undecided;
 }
 
+// The scenario's variants that give a model a curve for a device type: where a user finds it.
+std::string Planner::Search::variants_with_curve(const std::string& model, const std::string& type) const {
+  const std::string key = "models." + model + ".throughput." + type;
+  std::string names;
+  for (const auto& variant : scenario_.variants)
+    for (const auto& override_text : variant.overrides)
+      if (override_text.rfind(key, 0) == 0 ||
+          override_text.rfind("models." + model + ".throughput=", 0) == 0) {
+        names += (names.empty() ? "" : ", ") + std::string("--variant ") + variant.name;
+        break;
+      }
+  return names.empty() ? "; no variant of the scenario gives one (import one: sonicsim import perf-analyzer)"
+                       : "; the scenario's variants that give one: " + names;
+}
+
 void Planner::Search::describe_space() {
   const ServerGroup& g = group();
   for (const auto& [name, model] : scenario_.models)
@@ -25,7 +40,7 @@ void Planner::Search::describe_space() {
         if (!model.throughput_by_device.count(type))
           throw InputError("--device-types " + type + ": model '" + name + "' has no throughput curve for " +
                            type + " (models." + name + ".throughput." + type +
-                           "); its curves: " + curve_names(model));
+                           "); its curves: " + curve_names(model) + variants_with_curve(name, type));
   std::string types, nic_list;
   for (const auto& type : device_types())
     types += (types.empty() ? "" : ", ") + type;
@@ -187,6 +202,12 @@ std::optional<ConfidenceInterval> Planner::Search::cost_interval(const PlanRun& 
 }
 
 Plan Planner::Search::conclude(std::vector<OptionSearch>& searches) {
+  for (auto& s : searches) {
+    Scenario at = scenario_;
+    for (auto& g : at.platform.server_groups)
+      if (g.name == group().name) g.device_type = s.option.device_type;
+    s.option.assumptions = assumptions_in_use(at);
+  }
   std::optional<std::size_t> best;
   for (std::size_t k = 0; k < searches.size(); ++k)
     if (searches[k].option.found && (!best || better(searches[k], searches[*best]))) best = k;

@@ -100,6 +100,7 @@ private:
   }
 
   const ServerGroup& group() const { return planned_group(scenario_); }
+  std::string variants_with_curve(const std::string& model, const std::string& type) const;
 
   std::vector<std::string> device_types() const {
     return settings_.device_types.empty() ? std::vector<std::string>{group().device_type}

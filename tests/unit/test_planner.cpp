@@ -159,3 +159,28 @@ TEST_CASE("plan per group: a target on the whole run (event time) decides each g
   REQUIRE(plan.groups.size() == 1);
   CHECK(plan.groups.front().devices == 3);
 }
+
+TEST_CASE("plan over device types: each option lists the assumptions it rests on, its curve among them") {
+  // The default scenario's A100 curve is assumed (its provenance says so); chosen or not, the A100 option
+  // lists it, and the T4 option does not. The curve is the a100 variant's.
+  Scenario scenario = load_default_variant({"a100"});
+  planning::PlannerSettings settings;
+  settings.parallel = 2;
+  settings.device_types = {"T4", "A100"};
+  planning::Planner planner(settings, scenario, [](const std::vector<Scenario>& batch) {
+    std::vector<SimulationOutcome> outcomes;
+    for (const auto& point : batch)
+      outcomes.push_back(stand_in(point, 0.0));
+    return outcomes;
+  });
+  const auto plan = planner.fewest_gpus(270);
+  REQUIRE(plan.options.size() == 2);
+  const auto lists = [](const planning::PlanOption& o, const std::string& key) {
+    for (const auto& a : o.assumptions)
+      if (a.key == key) return true;
+    return false;
+  };
+  CHECK(plan.options[1].device_type == "A100");
+  CHECK(lists(plan.options[1], "models.emtrkmichelid.throughput.A100"));
+  CHECK_FALSE(lists(plan.options[0], "models.emtrkmichelid.throughput.A100"));
+}
