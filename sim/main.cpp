@@ -6,12 +6,59 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
+
+namespace {
+
+// Edit distance between two words (insertions, deletions, substitutions, and a swap of neighbours).
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i)
+    d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] =
+          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// For "The following argument was not expected: --jsn": the closest option or command the user may have
+// meant, when one is close (a third of the word's letters at most); empty otherwise.
+std::string suggestion(const CLI::App& command, const std::string& message) {
+  const std::string marker = "was not expected: ";
+  const auto at = message.find(marker);
+  if (at == std::string::npos) return {};
+  std::string typed = message.substr(at + marker.size());
+  typed = typed.substr(0, typed.find_first_of(" \n"));
+  typed = typed.substr(0, typed.find('='));
+  std::vector<std::string> known;
+  for (const auto* option : command.get_options())
+    for (const auto& name : option->get_lnames())
+      known.push_back("--" + name);
+  for (const auto* sub : command.get_subcommands([](const CLI::App*) { return true; }))
+    known.push_back(sub->get_name());
+  std::string best;
+  std::size_t best_distance = typed.size() / 3 + 1;
+  for (const auto& name : known)
+    if (const auto d = edit_distance(typed, name); d < best_distance) {
+      best_distance = d;
+      best = name;
+    }
+  return best.empty() ? std::string() : "; did you mean " + best + "?";
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"sonicsim: simulate CPU grid jobs sending ML inference to remote GPU (Triton) servers"};
@@ -62,15 +109,19 @@ int main(int argc, char** argv) {
     if (error.get_exit_code() == 0) return app.exit(error);
     // The command as typed, nested ones too ("import perf-analyzer"), so the hint names the right --help.
     std::string command;
-    for (auto parsed = app.get_subcommands(); !parsed.empty(); parsed = parsed.front()->get_subcommands())
+    const CLI::App* innermost = &app;
+    for (auto parsed = app.get_subcommands(); !parsed.empty(); parsed = parsed.front()->get_subcommands()) {
       command += (command.empty() ? "" : " ") + parsed.front()->get_name();
+      innermost = parsed.front();
+    }
     // Before any subcommand, the commands there are (a typo of one lands here).
     std::string commands;
     if (command.empty())
       for (const auto* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))
         commands += (commands.empty() ? "; commands: " : ", ") + sub->get_name();
-    std::cerr << "sonicsim: error: " << (command.empty() ? "" : command + ": ") << error.what() << commands
-              << " (see sonicsim " << (command.empty() ? "" : command + " ") << "--help)\n";
+    std::cerr << "sonicsim: error: " << (command.empty() ? "" : command + ": ") << error.what()
+              << suggestion(*innermost, error.what()) << commands << " (see sonicsim "
+              << (command.empty() ? "" : command + " ") << "--help)\n";
     return sonicsim::exit_bad_input;
   }
   // What went to standard output is a result too (an imported curve redirected into a file): a failed write

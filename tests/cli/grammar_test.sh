@@ -44,6 +44,10 @@ for command in "${commands[@]}"; do
   grep -qE "^sonicsim: error: $command: .*\(see sonicsim $command --help\)$" stderr ||
     fail "sonicsim $command --no-such-flag: not in sonicsim's error shape: $(cat stderr)"
 done
+# A mistyped flag or command gets the nearest one; a word near nothing gets none.
+"$sonicsim" sweep --vray workload.jobs=1,2 2>&1 | grep -q "did you mean --vary?" || fail "sweep --vray: no suggestion"
+"$sonicsim" rnu 2>&1 | grep -q "did you mean run?" || fail "rnu: no suggestion"
+"$sonicsim" run --zzzzzz 2>&1 | grep -q "did you mean" && fail "run --zzzzzz: a suggestion for a word near nothing"
 for command in "${scenario_commands[@]}"; do
   expect_option "$command" --set
   expect_option "$command" --seed
