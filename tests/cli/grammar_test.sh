@@ -45,9 +45,12 @@ for command in "${commands[@]}"; do
     fail "sonicsim $command --no-such-flag: not in sonicsim's error shape: $(cat stderr)"
 done
 # A mistyped flag or command gets the nearest one; a word near nothing gets none.
-"$sonicsim" sweep --vray workload.jobs=1,2 2>&1 | grep -q "did you mean --vary?" || fail "sweep --vray: no suggestion"
-"$sonicsim" rnu 2>&1 | grep -q "did you mean run?" || fail "rnu: no suggestion"
-"$sonicsim" run --zzzzzz 2>&1 | grep -q "did you mean" && fail "run --zzzzzz: a suggestion for a word near nothing"
+typed=$("$sonicsim" sweep --vray workload.jobs=1,2 2>&1 || true)
+grep -q "did you mean --vary?" <<<"$typed" || fail "sweep --vray: no suggestion: $typed"
+typed=$("$sonicsim" rnu 2>&1 || true)
+grep -q "did you mean run?" <<<"$typed" || fail "rnu: no suggestion: $typed"
+typed=$("$sonicsim" run --zzzzzz 2>&1 || true)
+grep -q "did you mean" <<<"$typed" && fail "run --zzzzzz: a suggestion for a word near nothing: $typed"
 for command in "${scenario_commands[@]}"; do
   expect_option "$command" --set
   expect_option "$command" --seed
