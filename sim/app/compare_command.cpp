@@ -58,14 +58,17 @@ int compare(const CompareArguments& arguments) {
     throw InputError("scenario '" + base.name +
                      "' has no variants: add a variants: section (see "
                      "docs/scenario_reference.md)");
+  // The base, then the columns in the order asked (all variants in the file's order when none is named).
   std::vector<std::string> names{""};
-  for (const auto& variant : base.variants)
-    if (arguments.only.empty() ||
-        std::find(arguments.only.begin(), arguments.only.end(), variant.name) != arguments.only.end())
+  if (arguments.only.empty()) {
+    for (const auto& variant : base.variants)
       names.push_back(variant.name);
-  for (const auto& wanted : arguments.only)
-    if (std::find(names.begin(), names.end(), wanted) == names.end())
-      arguments.source.load_variants({wanted});
+  } else {
+    for (const auto& wanted : arguments.only) {
+      arguments.source.load_variants({wanted}); // an unknown name is told here, with the known ones
+      if (std::find(names.begin(), names.end(), wanted) == names.end()) names.push_back(wanted);
+    }
+  }
   const int jobs = arguments.jobs > 0 ? arguments.jobs : base.workload.jobs;
   const std::vector<std::string> at_jobs{"workload.jobs=" + std::to_string(jobs)};
   std::vector<ComparedScenario> compared;

@@ -73,3 +73,21 @@ TEST_CASE("compare: dynamic batching helps small batches under load and not larg
   CHECK(get(large["dynamic_batching"], "knee_jobs_simulated") ==
         doctest::Approx(get(large["base"], "knee_jobs_simulated")).epsilon(0.1));
 }
+
+TEST_CASE("compare --variant: the columns in the order asked, after the base") {
+  const fs::path dir = fs::temp_directory_path() / "sonicsim_compare_order";
+  fs::remove_all(dir);
+  const auto result =
+      run_sonicsim("compare --variant a100 --variant fp16 --jobs 50 --set workload.events_per_job=3 "
+                   "--set output.precision=off -j 2 --out " +
+                   dir.string());
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  std::ifstream in(dir / "compare.json");
+  const auto json = nlohmann::json::parse(in);
+  REQUIRE(json["columns"].size() == 3);
+  CHECK(json["columns"][0]["name"] == "base");
+  CHECK(json["columns"][1]["name"] == "a100"); // fp16 comes first in the file
+  CHECK(json["columns"][2]["name"] == "fp16");
+  fs::remove_all(dir);
+}
