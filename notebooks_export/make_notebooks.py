@@ -133,8 +133,10 @@ NB1 = [
             ax.errorbar(meas.clients, meas.emtrk_time_mean_s, yerr=meas.stderr_s, fmt="o", color=c, ms=6,
                         mfc="white", mew=1.5, capsize=3)
             ax.plot(sw.jobs, sw.module_mean_s, "s-", color=c, ms=4, lw=1.5)
-            ax.fill_between(sw.jobs, sw.module_mean_s_ci95_low, sw.module_mean_s_ci95_high, color=c, alpha=0.25,
-                            lw=0)
+            # A sweep with replications carries the 95 % band; one without (a single run per point) has none.
+            if "module_mean_s_ci95_low" in sw:
+                ax.fill_between(sw.jobs, sw.module_mean_s_ci95_low, sw.module_mean_s_ci95_high, color=c,
+                                alpha=0.25, lw=0)
             ax.plot(curve.jobs, curve.sonic_module_s, "--", color=c, lw=1.2)
             ax.plot(curve.jobs, curve.mva_module_s, ":", color=c, lw=1.5)
             ax.axvline(s["analytic"]["model"]["knee_jobs"], color=c, lw=0.8, alpha=0.5)
