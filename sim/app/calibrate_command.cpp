@@ -320,10 +320,14 @@ void register_calibrate_command(CLI::App& app, int& result) {
   command->add_option("--y", a->y_column, "Column of the measured observable");
   command->add_option("--sd", a->sd_column, "Column of its standard deviation");
   command->add_option("--x-key", a->x_key, "Scenario key the x column sets (default workload.jobs)");
-  command->add_option("--observable", a->observable,
-                      "The simulated figure compared with the measured one, any figure of docs/figures.md: "
-                      "event_mean_s, events_per_s, inferences_per_s, module_mean_s:NAME, ...");
-  command->add_option("--fit", a->fits, "KEY=LOWER:UPPER[@INITIAL], bounds with their unit (repeatable)")
+  command->add_option(
+      "--observable", a->observable,
+      "The simulated figure compared with the measured one, any figure `sonicsim figures` lists: "
+      "event_mean_s, events_per_s, inferences_per_s, module_mean_s:NAME, ...");
+  command
+      ->add_option("--fit", a->fits,
+                   "KEY=LOWER:UPPER[@INITIAL], bounds with their unit (repeatable); without @INITIAL the fit "
+                   "starts at the scenario's value")
       ->allow_extra_args(false);
   command->add_option("--holdout", a->holdout, "SCENARIO:SERIES predicted with and without the fit");
   command

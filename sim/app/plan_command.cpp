@@ -235,11 +235,12 @@ void register_plan_command(CLI::App& app, int& result) {
                    "(default 0.10): the target module_mean_s<=1.10x")
       ->each([arguments](const std::string&) { arguments->tolerance_given = true; });
   command
-      ->add_option("--target", arguments->targets,
-                   "A target all answers must meet (repeatable), on any figure (docs/figures.md): "
-                   "module_mean_s<=15s or <=1.10x, event_mean_s<=130s, event_p95_s<=200s, "
-                   "events_per_s>=2.2, cost_usd_per_event<=0.002, gpu_utilisation<=0.8; met when its 95 % "
-                   "confidence bound meets it")
+      ->add_option(
+          "--target", arguments->targets,
+          "A target all answers must meet (repeatable), on any figure (`sonicsim figures` lists them): "
+          "module_mean_s<=15s or <=1.10x, event_mean_s<=130s, event_p95_s<=200s, "
+          "events_per_s>=2.2, cost_usd_per_event<=0.002, gpu_utilisation<=0.8; met when its 95 % "
+          "confidence bound meets it")
       ->allow_extra_args(false);
   command
       ->add_option("--replications", arguments->replications,

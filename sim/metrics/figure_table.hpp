@@ -58,7 +58,7 @@ struct FigureSpec {
   Better better;          // for plan targets
   bool per_module;        // narrowed to modules: the accelerated ones unless a module is named
   bool more_devices_help; // more devices never make it worse (the planner's search relies on it)
-  const char* meaning;    // one line, for --help and docs/figures.md
+  const char* meaning;    // one line, for --help and `sonicsim figures`
 };
 
 // Every figure, in the order summaries and tables list them.
