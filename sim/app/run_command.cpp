@@ -34,6 +34,7 @@ struct RunArguments {
   ScenarioSource source;
   std::string output_dir;
   bool quiet = false;
+  bool verbose = false; // also how the engine timed the flows
   int replications = 1;
   int campaign_windows = 1;
   ExecutionFlags execution{hardware_threads()};
@@ -185,7 +186,7 @@ int run(const RunArguments& arguments) {
   const RunResult result = run_simulation(scenario, options);
   if (reported) progress.finish();
   if (!arguments.quiet) {
-    print_run_summary(std::cout, scenario, result.summary);
+    print_run_summary(std::cout, scenario, result.summary, arguments.verbose);
     std::cout << "\nwrote " << (output_dir / "summary.json").string() << ", events.csv, timeseries.csv\n";
   }
   std::cout.flush();
@@ -216,6 +217,10 @@ void register_run_command(CLI::App& app, int& result) {
                    "Cut a campaign's measured span into N time windows, each simulated with its own warm-up, "
                    "at once (-j, or --slurm as a job array), and merge them (campaign_windows.json)")
       ->check(CLI::Range(1, 1000));
+  command->add_flag(
+      "--verbose", arguments->verbose,
+      "Also print how the simulator timed the flows (through SimGrid's solver or not, links left "
+      "out of its routes); summary.json always has them");
   command->add_flag(
       "--openmetrics", arguments->openmetrics,
       "Also write metrics.om: Triton's metrics (nv_inference_count, nv_gpu_utilization, ...) per "

@@ -100,7 +100,22 @@ static void print_gpu_line(std::ostream& out, const RunSummary& summary) {
                   summary.gpus);
 }
 
-void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSummary& summary) {
+// How the engine timed the flows (--verbose; summary.json always has them): the user asked about the
+// scenario, not about the simulator.
+void print_engine_lines(std::ostream& out, const RunSummary& summary) {
+  const double flows = static_cast<double>(summary.flows_fast + summary.flows_simgrid);
+  if (flows > 0)
+    out << format("flows               %.0f: %.1f %% timed without SimGrid's solver, %.0f handed to it\n",
+                  flows, 100.0 * static_cast<double>(summary.flows_fast) / flows,
+                  static_cast<double>(summary.flows_handed));
+  if (summary.flow_classes > 0)
+    out << format(
+        "                    the flows in SimGrid took %.0f comms in %.0f classes of identical flows\n",
+        static_cast<double>(summary.flow_class_comms), static_cast<double>(summary.flow_classes));
+  if (!summary.links_left_out.empty()) out << "                    " << summary.links_left_out << "\n";
+}
+
+void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSummary& summary, bool verbose) {
   const auto& workload = scenario.workload;
   const RunPrecision& precision = summary.precision;
   out << "scenario " << scenario.name << ": " << workload.jobs << " jobs x " << workload.events_per_job
@@ -170,16 +185,7 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
   }
   if (summary.campaign) print_campaign_lines(out, *summary.campaign);
   if (summary.operations) print_operations_lines(out, *summary.operations);
-  const double flows = static_cast<double>(summary.flows_fast + summary.flows_simgrid);
-  if (flows > 0)
-    out << format("flows               %.0f: %.1f %% timed without SimGrid's solver, %.0f handed to it\n",
-                  flows, 100.0 * static_cast<double>(summary.flows_fast) / flows,
-                  static_cast<double>(summary.flows_handed));
-  if (summary.flow_classes > 0)
-    out << format(
-        "                    the flows in SimGrid took %.0f comms in %.0f classes of identical flows\n",
-        static_cast<double>(summary.flow_class_comms), static_cast<double>(summary.flow_classes));
-  if (!summary.links_left_out.empty()) out << "                    " << summary.links_left_out << "\n";
+  if (verbose) print_engine_lines(out, summary);
   out << "bottleneck          " << summary.bottleneck.sentence()
       << format(" (%.1f %% utilised)", 100.0 * summary.bottleneck.utilisation) << "\n";
   // A campaign's mean over the window can hide a switch that was full part of the time (the event-time
