@@ -38,7 +38,9 @@ std::vector<std::string> perf_analyzer_paths(const Cursor& c) {
       paths.insert(paths.end(), found.begin(), found.end());
     } else {
       require(entry, fs::is_regular_file(path, ec),
-              "a perf_analyzer .csv file or a folder of them (" + path.string() + " does not exist)");
+              "a perf_analyzer .csv file or a folder of them (" + path.string() +
+                  " does not exist; a relative path is read from the scenario file's folder, so a scenario "
+                  "copied elsewhere names its measurement folders from its new place)");
       paths.push_back(path.string());
     }
   };
