@@ -4,9 +4,15 @@
 # and OUT/sonicsim.bash, which completes subcommands, their options and file names.
 # Usage: command_docs.sh SONICSIM OUT   (run by the build; `cmake --install` installs both)
 set -euo pipefail
-sonicsim=$(realpath "$1")
+binary=$(realpath "$1")
 out=$2
 mkdir -p "$out"
+# Run as "sonicsim" (argv[0]), so that the usage lines name the command, not the build tree's path.
+wrapper=$(mktemp -d)
+trap 'rm -rf "$wrapper"' EXIT
+printf '#!/usr/bin/env bash\nexec -a sonicsim "%s" "$@"\n' "$binary" >"$wrapper/sonicsim"
+chmod +x "$wrapper/sonicsim"
+sonicsim=$wrapper/sonicsim
 # The subcommands as --help lists them, so a new command is documented and completed without editing this.
 subcommands_of() { "$sonicsim" "$@" --help | sed -n '/^Subcommands:/,$p' | awk 'NR > 1 && /^  [a-z]/ {print $1}'; }
 mapfile -t commands < <(subcommands_of)
@@ -16,8 +22,7 @@ mapfile -t import_commands < <(subcommands_of import)
   exit 1
 }
 
-include=$(mktemp)
-trap 'rm -f "$include"' EXIT
+include=$wrapper/include
 {
   echo "[COMMANDS]"
   for command in "${commands[@]}"; do
@@ -40,7 +45,9 @@ trap 'rm -f "$include"' EXIT
   echo "[SEE ALSO]"
   echo "The README and docs/ of the sonicsim repository: scenario reference, model, validation."
 } >"$include"
+# The version alone in the footer (--version also names SimGrid and the batching rule, too long for it).
 help2man --no-info --no-discard-stderr --section=1 --include="$include" \
+  --version-string="$("$sonicsim" --version | awk '{print $2}')" \
   --name="simulate grid jobs sending ML inference to remote GPU (Triton) servers" \
   "$sonicsim" >"$out/sonicsim.1"
 

@@ -12,6 +12,11 @@ for command in run analytic sweep plan compare validate calibrate status report 
   grep -q "sonicsim $command" <<<"$page" || { echo "FAIL: the man page has no section for sonicsim $command"; exit 1; }
 done
 grep -q "EXIT STATUS" <<<"$page" || { echo "FAIL: the man page documents no exit status"; exit 1; }
+grep -q "Usage: sonicsim run " <<<"$page" || { echo "FAIL: the usage lines do not name the command (a build path?)"; exit 1; }
+grep -q "/sonicsim run " <<<"$page" && { echo "FAIL: a usage line carries a path"; exit 1; }
+tail -1 <<<"$page" | grep -qE "^sonicsim [0-9.]+ +[A-Z][a-z]+ [0-9]{4} +SONICSIM\(1\)$" ||
+  { echo "FAIL: the footer is not 'sonicsim VERSION  DATE  SONICSIM(1)': $(tail -1 <<<"$page")"; exit 1; }
+grep -q "130 in" <<<"$page" || { echo "FAIL: the man page does not document exit 130"; exit 1; }
 grep -q "3 plan found that" <<<"$page" || { echo "FAIL: the man page does not document exit 3"; exit 1; }
 # shellcheck disable=SC1091
 source "$prefix/share/bash-completion/completions/sonicsim"
