@@ -2,6 +2,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
 #include "sim/metrics/direct_baseline.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/app/campaign_windows_run.hpp"
 #include "sim/app/execution_flags.hpp"
@@ -34,6 +35,7 @@ struct RunArguments {
   ScenarioSource source;
   std::string output_dir;
   bool quiet = false;
+  bool json = false;    // the result file's content on stdout, and nothing else there
   bool verbose = false; // also how the engine timed the flows
   int replications = 1;
   int campaign_windows = 1;
@@ -101,12 +103,14 @@ int run_replications(const RunArguments& arguments, const Scenario& scenario,
     return exit_run_failed;
   }
   const ReplicatedRun replicated = replicate(seeds, summaries, analysis::figure_context(scenario));
-  if (!arguments.quiet) print_replicated_summary(std::cout, scenario, replicated);
+  const bool text = !arguments.quiet && !arguments.json;
+  if (text) print_replicated_summary(std::cout, scenario, replicated);
   std::ostringstream csv;
   write_replicated_csv(csv, replicated);
   write_file_atomically(output_dir / "replications.csv", csv.str());
   write_file_atomically(output_dir / "replications.json", replicated_to_json(replicated).dump(1) + "\n");
-  if (!arguments.quiet)
+  if (arguments.json) std::cout << replicated_to_json(replicated).dump(1) << "\n";
+  if (text)
     std::cout << "\nwrote " << (output_dir / "replications.json").string()
               << ", replications.csv, replication_0/ .. replication_" << count - 1 << "/\n";
   for (int r = 0; r < count; ++r)
@@ -163,8 +167,15 @@ int run(const RunArguments& arguments) {
   if (arguments.campaign_windows > 1) {
     if (arguments.replications > 1) throw InputError("--campaign-windows: not with --replications");
     check_campaign_windows(scenario, arguments.campaign_windows);
-    return run_campaign_windows(scenario, arguments.source, output_dir, arguments.campaign_windows,
-                                execution);
+    if (!arguments.json)
+      return run_campaign_windows(scenario, arguments.source, output_dir, arguments.campaign_windows,
+                                  execution);
+    // --json: the merged windows' file on stdout (the text, and the progress with it, left out).
+    const int code = run_campaign_windows(scenario, arguments.source, output_dir, arguments.campaign_windows,
+                                          execution_options(arguments.execution, true));
+    const auto merged = output_dir / "campaign_windows.json";
+    if (code == exit_ok && std::filesystem::exists(merged)) std::cout << read_result_text(merged);
+    return code;
   }
   if (arguments.replications > 1) return run_replications(arguments, scenario, output_dir);
   if (const auto direct = direct_inference_baseline(scenario)) {
@@ -185,10 +196,11 @@ int run(const RunArguments& arguments) {
   };
   const RunResult result = run_simulation(scenario, options);
   if (reported) progress.finish();
-  if (!arguments.quiet) {
+  if (!arguments.quiet && !arguments.json) {
     print_run_summary(std::cout, scenario, result.summary, arguments.verbose);
     std::cout << "\nwrote " << (output_dir / "summary.json").string() << ", events.csv, timeseries.csv\n";
   }
+  if (arguments.json) std::cout << read_result_text(output_dir / "summary.json");
   std::cout.flush();
   write_html_report_if_asked(arguments.html, output_dir, arguments.quiet);
   if (result.summary.events_completed > 0) return exit_ok;
@@ -205,7 +217,7 @@ void register_run_command(CLI::App& app, int& result) {
   arguments->source.add_options(*command);
   command->add_option("--out", arguments->output_dir, "Output directory (default: out/<scenario name>)")
       ->check(directory_path);
-  add_output_options(*command, arguments->quiet, nullptr);
+  add_output_options(*command, arguments->quiet, &arguments->json);
   command
       ->add_option(
           "--replications", arguments->replications,

@@ -34,6 +34,7 @@
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/sweep/sweep_grid.hpp"
+#include "sim/sweep/sweep_json.hpp"
 #include "sim/sweep/sweep_table.hpp"
 
 #include <chrono>
@@ -62,6 +63,7 @@ struct SweepArguments {
   bool merge_only = false;
   int replications = 1;
   bool quiet = false;
+  bool json = false; // the result (sweep.csv's and fits.csv's numbers) as one JSON document on stdout
   ExecutionFlags execution{hardware_threads()};
 };
 
@@ -182,7 +184,7 @@ SweepResults run_sweep_here(const SweepLayout& layout, const SweepArguments& arg
     }
     if (mine && !arguments.merge_only && !finished.count(key)) to_run.push_back(u);
   }
-  if (!arguments.quiet) {
+  if (!arguments.quiet && !arguments.json) {
     std::printf("sweep of %s: %zu points", first.name.c_str(), grid.size());
     if (replications > 1) std::printf(" x %d replications (each counted below)", replications);
     if (shard.count > 1) std::printf(", shard %d/%d", shard.index, shard.count);
@@ -248,7 +250,7 @@ int write_sweep_results(const SweepLayout& layout, const SweepArguments& argumen
   // A shard writes its points only: sweep.csv is written by a whole sweep or by --merge, once every point is
   // there, so that a shard's share never looks like the whole.
   if (shard.count > 1) {
-    if (!arguments.quiet)
+    if (!arguments.quiet && !arguments.json)
       std::printf(
           "shard %d/%d: %zu simulation(s) run, %zu failed, in %.1f s; the sweep has %zu of %zu points "
           "complete. When every shard is done: sonicsim sweep ... --merge --out %s\n",
@@ -285,7 +287,8 @@ int write_sweep_results(const SweepLayout& layout, const SweepArguments& argumen
     write_fits_csv(fits_csv, fits);
     write_file_atomically(output_dir / "fits.csv", fits_csv.str());
 
-    if (!arguments.quiet) {
+    if (arguments.json) std::printf("%s\n", sweep_to_json(axes, rows, fits).dump(1).c_str());
+    if (!arguments.quiet && !arguments.json) {
       print_sweep_rows(axes, rows);
       if (!fits.empty())
         print_fits(std::cout, fits);
@@ -362,7 +365,7 @@ void register_sweep_command(CLI::App& app, int& result) {
       ->add_option("--shard", arguments->shard, "Run only points i-1, i-1+n, ... of the grid (1 <= i <= n)")
       ->type_name("i/n");
   add_html_option(*command, arguments->html);
-  add_output_options(*command, arguments->quiet, nullptr);
+  add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded(*arguments, sweep); });
 }
 

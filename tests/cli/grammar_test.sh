@@ -21,7 +21,7 @@ commands=(run bench validate analytic sweep plan compare calibrate status report
 scenario_commands=(run bench analytic sweep plan compare calibrate)
 variant_commands=(run bench analytic sweep plan calibrate compare)
 quiet_commands=(run bench validate analytic sweep plan compare calibrate status report figures)
-json_commands=(bench validate analytic plan compare calibrate figures)
+json_commands=(run sweep bench validate analytic plan compare calibrate figures)
 parallel_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
 slurm_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
 dry_run_commands=(run validate sweep compare "import perf-analyzer")
@@ -101,7 +101,8 @@ quiet_run "plan -q" plan --jobs 4 --set workload.events_per_job=3 --set output.p
 [[ -f plan_out/plan.json ]] || fail "plan -q wrote no plan.json"
 
 # --json: one document on stdout.
-for spec in "analytic ${tiny[*]} --json" \
+for spec in "analytic ${tiny[*]} --json" "run ${tiny[*]} --json --out run_json" \
+  "sweep ${tiny[*]} --vary workload.jobs=2,4 --json --out sweep_json" \
   "compare $root/configs/protodune_2020_large_batch.yaml --variant fp16 --jobs 4 --set workload.events_per_job=3 --set output.precision=off -j 2 --json --out compare_json"; do
   "$sonicsim" $spec >stdout 2>stderr || fail "$spec: exit $?: $(tail -n 3 stderr)"
   python3 -c 'import json,sys; json.load(open("stdout"))' 2>/dev/null || fail "$spec: stdout is not one JSON document: $(head -c 300 stdout)"
