@@ -245,6 +245,8 @@ int calibrate(const CalibrateArguments& a) {
   out["scenario"] = a.scenario;
   out["series"] = a.series;
   out["observable"] = in.observable.text();
+  out["x_column"] = a.x_column;
+  out["x_key"] = a.x_key;
   out["excluded_x"] = a.exclude;
   out["status"] = result.status_text;
   out["evaluations"] = result.evaluations;

@@ -4,6 +4,7 @@
 #include "sim/metrics/json_fields.hpp"
 #include "sim/report/vega_lite.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -38,81 +39,10 @@ Json points_with_bars(const std::string& title, Json values, const Json& x, cons
 
 } // namespace
 
-void add_plan_section(ReportDocument& document, const fs::path& dir) {
-  const Json plan = read_json_file(dir / "plan.json");
-  document.section("Plan (" + plan.at("mode").get<std::string>() + ")", (dir / "plan.json").string());
-  std::vector<std::string> targets;
-  for (const auto& target : plan.at("targets"))
-    targets.push_back(target.get<std::string>());
-  std::string answer = "no configuration meets the targets";
-  if (plan.value("found", false)) {
-    const Json& p = plan.at("plan");
-    answer = std::to_string(p.at("gpus").get<int>()) + " x " + p.at("device_type").get<std::string>() +
-             " in " + std::to_string(p.at("pods").get<int>()) + " pod(s) for " +
-             std::to_string(p.at("jobs").get<int>()) + " jobs";
-  }
-  document.paragraph("Answer: " + answer + ".");
-  document.bullets([&] {
-    std::vector<std::string> lines;
-    for (const auto& t : targets)
-      lines.push_back("target: " + t);
-    for (const auto& s : plan.at("searched"))
-      lines.push_back("searched: " + s.get<std::string>());
-    for (const auto& h : plan.at("held_fixed"))
-      lines.push_back("held fixed: " + h.get<std::string>());
-    return lines;
-  }());
-  // Each candidate's value of each target, with its interval, against the target's limit.
-  Json values = Json::array();
-  for (const auto& run : plan.at("runs"))
-    for (const auto& check : run.value("checks", Json::array())) {
-      Json row = interval_row(check.at("value"));
-      row["gpus"] = run.at("gpus");
-      row["candidate"] =
-          std::to_string(run.at("gpus").get<int>()) + " " + run.at("device_type").get<std::string>();
-      row["decision"] = check.at("decision");
-      row["target"] = check.at("target");
-      values.push_back(row);
-    }
-  if (!values.empty())
-    document.chart(points_with_bars("Candidates against the target (95 % intervals)", values,
-                                    channel("gpus", "quantitative", "GPUs"), "value of the target's figure",
-                                    "decision", "decision"));
-  if (plan.contains("saturation")) {
-    Json order = Json::array();
-    for (const auto& resource : plan.at("saturation").at("order"))
-      order.push_back({{"resource", resource.at("resource").get<std::string>() + " (" +
-                                        resource.at("capacity").get<std::string>() + ")"},
-                       {"jobs", resource.at("jobs_at_saturation")}});
-    Json chart = layered_chart("Saturation order: the jobs at which each resource fills (log scale)", order,
-                               640, 40 * static_cast<int>(order.size()));
-    const Json y{{"field", "resource"}, {"type", "nominal"}, {"title", "resource"}, {"sort", "x"}};
-    const Json x{{"field", "jobs"},
-                 {"type", "quantitative"},
-                 {"title", "jobs at saturation"},
-                 {"scale", {{"type", "log"}}}};
-    Json points = layer("point", {{"y", y}, {"x", x}});
-    points["mark"]["filled"] = true;
-    points["mark"]["size"] = 90;
-    chart["layer"].push_back(points);
-    Json labels = layer(
-        "text",
-        {{"y", y}, {"x", x}, {"text", {{"field", "jobs"}, {"type", "quantitative"}, {"format", ",.0f"}}}});
-    labels["mark"]["dx"] = 8;
-    labels["mark"]["align"] = "left";
-    chart["layer"].push_back(labels);
-    const double requested = plan.value("requested", 0.0);
-    if (requested > 0)
-      chart["layer"].push_back(
-          labelled_rule_x(requested, "planned: " + significant(requested, 4) + " jobs", "#d9534f"));
-    document.chart(chart);
-  }
-}
-
 void add_compare_section(ReportDocument& document, const fs::path& dir) {
   const Json compare = read_json_file(dir / "compare.json");
   document.section("Comparison at " + std::to_string(compare.at("jobs").get<int>()) + " jobs",
-                   (dir / "compare.json").string());
+                   "compare.json"); // the file's name, not the machine's path: a page travels
   const std::vector<std::pair<std::string, std::string>> figures{
       {"module_mean_s", "module time (s)"},   {"event_mean_s", "event time (s)"},
       {"events_per_s", "events/s"},           {"gpu_utilisation", "GPU utilisation (fraction)"},
@@ -152,7 +82,7 @@ void add_compare_section(ReportDocument& document, const fs::path& dir) {
 
 void add_validate_section(ReportDocument& document, const fs::path& dir) {
   const Json cases = read_json_file(dir / "report.json");
-  document.section("Validation against measured data", (dir / "report.json").string());
+  document.section("Validation against measured data", "report.json");
   std::vector<std::vector<std::string>> rows{
       {"case", "measured", "simulated", "error", "verdict", "tolerance", "source"}};
   Json values = Json::array();
@@ -198,7 +128,7 @@ void add_validate_section(ReportDocument& document, const fs::path& dir) {
 void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
   const Json calibration = read_json_file(dir / "calibration.json");
   document.section("Calibration on series '" + calibration.at("series").get<std::string>() + "'",
-                   (dir / "calibration.json").string());
+                   "calibration.json");
   std::vector<std::vector<std::string>> rows{{"parameter", "value", "95 % half-width", "adopted"}};
   for (const auto& p : calibration.at("parameters"))
     rows.push_back({p.at("key").get<std::string>(),
@@ -209,6 +139,7 @@ void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
                     significant(p.at("adopted").get<double>()) + p.at("unit").get<std::string>()});
   document.table(rows);
   Json measured = Json::array(), predicted = Json::array(), residuals = Json::array();
+  double lowest_sd = -2.0, highest_sd = 2.0;
   for (const auto& point : calibration.at("fit").at("points")) {
     const double x = point.at("x").get<double>(), y = point.at("measured").get<double>(),
                  sd = point.at("sd").get<double>();
@@ -216,35 +147,54 @@ void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
         {{"x", x}, {"mean", y}, {"low", y - sd}, {"high", y + sd}, {"series", "measured (+- 1 sd)"}});
     predicted.push_back({{"x", x}, {"y", point.at("before")}, {"series", "before the fit"}});
     predicted.push_back({{"x", x}, {"y", point.at("after")}, {"series", "after the fit"}});
-    residuals.push_back({{"x", x}, {"residual_sd", (point.at("after").get<double>() - y) / sd}});
+    const double residual = (point.at("after").get<double>() - y) / sd;
+    residuals.push_back({{"x", x}, {"residual_sd", residual}});
+    lowest_sd = std::min(lowest_sd, std::floor(residual));
+    highest_sd = std::max(highest_sd, std::ceil(residual));
   }
+  // The x axis named for what it holds: the data's column and the key it sets.
+  const std::string x_title = calibration.contains("x_column")
+                                  ? calibration.at("x_column").get<std::string>() + " (sets " +
+                                        calibration.value("x_key", std::string("workload.jobs")) + ")"
+                                  : "x";
   const std::string observable = calibration.at("observable").get<std::string>();
   Json chart = layered_chart("Fit: " + observable + " measured and simulated", measured);
-  chart["layer"].push_back(layer("rule", {{"x", channel("x", "quantitative", "x")},
-                                          {"y", channel("low", "quantitative", observable)},
-                                          {"y2", {{"field", "high"}}}}));
-  chart["layer"].push_back(layer("point", {{"x", channel("x", "quantitative", "x")},
-                                           {"y", channel("mean", "quantitative", observable)}}));
   Json lines = layer(
       "line",
-      {{"x", channel("x", "quantitative", "x")},
+      {{"x", channel("x", "quantitative", x_title)},
        {"y", channel("y", "quantitative", observable)},
        {"color",
         {{"field", "series"}, {"type", "nominal"}, {"title", "simulated"}, {"legend", legend_outside()}}}});
   lines["data"] = {{"values", predicted}};
   lines["params"] = zoom_params();
   chart["layer"].push_back(lines);
+  // The measured points last, so that no simulated line hides them: black, open diamonds with their bars.
+  Json bars = layer("rule", {{"x", channel("x", "quantitative", x_title)},
+                             {"y", channel("low", "quantitative", observable)},
+                             {"y2", {{"field", "high"}}}});
+  bars["mark"]["color"] = "black";
+  chart["layer"].push_back(bars);
+  Json points = layer("point", {{"x", channel("x", "quantitative", x_title)},
+                                {"y", channel("mean", "quantitative", observable)}});
+  points["mark"]["shape"] = "diamond";
+  points["mark"]["size"] = 90;
+  points["mark"]["color"] = "black";
+  points["mark"]["filled"] = false;
+  chart["layer"].push_back(points);
   document.chart(chart);
   Json residual_chart =
       layered_chart("Residuals after the fit, in measured standard deviations", residuals, 760, 180);
-  residual_chart["layer"].push_back(
-      layer("bar", {{"x", channel("x", "ordinal", "x")},
-                    {"y", channel("residual_sd", "quantitative", "residual (sd)")}}));
+  Json residual_bars = layer("bar", {{"x", channel("x", "ordinal", x_title)},
+                                     {"y", channel("residual_sd", "quantitative", "residual (sd)")}});
+  // Every bar whole: the scale covers the largest residual, and at least +-2 sd.
+  residual_bars["encoding"]["y"]["scale"] = {{"domain", {lowest_sd, highest_sd}}};
+  residual_chart["layer"].push_back(residual_bars);
   document.chart(residual_chart);
   if (calibration.contains("holdout")) {
     const Json& h = calibration.at("holdout");
     document.paragraph("Held-out series '" + h.at("series").get<std::string>() + "' (" +
-                       h.at("scenario").get<std::string>() + "), predicted, not fitted: MAPE " +
+                       fs::path(h.at("scenario").get<std::string>()).filename().string() +
+                       "), predicted, not fitted: MAPE " +
                        significant(100.0 * h.at("uncalibrated").value("mape", 0.0), 3) + " % uncalibrated, " +
                        significant(100.0 * h.at("calibrated").value("mape", 0.0), 3) + " % calibrated.");
   }

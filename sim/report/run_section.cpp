@@ -274,7 +274,7 @@ void campaign(ReportDocument& document, const fs::path& dir, const Json& summary
 void add_run_section(ReportDocument& document, const fs::path& dir) {
   const Json summary = read_json_file(dir / "summary.json");
   document.section("Run of " + summary.at("scenario").value("name", std::string("a scenario")),
-                   (dir / "summary.json").string());
+                   "summary.json");
   headline(document, summary);
   std::optional<CsvTable> events;
   if (fs::exists(dir / "events.csv")) events = read_csv_file((dir / "events.csv").string());

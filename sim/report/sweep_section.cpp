@@ -89,7 +89,7 @@ Json curve_chart(const CsvTable& table, const std::string& title, const std::str
 void add_sweep_section(ReportDocument& document, const fs::path& dir,
                        const std::vector<MeasuredSeries>& measured) {
   const CsvTable table = read_csv_file((dir / "sweep.csv").string());
-  document.section("Sweep over " + table.header.at(1), (dir / "sweep.csv").string());
+  document.section("Sweep over " + table.header.at(1), "sweep.csv");
   std::vector<std::string> groups;
   for (std::size_t c = 2; c < table.header.size() && table.header[c] != "jobs"; ++c)
     groups.push_back(table.header[c]);
@@ -106,7 +106,7 @@ void add_sweep_section(ReportDocument& document, const fs::path& dir,
   // The knees of fits.csv, each labelled with its value.
   if (fs::exists(dir / "fits.csv") && table.header.at(1) == "workload.jobs") {
     const CsvTable fits = read_csv_file((dir / "fits.csv").string());
-    const std::vector<std::string> colours{"#1f77b4", "#ff7f0e", "#2ca02c"};
+    const std::vector<std::string> colours{"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"};
     for (std::size_t i = 0; i < fits.rows.size(); ++i) {
       const double knee = std::strtod(fits.rows[i][fits.column("knee_jobs")].c_str(), nullptr);
       if (!std::isfinite(knee) || knee <= 0.0) continue;
@@ -116,7 +116,8 @@ void add_sweep_section(ReportDocument& document, const fs::path& dir,
                                                     significant(knee, 3) + " jobs" +
                                                     (group == "all" ? "" : " (" + group + ")"),
                                                 colours[i % colours.size()]));
-      module["layer"].back()["layer"][1]["mark"]["dy"] = 4 + 14 * static_cast<int>(i % 3);
+      // Each label on a line of its own: a two-key sweep has a knee per series and group.
+      module["layer"].back()["layer"][1]["mark"]["dy"] = 4 + 14 * static_cast<int>(i);
     }
   }
   for (const auto& series : measured) {

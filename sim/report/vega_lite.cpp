@@ -63,7 +63,9 @@ Json labelled_rule_y(double y, const std::string& label, const std::string& colo
 }
 
 Json legend_outside() {
-  return Json{{"orient", "right"}};
+  // Below the chart, in as many columns as fit, labels whole: a two-key sweep's groups ("workload.jobs=...;
+  // models....=...") are long, and a legend on the right cut them and the chart's width with them.
+  return Json{{"orient", "bottom"}, {"direction", "vertical"}, {"labelLimit", 0}, {"titleLimit", 0}};
 }
 
 } // namespace sonicsim::report

@@ -75,6 +75,15 @@ PY
 )
   # Chromium prints a page's uncaught errors on stderr as well.
   if grep -q "Uncaught" "$kind.chromium"; then verdict="uncaught error: $(grep -m1 Uncaught "$kind.chromium")"; fi
+  # A page travels: no path of the machine it was made on.
+  if grep -q "$work" "$kind.dom"; then verdict="the page holds a path of this machine: $(grep -o -m1 "$work[^\"<]*" "$kind.dom")"; fi
+  # The plan's page answers its reader: the answer, the bill, the options with what each rests on, one panel
+  # per device type.
+  if [[ $kind == plan && $verdict == ok* ]]; then
+    for expected in "Answer: " "Bill at the answer" "Options searched" "rests on" "one panel per device type"; do
+      grep -q "$expected" "$kind.dom" || verdict="the plan page lacks '$expected'"
+    done
+  fi
   if [[ $verdict == ok* ]]; then
     echo "ok   $kind: ${verdict#ok }, screenshot $shots/report_$kind.png"
   else
