@@ -87,10 +87,11 @@ TEST_CASE("plan with confidence: a multi-model plan gives each group the smalles
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   const auto plan = sonicsim::testing::read_json(dir / "plan.json");
-  std::map<std::string, int> counts, deployed;
+  std::map<std::string, int> counts, deployed, lowest;
   for (const auto& group : plan["groups"]) {
     counts[group["group"]] = group["devices"];
     deployed[group["group"]] = group["scenario_devices"];
+    lowest[group["group"]] = group["devices_low"];
   }
   // One group per model, DeepMET's in two (the study's two 4-GPU VMs and one 2-GPU VM).
   REQUIRE(counts.size() == 5);
@@ -104,7 +105,10 @@ TEST_CASE("plan with confidence: a multi-model plan gives each group the smalles
     else
       CHECK(count < deployed[group]);
     // The evidence: with every other group at its answer, this group's count meets its target and one device
-    // fewer fails it, both decided by the intervals.
+    // fewer fails it, both decided by the intervals; or, where the intervals cannot decide the count below
+    // (the plan then reports the range from devices_low, as the AK8 taggers' 14-15 T4 at 1.496 (1.468-1.524)
+    // against 1.5), that count is undecided and inside the range.
+    const bool range = lowest[group] < count;
     bool at_count = false, below = count == 1;
     for (const auto& run : plan["runs"]) {
       if (!run.contains("group_devices") || run["role"] != "candidate") continue;
@@ -115,7 +119,8 @@ TEST_CASE("plan with confidence: a multi-model plan gives each group the smalles
       for (const auto& check : run["checks"]) {
         if (check["scope"] != group) continue;
         if (run["group_devices"][group] == count) at_count = check["decision"] == "meets";
-        if (run["group_devices"][group] == count - 1) below = check["decision"] == "fails";
+        if (run["group_devices"][group] == count - 1)
+          below = check["decision"] == (range ? "undecided" : "fails");
       }
     }
     CHECK(at_count);
