@@ -269,8 +269,7 @@ FigureName parse_figure_name(const std::string& text, const std::string& what) {
 
 std::string renamed_notice(const FigureName& name) {
   if (name.old_name.empty()) return "";
-  return "'" + name.old_name + "' is now called '" + name.text() +
-         "' (read as it; see `sonicsim figures`)";
+  return "'" + name.old_name + "' is now called '" + name.text() + "' (read as it; see `sonicsim figures`)";
 }
 
 BottleneckVote vote_bottleneck(const std::vector<Bottleneck>& replications) {
