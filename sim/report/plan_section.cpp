@@ -69,7 +69,8 @@ void add_options(ReportDocument& document, const Json& plan) {
       {"device type", "pod NIC (Gb/s)", "answer", "cost per event (USD)", "verdict", "rests on"}};
   for (const auto& o : plan.at("options")) {
     std::string rests;
-    for (const auto& a : o.value("assumptions", Json::array()))
+    const Json option_assumptions = o.value("assumptions", Json::array());
+    for (const auto& a : option_assumptions)
       rests += (rests.empty() ? "" : "; ") + assumption_text(a);
     const Json& cost = o.at("cost_usd_per_event");
     rows.push_back({o.at("device_type").get<std::string>(),
@@ -90,9 +91,12 @@ void add_candidates(ReportDocument& document, const Json& plan) {
   for (const auto& run : plan.at("runs")) {
     // A per-group plan's candidate: its devices over every group.
     int gpus = run.value("gpus", 0);
-    for (const auto& [group, devices] : run.value("group_devices", Json::object()).items())
+    const Json group_devices =
+        run.value("group_devices", Json::object()); // kept: items() of a temporary dangles
+    for (const auto& [group, devices] : group_devices.items())
       gpus += devices.get<int>();
-    for (const auto& check : run.value("checks", Json::array())) {
+    const Json checks = run.value("checks", Json::array());
+    for (const auto& check : checks) {
       const Json& v = check.at("value");
       values.push_back({{"mean", v.at("mean")},
                         {"low", v.at("ci95_low")},
@@ -114,7 +118,8 @@ void add_candidates(ReportDocument& document, const Json& plan) {
               {{"column", {{"field", "device type"}, {"type", "nominal"}, {"title", "device type"}}},
                {"row", {{"field", "target"}, {"type", "nominal"}, {"title", "target"}}}}},
              {"resolve", {{"scale", {{"x", "independent"}, {"y", "independent"}}}}}};
-  const Json x = channel("gpus", "quantitative", "GPUs (every group's, in a per-group plan)");
+  const Json x =
+      channel("gpus", "quantitative", plan.contains("groups") ? "devices over every group" : "GPUs");
   const Json colour{
       {"field", "decision"}, {"type", "nominal"}, {"title", "decision"}, {"legend", legend_outside()}};
   Json spec{{"width", 320}, {"height", 200}, {"layer", Json::array()}};
@@ -182,7 +187,8 @@ void add_plan_section(ReportDocument& document, const fs::path& dir) {
   if (plan.value("found", false)) add_bill(document, plan.value("cost_bill", Json()));
   add_options(document, plan);
   std::vector<std::string> assumptions;
-  for (const auto& a : plan.value("assumptions", Json::array()))
+  const Json answer_assumptions = plan.value("assumptions", Json::array());
+  for (const auto& a : answer_assumptions)
     assumptions.push_back(assumption_text(a));
   if (!assumptions.empty()) {
     document.paragraph("The answer rests on these assumed and calibrated values:");

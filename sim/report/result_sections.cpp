@@ -10,34 +10,8 @@
 #include <stdexcept>
 
 namespace sonicsim::report {
-namespace {
 
 namespace fs = std::filesystem;
-
-// A replicated value: {"mean", "ci95_low", "ci95_high", ...}.
-Json interval_row(const Json& value) {
-  return {{"mean", value.at("mean")}, {"low", value.at("ci95_low")}, {"high", value.at("ci95_high")}};
-}
-
-// Points with 95 % error bars, coloured by `colour_field`.
-Json points_with_bars(const std::string& title, Json values, const Json& x, const std::string& y_title,
-                      const std::string& colour_field, const std::string& colour_title) {
-  Json chart = layered_chart(title, std::move(values));
-  const Json colour{
-      {"field", colour_field}, {"type", "nominal"}, {"title", colour_title}, {"legend", legend_outside()}};
-  chart["layer"].push_back(layer("rule", {{"x", x},
-                                          {"y", channel("low", "quantitative", y_title)},
-                                          {"y2", {{"field", "high"}}},
-                                          {"color", colour}}));
-  Json points =
-      layer("point", {{"x", x}, {"y", channel("mean", "quantitative", y_title)}, {"color", colour}});
-  points["mark"]["filled"] = true;
-  points["mark"]["size"] = 60;
-  chart["layer"].push_back(points);
-  return chart;
-}
-
-} // namespace
 
 void add_compare_section(ReportDocument& document, const fs::path& dir) {
   const Json compare = read_json_file(dir / "compare.json");
@@ -149,8 +123,8 @@ void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
     predicted.push_back({{"x", x}, {"y", point.at("after")}, {"series", "after the fit"}});
     const double residual = (point.at("after").get<double>() - y) / sd;
     residuals.push_back({{"x", x}, {"residual_sd", residual}});
-    lowest_sd = std::min(lowest_sd, std::floor(residual));
-    highest_sd = std::max(highest_sd, std::ceil(residual));
+    lowest_sd = std::min(lowest_sd, std::floor(residual - 0.25)); // a margin: no bar ends on the frame
+    highest_sd = std::max(highest_sd, std::ceil(residual + 0.25));
   }
   // The x axis named for what it holds: the data's column and the key it sets.
   const std::string x_title = calibration.contains("x_column")
