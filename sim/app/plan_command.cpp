@@ -10,6 +10,7 @@
 #include "sim/app/execution_flags.hpp"
 #include "sim/app/output_options.hpp"
 #include "sim/app/plan_report.hpp"
+#include "sim/app/plan_run_store.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/interruption.hpp"
@@ -47,6 +48,7 @@ struct PlanArguments {
   bool cost = false;
   std::string output_dir;
   bool quiet = false, json = false;
+  bool resume = false; // take the simulations kept in OUT/runs/ by an earlier run of the same plan
   ExecutionFlags execution{hardware_threads()};
 };
 
@@ -169,15 +171,21 @@ int plan(const PlanArguments& arguments) {
   // with --slurm alone, this process itself becomes a Slurm job that does so.
   const ExecutionContext context{execution, output_dir, "plan", (output_dir / "plan.json").string()};
   if (submit_as_driver(context, (output_dir / "plan.json").string())) return exit_ok;
+  PlanRunStore store(output_dir / "runs", arguments.resume);
   planning::Planner planner(settings, scenario, [&](const std::vector<Scenario>& batch) {
     std::vector<SimulationRequest> requests;
     for (const Scenario& planned : batch)
       requests.push_back(SimulationRequest{
           planned, arguments.source.recipe(planned, planning::plan_overrides(scenario, planned)), {}});
-    // Ctrl-C: a plan is its finished search; nothing of it is written.
+    const int taken_before = store.taken();
+    // Ctrl-C: plan.json is a finished answer only; the finished simulations are kept for --resume.
     std::vector<SimulationOutcome> outcomes;
-    Interruptible{"the plan writes nothing until its search ends (plan.json is a finished answer only)"}.run(
-        [&] { outcomes = run_batch(context, requests); });
+    Interruptible{"plan.json is not written (a finished answer only); the finished simulations are kept in " +
+                  store.directory().string() + ": the same command with --resume takes them"}
+        .run([&] { outcomes = store.run(context, requests); });
+    if (store.taken() > taken_before && !arguments.quiet)
+      std::fprintf(stderr, "plan: %d of %zu simulations taken from %s (--resume)\n",
+                   store.taken() - taken_before, requests.size(), store.directory().string().c_str());
     return outcomes;
   });
   int sized_groups = 0;
@@ -283,6 +291,9 @@ void register_plan_command(CLI::App& app, int& result) {
       ->add_option("--out", arguments->output_dir,
                    "Output directory for plan.json (default: out/plan_<scenario name>)")
       ->check(directory_path);
+  command->add_flag("--resume", arguments->resume,
+                    "Take the simulations an earlier run of the same plan kept in OUT/runs/ (each finished "
+                    "simulation is kept there by its scenario's fingerprint), e.g. after Ctrl-C");
   add_execution_options(*command, arguments->execution, ExecutionShape::deciding);
   add_html_option(*command, arguments->html);
   add_output_options(*command, arguments->quiet, &arguments->json);

@@ -33,7 +33,9 @@ bool submit_as_driver(const ExecutionContext& context, const std::string& output
 
 // The batch runner a deciding command hands its search: each call runs one batch (here, or as an array it
 // waits for) and returns its outcomes.
+// `on_outcome`: called as each simulation run here finishes (a cluster keeps its results by itself).
 std::vector<SimulationOutcome> run_batch(const ExecutionContext& context,
-                                         const std::vector<SimulationRequest>& requests);
+                                         const std::vector<SimulationRequest>& requests,
+                                         const OnOutcome& on_outcome = {});
 
 } // namespace sonicsim

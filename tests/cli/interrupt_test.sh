@@ -2,7 +2,7 @@
 # Ctrl-C during a sweep, as a terminal sends it (SIGINT to the whole process group): the command stops at
 # once with exit 130 and "interrupted", no running simulation is counted, the finished points stay on disk,
 # no sweep.csv pretends to be complete, and --resume runs only the rest. Then a plain run, simulated in this
-# process: exit 130, "interrupted", and no summary.json (only *.partial files).
+# process: exit 130, "interrupted", and no summary.json (only *.partial files). Then a plan, resumed.
 set -uo pipefail
 sonicsim=$1
 config=$2
@@ -45,4 +45,22 @@ status=$?
 grep -q "sonicsim: interrupted" "$dir/run.log" || { echo "FAIL: run: no 'interrupted' line"; cat "$dir/run.log"; exit 1; }
 grep -q "WARNING" "$dir/run.log" && { echo "FAIL: run: the engine's warning reached the user"; cat "$dir/run.log"; exit 1; }
 [[ -e $dir/run/summary.json ]] && { echo "FAIL: an interrupted run wrote summary.json"; exit 1; }
-echo "PASS: Ctrl-C gave 130, kept $kept finished points, and --resume ran the other $((8 - kept)); an interrupted run gave 130 and no summary.json"
+# A plan: Ctrl-C keeps its finished simulations in OUT/runs/, and --resume takes them (plan.json as a plan
+# run in one go writes it).
+setsid "$sonicsim" plan --jobs 500 --out "$dir/plan" >"$dir/plan.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+  [[ $(ls "$dir/plan/runs" 2>/dev/null | wc -l) -ge 3 ]] && break
+  sleep 0.1
+done
+kill -INT -- "-$pid"
+wait "$pid"
+status=$?
+[[ $status == 130 ]] || { echo "FAIL: plan exited $status after Ctrl-C, expected 130"; cat "$dir/plan.log"; exit 1; }
+grep -q "the same command with --resume takes them" "$dir/plan.log" || { echo "FAIL: plan: no word of what is kept"; cat "$dir/plan.log"; exit 1; }
+[[ -e $dir/plan/plan.json ]] && { echo "FAIL: an interrupted plan wrote plan.json"; exit 1; }
+"$sonicsim" plan --jobs 500 --out "$dir/plan" --resume >"$dir/resume_plan.log" 2>&1 ||
+  { echo "FAIL: plan --resume"; cat "$dir/resume_plan.log"; exit 1; }
+grep -q "taken from .*(--resume)" "$dir/resume_plan.log" || { echo "FAIL: plan --resume took nothing"; cat "$dir/resume_plan.log"; exit 1; }
+[[ -e $dir/plan/plan.json ]] || { echo "FAIL: no plan.json after --resume"; exit 1; }
+echo "PASS: Ctrl-C gave 130, kept $kept finished points, and --resume ran the other $((8 - kept)); an interrupted run gave 130 and no summary.json; an interrupted plan kept its simulations and resumed"
