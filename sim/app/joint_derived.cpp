@@ -36,10 +36,10 @@ nlohmann::ordered_json module_rate(const JointSpec& spec, const SeriesPointRun& 
   const auto& p = *run.point;
   const double expected = k->value * p.y;
   const double sd = std::hypot(k->value * p.sd, k->sd * p.y);
+  const double residual = residual_sd(simulated, expected, sd);
   out["released_input_bytes_per_s_per_job"] = expected;
-  out["residual_sd"] = residual_sd(simulated, expected, sd);
-  line += " (released " + significant(expected / 1e3, 4) + ", " +
-          significant(residual_sd(simulated, expected, sd), 2) + " sd)";
+  out["residual_sd"] = residual;
+  line += " (released " + significant(expected / 1e3, 4) + ", " + significant(residual, 2) + " sd)";
   return out;
 }
 
@@ -65,16 +65,17 @@ nlohmann::ordered_json derived_quantities_json(const JointSpec& spec, const std:
     const double device_rate = run.summary.inferences_per_s / run.summary.gpus;
     const double implied = p.y * jobs_per_device * inferences_per_event;
     const double implied_sd = p.sd * jobs_per_device * inferences_per_event;
+    const double device_residual = residual_sd(device_rate, implied, implied_sd);
     std::string line = run.series->name + " at " + significant(p.x, 4) + ": " + significant(device_rate, 4) +
                        " inferences/s per " + run.summary.group_usage.front().device_type +
                        " (measured rate: " + significant(implied, 4) + ", " +
-                       significant(residual_sd(device_rate, implied, implied_sd), 2) + " sd);";
+                       significant(device_residual, 2) + " sd);";
     nlohmann::ordered_json row{{"series", run.series->name},
                                {"x", p.x},
                                {"inferences_per_event", inferences_per_event},
                                {"inferences_per_s_per_device", device_rate},
                                {"measured_rate_inferences_per_s_per_device", implied},
-                               {"residual_sd", residual_sd(device_rate, implied, implied_sd)}};
+                               {"residual_sd", device_residual}};
     for (const auto& module : run.scenario.workload.pipeline)
       if (module.served()) row["modules"].push_back(module_rate(spec, run, module, line));
     say("  %s\n", line.c_str());

@@ -10,17 +10,25 @@ long_config=$3
 command -v setsid >/dev/null || { echo "skipped: setsid (util-linux) is needed to give the sweep its own process group"; exit 0; }
 dir=$(mktemp -d /tmp/sonicsim_interrupt.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+# interrupt LOG READY -- COMMAND...: starts the command in its own process group (output to LOG), waits up to
+# 30 s for the shell test READY to hold, sends SIGINT to the group as a terminal does, and expects exit 130.
+interrupt() {
+  local log=$1 ready=$2
+  shift 3
+  setsid "$@" >"$log" 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 300); do
+    eval "$ready" && break
+    sleep 0.1
+  done
+  kill -INT -- "-$pid"
+  wait "$pid"
+  local status=$?
+  [[ $status == 130 ]] || { echo "FAIL: $2 exited $status after Ctrl-C, expected 130"; cat "$log"; exit 1; }
+}
 # 8 points of about 1-2 s each at -j 2: the signal lands while points run.
-setsid "$sonicsim" sweep "$config" --vary workload.jobs=50:400:50 --out "$dir/sweep" >"$dir/log" 2>&1 &
-pid=$!
-for _ in $(seq 1 100); do
-  [[ $(ls "$dir/sweep/points" 2>/dev/null | wc -l) -ge 1 ]] && break
-  sleep 0.1
-done
-kill -INT -- "-$pid"
-wait "$pid"
-status=$?
-[[ $status == 130 ]] || { echo "FAIL: exit $status after Ctrl-C, expected 130"; cat "$dir/log"; exit 1; }
+interrupt "$dir/log" '[[ $(ls "$dir/sweep/points" 2>/dev/null | wc -l) -ge 1 ]]' -- \
+  "$sonicsim" sweep "$config" --vary workload.jobs=50:400:50 --out "$dir/sweep"
 grep -q "sonicsim: interrupted: .* simulations had finished" "$dir/log" || { echo "FAIL: no 'interrupted' line"; cat "$dir/log"; exit 1; }
 grep -q "with --resume runs the rest" "$dir/log" || { echo "FAIL: the sweep does not say how to resume"; cat "$dir/log"; exit 1; }
 grep -q "WARNING" "$dir/log" && { echo "FAIL: the engine's warning reached the user"; cat "$dir/log"; exit 1; }
@@ -32,31 +40,14 @@ pgrep -f "$dir/sweep" >/dev/null && { echo "FAIL: a simulation outlived its swee
   { echo "FAIL: --resume after the interruption"; cat "$dir/resume"; exit 1; }
 grep -q "$((8 - kept)) to run (-j 2), $kept already done" "$dir/resume" || { echo "FAIL: --resume did not run only the rest"; cat "$dir/resume"; exit 1; }
 [[ -e $dir/sweep/sweep.csv ]] || { echo "FAIL: no sweep.csv after --resume"; exit 1; }
-setsid "$sonicsim" run "$long_config" --out "$dir/run" >"$dir/run.log" 2>&1 &
-pid=$!
-for _ in $(seq 1 300); do
-  [[ -e $dir/run/events.csv.partial ]] && break
-  sleep 0.1
-done
-kill -INT -- "-$pid"
-wait "$pid"
-status=$?
-[[ $status == 130 ]] || { echo "FAIL: run exited $status after Ctrl-C, expected 130"; cat "$dir/run.log"; exit 1; }
+interrupt "$dir/run.log" '[[ -e $dir/run/events.csv.partial ]]' -- "$sonicsim" run "$long_config" --out "$dir/run"
 grep -q "sonicsim: interrupted" "$dir/run.log" || { echo "FAIL: run: no 'interrupted' line"; cat "$dir/run.log"; exit 1; }
 grep -q "WARNING" "$dir/run.log" && { echo "FAIL: run: the engine's warning reached the user"; cat "$dir/run.log"; exit 1; }
 [[ -e $dir/run/summary.json ]] && { echo "FAIL: an interrupted run wrote summary.json"; exit 1; }
 # A plan: Ctrl-C keeps its finished simulations in OUT/runs/, and --resume takes them (plan.json as a plan
 # run in one go writes it).
-setsid "$sonicsim" plan --jobs 500 --out "$dir/plan" >"$dir/plan.log" 2>&1 &
-pid=$!
-for _ in $(seq 1 300); do
-  [[ $(ls "$dir/plan/runs" 2>/dev/null | wc -l) -ge 3 ]] && break
-  sleep 0.1
-done
-kill -INT -- "-$pid"
-wait "$pid"
-status=$?
-[[ $status == 130 ]] || { echo "FAIL: plan exited $status after Ctrl-C, expected 130"; cat "$dir/plan.log"; exit 1; }
+interrupt "$dir/plan.log" '[[ $(ls "$dir/plan/runs" 2>/dev/null | wc -l) -ge 3 ]]' -- \
+  "$sonicsim" plan --jobs 500 --out "$dir/plan"
 grep -q "the same command with --resume takes them" "$dir/plan.log" || { echo "FAIL: plan: no word of what is kept"; cat "$dir/plan.log"; exit 1; }
 [[ -e $dir/plan/plan.json ]] && { echo "FAIL: an interrupted plan wrote plan.json"; exit 1; }
 "$sonicsim" plan --jobs 500 --out "$dir/plan" --resume >"$dir/resume_plan.log" 2>&1 ||
