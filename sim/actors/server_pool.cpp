@@ -38,6 +38,10 @@ void ServerPool::start() {
     set_state(p, State::serving);
   report();
   if (group_.autoscaler) at(group_.autoscaler->poll_interval_s, [this]() { poll(); });
+  if (group_.autoscaler && group_.autoscaler->scrape_interval_s) {
+    samples_.push_back(snapshot(0.0)); // the first scrape, at the run's start
+    at(*group_.autoscaler->scrape_interval_s, [this]() { scrape(); });
+  }
   if (group_.proxy && group_.proxy->rate_limit)
     at(group_.proxy->rate_limit->poll_interval_s, [this]() { poll_rate_limit(); });
   if (group_.failures)
@@ -73,38 +77,40 @@ bool ServerPool::refuses_requests() const {
   return limiting_ && group_.proxy->rate_limit->refuse == RateLimit::Refuse::requests;
 }
 
-double ServerPool::read_metric(LoadMetric metric, History& history, double window_s) const {
-  const double now_s = sg4::Engine::get_clock();
-  if (history.empty()) history.emplace_back(); // the run's start: every counter at zero
-  // The latest reading at least a window old (a relative slack, so that a poll exactly one window after
-  // another reads from it whatever the rounding of the poll times).
-  const double base_until_s = now_s - window_s + 1e-9 * std::max(1.0, window_s);
-  while (history.size() > 1 && history[1].time_s <= base_until_s)
-    history.pop_front();
-  Snapshot& since = history.front();
-  const double interval_s = now_s - since.time_s;
-  double queue_wait_s = 0.0, busy_s = 0.0;
-  std::uint64_t batches = 0;
-  int queued = 0, reporting = 0;
-  if (since.loads.size() != pods_.size()) since.loads.assign(pods_.size(), PodLoad{});
-  Snapshot reading{now_s, {}};
+ServerPool::Snapshot ServerPool::snapshot(double time_s) const {
+  Snapshot reading{time_s, {}, {}};
   reading.loads.reserve(pods_.size());
+  reading.scraped.reserve(pods_.size());
   for (std::size_t p = 0; p < pods_.size(); ++p) {
-    const PodLoad& now = pods_[p].resources->load;
-    const PodLoad& before = since.loads[p];
-    reading.loads.push_back(now);
+    reading.loads.push_back(pods_[p].resources->load);
     // Prometheus scrapes the pods that run: serving and draining ones.
     const State state = states_[p].state;
-    if (state == State::serving || state == State::draining) {
-      queue_wait_s += now.queue_wait_s - before.queue_wait_s;
-      batches += now.batches - before.batches;
-      busy_s += now.device_busy_s - before.device_busy_s;
-      queued += now.queued;
-      ++reporting;
-    }
+    reading.scraped.push_back(state == State::serving || state == State::draining ? 1 : 0);
   }
-  history.push_back(std::move(reading));
-  switch (metric) {
+  return reading;
+}
+
+double ServerPool::metric_between(const MetricQuery& query, const Snapshot& since,
+                                  const Snapshot& until) const {
+  const double interval_s = until.time_s - since.time_s;
+  double queue_wait_s = 0.0, busy_s = 0.0, sum_of_ratios_s = 0.0;
+  std::uint64_t batches = 0;
+  int queued = 0, reporting = 0;
+  for (std::size_t p = 0; p < pods_.size(); ++p) {
+    if (!until.scraped[p]) continue;
+    const PodLoad& now = until.loads[p];
+    const PodLoad before = since.loads.size() == pods_.size() ? since.loads[p] : PodLoad{};
+    const double pod_wait_s = now.queue_wait_s - before.queue_wait_s;
+    const std::uint64_t pod_batches = now.batches - before.batches;
+    queue_wait_s += pod_wait_s;
+    batches += pod_batches;
+    // Purdue's form: each series' own ratio, a series without executions reading 0 (its + 0.001).
+    if (pod_batches > 0) sum_of_ratios_s += pod_wait_s / static_cast<double>(pod_batches);
+    busy_s += now.device_busy_s - before.device_busy_s;
+    queued += now.queued;
+    ++reporting;
+  }
+  switch (query.metric) {
   case LoadMetric::device_utilisation: {
     const double capacity_s = reporting * group_.devices_per_pod * interval_s;
     return capacity_s > 0 ? std::min(1.0, busy_s / capacity_s) : 0.0;
@@ -114,15 +120,58 @@ double ServerPool::read_metric(LoadMetric metric, History& history, double windo
   case LoadMetric::queue_time_per_batch:
     break;
   }
+  if (query.aggregation == MetricAggregation::sum_of_ratios) return sum_of_ratios_s;
   // SuperSONIC's query divides by (batches + 0.001): no batches reads as 0.
   return batches > 0 ? queue_wait_s / static_cast<double>(batches) : 0.0;
+}
+
+double ServerPool::read_metric(const MetricQuery& query, History& history, double window_s) const {
+  const double now_s = sg4::Engine::get_clock();
+  if (history.empty()) history.emplace_back(); // the run's start: every counter at zero
+  // The latest reading at least a window old (a relative slack, so that a poll exactly one window after
+  // another reads from it whatever the rounding of the poll times).
+  const double base_until_s = now_s - window_s + 1e-9 * std::max(1.0, window_s);
+  while (history.size() > 1 && history[1].time_s <= base_until_s)
+    history.pop_front();
+  Snapshot reading = snapshot(now_s);
+  const double metric = metric_between(query, history.front(), reading);
+  history.push_back(std::move(reading));
+  return metric;
+}
+
+void ServerPool::scrape() {
+  const double now_s = sg4::Engine::get_clock();
+  samples_.push_back(snapshot(now_s));
+  // Keep what the longest window can still use: the samples within it.
+  const double keep_s = std::max(group_.autoscaler->metric_window_s, group_.autoscaler->poll_interval_s);
+  while (samples_.size() > 2 && samples_[1].time_s < now_s - keep_s - 1e-9 * keep_s)
+    samples_.pop_front();
+  at(now_s + *group_.autoscaler->scrape_interval_s, [this]() { scrape(); });
+}
+
+double ServerPool::read_scraped_metric(const MetricQuery& query, double window_s) {
+  const double now_s = sg4::Engine::get_clock();
+  // rate(x[window]) at `now`: the samples in (now - window, now]; with fewer than two the query returns
+  // nothing, which KEDA's Prometheus scaler reads as 0 (its ignoreNullValues default).
+  const double from_s = now_s - window_s + 1e-9 * std::max(1.0, window_s);
+  const Snapshot* first = nullptr;
+  const Snapshot* last = nullptr;
+  for (const auto& sample : samples_) {
+    if (sample.time_s < from_s || sample.time_s > now_s) continue;
+    if (!first) first = &sample;
+    last = &sample;
+  }
+  if (!first || first == last) return 0.0;
+  return metric_between(query, *first, *last);
 }
 
 void ServerPool::poll() {
   const double now_s = sg4::Engine::get_clock();
   const AutoscalerSettings& autoscaler = *group_.autoscaler;
-  const double metric = read_metric(autoscaler.metric, autoscaler_history_,
-                                    std::max(autoscaler.poll_interval_s, autoscaler.metric_window_s));
+  const MetricQuery query{autoscaler.metric, autoscaler.aggregation};
+  const double window_s = std::max(autoscaler.poll_interval_s, autoscaler.metric_window_s);
+  const double metric = autoscaler.scrape_interval_s ? read_scraped_metric(query, autoscaler.metric_window_s)
+                                                     : read_metric(query, autoscaler_history_, window_s);
   recorder_.polled(group_index_, now_s, metric);
   scale_to(autoscaler_->decide(now_s, metric, replicas()));
   at(now_s + group_.autoscaler->poll_interval_s, [this]() { poll(); });
@@ -130,7 +179,8 @@ void ServerPool::poll() {
 
 void ServerPool::poll_rate_limit() {
   const RateLimit& limit = *group_.proxy->rate_limit;
-  limiting_ = read_metric(limit.metric, limiter_history_, limit.poll_interval_s) > limit.threshold;
+  limiting_ = read_metric({limit.metric, limit.aggregation}, limiter_history_, limit.poll_interval_s) >
+              limit.threshold;
   at(sg4::Engine::get_clock() + limit.poll_interval_s, [this]() { poll_rate_limit(); });
 }
 

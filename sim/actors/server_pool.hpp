@@ -64,11 +64,23 @@ private:
   struct Snapshot {
     double time_s = 0.0;
     std::vector<PodLoad> loads; // empty: every pod's counters at zero (the run's start)
+    std::vector<char> scraped;  // per pod: it ran (served or drained) when read; Prometheus has its series
   };
   // The counters read at past polls, oldest first: a poll reads the metric since the latest one at least
   // `window_s` old (the run's start, before there is one).
   using History = std::deque<Snapshot>;
-  double read_metric(LoadMetric metric, History& history, double window_s) const;
+  // What a query reads about the group, given a window's end. Aggregation applies to queue time only.
+  struct MetricQuery {
+    LoadMetric metric = LoadMetric::queue_time_per_batch;
+    MetricAggregation aggregation = MetricAggregation::ratio_of_sums;
+  };
+  double read_metric(const MetricQuery& query, History& history, double window_s) const;
+  // The same from Prometheus's samples (autoscaler.scrape_interval): between the first and the last sample
+  // of the window, as rate() takes them.
+  double read_scraped_metric(const MetricQuery& query, double window_s);
+  Snapshot snapshot(double time_s) const;
+  double metric_between(const MetricQuery& query, const Snapshot& since, const Snapshot& until) const;
+  void scrape();
   template <class Then> void at(double time_s, Then then);
   void poll();
   void poll_rate_limit();
@@ -94,6 +106,7 @@ private:
   std::optional<ProxyBalancer> balancer_;
   std::mt19937_64 proxy_rng_, failure_rng_;
   History autoscaler_history_, limiter_history_;
+  History samples_;       // Prometheus's scrapes within the autoscaler's window (autoscaler.scrape_interval)
   bool limiting_ = false; // the rate limit's last reading was above its threshold
   int wanted_ = 0;        // the Deployment's replica count, as last set
 };

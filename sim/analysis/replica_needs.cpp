@@ -72,10 +72,13 @@ std::optional<ReplicaNeeds> replica_needs(const Scenario& scenario, int jobs) {
                  std::to_string(jobs) + " jobs";
     return needs;
   }
-  const int steps = (*needs.needed - a.min_replicas + a.step - 1) / a.step;
-  // Each step is a poll; the first rise waits until the scale-up window holds only high recommendations.
+  const int step = a.scale_up_policy.pods;
+  const int steps = (*needs.needed - a.min_replicas + step - 1) / step;
+  // Each step takes the scale-up policy's period (at least a poll); the first rise waits until the scale-up
+  // window holds only high recommendations.
+  const double step_s = std::max(a.poll_interval_s, a.scale_up_policy.period_s);
   needs.reach_s = steps == 0 ? 0.0
-                             : steps * a.poll_interval_s +
+                             : steps * step_s +
                                    std::ceil(a.scale_up_window_s / a.poll_interval_s) * a.poll_interval_s +
                                    a.startup_delay_s;
   needs.note = "MVA at " + std::to_string(jobs) +

@@ -272,7 +272,8 @@ int import_triton_config(const TritonConfigArguments& arguments) {
 } // namespace
 
 void register_import_command(CLI::App& app, int& result) {
-  auto* command = app.add_subcommand("import", "Turn Triton measurement files into scenario YAML");
+  auto* command =
+      app.add_subcommand("import", "Turn Triton measurement files and SuperSONIC values into scenario YAML");
   command->require_subcommand(1);
   auto arguments = std::make_shared<PerfAnalyzerArguments>();
   auto* perf = command->add_subcommand(
@@ -347,6 +348,7 @@ void register_import_command(CLI::App& app, int& result) {
       ->check(plain_name);
   config->callback(
       [config_arguments, &result]() { result = guarded(*config_arguments, import_triton_config); });
+  register_import_supersonic(*command, result);
 }
 
 } // namespace sonicsim

@@ -2,6 +2,7 @@
 
 #include "sim/metrics/number_text.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace sonicsim {
@@ -26,8 +27,10 @@ void print_replica_needs(const analysis::ReplicaNeeds& needs) {
     std::printf("  %d jobs need %d pods by the threshold; from %d the autoscaler gets there in about %s s "
                 "(%d-pod steps every %s s, the scale-up window, then %s s of start-up), if the metric stays "
                 "above the threshold meanwhile\n",
-                needs.jobs, *needs.needed, a.min_replicas, significant(*needs.reach_s).c_str(), a.step,
-                significant(a.poll_interval_s).c_str(), significant(a.startup_delay_s).c_str());
+                needs.jobs, *needs.needed, a.min_replicas, significant(*needs.reach_s).c_str(),
+                a.scale_up_policy.pods,
+                significant(std::max(a.poll_interval_s, a.scale_up_policy.period_s)).c_str(),
+                significant(a.startup_delay_s).c_str());
   std::printf("  %s\n", needs.note.c_str());
 }
 

@@ -13,19 +13,36 @@ const char* threshold_key(LoadMetric metric) {
 } // namespace
 
 void add_group_operations(json& group_echo, const ServerGroup& group) {
-  if (const auto& a = group.autoscaler)
-    group_echo["autoscaler"] = {{"min", a->min_replicas},
-                                {"max", a->max_replicas},
-                                {"metric", load_metric_name(a->metric)},
-                                {threshold_key(a->metric), a->threshold},
-                                {"poll_interval_s", a->poll_interval_s},
-                                {"metric_window_s", a->metric_window_s},
-                                {"tolerance", a->tolerance},
-                                {"step", a->step},
-                                {"step_period_s", a->step_period_s},
-                                {"scale_up_window_s", a->scale_up_window_s},
-                                {"scale_down_window_s", a->scale_down_window_s},
-                                {"startup_delay_s", a->startup_delay_s}};
+  if (!group.supersonic_values_file.empty())
+    group_echo["supersonic_values"] = {{"file", group.supersonic_values_file},
+                                       {"notes", group.supersonic_values_notes}};
+  if (const auto& a = group.autoscaler) {
+    json echo = {{"min", a->min_replicas},
+                 {"max", a->max_replicas},
+                 {"metric", load_metric_name(a->metric)},
+                 {threshold_key(a->metric), a->threshold},
+                 {"poll_interval_s", a->poll_interval_s},
+                 {"metric_window_s", a->metric_window_s},
+                 {"tolerance", a->tolerance}};
+    // One step for both directions is echoed as the YAML's `step` (as before the directions had their own).
+    if (a->scale_up_policy == a->scale_down_policy) {
+      echo["step"] = a->scale_up_policy.pods;
+      echo["step_period_s"] = a->scale_up_policy.period_s;
+    } else {
+      echo["scale_up_step"] = a->scale_up_policy.pods;
+      echo["scale_up_period_s"] = a->scale_up_policy.period_s;
+      echo["scale_down_step"] = a->scale_down_policy.pods;
+      echo["scale_down_period_s"] = a->scale_down_policy.period_s;
+    }
+    echo["scale_up_window_s"] = a->scale_up_window_s;
+    echo["scale_down_window_s"] = a->scale_down_window_s;
+    echo["startup_delay_s"] = a->startup_delay_s;
+    // The keys added with SuperSONIC's chart semantics, echoed only when they differ from the defaults.
+    if (a->metric_type == MetricType::average_value) echo["metric_type"] = "average_value";
+    if (a->aggregation == MetricAggregation::sum_of_ratios) echo["aggregation"] = "sum_of_ratios";
+    if (a->scrape_interval_s) echo["scrape_interval_s"] = *a->scrape_interval_s;
+    group_echo["autoscaler"] = echo;
+  }
   if (const auto& f = group.failures) {
     json schedule = json::array();
     for (const auto& s : f->scheduled)
@@ -43,6 +60,8 @@ void add_group_operations(json& group_echo, const ServerGroup& group) {
           {threshold_key(r->metric), r->threshold},
           {"poll_interval_s", r->poll_interval_s},
           {"refuse", r->refuse == RateLimit::Refuse::requests ? "requests" : "new_clients"}};
+    if (p->rate_limit && p->rate_limit->aggregation == MetricAggregation::sum_of_ratios)
+      proxy["rate_limit"]["aggregation"] = "sum_of_ratios";
     group_echo["proxy"] = proxy;
   }
 }

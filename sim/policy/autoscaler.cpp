@@ -8,11 +8,16 @@ namespace sonicsim {
 AutoscalerPolicy::AutoscalerPolicy(const AutoscalerSettings& settings) : settings_(settings) {}
 
 int AutoscalerPolicy::raw_recommendation(double metric, int replicas) const {
-  const double ratio = settings_.threshold > 0 ? metric / settings_.threshold : 0.0;
+  // The HPA's usage ratio: the metric against its target for the pods there are. With AverageValue the
+  // target is per pod, so the group's target is replicas x threshold.
+  const bool average = settings_.metric_type == MetricType::average_value;
+  const double target = average ? settings_.threshold * std::max(replicas, 1) : settings_.threshold;
+  const double ratio = target > 0 ? metric / target : 0.0;
   int raw = replicas;
   if (std::fabs(ratio - 1.0) > settings_.tolerance) {
-    // The HPA's ceil(current x ratio); a tiny excess from rounding in the ratio must not add a pod.
-    const double exact = static_cast<double>(replicas) * ratio;
+    // Value: ceil(current x ratio); AverageValue: ceil(metric / threshold), the same number written as the
+    // HPA writes it. A tiny excess from rounding in the ratio must not add a pod.
+    const double exact = average ? metric / settings_.threshold : static_cast<double>(replicas) * ratio;
     raw = static_cast<int>(std::ceil(exact - 1e-9));
   }
   return std::clamp(raw, settings_.min_replicas, settings_.max_replicas);
@@ -32,16 +37,26 @@ int AutoscalerPolicy::decide(double now_s, double metric, int replicas) {
   int desired = replicas;
   if (desired < up) desired = up;
   if (desired > down) desired = down;
-  // The HPA's scaling policy: at most `step` pods added (removed) within a period, counted from the count at
-  // the period's start. The period is at least a poll, so with polls as long as it this is "step per poll".
-  const double period_s = std::max(settings_.step_period_s, settings_.poll_interval_s);
-  while (!changes_.empty() && changes_.front().at_s <= now_s - period_s + 1e-9 * period_s)
+  // The HPA's scaling policies: at most `pods` added (removed) within the direction's period, counted from
+  // the count at the period's start. A period is at least a poll, so with polls as long as it this is
+  // "pods per poll".
+  const auto period_s = [this](const AutoscalerSettings::ScalingPolicy& policy) {
+    return std::max(policy.period_s, settings_.poll_interval_s);
+  };
+  const double up_period_s = period_s(settings_.scale_up_policy);
+  const double down_period_s = period_s(settings_.scale_down_policy);
+  const double keep_changes_s = std::max(up_period_s, down_period_s);
+  while (!changes_.empty() && changes_.front().at_s <= now_s - keep_changes_s + 1e-9 * keep_changes_s)
     changes_.pop_front();
   int added = 0, removed = 0;
-  for (const auto& change : changes_)
-    (change.replicas_added > 0 ? added : removed) += std::abs(change.replicas_added);
-  const int up_limit = std::max(replicas, replicas - added + settings_.step);
-  const int down_limit = std::min(replicas, replicas + removed - settings_.step);
+  for (const auto& change : changes_) {
+    const bool rise = change.replicas_added > 0;
+    const double within_s = rise ? up_period_s : down_period_s;
+    if (change.at_s <= now_s - within_s + 1e-9 * within_s) continue;
+    (rise ? added : removed) += std::abs(change.replicas_added);
+  }
+  const int up_limit = std::max(replicas, replicas - added + settings_.scale_up_policy.pods);
+  const int down_limit = std::min(replicas, replicas + removed - settings_.scale_down_policy.pods);
   desired = std::clamp(desired, down_limit, up_limit);
   desired = std::clamp(desired, settings_.min_replicas, settings_.max_replicas);
   if (desired != replicas) changes_.push_back({now_s, desired - replicas});

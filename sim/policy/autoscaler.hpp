@@ -14,12 +14,14 @@ public:
   explicit AutoscalerPolicy(const AutoscalerSettings& settings);
   // The Deployment's replica count after the poll at `now_s` that read `metric`, with `replicas` in the
   // Deployment now (starting, serving and failed pods alike: the Deployment's spec, as the HPA reads it).
-  //   1. raw = ceil(replicas x metric / threshold), or replicas while |metric / threshold - 1| <= tolerance;
-  //      then clamped to min..max;
+  //   1. raw = ceil(replicas x metric / threshold) (metricType Value) or ceil(metric / threshold)
+  //      (AverageValue), or replicas while the usage ratio (metric / threshold, or metric / (replicas x
+  //      threshold)) is within 1 +- tolerance; then clamped to min..max;
   //   2. stabilisation (the HPA's): a rise goes only to the lowest raw count of the scale-up window, a fall
   //      only to the highest of the scale-down window (both windows include this poll);
-  //   3. at most `step` pods added (or removed) within the last step_period (at least a poll): the HPA's
-  //      scaling policy, counted from the replica count at the period's start; and min..max.
+  //   3. at most scale_up_policy.pods added within its period (scale_down_policy's for removals; a period
+  //      is at least a poll): the HPA's scaling policies, counted from the replica count at the period's
+  //      start; and min..max.
   int decide(double now_s, double metric, int replicas);
   // The raw count of step 1, for reports.
   int raw_recommendation(double metric, int replicas) const;

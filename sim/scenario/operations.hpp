@@ -33,23 +33,51 @@ inline const char* load_metric_name(LoadMetric metric) {
 }
 
 // KEDA's ScaledObject with the Kubernetes HPA's behaviour, as SuperSONIC sets them
-// (helm/supersonic/templates/ keda/so.yaml): every poll, desired = ceil(replicas x metric / threshold),
-// unchanged while metric / threshold is within 1 +- tolerance; a scale-up takes the lowest desired count of
-// its stabilisation window and a scale-down the highest of its own; at most `step` pods are added or removed
-// per poll; min..max.
+// (helm/supersonic/templates/keda/so.yaml): every poll, the desired count from the metric (the trigger's
+// metricType: Value, desired = ceil(replicas x metric / threshold); AverageValue, desired =
+// ceil(metric / threshold)), unchanged while the usage ratio is within 1 +- tolerance; a scale-up takes the
+// lowest desired count of its stabilisation window and a scale-down the highest of its own; each direction's
+// scaling policy bounds the pods added or removed per period; min..max.
+// How KEDA hands the metric to the HPA (the trigger's metricType).
+enum class MetricType {
+  value,         // the metric is the group's: desired = ceil(replicas x metric / threshold)
+  average_value, // the metric is a total, the threshold a per-pod share: desired = ceil(metric / threshold)
+};
+
+// How a per-server query is summed over the group's series (queue_time_per_batch only).
+enum class MetricAggregation {
+  ratio_of_sums, // SuperSONIC's chart: sum(rate(queue time)) / sum(rate(executions))
+  sum_of_ratios, // Purdue's serverLoadMetric: sum over the series of rate(queue time) / rate(executions)
+};
+
 struct AutoscalerSettings {
   int min_replicas = 1;
   int max_replicas = 1;
   LoadMetric metric = LoadMetric::queue_time_per_batch;
+  MetricType metric_type = MetricType::value;
+  MetricAggregation aggregation = MetricAggregation::ratio_of_sums;
   double threshold = 0.1;      // in the metric's unit; default 100 ms (SuperSONIC's serverLoadThreshold)
   double poll_interval_s = 30; // KEDA's pollingInterval
   // The query's rate() window: each poll reads the metric over the last max(poll_interval, metric_window),
   // as Prometheus would, so a poll faster than the batches still sees some (default 30 s).
   double metric_window_s = 30;
+  // Prometheus's scrape interval: with one, the counters are sampled at its ticks and a poll reads the
+  // rate between the first and the last sample of its window (as rate() does), so the value it sees is up
+  // to a scrape old; without one (the default), it reads the counters at the poll itself.
+  std::optional<double> scrape_interval_s;
   double tolerance = 0.1; // the HPA's default
-  int step = 1;           // pods per step period (SuperSONIC's stepsize)
-  // The HPA scaling policy's periodSeconds: `step` pods at most within it (default 30 s; at least a poll).
-  double step_period_s = 30;
+  // The HPA's scaling policy of one direction (type Pods): at most `pods` added (removed) within any
+  // `period_s` (its periodSeconds; at least a poll). SuperSONIC's keda.scaleUp/scaleDown.stepsize and
+  // periodSeconds; the YAML's `step` and `step_period` set both directions.
+  struct ScalingPolicy {
+    int pods = 1;
+    double period_s = 30;
+    bool operator==(const ScalingPolicy& other) const {
+      return pods == other.pods && period_s == other.period_s;
+    }
+  };
+  ScalingPolicy scale_up_policy;
+  ScalingPolicy scale_down_policy;
   double scale_up_window_s = 0; // stabilisation windows
   double scale_down_window_s = 120;
   double startup_delay_s = 240; // from the decision to serving: node start and model load (240-300 s seen)
@@ -93,6 +121,7 @@ inline const char* proxy_balancing_name(ProxyBalancing policy) {
 struct RateLimit {
   enum class Refuse { new_clients, requests };
   LoadMetric metric = LoadMetric::queue_time_per_batch;
+  MetricAggregation aggregation = MetricAggregation::ratio_of_sums; // the query's form, as the autoscaler's
   double threshold = 0.1;
   double poll_interval_s = 30; // how often the proxy's query is evaluated
   Refuse refuse = Refuse::new_clients;

@@ -140,6 +140,10 @@ struct ServerGroup {
   std::optional<AutoscalerSettings> autoscaler;
   std::optional<PodFailures> failures;
   std::optional<ProxySettings> proxy;
+  // A SuperSONIC values file the autoscaler, pods and proxy were read from (supersonic_values: PATH,
+  // relative to the scenario file), and what it said the simulation does not use. Empty: none.
+  std::string supersonic_values_file;
+  std::vector<std::string> supersonic_values_notes;
   int devices() const { return pods * devices_per_pod; }
   // Its pods serve, start, drain and fail in time: the server pool (sim/actors/server_pool.hpp) runs it.
   bool pooled() const { return autoscaler || failures || proxy; }

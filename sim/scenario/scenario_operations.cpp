@@ -1,11 +1,13 @@
 // Readers of the operations keys (sim/scenario/operations.hpp): a server group's autoscaler, failures and
 // proxy, and the checks that tie them to the rest of the scenario.
 #include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/supersonic_values.hpp"
 #include "sim/scenario/yaml_values.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 namespace sonicsim::detail {
@@ -49,6 +51,12 @@ double read_interval_s(const Cursor& c, const std::string& example, double minim
   return s;
 }
 
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", seconds);
+  return text;
+}
+
 AutoscalerSettings read_autoscaler(const Cursor& c) {
   AutoscalerSettings a;
   require(c, c["max"].present(), "an autoscaler with at least max, e.g. {min: 1, max: 11}");
@@ -67,8 +75,38 @@ AutoscalerSettings read_autoscaler(const Cursor& c) {
     a.tolerance = read_number(c["tolerance"]);
     require(c["tolerance"], a.tolerance >= 0.0 && a.tolerance < 1.0, "a fraction in [0, 1), e.g. 0.1");
   }
-  if (c["step"].present()) a.step = read_int(c["step"], 1, 10'000);
-  if (c["step_period"].present()) a.step_period_s = read_interval_s(c["step_period"], "30s", 0.1);
+  // `step` and `step_period` set both directions; the direction's own keys (the chart's scaleUp and
+  // scaleDown) override them.
+  if (c["step"].present()) a.scale_up_policy.pods = a.scale_down_policy.pods = read_int(c["step"], 1, 10'000);
+  if (c["step_period"].present())
+    a.scale_up_policy.period_s = a.scale_down_policy.period_s = read_interval_s(c["step_period"], "30s", 0.1);
+  if (c["scale_up_step"].present()) a.scale_up_policy.pods = read_int(c["scale_up_step"], 1, 10'000);
+  if (c["scale_down_step"].present()) a.scale_down_policy.pods = read_int(c["scale_down_step"], 1, 10'000);
+  if (c["scale_up_period"].present())
+    a.scale_up_policy.period_s = read_interval_s(c["scale_up_period"], "60s", 0.1);
+  if (c["scale_down_period"].present())
+    a.scale_down_policy.period_s = read_interval_s(c["scale_down_period"], "120s", 0.1);
+  if (c["metric_type"].present())
+    a.metric_type = read_choice(c["metric_type"], {"value", "average_value"}) == "average_value"
+                        ? MetricType::average_value
+                        : MetricType::value;
+  if (c["aggregation"].present()) {
+    require(c["aggregation"], a.metric == LoadMetric::queue_time_per_batch,
+            "no aggregation with metric " + std::string(load_metric_name(a.metric)) +
+                ": it is how queue_time_per_batch sums its per-server ratios");
+    a.aggregation = read_choice(c["aggregation"], {"ratio_of_sums", "sum_of_ratios"}) == "sum_of_ratios"
+                        ? MetricAggregation::sum_of_ratios
+                        : MetricAggregation::ratio_of_sums;
+  }
+  if (c["scrape_interval"].present()) {
+    a.scrape_interval_s = read_interval_s(c["scrape_interval"], "5s", 0.1);
+    // rate() needs two samples in its window; at half the window there are always two.
+    if (*a.scrape_interval_s > 0.5 * a.metric_window_s)
+      c["scrape_interval"].fail_value("a scrape interval at most half the metric window (" +
+                                      seconds_text(a.metric_window_s) +
+                                      " s): rate() needs two samples in its window, or the query returns "
+                                      "nothing");
+  }
   if (c["scale_up_window"].present()) a.scale_up_window_s = read_interval_s(c["scale_up_window"], "0s", 0);
   if (c["scale_down_window"].present())
     a.scale_down_window_s = read_interval_s(c["scale_down_window"], "120s", 0);
@@ -123,6 +161,14 @@ ProxySettings read_proxy(const Cursor& c) {
     if (limit["metric"].present()) r.metric = read_metric(limit["metric"]);
     require(limit, limit["threshold"].present(), "a rate_limit with a threshold, e.g. {threshold: 20ms}");
     r.threshold = read_threshold(limit["threshold"], r.metric);
+    if (limit["aggregation"].present()) {
+      require(limit["aggregation"], r.metric == LoadMetric::queue_time_per_batch,
+              "no aggregation with metric " + std::string(load_metric_name(r.metric)) +
+                  ": it is how queue_time_per_batch sums its per-server ratios");
+      r.aggregation = read_choice(limit["aggregation"], {"ratio_of_sums", "sum_of_ratios"}) == "sum_of_ratios"
+                          ? MetricAggregation::sum_of_ratios
+                          : MetricAggregation::ratio_of_sums;
+    }
     if (limit["poll_interval"].present())
       r.poll_interval_s = read_interval_s(limit["poll_interval"], "30s", 0.1);
     if (limit["refuse"].present())
@@ -136,10 +182,64 @@ ProxySettings read_proxy(const Cursor& c) {
 
 } // namespace
 
+namespace {
+
+// A group whose autoscaler, pods and proxy come from a SuperSONIC values file: the scenario may add only
+// what the file cannot say (the start-up time, failures); anything else it sets twice is an error.
+void read_supersonic_group(const Cursor& c, ServerGroup& g) {
+  namespace fs = std::filesystem;
+  const Cursor file = c["supersonic_values"];
+  const fs::path base =
+      c.source_name().front() == '<' ? fs::current_path() : fs::path(c.source_name()).parent_path();
+  g.supersonic_values_file = (base / read_string(file)).string();
+  if (!fs::is_regular_file(g.supersonic_values_file))
+    file.fail("no such file: " + g.supersonic_values_file +
+              " (a relative path is read from the scenario file's folder)");
+  const SupersonicValues values = read_supersonic_values(g.supersonic_values_file);
+  for (const char* key : {"pods", "proxy"})
+    if (c[key].present())
+      c[key].fail(std::string("the group's ") + key + " come from its supersonic_values (" +
+                  read_string(file) + "): write them there, or here without the values file, not both");
+  if (const Cursor autoscaler = c["autoscaler"]; autoscaler.present()) {
+    for (const auto& entry : autoscaler.node())
+      if (entry.first.Scalar() != "startup_delay")
+        autoscaler.key_cursor(entry.first)
+            .fail("set by the group's supersonic_values (" + read_string(file) +
+                  "); only startup_delay, which a values file does not hold, may be written here");
+    if (!values.autoscaler)
+      autoscaler.fail("no autoscaler: the group's supersonic_values has keda.enabled false");
+  }
+  if (values.devices_per_pod && c["devices"]["count"].present() &&
+      read_int(c["devices"]["count"], 0, 1'024) != *values.devices_per_pod)
+    c["devices"]["count"].fail("the group's supersonic_values requests " +
+                               std::to_string(*values.devices_per_pod) +
+                               " GPU(s) per server (triton.resources.limits): the two disagree");
+  if (values.devices_per_pod) g.devices_per_pod = *values.devices_per_pod;
+  g.proxy = values.proxy;
+  if (values.autoscaler) {
+    g.autoscaler = values.autoscaler;
+    if (const Cursor delay = c["autoscaler"]["startup_delay"]; delay.present())
+      g.autoscaler->startup_delay_s = read_interval_s(delay, "240s", 0);
+    g.pods = g.autoscaler->max_replicas;
+  } else {
+    g.pods = values.replicas;
+  }
+  g.supersonic_values_notes = values.notes;
+}
+
+} // namespace
+
 void read_group_operations(const Cursor& c, ServerGroup& g) {
-  const bool any = c["autoscaler"].present() || c["failures"].present() || c["proxy"].present();
+  const bool any = c["autoscaler"].present() || c["failures"].present() || c["proxy"].present() ||
+                   c["supersonic_values"].present();
   if (any && g.on_client_nodes)
-    c.fail("no autoscaler, failures or proxy on a group on_client_nodes: its servers are the jobs' own");
+    c.fail("no autoscaler, failures, proxy or supersonic_values on a group on_client_nodes: its servers are "
+           "the jobs' own");
+  if (c["supersonic_values"].present()) {
+    read_supersonic_group(c, g);
+    if (c["failures"].present()) g.failures = read_failures(c["failures"], g.pods);
+    return;
+  }
   if (c["autoscaler"].present()) {
     if (c["pods"].present())
       c["pods"].fail("no pods with an autoscaler: the group has autoscaler.max pods, of which "

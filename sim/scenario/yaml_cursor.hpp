@@ -24,6 +24,10 @@ struct SourceInfo {
 class Cursor {
 public:
   Cursor(const SourceInfo& source, const YAML::Node& root);
+  Cursor(const Cursor&) = default;
+  // No assignment: assigning a YAML::Node writes the other node into the tree this one refers to, so
+  // `c = c["key"]` would silently rewrite the document being read.
+  Cursor& operator=(const Cursor&) = delete;
 
   const YAML::Node& node() const { return node_; }
   const std::string& path() const { return path_; }

@@ -14,7 +14,7 @@ AutoscalerSettings settings_1_to_10() {
   s.threshold = 0.020; // 20 ms, Purdue's serverLoadThreshold
   s.poll_interval_s = 30;
   s.tolerance = 0.1;
-  s.step = 1;
+  s.scale_up_policy = s.scale_down_policy = {1, 30};
   s.scale_up_window_s = 0;
   s.scale_down_window_s = 120;
   return s;
@@ -57,7 +57,7 @@ TEST_CASE("autoscaler: scale-down waits for its stabilisation window") {
 TEST_CASE("autoscaler: a scale-up window takes the lowest recommendation in it") {
   AutoscalerSettings s = settings_1_to_10();
   s.scale_up_window_s = 60;
-  s.step = 4;
+  s.scale_up_policy.pods = 4;
   AutoscalerPolicy policy(s);
   // 30 ms with 2: raw ceil(2 x 1.5) = 3, alone in the window: 3.
   CHECK(policy.decide(0, 0.030, 2) == 3);
@@ -72,7 +72,7 @@ TEST_CASE("autoscaler: a metric of zero goes to the minimum, one step at a time 
   AutoscalerSettings s = settings_1_to_10();
   s.min_replicas = 2;
   s.scale_down_window_s = 0;
-  s.step = 2;
+  s.scale_down_policy.pods = 2;
   AutoscalerPolicy policy(s);
   // raw ceil(6 x 0) = 0 -> the minimum 2; two pods per poll: 4, then 2, then 2.
   CHECK(policy.decide(0, 0.0, 6) == 4);
@@ -85,7 +85,7 @@ TEST_CASE("autoscaler: a poll faster than the step period adds at most `step` po
   // raw = ceil(replicas x 5) each poll, but the pods added within the last 30 s are counted.
   AutoscalerSettings s = settings_1_to_10();
   s.poll_interval_s = 1;
-  s.step_period_s = 30;
+  s.scale_up_policy.period_s = 30;
   AutoscalerPolicy policy(s);
   CHECK(policy.decide(0, 0.100, 1) == 2); // nothing added in (-30, 0]: one step
   CHECK(policy.decide(1, 0.100, 2) == 2); // one pod added at 0, within (-29, 1]: no more
@@ -104,4 +104,49 @@ TEST_CASE("autoscaler: a poll faster than the step period adds at most `step` po
   AutoscalerPolicy slow(s);
   CHECK(slow.decide(0, 0.100, 1) == 2);
   CHECK(slow.decide(60, 0.100, 2) == 3);
+}
+
+TEST_CASE("autoscaler: AverageValue divides the metric by the threshold, whatever the replicas") {
+  // The chart after 0.3.1: the metric is the replicas needed (a total), the threshold 2 per pod.
+  AutoscalerSettings s = settings_1_to_10();
+  s.metric_type = MetricType::average_value;
+  s.threshold = 2.0;
+  s.scale_up_policy = {10, 30};
+  s.scale_down_window_s = 0;
+  s.scale_down_policy = {10, 30};
+  AutoscalerPolicy policy(s);
+  // 9 needed with 2 pods: ratio 9 / (2 x 2) = 2.25, outside the tolerance: ceil(9 / 2) = 5.
+  CHECK(policy.raw_recommendation(9.0, 2) == 5);
+  // 9.2 with 5 pods: ratio 9.2 / 10 = 0.92, within the tolerance: hold 5.
+  CHECK(policy.raw_recommendation(9.2, 5) == 5);
+  // 8.5 with 5 pods: ratio 0.85, outside: ceil(8.5 / 2) = 5 still (the count the total needs).
+  CHECK(policy.raw_recommendation(8.5, 5) == 5);
+  // 3 with 5 pods: ratio 0.3: ceil(1.5) = 2. Value would give ceil(5 x 3 / 2) = 8 for the same reading.
+  CHECK(policy.decide(0, 3.0, 5) == 2);
+  AutoscalerSettings as_value = s;
+  as_value.metric_type = MetricType::value;
+  CHECK(AutoscalerPolicy(as_value).raw_recommendation(3.0, 5) == 8);
+  // 0 replicas read as 1 for the ratio (no division by zero): 4 needed -> ceil(4 / 2) = 2.
+  CHECK(policy.raw_recommendation(4.0, 0) == 2);
+}
+
+TEST_CASE("autoscaler: each direction has its own scaling policy (the chart's scaleUp and scaleDown)") {
+  // SuperSONIC 0.3.1's values.yaml: scaleUp 1 pod per 60 s, scaleDown 1 pod per 120 s; 30 s polls
+  // (so.yaml's pollingInterval); no stabilisation here, to see the policies alone.
+  AutoscalerSettings s = settings_1_to_10();
+  s.scale_up_policy = {1, 60};
+  s.scale_down_policy = {1, 120};
+  s.scale_down_window_s = 0;
+  AutoscalerPolicy policy(s);
+  // 5x the threshold: up one pod at 0, none at 30 (the pod of t = 0 is within (-30, 30]), one at 60.
+  CHECK(policy.decide(0, 0.100, 1) == 2);
+  CHECK(policy.decide(30, 0.100, 2) == 2);
+  CHECK(policy.decide(60, 0.100, 2) == 3);
+  // The load stops: down one pod at 90 (no removal within (-30, 90]); the rise of t = 60 does not count
+  // against removals.
+  CHECK(policy.decide(90, 0.0, 3) == 2);
+  // The removal of t = 90 is within (0, 120], (30, 150], (60, 180]: no more until 210.
+  CHECK(policy.decide(120, 0.0, 2) == 2);
+  CHECK(policy.decide(180, 0.0, 2) == 2);
+  CHECK(policy.decide(210, 0.0, 2) == 1);
 }

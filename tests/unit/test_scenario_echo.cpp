@@ -88,6 +88,20 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
        "workload.client={timeout: \"10s\", retry_on: other, fallback: local}",
        "platform.wan.down=[{from: \"60min\", to: \"70min\"}]",
        "workload.preemption={mean_time: \"100h\", resubmit: false}"})));
+  // SuperSONIC's chart semantics: both directions' policies, AverageValue, Purdue's sum of ratios, scrapes;
+  // and a group read from a values file.
+  echoes.push_back(scenario_to_json(load_scenario_file(
+      config("supersonic_autoscaling.yaml"),
+      {"platform.server_groups.triton.autoscaler.scale_up_step=2",
+       "platform.server_groups.triton.autoscaler.scale_up_period=\"15s\"",
+       "platform.server_groups.triton.autoscaler.scale_down_step=1",
+       "platform.server_groups.triton.autoscaler.scale_down_period=\"45s\"",
+       "platform.server_groups.triton.autoscaler.metric_type=average_value",
+       "platform.server_groups.triton.autoscaler.aggregation=sum_of_ratios",
+       "platform.server_groups.triton.autoscaler.scrape_interval=\"5s\"",
+       "platform.server_groups.triton.proxy.rate_limit={threshold: \"20ms\", aggregation: sum_of_ratios}"})));
+  echoes.push_back(
+      scenario_to_json(load_variant_file(config("supersonic_autoscaling.yaml"), {"purdue_values"})));
   std::vector<std::vector<std::string>> paths;
   collect_paths(schema::root(), {}, paths);
   CHECK(paths.size() > 90); // the whole tree was walked

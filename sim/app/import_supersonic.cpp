@@ -1,0 +1,81 @@
+// `sonicsim import supersonic VALUES.yaml`: a SuperSONIC Helm values file read as chart 0.3.1 means it
+// (sim/scenario/supersonic_values.hpp), printed as what was read (line, key, value, meaning), what is not
+// simulated, and the server group's YAML; or name the file in a scenario (server_groups.NAME.
+// supersonic_values: PATH) to run it as it is.
+#include "sim/app/commands.hpp"
+#include "sim/app/scenario_source.hpp"
+#include "sim/execution/state_file.hpp"
+#include "sim/scenario/supersonic_values.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace sonicsim {
+namespace {
+
+struct SupersonicArguments {
+  std::string file;
+  std::optional<std::string> yaml;
+  std::string group = "triton";
+};
+
+void print_supersonic_report(FILE* out, const SupersonicValues& values) {
+  std::fprintf(out, "SuperSONIC values: %s, read with chart 0.3.1's meaning\n\n", values.file.c_str());
+  std::fprintf(out, "%5s  %-48s %-24s %s\n", "line", "key", "value", "in sonicsim");
+  for (const auto& reading : values.read)
+    std::fprintf(out, "%5s  %-48s %-24s %s\n", reading.line ? std::to_string(reading.line).c_str() : "-",
+                 reading.key.c_str(), reading.value.c_str(), reading.meaning.c_str());
+  std::fprintf(out, "\n  line -: not written in the file, the chart's value\n");
+  std::fprintf(out, "\nnot simulated, or worth knowing:\n");
+  for (const auto& note : values.notes)
+    std::fprintf(out, "  - %s\n", note.c_str());
+}
+
+std::string group_yaml(const SupersonicArguments& arguments, const SupersonicValues& values) {
+  std::string yaml = "# YAML: under platform.server_groups." + arguments.group +
+                     " (or write supersonic_values: " + arguments.file +
+                     " there, and only startup_delay under autoscaler)\n";
+  return yaml + supersonic_group_yaml(values);
+}
+
+int import_supersonic(const SupersonicArguments& arguments) {
+  const bool yaml_to_file = arguments.yaml && *arguments.yaml != "-";
+  if (yaml_to_file) check_output_file("--yaml", *arguments.yaml, {arguments.file});
+  const SupersonicValues values = read_supersonic_values(arguments.file);
+  const std::string yaml = group_yaml(arguments, values);
+  FILE* report = arguments.yaml == "-" ? stderr : stdout;
+  print_supersonic_report(report, values);
+  if (!arguments.yaml) {
+    std::printf("\n%s", yaml.c_str());
+  } else if (!yaml_to_file) {
+    std::fflush(stderr);
+    std::printf("%s", yaml.c_str());
+  } else {
+    write_output_file("--yaml", *arguments.yaml, yaml, {arguments.file});
+    std::fprintf(report, "\nwrote the server group's YAML to %s\n", arguments.yaml->c_str());
+  }
+  std::fflush(stdout);
+  return exit_ok;
+}
+
+} // namespace
+
+void register_import_supersonic(CLI::App& import_command, int& result) {
+  auto arguments = std::make_shared<SupersonicArguments>();
+  auto* command = import_command.add_subcommand(
+      "supersonic",
+      "A SuperSONIC Helm values file (chart 0.3.1): the autoscaler (KEDA and the HPA's behaviour), the "
+      "query and threshold, Envoy's balancing and rate limiter, as a server group's YAML; every key read "
+      "and every key not simulated named");
+  command->add_option("file", arguments->file, "values.yaml")->required()->check(CLI::ExistingFile);
+  command->add_option("--yaml", arguments->yaml,
+                      "Write the group's YAML to this file (the report stays on stdout), or '-' for the YAML "
+                      "alone on stdout with the report on stderr");
+  command->add_option("--group", arguments->group,
+                      "Server group name for the YAML's comment (default: triton)");
+  command->callback([arguments, &result]() { result = guarded(*arguments, import_supersonic); });
+}
+
+} // namespace sonicsim

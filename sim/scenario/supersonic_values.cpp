@@ -1,0 +1,236 @@
+// SuperSONIC's values file, chart 0.3.1 (sim/scenario/supersonic_values.hpp). The chart's meaning comes
+// from its files at release 0.3.1: helm/supersonic/values.yaml (the defaults), templates/keda/so.yaml (the
+// ScaledObject: pollingInterval 30 and cooldownPeriod 120 are fixed there, min, max and the HPA behaviour
+// come through `default`), templates/_helpers/_scaling-metric.tpl (the default query), and
+// templates/envoy/configmaps.yaml with cfg/envoy-filter.lua (the proxy and its rate limiters).
+#include "sim/scenario/supersonic_values.hpp"
+#include "sim/scenario/supersonic_values_reader.hpp"
+
+#include "sim/scenario/scenario_error.hpp"
+#include "sim/scenario/schema.hpp"
+#include "sim/scenario/supersonic_query.hpp"
+#include "sim/scenario/yaml_cursor.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace sonicsim::detail {
+
+void ValuesReader::check_keys(const Cursor& c, const std::vector<std::string>& known) const {
+  if (!c.present() || c.node().IsNull()) return;
+  if (!c.node().IsMap()) c.fail_value("a map of the chart's keys");
+  for (const auto& entry : c.node()) {
+    const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "?";
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    c.key_cursor(entry.first)
+        .fail("not a key of chart 0.3.1's " + c.path() +
+              ", which Helm would ignore, keeping the chart's "
+              "default" +
+              schema::suggestion(key, known));
+  }
+}
+
+double ValuesReader::number(const Cursor& c, const std::string& expected) const {
+  const std::string text = c.scalar(expected);
+  try {
+    std::size_t used = 0;
+    const double value = std::stod(text, &used);
+    if (used == text.size() && std::isfinite(value)) return value;
+  } catch (const std::exception&) {
+  }
+  c.fail_value(expected);
+}
+
+bool ValuesReader::flag(const Cursor& c) const {
+  std::string text = c.scalar("true or false");
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  if (text == "true") return true;
+  if (text == "false") return false;
+  c.fail_value("true or false");
+}
+
+double ValuesReader::helm_default(const std::vector<std::string>& path, double chart_value,
+                                  double template_value, const std::string& meaning, double minimum,
+                                  double maximum) {
+  const Cursor c = at(path);
+  const std::string key = path_text(path);
+  if (!c.present()) {
+    record(c, key, text_of(chart_value), meaning + " (the chart's default)");
+    return chart_value;
+  }
+  const double value = number(c, "a number between " + text_of(minimum) + " and " + text_of(maximum));
+  if (value == 0.0 && template_value != 0.0) {
+    record(c, key, "0 -> " + text_of(template_value),
+           meaning + "; the chart's template writes " + text_of(template_value) +
+               " for 0 (Helm's `default` takes 0 as unset)");
+    return template_value;
+  }
+  if (value < minimum || value > maximum || std::floor(value) != value)
+    c.fail_value("a whole number between " + text_of(minimum) + " and " + text_of(maximum));
+  record(c, key, text_of(value), meaning);
+  return value;
+}
+
+void ValuesReader::read_metric() {
+  const Cursor metric = root_["serverLoadMetric"];
+  std::string query = metric.present() && !metric.node().IsNull() ? metric.scalar("a PromQL query") : "";
+  if (query.empty()) {
+    record(metric, "serverLoadMetric", "\"\" (the chart's query)",
+           "queue time per batch, sum(rate(queue time)) / sum(rate(executions)) over 30 s: "
+           "metric queue_time_per_batch, aggregation ratio_of_sums, metric_window 30s");
+  } else {
+    // The forms the chart and the public deployments use, recognised whole; sonicsim does not evaluate
+    // arbitrary PromQL, and says so rather than guess.
+    const std::optional<QueueTimeQuery> form = recognise_queue_time_query(query);
+    if (!form)
+      metric.fail("a query sonicsim can read: the chart's queue time per batch, as a ratio of sums "
+                  "(templates/_helpers/_scaling-metric.tpl) or a sum of per-series ratios (Purdue's "
+                  "values-geddes-cms.yaml); any other query is not evaluated: write the scenario's "
+                  "autoscaler (metric, threshold) by hand instead of naming the values file");
+    aggregation_ = form->aggregation;
+    const auto first = prometheus_duration_s(form->queue_window);
+    const auto second = prometheus_duration_s(form->executions_window);
+    if (!first || !second || *first != *second)
+      metric.fail("the two rate() windows of the query to be equal, got [" + form->queue_window + "] and [" +
+                  form->executions_window + "]");
+    window_s_ = *first;
+    record(metric, "serverLoadMetric", "queue time per batch, " + form->queue_window + " window",
+           std::string("metric queue_time_per_batch, aggregation ") +
+               (aggregation_ == MetricAggregation::sum_of_ratios
+                    ? "sum_of_ratios (each series' ratio, summed: grows with the servers)"
+                    : "ratio_of_sums") +
+               ", metric_window " + text_of(window_s_) + "s");
+  }
+  const Cursor threshold = root_["serverLoadThreshold"];
+  double threshold_ms = chart_threshold_ms;
+  if (threshold.present()) {
+    threshold_ms = number(threshold, "a queue time per batch in ms above 0, e.g. 100");
+    if (threshold_ms <= 0 || threshold_ms > 3.6e6)
+      threshold.fail_value("a queue time per batch in ms above 0 and at most an hour, e.g. 100");
+  }
+  threshold_s_ = threshold_ms / 1e3;
+  record(threshold, "serverLoadThreshold", text_of(threshold_ms),
+         "threshold " + text_of(threshold_ms) + "ms (the query is in ms)" +
+             (threshold.present() ? "" : " (the chart's default)"));
+}
+
+void ValuesReader::read_keda() {
+  const Cursor keda = root_["keda"];
+  check_keys(keda,
+             {"enabled", "minReplicaCount", "maxReplicaCount", "zeroIdleReplicas", "scaleUp", "scaleDown"});
+  const bool enabled = keda["enabled"].present() && flag(keda["enabled"]);
+  record(keda["enabled"], "keda.enabled", enabled ? "true" : "false",
+         enabled ? "an autoscaler" : "no autoscaler: triton.replicas servers all day");
+  if (!enabled) return;
+  if (keda["zeroIdleReplicas"].present() && flag(keda["zeroIdleReplicas"]))
+    keda["zeroIdleReplicas"].fail("no idle replicas at 0 with chart 0.3.1: its query reads Triton's "
+                                  "metrics, which a group without servers has none of, so (the chart's own "
+                                  "warning) scaling from 0 to 1 never happens");
+  AutoscalerSettings a;
+  a.min_replicas = static_cast<int>(helm_default({"keda", "minReplicaCount"}, chart_min_replicas,
+                                                 template_min_replicas, "autoscaler.min", 0, 10'000));
+  a.max_replicas = static_cast<int>(helm_default({"keda", "maxReplicaCount"}, chart_max_replicas,
+                                                 template_max_replicas, "autoscaler.max", 1, 10'000));
+  if (a.max_replicas < a.min_replicas)
+    at({"keda", "maxReplicaCount"})
+        .fail("maxReplicaCount " + std::to_string(a.max_replicas) + " below minReplicaCount " +
+              std::to_string(a.min_replicas) + ": KEDA refuses such a ScaledObject");
+  for (const char* direction : {"scaleUp", "scaleDown"})
+    check_keys(keda[direction], {"stabilizationWindowSeconds", "periodSeconds", "stepsize"});
+  a.scale_up_window_s =
+      helm_default({"keda", "scaleUp", "stabilizationWindowSeconds"}, chart_scale_up_window_s,
+                   template_window_s, "autoscaler.scale_up_window", 0, 3600);
+  a.scale_up_policy.period_s = helm_default({"keda", "scaleUp", "periodSeconds"}, chart_scale_up_period_s,
+                                            template_period_s, "autoscaler.scale_up_period", 1, 1800);
+  a.scale_up_policy.pods = static_cast<int>(
+      helm_default({"keda", "scaleUp", "stepsize"}, chart_step, 1, "autoscaler.scale_up_step", 1, 10'000));
+  a.scale_down_window_s =
+      helm_default({"keda", "scaleDown", "stabilizationWindowSeconds"}, chart_scale_down_window_s,
+                   template_window_s, "autoscaler.scale_down_window", 0, 3600);
+  a.scale_down_policy.period_s =
+      helm_default({"keda", "scaleDown", "periodSeconds"}, chart_scale_down_period_s, template_period_s,
+                   "autoscaler.scale_down_period", 1, 1800);
+  a.scale_down_policy.pods = static_cast<int>(helm_default({"keda", "scaleDown", "stepsize"}, chart_step, 1,
+                                                           "autoscaler.scale_down_step", 1, 10'000));
+  a.metric = LoadMetric::queue_time_per_batch;
+  a.metric_type = MetricType::value;
+  a.aggregation = aggregation_;
+  a.threshold = threshold_s_;
+  a.metric_window_s = window_s_;
+  a.scrape_interval_s = scrape_interval_s_;
+  a.poll_interval_s = keda_polling_interval_s;
+  a.tolerance = hpa_tolerance;
+  out_.notes.push_back("KEDA's pollingInterval (30 s) and cooldownPeriod (120 s) are fixed in chart 0.3.1's "
+                       "templates/keda/so.yaml, not values; the trigger's metricType is Value; the HPA's "
+                       "tolerance is Kubernetes's default, 0.1; cooldownPeriod acts only on idle replicas, "
+                       "which the chart leaves off");
+  out_.autoscaler = a;
+}
+
+void ValuesReader::read() {
+  // A top-level key the chart does not have is a file's own habit (a key of an older chart, or of an
+  // umbrella chart): Helm ignores it and so does the import, saying so. Inside the sections it reads, an
+  // unknown key is an error: a misspelt setting would leave the chart's default in force unnoticed.
+  static const std::vector<std::string> top_level{"nameOverride",
+                                                  "serverLoadMetric",
+                                                  "serverLoadThreshold",
+                                                  "triton",
+                                                  "envoy",
+                                                  "keda",
+                                                  "prometheus",
+                                                  "grafana",
+                                                  "tempo",
+                                                  "opentelemetry-collector",
+                                                  "metricsCollector"};
+  if (root_.node().IsMap())
+    for (const auto& entry : root_.node()) {
+      const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "?";
+      if (std::find(top_level.begin(), top_level.end(), key) == top_level.end())
+        out_.notes.push_back(key + " (line " + std::to_string(entry.first.Mark().line + 1) +
+                             "): not a key of chart 0.3.1's values; Helm ignores it, and so does the import");
+    }
+  read_metric();
+  read_prometheus();
+  read_triton();
+  read_envoy();
+  read_keda();
+}
+
+} // namespace sonicsim::detail
+
+namespace sonicsim {
+
+SupersonicValues read_supersonic_values(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path, 0, 0, "", "cannot read the SuperSONIC values file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  YAML::Node tree;
+  try {
+    tree = YAML::Load(text.str());
+  } catch (const YAML::Exception& e) {
+    const bool known = !e.mark.is_null();
+    throw ScenarioError(path, known ? e.mark.line + 1 : 0, known ? e.mark.column + 1 : 0, "",
+                        "malformed YAML: " + e.msg);
+  }
+  if (!tree.IsMap() && !tree.IsNull())
+    throw ScenarioError(path, 1, 1, "",
+                        "expected a Helm values file: a YAML map (triton:, envoy:, keda:, ...)");
+  SupersonicValues values;
+  values.file = path;
+  const SourceInfo source{path, {}};
+  try {
+    detail::ValuesReader(source, tree, values).read();
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(path, 0, 0, "", std::string("unexpected YAML structure: ") + e.what());
+  }
+  return values;
+}
+
+} // namespace sonicsim

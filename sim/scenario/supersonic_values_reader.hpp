@@ -1,0 +1,86 @@
+// The reader of a SuperSONIC values file (sim/scenario/supersonic_values.hpp), shared by its two source
+// files: supersonic_values.cpp (the query, KEDA, the entry point) and supersonic_values_servers.cpp (Triton,
+// Envoy, Prometheus). Internal to the scenario floor.
+#pragma once
+
+#include "sim/scenario/supersonic_values.hpp"
+#include "sim/scenario/yaml_cursor.hpp"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace sonicsim::detail {
+
+// The chart's defaults for what the import reads (helm/supersonic/values.yaml, release 0.3.1).
+inline constexpr double chart_threshold_ms = 100;
+inline constexpr int chart_min_replicas = 1, chart_max_replicas = 2;
+inline constexpr double chart_scale_up_window_s = 60, chart_scale_up_period_s = 60;
+inline constexpr double chart_scale_down_window_s = 600, chart_scale_down_period_s = 120;
+inline constexpr int chart_step = 1;
+inline constexpr double chart_scrape_interval_s = 5; // prometheus.server.global.scrape_interval
+// What templates/keda/so.yaml writes when a value is 0 or missing (Helm's `default`).
+inline constexpr int template_min_replicas = 1, template_max_replicas = 14;
+inline constexpr double template_window_s = 120, template_period_s = 30;
+// Fixed in templates/keda/so.yaml, not values.
+inline constexpr double keda_polling_interval_s = 30, keda_cooldown_period_s = 120;
+// The chart's default query (templates/_helpers/_scaling-metric.tpl): a 30 s rate() window.
+inline constexpr double chart_query_window_s = 30;
+// The Kubernetes HPA's default tolerance (kube-controller-manager's --horizontal-pod-autoscaler-tolerance).
+inline constexpr double hpa_tolerance = 0.1;
+
+inline std::string text_of(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+class ValuesReader {
+public:
+  ValuesReader(const SourceInfo& source, const YAML::Node& root, SupersonicValues& out)
+      : root_(source, root), out_(out) {}
+
+  void read();
+
+private:
+  // The node at a key path; not present when any part is missing.
+  // (Built by recursion, not by assigning cursors: assigning a YAML::Node writes into the tree it refers to.)
+  Cursor at(const std::vector<std::string>& path) const { return at_from(root_, path, 0); }
+  static Cursor at_from(const Cursor& c, const std::vector<std::string>& path, std::size_t i) {
+    return i == path.size() ? c : at_from(c[path[i]], path, i + 1);
+  }
+  static std::string path_text(const std::vector<std::string>& path) {
+    std::string text;
+    for (const auto& key : path)
+      text += (text.empty() ? "" : ".") + key;
+    return text;
+  }
+  int line_of(const Cursor& c) const { return c.present() ? c.mark().line + 1 : 0; }
+  void record(const Cursor& c, const std::string& key, const std::string& value, const std::string& meaning) {
+    out_.read.push_back({key, line_of(c), value, meaning});
+  }
+  // A map's keys, each either one the import reads or one it names as not simulated; any other is an
+  // error with a suggestion (a misspelt key would leave the chart's default in force unnoticed).
+  void check_keys(const Cursor& c, const std::vector<std::string>& known) const;
+  double number(const Cursor& c, const std::string& expected) const;
+  bool flag(const Cursor& c) const;
+  // A number written in the file, or the chart's default; Helm's `default` turns a written 0 into the
+  // template's value, which the import applies and says.
+  double helm_default(const std::vector<std::string>& path, double chart_value, double template_value,
+                      const std::string& meaning, double minimum, double maximum);
+
+  void read_metric();
+  void read_triton();
+  void read_envoy();
+  void read_keda();
+  void read_prometheus();
+
+  Cursor root_;
+  SupersonicValues& out_;
+  double threshold_s_ = chart_threshold_ms / 1e3;
+  MetricAggregation aggregation_ = MetricAggregation::ratio_of_sums;
+  double window_s_ = chart_query_window_s;
+  double scrape_interval_s_ = chart_scrape_interval_s;
+};
+
+} // namespace sonicsim::detail

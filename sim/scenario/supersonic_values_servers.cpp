@@ -1,0 +1,186 @@
+// The Triton, Envoy and Prometheus sections of a SuperSONIC values file (chart 0.3.1): the servers' GPUs and
+// probes, the proxy's balancing and rate limiters, the scrape interval. See supersonic_values_reader.hpp.
+#include "sim/scenario/supersonic_query.hpp"
+#include "sim/scenario/supersonic_values_reader.hpp"
+
+#include <string>
+
+namespace sonicsim::detail {
+
+void ValuesReader::read_prometheus() {
+  const Cursor prometheus = root_["prometheus"];
+  const bool external =
+      prometheus["external"]["enabled"].present() && flag(prometheus["external"]["enabled"]);
+  const Cursor interval = prometheus["server"]["global"]["scrape_interval"];
+  if (!external && interval.present()) {
+    const auto seconds = prometheus_duration_s(interval.scalar("a duration, e.g. 5s"));
+    if (!seconds || *seconds <= 0) interval.fail_value("a Prometheus duration such as 5s");
+    // rate() needs two samples in the query's window; at half the window there are always two.
+    if (*seconds > 0.5 * window_s_)
+      interval.fail_value("a scrape interval at most half the query's rate() window (" + text_of(window_s_) +
+                          " s), or the query returns nothing between samples");
+    scrape_interval_s_ = *seconds;
+    record(interval, "prometheus.server.global.scrape_interval", text_of(*seconds) + "s",
+           "scrape_interval " + text_of(*seconds) + "s");
+  } else {
+    record(interval, "prometheus.server.global.scrape_interval", "5s",
+           external ? "scrape_interval 5s: an external Prometheus's interval is not in the file; the chart's "
+                      "own Prometheus scrapes every 5 s"
+                    : "scrape_interval 5s (the chart's default)");
+  }
+  out_.notes.push_back("nameOverride, grafana, tempo, opentelemetry-collector, metricsCollector and the rest "
+                       "of prometheus: monitoring, not simulated");
+}
+
+void ValuesReader::read_triton() {
+  const Cursor triton = root_["triton"];
+  check_keys(triton,
+             {"name", "replicas", "image", "command", "args", "resources", "annotations", "nodeSelector",
+              "tolerations", "affinity", "modelRepository", "service", "readinessProbe", "startupProbe"});
+  if (const Cursor replicas = triton["replicas"]; replicas.present()) {
+    const double n = number(replicas, "a whole number of servers, 1 to 10000");
+    if (n < 1 || n > 10'000 || std::floor(n) != n)
+      replicas.fail_value("a whole number of servers, 1 to 10000");
+    out_.replicas = static_cast<int>(n);
+  }
+  record(triton["replicas"], "triton.replicas", std::to_string(out_.replicas),
+         "pods " + std::to_string(out_.replicas) + " when keda is off");
+  if (const Cursor gpus = triton["resources"]["limits"]["nvidia.com/gpu"]; gpus.present()) {
+    const double n = number(gpus, "a whole number of GPUs per server");
+    if (n < 0 || n > 1'024 || std::floor(n) != n)
+      gpus.fail_value("a whole number of GPUs per server, 0 to 1024");
+    out_.devices_per_pod = static_cast<int>(n);
+    record(gpus, "triton.resources.limits.nvidia.com/gpu", text_of(n), "devices.count " + text_of(n));
+  } else {
+    out_.notes.push_back("triton.resources.limits has no nvidia.com/gpu: the file does not say how many "
+                         "GPUs a server holds (a node affinity may select GPU nodes); the scenario's "
+                         "devices.count stands");
+  }
+  // The GPU products a node affinity allows: informative only, the scenario's devices.type picks the curve.
+  const Cursor terms = triton["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+                             ["nodeSelectorTerms"];
+  if (terms.present() && terms.node().IsSequence())
+    for (std::size_t t = 0; t < terms.node().size(); ++t) {
+      const Cursor expressions = terms[t]["matchExpressions"];
+      if (!expressions.present() || !expressions.node().IsSequence()) continue;
+      for (std::size_t e = 0; e < expressions.node().size(); ++e) {
+        const Cursor expression = expressions[e];
+        if (!expression["key"].present() || expression["key"].scalar("a label") != "nvidia.com/gpu.product")
+          continue;
+        const Cursor values = expression["values"];
+        if (values.present() && values.node().IsSequence())
+          for (std::size_t v = 0; v < values.node().size(); ++v)
+            out_.gpu_products.push_back(values[v].scalar("a GPU product name"));
+      }
+    }
+  if (!out_.gpu_products.empty()) {
+    std::string products;
+    for (const auto& product : out_.gpu_products)
+      products += (products.empty() ? "" : ", ") + product;
+    out_.notes.push_back("triton.affinity allows GPU products " + products +
+                         ": the scenario's devices.type chooses which curve the servers run (a mixed pool "
+                         "is one type in sonicsim)");
+  }
+  // The probes decide when Envoy sees a new server, not how long the model takes to load.
+  const Cursor startup = triton["startupProbe"];
+  const Cursor readiness = triton["readinessProbe"];
+  double startup_budget_s = 0 + 10 * 12; // the chart's startupProbe: initialDelay 0, period 10, 12 failures
+  if (startup.present() && !(startup["reset"].present() && flag(startup["reset"]))) {
+    const double initial = startup["initialDelaySeconds"].present()
+                               ? number(startup["initialDelaySeconds"], "seconds, e.g. 0")
+                               : 0;
+    const double period =
+        startup["periodSeconds"].present() ? number(startup["periodSeconds"], "seconds, e.g. 10") : 10;
+    const double failures =
+        startup["failureThreshold"].present() ? number(startup["failureThreshold"], "a count, e.g. 12") : 12;
+    startup_budget_s = initial + period * failures;
+  }
+  double readiness_period_s = 10;
+  if (readiness.present() && readiness["periodSeconds"].present() &&
+      !(readiness["reset"].present() && flag(readiness["reset"])))
+    readiness_period_s = number(readiness["periodSeconds"], "seconds, e.g. 10");
+  out_.notes.push_back(
+      "triton.startupProbe gives a server " + text_of(startup_budget_s) +
+      " s from its container's start to load its models before Kubernetes restarts it, and the "
+      "readinessProbe adds up to " +
+      text_of(readiness_period_s) +
+      " s before Envoy routes to it; neither is the start-up time, which is node start, image pull and model "
+      "load: autoscaler.startup_delay (sonicsim's default 240 s, the 240-300 s SuperSONIC measured, "
+      "arXiv:2506.20657)");
+  out_.notes.push_back("triton.image, command, args, resources (cpu, memory), modelRepository, service, "
+                       "nodeSelector, tolerations, annotations: not simulated (where and what the server "
+                       "runs, not how fast it serves)");
+}
+
+void ValuesReader::read_envoy() {
+  const Cursor envoy = root_["envoy"];
+  check_keys(envoy, {"enabled", "replicas", "image", "args", "external_config", "resources", "annotations",
+                     "nodeSelector", "tolerations", "service", "ingress", "grpc_route_timeout",
+                     "rate_limiter", "loadBalancerPolicy", "auth", "tracing_sampling_rate"});
+  if (envoy["enabled"].present() && !flag(envoy["enabled"]))
+    envoy["enabled"].fail("sonicsim simulates a SuperSONIC group behind its Envoy proxy; without it the "
+                          "clients reach the Triton pods directly: describe the group without "
+                          "supersonic_values, with the model's load_balancer");
+  const Cursor policy = envoy["loadBalancerPolicy"];
+  const std::string name = policy.present() ? policy.scalar("an Envoy policy name") : "LEAST_REQUEST";
+  if (name == "LEAST_REQUEST") {
+    out_.proxy.balancing = ProxyBalancing::least_request;
+    record(policy, "envoy.loadBalancerPolicy", name,
+           "proxy.balancing least_request (Envoy's power of two choices)" +
+               std::string(policy.present() ? "" : " (the chart's default)"));
+  } else if (name == "ROUND_ROBIN") {
+    out_.proxy.balancing = ProxyBalancing::round_robin;
+    record(policy, "envoy.loadBalancerPolicy", name, "proxy.balancing round_robin");
+  } else if (name == "RANDOM" || name == "RING_HASH" || name == "MAGLEV") {
+    out_.proxy.balancing = ProxyBalancing::random;
+    record(policy, "envoy.loadBalancerPolicy", name,
+           name == "RANDOM" ? "proxy.balancing random"
+                            : "proxy.balancing random: the chart's route sets no hash policy, and a hashing "
+                              "balancer without one hashes a random value per request");
+  } else {
+    policy.fail_value("one of the chart's policies: ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM, MAGLEV");
+  }
+  const Cursor limiters = envoy["rate_limiter"];
+  check_keys(limiters, {"listener_level", "prometheus_based"});
+  const Cursor prometheus = limiters["prometheus_based"];
+  check_keys(prometheus, {"enabled", "luaConfig"});
+  if (prometheus["enabled"].present() && flag(prometheus["enabled"])) {
+    // cfg/envoy-filter.lua: a client's RepositoryIndex call (its connection, at a job's start) is refused
+    // while the same query as KEDA's is above the same threshold; the query reads Prometheus's latest
+    // samples, which change once per scrape.
+    RateLimit limit;
+    limit.metric = LoadMetric::queue_time_per_batch;
+    limit.aggregation = aggregation_;
+    limit.threshold = threshold_s_;
+    limit.poll_interval_s = scrape_interval_s_;
+    limit.refuse = RateLimit::Refuse::new_clients;
+    out_.proxy.rate_limit = limit;
+    record(prometheus["enabled"], "envoy.rate_limiter.prometheus_based.enabled", "true",
+           "proxy.rate_limit: new clients refused while the metric is above " + text_of(threshold_s_ * 1e3) +
+               "ms, read every scrape (" + text_of(scrape_interval_s_) + " s)");
+  }
+  const Cursor listener = limiters["listener_level"];
+  check_keys(listener, {"enabled", "max_tokens", "tokens_per_fill", "fill_interval"});
+  if (listener["enabled"].present() && flag(listener["enabled"]))
+    out_.notes.push_back(
+        "envoy.rate_limiter.listener_level (line " + std::to_string(line_of(listener["enabled"])) +
+        "): a token bucket on new connections is NOT simulated; each job connects once, so it delays the "
+        "start of jobs beyond the bucket's max_tokens by tokens_per_fill per fill_interval (the chart's 1 "
+        "per "
+        "12 s lets 300 jobs connect in an hour)");
+  if (const Cursor timeout = envoy["grpc_route_timeout"]; timeout.present()) {
+    const std::string text = timeout.scalar("a duration");
+    const auto seconds = prometheus_duration_s(text);
+    if (seconds && *seconds > 0)
+      out_.notes.push_back("envoy.grpc_route_timeout " + text + " (line " + std::to_string(line_of(timeout)) +
+                           "): Envoy ends a request after it; sonicsim's nearest setting is the client's "
+                           "workload.client.timeout, which the import does not set");
+  }
+  if (envoy["replicas"].present() && number(envoy["replicas"], "a count") > 1)
+    out_.notes.push_back("envoy.replicas above 1: each proxy balances its own clients' requests; sonicsim "
+                         "simulates one proxy that sees every request");
+  out_.notes.push_back("envoy.image, args, resources, service, ingress, auth, tracing_sampling_rate, "
+                       "external_config: not simulated (the proxy forwards without adding time)");
+}
+
+} // namespace sonicsim::detail
