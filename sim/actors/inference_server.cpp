@@ -190,6 +190,8 @@ void InferenceServer::dispatch() {
       batch->queue_wait_sum_s = queue_wait_sum_s;
       batch->duration_s = duration_s;
       batch->output_s = output_s;
+      batch->input_s = input_s;
+      batch->queue_end_s = now_s;
       if (input_s > 0.0) {
         const Booking input = pod_.host.run(now_s, input_s);
         recorder_.record_host_busy(pod_.group, input.start_s, input.end_s);
@@ -211,6 +213,12 @@ void InferenceServer::dispatch() {
                            static_cast<int>(decision.request_count), queue_wait_sum_s);
     pod_.load.queue_wait_s += queue_wait_sum_s;
     ++pod_.load.batches;
+    batch->batch_size = decision.batch_size;
+    batch->request_count = static_cast<int>(decision.request_count);
+    batch->queue_wait_sum_s = queue_wait_sum_s;
+    batch->input_s = batch->output_s = 0.0;
+    batch->exec_start_s = batch->queue_end_s = start_s;
+    batch->exec_end_s = end_s;
     Timer::set(end_s, [this, batch]() { finish_batch(batch); });
   }
 }
@@ -250,6 +258,8 @@ void InferenceServer::execute(Batch* batch) {
   const Booking booking = run_on(slots_[batch->slot], sg4::Engine::get_clock(), batch->duration_s);
   recorder_.record_batch(model_index_, booking.start_s, booking.end_s, batch->batch_size,
                          batch->request_count, batch->queue_wait_sum_s);
+  batch->exec_start_s = booking.start_s;
+  batch->exec_end_s = booking.end_s;
   pod_.load.queue_wait_s += batch->queue_wait_sum_s;
   ++pod_.load.batches;
   Timer::set(booking.end_s, [this, batch]() {
@@ -264,11 +274,31 @@ void InferenceServer::execute(Batch* batch) {
   });
 }
 
+void InferenceServer::record_batch_metrics(const Batch& batch) const {
+  ServerMetrics* metrics = recorder_.server_metrics();
+  if (!metrics) return;
+  ServerMetrics::Batch b;
+  b.pod = pod_.number;
+  b.model = model_index_;
+  b.requests = batch.request_count;
+  b.inferences = batch.batch_size;
+  b.queue_wait_sum_s = batch.queue_wait_sum_s;
+  b.queue_end_s = batch.queue_end_s;
+  b.input_s = batch.input_s;
+  b.exec_start_s = batch.exec_start_s;
+  b.exec_end_s = batch.exec_end_s;
+  b.output_s = batch.output_s;
+  b.done_s = sg4::Engine::get_clock();
+  b.through_proxy = pod_.proxied;
+  metrics->batch_done(b);
+}
+
 void InferenceServer::finish_batch(Batch* batch) {
   if (stopped_) return;
   ++slots_[batch->slot].idle_instances;
   batch->in_flight = false;
   recorder_.record_instance_held(model_index_, batch->taken_s, sg4::Engine::get_clock());
+  record_batch_metrics(*batch);
   for (auto* request : batch->requests)
     complete(*request);
   free_batches_.push_back(batch);

@@ -82,6 +82,8 @@ struct PodLoad {
 // What the models on one pod share: its devices and its host's cores.
 struct PodResources {
   int group = 0;        // index in platform.server_groups
+  int number = 0;       // the pod's global number (ServerLayout), for its metrics
+  bool proxied = false; // its group's requests come through a proxy (a pooled group), for its metrics
   int first_device = 0; // its first device's number over all groups (the recorder's per-device figures)
   std::vector<DeviceTimeline> devices;
   HostCores host;
@@ -145,7 +147,13 @@ private:
     double queue_wait_sum_s = 0.0;
     double duration_s = 0.0; // on the device (or the CPU instance's core)
     double output_s = 0.0;   // compute_output, on a host core after the execution
+    // For the servers' metrics, set on every path: the input handling's time, the execution's times, and
+    // the time the queue wait was measured to.
+    double input_s = 0.0;
+    double exec_start_s = 0.0, exec_end_s = 0.0, queue_end_s = 0.0;
   };
+  // Tells the servers' metrics (when the run writes them) that the batch has been answered.
+  void record_batch_metrics(const Batch& batch) const;
 
   std::optional<Rejection> enqueue(InferenceRequest& request);
   // Lets idle instances take batches while the batcher says so; arms the delay timer when it says wait.

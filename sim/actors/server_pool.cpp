@@ -13,10 +13,12 @@ using simgrid::kernel::timer::Timer;
 namespace sonicsim {
 
 ServerPool::ServerPool(const Scenario& scenario, int group, std::vector<Pod> pods,
-                       OperationsRecorder& recorder, const bool* stopped, const bool* jobs_done)
+                       OperationsRecorder& recorder, const bool* stopped, const bool* jobs_done,
+                       ServerMetrics* metrics)
     : group_(scenario.platform.server_groups[static_cast<std::size_t>(group)]), group_index_(group),
       first_pod_(pods.empty() ? 0 : pods.front().number), pods_(std::move(pods)), states_(pods_.size()),
-      outstanding_(pods_.size(), 0), recorder_(recorder), stopped_(stopped), jobs_done_(jobs_done),
+      outstanding_(pods_.size(), 0), recorder_(recorder), metrics_(metrics), stopped_(stopped),
+      jobs_done_(jobs_done),
       proxy_rng_(make_stream(scenario.seed, stream_proxy, static_cast<std::uint64_t>(group))),
       failure_rng_(make_stream(scenario.seed, stream_pod_failures, static_cast<std::uint64_t>(group))) {
   if (group_.autoscaler) autoscaler_.emplace(*group_.autoscaler);
@@ -228,6 +230,15 @@ void ServerPool::scale_to(int wanted) {
 void ServerPool::set_state(std::size_t pod, State state) {
   PodState& s = states_[pod];
   const bool was_serving = s.state == State::serving;
+  // Prometheus scrapes a pod that runs: serving or draining.
+  const auto runs = [](State x) { return x == State::serving || x == State::draining; };
+  if (metrics_ && runs(s.state) != runs(state)) {
+    const double now_s = sg4::Engine::get_clock();
+    if (runs(state))
+      metrics_->pod_up(pods_[pod].number, now_s);
+    else
+      metrics_->pod_down(pods_[pod].number, now_s);
+  }
   s.state = state;
   ++s.serial;
   if (was_serving != (state == State::serving)) {

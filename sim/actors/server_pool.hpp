@@ -12,6 +12,7 @@
 
 #include "sim/actors/inference_server.hpp"
 #include "sim/metrics/operations_recorder.hpp"
+#include "sim/metrics/server_metrics.hpp"
 #include "sim/policy/autoscaler.hpp"
 #include "sim/policy/proxy_balancer.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -32,8 +33,10 @@ public:
   };
   // `stopped` and `jobs_done` are the run's flags (JobContext): the pool's timers do nothing once either is
   // set, so that its periodic polls never keep a finished run going.
+  // `metrics`: the servers' metrics when the run writes them (told when a pod starts or stops running);
+  // none otherwise.
   ServerPool(const Scenario& scenario, int group, std::vector<Pod> pods, OperationsRecorder& recorder,
-             const bool* stopped, const bool* jobs_done);
+             const bool* stopped, const bool* jobs_done, ServerMetrics* metrics = nullptr);
   ServerPool(const ServerPool&) = delete;
   ServerPool& operator=(const ServerPool&) = delete;
 
@@ -100,6 +103,7 @@ private:
   std::vector<int> serving_;     // local indices of serving pods, in order
   std::vector<int> outstanding_; // per local pod, for the balancer
   OperationsRecorder& recorder_;
+  ServerMetrics* metrics_;
   const bool* stopped_;
   const bool* jobs_done_;
   std::optional<AutoscalerPolicy> autoscaler_;

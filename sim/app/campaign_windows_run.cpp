@@ -20,15 +20,14 @@
 namespace fs = std::filesystem;
 
 namespace sonicsim {
+namespace {
 
-int run_campaign_windows(const Scenario& scenario, const ScenarioSource& source, const fs::path& output_dir,
-                         int window_count, const ExecutionOptions& execution) {
-  if (!scenario.workload.campaign || !scenario.workload.campaign->window_s)
-    throw InputError("--campaign-windows: the scenario must be a campaign with a window "
-                     "(workload.campaign.window), whose measured span is cut into the windows");
-  const auto windows = analysis::split_campaign(scenario, window_count);
-  const auto started = std::chrono::steady_clock::now();
-  const bool on_cluster = execution.on_cluster();
+// One simulation per window: what makes it the campaign's window, as overrides a process elsewhere applies;
+// run here, its own files (and metrics.om, stamped from the window's start in the campaign).
+std::vector<SimulationRequest> window_requests(const std::vector<analysis::CampaignWindow>& windows,
+                                               const ScenarioSource& source, const fs::path& output_dir,
+                                               bool on_cluster, std::optional<double> metrics_start_epoch_s,
+                                               double metrics_interval_s) {
   std::vector<SimulationRequest> requests;
   for (std::size_t k = 0; k < windows.size(); ++k) {
     const Campaign& c = *windows[k].scenario.workload.campaign;
@@ -43,9 +42,29 @@ int run_campaign_windows(const Scenario& scenario, const ScenarioSource& source,
     if (!on_cluster) {
       request.here.output_dir = output_dir / ("window_" + std::to_string(k));
       ensure_writable_directory(*request.here.output_dir);
+      if (metrics_start_epoch_s) {
+        request.here.openmetrics_start_epoch_s = *metrics_start_epoch_s + c.start_s;
+        request.here.openmetrics_interval_s = metrics_interval_s;
+      }
     }
     requests.push_back(std::move(request));
   }
+  return requests;
+}
+
+} // namespace
+
+int run_campaign_windows(const Scenario& scenario, const ScenarioSource& source, const fs::path& output_dir,
+                         int window_count, const ExecutionOptions& execution,
+                         std::optional<double> metrics_start_epoch_s, double metrics_interval_s) {
+  if (!scenario.workload.campaign || !scenario.workload.campaign->window_s)
+    throw InputError("--campaign-windows: the scenario must be a campaign with a window "
+                     "(workload.campaign.window), whose measured span is cut into the windows");
+  const auto windows = analysis::split_campaign(scenario, window_count);
+  const auto started = std::chrono::steady_clock::now();
+  const bool on_cluster = execution.on_cluster();
+  std::vector<SimulationRequest> requests =
+      window_requests(windows, source, output_dir, on_cluster, metrics_start_epoch_s, metrics_interval_s);
   const ExecutionContext context{execution, output_dir, "run: campaign windows",
                                  (output_dir / "campaign_windows.json").string()};
   const auto outcomes = run_or_submit(context, requests);

@@ -9,12 +9,17 @@
 #include "sim/scenario/scenario.hpp"
 
 #include <filesystem>
+#include <optional>
 
 namespace sonicsim {
 
-// `source` is where `scenario` came from: a cluster's tasks rebuild each window from it.
+// `source` is where `scenario` came from: a cluster's tasks rebuild each window from it. With
+// `metrics_start_epoch_s` (run here only), each window also writes metrics.om, stamped from that time plus
+// the window's start in the campaign, sampled every `metrics_interval_s`.
 int run_campaign_windows(const Scenario& scenario, const ScenarioSource& source,
                          const std::filesystem::path& output_dir, int window_count,
-                         const ExecutionOptions& execution);
+                         const ExecutionOptions& execution,
+                         std::optional<double> metrics_start_epoch_s = std::nullopt,
+                         double metrics_interval_s = 5.0);
 
 } // namespace sonicsim

@@ -42,6 +42,7 @@ struct RunArguments {
   ExecutionFlags execution{hardware_threads()};
   bool openmetrics = false;
   std::string metrics_start = "2024-01-01T00:00:00Z";
+  double metrics_interval_s = 5.0;
   bool html = false; // --html: report.html beside the results
 };
 
@@ -58,8 +59,9 @@ int no_event_completed(const RunSummary& summary, const std::string& where) {
 // the plain run with the scenario's seed), then replications.json and replications.csv with every figure's
 // mean and 95 % interval. The aggregate files are written last, so a directory without them is not a finished
 // result.
+// `options`: what every replication writes besides its files (metrics.om, with its own start and interval).
 int run_replications(const RunArguments& arguments, const Scenario& scenario,
-                     const std::filesystem::path& output_dir) {
+                     const std::filesystem::path& output_dir, const RunOptions& options) {
   const int count = arguments.replications;
   const int parallel = arguments.execution.parallel;
   std::vector<SimulationRequest> replicas;
@@ -68,6 +70,8 @@ int run_replications(const RunArguments& arguments, const Scenario& scenario,
     SimulationRequest replica;
     replica.scenario = scenario;
     replica.scenario.seed = replication_seed(scenario.seed, r);
+    replica.here.openmetrics_start_epoch_s = options.openmetrics_start_epoch_s;
+    replica.here.openmetrics_interval_s = options.openmetrics_interval_s;
     replica.here.output_dir = output_dir / ("replication_" + std::to_string(r));
     ensure_writable_directory(*replica.here.output_dir);
     seeds.push_back(replica.scenario.seed);
@@ -138,14 +142,10 @@ void check_campaign_windows(const Scenario& scenario, int windows) {
 }
 
 int run(const RunArguments& arguments) {
-  // Replications and campaign windows run in processes of their own that write no metrics.om: refused,
-  // rather than a flag that silently writes nothing.
-  if (arguments.openmetrics && (arguments.replications > 1 || arguments.campaign_windows > 1))
-    throw InputError(
-        std::string("--openmetrics: the metrics of one run; with ") +
-        (arguments.replications > 1 ? "--replications" : "--campaign-windows") +
-        " no file would be written: run one replication (--seed N) or the whole campaign with it");
   const ExecutionOptions execution = execution_options(arguments.execution, arguments.quiet);
+  // A cluster's tasks return summaries alone: a flag that would silently write nothing is refused.
+  if (arguments.openmetrics && execution.on_cluster())
+    throw InputError("--openmetrics: the windows' metrics.om are written by runs here; not with --slurm");
   const Scenario scenario = arguments.source.load();
   const std::filesystem::path output_dir = arguments.output_dir.empty()
                                                ? std::filesystem::path("out") / scenario.name
@@ -159,6 +159,7 @@ int run(const RunArguments& arguments) {
     } catch (const std::invalid_argument& error) {
       throw InputError("--metrics-start: " + std::string(error.what()));
     }
+    options.openmetrics_interval_s = arguments.metrics_interval_s;
   }
   if (execution.on_cluster() && arguments.campaign_windows <= 1)
     throw InputError(
@@ -169,15 +170,17 @@ int run(const RunArguments& arguments) {
     check_campaign_windows(scenario, arguments.campaign_windows);
     if (!arguments.json)
       return run_campaign_windows(scenario, arguments.source, output_dir, arguments.campaign_windows,
-                                  execution);
+                                  execution, options.openmetrics_start_epoch_s,
+                                  options.openmetrics_interval_s);
     // --json: the merged windows' file on stdout (the text, and the progress with it, left out).
     const int code = run_campaign_windows(scenario, arguments.source, output_dir, arguments.campaign_windows,
-                                          execution_options(arguments.execution, true));
+                                          execution_options(arguments.execution, true),
+                                          options.openmetrics_start_epoch_s, options.openmetrics_interval_s);
     const auto merged = output_dir / "campaign_windows.json";
     if (code == exit_ok && std::filesystem::exists(merged)) std::cout << read_result_text(merged);
     return code;
   }
-  if (arguments.replications > 1) return run_replications(arguments, scenario, output_dir);
+  if (arguments.replications > 1) return run_replications(arguments, scenario, output_dir, options);
   if (const auto direct = direct_inference_baseline(scenario)) {
     // Its own process: SimGrid allows one engine per process.
     const SimulationOutcome baseline =
@@ -235,10 +238,16 @@ void register_run_command(CLI::App& app, int& result) {
       "out of its routes); summary.json always has them");
   command->add_flag(
       "--openmetrics", arguments->openmetrics,
-      "Also write metrics.om: Triton's metrics (nv_inference_count, nv_gpu_utilization, ...) per "
-      "model and device, and the jobs, events and links, in the OpenMetrics format for Prometheus");
+      "Also write metrics.om (each replication's and each campaign window's too): the servers' metrics as "
+      "SuperSONIC's Prometheus holds them (Triton's per pod and model, the GPUs', Envoy's; SuperSONIC's "
+      "labels), and the jobs, events and links, in the OpenMetrics format");
   command->add_option("--metrics-start", arguments->metrics_start,
                       "UTC time of the simulation's start in metrics.om (default 2024-01-01T00:00:00Z)");
+  command
+      ->add_option("--metrics-interval", arguments->metrics_interval_s,
+                   "Seconds between metrics.om's samples (default 5, as SuperSONIC's Prometheus scrapes; "
+                   "a [30s] rate() needs at most 15)")
+      ->check(CLI::Range(0.1, 3600.0));
   add_html_option(*command, arguments->html);
   add_execution_options(*command, arguments->execution, ExecutionShape::simulations,
                         "the campaign windows (--campaign-windows N; a single run is one process)");

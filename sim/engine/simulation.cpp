@@ -164,6 +164,8 @@ std::vector<std::unique_ptr<PodResources>> build_servers(const Scenario& scenari
     const ServerGroup& group = scenario.platform.server_groups[static_cast<std::size_t>(g)];
     pods.push_back(std::make_unique<PodResources>(g, devices, group.devices_per_pod, group.host_cores,
                                                   group.model_switch_s, group.model_switch_slowdown));
+    pods.back()->number = pod;
+    pods.back()->proxied = group.pooled();
     devices += group.devices_per_pod;
   }
   for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
@@ -215,8 +217,8 @@ std::vector<std::unique_ptr<ServerPool>> build_pools(const Scenario& scenario, S
       members.push_back(std::move(member));
     }
     pools.push_back(std::make_unique<ServerPool>(scenario, static_cast<int>(g), std::move(members),
-                                                 *recorder.operations(), &context.stopped,
-                                                 &context.jobs_done));
+                                                 *recorder.operations(), &context.stopped, &context.jobs_done,
+                                                 recorder.server_metrics()));
     for (std::size_t m = 0; m < layout.served_models.size(); ++m)
       if (layout.model_groups[m].front() == static_cast<int>(g)) directory.pools[m] = pools.back().get();
     pools.back()->start();
@@ -255,7 +257,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   directory.layout = make_server_layout(scenario);
   const ServerLayout& layout = directory.layout;
   RunRecorder recorder(scenario, layout, site.links, files ? &files->events_csv() : nullptr);
-  if (files && options.openmetrics_start_epoch_s) recorder.enable_openmetrics();
+  if (files && options.openmetrics_start_epoch_s) recorder.enable_openmetrics(options.openmetrics_interval_s);
 
   const auto pods = build_servers(scenario, directory, recorder);
 

@@ -26,6 +26,7 @@ struct RunOptions {
   // Also write metrics.om: Triton's metrics in the OpenMetrics format, stamped from this time (seconds since
   // the Unix epoch). None: not recorded (nothing is paid for them).
   std::optional<double> openmetrics_start_epoch_s;
+  double openmetrics_interval_s = 5.0; // metrics.om's samples: SuperSONIC's Prometheus scrapes every 5 s
   // Called about once per wall-clock second while the engine runs (never changes the simulation).
   std::function<void(const RunProgress&)> on_progress;
 };

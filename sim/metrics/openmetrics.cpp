@@ -62,6 +62,7 @@ void write_openmetrics(std::ostream& out, const std::vector<MetricFamily>& famil
         labels += (labels.empty() ? "" : ",") + name + "=\"" + escaped(value) + "\"";
       const std::string prefix = family.name + (labels.empty() ? "" : "{" + labels + "}") + ' ';
       for (std::size_t r = 0; r < series.values.size(); ++r) {
+        if (!series.present.empty() && !series.present[r]) continue;
         char stamp[48];
         std::snprintf(stamp, sizeof stamp, "%.3f", start_epoch_s + static_cast<double>(r + 1) * interval_s);
         out << prefix << number(series.values[r]) << ' ' << stamp << '\n';

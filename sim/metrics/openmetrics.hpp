@@ -13,6 +13,7 @@ namespace sonicsim {
 struct MetricSeries {
   std::vector<std::pair<std::string, std::string>> labels; // name, value (escaped on writing)
   std::vector<double> values;
+  std::vector<char> present = {}; // per row: the series has a sample (its pod ran); empty: every row
 };
 
 // A metric family. Triton's counters are cumulative (their value is the total since the start); they are

@@ -114,15 +114,6 @@ void RunRecorder::record_batch(int model, double start_s, double end_s, int batc
   inferences_.add_at(end_s, batch_size);
   batches_binned_.add_at(end_s, 1.0);
   queue_wait_us_.add_at(start_s, queue_wait_sum_s * 1e6);
-  if (openmetrics_) {
-    auto& bins = openmetrics_->models[static_cast<std::size_t>(model)];
-    bins.requests.add_at(end_s, request_count);
-    bins.inferences.add_at(end_s, batch_size);
-    bins.executions.add_at(end_s, 1.0);
-    bins.queue_us.add_at(start_s, queue_wait_sum_s * 1e6);
-    // Triton adds a batch's execution time to each request it holds.
-    bins.compute_infer_us.add_at(end_s, request_count * (end_s - start_s) * 1e6);
-  }
 }
 
 void RunRecorder::add_instances(int model, int instances) {
@@ -140,9 +131,7 @@ void RunRecorder::record_device_busy(int group, int device, double start_s, doub
   gpu_busy_s_.add_spread(start_s, end_s, end_s - start_s);
   precision_bins_.gpu_busy_s.add_spread(start_s, end_s, end_s - start_s);
   group_device_busy_s_[static_cast<std::size_t>(group)].add_spread(start_s, end_s, end_s - start_s);
-  if (openmetrics_) {
-    openmetrics_->device_busy_s[static_cast<std::size_t>(device)].add_spread(start_s, end_s, end_s - start_s);
-  }
+  if (server_metrics_) server_metrics_->device_busy(device, start_s, end_s);
 }
 
 void RunRecorder::record_host_busy(int group, double start_s, double end_s) {

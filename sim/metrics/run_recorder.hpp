@@ -8,6 +8,7 @@
 #include "sim/metrics/log_histogram.hpp"
 #include "sim/metrics/operations_recorder.hpp"
 #include "sim/metrics/run_summary.hpp"
+#include "sim/metrics/server_metrics.hpp"
 #include "sim/metrics/time_bins.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/server_layout.hpp"
@@ -101,11 +102,15 @@ public:
   RunSummary summarize(double simulated_end_s) const;
   void write_timeseries_csv(std::ostream& out) const;
 
-  // Triton's own metrics per model and per device (run_recorder_openmetrics.cpp): recorded only once enabled,
-  // so that a run without them pays nothing. Written in the OpenMetrics text format, the rows of
-  // timeseries.csv stamped from start_epoch_s.
-  void enable_openmetrics();
+  // The servers' metrics as SuperSONIC's Prometheus holds them (sim/metrics/server_metrics.hpp, per pod,
+  // model and device, sampled every `interval_s`), plus the jobs, events and links under sonicsim names
+  // (run_recorder_openmetrics.cpp): recorded only once enabled, so that a run without them pays nothing.
+  // Written in the OpenMetrics text format, stamped from start_epoch_s.
+  void enable_openmetrics(double interval_s);
   void write_openmetrics(std::ostream& out, double start_epoch_s) const;
+  // None unless enabled: the servers and pools feed it (batches as they are answered, pods as they start
+  // and stop).
+  ServerMetrics* server_metrics() { return server_metrics_ ? &*server_metrics_ : nullptr; }
 
   // timeseries.csv holds at most this many rows; a longer run gets rows a whole multiple of
   // output.timeseries_interval apart (and says so in its warnings).
@@ -180,16 +185,7 @@ private:
   std::optional<std::pair<double, double>> fixed_window_s_;
   std::vector<double> event_time_counts_;
   std::uint64_t events_beyond_histogram_ = 0;
-  // Per model and per device, at the time series' interval: what Triton's /metrics endpoint reports.
-  struct ModelMetricBins {
-    TimeBins requests, inferences, executions, queue_us, compute_infer_us;
-  };
-  struct OpenMetricsBins {
-    std::vector<ModelMetricBins> models;
-    std::vector<TimeBins> device_busy_s;
-    std::vector<int> device_group;
-  };
-  std::optional<OpenMetricsBins> openmetrics_;
+  std::optional<ServerMetrics> server_metrics_;
   std::unique_ptr<OperationsRecorder> operations_;
 };
 

@@ -1,5 +1,5 @@
-// The run's time series as Triton's /metrics endpoint would have shown them (metric names and labels as
-// Triton's documentation gives them), plus the jobs, events and links under sonicsim names.
+// The run's metrics for Prometheus: the servers' as SuperSONIC's Prometheus holds them (ServerMetrics), plus
+// the jobs, events and links under sonicsim names, every family sampled at the metrics interval.
 #include "sim/metrics/openmetrics.hpp"
 #include "sim/metrics/run_recorder.hpp"
 
@@ -7,29 +7,43 @@
 
 namespace sonicsim {
 
-void RunRecorder::enable_openmetrics() {
-  const double width_s = scenario_.output.timeseries_interval_s;
-  OpenMetricsBins bins;
-  for (std::size_t m = 0; m < layout_.served_models.size(); ++m)
-    bins.models.push_back(ModelMetricBins{TimeBins(width_s), TimeBins(width_s), TimeBins(width_s),
-                                          TimeBins(width_s), TimeBins(width_s)});
-  bins.device_busy_s.assign(static_cast<std::size_t>(gpu_count_), TimeBins(width_s));
-  // Devices are numbered over all groups, pod by pod (record_device_busy).
+void RunRecorder::enable_openmetrics(double interval_s) {
   const auto& groups = scenario_.platform.server_groups;
-  for (std::size_t g = 0; g < groups.size(); ++g)
-    bins.device_group.insert(bins.device_group.end(), static_cast<std::size_t>(groups[g].devices()),
-                             static_cast<int>(g));
-  openmetrics_ = std::move(bins);
+  std::vector<ServerMetrics::Pod> pods(static_cast<std::size_t>(layout_.pods()));
+  int first_device = 0;
+  for (std::size_t p = 0; p < pods.size(); ++p) {
+    const auto g = static_cast<std::size_t>(layout_.pod_group[p]);
+    const ServerGroup& group = groups[g];
+    ServerMetrics::Pod& pod = pods[p];
+    pod.release = group.name;
+    pod.index_in_group = static_cast<int>(p) - layout_.first_pod[g];
+    pod.first_device = first_device;
+    first_device += group.devices_per_pod;
+    // A local server on each client node (on_client_nodes) is not part of a deployment Prometheus scrapes:
+    // it holds no series.
+    if (group.on_client_nodes) {
+      pod.runs_from_start = false;
+      continue;
+    }
+    pod.devices = group.devices_per_pod;
+    pod.device_type = group.device_type;
+    // A pooled group's pods run when its pool starts them (ServerPool tells).
+    pod.runs_from_start = !group.pooled();
+  }
+  for (std::size_t m = 0; m < layout_.served_models.size(); ++m)
+    for (const int pod : layout_.model_pods[m])
+      if (!groups[static_cast<std::size_t>(layout_.pod_group[static_cast<std::size_t>(pod)])].on_client_nodes)
+        pods[static_cast<std::size_t>(pod)].models.push_back(static_cast<int>(m));
+  server_metrics_.emplace(interval_s, layout_.served_models, std::move(pods));
 }
 
 void RunRecorder::write_openmetrics(std::ostream& out, double start_epoch_s) const {
-  if (!openmetrics_) return;
-  const double interval_s = row_interval_s();
+  if (!server_metrics_) return;
+  const double interval_s = server_metrics_->interval_s();
   const double end_s = horizon_s();
   std::size_t rows = 0;
   for (double t = 0.0; t < end_s; t += interval_s)
     ++rows;
-  // Triton's counters are totals since the server started: each row adds its interval.
   const auto cumulative = [&](const TimeBins& bins) {
     std::vector<double> values;
     double total = 0.0;
@@ -48,40 +62,7 @@ void RunRecorder::write_openmetrics(std::ostream& out, double start_epoch_s) con
     }
     return values;
   };
-  std::vector<MetricFamily> families{
-      {"nv_inference_request_success",
-       "unknown",
-       "Number of successful inference requests, all batch sizes",
-       {}},
-      {"nv_inference_count", "unknown", "Number of inferences performed (a batch of n counts n)", {}},
-      {"nv_inference_exec_count", "unknown", "Number of model executions performed (batches)", {}},
-      {"nv_inference_queue_duration_us",
-       "unknown",
-       "Cumulative inference queuing duration in microseconds",
-       {}},
-      {"nv_inference_compute_infer_duration_us",
-       "unknown",
-       "Cumulative compute inference duration in microseconds (each request of a batch counts its execution)",
-       {}}};
-  for (std::size_t m = 0; m < openmetrics_->models.size(); ++m) {
-    const auto& bins = openmetrics_->models[m];
-    const std::vector<std::pair<std::string, std::string>> labels{{"model", layout_.served_models[m]},
-                                                                  {"version", "1"}};
-    families[0].series.push_back({labels, cumulative(bins.requests)});
-    families[1].series.push_back({labels, cumulative(bins.inferences)});
-    families[2].series.push_back({labels, cumulative(bins.executions)});
-    families[3].series.push_back({labels, cumulative(bins.queue_us)});
-    families[4].series.push_back({labels, cumulative(bins.compute_infer_us)});
-  }
-  MetricFamily gpu{"nv_gpu_utilization", "gauge", "GPU utilization rate [0.0 - 1.0)", {}};
-  const auto& groups = scenario_.platform.server_groups;
-  for (std::size_t d = 0; d < openmetrics_->device_busy_s.size(); ++d) {
-    const std::string group =
-        groups.empty() ? "" : groups[static_cast<std::size_t>(openmetrics_->device_group[d])].name;
-    gpu.series.push_back({{{"gpu_uuid", "GPU-sonicsim-" + std::to_string(d)}, {"server_group", group}},
-                          per_second(openmetrics_->device_busy_s[d], 1.0)});
-  }
-  families.push_back(gpu);
+  std::vector<MetricFamily> families = server_metrics_->families(end_s);
   families.push_back({"sonicsim_jobs_running",
                       "gauge",
                       "Grid jobs running (time average over the interval)",
