@@ -275,6 +275,10 @@ void InferenceServer::execute(Batch* batch) {
 }
 
 void InferenceServer::record_batch_metrics(const Batch& batch) const {
+  const double now_s = sg4::Engine::get_clock();
+  const double n = batch.request_count;
+  pod_.load.request_time_s += batch.queue_wait_sum_s + n * (now_s - batch.queue_end_s);
+  pod_.load.service_time_s += n * (batch.input_s + (batch.exec_end_s - batch.exec_start_s) + batch.output_s);
   ServerMetrics* metrics = recorder_.server_metrics();
   if (!metrics) return;
   ServerMetrics::Batch b;

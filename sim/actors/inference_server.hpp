@@ -77,6 +77,9 @@ struct PodLoad {
   std::uint64_t batches = 0;  // nv_inference_exec_count
   double device_busy_s = 0.0; // booked on its devices
   int queued = 0;             // requests waiting now
+  // Per request answered, summed: from arrival to reply, and Triton's compute (input, infer, output).
+  double request_time_s = 0.0;
+  double service_time_s = 0.0;
 };
 
 // What the models on one pod share: its devices and its host's cores.
@@ -152,7 +155,7 @@ private:
     double input_s = 0.0;
     double exec_start_s = 0.0, exec_end_s = 0.0, queue_end_s = 0.0;
   };
-  // Tells the servers' metrics (when the run writes them) that the batch has been answered.
+  // The pod's load counters, and the servers' metrics (when the run writes them): the batch is answered.
   void record_batch_metrics(const Batch& batch) const;
 
   std::optional<Rejection> enqueue(InferenceRequest& request);

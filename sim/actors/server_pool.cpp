@@ -95,7 +95,7 @@ ServerPool::Snapshot ServerPool::snapshot(double time_s) const {
 double ServerPool::metric_between(const MetricQuery& query, const Snapshot& since,
                                   const Snapshot& until) const {
   const double interval_s = until.time_s - since.time_s;
-  double queue_wait_s = 0.0, busy_s = 0.0, sum_of_ratios_s = 0.0;
+  double queue_wait_s = 0.0, busy_s = 0.0, sum_of_ratios_s = 0.0, request_s = 0.0, service_s = 0.0;
   std::uint64_t batches = 0;
   int queued = 0, reporting = 0;
   for (std::size_t p = 0; p < pods_.size(); ++p) {
@@ -109,6 +109,8 @@ double ServerPool::metric_between(const MetricQuery& query, const Snapshot& sinc
     // Purdue's form: each series' own ratio, a series without executions reading 0 (its + 0.001).
     if (pod_batches > 0) sum_of_ratios_s += pod_wait_s / static_cast<double>(pod_batches);
     busy_s += now.device_busy_s - before.device_busy_s;
+    request_s += now.request_time_s - before.request_time_s;
+    service_s += now.service_time_s - before.service_time_s;
     queued += now.queued;
     ++reporting;
   }
@@ -119,6 +121,10 @@ double ServerPool::metric_between(const MetricQuery& query, const Snapshot& sinc
   }
   case LoadMetric::queue_length:
     return reporting > 0 ? static_cast<double>(queued) / reporting : 0.0;
+  case LoadMetric::replicas_needed:
+    // Little's law: requests in the system over requests in service, times the pods. None answered in the
+    // window: the query divides 0 by 0 and returns nothing, read as 0.
+    return service_s > 0 ? reporting * request_s / service_s : 0.0;
   case LoadMetric::queue_time_per_batch:
     break;
   }
@@ -181,8 +187,12 @@ void ServerPool::poll() {
 
 void ServerPool::poll_rate_limit() {
   const RateLimit& limit = *group_.proxy->rate_limit;
-  limiting_ = read_metric({limit.metric, limit.aggregation}, limiter_history_, limit.poll_interval_s) >
-              limit.threshold;
+  double reading = read_metric({limit.metric, limit.aggregation}, limiter_history_, limit.poll_interval_s);
+  // Replicas needed is a total: the admission threshold is per serving pod (SuperSONIC's 3 against its
+  // autoscaler's 2), so the proxy refuses only when the pods there are cannot keep up.
+  if (limit.metric == LoadMetric::replicas_needed)
+    reading = serving_.empty() ? 0.0 : reading / static_cast<double>(serving_.size());
+  limiting_ = reading > limit.threshold;
   at(sg4::Engine::get_clock() + limit.poll_interval_s, [this]() { poll_rate_limit(); });
 }
 

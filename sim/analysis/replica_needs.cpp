@@ -17,6 +17,7 @@ std::optional<double> metric_of(const ReplicaPoint& point, LoadMetric metric) {
   case LoadMetric::device_utilisation:
     return point.mva_gpu_utilisation;
   case LoadMetric::queue_length:
+  case LoadMetric::replicas_needed:
     break;
   }
   return std::nullopt;
@@ -58,11 +59,20 @@ std::optional<ReplicaNeeds> replica_needs(const Scenario& scenario, int jobs) {
   for (const auto& point : needs.points) {
     const auto metric = metric_of(point, a.metric);
     if (!metric) {
-      needs.note = "the MVA gives no queue length per server; use metric queue_time_per_batch or "
-                   "device_utilisation for an analytic answer";
+      needs.note = std::string("the MVA gives no ") +
+                   (a.metric == LoadMetric::queue_length ? "queue length per server"
+                                                         : "request time at the proxy per service time") +
+                   "; use metric queue_time_per_batch or device_utilisation for an analytic answer";
       return needs;
     }
-    if (*metric <= a.threshold * (1.0 + a.tolerance)) {
+    // What the query reads with this many pods: Purdue's sum of per-server ratios adds every pod's; and the
+    // target the HPA compares it with: per pod with AverageValue.
+    double reading = *metric;
+    if (a.metric == LoadMetric::queue_time_per_batch && a.aggregation == MetricAggregation::sum_of_ratios)
+      reading *= point.replicas;
+    const double target =
+        a.metric_type == MetricType::average_value ? a.threshold * point.replicas : a.threshold;
+    if (reading <= target * (1.0 + a.tolerance)) {
       needs.needed = point.replicas;
       break;
     }

@@ -18,6 +18,12 @@ enum class LoadMetric {
   queue_time_per_batch,
   device_utilisation, // busy device-seconds / (devices x interval) over the ready servers, a fraction
   queue_length,       // requests waiting, per ready server, at the poll
+  // The servers the load needs, by Little's law at the proxy (SuperSONIC's chart after 0.3.1): the serving
+  // pods x (request time at the proxy / Triton's service time) over the window, with the request time from
+  // arrival to reply and the service time Triton's compute (input, infer, output), both per request. A
+  // pod idle or without queueing reads 1 per serving pod; meant for metric_type average_value (threshold 2:
+  // a pod per two of it).
+  replicas_needed,
 };
 
 inline const char* load_metric_name(LoadMetric metric) {
@@ -26,6 +32,8 @@ inline const char* load_metric_name(LoadMetric metric) {
     return "device_utilisation";
   case LoadMetric::queue_length:
     return "queue_length";
+  case LoadMetric::replicas_needed:
+    return "replicas_needed";
   case LoadMetric::queue_time_per_batch:
     break;
   }

@@ -14,9 +14,11 @@ namespace sonicsim::detail {
 namespace {
 
 LoadMetric read_metric(const Cursor& c) {
-  const std::string name = read_choice(c, {"queue_time_per_batch", "device_utilisation", "queue_length"});
+  const std::string name =
+      read_choice(c, {"queue_time_per_batch", "device_utilisation", "queue_length", "replicas_needed"});
   return name == "device_utilisation" ? LoadMetric::device_utilisation
          : name == "queue_length"     ? LoadMetric::queue_length
+         : name == "replicas_needed"  ? LoadMetric::replicas_needed
                                       : LoadMetric::queue_time_per_batch;
 }
 
@@ -32,6 +34,11 @@ double read_threshold(const Cursor& c, LoadMetric metric) {
   case LoadMetric::queue_length: {
     const double n = read_number(c);
     require(c, n > 0.0 && n <= 1e6, "requests waiting per server, above 0, e.g. 10");
+    return n;
+  }
+  case LoadMetric::replicas_needed: {
+    const double n = read_number(c);
+    require(c, n > 0.0 && n <= 1e6, "a number above 0, e.g. 2 (the chart's: a pod per 2 of the metric)");
     return n;
   }
   case LoadMetric::queue_time_per_batch:

@@ -293,3 +293,39 @@ TEST_CASE("operations: a fallback slower than the client's timeout still complet
   CHECK(summary.event.mean_s == doctest::Approx(5.0).epsilon(1e-6));
   check_outcomes_add_up(summary);
 }
+
+TEST_CASE(
+    "operations: replicas needed with AverageValue holds the count the load needs; with Value it climbs") {
+  // Four jobs on the unit model (1 s per request, one request per event), one pod at first, polls every
+  // 30.5 s over the last 30.5 s. On one pod the requests queue behind each other: the answers at 1, 2, 3 s
+  // took 1, 2, 3 s, every later one 4 s (three ahead of it); by 30.5 s, 30 answers of 1 + 2 + 3 + 27 x 4 =
+  // 114 s for 30 s of service: replicas needed = 1 pod x 114 / 30 = 3.8. AverageValue with threshold 2:
+  // ceil(3.8 / 2) = 2 pods. Then two jobs per pod (least request), each request waiting one: about 2 s per
+  // 1 s of service on 2 pods, 4 needed, ratio 4 / (2 x 2) = 1 within the tolerance: 2 pods hold (the poll
+  // at 61 s reads 4.2 with the first pod's queue draining: ratio 1.05). Value reads the same 3.8 against 2 as
+  // a group total: ceil(1 x 1.9) = 2, then ceil(2 x 4.2 / 2) = 5, one pod per poll, up to the maximum 4.
+  const std::string platform = R"(  server_groups:
+    gpu:
+      devices: {type: T4, count: 1}
+      autoscaler: {min: 1, max: 4, metric: replicas_needed, metric_type: METRIC_TYPE, threshold: 2,
+                   poll_interval: "30.5s", metric_window: "30.5s", step_period: "30.5s", startup_delay: "0s"}
+)";
+  const auto with_type = [&](const std::string& type) {
+    std::string text = platform;
+    text.replace(text.find("METRIC_TYPE"), 11, type);
+    return scenario(text, "  jobs: 4\n  events_per_job: 50\n");
+  };
+  const auto average = simulate_text(with_type("average_value"), "ops_replicas_needed_average");
+  const auto& held = average.operations->pools.front();
+  CHECK(*held.first_scale_up_decided_s == doctest::Approx(30.5));
+  CHECK(held.peak_replicas == 2);
+  CHECK(held.scale_ups == 1);
+  CHECK(held.scale_downs == 0);
+  check_outcomes_add_up(average);
+  const auto value = simulate_text(with_type("value"), "ops_replicas_needed_value");
+  const auto& climbed = value.operations->pools.front();
+  CHECK(*climbed.first_scale_up_decided_s == doctest::Approx(30.5));
+  CHECK(climbed.peak_replicas == 4);
+  CHECK(climbed.scale_ups == 3);
+  check_outcomes_add_up(value);
+}
