@@ -9,6 +9,7 @@
 
 #include "sim/app/execution_flags.hpp"
 #include "sim/app/output_options.hpp"
+#include "sim/app/plan_autoscaler.hpp"
 #include "sim/app/plan_report.hpp"
 #include "sim/app/plan_run_store.hpp"
 #include "sim/app/scenario_source.hpp"
@@ -50,6 +51,9 @@ struct PlanArguments {
   bool quiet = false, json = false;
   bool resume = false; // take the simulations kept in OUT/runs/ by an earlier run of the same plan
   ExecutionFlags execution{hardware_threads()};
+  // --autoscaler: the autoscaler's settings for an autoscaled pool instead of a device count.
+  bool autoscaler = false;
+  AutoscalerPlanArguments autoscaler_plan;
 };
 
 // The --target list, with --tolerance as the relative module target when no relative target is given.
@@ -122,7 +126,25 @@ void check_targets(const PlanArguments& arguments, const Scenario& scenario,
   }
 }
 
+int plan_settings(const PlanArguments& arguments) {
+  if (arguments.jobs > 0 || arguments.gpus > 0 || !arguments.targets.empty() ||
+      !arguments.device_types.empty() || !arguments.nics.empty() || arguments.cost || arguments.resume)
+    throw InputError(
+        "plan --autoscaler searches the autoscaler's settings on the scenario's own load: not with "
+        "--jobs, --gpus, --target, --device-types, --nics, --cost or --resume");
+  AutoscalerPlanArguments a = arguments.autoscaler_plan;
+  a.tolerance = arguments.tolerance_given ? arguments.tolerance : 0.05;
+  a.replications = arguments.replications;
+  a.output_dir = arguments.output_dir;
+  a.quiet = arguments.quiet;
+  a.json = arguments.json;
+  return plan_autoscaler(arguments.source, a,
+                         execution_options(arguments.execution, arguments.quiet || arguments.json),
+                         arguments.execution.parallel);
+}
+
 int plan(const PlanArguments& arguments) {
+  if (arguments.autoscaler) return plan_settings(arguments);
   if ((arguments.jobs > 0) == (arguments.gpus > 0))
     throw InputError(
         "give exactly one of --jobs N (the fewest GPUs for N jobs) and --gpus G (the most jobs G "
@@ -294,6 +316,34 @@ void register_plan_command(CLI::App& app, int& result) {
   command->add_flag("--resume", arguments->resume,
                     "Take the simulations an earlier run of the same plan kept in OUT/runs/ (each finished "
                     "simulation is kept there by its scenario's fingerprint), e.g. after Ctrl-C");
+  command->add_flag(
+      "--autoscaler", arguments->autoscaler,
+      "On a scenario with an autoscaled group: the autoscaler settings (threshold, min, max, "
+      "start-up delay) with the fewest device-hours that keep the event time within --tolerance "
+      "(default 0.05 here) of a static pool, every setting and the reference on the same seeds; "
+      "the trade-off table and plan_autoscaler.json");
+  command
+      ->add_option("--thresholds", arguments->autoscaler_plan.thresholds,
+                   "With --autoscaler: thresholds to try, in the metric's unit (e.g. 50ms,100ms,200ms)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command->add_option("--min-pods", arguments->autoscaler_plan.min_pods, "With --autoscaler: minimums to try")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::Range(1, 10000));
+  command->add_option("--max-pods", arguments->autoscaler_plan.max_pods, "With --autoscaler: maximums to try")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::Range(1, 10000));
+  command
+      ->add_option("--startup-delays", arguments->autoscaler_plan.startup_delays,
+                   "With --autoscaler: start-up delays to try, a what-if (e.g. 120s,240s)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command->add_option(
+      "--reference", arguments->autoscaler_plan.reference_variant,
+      "With --autoscaler: the static deployment to compare with, a variant (default: the pool "
+      "fixed at the largest maximum tried)");
   add_execution_options(*command, arguments->execution, ExecutionShape::deciding);
   add_html_option(*command, arguments->html);
   add_output_options(*command, arguments->quiet, &arguments->json);

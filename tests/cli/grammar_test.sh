@@ -17,7 +17,7 @@ fail() {
 }
 
 commands=(run bench validate analytic sweep plan compare calibrate status report figures "import perf-analyzer"
-  "import model-analyzer" "import triton-config")
+  "import model-analyzer" "import triton-config" "import supersonic")
 scenario_commands=(run bench analytic sweep plan compare calibrate)
 variant_commands=(run bench analytic sweep plan calibrate compare)
 quiet_commands=(run bench validate analytic sweep plan compare calibrate status report figures)
@@ -133,6 +133,30 @@ grep -q "^sonicsim: note: --target 'event_time' is now called 'event_mean_s'" st
 "$sonicsim" plan --jobs 4 --target 'latency<=3s' >stdout 2>stderr
 [[ $? -eq 2 ]] && grep -q "unknown figure 'latency'; expected one of module_mean_s" stderr ||
   fail "plan --target latency: $(cat stderr)"
+
+# plan --autoscaler: on a scenario without an autoscaler, with a device-count option, or with a threshold that
+# is not one, exit 2 naming what is wrong, before any simulation.
+expect_exit2() { # label, expected text, then the command
+  local label=$1 text=$2
+  shift 2
+  "$@" >stdout 2>stderr
+  [[ $? -eq 2 ]] && grep -q -- "$text" stderr && [[ ! -s stdout ]] || fail "$label: $(cat stderr)"
+}
+expect_exit2 "plan --autoscaler without one" "no server group with an autoscaler" "$sonicsim" plan --autoscaler
+expect_exit2 "plan --autoscaler --jobs" "not with --jobs" \
+  "$sonicsim" plan "$root/configs/supersonic_autoscaling.yaml" --autoscaler --jobs 5
+expect_exit2 "plan --autoscaler --thresholds abc" "thresholds 'abc': expected a queue time" \
+  "$sonicsim" plan "$root/configs/supersonic_autoscaling.yaml" --autoscaler --thresholds abc
+expect_exit2 "plan --autoscaler --replications 1" "at least 2" \
+  "$sonicsim" plan "$root/configs/supersonic_autoscaling.yaml" --autoscaler --replications 1
+# import supersonic: a misspelt key of a section it reads names its line and the key it meant.
+printf 'keda:\n  enabled: true\n  maxReplicaCont: 11\n' >misspelt.yaml
+expect_exit2 "import supersonic misspelt" "misspelt.yaml:3:3: key 'keda.maxReplicaCont'.*did you mean 'maxReplicaCount'" \
+  "$sonicsim" import supersonic misspelt.yaml
+"$sonicsim" import supersonic "$root/configs/supersonic_values/values-geddes-cms.yaml" --yaml - >group.yaml 2>report.txt ||
+  fail "import supersonic --yaml -: exit $?"
+grep -q '^  max: 11 ' group.yaml && ! grep -q 'SuperSONIC values' group.yaml ||
+  fail "import supersonic --yaml - is not the group's YAML alone: $(cat group.yaml)"
 
 # --variant is repeatable and applied in order: fp16 then far_server is both.
 "$sonicsim" analytic "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --variant far_server --json >both.json ||

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 using namespace sonicsim;
@@ -218,4 +219,60 @@ workload:
   CHECK(error("pods: 3").find("come from its supersonic_values") != std::string::npos);
   CHECK(error("proxy: {balancing: random}").find("come from its supersonic_values") != std::string::npos);
   CHECK(error("host_cores: 4", 2).find("the two disagree") != std::string::npos);
+}
+
+TEST_CASE("supersonic values: the group YAML the import prints loads to the same settings as the file") {
+  // For each public file with KEDA on, and the chart's defaults: the printed YAML under a group, loaded as a
+  // scenario, gives the autoscaler and proxy that naming the file gives.
+  for (const char* name : {"values-geddes-cms.yaml", "values-minimal-full.yaml", "chart-values.yaml"}) {
+    const SupersonicValues values = read_supersonic_values(values_file(name));
+    std::string group;
+    std::istringstream yaml(supersonic_group_yaml(values));
+    for (std::string line; std::getline(yaml, line);)
+      if (line.rfind("devices:", 0) != 0) group += "      " + line + "\n";
+    const std::string scenario = R"(name: t
+platform:
+  server_groups:
+    triton:
+      devices: {type: T4, count: 1}
+GROUP
+models:
+  m:
+    input_bytes_per_inference: "9216B"
+    output_bytes_per_inference: "16B"
+    throughput:
+      T4: {points: [[1, 600], [64, 9000]]}
+    triton: {max_batch_size: 64}
+workload:
+  jobs: 10
+  pipeline:
+    - {name: ml, type: remote_inference, model: m, inferences: 100, max_batch: 64}
+)";
+    std::string printed = scenario;
+    printed.replace(printed.find("GROUP\n"), 6, group);
+    std::string named = scenario;
+    named.replace(named.find("GROUP\n"), 6, "      supersonic_values: " + values_file(name) + "\n");
+    INFO(name << ":\n" << printed);
+    const ServerGroup a = load_scenario_text(printed, "printed.yaml").platform.server_groups.front();
+    const ServerGroup b = load_scenario_text(named, "named.yaml").platform.server_groups.front();
+    CHECK(a.pods == b.pods);
+    REQUIRE(a.autoscaler.has_value() == b.autoscaler.has_value());
+    if (a.autoscaler) {
+      CHECK(a.autoscaler->min_replicas == b.autoscaler->min_replicas);
+      CHECK(a.autoscaler->max_replicas == b.autoscaler->max_replicas);
+      CHECK(a.autoscaler->threshold == doctest::Approx(b.autoscaler->threshold));
+      CHECK(a.autoscaler->aggregation == b.autoscaler->aggregation);
+      CHECK(a.autoscaler->metric_window_s == b.autoscaler->metric_window_s);
+      CHECK(a.autoscaler->scrape_interval_s == b.autoscaler->scrape_interval_s);
+      CHECK(a.autoscaler->poll_interval_s == b.autoscaler->poll_interval_s);
+      CHECK(a.autoscaler->scale_up_window_s == b.autoscaler->scale_up_window_s);
+      CHECK(a.autoscaler->scale_down_window_s == b.autoscaler->scale_down_window_s);
+      CHECK(a.autoscaler->scale_up_policy == b.autoscaler->scale_up_policy);
+      CHECK(a.autoscaler->scale_down_policy == b.autoscaler->scale_down_policy);
+      CHECK(a.autoscaler->startup_delay_s == b.autoscaler->startup_delay_s);
+    }
+    REQUIRE(a.proxy);
+    CHECK(a.proxy->balancing == b.proxy->balancing);
+    CHECK(a.proxy->rate_limit.has_value() == b.proxy->rate_limit.has_value());
+  }
 }
