@@ -76,6 +76,19 @@ AutoscalerPlan decide_autoscaler_plan(double tolerance, const std::vector<Pooled
   else if (undecided)
     plan.reason = std::to_string(undecided) +
                   " cheaper setting(s) undecided: with more replications one of them may meet the target";
+  // An answer at the edge of what was tried says where the search should go on.
+  if (plan.answer) {
+    const AutoscalerSetting& best = plan.options[*plan.answer].setting;
+    double highest = best.threshold;
+    bool several = false;
+    for (const auto& s : settings) {
+      several = several || s.threshold != best.threshold;
+      highest = std::max(highest, s.threshold);
+    }
+    if (several && best.threshold == highest)
+      plan.reason += std::string(plan.reason.empty() ? "" : "; ") +
+                     "the answer is the highest threshold tried: a higher one may need fewer device-hours";
+  }
   return plan;
 }
 

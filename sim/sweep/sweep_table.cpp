@@ -25,6 +25,8 @@ const std::vector<Figure> simulated_sweep_figures{
     Figure::events_per_s,           Figure::inferences_per_s,  Figure::gpu_utilisation,
     Figure::bottleneck_utilisation, Figure::mean_request_size, Figure::mean_executed_batch,
     Figure::events_completed,       Figure::events_failed,     Figure::requests_rejected};
+const std::vector<Figure> pool_sweep_figures{Figure::device_hours, Figure::peak_replicas,
+                                             Figure::static_peak_device_hours, Figure::cost_usd_per_event};
 const std::vector<Figure> interval_sweep_figures{Figure::module_mean_s, Figure::event_mean_s,
                                                  Figure::event_p95_s, Figure::events_per_s,
                                                  Figure::gpu_utilisation};
@@ -67,6 +69,21 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
   row.bottleneck = vote_bottleneck(bottlenecks).bottleneck.sentence();
   for (const auto& summary : replications)
     row.too_short += summary.precision.too_short() ? 1 : 0;
+  // A pool that changes in time: its own figures, and no fixed-pool model (Eq. 1-5 and the MVA assume the
+  // pods are there all the time, which an autoscaled pool's are not).
+  for (const auto& group : scenario.platform.server_groups)
+    row.autoscaled = row.autoscaled || group.autoscaler.has_value();
+  if (row.autoscaled) {
+    for (const Figure figure : pool_sweep_figures) {
+      std::vector<double> list;
+      for (const auto& summary : replications)
+        if (const auto value = value_of(figure, summary, context)) list.push_back(*value);
+      ConfidenceInterval ci = aggregate(list);
+      if (list.size() != replications.size()) ci.mean = ci.half_width = not_available;
+      row.simulated[spec_of(figure).name] = ci;
+    }
+    return row;
+  }
   try {
     const auto parameters = analysis::derive_parameters(scenario);
     row.analytic = analysis::analytic_curve(parameters, {row.jobs}).front();
@@ -84,9 +101,11 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
 
 void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
                      const std::vector<SweepRow>& rows) {
-  bool replicated = false;
-  for (const auto& row : rows)
+  bool replicated = false, autoscaled = false;
+  for (const auto& row : rows) {
     replicated = replicated || row.replications > 1;
+    autoscaled = autoscaled || row.autoscaled;
+  }
   out << "point";
   for (const auto& axis : axes)
     out << "," << csv_field(axis.key);
@@ -96,6 +115,10 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
          ",bottleneck,bottleneck_utilisation,mean_request_size,mean_executed_batch"
          ",events_completed,events_failed,requests_rejected,analytic_knee_jobs,network_limit_jobs"
          ",too_short";
+  // An autoscaled pool's figures (only then: a sweep of fixed pools keeps its columns as before).
+  if (autoscaled)
+    for (const Figure figure : pool_sweep_figures)
+      out << "," << spec_of(figure).name;
   if (replicated) {
     out << ",replications";
     for (const Figure figure : interval_sweep_figures)
@@ -125,6 +148,11 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
         << count(row.mean("events_completed")) << "," << count(row.mean("events_failed")) << ","
         << count(row.mean("requests_rejected")) << "," << (a ? csv_number(row.analytic_knee_jobs) : "") << ","
         << (a ? csv_number(row.network_limit_jobs) : "") << "," << row.too_short;
+    if (autoscaled)
+      for (const Figure figure : pool_sweep_figures) {
+        const auto it = row.simulated.find(spec_of(figure).name);
+        out << "," << (it == row.simulated.end() ? std::string() : csv_number(it->second.mean));
+      }
     if (replicated) {
       out << "," << row.replications;
       for (const Figure figure : interval_sweep_figures) {
@@ -215,21 +243,36 @@ void print_fits(std::ostream& out, const std::vector<CurveFit>& fits) {
 }
 
 void print_sweep_rows(const std::vector<VaryAxis>& axes, const std::vector<SweepRow>& rows) {
+  // An autoscaled pool's points show its device-hours and peak pods where a fixed pool's show the models
+  // (which assume the pods are there all the time).
+  bool autoscaled = false;
+  for (const auto& row : rows)
+    autoscaled = autoscaled || row.autoscaled;
   std::printf("\n%6s", "point");
-  for (const auto& axis : axes)
-    std::printf(" %16.16s", axis.key.c_str());
-  std::printf(" %10s %10s %10s %10s %8s  %s\n", "module s", "analytic", "MVA", "event s", "GPU %",
-              "bottleneck");
+  for (const auto& axis : axes) {
+    // The key's last part names it for a reader (threshold, jobs); sweep.csv keeps the whole path.
+    const auto dot = axis.key.rfind('.');
+    std::printf(" %16.16s", (dot == std::string::npos ? axis.key : axis.key.substr(dot + 1)).c_str());
+  }
+  std::printf(" %10s %10s %10s %10s %8s  %s\n", "module s", autoscaled ? "device-h" : "analytic",
+              autoscaled ? "peak pods" : "MVA", "event s", "GPU %", "bottleneck");
   for (const auto& row : rows) {
     std::printf("%6zu", row.point.index);
     for (const auto& value : row.point.values)
       std::printf(" %16.16s", value.c_str());
-    const double analytic_s = row.analytic ? row.analytic->sonic_module_s : NAN;
-    const double mva_s = row.analytic ? row.analytic->mva_module_s : NAN;
+    const auto figure = [&row](const char* name) {
+      const auto it = row.simulated.find(name);
+      return it == row.simulated.end() ? std::string("-") : significant(it->second.mean);
+    };
+    const std::string second = row.autoscaled ? figure("device_hours")
+                               : row.analytic ? significant(row.analytic->sonic_module_s)
+                                              : std::string("-");
+    const std::string third = row.autoscaled ? figure("peak_replicas")
+                              : row.analytic ? significant(row.analytic->mva_module_s)
+                                             : std::string("-");
     std::printf(
-        " %10s %10s %10s %10s %8.1f  %s\n", significant(row.mean("module_mean_s")).c_str(),
-        significant(analytic_s).c_str(), significant(mva_s).c_str(),
-        significant(row.mean("event_mean_s")).c_str(), 100.0 * row.mean("gpu_utilisation"),
+        " %10s %10s %10s %10s %8.1f  %s\n", significant(row.mean("module_mean_s")).c_str(), second.c_str(),
+        third.c_str(), significant(row.mean("event_mean_s")).c_str(), 100.0 * row.mean("gpu_utilisation"),
         (row.too_short > 0 ? "UNDECIDED (too short for output.precision); " + row.bottleneck : row.bottleneck)
             .c_str());
   }

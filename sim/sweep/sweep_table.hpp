@@ -20,6 +20,9 @@ namespace sonicsim {
 
 // The simulated columns of sweep.csv (figures of sim/metrics/figure_table.hpp, by their names).
 extern const std::vector<Figure> simulated_sweep_figures;
+// The columns an autoscaled pool adds (device-hours, peak pods, a static peak's device-hours, cost per
+// event); such a row has no analytic or MVA values, which assume a fixed pool.
+extern const std::vector<Figure> pool_sweep_figures;
 // Those that also get a 95 % interval (columns <name>_ci95_low and _high) when points are replicated.
 extern const std::vector<Figure> interval_sweep_figures;
 
@@ -32,6 +35,7 @@ struct SweepRow {
   // (NaN).
   std::map<std::string, ConfidenceInterval> simulated;
   std::string bottleneck; // vote_bottleneck over the replications, as a sentence
+  bool autoscaled = false; // a group of the point's scenario has an autoscaler: pool_sweep_figures are set
   // Replications too short for output.precision even extended: the point is undecided (left out of the fits).
   int too_short = 0;
   // Absent when the scenario has no remote-inference module (the analytic models do not apply).

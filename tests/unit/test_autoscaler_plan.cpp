@@ -46,6 +46,11 @@ TEST_CASE("autoscaler plan: verdicts from the paired ratio's bound, the answer t
   REQUIRE(wider.answer);
   CHECK(wider.options[*wider.answer].setting.threshold == 0.1);
   CHECK(wider.reason.empty());
+  // An answer at the highest threshold tried says so: the search should go on upwards.
+  const AutoscalerPlan edge = decide_autoscaler_plan(0.30, reference, settings, runs);
+  REQUIRE(edge.answer);
+  CHECK(edge.options[*edge.answer].setting.threshold == 0.4);
+  CHECK(edge.reason.find("the answer is the highest threshold tried") != std::string::npos);
   // Nothing meets at 0.1 %: no answer, and why.
   const AutoscalerPlan none = decide_autoscaler_plan(0.001, reference, settings, runs);
   CHECK_FALSE(none.answer);
