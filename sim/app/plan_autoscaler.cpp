@@ -247,4 +247,33 @@ int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments&
   return plan.answer ? exit_ok : exit_no_configuration;
 }
 
+void add_autoscaler_plan_options(CLI::App& command, bool& enabled, AutoscalerPlanArguments& plan) {
+  command.add_flag("--autoscaler", enabled,
+                   "On a scenario with an autoscaled group: the autoscaler settings (threshold, min, max, "
+                   "start-up delay) with the fewest device-hours that keep the event time within --tolerance "
+                   "(default 0.05 here) of a static pool, every setting and the reference on the same seeds; "
+                   "the trade-off table and plan_autoscaler.json");
+  command
+      .add_option("--thresholds", plan.thresholds,
+                  "With --autoscaler: thresholds to try, in the metric's unit (e.g. 50ms,100ms,200ms)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command.add_option("--min-pods", plan.min_pods, "With --autoscaler: minimums to try")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::Range(1, 10000));
+  command.add_option("--max-pods", plan.max_pods, "With --autoscaler: maximums to try")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::Range(1, 10000));
+  command
+      .add_option("--startup-delays", plan.startup_delays,
+                  "With --autoscaler: start-up delays to try, a what-if (e.g. 120s,240s)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command.add_option("--reference", plan.reference_variant,
+                     "With --autoscaler: the static deployment to compare with, a variant (default: the pool "
+                     "fixed at the largest maximum tried)");
+}
+
 } // namespace sonicsim

@@ -5,7 +5,9 @@
 #pragma once
 
 #include "sim/app/scenario_source.hpp"
+
 #include "sim/execution/execution_options.hpp"
+#include <CLI/CLI.hpp>
 
 #include <string>
 #include <vector>
@@ -22,6 +24,9 @@ struct AutoscalerPlanArguments {
   std::string output_dir;
   bool quiet = false, json = false;
 };
+
+// plan's --autoscaler flag and the lists it searches.
+void add_autoscaler_plan_options(CLI::App& command, bool& enabled, AutoscalerPlanArguments& plan);
 
 int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments& arguments,
                     const ExecutionOptions& execution, int parallel);

@@ -316,34 +316,7 @@ void register_plan_command(CLI::App& app, int& result) {
   command->add_flag("--resume", arguments->resume,
                     "Take the simulations an earlier run of the same plan kept in OUT/runs/ (each finished "
                     "simulation is kept there by its scenario's fingerprint), e.g. after Ctrl-C");
-  command->add_flag(
-      "--autoscaler", arguments->autoscaler,
-      "On a scenario with an autoscaled group: the autoscaler settings (threshold, min, max, "
-      "start-up delay) with the fewest device-hours that keep the event time within --tolerance "
-      "(default 0.05 here) of a static pool, every setting and the reference on the same seeds; "
-      "the trade-off table and plan_autoscaler.json");
-  command
-      ->add_option("--thresholds", arguments->autoscaler_plan.thresholds,
-                   "With --autoscaler: thresholds to try, in the metric's unit (e.g. 50ms,100ms,200ms)")
-      ->delimiter(',')
-      ->allow_extra_args(false);
-  command->add_option("--min-pods", arguments->autoscaler_plan.min_pods, "With --autoscaler: minimums to try")
-      ->delimiter(',')
-      ->allow_extra_args(false)
-      ->check(CLI::Range(1, 10000));
-  command->add_option("--max-pods", arguments->autoscaler_plan.max_pods, "With --autoscaler: maximums to try")
-      ->delimiter(',')
-      ->allow_extra_args(false)
-      ->check(CLI::Range(1, 10000));
-  command
-      ->add_option("--startup-delays", arguments->autoscaler_plan.startup_delays,
-                   "With --autoscaler: start-up delays to try, a what-if (e.g. 120s,240s)")
-      ->delimiter(',')
-      ->allow_extra_args(false);
-  command->add_option(
-      "--reference", arguments->autoscaler_plan.reference_variant,
-      "With --autoscaler: the static deployment to compare with, a variant (default: the pool "
-      "fixed at the largest maximum tried)");
+  add_autoscaler_plan_options(*command, arguments->autoscaler, arguments->autoscaler_plan);
   add_execution_options(*command, arguments->execution, ExecutionShape::deciding);
   add_html_option(*command, arguments->html);
   add_output_options(*command, arguments->quiet, &arguments->json);

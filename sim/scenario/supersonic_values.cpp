@@ -50,8 +50,10 @@ double ValuesReader::number(const Cursor& c, const std::string& expected) const 
 bool ValuesReader::flag(const Cursor& c) const {
   std::string text = c.scalar("true or false");
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char ch) { return std::tolower(ch); });
-  if (text == "true") return true;
-  if (text == "false") return false;
+  // Helm reads values as YAML 1.1 (go-yaml v2 through sigs.k8s.io/yaml), whose booleans include yes/no
+  // and on/off.
+  if (text == "true" || text == "yes" || text == "on" || text == "y") return true;
+  if (text == "false" || text == "no" || text == "off" || text == "n") return false;
   c.fail_value("true or false");
 }
 

@@ -34,7 +34,7 @@ struct SweepRow {
   // accelerated (remote-inference) modules' times are summed when there are several; p50/p95 are then unknown
   // (NaN).
   std::map<std::string, ConfidenceInterval> simulated;
-  std::string bottleneck; // vote_bottleneck over the replications, as a sentence
+  std::string bottleneck;  // vote_bottleneck over the replications, as a sentence
   bool autoscaled = false; // a group of the point's scenario has an autoscaler: pool_sweep_figures are set
   // Replications too short for output.precision even extended: the point is undecided (left out of the fits).
   int too_short = 0;

@@ -329,3 +329,47 @@ TEST_CASE(
   CHECK(climbed.scale_ups == 3);
   check_outcomes_add_up(value);
 }
+
+TEST_CASE(
+    "operations: the chart's ratio of sums and Purdue's sum of ratios read the same load, a factor of the "
+    "pods apart") {
+  // Three jobs on two pods that stay (min = max = 2), least request: both pods always busy (three requests
+  // out, two served at a time), so each executes a batch per second and, at every moment, one request waits.
+  // Over a window both pods execute n batches and the waits add to W: the chart's query reads W / (2n),
+  // Purdue's W / n + 0 or W_a / n + W_b / n, the same W / n however the waits split: exactly twice. The
+  // first poll at 30.5 s: 31 batches started on each pod (at 0, 1, ..., 30 s), and one request waiting 1 s
+  // in each of the 30 seconds: W = 30 s, the chart's 30 / 62 = 0.484 s, Purdue's 0.968 s.
+  const auto read = [](const std::string& aggregation) {
+    const std::string yaml = scenario(R"(  server_groups:
+    gpu:
+      devices: {type: T4, count: 1}
+      autoscaler: {min: 2, max: 2, threshold: "10s", poll_interval: "30.5s", metric_window: "30.5s",
+                   aggregation: )" + aggregation +
+                                          R"(}
+)",
+                                      "  jobs: 3\n  events_per_job: 40\n");
+    const std::filesystem::path scratch = std::filesystem::temp_directory_path() / "sonicsim_test_operations";
+    std::filesystem::create_directories(scratch);
+    const std::string dir = (scratch / ("aggregation_" + aggregation)).string();
+    std::ofstream(dir + ".yaml") << yaml;
+    const auto result = run_sonicsim("run " + dir + ".yaml -q --out " + dir);
+    REQUIRE(result.exit_code == 0);
+    std::istringstream csv(read_text(dir + "/timeseries.csv"));
+    std::string line;
+    std::getline(csv, line);
+    const auto header = sonicsim::split_csv_line(line);
+    const auto column = static_cast<std::size_t>(
+        std::find(header.begin(), header.end(), "gpu_autoscaler_queue_time_per_batch_s") - header.begin());
+    REQUIRE(column < header.size());
+    while (std::getline(csv, line)) {
+      const auto fields = sonicsim::split_csv_line(line);
+      if (std::stod(fields.at(0)) == 30.0)
+        return std::stod(fields.at(column)); // the row of the poll at 30.5 s
+    }
+    return -1.0;
+  };
+  const double chart = read("ratio_of_sums");
+  const double purdue = read("sum_of_ratios");
+  CHECK(chart == doctest::Approx(30.0 / 62.0).epsilon(0.02));
+  CHECK(purdue == doctest::Approx(2.0 * chart).epsilon(1e-6));
+}

@@ -137,6 +137,16 @@ TEST_CASE("supersonic values: a written 0 is the template's default, as Helm ren
   CHECK(v.autoscaler->scale_down_window_s == 600); // not written: values.yaml's 600
 }
 
+TEST_CASE("supersonic values: booleans as Helm reads them (YAML 1.1: yes, on, False)") {
+  for (const char* written : {"yes", "on", "True", "true"}) {
+    const TempValues file(std::string("keda: {enabled: ") + written + "}\n");
+    CHECK(read_supersonic_values(file.file.string()).autoscaler.has_value());
+  }
+  const TempValues off("keda: {enabled: False}\n");
+  CHECK_FALSE(read_supersonic_values(off.file.string()).autoscaler.has_value());
+  CHECK(error_of("keda: {enabled: maybe}\n").find("expected true or false") != std::string::npos);
+}
+
 TEST_CASE("supersonic values: what the import cannot honour names the file, line and key") {
   // A misspelt key inside a section the import reads: Helm would keep the default 2 silently.
   const std::string misspelt = error_of("keda:\n  enabled: true\n  maxReplicaCont: 11\n");
