@@ -1,19 +1,13 @@
 // The server group's YAML for a SuperSONIC values file (sim/scenario/supersonic_values.hpp): what
 // `sonicsim import supersonic` prints, each key with the values key it comes from.
 #include "sim/scenario/supersonic_values.hpp"
+#include "sim/scenario/supersonic_values_reader.hpp"
 
 #include <cstdio>
 
 namespace sonicsim {
-namespace {
 
-std::string text_of(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
-
-} // namespace
+using detail::text_of;
 
 std::string supersonic_group_yaml(const SupersonicValues& values) {
   std::string yaml;

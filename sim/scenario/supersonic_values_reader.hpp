@@ -23,7 +23,7 @@ inline constexpr double chart_scrape_interval_s = 5; // prometheus.server.global
 inline constexpr int template_min_replicas = 1, template_max_replicas = 14;
 inline constexpr double template_window_s = 120, template_period_s = 30;
 // Fixed in templates/keda/so.yaml, not values.
-inline constexpr double keda_polling_interval_s = 30, keda_cooldown_period_s = 120;
+inline constexpr double keda_polling_interval_s = 30; // cooldownPeriod (120 s) acts on idle replicas only
 // The chart's default query (templates/_helpers/_scaling-metric.tpl): a 30 s rate() window.
 inline constexpr double chart_query_window_s = 30;
 // The Kubernetes HPA's default tolerance (kube-controller-manager's --horizontal-pod-autoscaler-tolerance).

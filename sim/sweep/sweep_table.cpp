@@ -45,6 +45,24 @@ std::string count(double value) {
 
 } // namespace
 
+namespace {
+
+// Each figure over the replications into row.simulated. A figure some replication does not define (a p50 of
+// summed modules) is not available rather than a mean of the others.
+void add_figures(SweepRow& row, const std::vector<Figure>& figures,
+                 const std::vector<RunSummary>& replications, const FigureContext& context) {
+  for (const Figure figure : figures) {
+    std::vector<double> list;
+    for (const auto& summary : replications)
+      if (const auto value = value_of(figure, summary, context)) list.push_back(*value);
+    ConfidenceInterval ci = aggregate(list);
+    if (list.size() != replications.size()) ci.mean = ci.half_width = not_available;
+    row.simulated[spec_of(figure).name] = ci;
+  }
+}
+
+} // namespace
+
 SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
                         const std::vector<RunSummary>& replications) {
   if (replications.empty()) throw std::invalid_argument("make_sweep_row: no replication");
@@ -53,16 +71,7 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
   row.jobs = scenario.workload.jobs;
   row.replications = static_cast<int>(replications.size());
   const FigureContext context = served_figure_context(scenario);
-  for (const Figure figure : simulated_sweep_figures) {
-    std::vector<double> list;
-    for (const auto& summary : replications)
-      if (const auto value = value_of(figure, summary, context)) list.push_back(*value);
-    // A figure some replication does not define (a p50 of summed modules) is not available rather than a
-    // mean of the others.
-    ConfidenceInterval ci = aggregate(list);
-    if (list.size() != replications.size()) ci.mean = ci.half_width = not_available;
-    row.simulated[spec_of(figure).name] = ci;
-  }
+  add_figures(row, simulated_sweep_figures, replications, context);
   std::vector<Bottleneck> bottlenecks;
   for (const auto& summary : replications)
     bottlenecks.push_back(summary.bottleneck);
@@ -74,14 +83,7 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
   for (const auto& group : scenario.platform.server_groups)
     row.autoscaled = row.autoscaled || group.autoscaler.has_value();
   if (row.autoscaled) {
-    for (const Figure figure : pool_sweep_figures) {
-      std::vector<double> list;
-      for (const auto& summary : replications)
-        if (const auto value = value_of(figure, summary, context)) list.push_back(*value);
-      ConfidenceInterval ci = aggregate(list);
-      if (list.size() != replications.size()) ci.mean = ci.half_width = not_available;
-      row.simulated[spec_of(figure).name] = ci;
-    }
+    add_figures(row, pool_sweep_figures, replications, context);
     return row;
   }
   try {

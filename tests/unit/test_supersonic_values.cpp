@@ -46,6 +46,24 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
+// A scenario whose one server group, triton, has `devices` T4s per pod and then `group` (lines indented
+// under it), serving a small model.
+std::string scenario_with_group(const std::string& group, int devices = 1) {
+  return "name: t\nplatform:\n  server_groups:\n    triton:\n      devices: {type: T4, count: " +
+         std::to_string(devices) + "}\n" + group + R"(models:
+  m:
+    input_bytes_per_inference: "9216B"
+    output_bytes_per_inference: "16B"
+    throughput:
+      T4: {points: [[1, 600], [64, 9000]]}
+    triton: {max_batch_size: 64}
+workload:
+  jobs: 10
+  pipeline:
+    - {name: ml, type: remote_inference, model: m, inferences: 100, max_batch: 64}
+)";
+}
+
 } // namespace
 
 TEST_CASE("supersonic values: Purdue's Geddes file, every setting that decides the answer") {
@@ -178,29 +196,9 @@ triton: {resources: {limits: {nvidia.com/gpu: 1}}}
 keda: {enabled: true, minReplicaCount: 2, maxReplicaCount: 8}
 )",
                           "values.yaml");
-  const std::string scenario = R"(name: t
-platform:
-  server_groups:
-    triton:
-      supersonic_values: values.yaml
-      devices: {type: T4, count: 1}
-      SETTINGS
-models:
-  m:
-    input_bytes_per_inference: "9216B"
-    output_bytes_per_inference: "16B"
-    throughput:
-      T4: {points: [[1, 600], [64, 9000]]}
-    triton: {max_batch_size: 64}
-workload:
-  jobs: 10
-  pipeline:
-    - {name: ml, type: remote_inference, model: m, inferences: 100, max_batch: 64}
-)";
   const auto load = [&](const std::string& settings, int devices = 1) {
-    std::string text = scenario;
-    text.replace(text.find("SETTINGS"), 8, settings);
-    text.replace(text.find("count: 1"), 8, "count: " + std::to_string(devices));
+    const std::string text =
+        scenario_with_group("      supersonic_values: values.yaml\n      " + settings + "\n", devices);
     const auto file = values.folder / "scenario.yaml";
     std::ofstream(file) << text;
     return load_scenario_file(file.string());
@@ -240,28 +238,8 @@ TEST_CASE("supersonic values: the group YAML the import prints loads to the same
     std::istringstream yaml(supersonic_group_yaml(values));
     for (std::string line; std::getline(yaml, line);)
       if (line.rfind("devices:", 0) != 0) group += "      " + line + "\n";
-    const std::string scenario = R"(name: t
-platform:
-  server_groups:
-    triton:
-      devices: {type: T4, count: 1}
-GROUP
-models:
-  m:
-    input_bytes_per_inference: "9216B"
-    output_bytes_per_inference: "16B"
-    throughput:
-      T4: {points: [[1, 600], [64, 9000]]}
-    triton: {max_batch_size: 64}
-workload:
-  jobs: 10
-  pipeline:
-    - {name: ml, type: remote_inference, model: m, inferences: 100, max_batch: 64}
-)";
-    std::string printed = scenario;
-    printed.replace(printed.find("GROUP\n"), 6, group);
-    std::string named = scenario;
-    named.replace(named.find("GROUP\n"), 6, "      supersonic_values: " + values_file(name) + "\n");
+    const std::string printed = scenario_with_group(group);
+    const std::string named = scenario_with_group("      supersonic_values: " + values_file(name) + "\n");
     INFO(name << ":\n" << printed);
     const ServerGroup a = load_scenario_text(printed, "printed.yaml").platform.server_groups.front();
     const ServerGroup b = load_scenario_text(named, "named.yaml").platform.server_groups.front();
