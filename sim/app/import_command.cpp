@@ -4,6 +4,7 @@
 //   Y]
 #include "models/throughput_curve.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/import_output.hpp"
 #include "sim/app/import_replay.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/execution/state_file.hpp"
@@ -161,23 +162,13 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
     throw InputError("--inferences-per-event is for files of a Triton CPU server: only with --device CPU");
   // The output file is checked before any work: never one of the measurements, a folder or a device node.
   const bool yaml_to_file = arguments.yaml && *arguments.yaml != "-";
-  const std::vector<fs::path> inputs = yaml_to_file ? input_paths(arguments.files) : std::vector<fs::path>{};
-  if (yaml_to_file) check_output_file("--yaml", *arguments.yaml, inputs);
+  const ImportOutput output(arguments.yaml,
+                            yaml_to_file ? input_paths(arguments.files) : std::vector<fs::path>{});
   const ImportedFiles files = read_perf_analyzer_files(arguments);
   const std::string yaml = perf_analyzer_yaml(arguments, files);
   // "-": the YAML alone on stdout, the report (and a replay's) on stderr.
-  FILE* report = arguments.yaml == "-" ? stderr : stdout;
-  print_perf_analyzer_report(report, arguments, files);
-  if (!arguments.yaml) {
-    std::printf("\n%s", yaml.c_str());
-  } else if (!yaml_to_file) {
-    std::fflush(stderr);
-    std::printf("%s", yaml.c_str());
-  } else {
-    write_output_file("--yaml", *arguments.yaml, yaml, inputs);
-    std::fprintf(report, "\nwrote the scenario YAML to %s\n", arguments.yaml->c_str());
-  }
-  std::fflush(stdout);
+  print_perf_analyzer_report(output.report(), arguments, files);
+  output.emit(yaml, "scenario YAML");
   if (!arguments.replay) return exit_ok;
   return replay_perf_analyzer(arguments, files);
 }

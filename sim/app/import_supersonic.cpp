@@ -3,8 +3,8 @@
 // simulated, and the server group's YAML; or name the file in a scenario (server_groups.NAME.
 // supersonic_values: PATH) to run it as it is.
 #include "sim/app/commands.hpp"
+#include "sim/app/import_output.hpp"
 #include "sim/app/scenario_source.hpp"
-#include "sim/execution/state_file.hpp"
 #include "sim/scenario/supersonic_values.hpp"
 
 #include <cstdio>
@@ -41,22 +41,10 @@ std::string group_yaml(const SupersonicArguments& arguments, const SupersonicVal
 }
 
 int import_supersonic(const SupersonicArguments& arguments) {
-  const bool yaml_to_file = arguments.yaml && *arguments.yaml != "-";
-  if (yaml_to_file) check_output_file("--yaml", *arguments.yaml, {arguments.file});
+  const ImportOutput output(arguments.yaml, {arguments.file});
   const SupersonicValues values = read_supersonic_values(arguments.file);
-  const std::string yaml = group_yaml(arguments, values);
-  FILE* report = arguments.yaml == "-" ? stderr : stdout;
-  print_supersonic_report(report, values);
-  if (!arguments.yaml) {
-    std::printf("\n%s", yaml.c_str());
-  } else if (!yaml_to_file) {
-    std::fflush(stderr);
-    std::printf("%s", yaml.c_str());
-  } else {
-    write_output_file("--yaml", *arguments.yaml, yaml, {arguments.file});
-    std::fprintf(report, "\nwrote the server group's YAML to %s\n", arguments.yaml->c_str());
-  }
-  std::fflush(stdout);
+  print_supersonic_report(output.report(), values);
+  output.emit(group_yaml(arguments, values), "server group's YAML");
   return exit_ok;
 }
 
