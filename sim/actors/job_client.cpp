@@ -89,6 +89,30 @@ void JobClient::begin() {
       connection.refused = true;
       context_.recorder.operations()->client_refused();
     }
+  // A group at 0 pods (autoscaler.scale_to_zero) holds the client's first call until a pod serves: the job
+  // starts its events once every such call is answered; a hold that times out refuses that channel.
+  for (auto& connection : connections_) {
+    if (!connection.pool || connection.refused) continue;
+    ++calls_in_flight_;
+    const bool held = connection.pool->hold_new_client([this, &connection](bool ready) {
+      --calls_in_flight_;
+      if (context_.stopped) return;
+      if (!ready) {
+        connection.refused = true;
+        context_.recorder.operations()->client_refused();
+      }
+      if (--holds_pending_ == 0) start_threads();
+    });
+    if (held)
+      ++holds_pending_;
+    else
+      --calls_in_flight_;
+  }
+  if (holds_pending_ == 0) start_threads();
+}
+
+void JobClient::start_threads() {
+  const auto& workload = scenario_.workload;
   // Thread 0 uses the job's stream, thread t > 0 its own.
   threads_running_ = workload.threads;
   if (const auto& preemption = workload.preemption) {

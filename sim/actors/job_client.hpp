@@ -190,6 +190,9 @@ private:
     };
   }
   void begin();
+  // After the connections are made (and any hold at a scaled-to-zero group is over): the job's threads
+  // take their events.
+  void start_threads();
   void thread_finished();
   // workload.preemption: the job stops here; its events in progress are lost, its requests given up.
   void preempt();
@@ -235,6 +238,7 @@ private:
   int threads_running_ = 0;
   int calls_in_flight_ = 0; // flows and deferred replies that will call this job (see counted)
   bool started_ = false;
+  int holds_pending_ = 0; // connections held at a scaled-to-zero group's proxy (begin -> start_threads)
   double job_start_s_ = 0.0;
   double warmup_end_s_ = 0.0; // the latest end of a warm-up event
   int warmup_events_ended_ = 0;

@@ -34,7 +34,11 @@ template <class Then> void ServerPool::at(double time_s, Then then) {
 }
 
 void ServerPool::start() {
-  const int first = group_.autoscaler ? group_.autoscaler->min_replicas : static_cast<int>(pods_.size());
+  // A group that scales to zero starts idle: its first clients wait for the first pod.
+  const bool idle = group_.autoscaler && group_.autoscaler->scale_to_zero;
+  const int first = idle                ? 0
+                    : group_.autoscaler ? group_.autoscaler->min_replicas
+                                        : static_cast<int>(pods_.size());
   wanted_ = first;
   for (std::size_t p = 0; p < pods_.size() && static_cast<int>(p) < first; ++p)
     set_state(p, State::serving);
@@ -69,6 +73,32 @@ void ServerPool::request_done(int pod) {
   const auto p = static_cast<std::size_t>(pod - first_pod_);
   if (outstanding_[p] > 0) --outstanding_[p];
   leave_if_drained(p);
+}
+
+bool ServerPool::hold_new_client(std::function<void(bool)> then) {
+  if (!serving_.empty() || !group_.autoscaler || !group_.autoscaler->scale_to_zero) return false;
+  const double now_s = sg4::Engine::get_clock();
+  const std::uint64_t id = next_held_++;
+  held_.emplace(id, HeldClient{now_s, std::move(then)});
+  at(now_s + group_.autoscaler->scale_to_zero->hold_timeout_s, [this, id]() {
+    const auto found = held_.find(id);
+    if (found == held_.end()) return; // released before
+    auto refused = std::move(found->second.then);
+    held_.erase(found);
+    recorder_.client_hold_timed_out();
+    refused(false);
+  });
+  return true;
+}
+
+void ServerPool::release_held() {
+  const double now_s = sg4::Engine::get_clock();
+  auto released = std::move(held_);
+  held_.clear();
+  for (auto& [id, client] : released) {
+    recorder_.client_held(now_s - client.since_s);
+    client.then(true);
+  }
 }
 
 bool ServerPool::refuses_new_clients() const {
@@ -181,8 +211,26 @@ void ServerPool::poll() {
   const double metric = autoscaler.scrape_interval_s ? read_scraped_metric(query, autoscaler.metric_window_s)
                                                      : read_metric(query, autoscaler_history_, window_s);
   recorder_.polled(group_index_, now_s, metric);
-  scale_to(autoscaler_->decide(now_s, metric, replicas()));
+  if (autoscaler.scale_to_zero)
+    poll_idle(now_s, metric);
+  else
+    scale_to(autoscaler_->decide(now_s, metric, replicas()));
   at(now_s + group_.autoscaler->poll_interval_s, [this]() { poll(); });
+}
+
+void ServerPool::poll_idle(double now_s, double metric) {
+  const AutoscalerSettings& autoscaler = *group_.autoscaler;
+  // KEDA's activity check: the trigger is active when its metric is above 0 (its activation threshold) or,
+  // with the proxy's hold, when a client waits.
+  if (metric > 0.0 || !held_.empty()) last_active_s_ = now_s;
+  if (replicas() == 0) {
+    // KEDA activates the Deployment at min pods; the HPA decides from the next poll on.
+    if (now_s == last_active_s_) scale_to(autoscaler.min_replicas);
+  } else if (now_s - last_active_s_ >= autoscaler.scale_to_zero->idle_period_s - 1e-9) {
+    scale_to(0); // KEDA's idleReplicaCount 0 after cooldownPeriod without activity
+  } else {
+    scale_to(autoscaler_->decide(now_s, metric, replicas()));
+  }
 }
 
 void ServerPool::poll_rate_limit() {
@@ -260,6 +308,8 @@ void ServerPool::set_state(std::size_t pod, State state) {
   for (auto* server : pods_[pod].servers)
     server->restore(); // a pod that failed serves again once restarted (or started anew)
   arm_failure(pod);
+  // Clients held while no pod served go on, once this change is complete.
+  if (!held_.empty()) at(sg4::Engine::get_clock(), [this]() { release_held(); });
 }
 
 void ServerPool::arm_failure(std::size_t pod) {

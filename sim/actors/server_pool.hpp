@@ -17,7 +17,10 @@
 #include "sim/policy/proxy_balancer.hpp"
 #include "sim/scenario/scenario.hpp"
 
+#include <cstdint>
 #include <deque>
+#include <functional>
+#include <map>
 #include <optional>
 #include <random>
 #include <vector>
@@ -49,6 +52,11 @@ public:
   // draining pod leaves once it has none.
   void request_sent(int pod);
   void request_done(int pod);
+  // A new client's first call (Triton's RepositoryIndex) while no pod serves, in a group that scales to zero
+  // (autoscaler.scale_to_zero): held at the proxy until a pod serves, then `then(true)`, or until the hold
+  // times out, then `then(false)` (the client is refused). False, and no call: no hold is needed (a pod
+  // serves, or the group never idles at zero), the client goes on at once.
+  bool hold_new_client(std::function<void(bool)> then);
   // The rate limit's last reading is above its threshold.
   bool refuses_new_clients() const;
   bool refuses_requests() const;
@@ -87,6 +95,10 @@ private:
   template <class Then> void at(double time_s, Then then);
   void poll();
   void poll_rate_limit();
+  // scale_to_zero's poll: activation from 0 by a held client, to 0 after idle_period without activity, the
+  // HPA's decision between.
+  void poll_idle(double now_s, double metric);
+  void release_held();
   void scale_to(int replicas);
   void set_state(std::size_t pod, State state);
   void arm_failure(std::size_t pod);
@@ -113,6 +125,13 @@ private:
   History samples_;       // Prometheus's scrapes within the autoscaler's window (autoscaler.scrape_interval)
   bool limiting_ = false; // the rate limit's last reading was above its threshold
   int wanted_ = 0;        // the Deployment's replica count, as last set
+  struct HeldClient {
+    double since_s = 0.0;
+    std::function<void(bool)> then;
+  };
+  std::map<std::uint64_t, HeldClient> held_; // by arrival: released in the order they came
+  std::uint64_t next_held_ = 0;
+  double last_active_s_ = 0.0; // the last poll that found the group active (scale_to_zero)
 };
 
 } // namespace sonicsim

@@ -1,5 +1,7 @@
 #include "sim/app/operations_printer.hpp"
 
+#include "sim/metrics/number_text.hpp"
+
 #include <cstdio>
 #include <string>
 
@@ -49,6 +51,12 @@ void print_operations_lines(std::ostream& out, const OperationsSummary& operatio
                 as_double(operations.requests_timed_out), as_double(operations.requests_refused),
                 as_double(operations.requests_to_fallback), as_double(operations.requests_lost),
                 as_double(operations.clients_refused));
+  if (const auto& h = operations.client_holds)
+    out << format(
+        "scale from zero     %.0f new clients held until a server was ready (mean %s s, longest %s s), "
+        "%.0f refused when their hold timed out\n",
+        as_double(h->held), h->held ? significant(h->total_held_s / as_double(h->held)).c_str() : "-",
+        h->held ? significant(h->longest_held_s).c_str() : "-", as_double(h->timed_out));
   if (operations.jobs_preempted > 0)
     out << format("preemption          %.0f jobs preempted: %.0f events lost in progress, %.0f resubmitted; "
                   "%.0f jobs abandoned after preemption.max_resubmissions, with %.0f events never run\n",

@@ -41,6 +41,9 @@ void add_group_operations(json& group_echo, const ServerGroup& group) {
     if (a->metric_type == MetricType::average_value) echo["metric_type"] = "average_value";
     if (a->aggregation == MetricAggregation::sum_of_ratios) echo["aggregation"] = "sum_of_ratios";
     if (a->scrape_interval_s) echo["scrape_interval_s"] = *a->scrape_interval_s;
+    if (const auto& zero = a->scale_to_zero)
+      echo["scale_to_zero"] = {{"idle_period_s", zero->idle_period_s},
+                               {"hold_timeout_s", zero->hold_timeout_s}};
     group_echo["autoscaler"] = echo;
   }
   if (const auto& f = group.failures) {

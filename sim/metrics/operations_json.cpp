@@ -53,6 +53,12 @@ json operations_to_json(const OperationsSummary& operations) {
               {"clients_refused", operations.clients_refused},
               {"jobs_preempted", operations.jobs_preempted},
               {"events_resubmitted", operations.events_resubmitted}};
+  if (const auto& h = operations.client_holds) {
+    out["clients_held"] = {{"released", h->held},
+                           {"timed_out", h->timed_out},
+                           {"total_held_s", h->total_held_s},
+                           {"longest_held_s", h->longest_held_s}};
+  }
   // Only when a job was abandoned: the runs of before keep their summary.json.
   if (operations.jobs_abandoned > 0) {
     out["jobs_abandoned"] = operations.jobs_abandoned;
@@ -100,6 +106,12 @@ OperationsSummary operations_from_json(const json& in) {
   out.clients_refused = in.at("clients_refused").get<std::uint64_t>();
   out.jobs_preempted = in.at("jobs_preempted").get<std::uint64_t>();
   out.events_resubmitted = in.at("events_resubmitted").get<std::uint64_t>();
+  if (in.contains("clients_held")) {
+    const json& h = in.at("clients_held");
+    out.client_holds =
+        ClientHolds{h.at("released").get<std::uint64_t>(), h.at("timed_out").get<std::uint64_t>(),
+                    h.at("total_held_s").get<double>(), h.at("longest_held_s").get<double>()};
+  }
   out.jobs_abandoned = in.value("jobs_abandoned", std::uint64_t{0});
   out.events_abandoned = in.value("events_abandoned", std::uint64_t{0});
   return out;

@@ -23,10 +23,25 @@ OperationsRecorder::OperationsRecorder(const Scenario& scenario, double bin_widt
     p.autoscaler = groups[g].autoscaler;
     p.summary.group = groups[g].name;
     p.summary.autoscaled = groups[g].autoscaler.has_value();
-    p.summary.min_replicas = p.autoscaler ? p.autoscaler->min_replicas : groups[g].pods;
+    // A group that idles at zero has 0 pods at the least.
+    p.summary.min_replicas = !p.autoscaler                 ? groups[g].pods
+                             : p.autoscaler->scale_to_zero ? 0
+                                                           : p.autoscaler->min_replicas;
     p.summary.max_replicas = p.autoscaler ? p.autoscaler->max_replicas : groups[g].pods;
     pools_.push_back(std::move(p));
+    if (groups[g].autoscaler && groups[g].autoscaler->scale_to_zero) summary_.client_holds = ClientHolds{};
   }
+}
+
+void OperationsRecorder::client_held(double held_s) {
+  ClientHolds& h = summary_.client_holds.value();
+  ++h.held;
+  h.total_held_s += held_s;
+  h.longest_held_s = std::max(h.longest_held_s, held_s);
+}
+
+void OperationsRecorder::client_hold_timed_out() {
+  ++summary_.client_holds.value().timed_out;
 }
 
 OperationsRecorder::Pool* OperationsRecorder::pool(int group) {

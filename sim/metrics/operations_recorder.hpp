@@ -46,6 +46,9 @@ public:
   void request_refused() { ++summary_.requests_refused; }
   void request_to_fallback() { ++summary_.requests_to_fallback; }
   void client_refused() { ++summary_.clients_refused; }
+  // A new client held at a scaled-to-zero group's proxy, released after `held_s` / refused at its timeout.
+  void client_held(double held_s);
+  void client_hold_timed_out();
   void request_lost() { ++summary_.requests_lost; }
   void event_started() { ++summary_.events.started; }
   void job_preempted(int events_resubmitted) {

@@ -46,6 +46,15 @@ struct EventOutcomes {
   }
 };
 
+// New clients held at a proxy while their group had no pod serving (autoscaler.scale_to_zero): how many,
+// how long, and how many were refused when the hold timed out.
+struct ClientHolds {
+  std::uint64_t held = 0;      // released when a pod began to serve
+  std::uint64_t timed_out = 0; // refused after hold_timeout
+  double total_held_s = 0.0;   // over the released ones
+  double longest_held_s = 0.0;
+};
+
 struct OperationsSummary {
   std::vector<PoolSummary> pools;
   EventOutcomes events;
@@ -57,7 +66,8 @@ struct OperationsSummary {
   std::uint64_t events_resubmitted = 0; // unfinished events of preempted jobs run again in new jobs
   // Jobs preempted once more than preemption.max_resubmissions allows, and their unfinished events.
   std::uint64_t jobs_abandoned = 0, events_abandoned = 0;
-  std::uint64_t requests_lost = 0; // in a pod when it failed, or on a wide-area path that was down
+  std::uint64_t requests_lost = 0;         // in a pod when it failed, or on a wide-area path that was down
+  std::optional<ClientHolds> client_holds; // only with a group that scales to zero
 };
 
 } // namespace sonicsim

@@ -89,6 +89,16 @@ struct AutoscalerSettings {
   double scale_up_window_s = 0; // stabilisation windows
   double scale_down_window_s = 120;
   double startup_delay_s = 240; // from the decision to serving: node start and model load (240-300 s seen)
+  // Scale to zero and back (SuperSONIC's chart after 0.3.1): with no activity for `idle_period_s` (KEDA's
+  // cooldownPeriod: the trigger inactive, its metric at 0 and no client held) the group goes to 0 pods
+  // (KEDA's idleReplicaCount 0); a new client's first call (Triton's RepositoryIndex) is held at the proxy
+  // while no pod serves, for at most `hold_timeout_s`, and a held client activates the group again (to
+  // `min` pods). A hold that times out refuses the client, as a rate limit does. None: `min` pods always.
+  struct ScaleToZero {
+    double idle_period_s = 300; // KEDA's default cooldownPeriod
+    double hold_timeout_s = 300;
+  };
+  std::optional<ScaleToZero> scale_to_zero;
 };
 
 // A server pod failing (a crash, or a cloud VM preempted) and restarting after `restart_delay`: requests in

@@ -67,7 +67,14 @@ std::string seconds_text(double seconds) {
 AutoscalerSettings read_autoscaler(const Cursor& c) {
   AutoscalerSettings a;
   require(c, c["max"].present(), "an autoscaler with at least max, e.g. {min: 1, max: 11}");
-  if (c["min"].present()) a.min_replicas = read_int(c["min"], 1, 10'000);
+  if (c["min"].present()) {
+    // KEDA's minReplicaCount 0 is its way to idle at zero; here that is scale_to_zero, which says how long
+    // idle means and how long a new client is held, and min stays the pods of an active group.
+    if (c["min"].node().IsScalar() && c["min"].node().Scalar() == "0")
+      c["min"].fail_value("at least 1: for a group that idles at 0 pods add autoscaler.scale_to_zero "
+                          "({idle_period: 120s, hold_timeout: 300s}); min is the pods it has while active");
+    a.min_replicas = read_int(c["min"], 1, 10'000);
+  }
   a.max_replicas = read_int(c["max"], a.min_replicas, 10'000);
   if (c["metric"].present()) a.metric = read_metric(c["metric"]);
   if (c["threshold"].present()) {
@@ -118,6 +125,13 @@ AutoscalerSettings read_autoscaler(const Cursor& c) {
   if (c["scale_down_window"].present())
     a.scale_down_window_s = read_interval_s(c["scale_down_window"], "120s", 0);
   if (c["startup_delay"].present()) a.startup_delay_s = read_interval_s(c["startup_delay"], "240s", 0);
+  if (const Cursor zero = c["scale_to_zero"]; zero.present()) {
+    require(zero, zero.node().IsMap(), "a map, e.g. {idle_period: \"120s\", hold_timeout: \"300s\"}");
+    AutoscalerSettings::ScaleToZero z;
+    if (zero["idle_period"].present()) z.idle_period_s = read_interval_s(zero["idle_period"], "120s", 1.0);
+    if (zero["hold_timeout"].present()) z.hold_timeout_s = read_interval_s(zero["hold_timeout"], "300s", 0.1);
+    a.scale_to_zero = z;
+  }
   return a;
 }
 

@@ -133,7 +133,8 @@ void ValuesReader::read_keda() {
   if (keda["zeroIdleReplicas"].present() && flag(keda["zeroIdleReplicas"]))
     keda["zeroIdleReplicas"].fail("no idle replicas at 0 with chart 0.3.1: its query reads Triton's "
                                   "metrics, which a group without servers has none of, so (the chart's own "
-                                  "warning) scaling from 0 to 1 never happens");
+                                  "warning) scaling from 0 to 1 never happens; the newer chart's hold of new "
+                                  "clients is the scenario's autoscaler.scale_to_zero");
   AutoscalerSettings a;
   a.min_replicas = static_cast<int>(helm_default({"keda", "minReplicaCount"}, chart_min_replicas,
                                                  template_min_replicas, "autoscaler.min", 0, 10'000));

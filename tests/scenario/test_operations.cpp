@@ -373,3 +373,72 @@ TEST_CASE(
   CHECK(chart == doctest::Approx(30.0 / 62.0).epsilon(0.02));
   CHECK(purdue == doctest::Approx(2.0 * chart).epsilon(1e-6));
 }
+
+namespace {
+
+// One job of two events on a group that scales to zero: each event a 1 s inference then 100 s of CPU work.
+// Polls every 10 s read replicas needed over the last 10 s (the chart's metric after 0.3.1: 1 while a
+// request is answered unqueued, 0 with none), a pod serves 25 s after it is asked for.
+std::string scale_to_zero_scenario(const std::string& hold_timeout) {
+  return R"(seed: 1
+platform:
+  wan: {rtt: "0s"}
+  network: {tcp_window: "0B"}
+  server_groups:
+    gpu:
+      devices: {type: T4, count: 1}
+      autoscaler: {min: 1, max: 1, metric: replicas_needed, metric_type: average_value, threshold: 2,
+                   poll_interval: "10s", metric_window: "10s", startup_delay: "25s",
+                   scale_to_zero: {idle_period: "30s", hold_timeout: ")" +
+         hold_timeout + R"("}}
+)" + unit_model +
+         R"(workload:
+  jobs: 1
+  events_per_job: 2
+  client: {retries: 0}
+  pipeline:
+    - {name: infer, type: remote_inference, model: unit, inferences: 1, max_batch: 1}
+    - {name: other, type: cpu, duration: "100s"}
+output: {precision: off}
+)";
+}
+
+} // namespace
+
+TEST_CASE("operations: scale to zero holds the first client until a pod serves, and idles back to zero") {
+  // The job starts at 0 s with no pod: its first call is held. The poll at 10 s sees a held client: active,
+  // one pod asked for, serving at 35 s, when the client is released (held 35 s). Event 1: inference 35-36 s,
+  // CPU 36-136 s. The poll at 40 s reads the answered request (replicas needed 1 > 0: active); the polls at
+  // 50, 60 and 70 s read none, and at 70 s the group has been inactive for 30 s (idle_period): to 0 pods.
+  // Event 2's request at 136 s finds no pod: refused, no retry, the event fails. The pod was held from 10 to
+  // 70 s: 60 device-seconds.
+  const auto summary = simulate_text(scale_to_zero_scenario("300s"), "ops_scale_to_zero");
+  const auto& operations = *summary.operations;
+  REQUIRE(operations.client_holds.has_value());
+  CHECK(operations.client_holds->held == 1);
+  CHECK(operations.client_holds->timed_out == 0);
+  CHECK(operations.client_holds->longest_held_s == doctest::Approx(35.0));
+  const auto& pool = operations.pools.front();
+  CHECK(pool.scale_ups == 1);
+  CHECK(pool.scale_downs == 1);
+  CHECK(*pool.first_scale_up_decided_s == doctest::Approx(10.0));
+  CHECK(*pool.first_scale_up_serving_s == doctest::Approx(35.0));
+  CHECK(pool.device_hours * 3600.0 == doctest::Approx(60.0));
+  CHECK(operations.events.completed == 1);
+  CHECK(operations.events.failed_rejected == 1);
+  check_outcomes_add_up(summary);
+}
+
+TEST_CASE("operations: a held client whose hold times out is refused, as by a rate limit") {
+  // The same job held at most 20 s: the pod asked for at 10 s would serve at 35 s, too late. At 20 s the
+  // client is refused; without a fallback every request is refused and both events fail.
+  const auto summary = simulate_text(scale_to_zero_scenario("20s"), "ops_scale_to_zero_timeout");
+  const auto& operations = *summary.operations;
+  REQUIRE(operations.client_holds.has_value());
+  CHECK(operations.client_holds->held == 0);
+  CHECK(operations.client_holds->timed_out == 1);
+  CHECK(operations.clients_refused == 1);
+  CHECK(operations.events.failed_rejected == 2);
+  CHECK(operations.events.completed == 0);
+  check_outcomes_add_up(summary);
+}

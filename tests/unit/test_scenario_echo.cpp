@@ -99,9 +99,14 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
        "platform.server_groups.triton.autoscaler.metric_type=average_value",
        "platform.server_groups.triton.autoscaler.aggregation=sum_of_ratios",
        "platform.server_groups.triton.autoscaler.scrape_interval=\"5s\"",
+       "platform.server_groups.triton.autoscaler.scale_to_zero={idle_period: \"120s\", hold_timeout: "
+       "\"300s\"}",
        "platform.server_groups.triton.proxy.rate_limit={threshold: \"20ms\", aggregation: sum_of_ratios}"})));
   echoes.push_back(
       scenario_to_json(load_variant_file(config("supersonic_autoscaling.yaml"), {"purdue_values"})));
+  // The newer chart: replicas needed as an AverageValue, idle at 0 servers (scale_to_zero).
+  echoes.push_back(
+      scenario_to_json(load_variant_file(config("supersonic_autoscaling.yaml"), {"newer_chart"})));
   std::vector<std::vector<std::string>> paths;
   collect_paths(schema::root(), {}, paths);
   CHECK(paths.size() > 90); // the whole tree was walked
