@@ -1,6 +1,7 @@
 #include "sim/app/plan_autoscaler.hpp"
 
 #include "sim/app/commands.hpp"
+#include "sim/app/html_report.hpp"
 #include "sim/execution/local_pool.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/figure_table.hpp"
@@ -244,6 +245,7 @@ int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments&
     print_plan(plan, metric, reference_name, wall_s, static_cast<int>(requests.size()));
     std::printf("wrote %s\n", (dir / "plan_autoscaler.json").string().c_str());
   }
+  write_html_report_if_asked(arguments.html, dir, arguments.quiet || arguments.json);
   return plan.answer ? exit_ok : exit_no_configuration;
 }
 

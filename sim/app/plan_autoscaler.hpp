@@ -23,6 +23,7 @@ struct AutoscalerPlanArguments {
   int replications = 3;
   std::string output_dir;
   bool quiet = false, json = false;
+  bool html = false; // --html: report.html beside plan_autoscaler.json
 };
 
 // plan's --autoscaler flag and the lists it searches.

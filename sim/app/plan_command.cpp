@@ -138,6 +138,7 @@ int plan_settings(const PlanArguments& arguments) {
   a.output_dir = arguments.output_dir;
   a.quiet = arguments.quiet;
   a.json = arguments.json;
+  a.html = arguments.html;
   return plan_autoscaler(arguments.source, a,
                          execution_options(arguments.execution, arguments.quiet || arguments.json),
                          arguments.execution.parallel);

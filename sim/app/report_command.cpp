@@ -52,7 +52,8 @@ std::size_t write_html_report(const std::vector<fs::path>& directories, const fs
       throw InputError(
           given.string() +
           ": holds no sonicsim result; expected the output directory of run (summary.json), sweep "
-          "(sweep.csv), plan (plan.json), compare (compare.json), validate (report.json) or calibrate "
+          "(sweep.csv), plan (plan.json or plan_autoscaler.json), compare (compare.json), validate "
+          "(report.json) or calibrate "
           "(calibration.json)");
     for (const auto kind : kinds) {
       try {
@@ -67,6 +68,9 @@ std::size_t write_html_report(const std::vector<fs::path>& directories, const fs
           break;
         case report::ResultKind::plan:
           report::add_plan_section(document, dir);
+          break;
+        case report::ResultKind::autoscaler_plan:
+          report::add_autoscaler_plan_section(document, dir);
           break;
         case report::ResultKind::compare:
           report::add_compare_section(document, dir);

@@ -19,6 +19,7 @@ std::optional<double> pool_total(const RunSummary& s, Figure figure) {
   for (const auto& p : s.operations->pools)
     total += figure == Figure::device_hours               ? p.device_hours
              : figure == Figure::static_peak_device_hours ? p.static_peak_device_hours
+             : figure == Figure::mean_held_replicas       ? p.mean_held_replicas
                                                           : p.peak_replicas;
   return total;
 }
@@ -69,6 +70,8 @@ const std::vector<FigureSpec> table{
      "device-hours a static deployment of those groups' peak size would hold over the run"},
     {F::peak_replicas, "peak_replicas", "count", lower, false, false,
      "the most pods those groups held at once (their sum)"},
+    {F::mean_held_replicas, "mean_held_replicas", "count", lower, false, false,
+     "pods those groups held on average over the run, starting, serving, draining or failed (their sum)"},
     {F::events_with_fallback, "events_with_fallback", "count", lower, false, true,
      "events (warm-up included) a request of which was served by the fallback server"},
     {F::requests_timed_out, "requests_timed_out", "count", lower, false, true,
@@ -200,6 +203,7 @@ std::optional<double> value_of(Figure figure, const RunSummary& s, const FigureC
   case F::device_hours:
   case F::static_peak_device_hours:
   case F::peak_replicas:
+  case F::mean_held_replicas:
     return pool_total(s, figure);
   case F::events_with_fallback:
     return s.operations

@@ -44,6 +44,7 @@ enum class Figure {
   device_hours,
   static_peak_device_hours,
   peak_replicas,
+  mean_held_replicas,
   events_with_fallback,
   requests_timed_out,
 };

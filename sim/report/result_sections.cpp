@@ -187,6 +187,8 @@ const char* result_kind_name(ResultKind kind) {
     return "sweep";
   case ResultKind::plan:
     return "plan";
+  case ResultKind::autoscaler_plan:
+    return "autoscaler plan";
   case ResultKind::compare:
     return "compare";
   case ResultKind::validate:
@@ -205,6 +207,8 @@ const char* result_kind_file(ResultKind kind) {
     return "sweep.csv";
   case ResultKind::plan:
     return "plan.json";
+  case ResultKind::autoscaler_plan:
+    return "plan_autoscaler.json";
   case ResultKind::compare:
     return "compare.json";
   case ResultKind::validate:
@@ -217,8 +221,8 @@ const char* result_kind_file(ResultKind kind) {
 
 std::vector<ResultKind> result_kinds(const fs::path& dir) {
   std::vector<ResultKind> kinds;
-  for (const auto kind : {ResultKind::run, ResultKind::sweep, ResultKind::plan, ResultKind::compare,
-                          ResultKind::validate, ResultKind::calibrate})
+  for (const auto kind : {ResultKind::run, ResultKind::sweep, ResultKind::plan, ResultKind::autoscaler_plan,
+                          ResultKind::compare, ResultKind::validate, ResultKind::calibrate})
     if (fs::exists(dir / result_kind_file(kind))) kinds.push_back(kind);
   return kinds;
 }

@@ -1,5 +1,6 @@
 // A sweep: the simulated curves with their 95 % bands beside the analytic model (Eq. 1-5 of arXiv:2009.04509)
 // and the exact MVA, knees drawn and labelled with their values (fits.csv).
+#include "sim/report/pool_charts.hpp"
 #include "sim/report/report_sections.hpp"
 #include "sim/report/vega_lite.hpp"
 #include "sim/sweep/sweep_csv.hpp"
@@ -35,14 +36,15 @@ Json curve_chart(const CsvTable& table, const std::string& title, const std::str
     std::strtod(first.c_str(), &end);
     unit = end;
   }
+  // The key as a reader names it, the full path kept for the jobs' axis only where it is the usual one.
   const std::string x_title = x == "workload.jobs" ? "jobs (workload.jobs)"
-                              : unit.empty()       ? x
-                                                   : x + " (" + unit + ")";
+                              : unit.empty()       ? readable_key(x)
+                                                   : readable_key(x) + " (" + unit + ")";
   Json values = Json::array(), bands = Json::array();
   for (const auto& row : table.rows) {
     std::string group;
     for (const auto& g : groups)
-      group += (group.empty() ? "" : ", ") + g + "=" + row[table.column(g)];
+      group += (group.empty() ? "" : ", ") + readable_key(g) + " " + row[table.column(g)];
     const double xv = std::strtod(row[table.column(x)].c_str(), nullptr);
     for (const auto& curve : curves) {
       if (!has_column(table, curve.column) || row[table.column(curve.column)].empty()) continue;
@@ -71,9 +73,23 @@ Json curve_chart(const CsvTable& table, const std::string& title, const std::str
   Json colour{{"field", "curve"}, {"type", "nominal"}, {"title", "curve"}, {"legend", legend_outside()}};
   // One colour per curve, the band in a lighter shade of the simulated one (and the knees of fits.csv in the
   // same colours); with several groups the palette is Vega's own.
-  if (groups.empty())
-    colour["scale"] = {{"domain", {"simulated", "simulated 95 % band", "analytic (Eq. 1-5)", "MVA"}},
-                       {"range", {"#1f77b4", "#9ecae1", "#ff7f0e", "#2ca02c"}}};
+  // Only the curves drawn are in the legend: a pooled sweep has no fixed-pool models.
+  if (groups.empty() && curves.front().label == "simulated") {
+    const std::vector<std::pair<std::string, std::string>> palette{{"simulated", "#1f77b4"},
+                                                                   {"simulated 95 % band", "#9ecae1"},
+                                                                   {"analytic (Eq. 1-5)", "#ff7f0e"},
+                                                                   {"MVA", "#2ca02c"}};
+    Json domain = Json::array(), range = Json::array();
+    for (const auto& [label, hex] : palette) {
+      const auto drawn = [&label = label](const Json& rows) {
+        return std::any_of(rows.begin(), rows.end(), [&](const Json& r) { return r.at("curve") == label; });
+      };
+      if (!drawn(values) && !drawn(bands)) continue;
+      domain.push_back(label);
+      range.push_back(hex);
+    }
+    colour["scale"] = {{"domain", domain}, {"range", range}};
+  }
   for (auto& existing : chart["layer"])
     existing["encoding"]["color"] = colour;
   Json lines = layer("line", {{"x", channel("x", "quantitative", x_title)},
@@ -84,21 +100,67 @@ Json curve_chart(const CsvTable& table, const std::string& title, const std::str
   return chart;
 }
 
+// The label of a row's setting: every varied key and its value ("threshold 100ms, max pods 40").
+std::string setting_label(const CsvTable& table, const std::vector<std::string>& row,
+                          const std::vector<std::string>& keys) {
+  std::string label;
+  for (const auto& key : keys)
+    label += (label.empty() ? "" : ", ") + readable_key(key) + " " + row[table.column(key)];
+  return label;
+}
+
+std::optional<double> cell(const CsvTable& table, const std::vector<std::string>& row,
+                           const std::string& column) {
+  if (!has_column(table, column) || row[table.column(column)].empty()) return std::nullopt;
+  return std::strtod(row[table.column(column)].c_str(), nullptr);
+}
+
+// A sweep of an autoscaled pool: what each setting costs in device-hours against its event time, and the
+// pods it held (peak and mean) against the first varied key.
+void add_pool_charts(ReportDocument& document, const CsvTable& table, const std::vector<std::string>& keys) {
+  std::vector<TradeoffPoint> points;
+  for (const auto& row : table.rows) {
+    const auto hours = cell(table, row, "device_hours"), event = cell(table, row, "event_mean_s");
+    if (!hours || !event) continue;
+    TradeoffPoint p;
+    p.label = setting_label(table, row, keys);
+    p.role = "setting (simulated)";
+    p.device_hours = *hours;
+    p.event_s = *event;
+    p.event_low_s = cell(table, row, "event_mean_s_ci95_low");
+    p.event_high_s = cell(table, row, "event_mean_s_ci95_high");
+    points.push_back(p);
+  }
+  document.paragraph(
+      "The pool changes in time: the fixed-pool models (Eq. 1-5, MVA) do not apply and are not "
+      "drawn. Each setting's cost is the device-hours its pods held (starting, serving, "
+      "draining or failed), against the time per event it gave.");
+  if (!points.empty())
+    document.chart(tradeoff_chart("Device-hours against event time, a point per setting", points));
+  document.chart(curve_chart(table, "Pods held", "pods",
+                             {{"peak", "peak_replicas"}, {"mean over the run", "mean_held_replicas"}}, "",
+                             std::vector<std::string>(keys.begin() + 1, keys.end()), 1.0));
+}
+
 } // namespace
 
 void add_sweep_section(ReportDocument& document, const fs::path& dir,
                        const std::vector<MeasuredSeries>& measured) {
   const CsvTable table = read_csv_file((dir / "sweep.csv").string());
-  document.section("Sweep over " + table.header.at(1), "sweep.csv");
+  const std::string& key = table.header.at(1);
+  document.section("Sweep over " + (readable_key(key) == key ? key : readable_key(key) + " (" + key + ")"),
+                   "sweep.csv");
   std::vector<std::string> groups;
   for (std::size_t c = 2; c < table.header.size() && table.header[c] != "jobs"; ++c)
     groups.push_back(table.header[c]);
   const bool replicated = has_column(table, "module_mean_s_ci95_low");
-  document.paragraph(
-      std::to_string(table.rows.size()) + " points" +
-      (replicated ? ", each the mean of its replications with a 95 % Student-t band" : "") +
-      ". Beside the simulation: the latency model of arXiv:2009.04509 (Eq. 1-5) and the exact mean "
-      "value analysis of the closed network, with the scenario's own parameters.");
+  const bool pooled = has_column(table, "device_hours");
+  document.paragraph(std::to_string(table.rows.size()) + " points" +
+                     (replicated ? ", each the mean of its replications with a 95 % Student-t band" : "") +
+                     (pooled ? "."
+                             : ". Beside the simulation: the latency model of arXiv:2009.04509 (Eq. 1-5) "
+                               "and the exact mean value analysis of the closed network, with the "
+                               "scenario's own parameters."));
   Json module = curve_chart(
       table, "Time in the accelerated module", "module time (s)",
       {{"simulated", "module_mean_s"}, {"analytic (Eq. 1-5)", "analytic_module_s"}, {"MVA", "mva_module_s"}},
@@ -154,6 +216,11 @@ void add_sweep_section(ReportDocument& document, const fs::path& dir,
   document.chart(curve_chart(table, "GPU utilisation", "GPU utilisation (%)",
                              {{"simulated", "gpu_utilisation"}, {"MVA", "mva_gpu_utilisation"}},
                              "gpu_utilisation", groups, 100.0));
+  if (pooled) {
+    std::vector<std::string> keys{table.header.at(1)};
+    keys.insert(keys.end(), groups.begin(), groups.end());
+    add_pool_charts(document, table, keys);
+  }
 }
 
 } // namespace sonicsim::report

@@ -26,7 +26,8 @@ const std::vector<Figure> simulated_sweep_figures{
     Figure::bottleneck_utilisation, Figure::mean_request_size, Figure::mean_executed_batch,
     Figure::events_completed,       Figure::events_failed,     Figure::requests_rejected};
 const std::vector<Figure> pool_sweep_figures{Figure::device_hours, Figure::peak_replicas,
-                                             Figure::static_peak_device_hours, Figure::cost_usd_per_event};
+                                             Figure::mean_held_replicas, Figure::static_peak_device_hours,
+                                             Figure::cost_usd_per_event};
 const std::vector<Figure> interval_sweep_figures{Figure::module_mean_s, Figure::event_mean_s,
                                                  Figure::event_p95_s, Figure::events_per_s,
                                                  Figure::gpu_utilisation};

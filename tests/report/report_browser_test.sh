@@ -15,6 +15,7 @@ mkdir -p "$shots"
 cd "$work" || exit 1
 failures=0
 small=(--set workload.events_per_job=3 --set output.precision=off --set workload.warmup_events=1)
+short_day=(--quiet --set workload.campaign.window=1h --set workload.pipeline.EmTrkMichelId.preprocess.mean=20s)
 
 make_results() { # KIND: writes results/KIND
   case $1 in
@@ -32,13 +33,21 @@ make_results() { # KIND: writes results/KIND
   # An autoscaled pool: its pods and its metric over time (the SuperSONIC day cut to 4 h of 100 slots).
   operations) "$sonicsim" run "$repo/configs/supersonic_autoscaling.yaml" --quiet --set workload.jobs=100 \
     --set workload.campaign.window=4h --out results/operations ;;
+  # An autoscaled pool's settings, swept and planned: the device-hours against the event time (the day cut to
+  # 1 h, preprocessing 20 s).
+  pool_sweep) "$sonicsim" sweep "$repo/configs/supersonic_autoscaling.yaml" "${short_day[@]}" \
+    --vary platform.server_groups.triton.autoscaler.threshold=50ms,200ms --replications 2 -j 2 --out results/pool_sweep ;;
+  # (2 h: the first hour is all ramp. Exit 3, no setting meets, is an answer too, and its page says so.)
+  autoscaler_plan) "$sonicsim" plan "$repo/configs/supersonic_autoscaling.yaml" --autoscaler "${short_day[@]}" \
+    --set workload.campaign.window=2h --thresholds 50ms,200ms --reference static_40 --replications 2 -j 2 \
+    --out results/autoscaler_plan || [[ $? == 3 ]] ;;
   esac
 }
 
 chromium_flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
   --disable-component-update --disable-sync --hide-scrollbars --virtual-time-budget=20000)
 
-for kind in run sweep plan compare validate calibrate campaign operations; do
+for kind in run sweep plan compare validate calibrate campaign operations pool_sweep autoscaler_plan; do
   if ! make_results "$kind" >"$kind.log" 2>&1; then
     echo "FAIL $kind: the command failed"; tail -5 "$kind.log"; failures=$((failures + 1)); continue
   fi
@@ -83,6 +92,15 @@ PY
     for expected in "Answer: " "Bill at the answer" "Options searched" "rests on" "one panel per device type"; do
       grep -q "$expected" "$kind.dom" || verdict="the plan page lacks '$expected'"
     done
+  fi
+  # A pooled sweep and an autoscaler plan draw the trade-off, in names a reader knows, and no fixed-pool model.
+  if [[ ($kind == pool_sweep || $kind == autoscaler_plan) && $verdict == ok* ]]; then
+    grep -q "Device-hours against event time" "$kind.dom" || verdict="the $kind page lacks the trade-off chart"
+    grep -q "threshold 50" "$kind.dom" || verdict="the $kind page does not name its settings 'threshold 50...'"
+    grep -q "analytic (Eq. 1-5)" "$kind.dom" && verdict="the $kind page draws a fixed-pool model"
+    grep -q "autoscaler.threshold=" "$kind.dom" && verdict="the $kind page names a setting by its key path"
+    [[ $kind == autoscaler_plan ]] && ! grep -q -e "The answer: " -e "No setting tried" "$kind.dom" &&
+      verdict="the autoscaler plan's page gives no answer in words"
   fi
   if [[ $verdict == ok* ]]; then
     echo "ok   $kind: ${verdict#ok }, screenshot $shots/report_$kind.png"
