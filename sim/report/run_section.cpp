@@ -79,29 +79,33 @@ void distributions(ReportDocument& document, const CsvTable& events) {
 // Every resource with a utilisation: devices, host cores and NICs of each server group, and each link.
 void utilisation(ReportDocument& document, const Json& summary) {
   const Json& r = summary.at("results");
-  const std::string bottleneck = r.at("bottleneck").at("resource").get<std::string>();
+  const Json& b = r.at("bottleneck");
+  const std::string bottleneck = b.at("resource").get<std::string>();
+  // The busiest shared resource, by its kind and group (summary.json's bottleneck.kind, .group, .busiest):
+  // a group's devices, host cores or pod NICs, or a link by its name. Written before the kind was: none.
+  const std::string kind = b.value("kind", "");
+  const int busiest_group = b.contains("group") ? b.at("group").get<int>() : -1;
+  const std::string busiest = b.value("busiest", "");
+  const auto role = [](bool marked) { return marked ? "bottleneck" : "other"; };
   Json values = Json::array();
+  int g = 0;
   for (const auto& group : r.at("server").at("groups")) {
     const std::string name = group.at("name").get<std::string>();
-    values.push_back(
-        {{"resource", name + " devices"},
-         {"utilisation", 100.0 * group.at("device_utilisation").get<double>()},
-         {"role", group.value("limit", "") == "GPU pool" && bottleneck.find("GPU") != std::string::npos
-                      ? "bottleneck"
-                      : "other"}});
+    const bool this_group = busiest_group == g++;
+    values.push_back({{"resource", name + " devices"},
+                      {"utilisation", 100.0 * group.at("device_utilisation").get<double>()},
+                      {"role", role(this_group && (kind == "device_pool" || kind == "instances"))}});
     values.push_back({{"resource", name + " host cores"},
                       {"utilisation", 100.0 * group.at("host_utilisation").get<double>()},
-                      {"role", "other"}});
+                      {"role", role(this_group && kind == "host_cores")}});
     values.push_back({{"resource", name + " pod NIC in"},
                       {"utilisation", 100.0 * group.at("nic_in_utilisation").get<double>()},
-                      {"role", "other"}});
+                      {"role", role(this_group && kind == "pod_nics")}});
   }
   for (const auto& link : r.at("network").at("links"))
-    values.push_back(
-        {{"resource", link.at("name").get<std::string>()},
-         {"utilisation", 100.0 * link.at("utilisation").get<double>()},
-         {"role", bottleneck.find(link.at("name").get<std::string>()) != std::string::npos ? "bottleneck"
-                                                                                           : "other"}});
+    values.push_back({{"resource", link.at("name").get<std::string>()},
+                      {"utilisation", 100.0 * link.at("utilisation").get<double>()},
+                      {"role", role(link.at("name").get<std::string>() == busiest)}});
   Json chart = layered_chart("Utilisation in the steady-state window (the bottleneck: " + bottleneck + ")",
                              values, 640, std::max<int>(120, 18 * static_cast<int>(values.size())));
   chart["layer"].push_back(layer(
