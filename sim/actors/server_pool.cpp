@@ -263,7 +263,7 @@ void ServerPool::scale_to(int wanted) {
     set_state(p, State::starting);
     states_[p].decided_s = now_s;
     states_[p].added_by_autoscaler = true;
-    at(now_s + group_.autoscaler->startup_delay_s, [this, p, serial = states_[p].serial]() {
+    at(now_s + serving_delay_s(*group_.autoscaler), [this, p, serial = states_[p].serial]() {
       if (states_[p].serial != serial) return;
       set_state(p, State::serving);
       recorder_.scale_up_serving(group_index_, states_[p].decided_s, sg4::Engine::get_clock());

@@ -41,6 +41,8 @@ void add_group_operations(json& group_echo, const ServerGroup& group) {
     if (a->metric_type == MetricType::average_value) echo["metric_type"] = "average_value";
     if (a->aggregation == MetricAggregation::sum_of_ratios) echo["aggregation"] = "sum_of_ratios";
     if (a->scrape_interval_s) echo["scrape_interval_s"] = *a->scrape_interval_s;
+    if (const auto& probe = a->readiness_probe)
+      echo["readiness_probe"] = {{"initial_delay_s", probe->initial_delay_s}, {"period_s", probe->period_s}};
     if (const auto& zero = a->scale_to_zero)
       echo["scale_to_zero"] = {{"idle_period_s", zero->idle_period_s},
                                {"hold_timeout_s", zero->hold_timeout_s}};

@@ -5,6 +5,15 @@
 
 namespace sonicsim {
 
+double serving_delay_s(const AutoscalerSettings& settings) {
+  const double ready_s = settings.startup_delay_s;
+  const auto& probe = settings.readiness_probe;
+  if (!probe || ready_s <= probe->initial_delay_s) return probe ? probe->initial_delay_s : ready_s;
+  // The first probe at or after ready_s; a relative slack so that a delay on the grid stays there.
+  const double periods = std::ceil((ready_s - probe->initial_delay_s) / probe->period_s - 1e-9);
+  return probe->initial_delay_s + periods * probe->period_s;
+}
+
 AutoscalerPolicy::AutoscalerPolicy(const AutoscalerSettings& settings) : settings_(settings) {}
 
 int AutoscalerPolicy::raw_recommendation(double metric, int replicas) const {

@@ -9,6 +9,10 @@
 
 namespace sonicsim {
 
+// From the autoscaler's decision to a serving pod: startup_delay, or with a readiness probe the first probe
+// at or after it (initial_delay + k x period, k >= 0).
+double serving_delay_s(const AutoscalerSettings& settings);
+
 class AutoscalerPolicy {
 public:
   explicit AutoscalerPolicy(const AutoscalerSettings& settings);

@@ -99,6 +99,14 @@ struct AutoscalerSettings {
     double hold_timeout_s = 300;
   };
   std::optional<ScaleToZero> scale_to_zero;
+  // Kubernetes's readiness probe on a new pod (SuperSONIC's triton.readinessProbe): the proxy routes to it
+  // from the first probe that finds it ready, at initial_delay + k x period after it was asked for, so it
+  // serves at the first such time at or after startup_delay. None: at startup_delay exactly.
+  struct ReadinessProbe {
+    double initial_delay_s = 10; // the chart's initialDelaySeconds
+    double period_s = 10;        // periodSeconds
+  };
+  std::optional<ReadinessProbe> readiness_probe;
 };
 
 // A server pod failing (a crash, or a cloud VM preempted) and restarting after `restart_delay`: requests in

@@ -64,6 +64,14 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
+AutoscalerSettings::ReadinessProbe read_readiness_probe(const Cursor& c) {
+  require(c, c.node().IsMap(), "a map, e.g. {initial_delay: \"10s\", period: \"10s\"}");
+  AutoscalerSettings::ReadinessProbe p;
+  if (c["initial_delay"].present()) p.initial_delay_s = read_interval_s(c["initial_delay"], "10s", 0);
+  if (c["period"].present()) p.period_s = read_interval_s(c["period"], "10s", 1.0);
+  return p;
+}
+
 AutoscalerSettings read_autoscaler(const Cursor& c) {
   AutoscalerSettings a;
   require(c, c["max"].present(), "an autoscaler with at least max, e.g. {min: 1, max: 11}");
@@ -132,6 +140,8 @@ AutoscalerSettings read_autoscaler(const Cursor& c) {
     if (zero["hold_timeout"].present()) z.hold_timeout_s = read_interval_s(zero["hold_timeout"], "300s", 0.1);
     a.scale_to_zero = z;
   }
+  if (const Cursor probe = c["readiness_probe"]; probe.present())
+    a.readiness_probe = read_readiness_probe(probe);
   return a;
 }
 

@@ -38,6 +38,9 @@ std::string supersonic_group_yaml(const SupersonicValues& values) {
          "          # keda.scaleDown.stepsize");
     line("  startup_delay: \"240s\"         # not in the values file: node start + model load (measured "
          "240-300 s)");
+    if (const auto& probe = a->readiness_probe)
+      line("  readiness_probe: {initial_delay: \"" + text_of(probe->initial_delay_s) + "s\", period: \"" +
+           text_of(probe->period_s) + "s\"}  # triton.readinessProbe");
   } else {
     line("pods: " + std::to_string(values.replicas) + "                   # triton.replicas (keda off)");
   }

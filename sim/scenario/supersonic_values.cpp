@@ -169,6 +169,7 @@ void ValuesReader::read_keda() {
   a.scrape_interval_s = scrape_interval_s_;
   a.poll_interval_s = keda_polling_interval_s;
   a.tolerance = hpa_tolerance;
+  a.readiness_probe = readiness_probe_;
   out_.notes.push_back("KEDA's pollingInterval (30 s) and cooldownPeriod (120 s) are fixed in chart 0.3.1's "
                        "templates/keda/so.yaml, not values; the trigger's metricType is Value; the HPA's "
                        "tolerance is Kubernetes's default, 0.1; cooldownPeriod acts only on idle replicas, "

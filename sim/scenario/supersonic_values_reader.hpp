@@ -81,6 +81,7 @@ private:
   MetricAggregation aggregation_ = MetricAggregation::ratio_of_sums;
   double window_s_ = chart_query_window_s;
   double scrape_interval_s_ = chart_scrape_interval_s;
+  AutoscalerSettings::ReadinessProbe readiness_probe_; // triton.readinessProbe (read_triton)
 };
 
 } // namespace sonicsim::detail

@@ -95,18 +95,31 @@ void ValuesReader::read_triton() {
         startup["failureThreshold"].present() ? number(startup["failureThreshold"], "a count, e.g. 12") : 12;
     startup_budget_s = initial + period * failures;
   }
-  double readiness_period_s = 10;
-  if (readiness.present() && readiness["periodSeconds"].present() &&
-      !(readiness["reset"].present() && flag(readiness["reset"])))
-    readiness_period_s = number(readiness["periodSeconds"], "seconds, e.g. 10");
+  // The readiness probe decides when Envoy routes to a new server: at its first success after the model is
+  // loaded (autoscaler.readiness_probe). `reset: true` is Kubernetes's defaults: no initial delay, 10 s.
+  AutoscalerSettings::ReadinessProbe probe; // the chart's: initialDelaySeconds 10, periodSeconds 10
+  if (readiness.present() && readiness["reset"].present() && flag(readiness["reset"])) {
+    probe = {0, 10};
+  } else if (readiness.present()) {
+    if (readiness["initialDelaySeconds"].present())
+      probe.initial_delay_s = number(readiness["initialDelaySeconds"], "seconds, e.g. 10");
+    if (readiness["periodSeconds"].present())
+      probe.period_s = number(readiness["periodSeconds"], "seconds, e.g. 10");
+    if (!(probe.period_s >= 1.0))
+      readiness["periodSeconds"].fail_value("at least 1 (Kubernetes's minimum), e.g. 10");
+  }
+  readiness_probe_ = probe;
+  record(readiness, "triton.readinessProbe",
+         "initialDelaySeconds " + text_of(probe.initial_delay_s) + ", periodSeconds " +
+             text_of(probe.period_s),
+         "a new server serves at the first probe at or after its start-up delay" +
+             std::string(readiness.present() ? "" : " (the chart's default)"));
   out_.notes.push_back(
       "triton.startupProbe gives a server " + text_of(startup_budget_s) +
-      " s from its container's start to load its models before Kubernetes restarts it, and the "
-      "readinessProbe adds up to " +
-      text_of(readiness_period_s) +
-      " s before Envoy routes to it; neither is the start-up time, which is node start, image pull and model "
-      "load: autoscaler.startup_delay (sonicsim's default 240 s, the 240-300 s SuperSONIC measured, "
-      "arXiv:2506.20657)");
+      " s from its container's start to load its models before Kubernetes restarts it: it bounds the model "
+      "load, it does not set it; the start-up time (node start, image pull and model load) is "
+      "autoscaler.startup_delay (sonicsim's default 240 s, the 240-300 s SuperSONIC measured, "
+      "arXiv:2506.20657), which a values file does not hold");
   out_.notes.push_back("triton.image, command, args, resources (cpu, memory), modelRepository, service, "
                        "nodeSelector, tolerations, annotations: not simulated (where and what the server "
                        "runs, not how fast it serves)");

@@ -150,3 +150,18 @@ TEST_CASE("autoscaler: each direction has its own scaling policy (the chart's sc
   CHECK(policy.decide(180, 0.0, 2) == 2);
   CHECK(policy.decide(210, 0.0, 2) == 1);
 }
+
+TEST_CASE("autoscaler: a new pod serves at the readiness probe's first success after its start-up") {
+  AutoscalerSettings s;
+  s.startup_delay_s = 245;
+  CHECK(serving_delay_s(s) == 245); // no probe: at the start-up delay
+  s.readiness_probe = AutoscalerSettings::ReadinessProbe{10, 10};
+  CHECK(serving_delay_s(s) == doctest::Approx(250)); // probes at 10, 20, ..., 240, 250: the first after 245
+  s.startup_delay_s = 240;
+  CHECK(serving_delay_s(s) == doctest::Approx(240)); // on a probe: that one
+  s.startup_delay_s = 3;
+  CHECK(serving_delay_s(s) == doctest::Approx(10)); // before the first probe: the first
+  s.readiness_probe = AutoscalerSettings::ReadinessProbe{0, 30};
+  s.startup_delay_s = 241;
+  CHECK(serving_delay_s(s) == doctest::Approx(270)); // probes every 30 s from 0: 240, 270
+}

@@ -18,8 +18,8 @@ TEST_CASE("a varied key is named by its last part, in words") {
 TEST_CASE("the trade-off chart draws each point with its intervals, coloured by its role") {
   TradeoffPoint reference{"static_40", "reference", 960.0, 51.0, 960.0, 960.0, 50.9, 51.1};
   TradeoffPoint answer{"threshold 200 ms", "the answer", 639.0, 51.3, 609.0, 668.0, 51.2, 51.4};
-  TradeoffPoint failing{"threshold 800 ms", "setting: fails", 400.0, 60.0, std::nullopt, std::nullopt,
-                        std::nullopt, std::nullopt};
+  TradeoffPoint failing{"threshold 800 ms", "setting: fails", 400.0,        60.0,
+                        std::nullopt,       std::nullopt,     std::nullopt, std::nullopt};
   const Json chart = tradeoff_chart("t", {reference, answer, failing}, 53.6, "reference + 5 %");
   const Json& values = chart.at("data").at("values");
   REQUIRE(values.size() == 3);
