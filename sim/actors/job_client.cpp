@@ -121,7 +121,10 @@ void JobClient::start_threads() {
                            static_cast<std::uint64_t>(placement_.job) +
                                (static_cast<std::uint64_t>(placement_.resubmission) << 32));
     std::exponential_distribution<double> time_to_preemption(1.0 / preemption->mean_time_s);
-    preemption_ = Timer::set(job_start_s_ + time_to_preemption(rng), [this]() {
+    // Drawn from the job's start; a job held at a scaled-to-zero group's proxy longer than that draw is
+    // preempted as soon as it goes on.
+    const double preempted_at_s = std::max(job_start_s_ + time_to_preemption(rng), sg4::Engine::get_clock());
+    preemption_ = Timer::set(preempted_at_s, [this]() {
       preemption_ = nullptr; // a timer that fired is gone
       if (!context_.stopped) preempt();
     });
