@@ -92,9 +92,10 @@ void JobClient::begin() {
   // A group at 0 pods (autoscaler.scale_to_zero) holds the client's first call until a pod serves: the job
   // starts its events once every such call is answered; a hold that times out refuses that channel.
   for (auto& connection : connections_) {
-    if (!connection.pool || connection.refused) continue;
+    if (!connection.pool || connection.refused || !connection.pool->holds_new_clients()) continue;
     ++calls_in_flight_;
-    const bool held = connection.pool->hold_new_client([this, &connection](bool ready) {
+    ++holds_pending_;
+    connection.pool->hold_new_client([this, &connection](bool ready) {
       --calls_in_flight_;
       if (context_.stopped) return;
       if (!ready) {
@@ -103,10 +104,6 @@ void JobClient::begin() {
       }
       if (--holds_pending_ == 0) start_threads();
     });
-    if (held)
-      ++holds_pending_;
-    else
-      --calls_in_flight_;
   }
   if (holds_pending_ == 0) start_threads();
 }

@@ -35,10 +35,7 @@ template <class Then> void ServerPool::at(double time_s, Then then) {
 
 void ServerPool::start() {
   // A group that scales to zero starts idle: its first clients wait for the first pod.
-  const bool idle = group_.autoscaler && group_.autoscaler->scale_to_zero;
-  const int first = idle                ? 0
-                    : group_.autoscaler ? group_.autoscaler->min_replicas
-                                        : static_cast<int>(pods_.size());
+  const int first = group_.autoscaler ? group_.autoscaler->lowest_replicas() : static_cast<int>(pods_.size());
   wanted_ = first;
   for (std::size_t p = 0; p < pods_.size() && static_cast<int>(p) < first; ++p)
     set_state(p, State::serving);
@@ -75,8 +72,11 @@ void ServerPool::request_done(int pod) {
   leave_if_drained(p);
 }
 
-bool ServerPool::hold_new_client(std::function<void(bool)> then) {
-  if (!serving_.empty() || !group_.autoscaler || !group_.autoscaler->scale_to_zero) return false;
+bool ServerPool::holds_new_clients() const {
+  return serving_.empty() && group_.autoscaler && group_.autoscaler->scale_to_zero;
+}
+
+void ServerPool::hold_new_client(std::function<void(bool)> then) {
   const double now_s = sg4::Engine::get_clock();
   const std::uint64_t id = next_held_++;
   held_.emplace(id, HeldClient{now_s, std::move(then)});
@@ -88,7 +88,6 @@ bool ServerPool::hold_new_client(std::function<void(bool)> then) {
     recorder_.client_hold_timed_out();
     refused(false);
   });
-  return true;
 }
 
 void ServerPool::release_held() {
@@ -222,10 +221,11 @@ void ServerPool::poll_idle(double now_s, double metric) {
   const AutoscalerSettings& autoscaler = *group_.autoscaler;
   // KEDA's activity check: the trigger is active when its metric is above 0 (its activation threshold) or,
   // with the proxy's hold, when a client waits.
-  if (metric > 0.0 || !held_.empty()) last_active_s_ = now_s;
+  const bool active = metric > 0.0 || !held_.empty();
+  if (active) last_active_s_ = now_s;
   if (replicas() == 0) {
     // KEDA activates the Deployment at min pods; the HPA decides from the next poll on.
-    if (now_s == last_active_s_) scale_to(autoscaler.min_replicas);
+    if (active) scale_to(autoscaler.min_replicas);
   } else if (now_s - last_active_s_ >= autoscaler.scale_to_zero->idle_period_s - 1e-9) {
     scale_to(0); // KEDA's idleReplicaCount 0 after cooldownPeriod without activity
   } else {

@@ -52,11 +52,12 @@ public:
   // draining pod leaves once it has none.
   void request_sent(int pod);
   void request_done(int pod);
-  // A new client's first call (Triton's RepositoryIndex) while no pod serves, in a group that scales to zero
-  // (autoscaler.scale_to_zero): held at the proxy until a pod serves, then `then(true)`, or until the hold
-  // times out, then `then(false)` (the client is refused). False, and no call: no hold is needed (a pod
-  // serves, or the group never idles at zero), the client goes on at once.
-  bool hold_new_client(std::function<void(bool)> then);
+  // A new client's first call (Triton's RepositoryIndex) is held now: the group scales to zero
+  // (autoscaler.scale_to_zero) and no pod serves.
+  bool holds_new_clients() const;
+  // Holds it at the proxy until a pod serves, then `then(true)`, or until the hold times out, then
+  // `then(false)` (the client is refused). Only when holds_new_clients().
+  void hold_new_client(std::function<void(bool)> then);
   // The rate limit's last reading is above its threshold.
   bool refuses_new_clients() const;
   bool refuses_requests() const;

@@ -55,8 +55,9 @@ void print_operations_lines(std::ostream& out, const OperationsSummary& operatio
     out << format(
         "scale from zero     %.0f new clients held until a server was ready (mean %s s, longest %s s), "
         "%.0f refused when their hold timed out\n",
-        as_double(h->held), h->held ? significant(h->total_held_s / as_double(h->held)).c_str() : "-",
-        h->held ? significant(h->longest_held_s).c_str() : "-", as_double(h->timed_out));
+        as_double(h->released),
+        h->released ? significant(h->total_held_s / as_double(h->released)).c_str() : "-",
+        h->released ? significant(h->longest_held_s).c_str() : "-", as_double(h->timed_out));
   if (operations.jobs_preempted > 0)
     out << format("preemption          %.0f jobs preempted: %.0f events lost in progress, %.0f resubmitted; "
                   "%.0f jobs abandoned after preemption.max_resubmissions, with %.0f events never run\n",

@@ -54,7 +54,7 @@ json operations_to_json(const OperationsSummary& operations) {
               {"jobs_preempted", operations.jobs_preempted},
               {"events_resubmitted", operations.events_resubmitted}};
   if (const auto& h = operations.client_holds) {
-    out["clients_held"] = {{"released", h->held},
+    out["clients_held"] = {{"released", h->released},
                            {"timed_out", h->timed_out},
                            {"total_held_s", h->total_held_s},
                            {"longest_held_s", h->longest_held_s}};

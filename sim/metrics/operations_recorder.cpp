@@ -23,10 +23,7 @@ OperationsRecorder::OperationsRecorder(const Scenario& scenario, double bin_widt
     p.autoscaler = groups[g].autoscaler;
     p.summary.group = groups[g].name;
     p.summary.autoscaled = groups[g].autoscaler.has_value();
-    // A group that idles at zero has 0 pods at the least.
-    p.summary.min_replicas = !p.autoscaler                 ? groups[g].pods
-                             : p.autoscaler->scale_to_zero ? 0
-                                                           : p.autoscaler->min_replicas;
+    p.summary.min_replicas = p.autoscaler ? p.autoscaler->lowest_replicas() : groups[g].pods;
     p.summary.max_replicas = p.autoscaler ? p.autoscaler->max_replicas : groups[g].pods;
     pools_.push_back(std::move(p));
     if (groups[g].autoscaler && groups[g].autoscaler->scale_to_zero) summary_.client_holds = ClientHolds{};
@@ -35,7 +32,7 @@ OperationsRecorder::OperationsRecorder(const Scenario& scenario, double bin_widt
 
 void OperationsRecorder::client_held(double held_s) {
   ClientHolds& h = summary_.client_holds.value();
-  ++h.held;
+  ++h.released;
   h.total_held_s += held_s;
   h.longest_held_s = std::max(h.longest_held_s, held_s);
 }

@@ -49,7 +49,7 @@ struct EventOutcomes {
 // New clients held at a proxy while their group had no pod serving (autoscaler.scale_to_zero): how many,
 // how long, and how many were refused when the hold timed out.
 struct ClientHolds {
-  std::uint64_t held = 0;      // released when a pod began to serve
+  std::uint64_t released = 0;  // released when a pod began to serve
   std::uint64_t timed_out = 0; // refused after hold_timeout
   double total_held_s = 0.0;   // over the released ones
   double longest_held_s = 0.0;

@@ -8,7 +8,8 @@ namespace sonicsim {
 double serving_delay_s(const AutoscalerSettings& settings) {
   const double ready_s = settings.startup_delay_s;
   const auto& probe = settings.readiness_probe;
-  if (!probe || ready_s <= probe->initial_delay_s) return probe ? probe->initial_delay_s : ready_s;
+  if (!probe) return ready_s;
+  if (ready_s <= probe->initial_delay_s) return probe->initial_delay_s;
   // The first probe at or after ready_s; a relative slack so that a delay on the grid stays there.
   const double periods = std::ceil((ready_s - probe->initial_delay_s) / probe->period_s - 1e-9);
   return probe->initial_delay_s + periods * probe->period_s;

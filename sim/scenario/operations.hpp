@@ -99,6 +99,8 @@ struct AutoscalerSettings {
     double hold_timeout_s = 300;
   };
   std::optional<ScaleToZero> scale_to_zero;
+  // The fewest pods the group has: 0 when it idles at zero, else min (and the count it starts with).
+  int lowest_replicas() const { return scale_to_zero ? 0 : min_replicas; }
   // Kubernetes's readiness probe on a new pod (SuperSONIC's triton.readinessProbe): the proxy routes to it
   // from the first probe that finds it ready, at initial_delay + k x period after it was asked for, so it
   // serves at the first such time at or after startup_delay. None: at startup_delay exactly.

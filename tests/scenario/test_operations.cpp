@@ -415,7 +415,7 @@ TEST_CASE("operations: scale to zero holds the first client until a pod serves, 
   const auto summary = simulate_text(scale_to_zero_scenario("300s"), "ops_scale_to_zero");
   const auto& operations = *summary.operations;
   REQUIRE(operations.client_holds.has_value());
-  CHECK(operations.client_holds->held == 1);
+  CHECK(operations.client_holds->released == 1);
   CHECK(operations.client_holds->timed_out == 0);
   CHECK(operations.client_holds->longest_held_s == doctest::Approx(35.0));
   const auto& pool = operations.pools.front();
@@ -435,7 +435,7 @@ TEST_CASE("operations: a held client whose hold times out is refused, as by a ra
   const auto summary = simulate_text(scale_to_zero_scenario("20s"), "ops_scale_to_zero_timeout");
   const auto& operations = *summary.operations;
   REQUIRE(operations.client_holds.has_value());
-  CHECK(operations.client_holds->held == 0);
+  CHECK(operations.client_holds->released == 0);
   CHECK(operations.client_holds->timed_out == 1);
   CHECK(operations.clients_refused == 1);
   CHECK(operations.events.failed_rejected == 2);
