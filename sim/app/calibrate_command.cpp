@@ -13,6 +13,7 @@
 #include "sim/calibration/calibration.hpp"
 #include "sim/calibration/measured_series.hpp"
 #include "sim/engine/output_files.hpp"
+#include "sim/execution/progress.hpp"
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/scenario/input_error.hpp"
@@ -187,10 +188,15 @@ int calibrate_from_spec(const CalibrateArguments& a) {
   const ExecutionOptions execution = execution_options(a.execution, a.quiet || a.json);
   const std::filesystem::path output_dir = a.output_dir.empty() ? "out/calibrate" : a.output_dir;
   ensure_writable_directory(output_dir);
+  // One progress line over the fit's evaluations, the model-form fits and the predictions: each step's
+  // simulations depend on the last, so it estimates the ones it knows.
+  Progress progress("calibrate", 0, "simulations", execution.quiet);
+  progress.expect_later(std::nullopt, "");
   const ExecutionContext context{execution, output_dir, "calibrate",
-                                 (output_dir / "calibration.json").string()};
+                                 (output_dir / "calibration.json").string(), &progress};
   if (submit_as_driver(context, (output_dir / "calibration.json").string())) return exit_ok;
   const int code = calibrate_joint(a.spec, context, output_dir, !a.quiet && !a.json, a.json, a.predict_from);
+  progress.finish();
   write_html_report_if_asked(a.html, output_dir, a.quiet || a.json);
   return code;
 }
@@ -211,8 +217,9 @@ int calibrate(const CalibrateArguments& a) {
   if (a.fits.empty()) throw InputError("--fit is required (or --spec FILE for a joint calibration)");
   const ExecutionOptions execution = execution_options(a.execution, a.quiet || a.json);
   const CheckedInputs in = check_inputs(a);
+  Progress progress("calibrate", 0, "simulations", execution.quiet);
   const ExecutionContext context{execution, in.output_dir, "calibrate",
-                                 (in.output_dir / "calibration.json").string()};
+                                 (in.output_dir / "calibration.json").string(), &progress};
   if (submit_as_driver(context, (in.output_dir / "calibration.json").string())) return exit_ok;
   // The result on stdout unless -q or --json (then calibration.json's content alone).
   const bool text = !a.quiet && !a.json;
@@ -220,7 +227,11 @@ int calibrate(const CalibrateArguments& a) {
   const auto& parameters = in.parameters;
   const auto& initial = in.initial;
   const auto& points = in.series.points;
+  int evaluation = 0;
   const calibration::Predictor predict = [&](const std::vector<double>& values) {
+    // The fit decides each evaluation from the last: the estimate is of this one, with the budget left.
+    progress.expect_later(std::nullopt, "fit evaluation " + std::to_string(++evaluation) + " of at most " +
+                                            std::to_string(a.max_evaluations));
     return simulate_points(a, in.observable, context, a.scenario, points, parameters, values);
   };
   say("calibrate: %zu parameter(s) on %zu points of series '%s' (%s), common random numbers (seed of "
@@ -228,6 +239,7 @@ int calibrate(const CalibrateArguments& a) {
       parameters.size(), points.size(), a.series.c_str(), a.data.c_str());
   const auto result = calibration::calibrate(parameters, initial, points, predict, a.max_evaluations);
 
+  progress.finish();
   say("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
   const Adoption adoption = adopt_fitted(parameters, initial, result, say);
   const std::vector<double>& adopted = adoption.values;
@@ -272,9 +284,13 @@ int calibrate(const CalibrateArguments& a) {
                                     {"before", result.predicted_before[j]},
                                     {"after", result.predicted_after[j]}});
 
-  if (in.holdout)
+  if (in.holdout) {
+    // After the fit's line is finished: the held-out series' two batches have their own lines.
+    ExecutionContext holdout_context = context;
+    holdout_context.progress = nullptr;
     out["holdout"] =
-        predict_holdout(a, in.observable, context, *in.holdout, parameters, initial, adopted, say);
+        predict_holdout(a, in.observable, holdout_context, *in.holdout, parameters, initial, adopted, say);
+  }
 
   const std::string dir = in.output_dir.string();
   write_calibrated_yaml(a, calibrated_values(a, in, result, adopted), in.output_dir / "calibrated.yaml");

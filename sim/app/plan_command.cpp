@@ -15,13 +15,13 @@
 #include "sim/app/scenario_source.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/interruption.hpp"
+#include "sim/execution/progress.hpp"
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/planning/planner.hpp"
 
 #include "sim/scenario/units.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <memory>
 #include <thread>
@@ -180,19 +180,18 @@ int plan(const PlanArguments& arguments) {
   settings.indifference = arguments.indifference;
   settings.device_types = arguments.device_types;
   settings.nics_bps = nics_bps;
-  const auto started = std::chrono::steady_clock::now();
-  settings.progress = [started, quiet = execution.quiet](const std::string& line) {
-    if (quiet) return;
-    const double elapsed_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::fprintf(stderr, "plan: %s, %.1f s elapsed\n", line.c_str(), elapsed_s);
+  // One progress line for the whole plan, its estimate from the search's outlook (corrected as runs finish).
+  Progress progress("plan", 0, "simulations", execution.quiet);
+  settings.outlook = [&progress](std::optional<std::size_t> later, const std::string& open) {
+    progress.expect_later(later, open);
   };
   settings.max_gpus_per_pod = arguments.max_gpus_per_pod;
   settings.max_gpus = arguments.max_gpus;
   settings.parallel = execution.parallel;
   // Each batch of simulations here (child processes), or on Slurm as a job array that this process waits for;
   // with --slurm alone, this process itself becomes a Slurm job that does so.
-  const ExecutionContext context{execution, output_dir, "plan", (output_dir / "plan.json").string()};
+  const ExecutionContext context{execution, output_dir, "plan", (output_dir / "plan.json").string(),
+                                 &progress};
   if (submit_as_driver(context, (output_dir / "plan.json").string())) return exit_ok;
   PlanRunStore store(output_dir / "runs", arguments.resume);
   planning::Planner planner(settings, scenario, [&](const std::vector<Scenario>& batch) {
@@ -225,6 +224,7 @@ int plan(const PlanArguments& arguments) {
   Plan result = sized_groups > 1     ? planner.per_group(arguments.jobs)
                 : arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs)
                                      : planner.most_jobs(arguments.gpus);
+  progress.finish();
   result.default_target = arguments.targets.empty();
   const bool text = !arguments.quiet && !arguments.json;
   if (text) print_plan(result);

@@ -9,15 +9,14 @@
 
 namespace sonicsim {
 
-void ScenarioSource::add_options(CLI::App& command, bool with_variant) {
+void ScenarioSource::add_options(CLI::App& command) {
   command.add_option("scenario", path,
                      "Scenario YAML file (default: the embedded ProtoDUNE 2020 large-batch scenario)");
-  if (with_variant)
-    command
-        .add_option("--variant", variants,
-                    "Apply a named variant of the scenario (variants:); repeatable, applied in order, "
-                    "before --set")
-        ->allow_extra_args(false);
+  command
+      .add_option("--variant", variants,
+                  "Apply a named variant of the scenario (variants:); repeatable, applied in order, "
+                  "before --set")
+      ->allow_extra_args(false);
   command.add_option("--set", set_overrides, "Override a scenario field: key.path=value (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);

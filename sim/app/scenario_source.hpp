@@ -22,8 +22,7 @@ struct ScenarioSource {
   std::vector<std::string> set_overrides;
   std::optional<std::uint64_t> seed;
 
-  // with_variant: false where the command gives --variant its own meaning (compare: the columns).
-  void add_options(CLI::App& command, bool with_variant = true);
+  void add_options(CLI::App& command);
   // Parses and checks the scenario; throws ScenarioError on bad input. extra_overrides come after --set.
   Scenario load(const std::vector<std::string>& extra_overrides = {}) const;
   // The same with these variants instead of --variant's.

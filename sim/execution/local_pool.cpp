@@ -9,13 +9,16 @@
 
 namespace sonicsim {
 
-std::vector<SimulationOutcome> run_here(const std::vector<SimulationRequest>& requests, int parallel,
-                                        const std::string& label, bool quiet, const OnOutcome& on_outcome) {
+namespace {
+
+// The batch, counted in `progress` after the `done_before` simulations it had finished.
+std::vector<SimulationOutcome> run_counted(const std::vector<SimulationRequest>& requests, int parallel,
+                                           Progress& progress, std::size_t done_before,
+                                           const OnOutcome& on_outcome) {
   std::vector<SimulationOutcome> outcomes(requests.size());
-  Progress progress(label, requests.size(), "simulations", quiet);
   std::size_t done = 0;
   const auto running = [&] { return std::min(requests.size() - done, static_cast<std::size_t>(parallel)); };
-  if (!requests.empty()) progress.update(0, running());
+  if (!requests.empty()) progress.update(done_before, running());
   run_in_child_processes(
       requests.size(), parallel,
       [&](std::size_t k) {
@@ -31,8 +34,24 @@ std::vector<SimulationOutcome> run_here(const std::vector<SimulationRequest>& re
           outcome.error = child.output;
         ++done;
         if (on_outcome) on_outcome(k, outcome);
-        progress.update(done, running());
+        progress.update(done_before + done, running());
       });
+  return outcomes;
+}
+
+} // namespace
+
+std::vector<SimulationOutcome> run_here(const std::vector<SimulationRequest>& requests, int parallel,
+                                        Progress& command_progress, const OnOutcome& on_outcome) {
+  const std::size_t done_before = command_progress.total();
+  command_progress.add(requests.size());
+  return run_counted(requests, parallel, command_progress, done_before, on_outcome);
+}
+
+std::vector<SimulationOutcome> run_here(const std::vector<SimulationRequest>& requests, int parallel,
+                                        const std::string& label, bool quiet, const OnOutcome& on_outcome) {
+  Progress progress(label, requests.size(), "simulations", quiet);
+  auto outcomes = run_counted(requests, parallel, progress, 0, on_outcome);
   if (!requests.empty()) progress.finish();
   return outcomes;
 }

@@ -20,17 +20,39 @@ double Progress::elapsed_s() const {
 
 std::string Progress::line(std::size_t done, std::size_t running, const std::string& detail) const {
   const double elapsed = elapsed_s();
-  char text[256];
+  char text[320];
   int n =
       std::snprintf(text, sizeof text, "%s: %zu/%zu %s done", label_.c_str(), done, total_, unit_.c_str());
   if (running > 0) n += std::snprintf(text + n, sizeof text - n, ", %zu running", running);
   n += std::snprintf(text + n, sizeof text - n, ", %.0f s elapsed", elapsed);
-  if (done > 0 && done < total_)
-    std::snprintf(text + n, sizeof text - n, ", ETA %.0f s",
-                  elapsed / static_cast<double>(done) * static_cast<double>(total_ - done));
+  // The rate so far (finished simulations per elapsed second, with the cores as they were used) times what
+  // is left: the known simulations, and the ones the command expects after them.
+  const std::size_t left = total_ - std::min(done, total_) + (batched_ ? later_.value_or(0) : 0);
+  if (done > 0 && left > 0) {
+    const double eta_s = elapsed / static_cast<double>(done) * static_cast<double>(left);
+    if (!batched_)
+      n += std::snprintf(text + n, sizeof text - n, ", ETA %.0f s", eta_s);
+    else if (later_)
+      n += std::snprintf(text + n, sizeof text - n, ", ETA about %.0f s (%zu more %s expected after these)",
+                         eta_s, *later_, unit_.c_str());
+    else
+      n += std::snprintf(text + n, sizeof text - n,
+                         ", ETA of these %.0f s (what follows depends on their results)", eta_s);
+  }
   std::string out = text;
+  if (!outlook_.empty()) out += "; " + outlook_;
   if (!detail.empty()) out += " (" + detail + ")";
   return out;
+}
+
+void Progress::add(std::size_t more) {
+  batched_ = true;
+  total_ += more;
+}
+
+void Progress::expect_later(std::optional<std::size_t> later, std::string outlook) {
+  later_ = later;
+  outlook_ = std::move(outlook);
 }
 
 void Progress::draw(const std::string& text) {
@@ -69,6 +91,8 @@ void Progress::update_fraction(std::optional<double> fraction, const std::string
 void Progress::finish(const std::string& detail) {
   if (quiet_ || finished_) return;
   finished_ = true;
+  later_.reset(); // nothing is expected after the last line
+  outlook_.clear();
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.0f", elapsed_s());
   const std::string text =

@@ -60,7 +60,9 @@ std::vector<SimulationOutcome> run_batch(const ExecutionContext& context,
                                          const std::vector<SimulationRequest>& requests,
                                          const OnOutcome& on_outcome) {
   if (!context.options.on_cluster())
-    return run_here(requests, context.options.parallel, context.label, context.options.quiet, on_outcome);
+    return context.progress ? run_here(requests, context.options.parallel, *context.progress, on_outcome)
+                            : run_here(requests, context.options.parallel, context.label,
+                                       context.options.quiet, on_outcome);
   if (context.options.mode != ClusterMode::wait)
     throw std::logic_error("run_batch: a deciding command runs its batches with ClusterMode::wait");
   return make_cluster(context.options, context.work_dir, context.label)->run(requests);

@@ -12,11 +12,16 @@
 
 namespace sonicsim {
 
+class Progress;
+
 struct ExecutionContext {
   ExecutionOptions options;
   std::filesystem::path work_dir; // a cluster's scripts, logs and results: WORK_DIR/<system>/
   std::string label;              // starts progress lines and names jobs ("validate", "compare")
   std::string merged_outputs;     // what the merge job writes, for the submission message
+  // A command that runs several batches here (run_batch): its one progress over all of them; none: a
+  // progress per batch.
+  Progress* progress = nullptr;
 };
 
 // Every outcome, in request order (run here, or on the cluster and waited for or collected); or none when

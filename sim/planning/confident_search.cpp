@@ -41,9 +41,17 @@ std::vector<int> spread_between(int low, int high, int count, const State& state
 
 } // namespace
 
+int bisection_batches(int gap, int batch) {
+  int batches = 0;
+  for (; gap > 0; gap /= std::max(batch, 1) + 1)
+    ++batches;
+  return batches;
+}
+
 ConfidentSearch
 find_first_true_confidently(int lo, int hi, int start, int batch,
-                            const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge) {
+                            const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge,
+                            const std::function<void(const SearchOutlook&)>& on_outlook) {
   if (lo > hi) throw std::invalid_argument("find_first_true_confidently: empty range");
   batch = std::max(batch, 1);
   start = std::clamp(start, lo, hi);
@@ -55,7 +63,29 @@ find_first_true_confidently(int lo, int hi, int start, int batch,
   int stride_up = 1, stride_down = 1;
   for (int index = start - 1; index <= start + 1; ++index)
     if (index >= lo && index <= hi) next.push_back(index);
+  // The gap a batch going up or down past everything judged leaves to bisect, once it finds the change.
+  int galloping_gap = 0;
   while (!next.empty()) {
+    if (on_outlook) {
+      const auto below = state.highest_false();
+      const int floor = below ? *below : lo - 1;
+      const auto top = state.lowest_true_above(floor);
+      SearchOutlook outlook;
+      outlook.open_low = std::min(floor + 1, hi);
+      outlook.open_high = top ? *top : hi;
+      outlook.false_below = below.has_value();
+      outlook.true_above = top.has_value();
+      outlook.next_size = static_cast<int>(next.size());
+      outlook.likely_batches = top && below ? std::max(1, bisection_batches(*top - floor - 1, batch))
+                                            : 1 + bisection_batches(galloping_gap, batch);
+      // An undecided index in the open range that may still be refined: one batch more (its refinement
+      // follows the new indices, or may itself stay undecided).
+      bool refinable = false;
+      for (const auto& [index, j] : state.judged)
+        refinable = refinable || (index > floor && index <= outlook.open_high && j.can_refine);
+      if (refinable) ++outlook.likely_batches;
+      on_outlook(outlook);
+    }
     const auto results = judge(next);
     if (results.size() != next.size()) throw std::logic_error("find_first_true_confidently: one per index");
     for (std::size_t k = 0; k < next.size(); ++k)
@@ -72,6 +102,7 @@ find_first_true_confidently(int lo, int hi, int start, int batch,
         const int index = std::min(hi, highest + k * stride_up);
         if (std::find(next.begin(), next.end(), index) == next.end()) next.push_back(index);
       }
+      galloping_gap = stride_up - 1;
       stride_up *= 2;
       // Undecided indices above the floor may still turn true: refine them when there is nothing new.
       if (next.empty())
@@ -85,6 +116,7 @@ find_first_true_confidently(int lo, int hi, int start, int batch,
         const int index = std::max(lo, lowest - k * stride_down);
         if (std::find(next.begin(), next.end(), index) == next.end()) next.push_back(index);
       }
+      galloping_gap = stride_down - 1;
       stride_down *= 2;
       if (!next.empty()) continue;
     }

@@ -45,13 +45,30 @@ struct ConfidentSearch {
   bool decided() const { return first_true && *first_true == first_possible; }
 };
 
+// Where a search stands before a batch, for a whole-command progress estimate: the indices still open and
+// about how many batches it will take from here (the next included), if the answer is near where the
+// judgements so far point (more when undecided indices need replications, which no one can foresee).
+struct SearchOutlook {
+  int open_low = 0, open_high = 0; // the answer lies in [open_low, open_high] as far as is known
+  bool false_below = false;        // an index known false bounds the range below (else open_low is lo)
+  bool true_above = false;         // an index known true bounds it above (else open_high is hi)
+  int likely_batches = 1;          // the next batch included
+  int next_size = 0;               // indices in the next batch
+};
+
+// Batches that bisect `gap` unjudged indices down to neighbours, `batch` indices at a time (each batch
+// splits the gap into batch + 1 parts).
+int bisection_batches(int gap, int batch);
+
 // Judges indices in [lo, hi], `batch` at a time (one batch = simulations in parallel): first start - 1,
 // start, start + 1; then upward while nothing is true, downward while nothing is false, and between the
 // highest false and the lowest true above it until they are neighbours or every index between is undecided
 // without budget. `judge` is called with indices to judge (again, for an undecided one: with more
-// replications) and returns one judgement per index.
+// replications) and returns one judgement per index. `on_outlook` (optional) is told where the search stands
+// before each batch.
 ConfidentSearch
 find_first_true_confidently(int lo, int hi, int start, int batch,
-                            const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge);
+                            const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge,
+                            const std::function<void(const SearchOutlook&)>& on_outlook = {});
 
 } // namespace sonicsim::planning

@@ -20,12 +20,10 @@ ConfidenceInterval interval_of(const std::vector<ReplicationFigures>& replicatio
 
 PlanRuns::PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTarget> targets,
                    double indifference, std::map<std::string, std::vector<std::string>> modules_by_group,
-                   std::vector<std::string> modules, double inferences_per_event,
-                   std::function<void(const std::string&)> progress)
+                   std::vector<std::string> modules, double inferences_per_event)
     : scenario_(std::move(scenario)), simulate_(std::move(simulate)), targets_(std::move(targets)),
       indifference_(indifference), modules_by_group_(std::move(modules_by_group)),
-      modules_(std::move(modules)), inferences_per_event_(inferences_per_event),
-      progress_(std::move(progress)) {
+      modules_(std::move(modules)), inferences_per_event_(inferences_per_event) {
   for (const auto& target : targets_)
     needs_direct_ = needs_direct_ || target.figure.figure == Figure::direct_events_per_s_per_job ||
                     target.figure.figure == Figure::direct_inference_gain;
@@ -173,12 +171,6 @@ std::vector<PlanRun> PlanRuns::ensure(const std::vector<std::pair<RunPoint, int>
         compare_with_direct(outcome.summary, baselines_.at({points_[jobs[j].first].jobs, jobs[j].second}));
       run.replications.push_back(figures_of(scenarios[j], outcome));
       run.wall_clock_s += outcomes[j].wall_clock_s;
-    }
-    if (progress_) {
-      char text[160];
-      std::snprintf(text, sizeof text, "batch %d: %zu simulations (%d so far)", batches_, jobs.size(),
-                    simulations_);
-      progress_(text);
     }
   }
   std::vector<PlanRun> out;

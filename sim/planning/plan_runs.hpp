@@ -32,7 +32,7 @@ class PlanRuns {
 public:
   PlanRuns(Scenario scenario, SimulateBatch simulate, std::vector<PlanTarget> targets, double indifference,
            std::map<std::string, std::vector<std::string>> modules_by_group, std::vector<std::string> modules,
-           double inferences_per_event, std::function<void(const std::string&)> progress);
+           double inferences_per_event);
 
   // The scenario at a point, with seed `seed`.
   Scenario scenario_at(const RunPoint& point, std::uint64_t seed) const;
@@ -70,7 +70,6 @@ private:
   std::map<std::string, std::vector<std::string>> modules_by_group_;
   std::vector<std::string> modules_;
   double inferences_per_event_ = 0.0;
-  std::function<void(const std::string&)> progress_;
   // A target on a direct-inference figure: each replication is joined with the baseline of its jobs and seed
   // (the same jobs running every model on their CPUs), simulated once per (jobs, replication) since it does
   // not depend on the servers.

@@ -119,6 +119,24 @@ std::vector<Judgement> Planner::Search::judge_points(PlanRuns& runs, const std::
   return out;
 }
 
+void Planner::Search::tell_outlook(const SearchOutlook& outlook, const std::string& open,
+                                   int simulations_so_far) const {
+  if (!settings_.outlook) return;
+  std::string text = open;
+  if (options_total_ > 1)
+    text += " (option " + std::to_string(options_done_ + 1) + " of " + std::to_string(options_total_) + ")";
+  // Nothing judged on either side yet (the first batch, from the analytic start): how many batches follow
+  // depends on how far that start is from the answer, which no one knows yet; say so instead of guessing.
+  if (!outlook.false_below && !outlook.true_above) return settings_.outlook(std::nullopt, text);
+  const int points_per_batch = std::clamp(outlook.open_high - outlook.open_low, 1, settings_.parallel);
+  const int this_option_later = (outlook.likely_batches - 1) * points_per_batch * settings_.replications;
+  const int this_option = simulations_so_far + outlook.next_size * settings_.replications + this_option_later;
+  const int per_option = options_done_ > 0 ? finished_options_simulations_ / options_done_ : this_option;
+  const int options_left = options_total_ - options_done_ - 1;
+  settings_.outlook(static_cast<std::size_t>(this_option_later + std::max(0, options_left) * per_option),
+                    text);
+}
+
 // A target no layout can meet, seen on the low-load reference: the reason, or empty.
 std::string Planner::Search::impossible_reason(const PlanRun& reference, int jobs) const {
   const auto& r = reference;

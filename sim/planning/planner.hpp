@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,9 +55,11 @@ struct PlannerSettings {
   int replications = 3;            // per candidate at first
   int max_replications = 10;       // per candidate, for undecided ones
   double indifference = 0.01;      // fraction of a target's limit below which a difference is not resolved
-  std::vector<std::string> device_types;            // searched; empty: the group's own
-  std::vector<double> nics_bps;                     // pod NICs searched; empty: the group's own
-  std::function<void(const std::string&)> progress; // a line per batch (may be empty)
+  std::vector<std::string> device_types; // searched; empty: the group's own
+  std::vector<double> nics_bps;          // pod NICs searched; empty: the group's own
+  // Where the search stands before each batch, for the command's progress: about how many simulations it
+  // expects after that batch (none: unknown) and the range still open, in words. May be empty.
+  std::function<void(std::optional<std::size_t> later, const std::string& open)> outlook;
 };
 
 class Planner {

@@ -49,14 +49,22 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
     return out;
   }
   auto point = [&](int index) { return RunPoint{layouts[static_cast<std::size_t>(index)], {}, jobs}; };
-  const auto search =
-      find_first_true_confidently(0, static_cast<int>(layouts.size()) - 1, static_cast<int>(start),
-                                  settings_.parallel, [&](const std::vector<int>& indices) {
-                                    std::vector<RunPoint> points;
-                                    for (const int i : indices)
-                                      points.push_back(point(i));
-                                    return judge_points(runs, points, false);
-                                  });
+  const auto judge = [&](const std::vector<int>& indices) {
+    std::vector<RunPoint> points;
+    for (const int i : indices)
+      points.push_back(point(i));
+    return judge_points(runs, points, false);
+  };
+  const auto tell = [&](const SearchOutlook& outlook) {
+    const auto gpus = [&](int index) { return layouts[static_cast<std::size_t>(index)].gpus(); };
+    // Until a layout meets the targets, the top is only the search's bound (--max-gpus).
+    const std::string top = outlook.true_above ? std::to_string(gpus(outlook.open_high))
+                                               : std::to_string(gpus(outlook.open_high)) + " (--max-gpus)";
+    tell_outlook(outlook, type + ": " + std::to_string(gpus(outlook.open_low)) + "-" + top + " GPUs open",
+                 runs.simulations());
+  };
+  const auto search = find_first_true_confidently(0, static_cast<int>(layouts.size()) - 1,
+                                                  static_cast<int>(start), settings_.parallel, judge, tell);
   out.budget_exhausted = search.budget_exhausted;
   if (!search.first_true) {
     const auto candidates = runs.candidates();

@@ -55,13 +55,21 @@ OptionSearch Planner::Search::search_most_jobs(const std::string& type, double n
   auto point = [&](int k) { return RunPoint{*layout, {}, k * step}; };
   const int last = static_cast<int>(std::ceil(job_search_ceiling * estimate / step)) + 2;
   // True = the targets fail: more jobs never help.
-  const auto search = find_first_true_confidently(1, last, estimate / step + 1, settings_.parallel,
-                                                  [&](const std::vector<int>& indices) {
-                                                    std::vector<RunPoint> points;
-                                                    for (const int k : indices)
-                                                      points.push_back(point(k));
-                                                    return judge_points(runs, points, true);
-                                                  });
+  const auto judge = [&](const std::vector<int>& indices) {
+    std::vector<RunPoint> points;
+    for (const int k : indices)
+      points.push_back(point(k));
+    return judge_points(runs, points, true);
+  };
+  // The answer is the highest index meeting the targets: one below the open range's ends.
+  const auto tell = [&](const SearchOutlook& outlook) {
+    tell_outlook(outlook,
+                 type + ": " + std::to_string(std::max(1, outlook.open_low - 1) * step) + "-" +
+                     std::to_string((outlook.open_high - 1) * step) + " jobs open",
+                 runs.simulations());
+  };
+  const auto search =
+      find_first_true_confidently(1, last, estimate / step + 1, settings_.parallel, judge, tell);
   out.budget_exhausted = search.budget_exhausted;
   const int confirmed = search.first_possible - 1; // the highest index known to meet
   if (confirmed < 1) {

@@ -67,7 +67,7 @@ Plan Planner::Search::per_group(int jobs) {
   plan_.held_fixed.push_back("site switch " + gbps_text(scenario_.platform.site_switch.bandwidth_bps) +
                              ", WAN " + gbps_text(scenario_.platform.wan.bandwidth_bps));
   PlanRuns runs(scenario_, simulate_, settings_.targets, settings_.indifference, modules_by_group, modules_,
-                inferences_per_event_, settings_.progress);
+                inferences_per_event_);
   // The reference: a tenth of the jobs on the scenario's own layout (at least min_reference_jobs).
   RunPoint reference{
       PodLayout{}, counts,
@@ -94,7 +94,8 @@ Plan Planner::Search::per_group(int jobs) {
       };
       // A group's own judgement: only its modules' checks (and the events failed) decide.
       const auto search = find_first_true_confidently(
-          1, settings_.max_gpus, before, settings_.parallel, [&](const std::vector<int>& indices) {
+          1, settings_.max_gpus, before, settings_.parallel,
+          [&](const std::vector<int>& indices) {
             std::vector<std::pair<RunPoint, int>> wanted;
             for (const int d : indices)
               wanted.emplace_back(point(d),
@@ -105,6 +106,13 @@ Plan Planner::Search::per_group(int jobs) {
             for (const auto& run : judged)
               out.push_back(group_judgement(run, gp.group, settings_.max_replications));
             return out;
+          },
+          [&](const SearchOutlook& outlook) {
+            // What follows depends on the other groups' searches: no estimate of it, the range only.
+            if (settings_.outlook)
+              settings_.outlook(std::nullopt, "group " + gp.group + ": " + std::to_string(outlook.open_low) +
+                                                  "-" + std::to_string(outlook.open_high) +
+                                                  " devices open (pass " + std::to_string(pass + 1) + ")");
           });
       if (!search.first_true) {
         gp.found = false;

@@ -93,9 +93,13 @@ private:
   template <typename SearchOne> Plan search_options(SearchOne search_one) {
     describe_space();
     std::vector<OptionSearch> searches;
+    options_total_ = static_cast<int>(device_types().size() * nics().size());
     for (const auto& type : device_types())
-      for (const double nic : nics())
+      for (const double nic : nics()) {
         searches.push_back(search_one(type, nic));
+        ++options_done_;
+        if (searches.back().runs) finished_options_simulations_ += searches.back().runs->simulations();
+      }
     return conclude(searches);
   }
 
@@ -124,8 +128,13 @@ private:
 
   PlanRuns make_runs() const {
     return PlanRuns(scenario_, simulate_, settings_.targets, settings_.indifference, {}, modules_,
-                    inferences_per_event_, settings_.progress);
+                    inferences_per_event_);
   }
+
+  // Tells the command where the option's search stands (`open`: the range in words) and about how many
+  // simulations follow the next batch: this option's likely later batches, then the options not yet
+  // searched, each as many as the searched ones took (or as this one looks like taking).
+  void tell_outlook(const SearchOutlook& outlook, const std::string& open, int simulations_so_far) const;
 
   // Judges candidate points: the first time with `replications`, then with more while undecided.
   std::vector<Judgement> judge_points(PlanRuns& runs, const std::vector<RunPoint>& points,
@@ -175,6 +184,8 @@ private:
   double inferences_per_event_ = 0.0;
   double bracket_tolerance_ = 0.10;
   Plan plan_;
+  // For the outlook: the options (device type x pod NIC) to search, searched, and what those took.
+  int options_total_ = 1, options_done_ = 0, finished_options_simulations_ = 0;
 };
 
 } // namespace sonicsim::planning

@@ -94,7 +94,7 @@ quiet_run "sweep -q" sweep --vary workload.jobs=1,2 --set workload.events_per_jo
 quiet_run "status -q" status sweep_out -q
 quiet_run "report -q" report run_out -q
 quiet_run "figures -q" figures -q
-quiet_run "compare -q" compare "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --jobs 4 \
+quiet_run "compare -q" compare "$root/configs/protodune_2020_large_batch.yaml" --columns fp16 --jobs 4 \
   --set workload.events_per_job=3 --set output.precision=off -j 2 -q --out compare_out
 quiet_run "plan -q" plan --jobs 4 --set workload.events_per_job=3 --set output.precision=off --replications 1 --max-replications 2 -j 2 -q \
   --out plan_out
@@ -103,7 +103,7 @@ quiet_run "plan -q" plan --jobs 4 --set workload.events_per_job=3 --set output.p
 # --json: one document on stdout.
 for spec in "analytic ${tiny[*]} --json" "run ${tiny[*]} --json --out run_json" \
   "sweep ${tiny[*]} --vary workload.jobs=2,4 --json --out sweep_json" \
-  "compare $root/configs/protodune_2020_large_batch.yaml --variant fp16 --jobs 4 --set workload.events_per_job=3 --set output.precision=off -j 2 --json --out compare_json"; do
+  "compare $root/configs/protodune_2020_large_batch.yaml --columns fp16 --jobs 4 --set workload.events_per_job=3 --set output.precision=off -j 2 --json --out compare_json"; do
   "$sonicsim" $spec >stdout 2>stderr || fail "$spec: exit $?: $(tail -n 3 stderr)"
   python3 -c 'import json,sys; json.load(open("stdout"))' 2>/dev/null || fail "$spec: stdout is not one JSON document: $(head -c 300 stdout)"
 done

@@ -22,7 +22,7 @@ make_results() { # KIND: writes results/KIND
   run) "$sonicsim" run --quiet --openmetrics --set workload.jobs=40 --out results/run ;;
   sweep) "$sonicsim" sweep --vary workload.jobs=20:380:60 "${small[@]}" --replications 2 -j 2 --out results/sweep ;;
   plan) "$sonicsim" plan --jobs 200 "${small[@]}" -j 2 --out results/plan ;;
-  compare) "$sonicsim" compare "$repo/configs/protodune_2020_large_batch.yaml" --variant fp16 --jobs 100 "${small[@]}" \
+  compare) "$sonicsim" compare "$repo/configs/protodune_2020_large_batch.yaml" --columns fp16 --jobs 100 "${small[@]}" \
     --out results/compare ;;
   validate) (cd "$repo" && "$sonicsim" validate --fast -j 2 --report "$work/results/validate") ;;
   calibrate) "$sonicsim" calibrate "$repo/configs/protodune_2020_large_batch.yaml" "${small[@]}" \

@@ -62,25 +62,24 @@ TEST_CASE("compare, large batch at 100 jobs: FP16, a farther server, compression
 
 TEST_CASE("compare: dynamic batching helps small batches under load and not large ones") {
   auto small = compare("small_db", sonicsim::testing::config_path("protodune_2020_small_batch.yaml") +
-                                       " --jobs 250 --variant dynamic_batching");
+                                       " --jobs 250 --columns dynamic_batching");
   REQUIRE(small.size() == 2);
   CHECK(get(small["dynamic_batching"], "module_mean_s") < 0.8 * get(small["base"], "module_mean_s"));
   CHECK(get(small["dynamic_batching"], "knee_jobs_simulated") >
         1.15 * get(small["base"], "knee_jobs_simulated"));
-  auto large = compare("large_db", "--jobs 330 --variant dynamic_batching");
+  auto large = compare("large_db", "--jobs 330 --columns dynamic_batching");
   CHECK(get(large["dynamic_batching"], "module_mean_s") ==
         doctest::Approx(get(large["base"], "module_mean_s")).epsilon(0.1));
   CHECK(get(large["dynamic_batching"], "knee_jobs_simulated") ==
         doctest::Approx(get(large["base"], "knee_jobs_simulated")).epsilon(0.1));
 }
 
-TEST_CASE("compare --variant: the columns in the order asked, after the base") {
+TEST_CASE("compare --columns: the columns in the order asked, after the base") {
   const fs::path dir = fs::temp_directory_path() / "sonicsim_compare_order";
   fs::remove_all(dir);
-  const auto result =
-      run_sonicsim("compare --variant a100 --variant fp16 --jobs 50 --set workload.events_per_job=3 "
-                   "--set output.precision=off -j 2 --out " +
-                   dir.string());
+  const auto result = run_sonicsim("compare --columns a100,fp16 --jobs 50 --set workload.events_per_job=3 "
+                                   "--set output.precision=off -j 2 --out " +
+                                   dir.string());
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   std::ifstream in(dir / "compare.json");
@@ -89,5 +88,37 @@ TEST_CASE("compare --variant: the columns in the order asked, after the base") {
   CHECK(json["columns"][0]["name"] == "base");
   CHECK(json["columns"][1]["name"] == "a100"); // fp16 comes first in the file
   CHECK(json["columns"][2]["name"] == "fp16");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("compare --variant: applied to the base and every column, as in every command") {
+  // --variant far_server --columns a100: the base is the far server, the column the far server on A100s.
+  // Against --columns far_server,a100 (each alone): the first's base is the second's far_server column (the
+  // same scenario and seed at 50 jobs: the same figures; the low-load reference differs, a tenth of each
+  // base's knee), and its a100 column pays the farther server's round trips (50 ms instead of 12) that the
+  // second's a100 column does not.
+  const fs::path dir = fs::temp_directory_path() / "sonicsim_compare_applied";
+  fs::remove_all(dir);
+  const std::string common = " --jobs 50 --set workload.events_per_job=3 --set output.precision=off -j 2";
+  const auto applied =
+      run_sonicsim("compare --variant far_server --columns a100" + common + " --out " + (dir / "a").string());
+  INFO(applied.output);
+  REQUIRE(applied.exit_code == 0);
+  const auto apart =
+      run_sonicsim("compare --columns far_server,a100" + common + " --out " + (dir / "b").string());
+  REQUIRE(apart.exit_code == 0);
+  const auto with = nlohmann::json::parse(std::ifstream(dir / "a" / "compare.json"));
+  const auto alone = nlohmann::json::parse(std::ifstream(dir / "b" / "compare.json"));
+  REQUIRE(with["columns"].size() == 2);
+  REQUIRE(alone["columns"].size() == 3);
+  CHECK(with["columns"][1]["name"] == "a100");
+  CHECK(with["columns"][0]["module_mean_s"] == alone["columns"][1]["module_mean_s"]);
+  CHECK(with["columns"][0]["event_mean_s"] == alone["columns"][1]["event_mean_s"]);
+  CHECK(with["columns"][1]["module_mean_s"].get<double>() >
+        alone["columns"][2]["module_mean_s"].get<double>());
+  // Naming a variant both ways is refused, naming both options.
+  const auto both = run_sonicsim("compare --variant fp16 --columns fp16" + common);
+  CHECK(both.exit_code == 2);
+  CHECK(both.output.find("already applied to every column") != std::string::npos);
   fs::remove_all(dir);
 }

@@ -110,7 +110,7 @@ TEST_CASE("compare --replications 2: every column's simulated figures carry thei
   const fs::path dir = fs::temp_directory_path() / "sonicsim_replications_compare";
   fs::remove_all(dir);
   const auto result = run_sonicsim(
-      "compare --jobs 60 --variant fp16 --set workload.events_per_job=3 --set output.precision=off "
+      "compare --jobs 60 --columns fp16 --set workload.events_per_job=3 --set output.precision=off "
       "--replications 2 -j 2 --out " +
       dir.string());
   INFO(result.output);

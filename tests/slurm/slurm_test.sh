@@ -184,7 +184,7 @@ PY
 compare)
   # compare gets --slurm from the execution floor like every command: an array of its runs and a merge job
   # that writes compare.json, the same as here (wall-clock times aside).
-  compare=(compare "$root/configs/protodune_2020_large_batch.yaml" --variant fp16 --jobs 60
+  compare=(compare "$root/configs/protodune_2020_large_batch.yaml" --columns fp16 --jobs 60
     --set workload.events_per_job=4 --set output.precision=off --replications 2)
   "$sonicsim" "${compare[@]}" -j 2 --out local >/dev/null 2>&1 || fail "local compare"
   "$sonicsim" "${compare[@]}" --slurm --out slurm_compare >compare.out 2>&1 || fail "compare --slurm: $(cat compare.out)"

@@ -81,6 +81,50 @@ TEST_CASE("confident search: finds the first true from a start on either side, i
   }
 }
 
+TEST_CASE("confident search: its outlook before each batch, the range open and the batches likely left") {
+  // lo 0, hi 20, answer 10, start 3, 2 at a time, every judgement decided at once. By hand:
+  //   batch 1: 2, 3, 4 (the start and its neighbours), all false      outlook: nothing known, 1 batch likely
+  //   batch 2: 5, 6 (going up, stride 1), false                        5-20 open, 1 + 0 (no gap behind)
+  //   batch 3: 8, 10 (stride 2), 8 false, 10 true                      7-20 open, 1 + 1 (the gap of stride 2)
+  //   batch 4: 9 (between 8 and 10), false: the answer is 10           9-10 open, bracketed, 1
+  CHECK(bisection_batches(0, 2) == 0);
+  CHECK(bisection_batches(1, 2) == 1);
+  CHECK(bisection_batches(2, 2) == 1);
+  CHECK(bisection_batches(8, 2) == 2); // 8 -> 2 -> 0
+  CHECK(bisection_batches(8, 1) == 4); // 8 -> 4 -> 2 -> 1 -> 0
+  std::vector<SearchOutlook> seen;
+  std::vector<std::vector<int>> batches;
+  const auto search = find_first_true_confidently(
+      0, 20, 3, 2,
+      [&](const std::vector<int>& indices) {
+        batches.push_back(indices);
+        std::vector<Judgement> out;
+        for (const int i : indices)
+          out.push_back(Judgement{i >= 10 ? Decision::yes : Decision::no, false});
+        return out;
+      },
+      [&](const SearchOutlook& outlook) { seen.push_back(outlook); });
+  REQUIRE(search.first_true);
+  CHECK(*search.first_true == 10);
+  REQUIRE(batches.size() == 4);
+  REQUIRE(seen.size() == 4);
+  CHECK(batches[2] == std::vector<int>{8, 10});
+  CHECK(seen[0].likely_batches == 1);
+  CHECK_FALSE(seen[0].false_below);
+  CHECK(seen[1].open_low == 5);
+  CHECK(seen[1].open_high == 20);
+  CHECK(seen[1].likely_batches == 1);
+  CHECK(seen[2].open_low == 7);
+  CHECK_FALSE(seen[2].true_above);
+  CHECK(seen[2].likely_batches == 2);
+  CHECK(seen[3].open_low == 9);
+  CHECK(seen[3].open_high == 10);
+  CHECK(seen[3].false_below);
+  CHECK(seen[3].true_above);
+  CHECK(seen[3].likely_batches == 1);
+  CHECK(seen[3].next_size == 1);
+}
+
 TEST_CASE("confident search: undecided indices are refined, and a range is left when the budget runs out") {
   int calls = 0;
   // 5 and 6 undecided twice, then "no": refined until decided, the answer 7.

@@ -7,6 +7,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <optional>
 #include <random>
 
 using namespace sonicsim;
@@ -44,14 +46,26 @@ SimulationOutcome stand_in(const Scenario& scenario, double scatter) {
   return outcome;
 }
 
+// What the search told the command before each batch, with the simulations run by then.
+struct Told {
+  int runs_before = 0;
+  std::optional<std::size_t> later;
+  std::string open;
+};
+
 planning::Planner planner_with(int* runs, double scatter = 0.0, std::uint64_t seed = 1,
                                std::vector<planning::PlanTarget> targets = {},
-                               const std::vector<std::string>& overrides = {}) {
+                               const std::vector<std::string>& overrides = {},
+                               std::vector<Told>* told = nullptr) {
   Scenario scenario = load_default_scenario(overrides);
   scenario.seed = seed;
   planning::PlannerSettings settings;
   settings.parallel = 2;
   settings.targets = std::move(targets);
+  if (told)
+    settings.outlook = [told, runs](std::optional<std::size_t> later, const std::string& open) {
+      told->push_back(Told{*runs, later, open});
+    };
   return planning::Planner(settings, scenario, [runs, scatter](const std::vector<Scenario>& batch) {
     std::vector<SimulationOutcome> outcomes;
     for (const auto& point : batch)
@@ -81,6 +95,34 @@ TEST_CASE("plan --jobs 270: the fewest GPUs whose module stays within 10 %") {
   // The analytic bracket (4 T4 at the default scenario's knee of ~270) starts next to the answer: the
   // reference and a handful of candidates, 3 replications each (the old search took 6 single runs).
   CHECK(runs <= 18);
+}
+
+TEST_CASE("plan outlook: the open range holds the answer, and the estimate of what follows is the search's") {
+  // The whole-command estimate (a plan's progress line) rests on these: before each batch, the GPU counts
+  // still open and about how many simulations follow that batch. The stand-in has no scatter, so nothing
+  // needs refinement and the search's own rule (bisection after the bracket) is exact here.
+  int runs = 0;
+  std::vector<Told> told;
+  auto planner = planner_with(&runs, 0.0, 1, {}, {}, &told);
+  const planning::Plan plan = planner.fewest_gpus(270);
+  REQUIRE(plan.found);
+  REQUIRE(told.size() >= 2);
+  // Before the first batch nothing is known on either side of the analytic start: no estimate of what
+  // follows (the progress line says it depends on the results); after it, always one.
+  CHECK_FALSE(told.front().later);
+  for (std::size_t k = 1; k < told.size(); ++k)
+    CHECK(told[k].later);
+  for (const auto& t : told) {
+    // "T4: 3-5 GPUs open": the answer (4) inside the range.
+    int low = 0, high = 0;
+    REQUIRE(std::sscanf(t.open.c_str(), "T4: %d-%d GPUs open", &low, &high) == 2);
+    CHECK(low <= 4);
+    CHECK(high >= 4);
+  }
+  // Before the last batch nothing was expected after it, and nothing came: the runs after the last outlook
+  // are that batch's own (its candidates x 3 replications).
+  CHECK(told.back().later == std::optional<std::size_t>(0));
+  CHECK((runs - told.back().runs_before) % 3 == 0);
 }
 
 TEST_CASE("plan --gpus 4: the most jobs within 10 %, on the job grid") {
