@@ -201,10 +201,8 @@ int calibrate_from_spec(const CalibrateArguments& a) {
   return code;
 }
 
-int calibrate(const CalibrateArguments& a) {
-  if (!a.predict_from.empty() && a.spec.empty())
-    throw InputError("--predict-from " + a.predict_from + ": only with --spec (the spec it was fitted with)");
-  if (!a.spec.empty()) return calibrate_from_spec(a);
+// A single-series calibration names its scenario, data, series, columns, observable and parameters.
+void require_single_series_options(const CalibrateArguments& a) {
   for (const auto& [value, option] : {std::pair{&a.scenario, "SCENARIO"},
                                       {&a.data, "--data"},
                                       {&a.series, "--series"},
@@ -215,6 +213,13 @@ int calibrate(const CalibrateArguments& a) {
     if (value->empty())
       throw InputError(std::string(option) + " is required (or --spec FILE for a joint calibration)");
   if (a.fits.empty()) throw InputError("--fit is required (or --spec FILE for a joint calibration)");
+}
+
+int calibrate(const CalibrateArguments& a) {
+  if (!a.predict_from.empty() && a.spec.empty())
+    throw InputError("--predict-from " + a.predict_from + ": only with --spec (the spec it was fitted with)");
+  if (!a.spec.empty()) return calibrate_from_spec(a);
+  require_single_series_options(a);
   const ExecutionOptions execution = execution_options(a.execution, a.quiet || a.json);
   const CheckedInputs in = check_inputs(a);
   Progress progress("calibrate", 0, "simulations", execution.quiet);
@@ -227,10 +232,10 @@ int calibrate(const CalibrateArguments& a) {
   const auto& parameters = in.parameters;
   const auto& initial = in.initial;
   const auto& points = in.series.points;
+  // The fit decides each evaluation from the last: the estimate is of this one, with the budget left.
   int evaluation = 0;
   const calibration::Predictor predict = [&](const std::vector<double>& values) {
-    // The fit decides each evaluation from the last: the estimate is of this one, with the budget left.
-    progress.expect_later(std::nullopt, "fit evaluation " + std::to_string(++evaluation) + " of at most " +
+    progress.expect_later(std::nullopt, "evaluation " + std::to_string(++evaluation) + " of at most " +
                                             std::to_string(a.max_evaluations));
     return simulate_points(a, in.observable, context, a.scenario, points, parameters, values);
   };

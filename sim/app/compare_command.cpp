@@ -45,25 +45,9 @@ std::vector<std::string> variant_list(const std::vector<std::string>& applied, c
   return out;
 }
 
-int compare(const CompareArguments& arguments) {
-  const ExecutionOptions execution =
-      execution_options(arguments.execution, arguments.quiet || arguments.json);
-  // Everything is loaded (and so checked) before the first run.
-  const Scenario base = arguments.source.load();
-  // A campaign's jobs come and go: its knee and ratio are not one number. A campaign whose servers change in
-  // time (operations) is compared as run, so that static and autoscaled pools can be set side by side; its
-  // jobs are the grid slots at the peak.
-  const bool pooled = std::any_of(base.platform.server_groups.begin(), base.platform.server_groups.end(),
-                                  [](const ServerGroup& g) { return g.pooled(); });
-  if (base.workload.campaign && !pooled)
-    throw InputError("compare works on a fixed number of concurrent jobs; this scenario is a campaign (one "
-                     "whose server groups have an autoscaler, failures or a proxy can be compared)");
-  if (base.variants.empty())
-    throw InputError("scenario '" + base.name +
-                     "' has no variants: add a variants: section (see "
-                     "docs/scenario_reference.md)");
-  // The base, then the columns in the order asked (every variant not applied to the base, in the file's
-  // order, when none is named).
+// The base (""), then the columns in the order asked (every variant not applied to the base, in the file's
+// order, when none is named).
+std::vector<std::string> column_names(const CompareArguments& arguments, const Scenario& base) {
   const std::vector<std::string>& applied = arguments.source.variants;
   const auto is_applied = [&](const std::string& name) {
     return std::find(applied.begin(), applied.end(), name) != applied.end();
@@ -89,6 +73,28 @@ int compare(const CompareArguments& arguments) {
   if (names.size() == 1)
     throw InputError("nothing to compare: every variant of scenario '" + base.name +
                      "' is applied to the base by --variant; name the columns with --columns");
+  return names;
+}
+
+int compare(const CompareArguments& arguments) {
+  const ExecutionOptions execution =
+      execution_options(arguments.execution, arguments.quiet || arguments.json);
+  // Everything is loaded (and so checked) before the first run.
+  const Scenario base = arguments.source.load();
+  // A campaign's jobs come and go: its knee and ratio are not one number. A campaign whose servers change in
+  // time (operations) is compared as run, so that static and autoscaled pools can be set side by side; its
+  // jobs are the grid slots at the peak.
+  const bool pooled = std::any_of(base.platform.server_groups.begin(), base.platform.server_groups.end(),
+                                  [](const ServerGroup& g) { return g.pooled(); });
+  if (base.workload.campaign && !pooled)
+    throw InputError("compare works on a fixed number of concurrent jobs; this scenario is a campaign (one "
+                     "whose server groups have an autoscaler, failures or a proxy can be compared)");
+  if (base.variants.empty())
+    throw InputError("scenario '" + base.name +
+                     "' has no variants: add a variants: section (see "
+                     "docs/scenario_reference.md)");
+  const std::vector<std::string>& applied = arguments.source.variants;
+  const std::vector<std::string> names = column_names(arguments, base);
   const int jobs = arguments.jobs > 0 ? arguments.jobs : base.workload.jobs;
   const std::vector<std::string> at_jobs{"workload.jobs=" + std::to_string(jobs)};
   std::vector<ComparedScenario> compared;

@@ -39,6 +39,15 @@ std::string first_unmet(const PlanRun& answer) {
 
 } // namespace
 
+// What follows depends on the other groups' searches: no estimate of it, the group's open range only.
+void Planner::Search::tell_group_outlook(const SearchOutlook& outlook, const std::string& group,
+                                         int pass) const {
+  if (settings_.outlook)
+    settings_.outlook(std::nullopt, "group " + group + ": " + std::to_string(outlook.open_low) + "-" +
+                                        std::to_string(outlook.open_high) + " devices open (pass " +
+                                        std::to_string(pass + 1) + ")");
+}
+
 Plan Planner::Search::per_group(int jobs) {
   plan_.mode = Plan::Mode::per_group;
   plan_.requested = jobs;
@@ -107,13 +116,7 @@ Plan Planner::Search::per_group(int jobs) {
               out.push_back(group_judgement(run, gp.group, settings_.max_replications));
             return out;
           },
-          [&](const SearchOutlook& outlook) {
-            // What follows depends on the other groups' searches: no estimate of it, the range only.
-            if (settings_.outlook)
-              settings_.outlook(std::nullopt, "group " + gp.group + ": " + std::to_string(outlook.open_low) +
-                                                  "-" + std::to_string(outlook.open_high) +
-                                                  " devices open (pass " + std::to_string(pass + 1) + ")");
-          });
+          [&](const SearchOutlook& outlook) { tell_group_outlook(outlook, gp.group, pass); });
       if (!search.first_true) {
         gp.found = false;
         gp.reason =

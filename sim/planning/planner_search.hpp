@@ -135,6 +135,7 @@ private:
   // simulations follow the next batch: this option's likely later batches, then the options not yet
   // searched, each as many as the searched ones took (or as this one looks like taking).
   void tell_outlook(const SearchOutlook& outlook, const std::string& open, int simulations_so_far) const;
+  void tell_group_outlook(const SearchOutlook& outlook, const std::string& group, int pass) const;
 
   // Judges candidate points: the first time with `replications`, then with more while undecided.
   std::vector<Judgement> judge_points(PlanRuns& runs, const std::vector<RunPoint>& points,
