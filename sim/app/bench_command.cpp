@@ -6,12 +6,14 @@
 // request a SimGrid flow.
 #include "sim/app/commands.hpp"
 
+#include "sim/app/bench_answers.hpp"
 #include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/engine/flow_floor.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/execution/process_pool.hpp"
 #include "sim/metrics/summary_json.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <algorithm>
@@ -34,6 +36,8 @@ struct BenchArguments {
   std::string campaign = "configs/protodune_2022_campaign.yaml";
   std::vector<double> campaign_scales{0.1, 0.25};
   std::string operations = "configs/supersonic_autoscaling.yaml";
+  bool answers = false; // time a plan and validate --fast as whole commands
+  std::string peer;     // the SimPy peer's script: measured side by side
   bool quiet = false, json = false;
 };
 
@@ -177,6 +181,83 @@ void print_row(const nlohmann::ordered_json& row) {
               row["fast_flow_percent"].get<double>());
 }
 
+// What the table's columns mean.
+void explain_columns(const TextOutput& say) {
+  say("\nrequests/s and events/s: simulated per wall-clock second (engine set-up included);\n"
+      "requests/cpu-s: per second of the run's own CPU time, which other load on the machine does not "
+      "inflate;\n"
+      "SimGrid floor/s: SimGrid alone moving the same request flows on the same platform (no servers, no "
+      "module\n"
+      "pipeline, nothing recorded), in flows per wall-clock second: the ceiling for a simulator that gives "
+      "each\n"
+      "request a SimGrid flow; of floor: median over runs of requests/s / the floor measured right after;\n"
+      "cpu us/req: CPU microseconds per simulated request; fast: flows timed without SimGrid's solver\n"
+      "(platform.network.fast_path; the floor uses the same flows, fast path included).\n");
+}
+
+// The answers a user waits for, as whole commands in a child each (output into a temporary directory), with
+// the goals they are held to: a plan in 30 CPU-s, validate --fast in 30 s of wall time.
+nlohmann::ordered_json time_answers(const TextOutput& say) {
+  const std::filesystem::path scratch = std::filesystem::temp_directory_path() / "sonicsim_bench_answers";
+  std::filesystem::remove_all(scratch);
+  struct Answer {
+    const char* name;
+    std::vector<std::string> words;
+    const char* goal;
+  };
+  const std::vector<Answer> list{
+      {"plan --jobs 2000 --variant a100",
+       {"plan", "--jobs", "2000", "--variant", "a100", "-j", "2", "-q", "--out", (scratch / "plan").string()},
+       "<= 30 CPU-s"},
+      {"validate --fast",
+       {"validate", "--fast", "-j", "2", "-q", "--report", (scratch / "validate").string()},
+       "<= 30 s wall on 2 cores"}};
+  say("\nanswers (whole commands, -j 2; run from the repository root):\n%-34s %10s %10s %6s  %s\n", "command",
+      "wall s", "CPU s", "exit", "goal");
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& answer : list) {
+    const CommandTiming timing = time_command(answer.words);
+    say("%-34s %10.1f %10.1f %6d  %s\n", answer.name, timing.wall_s, timing.cpu_s, timing.exit_code,
+        answer.goal);
+    out.push_back({{"command", answer.name},
+                   {"wall_s", timing.wall_s},
+                   {"cpu_s", timing.cpu_s},
+                   {"exit_code", timing.exit_code},
+                   {"goal", answer.goal}});
+  }
+  std::filesystem::remove_all(scratch);
+  return out;
+}
+
+// The SimPy peer and this simulator on the same work (the default scenario's 400 jobs x 5 events), run in
+// turn `repeat` times so that each pair sees the same state of the machine; the median of the pairs' ratios.
+nlohmann::ordered_json peer_side_by_side(const BenchArguments& arguments, const TextOutput& say) {
+  const int jobs = 400, events = 5;
+  const Scenario scenario = arguments.source.load(
+      {"workload.jobs=" + std::to_string(jobs), "workload.events_per_job=" + std::to_string(events)});
+  std::vector<double> ours, theirs, ratios;
+  for (int r = 0; r < arguments.repeat; ++r) {
+    const Measurement run = measure(scenario, 1).front();
+    const auto peer = peer_requests_per_s(arguments.peer, jobs, events);
+    if (!peer)
+      throw InputError("--peer " + arguments.peer +
+                       ": it did not print req/s=N (it needs Debian's python3-simpy3: scripts/setup.sh "
+                       "installs it)");
+    ours.push_back(run.requests / run.wall_s);
+    theirs.push_back(*peer);
+    ratios.push_back(ours.back() / *peer);
+  }
+  say("\nSimPy peer (%s), %d jobs x %d events, %d pairs in turn: sonicsim %.0f requests/s, peer %.0f; "
+      "ratio %.1fx (median of the pairs; goal >= 10x)\n",
+      arguments.peer.c_str(), jobs, events, arguments.repeat, median(ours), median(theirs), median(ratios));
+  return {{"script", arguments.peer},
+          {"jobs", jobs},
+          {"events_per_job", events},
+          {"sonicsim_requests_per_s", median(ours)},
+          {"peer_requests_per_s", median(theirs)},
+          {"ratio", median(ratios)}};
+}
+
 int bench(const BenchArguments& arguments) {
   const Scenario base = arguments.source.load();
   const bool text = !arguments.quiet && !arguments.json;
@@ -216,15 +297,29 @@ int bench(const BenchArguments& arguments) {
     }
   }
   // The shipped 2022 campaign: jobs coming and going over hours, the site switch saturated part of the time.
+  std::optional<double> campaign_exponent;
   if (!arguments.campaign.empty() && std::filesystem::exists(arguments.campaign)) {
     say("\ncampaign (%s, its 5 h window):\n", arguments.campaign.c_str());
+    std::vector<std::pair<double, double>> cpu_s_by_scale;
     for (const double scale : arguments.campaign_scales) {
       char setting[64];
       std::snprintf(setting, sizeof setting, "workload.campaign.scale=%g", scale);
       const Scenario scenario = load_scenario_file(arguments.campaign, {setting});
       char label[64];
       std::snprintf(label, sizeof label, "campaign x %g", scale);
-      add_row(bench_row(label, measure(scenario, arguments.repeat)), "campaign");
+      const auto runs = measure(scenario, arguments.repeat);
+      add_row(bench_row(label, runs), "campaign");
+      std::vector<double> cpu_s;
+      for (const auto& run : runs)
+        cpu_s.push_back(run.cpu_s);
+      cpu_s_by_scale.emplace_back(scale, median(cpu_s));
+    }
+    if (cpu_s_by_scale.size() >= 2) {
+      const auto [small, small_cpu_s] = cpu_s_by_scale.front();
+      const auto [large, large_cpu_s] = cpu_s_by_scale.back();
+      campaign_exponent = scaling_exponent(small, small_cpu_s, large, large_cpu_s);
+      say("campaign cost against its size: CPU-s ~ scale^%.2f from x %g to x %g (linear: 1; goal: 1)\n",
+          *campaign_exponent, small, large);
     }
   } else if (!arguments.campaign.empty()) {
     say("\ncampaign rows skipped: no %s here (run from the repository root, or --campaign FILE)\n",
@@ -246,19 +341,16 @@ int bench(const BenchArguments& arguments) {
     const std::string label = "400 jobs x " + std::to_string(events) + " ev";
     add_row(bench_row(label, measure(scenario, arguments.repeat)), "events");
   }
-  say("\nrequests/s and events/s: simulated per wall-clock second (engine set-up included);\n"
-      "requests/cpu-s: per second of the run's own CPU time, which other load on the machine does not "
-      "inflate;\n"
-      "SimGrid floor/s: SimGrid alone moving the same request flows on the same platform (no servers, no "
-      "module\n"
-      "pipeline, nothing recorded), in flows per wall-clock second: the ceiling for a simulator that gives "
-      "each\n"
-      "request a SimGrid flow; of floor: median over runs of requests/s / the floor measured right after;\n"
-      "cpu us/req: CPU microseconds per simulated request; fast: flows timed without SimGrid's solver\n"
-      "(platform.network.fast_path; the floor uses the same flows, fast path included).\n");
+  explain_columns(say);
+  const nlohmann::ordered_json answers = arguments.answers ? time_answers(say) : nlohmann::ordered_json();
+  const nlohmann::ordered_json peer =
+      arguments.peer.empty() ? nlohmann::ordered_json() : peer_side_by_side(arguments, say);
   if (arguments.json) {
     nlohmann::ordered_json out{{"scenario", base.name}, {"repeat", arguments.repeat}, {"rows", rows}};
     if (memory_per_job_kb) out["memory_per_job_kb"] = *memory_per_job_kb;
+    if (campaign_exponent) out["campaign_cpu_exponent"] = *campaign_exponent;
+    if (!answers.is_null()) out["answers"] = answers;
+    if (!peer.is_null()) out["peer"] = peer;
     std::printf("%s\n", out.dump(1).c_str());
   }
   return exit_ok;
@@ -289,6 +381,14 @@ void register_bench_command(CLI::App& app, int& result) {
       ->check(CLI::Range(1e-3, 1.0));
   command->add_option("--operations", arguments->operations,
                       "Scenario with an autoscaler for the operations row (\"\" to skip it)");
+  command->add_flag("--answers", arguments->answers,
+                    "Also time the answers users wait for as whole commands: plan --jobs 2000 --variant a100 "
+                    "and validate --fast (a few minutes; from the repository root)");
+  command->add_option(
+      "--peer", arguments->peer,
+      "The SimPy peer's script (../shared/bench/simpy_peer.py beside a checkout): run in turn "
+      "with the same work, 400 jobs x 5 events, and the ratio of simulated requests per wall "
+      "second");
   add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded(*arguments, bench); });
 }

@@ -37,10 +37,12 @@ void add_execution_options(CLI::App& command, ExecutionFlags& flags, ExecutionSh
                  "`sonicsim status DIR`)";
     break;
   }
-  command.add_flag("--slurm", flags.slurm, slurm_help)->group("Slurm");
+  // The names a merge or driver job appends when it runs the command again (mode_flag), so they cannot drift.
+  const auto flag = [](ClusterMode mode) { return mode_flag(BatchSystem::slurm, mode); };
+  command.add_flag(flag(ClusterMode::submit), flags.slurm, slurm_help)->group("Slurm");
   if (shape != ExecutionShape::shards)
     command
-        .add_flag("--slurm-wait", flags.slurm_wait,
+        .add_flag(flag(ClusterMode::wait), flags.slurm_wait,
                   shape == ExecutionShape::deciding
                       ? "With --slurm: decide here, submitting each batch as a job array and waiting for it"
                       : "With --slurm: wait here for the array, then write the outputs (default: return at "
@@ -48,13 +50,13 @@ void add_execution_options(CLI::App& command, ExecutionFlags& flags, ExecutionSh
         ->group("Slurm");
   if (shape != ExecutionShape::deciding)
     command
-        .add_flag("--slurm-dry-run", flags.slurm_dry_run,
+        .add_flag(flag(ClusterMode::dry_run), flags.slurm_dry_run,
                   "Write the Slurm scripts into DIR/slurm/ and print how to submit them; submit nothing")
         ->group("Slurm");
   if (shape == ExecutionShape::simulations)
     command
         .add_flag(
-            "--slurm-collect", flags.slurm_collect,
+            flag(ClusterMode::collect), flags.slurm_collect,
             "Submit nothing: write the outputs from the Slurm results there are (what the merge job runs)")
         ->group("");
   command

@@ -29,7 +29,7 @@ void print_operations_lines(std::ostream& out, const OperationsSummary& operatio
                   p.min_replicas, p.max_replicas, p.device_hours, p.static_peak_device_hours, p.peak_replicas,
                   p.static_peak_device_hours > 0 ? 100.0 * p.device_hours / p.static_peak_device_hours : 0.0);
     if (p.autoscaled)
-      out << format("                    %d pods added, %d removed", p.scale_ups, p.scale_downs)
+      out << format("                    %d pods added, %d removed", p.pods_added, p.pods_removed)
           << (p.first_scale_up_serving_s ? format("; the first added asked for at %.0f s, serving at %.0f s",
                                                   *p.first_scale_up_decided_s, *p.first_scale_up_serving_s)
                                          : std::string())

@@ -64,34 +64,34 @@ int run_replications(const RunArguments& arguments, const Scenario& scenario,
                      const std::filesystem::path& output_dir, const RunOptions& options) {
   const int count = arguments.replications;
   const int parallel = arguments.execution.parallel;
-  std::vector<SimulationRequest> replicas;
+  std::vector<SimulationRequest> replications;
   std::vector<std::uint64_t> seeds;
   for (int r = 0; r < count; ++r) {
-    SimulationRequest replica;
-    replica.scenario = scenario;
-    replica.scenario.seed = replication_seed(scenario.seed, r);
-    replica.here.openmetrics_start_epoch_s = options.openmetrics_start_epoch_s;
-    replica.here.openmetrics_interval_s = options.openmetrics_interval_s;
-    replica.here.output_dir = output_dir / ("replication_" + std::to_string(r));
-    ensure_writable_directory(*replica.here.output_dir);
-    seeds.push_back(replica.scenario.seed);
-    replicas.push_back(std::move(replica));
+    SimulationRequest replication;
+    replication.scenario = scenario;
+    replication.scenario.seed = replication_seed(scenario.seed, r);
+    replication.here.openmetrics_start_epoch_s = options.openmetrics_start_epoch_s;
+    replication.here.openmetrics_interval_s = options.openmetrics_interval_s;
+    replication.here.output_dir = output_dir / ("replication_" + std::to_string(r));
+    ensure_writable_directory(*replication.here.output_dir);
+    seeds.push_back(replication.scenario.seed);
+    replications.push_back(std::move(replication));
   }
   std::vector<SimulationRequest> directs;
-  for (const auto& replica : replicas)
-    if (const auto direct = direct_inference_baseline(replica.scenario))
+  for (const auto& replication : replications)
+    if (const auto direct = direct_inference_baseline(replication.scenario))
       directs.push_back(SimulationRequest{*direct, {}, {}});
   if (!directs.empty()) {
     const auto outcomes = run_here(directs, parallel, "run: direct-inference baselines", arguments.quiet);
     for (int r = 0; r < count; ++r) {
       if (!outcomes[r].ok)
         throw std::runtime_error("a direct-inference baseline failed: " + outcomes[r].error);
-      replicas[r].here.direct_baseline = outcomes[r].summary;
+      replications[r].here.direct_baseline = outcomes[r].summary;
     }
   }
   std::vector<RunSummary> summaries(count);
   std::vector<std::string> failures;
-  const auto outcomes = run_here(replicas, parallel, "run: replications", arguments.quiet);
+  const auto outcomes = run_here(replications, parallel, "run: replications", arguments.quiet);
   for (int r = 0; r < count; ++r) {
     if (outcomes[r].ok)
       summaries[r] = outcomes[r].summary;

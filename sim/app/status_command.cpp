@@ -1,14 +1,15 @@
-// `sonicsim status DIR`: how far a sweep in DIR has come (or the Slurm simulations of validate, plan or
-// campaign windows), from its files and, when it was submitted to Slurm,
-// from squeue: simulations done, running, pending, and failed (their array task ended without them). Exit 0
-// when nothing has failed (done, or still queued or running), 1 when a shard ended with simulations missing
-// (`sonicsim sweep ... --slurm --resume` resubmits just those shards), 2 when DIR holds no sweep.
+// `sonicsim status DIR`: how far a sweep in DIR has come (or the simulations validate, plan, compare or
+// campaign windows submitted to a cluster), from its files and, when it was submitted, from the batch system
+// (the back-end's Cluster::status; Slurm: squeue): simulations done, running, pending, and failed (their
+// array task ended without them). Exit 0 when nothing has failed (done, or still queued or running), 1 when a
+// shard ended with simulations missing (`sonicsim sweep ... --slurm --resume` resubmits just those shards),
+// 2 when DIR holds no sweep.
 #include "sim/app/commands.hpp"
 
 #include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/sweep_point_files.hpp"
-#include "sim/execution/slurm_commands.hpp"
+#include "sim/execution/cluster.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/scenario/input_error.hpp"
 
@@ -50,57 +51,35 @@ const std::string damaged_remedy =
     "delete it and run the same command again (with --resume for a sweep): finished simulations are kept, "
     "and what the file held is recomputed";
 
-// A directory of simulations run on Slurm by validate, plan or campaign windows
-// (DIR/slurm/batch_*/tasks.json, results by fingerprint): how many have their result, what the last array and
-// its merge job are doing.
-int batch_status(const fs::path& dir, const TextOutput& say) {
-  std::set<std::string> wanted, done;
-  for (const auto& entry : fs::directory_iterator(dir / "slurm")) {
-    if (!entry.is_directory() || entry.path().filename().string().rfind("batch_", 0) != 0) continue;
-    if (!fs::exists(entry.path() / "tasks.json")) continue;
-    const auto fingerprints = read_state_file(entry.path() / "tasks.json", "Slurm batch file", damaged_remedy,
-                                              [](const nlohmann::ordered_json& file) {
-                                                std::vector<std::string> out;
-                                                for (const auto& task : file.at("tasks"))
-                                                  out.push_back(task.at("fingerprint").get<std::string>());
-                                                return out;
-                                              });
-    for (const auto& fingerprint : fingerprints) {
-      wanted.insert(fingerprint);
-      if (fs::exists(dir / "slurm" / "results" / (fingerprint + ".json"))) done.insert(fingerprint);
-    }
-  }
-  say("%s: %zu of %zu simulations submitted to Slurm have their result\n", dir.string().c_str(), done.size(),
-      wanted.size());
-  const slurm::Record record = slurm::read_record(dir).value_or(slurm::Record{});
-  const std::string &array_job = record.array_job, &merge_job = record.merge_job,
-                    &driver_job = record.driver_job;
-  if (!driver_job.empty()) {
-    const auto state = slurm::job_state(driver_job);
-    say("slurm: driver job %s: %s\n", driver_job.c_str(),
-        state ? state->c_str() : "ended (or no longer known to squeue)");
-  }
-  const auto tasks = array_job.empty() ? std::map<int, std::string>{} : slurm::array_tasks(array_job);
-  if (!array_job.empty()) {
+// The simulations a non-sharded command (validate, plan, compare, campaign windows) submitted to a batch
+// system: how many have their result, what the last array and its merge (or driver) job are doing.
+int batch_status(const fs::path& dir, const Cluster& cluster, const TextOutput& say) {
+  const SubmissionStatus status = cluster.status();
+  const char* system = batch_system_name(cluster.system());
+  say("%s: %zu of %zu simulations submitted to %s have their result\n", dir.string().c_str(),
+      status.simulations_with_result, status.simulations_submitted, batch_system_title(cluster.system()));
+  const auto say_job = [&](const char* what, const JobStatus& job) {
+    if (job.id.empty()) return;
+    say("%s: %s job %s: %s\n", system, what, job.id.c_str(),
+        job.state ? job.state->c_str() : "ended (or no longer known to the batch system)");
+  };
+  say_job("driver", status.driver);
+  if (!status.array.id.empty()) {
     std::map<std::string, int> states;
-    for (const auto& [task, state] : tasks)
-      ++states[state];
-    say("slurm: array job %s:", array_job.c_str());
-    if (states.empty()) say(" ended (or no longer known to squeue)");
+    for (const auto& [task, state] : status.array_tasks)
+      ++states[task_state_text(state)];
+    say("%s: array job %s:", system, status.array.id.c_str());
+    if (states.empty()) say(" ended (or no longer known to the batch system)");
     for (const auto& [state, count] : states)
       say(" %d %s", count, state.c_str());
     say("\n");
   }
-  if (!merge_job.empty()) {
-    const auto state = slurm::job_state(merge_job);
-    say("slurm: merge job %s: %s\n", merge_job.c_str(),
-        state ? state->c_str() : "ended (or no longer known to squeue)");
-  }
-  const bool active = !tasks.empty();
-  if (done.size() < wanted.size() && !active) {
-    say("%zu simulation(s) ended without a result: run the same command with --slurm again (it submits "
-        "only those)\n",
-        wanted.size() - done.size());
+  say_job("merge", status.merge);
+  if (status.simulations_with_result < status.simulations_submitted && status.array_tasks.empty()) {
+    say("%zu simulation(s) ended without a result: run the same command with %s again (it submits only "
+        "those)\n",
+        status.simulations_submitted - status.simulations_with_result,
+        mode_flag(cluster.system(), ClusterMode::submit).c_str());
     return exit_run_failed;
   }
   return exit_ok;
@@ -133,26 +112,19 @@ int status(const StatusArguments& arguments) {
   const TextOutput say{!arguments.quiet};
   const fs::path dir(arguments.directory);
   const fs::path plan_path = dir / "sweep_plan.json";
-  if (!fs::exists(plan_path) && fs::is_directory(dir / "slurm")) return batch_status(dir, say);
+  const auto cluster = cluster_in(dir);
+  if (!fs::exists(plan_path) && cluster) return batch_status(dir, *cluster, say);
   if (!fs::exists(plan_path))
-    throw InputError(
-        plan_path.string() + ": not found: " + dir.string() +
-        " is neither a sweep's output directory (sonicsim sweep --out DIR) nor one with simulations "
-        "run on Slurm (DIR/slurm/)");
+    throw InputError(plan_path.string() + ": not found: " + dir.string() +
+                     " is neither a sweep's output directory (sonicsim sweep --out DIR) nor one with "
+                     "simulations run on a cluster (DIR/slurm/)");
   const SweepPlan plan = read_state_file(plan_path, "sweep plan", damaged_remedy, read_sweep_plan);
-  const auto record = slurm::read_record(dir);
-  if (record && record->shards < 1)
-    throw StateFileError((dir / "slurm" / "jobs.json").string() +
-                         ": damaged Slurm job record (it names no shards of this sweep); " + damaged_remedy);
-  std::map<int, std::string> tasks; // array index -> squeue state, for the tasks Slurm still has
-  std::optional<std::string> merge_state;
-  if (record) {
-    tasks = slurm::array_tasks(record->array_job);
-    merge_state = slurm::job_state(record->merge_job);
-  }
-  const std::set<int> submitted =
-      record ? std::set<int>(record->shards_submitted.begin(), record->shards_submitted.end())
-             : std::set<int>{};
+  const SubmissionStatus submission = cluster ? cluster->status() : SubmissionStatus{};
+  const bool record = submission.recorded;
+  if (record && submission.shards < 1)
+    throw StateFileError((dir / batch_system_name(cluster->system()) / "jobs.json").string() +
+                         ": damaged job record (it names no shards of this sweep); " + damaged_remedy);
+  const std::set<int> submitted(submission.shards_submitted.begin(), submission.shards_submitted.end());
 
   std::size_t total = 0, done = 0;
   std::map<std::string, std::size_t> missing_by_state;
@@ -165,8 +137,8 @@ int status(const StatusArguments& arguments) {
     }
     const int shard = simulation.shard;
     std::string state;
-    if (const auto task = tasks.find(shard); task != tasks.end())
-      state = task->second == "RUNNING" ? "running" : task->second == "PENDING" ? "pending" : "other";
+    if (const auto task = submission.array_tasks.find(shard); task != submission.array_tasks.end())
+      state = task_state_text(task->second);
     else if (record && submitted.count(shard))
       state = "failed"; // its array task has ended, and its results are not all there
     else
@@ -184,9 +156,10 @@ int status(const StatusArguments& arguments) {
         ranges(shards_by_state[state]).c_str());
   }
   if (record) {
-    say("slurm: array job %s (%d shards), merge job %s: %s\n", record->array_job.c_str(), record->shards,
-        record->merge_job.c_str(),
-        merge_state ? merge_state->c_str() : "ended (or no longer known to squeue)");
+    say("%s: array job %s (%d shards), merge job %s: %s\n", batch_system_name(cluster->system()),
+        submission.array.id.c_str(), submission.shards, submission.merge.id.c_str(),
+        submission.merge.state ? submission.merge.state->c_str()
+                               : "ended (or no longer known to the batch system)");
   }
   const bool complete = fs::exists(dir / "sweep.csv") && done == total;
   if (done == total)

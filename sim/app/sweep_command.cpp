@@ -27,7 +27,7 @@
 #include "sim/execution/local_pool.hpp"
 #include "sim/execution/progress.hpp"
 #include "sim/execution/scenario_recipe.hpp"
-#include "sim/execution/slurm_commands.hpp"
+#include "sim/execution/shell_commands.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/random/replication_seed.hpp"
@@ -108,24 +108,24 @@ int submit_sweep(const SweepLayout& layout, const SweepArguments& arguments,
   const auto& units = layout.units;
   const auto& output_dir = layout.output_dir;
   const Scenario& first = layout.first();
-  const int slurm_shards = cluster_shards(layout, execution);
+  const int shards = cluster_shards(layout, execution);
   const std::filesystem::path absolute_dir = std::filesystem::absolute(output_dir);
   ShardWork work;
   work.task_command = sweep_command_line(arguments, absolute_dir);
   work.merge_command = work.task_command;
   work.merge_command.push_back("--merge");
-  work.shards = slurm_shards;
+  work.shards = shards;
   std::size_t already = 0;
   if (arguments.resume) {
     // Only the shards with a simulation still missing.
-    std::vector<bool> missing(static_cast<std::size_t>(slurm_shards) + 1, false);
+    std::vector<bool> missing(static_cast<std::size_t>(shards) + 1, false);
     for (const SweepUnit& unit : units) {
       if (read_point_file(output_dir, unit.index, unit.replication, unit.fingerprint))
         ++already;
       else
-        missing[1 + unit.index % static_cast<std::size_t>(slurm_shards)] = true;
+        missing[1 + unit.index % static_cast<std::size_t>(shards)] = true;
     }
-    for (int s = 1; s <= slurm_shards; ++s)
+    for (int s = 1; s <= shards; ++s)
       if (missing[static_cast<std::size_t>(s)]) work.shards_to_run.push_back(s);
     if (work.shards_to_run.empty()) {
       std::printf("sweep of %s: all %zu simulations are done in %s; nothing to submit (run with --merge to "
@@ -137,9 +137,9 @@ int submit_sweep(const SweepLayout& layout, const SweepArguments& arguments,
   const auto cluster = make_cluster(execution, output_dir, "sweep");
   const Submission submission = cluster->submit_shards(work);
   const std::size_t shards_run =
-      work.shards_to_run.empty() ? static_cast<std::size_t>(slurm_shards) : work.shards_to_run.size();
+      work.shards_to_run.empty() ? static_cast<std::size_t>(shards) : work.shards_to_run.size();
   std::printf("sweep of %s: %zu simulations in %d shards (%zu already done); %zu array task(s)\n",
-              first.name.c_str(), units.size(), slurm_shards, already, shards_run);
+              first.name.c_str(), units.size(), shards, already, shards_run);
   std::printf("  array script  %s\n  merge script  %s\n", submission.array_script.string().c_str(),
               submission.merge_script.string().c_str());
   if (submission.array_job.empty()) {

@@ -6,15 +6,19 @@
 //   rebuilt from its ScenarioRecipe and checked by fingerprint, its result in WORK/<system>/results/;
 // - shards (sweep): every array task runs the command again on its shard (--shard i/n --resume), and the
 //   command's own point files are the results.
-// Adding a batch system: one file implementing Cluster, and one BatchSystem value (execution_options.hpp)
-// with its switch in make_cluster and its flag in sim/app/execution_flags.cpp.
+// Adding a batch system: one file implementing Cluster, and one BatchSystem value (execution_options.hpp:
+// the value, its names and its place in cluster_systems) with its case in make_cluster (cluster.cpp). Its
+// command-line flags are Slurm's today (sim/app/execution_flags.cpp registers them by mode_flag).
 #pragma once
 
 #include "sim/execution/execution_options.hpp"
 #include "sim/execution/simulation_request.hpp"
 
+#include <cstddef>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,9 +38,45 @@ struct ShardWork {
   std::vector<int> shards_to_run; // a subset when resubmitting; empty: all
 };
 
+// Where an array task stands, in words every batch system maps its own to.
+enum class TaskState { pending, running, other };
+inline const char* task_state_text(TaskState state) {
+  switch (state) {
+  case TaskState::pending:
+    return "pending";
+  case TaskState::running:
+    return "running";
+  case TaskState::other:
+    break;
+  }
+  return "other";
+}
+
+// A job the last submission recorded: its id (empty: none) and the batch system's word for its state (none:
+// ended, or no longer known to the batch system).
+struct JobStatus {
+  std::string id;
+  std::optional<std::string> state;
+};
+
+// What the last submission recorded in a command's output directory is doing, for `sonicsim status DIR`.
+struct SubmissionStatus {
+  bool recorded = false; // job ids of a submission are recorded
+  JobStatus driver, array, merge;
+  std::map<int, TaskState> array_tasks; // index -> state, for the tasks the batch system still has
+  int shards = 0;                       // a sharded command's tasks (0: not sharded, or a damaged record)
+  std::vector<int> shards_submitted;
+  // The simulations of the batches submitted, and those with their result (a sharded command's results are
+  // its own point files: none counted here).
+  std::size_t simulations_submitted = 0, simulations_with_result = 0;
+};
+
 class Cluster {
 public:
   virtual ~Cluster() = default;
+  virtual BatchSystem system() const = 0;
+  // The record of the last submission into this work directory, and what its jobs are doing now.
+  virtual SubmissionStatus status() const = 0;
   // Runs what has no result yet as one array, waits for it, and returns the outcomes in order.
   virtual std::vector<SimulationOutcome> run(const std::vector<SimulationRequest>& requests) = 0;
   // Submits what has no result yet and `merge_command` as a job after it; returns at once. A dry run
@@ -58,5 +98,9 @@ public:
 // names its jobs ("sonicsim-<label>") and starts its messages.
 std::unique_ptr<Cluster> make_cluster(const ExecutionOptions& options, const std::filesystem::path& work_dir,
                                       const std::string& label);
+
+// The back-end of the batch system whose folder in `work_dir` (WORK_DIR/<system>/) holds submissions; none
+// when no system's does.
+std::unique_ptr<Cluster> cluster_in(const std::filesystem::path& work_dir);
 
 } // namespace sonicsim

@@ -19,6 +19,50 @@ enum class ClusterMode {
   collect, // submit nothing; write the outputs from the results there are (what that job runs)
 };
 
+// A batch system's name, as its folder in a command's output directory (DIR/<name>/) and its flags
+// (--<name>, --<name>-wait, ...) spell it.
+inline const char* batch_system_name(BatchSystem system) {
+  switch (system) {
+  case BatchSystem::slurm:
+    return "slurm";
+  case BatchSystem::none:
+    break;
+  }
+  return "here";
+}
+
+// As a sentence names it ("submitted to Slurm").
+inline const char* batch_system_title(BatchSystem system) {
+  switch (system) {
+  case BatchSystem::slurm:
+    return "Slurm";
+  case BatchSystem::none:
+    break;
+  }
+  return "this machine";
+}
+
+// The batch systems a command's output directory may hold a submission of (`sonicsim status` looks for each).
+inline constexpr BatchSystem cluster_systems[] = {BatchSystem::slurm};
+
+// The flag that makes a command `mode` on `system` (--slurm-wait, --slurm-collect, --slurm-dry-run; the
+// plain --slurm submits): the words a merge job or a driver job appends to the command it runs again, and the
+// names the command line registers.
+inline std::string mode_flag(BatchSystem system, ClusterMode mode) {
+  const std::string flag = std::string("--") + batch_system_name(system);
+  switch (mode) {
+  case ClusterMode::wait:
+    return flag + "-wait";
+  case ClusterMode::collect:
+    return flag + "-collect";
+  case ClusterMode::dry_run:
+    return flag + "-dry-run";
+  case ClusterMode::submit:
+    break;
+  }
+  return flag;
+}
+
 struct ClusterSettings {
   std::string partition; // empty: the cluster's default
   std::string time;      // limit per task, as the batch system takes it (e.g. 1:00:00); empty: its default

@@ -1,6 +1,6 @@
 #include "sim/execution/process_arguments.hpp"
 
-#include "sim/execution/slurm_commands.hpp"
+#include "sim/execution/shell_commands.hpp"
 
 namespace sonicsim {
 namespace {

@@ -3,7 +3,7 @@
 #include "sim/execution/cluster.hpp"
 #include "sim/execution/local_pool.hpp"
 #include "sim/execution/process_arguments.hpp"
-#include "sim/execution/slurm_commands.hpp"
+#include "sim/execution/shell_commands.hpp"
 
 #include <cstdio>
 #include <stdexcept>
@@ -21,7 +21,8 @@ std::optional<std::vector<SimulationOutcome>> run_or_submit(const ExecutionConte
   switch (options.mode) {
   case ClusterMode::submit:
   case ClusterMode::dry_run: {
-    const Submission submission = cluster->submit(requests, repeat_command({"--slurm-collect"}));
+    const Submission submission =
+        cluster->submit(requests, repeat_command({mode_flag(options.system, ClusterMode::collect)}));
     if (submission.merge_job.empty()) {
       cluster->print_dry_run(submission);
     } else {
@@ -49,7 +50,8 @@ std::optional<std::vector<SimulationOutcome>> run_or_submit(const ExecutionConte
 bool submit_as_driver(const ExecutionContext& context, const std::string& outputs) {
   if (!context.options.on_cluster() || context.options.mode != ClusterMode::submit) return false;
   const auto cluster = make_cluster(context.options, context.work_dir, context.label);
-  const std::string job = cluster->submit_driver(repeat_command({"--slurm-wait"}));
+  const std::string job =
+      cluster->submit_driver(repeat_command({mode_flag(context.options.system, ClusterMode::wait)}));
   std::printf("submitted: %s driver job %s; it submits each batch as a job array and writes %s\n",
               context.label.c_str(), job.c_str(), outputs.c_str());
   std::printf("follow with: sonicsim status %s\n", shell_quote(context.work_dir.string()).c_str());

@@ -25,8 +25,9 @@ struct ExecutionContext {
 };
 
 // Every outcome, in request order (run here, or on the cluster and waited for or collected); or none when
-// the simulations were submitted (a merge job runs this command again with --slurm-collect and writes the
-// outputs) or only written (dry run): both printed, and the command returns success without outputs.
+// the simulations were submitted (a merge job runs this command again with its system's collect flag,
+// mode_flag: --slurm-collect, and writes the outputs) or only written (dry run): both printed, and the
+// command returns success without outputs.
 std::optional<std::vector<SimulationOutcome>> run_or_submit(const ExecutionContext& context,
                                                             const std::vector<SimulationRequest>& requests,
                                                             const OnOutcome& on_outcome = {});

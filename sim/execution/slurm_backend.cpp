@@ -1,6 +1,7 @@
 #include "sim/execution/slurm_backend.hpp"
 
 #include "sim/engine/engine_arguments.hpp"
+#include "sim/execution/shell_commands.hpp"
 #include "sim/execution/slurm_commands.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/summary_json.hpp"
@@ -33,15 +34,64 @@ std::string job_name(const std::string& label) {
   return name;
 }
 
+const std::string damaged_remedy =
+    "delete it and run the same command again (with --resume for a sweep): finished simulations are kept, "
+    "and what the file held is recomputed";
+
 } // namespace
 
 SlurmBackend::SlurmBackend(const ExecutionOptions& options, const fs::path& work_dir, std::string label)
-    : dir_(fs::absolute(work_dir) / "slurm"), options_(options), label_(std::move(label)) {
+    : dir_(fs::absolute(work_dir) / "slurm"), options_(options), label_(std::move(label)) {}
+
+// Made by what writes (scripts, records, results), not by the constructor: `sonicsim status` only reads.
+void SlurmBackend::make_directories() const {
   fs::create_directories(dir_ / "results");
   fs::create_directories(dir_ / "logs");
 }
 
+SubmissionStatus SlurmBackend::status() const {
+  SubmissionStatus out;
+  // The simulations of every batch submitted (batch_*/tasks.json) and their results by fingerprint.
+  std::set<std::string> wanted, done;
+  if (fs::is_directory(dir_))
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      if (!entry.is_directory() || entry.path().filename().string().rfind("batch_", 0) != 0) continue;
+      if (!fs::exists(entry.path() / "tasks.json")) continue;
+      const auto fingerprints =
+          read_state_file(entry.path() / "tasks.json", "Slurm batch file", damaged_remedy,
+                          [](const nlohmann::ordered_json& file) {
+                            std::vector<std::string> fingerprints;
+                            for (const auto& task : file.at("tasks"))
+                              fingerprints.push_back(task.at("fingerprint").get<std::string>());
+                            return fingerprints;
+                          });
+      for (const auto& fingerprint : fingerprints) {
+        wanted.insert(fingerprint);
+        if (fs::exists(dir_ / "results" / (fingerprint + ".json"))) done.insert(fingerprint);
+      }
+    }
+  out.simulations_submitted = wanted.size();
+  out.simulations_with_result = done.size();
+  const auto record = slurm::read_record(dir_.parent_path());
+  if (!record) return out;
+  out.recorded = true;
+  out.shards = record->shards;
+  out.shards_submitted = record->shards_submitted;
+  for (auto [job, id] : {std::pair{&out.driver, record->driver_job}, std::pair{&out.array, record->array_job},
+                         std::pair{&out.merge, record->merge_job}}) {
+    job->id = id;
+    job->state = slurm::job_state(id);
+  }
+  if (!record->array_job.empty())
+    for (const auto& [index, state] : slurm::array_tasks(record->array_job))
+      out.array_tasks[index] = state == "RUNNING"   ? TaskState::running
+                               : state == "PENDING" ? TaskState::pending
+                                                    : TaskState::other;
+  return out;
+}
+
 std::optional<fs::path> SlurmBackend::prepare_array(const std::vector<SimulationRequest>& requests) {
+  make_directories();
   nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
   std::set<std::string> queued;
   for (const auto& request : requests) {
@@ -169,6 +219,7 @@ void SlurmBackend::submit_array_and_merge(Submission& submission, nlohmann::orde
 }
 
 Submission SlurmBackend::submit_shards(const ShardWork& work) {
+  make_directories();
   Submission submission;
   submission.array_script = dir_ / "array.sh";
   std::ostringstream array;
@@ -194,6 +245,7 @@ Submission SlurmBackend::submit_shards(const ShardWork& work) {
 }
 
 std::string SlurmBackend::submit_driver(const std::vector<std::string>& command) {
+  make_directories();
   const fs::path script =
       write_merge_script("driver", command,
                          "The deciding process: each batch of simulations is a job array it submits and "

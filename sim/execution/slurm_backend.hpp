@@ -15,6 +15,8 @@ class SlurmBackend final : public Cluster {
 public:
   SlurmBackend(const ExecutionOptions& options, const std::filesystem::path& work_dir, std::string label);
 
+  BatchSystem system() const override { return BatchSystem::slurm; }
+  SubmissionStatus status() const override;
   std::vector<SimulationOutcome> run(const std::vector<SimulationRequest>& requests) override;
   Submission submit(const std::vector<SimulationRequest>& requests,
                     const std::vector<std::string>& merge_command) override;
@@ -24,6 +26,7 @@ public:
   void print_dry_run(const Submission& submission) const override;
 
 private:
+  void make_directories() const;
   // Writes DIR/slurm/batch_NNNN/tasks.json and array.sh for what has no result; none when all have one.
   std::optional<std::filesystem::path> prepare_array(const std::vector<SimulationRequest>& requests);
   std::filesystem::path write_merge_script(const std::string& name, const std::vector<std::string>& command,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sim/execution/execution_options.hpp"
+#include "sim/execution/shell_commands.hpp"
 
 #include <filesystem>
 #include <map>
@@ -50,18 +51,3 @@ struct Record {
 std::optional<Record> read_record(const std::filesystem::path& output_dir);
 
 } // namespace sonicsim::slurm
-
-namespace sonicsim {
-
-// Runs a shell command line; returns its exit status and what it printed (stdout and stderr together).
-std::pair<int, std::string> run_shell(const std::string& line);
-
-// A shell word: the text single-quoted where it needs to be.
-std::string shell_quote(const std::string& text);
-// Words joined into one shell command line.
-std::string shell_command(const std::vector<std::string>& words);
-
-// The absolute path of the running sonicsim executable.
-std::string own_executable();
-
-} // namespace sonicsim

@@ -25,8 +25,8 @@ json operations_to_json(const OperationsSummary& operations) {
                      {"device_hours", p.device_hours},
                      {"static_peak_device_hours", p.static_peak_device_hours},
                      {"pod_hours", p.pod_hours},
-                     {"pods_added", p.scale_ups},
-                     {"pods_removed", p.scale_downs},
+                     {"pods_added", p.pods_added},
+                     {"pods_removed", p.pods_removed},
                      {"pod_failures", p.pod_failures}});
     // Figures a run does not define (no pod added, no prices) are left out, never written as null.
     json& pool = pools.back();
@@ -81,8 +81,8 @@ OperationsSummary operations_from_json(const json& in) {
     s.device_hours = p.at("device_hours").get<double>();
     s.static_peak_device_hours = p.at("static_peak_device_hours").get<double>();
     s.pod_hours = p.at("pod_hours").get<double>();
-    s.scale_ups = p.at("pods_added").get<int>();
-    s.scale_downs = p.at("pods_removed").get<int>();
+    s.pods_added = p.at("pods_added").get<int>();
+    s.pods_removed = p.at("pods_removed").get<int>();
     s.pod_failures = p.at("pod_failures").get<int>();
     s.first_scale_up_decided_s = optional_from(p, "first_scale_up_decided_s");
     s.first_scale_up_serving_s = optional_from(p, "first_scale_up_serving_s");

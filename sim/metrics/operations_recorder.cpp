@@ -65,8 +65,8 @@ void OperationsRecorder::polled(int group, double now_s, double metric) {
 
 void OperationsRecorder::scaled(int group, int pods_added, int pods_removed) {
   Pool& p = *pool(group);
-  p.summary.scale_ups += pods_added;
-  p.summary.scale_downs += pods_removed;
+  p.summary.pods_added += pods_added;
+  p.summary.pods_removed += pods_removed;
 }
 
 void OperationsRecorder::scale_up_serving(int group, double decided_s, double now_s) {

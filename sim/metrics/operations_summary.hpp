@@ -22,7 +22,7 @@ struct PoolSummary {
   double device_hours = 0.0;
   double static_peak_device_hours = 0.0;
   double pod_hours = 0.0;
-  int scale_ups = 0, scale_downs = 0; // pods added and removed by the autoscaler
+  int pods_added = 0, pods_removed = 0; // pods added and removed by the autoscaler
   int pod_failures = 0;
   // The first time a pod the autoscaler added began to serve, and when it was asked for; none without.
   std::optional<double> first_scale_up_decided_s, first_scale_up_serving_s;

@@ -76,7 +76,7 @@ TEST_CASE(
   REQUIRE(pool.first_scale_up_decided_s.has_value());
   CHECK(*pool.first_scale_up_decided_s == doctest::Approx(122.0));
   CHECK(*pool.first_scale_up_serving_s == doctest::Approx(182.0));
-  CHECK(pool.scale_ups == 2);
+  CHECK(pool.pods_added == 2);
   CHECK(pool.peak_replicas == 3);
   check_outcomes_add_up(summary);
 }
@@ -109,8 +109,8 @@ TEST_CASE("operations: scale-down waits for its stabilisation window and drains 
   const auto& pool = summary.operations->pools.front();
   CHECK(*pool.first_scale_up_decided_s == doctest::Approx(10.3));
   CHECK(*pool.first_scale_up_serving_s == doctest::Approx(10.3));
-  CHECK(pool.scale_ups == 1);
-  CHECK(pool.scale_downs == 1);
+  CHECK(pool.pods_added == 1);
+  CHECK(pool.pods_removed == 1);
   CHECK(summary.operations->events.completed == 80);
   CHECK(summary.operations->requests_lost == 0);
   check_outcomes_add_up(summary);
@@ -319,14 +319,14 @@ TEST_CASE(
   const auto& held = average.operations->pools.front();
   CHECK(*held.first_scale_up_decided_s == doctest::Approx(30.5));
   CHECK(held.peak_replicas == 2);
-  CHECK(held.scale_ups == 1);
-  CHECK(held.scale_downs == 0);
+  CHECK(held.pods_added == 1);
+  CHECK(held.pods_removed == 0);
   check_outcomes_add_up(average);
   const auto value = simulate_text(with_type("value"), "ops_replicas_needed_value");
   const auto& climbed = value.operations->pools.front();
   CHECK(*climbed.first_scale_up_decided_s == doctest::Approx(30.5));
   CHECK(climbed.peak_replicas == 4);
-  CHECK(climbed.scale_ups == 3);
+  CHECK(climbed.pods_added == 3);
   check_outcomes_add_up(value);
 }
 
@@ -419,8 +419,8 @@ TEST_CASE("operations: scale to zero holds the first client until a pod serves, 
   CHECK(operations.client_holds->timed_out == 0);
   CHECK(operations.client_holds->longest_held_s == doctest::Approx(35.0));
   const auto& pool = operations.pools.front();
-  CHECK(pool.scale_ups == 1);
-  CHECK(pool.scale_downs == 1);
+  CHECK(pool.pods_added == 1);
+  CHECK(pool.pods_removed == 1);
   CHECK(*pool.first_scale_up_decided_s == doctest::Approx(10.0));
   CHECK(*pool.first_scale_up_serving_s == doctest::Approx(35.0));
   CHECK(pool.device_hours * 3600.0 == doctest::Approx(60.0));

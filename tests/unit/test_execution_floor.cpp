@@ -1,6 +1,7 @@
 // The execution floor's pure parts (sim/execution): what squeue says, the scripts sbatch takes, how another
 // process rebuilds a scenario, and the overrides a plan writes. No cluster and no SimGrid engine needed.
 #include "sim/execution/scenario_recipe.hpp"
+#include "sim/execution/shell_commands.hpp"
 #include "sim/execution/slurm_commands.hpp"
 #include "sim/planning/pod_layout.hpp"
 #include "sim/scenario/scenario_loader.hpp"
