@@ -3,6 +3,7 @@
 #include "sim/execution/cluster.hpp"
 #include "sim/execution/local_pool.hpp"
 #include "sim/execution/process_arguments.hpp"
+#include "sim/execution/progress.hpp"
 #include "sim/execution/shell_commands.hpp"
 
 #include <cstdio>
@@ -67,7 +68,12 @@ std::vector<SimulationOutcome> run_batch(const ExecutionContext& context,
                                        context.options.quiet, on_outcome);
   if (context.options.mode != ClusterMode::wait)
     throw std::logic_error("run_batch: a deciding command runs its batches with ClusterMode::wait");
-  return make_cluster(context.options, context.work_dir, context.label)->run(requests);
+  // On a cluster the batch is one array waited for as a whole: the command's line counts it when it ends.
+  const std::size_t done_before = context.progress ? context.progress->total() : 0;
+  if (context.progress) context.progress->add(requests.size());
+  auto outcomes = make_cluster(context.options, context.work_dir, context.label)->run(requests);
+  if (context.progress) context.progress->update(done_before + requests.size());
+  return outcomes;
 }
 
 } // namespace sonicsim
