@@ -8,11 +8,12 @@
 #include "sim/metrics/json_fields.hpp"
 
 #include "models/student_t.hpp"
-#include "sim/app/calibrate_model_form.hpp"
 #include "sim/app/joint_derived.hpp"
-#include "sim/app/joint_prediction.hpp"
 #include "sim/app/joint_runs.hpp"
-#include "sim/calibration/joint_constraints.hpp"
+#include "sim/app/model_form_json.hpp"
+#include "sim/calibration/joint_fit.hpp"
+#include "sim/calibration/joint_prediction.hpp"
+#include "sim/calibration/model_form.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/number_text.hpp"
@@ -66,31 +67,6 @@ void check_spec_loads(const JointSpec& spec) {
       }
 }
 
-// Adopted: measured by the data (identifiable, separable from the others, not stuck at a bound).
-std::vector<bool> adoptable(const calibration::CalibrationResult& r) {
-  std::vector<bool> out;
-  for (std::size_t i = 0; i < r.values.size(); ++i)
-    out.push_back(r.identifiable[i] && r.separable[i] && !r.at_bound[i]);
-  return out;
-}
-
-std::string refusal(const calibration::CalibrationResult& r, const JointSpec& spec, std::size_t i,
-                    const std::vector<std::string>& contradicted) {
-  if (!contradicted[i].empty()) return contradicted[i];
-  if (!r.identifiable[i]) return "not identifiable: no series moves with it";
-  if (!r.separable[i]) {
-    const std::size_t k = r.values.size();
-    for (std::size_t j = 0; j < k; ++j)
-      if (j != i && std::fabs(r.correlation[i * k + j]) > calibration::separable_correlation)
-        return "not separable from " + spec.parameters[j].fit.key + " (correlation " +
-               g(r.correlation[i * k + j]) + "): the data measure only a combination";
-  }
-  if (r.at_bound[i])
-    return "at its bound: the data want it beyond [" + g(spec.parameters[i].fit.lower) + ", " +
-           g(spec.parameters[i].fit.upper) + "]";
-  return "";
-}
-
 nlohmann::ordered_json series_json(const JointSpec& spec, const calibration::CalibrationResult& r,
                                    const TextOutput& say) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -130,16 +106,15 @@ nlohmann::ordered_json series_json(const JointSpec& spec, const calibration::Cal
 }
 
 nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration::CalibrationResult& r,
-                                       const std::vector<bool>& adopted,
-                                       const std::vector<std::string>& contradicted, const TextOutput& say) {
+                                       const Adoption& adoption, const TextOutput& say) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   const std::size_t k = r.values.size();
   for (std::size_t i = 0; i < k; ++i) {
     const auto& p = spec.parameters[i];
     say("  %-58s %10s %s", p.fit.key.c_str(), (g(r.values[i]) + p.fit.unit).c_str(),
         r.identifiable[i] ? ("+- " + g(r.ci95_half_width[i]) + p.fit.unit + " (95 %)").c_str() : "");
-    say(adopted[i] ? "  adopted\n" : "  NOT ADOPTED: %s; kept at %s\n",
-        refusal(r, spec, i, contradicted).c_str(), (g(p.initial) + p.fit.unit).c_str());
+    say(adoption.adopted[i] ? "  adopted\n" : "  NOT ADOPTED: %s; kept at %s\n", adoption.why_not[i].c_str(),
+        (g(p.initial) + p.fit.unit).c_str());
     nlohmann::ordered_json correlations = nlohmann::ordered_json::object();
     for (std::size_t j = 0; j < k; ++j)
       if (j != i) correlations[spec.parameters[j].fit.key] = r.correlation[i * k + j];
@@ -151,13 +126,13 @@ nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration:
                                 {"identifiable", static_cast<bool>(r.identifiable[i])},
                                 {"separable", static_cast<bool>(r.separable[i])},
                                 {"at_bound", static_cast<bool>(r.at_bound[i])},
-                                {"adopted", static_cast<bool>(adopted[i])},
+                                {"adopted", static_cast<bool>(adoption.adopted[i])},
                                 {"series", p.series},
                                 {"set", p.sets},
                                 {"correlations", correlations}};
     if (r.identifiable[i] && std::isfinite(r.ci95_half_width[i]))
       json["ci95_half_width"] = r.ci95_half_width[i];
-    if (!adopted[i]) json["not_adopted_because"] = refusal(r, spec, i, contradicted);
+    if (!adoption.adopted[i]) json["not_adopted_because"] = adoption.why_not[i];
     out.push_back(json);
   }
   return out;
@@ -236,31 +211,19 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
   return md.str();
 }
 
-// The fit from the initial values and from each further start; the lowest chi-square wins.
-calibration::CalibrationResult fit_spec(const JointSpec& spec, const ExecutionContext& context,
-                                        const std::vector<calibration::FitParameter>& parameters,
-                                        const std::vector<double>& initial,
-                                        const std::vector<calibration::DataPoint>& data,
+// The fit from every start, each start's end printed as it comes and listed in calibration.json's `starts`.
+calibration::CalibrationResult fit_spec(const JointSpec& spec, const JointSimulator& simulator,
                                         const TextOutput& say, nlohmann::ordered_json& starts) {
-  const calibration::Predictor simulate = [&](const std::vector<double>& values) {
-    return simulate_series(spec, context, values);
-  };
-  auto result = calibration::calibrate(parameters, initial, data, simulate, spec.max_evaluations);
-  say("start 1 (the initial values): chi-square %.2f after %d evaluations\n", result.after.chi_square,
-      result.evaluations);
-  starts.push_back({{"start", initial}, {"values", result.values}, {"chi_square", result.after.chi_square}});
-  for (std::size_t s = 0; s < spec.starts.size(); ++s) {
-    auto other = calibration::calibrate(parameters, spec.starts[s], data, simulate, spec.max_evaluations);
-    say("start %zu: chi-square %.2f after %d evaluations\n", s + 2, other.after.chi_square,
-        other.evaluations);
-    starts.push_back(
-        {{"start", spec.starts[s]}, {"values", other.values}, {"chi_square", other.after.chi_square}});
-    // The uncalibrated prediction stays the one at the initial values, whichever start wins.
-    other.predicted_before = result.predicted_before;
-    other.before = result.before;
-    if (other.after.chi_square < result.after.chi_square) result = std::move(other);
-  }
-  return result;
+  const auto fit = fit_joint(spec, simulator, [&](const FitStart& start) {
+    const std::size_t n = starts.size() + 1;
+    if (n == 1)
+      say("start 1 (the initial values): chi-square %.2f after %d evaluations\n", start.chi_square,
+          start.evaluations);
+    else
+      say("start %zu: chi-square %.2f after %d evaluations\n", n, start.chi_square, start.evaluations);
+    starts.push_back({{"start", start.start}, {"values", start.values}, {"chi_square", start.chi_square}});
+  });
+  return fit.result;
 }
 
 // A finished fit read back from its calibration.json (--predict-from): the values, what was adopted and the
@@ -336,31 +299,15 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   const JointSpec spec = read_joint_spec(spec_path);
   check_spec_loads(spec);
   const TextOutput say{text};
-  std::vector<calibration::FitParameter> parameters;
-  std::vector<double> initial;
-  std::vector<calibration::DataPoint> data;
-  for (const auto& p : spec.parameters) {
-    parameters.push_back(p.fit);
-    initial.push_back(p.initial);
-  }
-  for (const auto& series : spec.series)
-    for (const auto& point : series.points)
-      data.push_back({point.x, point.y, point.sd});
+  const JointSimulator simulator = joint_simulator(context);
+  const std::size_t points = series_data(spec).size();
   say("calibrate: %zu parameter(s) jointly on %zu series, %zu points (%s); common random numbers\n",
-      parameters.size(), spec.series.size(), data.size(), spec_path.c_str());
+      spec.parameters.size(), spec.series.size(), points, spec_path.c_str());
   nlohmann::ordered_json starts = nlohmann::ordered_json::array();
-  auto result = predict_from.empty() ? fit_spec(spec, context, parameters, initial, data, say, starts)
-                                     : fit_from_file(spec, predict_from, data.size(), say);
+  auto result = predict_from.empty() ? fit_spec(spec, simulator, say, starts)
+                                     : fit_from_file(spec, predict_from, points, say);
   say("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
-  std::vector<bool> adopted = adoptable(result);
-  // The released facts that are not series, at the start and at the fit: a value that moves the scenario
-  // beyond contradiction_sd from one is not adopted.
-  const auto checks = check_constraints(spec, initial, result.values);
-  std::vector<std::string> contradicted(adopted.size());
-  for (std::size_t i = 0; i < adopted.size(); ++i) {
-    contradicted[i] = contradicted_fact(spec, checks, initial, result.values, i);
-    adopted[i] = adopted[i] && contradicted[i].empty();
-  }
+  const Adoption adoption = adopt(spec, result);
   nlohmann::ordered_json out;
   out["spec"] = spec_path;
   out["status"] = result.status_text;
@@ -370,12 +317,10 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   else
     out["predicted_from"] = predict_from;
   out["covariance"] = result.covariance;
-  out["parameters"] = parameters_json(spec, result, adopted, contradicted, say);
+  out["parameters"] = parameters_json(spec, result, adoption, say);
   if (predict_from.empty()) out["series"] = series_json(spec, result, say);
-  if (!checks.empty()) out["constraints"] = constraints_json(checks, say);
-  std::vector<double> values = initial;
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (adopted[i]) values[i] = result.values[i];
+  if (!adoption.checks.empty()) out["constraints"] = constraints_json(adoption.checks, say);
+  const std::vector<double>& values = adoption.values;
   if (predict_from.empty())
     say("\nfit: chi-square %.2f before, %.2f after; MAPE %.2f %% before, %.2f %% after\n",
         result.before.chi_square, result.after.chi_square, 100 * result.before.mape, 100 * result.after.mape);
@@ -383,7 +328,14 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
     out["derived"] = derived_quantities_json(spec, simulate_series_runs(spec, context, values), say);
   std::optional<ModelForm> model_form;
   if (spec.leave_one_series_out && predict_from.empty()) {
-    model_form = leave_one_series_out(spec, context, values, say);
+    say("\nmodel form: each series predicted by a fit to the others\n");
+    model_form = leave_one_series_out(spec, simulator, values, [&](const HeldOutPoint& point) {
+      say("  without %-30s x %-6g measured %-8.4g predicted %-8.4g %+6.2f %%\n", point.series.c_str(),
+          point.x, point.measured, point.predicted, 100.0 * point.relative_error());
+    });
+    say("model form: held-out points off by %.2f %% (relative RMS); %zu of %zu within their 95 %% interval "
+        "(measurement sd and the other series' model error)\n",
+        100.0 * model_form->relative_rms, model_form->covered, model_form->held_out.size());
     out["model_form"] = model_form_json(*model_form);
   } else if (spec.leave_one_series_out) {
     // The fit's own leave-one-out fits, as it found them: the predictions made from it carry the same term.
@@ -399,13 +351,13 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   }
   std::vector<PredictionResult> predictions;
   for (const auto& prediction : spec.predictions) {
-    predictions.push_back(predict(spec, prediction, context, values, result.covariance, adopted));
+    predictions.push_back(predict(spec, prediction, simulator, values, result.covariance, adoption.adopted));
     auto& p = predictions.back();
-    if (model_form) add_model_form(spec, prediction, context, *model_form, p);
+    if (model_form) add_model_form(spec, prediction, simulator, *model_form, p);
     out["predictions"].push_back(prediction_json(p, say));
   }
   write_file_atomically(output_dir / "predictions.md",
-                        predictions_markdown(spec, predictions, values, adopted));
+                        predictions_markdown(spec, predictions, values, adoption.adopted));
   // Last: a directory without calibration.json is not a finished calibration.
   write_file_atomically(output_dir / "calibration.json", out.dump(2) + "\n");
   say("\nwrote %s/calibration.json and predictions.md\n", output_dir.string().c_str());

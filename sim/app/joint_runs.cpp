@@ -153,4 +153,14 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
   return out;
 }
 
+JointSimulator joint_simulator(const ExecutionContext& context) {
+  return {[&context](const JointSpec& spec, const std::vector<double>& values) {
+            return simulate_series(spec, context, values);
+          },
+          [&context](const JointSpec& spec, const JointPrediction& prediction,
+                     const std::vector<std::vector<double>>& values) {
+            return simulate_prediction(spec, prediction, context, values);
+          }};
+}
+
 } // namespace sonicsim

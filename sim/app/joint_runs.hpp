@@ -5,6 +5,7 @@
 #pragma once
 
 #include "models/crossing.hpp"
+#include "sim/calibration/joint_fit.hpp"
 #include "sim/calibration/joint_spec.hpp"
 #include "sim/execution/run_or_submit.hpp"
 
@@ -35,5 +36,8 @@ std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContex
 std::vector<std::vector<std::optional<double>>>
 simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
                     const std::vector<std::vector<double>>& values);
+
+// The two above, as the pure joint fit asks for its simulations (sim/calibration/joint_fit.hpp).
+JointSimulator joint_simulator(const ExecutionContext& context);
 
 } // namespace sonicsim

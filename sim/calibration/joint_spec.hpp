@@ -84,7 +84,7 @@ struct JointSpec {
   std::vector<JointPrediction> predictions;
   std::vector<JointConstraint> constraints;
   // model_form: leave_one_series_out: each series also predicted by a fit to the others, and every
-  // prediction's spread over those fits added to its interval (sim/app/calibrate_model_form.hpp).
+  // prediction's spread over those fits added to its interval (sim/calibration/model_form.hpp).
   bool leave_one_series_out = false;
   int max_evaluations = 30;
 };

@@ -1,4 +1,4 @@
-// calibrate --spec with model_form: leave_one_series_out (sim/app/calibrate_model_form.hpp): two series that
+// calibrate --spec with model_form: leave_one_series_out (sim/calibration/model_form.hpp): two series that
 // the model cannot both describe (they want CPU speeds 10 % apart), so each predicted from a fit to the other
 // misses by about 10 %, and a prediction's interval carries that spread.
 #include "simulate.hpp"

@@ -5,14 +5,11 @@
 // not fitted, which is what a prediction of an unmeasured result rests on.
 #pragma once
 
-#include "sim/app/joint_prediction.hpp"
-#include "sim/app/output_options.hpp"
+#include "sim/calibration/joint_fit.hpp"
+#include "sim/calibration/joint_prediction.hpp"
 #include "sim/calibration/joint_spec.hpp"
-#include "sim/execution/run_or_submit.hpp"
 
-#include <nlohmann/json.hpp>
-
-#include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,20 +30,16 @@ struct ModelForm {
 };
 
 // Fits the spec once per series without it, each from the full fit's values (`fitted`), and predicts the
-// left-out series. A parameter that acts only on the left-out series keeps its fitted value.
-ModelForm leave_one_series_out(const JointSpec& spec, const ExecutionContext& context,
-                               const std::vector<double>& fitted, const TextOutput& say);
+// left-out series. A parameter that acts only on the left-out series keeps its fitted value. `on_held_out`
+// hears of each point as its series' fit ends.
+ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simulator,
+                               const std::vector<double>& fitted,
+                               const std::function<void(const HeldOutPoint&)>& on_held_out = {});
 
 // The prediction's spread over the leave-one-out fits (one seed each): its jackknife standard error, times
 // Student's t for the fits less one, joins the interval. None when a fit gives no value (a crossing beyond
 // the sweep): the interval is then not bounded by the data, and `result.problem` says so.
-void add_model_form(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
+void add_model_form(const JointSpec& spec, const JointPrediction& prediction, const JointSimulator& simulator,
                     const ModelForm& model_form, PredictionResult& result);
-
-nlohmann::ordered_json model_form_json(const ModelForm& model_form);
-
-// The leave-one-out fits of a finished calibration.json (--predict-from), for predictions made from it: none
-// when the file has no model_form. Each fit's values are checked against the spec's parameters and bounds.
-std::optional<ModelForm> model_form_from_file(const JointSpec& spec, const std::string& path);
 
 } // namespace sonicsim

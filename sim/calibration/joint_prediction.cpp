@@ -1,6 +1,4 @@
-#include "sim/app/joint_prediction.hpp"
-
-#include "sim/app/joint_runs.hpp"
+#include "sim/calibration/joint_prediction.hpp"
 
 #include "models/student_t.hpp"
 
@@ -27,7 +25,7 @@ std::optional<std::pair<double, double>> mean_and_se(const std::vector<std::opti
 } // namespace
 
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
-                         const ExecutionContext& context, const std::vector<double>& values,
+                         const JointSimulator& simulator, const std::vector<double>& values,
                          const std::vector<double>& covariance, const std::vector<bool>& fitted) {
   const std::size_t k = values.size();
   PredictionResult result{
@@ -51,7 +49,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
     sets.push_back(up);
     stepped.push_back(i);
   }
-  const auto runs = simulate_prediction(spec, prediction, context, sets);
+  const auto runs = simulator.prediction(spec, prediction, sets);
   const auto centre = mean_and_se(runs[0]);
   if (!centre) {
     result.problem = "does not cross within the sweep (" + std::to_string(prediction.sweep.front()) + " to " +

@@ -2,11 +2,11 @@
 // replications), and a 95 % interval that adds, in quadrature, the seeds' part (Student's t over the
 // replications times their standard error) and the fitted parameters' part (1.96 times their uncertainty
 // propagated to first order: gradient by a one-sd step of each fitted parameter, common random numbers,
-// through their covariance).
+// through their covariance). Pure code: the runs are the simulator's (sim/calibration/joint_fit.hpp).
 #pragma once
 
+#include "sim/calibration/joint_fit.hpp"
 #include "sim/calibration/joint_spec.hpp"
-#include "sim/execution/run_or_submit.hpp"
 
 #include <optional>
 #include <string>
@@ -21,8 +21,8 @@ struct PredictionResult {
   double seed_se = 0.0, parameter_se = 0.0;
   std::vector<double> gradient; // per parameter, per unit of it (0 for those not fitted)
   std::string problem;          // why there is no value or no interval
-  // The model's own error (calibrate_model_form.hpp): the jackknife se over the leave-one-series-out fits,
-  // and each fit's value; 0 and none without model_form in the spec.
+  // The model's own error (sim/calibration/model_form.hpp): the jackknife se over the leave-one-series-out
+  // fits, and each fit's value; 0 and none without model_form in the spec.
   double model_form_se = 0.0;
   std::vector<double> model_form_values;
 };
@@ -30,7 +30,7 @@ struct PredictionResult {
 // `values`: the adopted values; `covariance`: k x k of the fitted values (row-major); `fitted[i]`: whether
 // parameter i carries an interval (adopted), else it is held at its value with no uncertainty.
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
-                         const ExecutionContext& context, const std::vector<double>& values,
+                         const JointSimulator& simulator, const std::vector<double>& values,
                          const std::vector<double>& covariance, const std::vector<bool>& fitted);
 
 } // namespace sonicsim

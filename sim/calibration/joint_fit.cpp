@@ -1,0 +1,93 @@
+#include "sim/calibration/joint_fit.hpp"
+
+#include "sim/metrics/number_text.hpp"
+
+#include <cmath>
+
+namespace sonicsim {
+namespace {
+
+std::string g(double value) {
+  return significant(value, 4);
+}
+
+// Why parameter i is not adopted: a contradicted fact first (the data may measure it, but the deployment
+// says otherwise), then what the data cannot tell; "" when it is adopted.
+std::string why_not_adopted(const JointSpec& spec, const calibration::CalibrationResult& r, std::size_t i,
+                            const std::string& contradicted) {
+  if (!contradicted.empty()) return contradicted;
+  if (!r.identifiable[i]) return "not identifiable: no series moves with it";
+  if (!r.separable[i]) {
+    const std::size_t k = r.values.size();
+    for (std::size_t j = 0; j < k; ++j)
+      if (j != i && std::fabs(r.correlation[i * k + j]) > calibration::separable_correlation)
+        return "not separable from " + spec.parameters[j].fit.key + " (correlation " +
+               g(r.correlation[i * k + j]) + "): the data measure only a combination";
+  }
+  if (r.at_bound[i])
+    return "at its bound: the data want it beyond [" + g(spec.parameters[i].fit.lower) + ", " +
+           g(spec.parameters[i].fit.upper) + "]";
+  return "";
+}
+
+} // namespace
+
+std::vector<double> initial_values(const JointSpec& spec) {
+  std::vector<double> out;
+  for (const auto& p : spec.parameters)
+    out.push_back(p.initial);
+  return out;
+}
+
+std::vector<calibration::DataPoint> series_data(const JointSpec& spec) {
+  std::vector<calibration::DataPoint> out;
+  for (const auto& series : spec.series)
+    for (const auto& point : series.points)
+      out.push_back({point.x, point.y, point.sd});
+  return out;
+}
+
+JointFit fit_joint(const JointSpec& spec, const JointSimulator& simulator,
+                   const std::function<void(const FitStart&)>& on_start) {
+  std::vector<calibration::FitParameter> parameters;
+  for (const auto& p : spec.parameters)
+    parameters.push_back(p.fit);
+  const auto data = series_data(spec);
+  const calibration::Predictor simulate = [&](const std::vector<double>& values) {
+    return simulator.series(spec, values);
+  };
+  JointFit out;
+  std::vector<std::vector<double>> starts{initial_values(spec)};
+  starts.insert(starts.end(), spec.starts.begin(), spec.starts.end());
+  for (std::size_t s = 0; s < starts.size(); ++s) {
+    auto result = calibration::calibrate(parameters, starts[s], data, simulate, spec.max_evaluations);
+    out.starts.push_back({starts[s], result.values, result.after.chi_square, result.evaluations});
+    if (on_start) on_start(out.starts.back());
+    if (s == 0) {
+      out.result = std::move(result);
+      continue;
+    }
+    result.predicted_before = out.result.predicted_before;
+    result.before = out.result.before;
+    if (result.after.chi_square < out.result.after.chi_square) out.result = std::move(result);
+  }
+  return out;
+}
+
+Adoption adopt(const JointSpec& spec, const calibration::CalibrationResult& fit) {
+  Adoption out;
+  const auto initial = initial_values(spec);
+  // The released facts that are not series, at the start and at the fit: a value that moves the scenario
+  // beyond contradiction_sd from one is not adopted.
+  out.checks = check_constraints(spec, initial, fit.values);
+  out.values = initial;
+  for (std::size_t i = 0; i < fit.values.size(); ++i) {
+    const std::string contradicted = contradicted_fact(spec, out.checks, initial, fit.values, i);
+    out.why_not.push_back(why_not_adopted(spec, fit, i, contradicted));
+    out.adopted.push_back(out.why_not.back().empty());
+    if (out.adopted.back()) out.values[i] = fit.values[i];
+  }
+  return out;
+}
+
+} // namespace sonicsim

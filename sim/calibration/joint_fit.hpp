@@ -1,0 +1,66 @@
+// A joint calibration's decisions, apart from how its simulations run: the fit from every start (the lowest
+// chi-square wins), which fitted values are adopted and why the others are not, each prediction with an
+// interval that carries the fit's uncertainty, and the model's own error from leave-one-series-out fits.
+// Pure code: the simulations are passed in (JointSimulator), so a test can follow every decision with a
+// stand-in whose answers it knows; `sonicsim calibrate --spec` passes the execution floor
+// (sim/app/joint_runs.hpp).
+#pragma once
+
+#include "sim/calibration/calibration.hpp"
+#include "sim/calibration/joint_constraints.hpp"
+#include "sim/calibration/joint_spec.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+// The simulations a joint calibration asks for. Each call is one batch (it may run in parallel) and must be
+// deterministic (common random numbers).
+struct JointSimulator {
+  // The simulated observable at every point of every series of `spec`, in spec order (series, then points).
+  std::function<std::vector<double>(const JointSpec& spec, const std::vector<double>& values)> series;
+  // A prediction's value for each parameter vector and replication: out[v][r]; none where a crossing is not
+  // within the sweep.
+  std::function<std::vector<std::vector<std::optional<double>>>(
+      const JointSpec& spec, const JointPrediction& prediction,
+      const std::vector<std::vector<double>>& values)>
+      prediction;
+};
+
+// One start of the fit and where it ended.
+struct FitStart {
+  std::vector<double> start, values;
+  double chi_square = 0.0;
+  int evaluations = 0;
+};
+
+struct JointFit {
+  calibration::CalibrationResult result; // the start with the lowest chi-square
+  std::vector<FitStart> starts;          // the initial values first, then the spec's further starts
+};
+
+// The spec's initial values, and its series' points as data (series, then points).
+std::vector<double> initial_values(const JointSpec& spec);
+std::vector<calibration::DataPoint> series_data(const JointSpec& spec);
+
+// Fits from the initial values and from each further start; `on_start` hears of each start as it ends. The
+// uncalibrated prediction (`predicted_before`, `before`) stays the one at the initial values, whichever start
+// wins.
+JointFit fit_joint(const JointSpec& spec, const JointSimulator& simulator,
+                   const std::function<void(const FitStart&)>& on_start = {});
+
+// Which fitted values a calibration adopts: those the data measure (identifiable, separable from the others,
+// not stuck at a bound) and that leave every released fact within contradiction_sd.
+struct Adoption {
+  std::vector<bool> adopted;
+  std::vector<std::string> why_not;    // per parameter: "" when adopted
+  std::vector<ConstraintCheck> checks; // each released fact at the start and at the fit
+  std::vector<double> values;          // adopted: the fitted value; else the initial one
+};
+
+Adoption adopt(const JointSpec& spec, const calibration::CalibrationResult& fit);
+
+} // namespace sonicsim

@@ -1,0 +1,202 @@
+// The joint calibration's decisions (sim/calibration/joint_fit.hpp, joint_prediction.hpp, model_form.hpp)
+// with a stand-in for the simulations: each series is a closed-form function of the parameters, so every
+// fitted value, adoption, interval and held-out error below is computed by hand.
+#include "models/student_t.hpp"
+#include "sim/calibration/joint_fit.hpp"
+#include "sim/calibration/joint_prediction.hpp"
+#include "sim/calibration/model_form.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+using namespace sonicsim;
+
+namespace {
+
+JointParameter parameter(const std::string& key, double lower, double upper, double initial,
+                         std::vector<std::string> series) {
+  JointParameter p;
+  p.fit = {key, lower, upper, ""};
+  p.initial = initial;
+  p.series = std::move(series);
+  return p;
+}
+
+JointSeries series(const std::string& name, const std::vector<std::pair<double, double>>& xy, double sd) {
+  JointSeries s;
+  s.name = name;
+  for (const auto& [x, y] : xy)
+    s.points.push_back({x, y, sd});
+  return s;
+}
+
+// A parameter's value by its key: a leave-one-out fit passes only the parameters acting on the series it
+// keeps, so the stand-in must not read them by position.
+double value_of(const JointSpec& spec, const std::vector<double>& values, const std::string& key,
+                double otherwise = 0.0) {
+  for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+    if (spec.parameters[i].fit.key == key) return values[i];
+  return otherwise;
+}
+
+// "line" is a x, "offset" is b + x, "knee" is x max(a, 1) (flat below a = 1); a prediction is 10 a plus a
+// fixed scatter per replication (+0.1, -0.1, 0, ...).
+JointSimulator stand_in(int* prediction_batches = nullptr) {
+  JointSimulator simulator;
+  simulator.series = [](const JointSpec& spec, const std::vector<double>& values) {
+    std::vector<double> out;
+    const double a = value_of(spec, values, "a"), b = value_of(spec, values, "b");
+    for (const auto& s : spec.series)
+      for (const auto& point : s.points)
+        out.push_back(s.name == "offset" ? b + point.x
+                      : s.name == "knee" ? point.x * std::max(a, 1.0)
+                                         : a * point.x);
+    return out;
+  };
+  simulator.prediction = [prediction_batches](const JointSpec& spec, const JointPrediction& prediction,
+                                              const std::vector<std::vector<double>>& sets) {
+    if (prediction_batches) ++*prediction_batches;
+    const double scatter[] = {0.1, -0.1, 0.0};
+    std::vector<std::vector<std::optional<double>>> out;
+    for (const auto& values : sets) {
+      out.emplace_back();
+      for (int r = 0; r < prediction.replications; ++r)
+        out.back().push_back(10.0 * value_of(spec, values, "a") +
+                             (prediction.replications > 1 ? scatter[r % 3] : 0.0));
+    }
+    return out;
+  };
+  return simulator;
+}
+
+} // namespace
+
+TEST_CASE(
+    "joint fit: each series fits its own parameter; what no series moves is not adopted, and says why") {
+  // line: y = 2 x at x = 1..5; offset: y = 3 + x at x = 1..3; c acts on a series that is not there.
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0, 10, 1, {"line"}), parameter("b", 0, 10, 1, {"offset"}),
+                     parameter("c", 0, 10, 5, {"ghost"})};
+  spec.series = {series("line", {{1, 2}, {2, 4}, {3, 6}, {4, 8}, {5, 10}}, 0.1),
+                 series("offset", {{1, 4}, {2, 5}, {3, 6}}, 0.1)};
+  const auto fit = fit_joint(spec, stand_in());
+  REQUIRE(fit.starts.size() == 1);
+  CHECK(fit.result.values[0] == doctest::Approx(2.0).epsilon(1e-4));
+  CHECK(fit.result.values[1] == doctest::Approx(3.0).epsilon(1e-4));
+  // Before: a = 1 and b = 1 miss line by x (sum x^2 / 0.01 = 5500) and offset by 2 (3 x 4 / 0.01 = 1200).
+  CHECK(fit.result.before.chi_square == doctest::Approx(6700.0).epsilon(1e-6));
+  CHECK(fit.result.after.chi_square < 1e-6);
+  const Adoption adoption = adopt(spec, fit.result);
+  CHECK(adoption.adopted == std::vector<bool>{true, true, false});
+  CHECK(adoption.why_not[2] == "not identifiable: no series moves with it");
+  CHECK(adoption.values[0] == doctest::Approx(2.0).epsilon(1e-4));
+  CHECK(adoption.values[2] == 5.0); // kept at its initial value, not at wherever the fit left it
+  CHECK(adoption.checks.empty());   // the spec states no released facts
+}
+
+TEST_CASE("joint fit: two parameters seen only as their sum are refused as not separable, naming the other") {
+  // line: y = (a + b) x, so only a + b = 2 is measured.
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0, 10, 0.5, {}), parameter("b", 0, 10, 0.5, {})};
+  spec.series = {series("line", {{1, 2}, {2, 4}, {3, 6}}, 0.1)};
+  JointSimulator simulator = stand_in();
+  simulator.series = [](const JointSpec& s, const std::vector<double>& v) {
+    std::vector<double> out;
+    for (const auto& point : s.series.front().points)
+      out.push_back((v[0] + v[1]) * point.x);
+    return out;
+  };
+  const auto fit = fit_joint(spec, simulator);
+  CHECK(fit.result.values[0] + fit.result.values[1] == doctest::Approx(2.0).epsilon(1e-3));
+  const Adoption adoption = adopt(spec, fit.result);
+  CHECK(adoption.adopted == std::vector<bool>{false, false});
+  CHECK(adoption.why_not[0].rfind("not separable from b (correlation -1", 0) == 0);
+  CHECK(adoption.values == std::vector<double>{0.5, 0.5});
+}
+
+TEST_CASE("joint fit: a start beyond the knee finds what the initial values cannot, and the 'before' stays "
+          "theirs") {
+  // knee: y = x max(a, 1), measured 2 x. From a = 0.5 the model is flat (no slope to follow); from the
+  // spec's further start a = 1.5 the fit reaches 2.
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0.1, 5, 0.5, {})};
+  spec.series = {series("knee", {{1, 2}, {2, 4}, {3, 6}}, 0.1)};
+  spec.starts = {{1.5}};
+  std::vector<FitStart> heard;
+  const auto fit = fit_joint(spec, stand_in(), [&](const FitStart& s) { heard.push_back(s); });
+  REQUIRE(fit.starts.size() == 2);
+  CHECK(heard.size() == 2);
+  // From 0.5 nothing moves: a stays, chi-square (2x - x)^2 / 0.01 summed = 14 / 0.01 = 1400.
+  CHECK(fit.starts[0].chi_square == doctest::Approx(1400.0).epsilon(1e-6));
+  CHECK(fit.starts[1].values[0] == doctest::Approx(2.0).epsilon(1e-4));
+  CHECK(fit.result.values[0] == doctest::Approx(2.0).epsilon(1e-4));
+  CHECK(fit.result.before.chi_square == doctest::Approx(1400.0).epsilon(1e-6));
+  CHECK(fit.result.predicted_before == std::vector<double>{1.0, 2.0, 3.0});
+}
+
+TEST_CASE(
+    "joint prediction: the seeds' part by Student's t, the fit's part through the gradient, in one batch") {
+  // line: y = 2 x at x = 1..5, sd 0.1, exact: a's sd is 0.1 / sqrt(sum x^2) = 0.1 / sqrt(55) (the reduced
+  // chi-square is below 1, so not inflated). The prediction 10 a + (0.1, -0.1, 0) over three replications:
+  // value 20, seed se sqrt(0.02 / 2 / 3), gradient 10.
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0, 10, 1, {"line"}), parameter("b", 0, 10, 1, {"offset"})};
+  spec.series = {series("line", {{1, 2}, {2, 4}, {3, 6}, {4, 8}, {5, 10}}, 0.1),
+                 series("offset", {{1, 4}, {2, 5}, {3, 6}}, 0.1)};
+  JointPrediction prediction;
+  prediction.id = "ten_a";
+  prediction.series = {"line"}; // b does not act on it: no run is spent on its gradient
+  prediction.replications = 3;
+  const auto fit = fit_joint(spec, stand_in());
+  const Adoption adoption = adopt(spec, fit.result);
+  int batches = 0;
+  const auto p =
+      predict(spec, prediction, stand_in(&batches), adoption.values, fit.result.covariance, adoption.adopted);
+  CHECK(batches == 1);
+  REQUIRE(p.value);
+  CHECK(*p.value == doctest::Approx(20.0).epsilon(1e-4));
+  CHECK(p.gradient[0] == doctest::Approx(10.0).epsilon(1e-6));
+  CHECK(p.gradient[1] == 0.0);
+  const double sd_a = 0.1 / std::sqrt(55.0), seed_se = std::sqrt(0.02 / 2.0 / 3.0);
+  CHECK(p.parameter_se == doctest::Approx(10.0 * sd_a).epsilon(1e-3));
+  CHECK(p.seed_se == doctest::Approx(seed_se).epsilon(1e-9));
+  CHECK(p.half_width ==
+        doctest::Approx(std::hypot(1.96 * 10.0 * sd_a, models::student_t_975(2) * seed_se)).epsilon(1e-3));
+}
+
+TEST_CASE(
+    "model form: each series predicted by a fit to the other; the prediction's interval carries the spread") {
+  // p measures 2 x, q 2.2 x, both a x: a fit without p says a = 2.2 and misses p by +10 %; without q,
+  // a = 2.0 misses q by -1/11. The prediction 10 a is then 22 and 20: jackknife se sqrt(1/2 x 2) = 1.
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0.5, 5, 2.1, {})};
+  spec.series = {series("p", {{1, 2.0}, {2, 4.0}}, 0.01), series("q", {{1, 2.2}, {2, 4.4}}, 0.01)};
+  std::vector<HeldOutPoint> heard;
+  const ModelForm form = leave_one_series_out(spec, stand_in(), {2.1},
+                                              [&](const HeldOutPoint& point) { heard.push_back(point); });
+  REQUIRE(form.values.size() == 2);
+  CHECK(form.left_out == std::vector<std::string>{"p", "q"});
+  CHECK(form.values[0][0] == doctest::Approx(2.2).epsilon(1e-4));
+  CHECK(form.values[1][0] == doctest::Approx(2.0).epsilon(1e-4));
+  REQUIRE(heard.size() == 4);
+  CHECK(heard[0].relative_error() == doctest::Approx(0.1).epsilon(1e-3));
+  CHECK(heard[2].relative_error() == doctest::Approx(-1.0 / 11.0).epsilon(1e-3));
+  CHECK(form.relative_rms == doctest::Approx(std::sqrt((2 * 0.01 + 2.0 / 121.0) / 4.0)).epsilon(1e-3));
+  // Each point's own error is 10 % or 9 %, inside 1.96 x the other series' ~9-10 % model error.
+  CHECK(form.covered == 4);
+  JointPrediction prediction;
+  prediction.id = "ten_a";
+  prediction.replications = 1;
+  PredictionResult result;
+  result.value = 21.0;
+  result.half_width = 0.5;
+  add_model_form(spec, prediction, stand_in(), form, result);
+  REQUIRE(result.model_form_values.size() == 2);
+  CHECK(result.model_form_values[0] == doctest::Approx(22.0).epsilon(1e-4));
+  CHECK(result.model_form_values[1] == doctest::Approx(20.0).epsilon(1e-4));
+  CHECK(result.model_form_se == doctest::Approx(1.0).epsilon(1e-3));
+  CHECK(result.half_width == doctest::Approx(std::hypot(0.5, models::student_t_975(1) * 1.0)).epsilon(1e-3));
+}
