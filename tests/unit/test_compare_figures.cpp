@@ -1,0 +1,97 @@
+// compare's columns from given runs (sim/planning/compare_figures.hpp): means over the replications that
+// ran, intervals only from two on, the simulated CPU:GPU ratio and knee, the vote on the bottleneck, and an
+// undecided column named with the run that fell short. Runs are built by hand: no simulation.
+#include "minimal_scenario.hpp"
+#include "models/student_t.hpp"
+#include "sim/planning/compare_figures.hpp"
+#include "sim/planning/pod_layout.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using namespace sonicsim;
+
+namespace {
+
+// A run of the minimal scenario (one T4, module EmTrkMichelId with 100 inferences per event).
+SimulationOutcome run(double module_s, double event_s, double gpu_utilisation, double inferences_per_s,
+                      const std::string& busiest) {
+  SimulationOutcome out;
+  out.ok = true;
+  RunSummary& s = out.summary;
+  s.event.count = 100;
+  s.event.mean_s = event_s;
+  s.events_per_s = 1.0 / event_s;
+  s.modules = {{"reco", TimeStatistics{100, 1.0, 0, 0, 0, 0, 0}},
+               {"EmTrkMichelId", TimeStatistics{100, module_s, 0, 0, 0, 0, 0}}};
+  s.gpus = 1;
+  s.gpu_utilisation = gpu_utilisation;
+  s.inferences_per_s = inferences_per_s;
+  s.bottleneck = Bottleneck{ResourceKind::device_pool, 0, busiest, 0.9};
+  return out;
+}
+
+ComparedScenario column(const std::string& name) {
+  ComparedScenario c;
+  c.name = name;
+  c.scenario = load_scenario_text(testing::minimal_scenario_yaml, "minimal");
+  const ServerGroup& group = planning::planned_group(c.scenario);
+  c.analysis = planning::analyse_layout(
+      c.scenario, planning::PodLayout{group.pods, group.devices_per_pod, group.device_type, 0.0});
+  return c;
+}
+
+} // namespace
+
+TEST_CASE("compare figures: replications' means and intervals, the simulated ratio and knee, the vote") {
+  ComparedScenario base = column("");
+  // Two replications at the compared jobs: module 2 s and 4 s; at low load the event takes 2 s both times.
+  base.loaded = {run(2.0, 10.0, 0.5, 1000.0, "GPU pool"), run(4.0, 12.0, 0.7, 1000.0, "GPU pool")};
+  base.reference = {run(0.5, 2.0, 0.1, 100.0, "none"), run(0.5, 2.0, 0.1, 100.0, "none")};
+  ComparedScenario faster = column("faster");
+  // Its second replication failed: only the first counts, and one replication has no interval.
+  faster.loaded = {run(1.0, 9.0, 0.4, 1000.0, "pod NICs"), SimulationOutcome{}};
+  faster.reference = {run(0.5, 2.0, 0.1, 100.0, "none"), run(0.5, 2.0, 0.1, 100.0, "none")};
+  const CompareTable table = compare_figures({base, faster}, 10, 2, 2);
+  REQUIRE(table.figures.size() == 2);
+  CHECK(table.columns == std::vector<std::string>{"base", "faster"});
+  const VariantFigures& b = table.figures[0];
+  CHECK(b.replications == 2);
+  CHECK(b.module_mean_s == doctest::Approx(3.0));
+  // Module times 2 and 4: sd sqrt(2), half-width t(0.975, 1) x sqrt(2) / sqrt(2) = 12.706.
+  REQUIRE(b.intervals.count("module_mean_s"));
+  CHECK(b.intervals.at("module_mean_s").half_width ==
+        doctest::Approx(models::student_t_975(1)).epsilon(1e-9));
+  CHECK(b.module_low_load_s == doctest::Approx(0.5));
+  CHECK(b.event_mean_s == doctest::Approx(11.0));
+  // GPU-seconds per event: utilisation x GPUs / inferences per s x 100 inferences = 0.05 and 0.07 s; the
+  // ratio is the low-load event time over it (2 / 0.05 = 40, 2 / 0.07 = 28.57), the knee that x 1 GPU / 1
+  // thread; both are means of the replications' values.
+  CHECK(b.ratio_simulated == doctest::Approx((40.0 + 2.0 / 0.07) / 2.0).epsilon(1e-9));
+  CHECK(b.knee_simulated == doctest::Approx(b.ratio_simulated).epsilon(1e-9));
+  CHECK(b.bottleneck.find("GPU pool") != std::string::npos);
+  CHECK_FALSE(b.pooled);             // no autoscaled group: no device-hours
+  CHECK_FALSE(b.cost_usd_per_event); // no prices in the scenario
+  const VariantFigures& f = table.figures[1];
+  CHECK(f.name == "faster");
+  CHECK(f.replications == 1);
+  CHECK(f.intervals.empty());
+  CHECK(f.module_mean_s == doctest::Approx(1.0));
+  CHECK(f.bottleneck.find("pod NICs") != std::string::npos);
+  // The analytic columns come from the layout analysis, the same for both scenarios here.
+  CHECK(f.knee_analytic == doctest::Approx(b.knee_analytic));
+  CHECK(b.knee_analytic > 0.0);
+}
+
+TEST_CASE("compare figures: a run short of the precision rule marks its column undecided, naming it") {
+  ComparedScenario base = column("");
+  base.loaded = {run(2.0, 10.0, 0.5, 1000.0, "GPU pool")};
+  base.reference = {run(0.5, 2.0, 0.1, 100.0, "none")};
+  base.reference[0].summary.precision.applies = true;
+  base.reference[0].summary.precision.target_relative = 0.01;
+  base.reference[0].summary.precision.met = false;
+  const CompareTable table = compare_figures({base}, 10, 2, 1);
+  CHECK(table.figures[0].too_short.rfind("low-load run of replication 0: ", 0) == 0);
+}
