@@ -58,7 +58,7 @@ void print_server_lines(std::ostream& out, const RunSummary& summary) {
         << " %, host " << format("%.1f", 100.0 * group.host_utilisation) << " % of "
         << group.pods * group.host_cores << " cores, NIC in "
         << format("%.1f", 100.0 * group.nic_in_utilisation) << " %"
-        << (group.limit_utilisation >= saturation_threshold ? "  -> saturated: " + group.limit : "") << "\n";
+        << (group.limit.saturated() ? "  -> saturated: " + group.limit.busiest : "") << "\n";
   }
   // Every model: its share of the devices' time, and how occupied its Triton instances were (more than that
   // share when host work or a shared device keeps an instance from the next batch).

@@ -5,12 +5,12 @@
 namespace sonicsim {
 namespace {
 
-// Makes (name, utilisation) the busiest so far when it is strictly busier (a tie keeps the earlier one).
-void keep_busier(const std::string& name, double utilisation, std::string& busiest,
-                 double& busiest_utilisation) {
-  if (utilisation <= busiest_utilisation) return;
-  busiest = name;
-  busiest_utilisation = utilisation;
+// Makes the resource the busiest so far when it is strictly busier (a tie keeps the earlier one).
+void keep_busier(ResourceKind kind, const std::string& name, double utilisation, Bottleneck& busiest) {
+  if (utilisation <= busiest.utilisation) return;
+  busiest.kind = kind;
+  busiest.busiest = name;
+  busiest.utilisation = utilisation;
 }
 
 } // namespace
@@ -83,12 +83,11 @@ void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const 
         nic_sum +=
             8.0 * link.bytes_over_time->sum_between(from_s, to_s) / (link.link.capacity_bps * window_s);
     usage.nic_in_utilisation = nic_sum / group.pods;
-    usage.limit = device_pool_name(layout_, group);
-    usage.limit_utilisation = usage.device_utilisation;
-    keep_busier(host_cores_name(layout_, group), usage.host_utilisation, usage.limit,
-                usage.limit_utilisation);
-    keep_busier(pod_nics_name(layout_, group), usage.nic_in_utilisation, usage.limit,
-                usage.limit_utilisation);
+    usage.limit = Bottleneck{ResourceKind::device_pool, static_cast<int>(g), device_pool_name(layout_, group),
+                             usage.device_utilisation};
+    keep_busier(ResourceKind::host_cores, host_cores_name(layout_, group), usage.host_utilisation,
+                usage.limit);
+    keep_busier(ResourceKind::pod_nics, pod_nics_name(layout_, group), usage.nic_in_utilisation, usage.limit);
     summary.group_usage.push_back(usage);
   }
 }

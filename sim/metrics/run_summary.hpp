@@ -82,32 +82,6 @@ struct ModelServerUsage {
 // One server group's resources over the window, and the busiest of them. device_utilisation has the
 // meaning of Triton's nv_gpu_utilization averaged over the group's devices: the fraction of time a device
 // was executing a batch.
-struct ServerGroupUsage {
-  std::string name;
-  std::string device_type;
-  int pods = 0;
-  int devices = 0;
-  int host_cores = 0;
-  double device_utilisation = 0.0;
-  double host_utilisation = 0.0;   // busy core-seconds / (cores x window): request handling and CPU instances
-  double nic_in_utilisation = 0.0; // its pods' NICs, requests in, mean over pods
-  std::string limit;               // the busiest of the three, by the name the bottleneck uses
-  double limit_utilisation = 0.0;
-  // Per device, pod by pod, over the whole run: executed batches and busy seconds.
-  std::vector<std::uint64_t> device_batches;
-  std::vector<double> device_busy_s;
-};
-
-// The same jobs with every model run on their own CPU (workload.inference: direct): the baseline SONIC's gain
-// is quoted against (arXiv:2402.15366). Throughput per job on both sides is the completions per second per
-// job in each run's steady-state window, the figure `run` prints, each run held to the precision rule.
-struct DirectInferenceComparison {
-  double event_mean_s = 0.0;                 // mean time per event, direct inference
-  double events_per_s_per_job = 0.0;         // direct inference
-  double service_events_per_s_per_job = 0.0; // this run
-  double gain = 0.0; // service / direct - 1 (0.05: 5 % more events per second per job)
-};
-
 // A shared resource busier than this counts as saturated (the bottleneck).
 constexpr double saturation_threshold = 0.9;
 
@@ -129,6 +103,33 @@ struct Bottleneck {
   std::string sentence() const {
     return saturated() ? busiest : "none (jobs' own CPUs; busiest shared resource: " + busiest + ")";
   }
+};
+
+struct ServerGroupUsage {
+  std::string name;
+  std::string device_type;
+  int pods = 0;
+  int devices = 0;
+  int host_cores = 0;
+  double device_utilisation = 0.0;
+  double host_utilisation = 0.0;   // busy core-seconds / (cores x window): request handling and CPU instances
+  double nic_in_utilisation = 0.0; // its pods' NICs, requests in, mean over pods
+  // The busiest of the three: its kind (device_pool, host_cores or pod_nics), the group's index, the name the
+  // bottleneck uses and its utilisation.
+  Bottleneck limit;
+  // Per device, pod by pod, over the whole run: executed batches and busy seconds.
+  std::vector<std::uint64_t> device_batches;
+  std::vector<double> device_busy_s;
+};
+
+// The same jobs with every model run on their own CPU (workload.inference: direct): the baseline SONIC's gain
+// is quoted against (arXiv:2402.15366). Throughput per job on both sides is the completions per second per
+// job in each run's steady-state window, the figure `run` prints, each run held to the precision rule.
+struct DirectInferenceComparison {
+  double event_mean_s = 0.0;                 // mean time per event, direct inference
+  double events_per_s_per_job = 0.0;         // direct inference
+  double service_events_per_s_per_job = 0.0; // this run
+  double gain = 0.0; // service / direct - 1 (0.05: 5 % more events per second per job)
 };
 
 // How precisely one run measured its headline figures over its steady-state window (events_per_s,

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace sonicsim {
 namespace {
@@ -134,6 +135,23 @@ Bottleneck bottleneck_from_json(const json& in) {
   return bottleneck;
 }
 
+// A group's busiest resource. Written before "limit_kind" was: the kind by the name the recorder gives each
+// (server_layout.hpp: "GPU pool" or "devices of G", "host cores[ of G]", "pod NICs[ of G]").
+Bottleneck group_limit_from_json(const json& usage, int group) {
+  Bottleneck limit{ResourceKind::device_pool, group, usage.at("limit").get<std::string>(),
+                   usage.at("limit_utilisation").get<double>()};
+  if (usage.contains("limit_kind")) {
+    const auto kind = resource_kind_named(usage.at("limit_kind").get<std::string>());
+    if (!kind) throw std::invalid_argument("limit_kind: not a resource kind");
+    limit.kind = *kind;
+  } else if (limit.busiest.rfind("host cores", 0) == 0) {
+    limit.kind = ResourceKind::host_cores;
+  } else if (limit.busiest.rfind("pod NICs", 0) == 0) {
+    limit.kind = ResourceKind::pod_nics;
+  }
+  return limit;
+}
+
 } // namespace
 
 json precision_to_json(const RunPrecision& precision) {
@@ -195,8 +213,9 @@ json run_summary_to_json(const RunSummary& summary) {
                       {"device_utilisation", usage.device_utilisation},
                       {"host_utilisation", usage.host_utilisation},
                       {"nic_in_utilisation", usage.nic_in_utilisation},
-                      {"limit", usage.limit},
-                      {"limit_utilisation", usage.limit_utilisation},
+                      {"limit", usage.limit.busiest},
+                      {"limit_kind", resource_kind_name(usage.limit.kind)},
+                      {"limit_utilisation", usage.limit.utilisation},
                       // Per device, pod by pod, over the whole run (not only the window).
                       {"device_batches", usage.device_batches},
                       {"device_busy_s", usage.device_busy_s}});
@@ -304,15 +323,16 @@ RunSummary run_summary_from_json(const json& in) {
          usage.at("inferences").get<double>(), usage.at("busy_device_s").get<double>(),
          usage.at("share_of_devices").get<double>(), usage.value("instances", 0),
          usage.value("instance_occupancy", 0.0)});
-  for (const auto& usage : server.at("groups"))
+  for (const auto& usage : server.at("groups")) {
+    const int g = static_cast<int>(summary.group_usage.size());
     summary.group_usage.push_back(
         {usage.at("name").get<std::string>(), usage.at("device_type").get<std::string>(),
          usage.at("pods").get<int>(), usage.at("devices").get<int>(), usage.at("host_cores").get<int>(),
          usage.at("device_utilisation").get<double>(), usage.at("host_utilisation").get<double>(),
-         usage.at("nic_in_utilisation").get<double>(), usage.at("limit").get<std::string>(),
-         usage.at("limit_utilisation").get<double>(),
+         usage.at("nic_in_utilisation").get<double>(), group_limit_from_json(usage, g),
          usage.at("device_batches").get<std::vector<std::uint64_t>>(),
          usage.at("device_busy_s").get<std::vector<double>>()});
+  }
   const auto& network = in.at("network");
   summary.bytes_to_servers = network.at("bytes_to_servers").get<double>();
   summary.bytes_from_servers = network.at("bytes_from_servers").get<double>();

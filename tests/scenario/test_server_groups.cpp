@@ -112,7 +112,10 @@ TEST_CASE("a server whose host saturates first: devices ~60 % busy, as arXiv:200
   const RunSummary run = simulate_text(yaml, "host_limited.yaml", instances);
   REQUIRE(run.group_usage.size() == 1);
   CHECK(run.bottleneck.sentence() == "host cores");
-  CHECK(run.group_usage[0].limit == "host cores");
+  CHECK(run.group_usage[0].limit.busiest == "host cores");
+  CHECK(run.group_usage[0].limit.kind == sonicsim::ResourceKind::host_cores);
+  CHECK(run.group_usage[0].limit.group == 0);
+  CHECK(run.group_usage[0].limit.same_resource(run.bottleneck)); // the run's bottleneck is this group's limit
   CHECK(run.group_usage[0].host_utilisation == doctest::Approx(1.0).epsilon(0.02));
   CHECK(run.group_usage[0].device_utilisation == doctest::Approx(0.60).epsilon(0.03));
   // Throughput by Little's law, jobs / event time (the window's completion count runs ~2 % low when all jobs
