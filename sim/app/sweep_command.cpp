@@ -25,6 +25,7 @@
 #include "sim/execution/cluster.hpp"
 #include "sim/execution/interruption.hpp"
 #include "sim/execution/local_pool.hpp"
+#include "sim/execution/process_arguments.hpp"
 #include "sim/execution/progress.hpp"
 #include "sim/execution/scenario_recipe.hpp"
 #include "sim/execution/shell_commands.hpp"
@@ -71,12 +72,7 @@ struct SweepArguments {
 // and replications, into the absolute `output_dir`.
 std::vector<std::string> sweep_command_line(const SweepArguments& arguments,
                                             const std::filesystem::path& output_dir) {
-  std::vector<std::string> words{own_executable()};
-  for (const auto& setting : EngineCommandLine::user_settings()) {
-    words.push_back("--cfg");
-    words.push_back(setting);
-  }
-  words.push_back("sweep");
+  std::vector<std::string> words = own_command("sweep", EngineCommandLine::user_settings());
   if (!arguments.source.path.empty())
     words.push_back(std::filesystem::absolute(arguments.source.path).string());
   for (const auto& variant : arguments.source.variants) {

@@ -21,4 +21,15 @@ std::vector<std::string> repeat_command(const std::vector<std::string>& extra) {
   return command;
 }
 
+std::vector<std::string> own_command(const std::string& subcommand,
+                                     const std::vector<std::string>& simgrid_settings) {
+  std::vector<std::string> command{own_executable()};
+  for (const auto& setting : simgrid_settings) {
+    command.push_back("--cfg");
+    command.push_back(setting);
+  }
+  command.push_back(subcommand);
+  return command;
+}
+
 } // namespace sonicsim

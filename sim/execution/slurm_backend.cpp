@@ -1,6 +1,7 @@
 #include "sim/execution/slurm_backend.hpp"
 
 #include "sim/engine/engine_arguments.hpp"
+#include "sim/execution/process_arguments.hpp"
 #include "sim/execution/shell_commands.hpp"
 #include "sim/execution/slurm_commands.hpp"
 #include "sim/execution/state_file.hpp"
@@ -118,12 +119,7 @@ std::optional<fs::path> SlurmBackend::prepare_array(const std::vector<Simulation
   fs::create_directories(batch_dir);
   const nlohmann::ordered_json file{{"results", (dir_ / "results").string()}, {"tasks", tasks}};
   write_file_atomically(batch_dir / "tasks.json", file.dump(1) + "\n");
-  std::vector<std::string> command{own_executable()};
-  for (const auto& setting : EngineCommandLine::user_settings()) {
-    command.push_back("--cfg");
-    command.push_back(setting);
-  }
-  command.push_back("slurm-task");
+  std::vector<std::string> command = own_command("slurm-task", EngineCommandLine::user_settings());
   command.push_back((batch_dir / "tasks.json").string());
   std::ostringstream script;
   script << slurm::script_header(job_name(label_), fs::current_path(), dir_ / "logs" / (name + "_%a.out"),

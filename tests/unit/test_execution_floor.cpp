@@ -1,5 +1,6 @@
 // The execution floor's pure parts (sim/execution): what squeue says, the scripts sbatch takes, how another
 // process rebuilds a scenario, and the overrides a plan writes. No cluster and no SimGrid engine needed.
+#include "sim/execution/process_arguments.hpp"
 #include "sim/execution/scenario_recipe.hpp"
 #include "sim/execution/shell_commands.hpp"
 #include "sim/execution/slurm_commands.hpp"
@@ -83,4 +84,13 @@ TEST_CASE("the overrides a plan writes rebuild each planned layout (round trip t
   const Scenario rebuilt = load_default_scenario(overrides);
   CHECK(scenario_fingerprint(rebuilt) == scenario_fingerprint(planned));
   CHECK(planning::plan_overrides(base, base).empty());
+}
+
+TEST_CASE(
+    "a batch job's command: this executable, the SimGrid settings this process was given, the command") {
+  // A job that did not get the user's --cfg would simulate with other settings than the command it serves.
+  const auto command = own_command("slurm-task", {"network/optim:Full", "network/TCP-gamma:1000"});
+  CHECK(command == std::vector<std::string>{own_executable(), "--cfg", "network/optim:Full", "--cfg",
+                                            "network/TCP-gamma:1000", "slurm-task"});
+  CHECK(own_command("sweep", {}) == std::vector<std::string>{own_executable(), "sweep"});
 }
