@@ -93,6 +93,18 @@ KernelFlows::Path& KernelFlows::path(sg4::Host* from, sg4::Host* to) {
   for (const auto& [host, bound_bytes_per_s] : settings_.host_bounds)
     if (host == from || host == to) cap = std::min(cap, bound_bytes_per_s);
   p.timing.cap_bytes_per_s = cap;
+  // A pod's flows may leave its NIC out while it has room (slack links, kernel_flows.hpp).
+  if (settings_.flow_classes && settings_.fast_path)
+    for (const auto& [host, gateway] : settings_.gateways) {
+      if (host != from && host != to) continue;
+      Path& alternative = host == to ? path(from, gateway) : path(gateway, to);
+      Path& self = paths_[key]; // std::map: references stay valid as others are added
+      for (LinkLoad* link : self.links)
+        if (std::find(alternative.links.begin(), alternative.links.end(), link) == alternative.links.end())
+          self.slack.push_back(link);
+      if (!self.slack.empty()) self.via_gateway = &alternative;
+      return self;
+    }
   return p;
 }
 
@@ -121,6 +133,8 @@ void KernelFlows::release(std::uint32_t flow) {
   f.fast = false;
   f.timer = nullptr;
   f.done = nullptr;
+  f.in_class = nullptr;
+  f.via_gateway = false;
   free_flows_.push_back(flow);
 }
 
@@ -162,6 +176,11 @@ void KernelFlows::start(Path* path, double bytes, std::function<void()> done) {
       for (const auto& [other, generation] : link->fast)
         if (flows_[other].generation == generation && flows_[other].fast) hand_over(other);
       link->fast.clear();
+      // No longer slack: the flows that left it out go to their pod's own class.
+      for (const auto& [other, generation] : link->left_out_by)
+        if (flows_[other].generation == generation && flows_[other].via_gateway) regroup(other);
+      link->left_out_by.clear();
+      link->left_out_count = 0;
     }
   }
   // Its latency first, then its bytes in SimGrid (which, outside exact CM02, pays the latency itself).
@@ -225,15 +244,20 @@ void KernelFlows::start_in_simgrid(std::uint32_t id, double bytes) {
     action_of(*network_model_, comm->get_impl())->set_bound(f.path->timing.cap_bytes_per_s);
 }
 
-KernelFlows::FlowClass& KernelFlows::flow_class(Path& path) {
-  if (path.flow_class) return *path.flow_class;
-  auto [it, made] = classes_.try_emplace(std::make_pair(path.links, path.timing.cap_bytes_per_s));
+KernelFlows::FlowClass& KernelFlows::class_on(const std::vector<LinkLoad*>& links, double cap_bytes_per_s,
+                                              Path& carrier) {
+  auto [it, made] = classes_.try_emplace(std::make_pair(links, cap_bytes_per_s));
   if (made) {
-    it->second.path = &path;
+    it->second.path = &carrier;
+    it->second.cap_bytes_per_s = cap_bytes_per_s;
     ++counts_.classes;
   }
-  path.flow_class = &it->second;
   return it->second;
+}
+
+KernelFlows::FlowClass& KernelFlows::flow_class(Path& path) {
+  if (!path.flow_class) path.flow_class = &class_on(path.links, path.timing.cap_bytes_per_s, path);
+  return *path.flow_class;
 }
 
 void KernelFlows::sync_class(FlowClass& c) {
@@ -244,17 +268,61 @@ void KernelFlows::sync_class(FlowClass& c) {
 }
 
 void KernelFlows::join_class(std::uint32_t id, double bytes) {
-  FlowClass& c = flow_class(*flows_[id].path);
+  Path& path = *flows_[id].path;
+  const bool slack =
+      path.via_gateway && std::all_of(path.slack.begin(), path.slack.end(), [](const LinkLoad* link) {
+        return link->committed_bytes_per_s <= link->capacity_bytes_per_s;
+      });
+  if (!slack) {
+    enter_class(id, flow_class(path), bytes);
+    return;
+  }
+  if (!path.gateway_class)
+    path.gateway_class = &class_on(path.via_gateway->links, path.timing.cap_bytes_per_s, *path.via_gateway);
+  Flow& f = flows_[id];
+  f.via_gateway = true;
+  for (LinkLoad* link : path.slack) {
+    link->left_out_by.emplace_back(id, f.generation);
+    ++link->left_out_count;
+  }
+  ++counts_.via_gateway;
+  enter_class(id, *path.gateway_class, bytes);
+}
+
+void KernelFlows::enter_class(std::uint32_t id, FlowClass& c, double bytes) {
   sync_class(c); // what the members have received so far, at the old count
-  c.members.emplace(c.served_bytes + bytes, id);
+  Flow& f = flows_[id];
+  f.in_class = &c;
+  f.done_at = c.served_bytes + bytes;
+  c.members.emplace(f.done_at, id);
   reshape_class(c);
+}
+
+void KernelFlows::regroup(std::uint32_t id) {
+  Flow& f = flows_[id];
+  FlowClass& from = *f.in_class;
+  sync_class(from);
+  const double left_bytes = std::max(0.0, f.done_at - from.served_bytes);
+  from.members.erase({f.done_at, id});
+  f.via_gateway = false;
+  for (LinkLoad* link : f.path->slack)
+    if (link->left_out_count > 0) --link->left_out_count;
+  ++counts_.regrouped;
+  if (!from.members.empty()) {
+    reshape_class(from);
+  } else if (from.action) {
+    // No member left: the comm ends at this date, and its end finds no member (on_class_done).
+    from.synced_remains = 0.0;
+    from.action->set_remains(0.0);
+  }
+  enter_class(id, flow_class(*f.path), left_bytes);
 }
 
 // Called with served_bytes up to date (join_class syncs first; a new comm follows a member's end at once).
 void KernelFlows::reshape_class(FlowClass& c) {
   if (c.members.empty()) return;
   const auto k = static_cast<double>(c.members.size());
-  const double first_left_bytes = std::max(c.members.top().first - c.served_bytes, 0.0);
+  const double first_left_bytes = std::max(c.members.begin()->first - c.served_bytes, 0.0);
   if (!c.action) {
     const sg4::CommPtr comm = sg4::Comm::sendto_init(c.path->from, c.path->to);
     comm->set_payload_size(std::max<std::uint64_t>(1, static_cast<std::uint64_t>(k * first_left_bytes)));
@@ -265,7 +333,7 @@ void KernelFlows::reshape_class(FlowClass& c) {
   }
   // k members: k times a flow's weight and bound; the comm ends when the first member has its bytes.
   c.action->set_sharing_penalty(1.0 / k);
-  c.action->set_bound(k * c.path->timing.cap_bytes_per_s);
+  c.action->set_bound(k * c.cap_bytes_per_s);
   c.synced_remains = k * first_left_bytes;
   c.action->set_remains(c.synced_remains);
 }
@@ -274,12 +342,12 @@ void KernelFlows::on_class_done(FlowClass& c) {
   // Inside SimGrid's model update: the comm is finishing; members end after this step.
   c.action = nullptr;
   if (c.members.empty()) return;
-  c.served_bytes = c.members.top().first;
+  c.served_bytes = c.members.begin()->first;
   // Members whose bytes are all there (to well under a byte: SimGrid ends flows at whole-byte precision).
   const double done_at = c.served_bytes + 1e-6;
-  while (!c.members.empty() && c.members.top().first <= done_at) {
-    const std::uint32_t id = c.members.top().second;
-    c.members.pop();
+  while (!c.members.empty() && c.members.begin()->first <= done_at) {
+    const std::uint32_t id = c.members.begin()->second;
+    c.members.erase(c.members.begin());
     finish(id, true);
   }
   // The others go on in a new comm, started after this step (not inside SimGrid's update) at the same date.
@@ -295,18 +363,13 @@ void KernelFlows::finish(std::uint32_t id, bool defer_callback) {
     for (LinkLoad* link : f.path->links) {
       link->committed_bytes_per_s -= f.path->timing.cap_bytes_per_s;
       if (f.fast) --link->fast_count;
-      // Drop entries of flows that have ended or left the fast path, once they are most of the list.
-      if (link->fast.size() > 64 && link->fast.size() > 4 * static_cast<std::size_t>(link->fast_count)) {
-        auto& list = link->fast;
-        list.erase(std::remove_if(list.begin(), list.end(),
-                                  [this, id](const auto& entry) {
-                                    const Flow& other = flows_[entry.first];
-                                    return entry.first == id || other.generation != entry.second ||
-                                           !other.fast;
-                                  }),
-                   list.end());
-      }
+      drop_stale(link->fast, link->fast_count, &Flow::fast, id);
     }
+    if (f.via_gateway)
+      for (LinkLoad* link : f.path->slack) {
+        --link->left_out_count;
+        drop_stale(link->left_out_by, link->left_out_count, &Flow::via_gateway, id);
+      }
   }
   f.fast = false;
   std::function<void()> done = std::move(f.done);
@@ -315,6 +378,18 @@ void KernelFlows::finish(std::uint32_t id, bool defer_callback) {
     defer(std::move(done));
   else
     done();
+}
+
+void KernelFlows::drop_stale(std::vector<std::pair<std::uint32_t, std::uint32_t>>& list, std::uint32_t live,
+                             bool Flow::*holds, std::uint32_t ending) {
+  if (list.size() <= 64 || list.size() <= 4 * static_cast<std::size_t>(live)) return;
+  list.erase(std::remove_if(list.begin(), list.end(),
+                            [this, ending, holds](const auto& entry) {
+                              const Flow& other = flows_[entry.first];
+                              return entry.first == ending || other.generation != entry.second ||
+                                     !(other.*holds);
+                            }),
+             list.end());
 }
 
 void KernelFlows::on_state_change(const void* activity) {

@@ -27,6 +27,14 @@
 // is what keeps a saturated switch with ~1,000 flows from being re-solved flow by flow (campaigns).
 // `platform.network.flow_classes: false` gives each flow its own comm.
 //
+// Slack links. A link whose flows' caps (and other traffic's peak) fit in its bandwidth cannot bind any of
+// them: max-min sharing gives the same rates with it or without it. A pod's NIC is such a link most of the
+// time, and it is the only link that makes flows to different pods differ. So while a pod's NIC has room, a
+// flow to or from that pod enters SimGrid between its worker and the pods' gateway (the pod's route less the
+// NIC), in one class with the flows to every other pod with room; the solver's variables no longer grow
+// with the pods. When a flow overfills the NIC, the flows of gateway classes on it move, with the bytes
+// they have left, to their pod's own class at once. Part of flow classes (the same switch).
+//
 // Callbacks and deferred calls run after the current kernel step (a timer at the current date), never inside
 // SimGrid's model update or inside the caller: a callback may start flows and submit requests.
 #pragma once
@@ -37,7 +45,7 @@
 #include <deque>
 #include <functional>
 #include <map>
-#include <queue>
+#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -62,6 +70,9 @@ struct FlowSettings {
   // Hosts whose flows are not started here (the background sources, which are actors): SimGrid pays their
   // latency itself.
   std::vector<const simgrid::s4u::Host*> other_senders;
+  // Hosts behind a link of their own (a pod behind its NIC), each with the host whose routes are its own
+  // less that link (the pods' gateway): see "Slack links" above.
+  std::vector<std::pair<const simgrid::s4u::Host*, simgrid::s4u::Host*>> gateways;
 };
 
 // How SimGrid times a flow on an idle path: latency + bytes / cap.
@@ -76,6 +87,8 @@ struct FlowCounts {
   std::uint64_t handed = 0;      // started fast, handed to SimGrid when a link of theirs filled up
   std::uint64_t classes = 0;     // flow classes made (one SimGrid comm at a time each)
   std::uint64_t class_comms = 0; // SimGrid comms started for classes
+  std::uint64_t via_gateway = 0; // flows that joined a class through the pods' gateway (slack links)
+  std::uint64_t regrouped = 0;   // of those, moved to their pod's own class when its NIC filled up
 };
 
 class KernelFlows {
@@ -109,6 +122,9 @@ public:
     double committed_bytes_per_s = 0.0; // caps of the flows on it, and the peak of other traffic
     std::vector<std::pair<std::uint32_t, std::uint32_t>> fast; // (flow, generation) of fast flows, lazily
     std::uint32_t fast_count = 0;
+    // (flow, generation) of flows in gateway classes that leave this link out, lazily
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> left_out_by;
+    std::uint32_t left_out_count = 0;
   };
   struct FlowClass;
   // A path between two hosts: its links and how a flow alone on it is timed.
@@ -118,17 +134,20 @@ public:
     std::vector<LinkLoad*> links;
     FlowTiming timing;
     FlowClass* flow_class = nullptr; // the class of its flows in SimGrid, made on first use
+    // Through the gateway (slack links): the same flow's path less `slack`, and the class there.
+    Path* via_gateway = nullptr;
+    std::vector<LinkLoad*> slack;
+    FlowClass* gateway_class = nullptr;
   };
   // Flows in SimGrid on the same links with the same cap (see above).
   struct FlowClass {
-    Path* path = nullptr;        // the first member's: its hosts carry the class's comm
-    double served_bytes = 0.0;   // what each member has received since the class was made
-    double synced_remains = 0.0; // the comm's remaining bytes when served_bytes was brought up to date
+    Path* path = nullptr; // the first member's (or its gateway path): its hosts carry the class's comm
+    double cap_bytes_per_s = 0.0; // each member's
+    double served_bytes = 0.0;    // what each member has received since the class was made
+    double synced_remains = 0.0;  // the comm's remaining bytes when served_bytes was brought up to date
     simgrid::kernel::resource::Action* action = nullptr; // the class's comm in SimGrid, if any
     // (served_bytes at which the member is done, flow), soonest first
-    std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>,
-                        std::greater<>>
-        members;
+    std::set<std::pair<double, std::uint32_t>> members;
   };
 
 private:
@@ -140,6 +159,9 @@ private:
     double start_s = 0.0;
     simgrid::kernel::timer::Timer* timer = nullptr;
     std::function<void()> done;
+    FlowClass* in_class = nullptr;
+    double done_at = 0.0;     // in_class's served_bytes at which it is done
+    bool via_gateway = false; // in_class leaves its pod's NIC out
   };
 
   Path& path(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
@@ -147,13 +169,20 @@ private:
   void release(std::uint32_t flow);
   void start_in_simgrid(std::uint32_t flow, double bytes);
   FlowClass& flow_class(Path& path);
+  FlowClass& class_on(const std::vector<LinkLoad*>& links, double cap_bytes_per_s, Path& carrier);
   void join_class(std::uint32_t flow, double bytes);
+  void enter_class(std::uint32_t flow, FlowClass& c, double bytes);
+  void regroup(std::uint32_t flow);
   void sync_class(FlowClass& c);
   void reshape_class(FlowClass& c);
   void on_class_done(FlowClass& c);
   void hand_over(std::uint32_t flow);
   // Frees the flow and runs its callback, now or (inside SimGrid's update) after the current step.
   void finish(std::uint32_t flow, bool defer_callback);
+  // Drops the entries of a lazy list (a link's fast flows or flows leaving it out) that no longer hold,
+  // once they are most of it.
+  void drop_stale(std::vector<std::pair<std::uint32_t, std::uint32_t>>& list, std::uint32_t live,
+                  bool Flow::*holds, std::uint32_t ending);
   void on_state_change(const void* activity);
   void run_deferred();
 

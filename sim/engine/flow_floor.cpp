@@ -47,7 +47,8 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
                                  scenario.platform.network.fast_path,
                                  scenario.platform.network.flow_classes,
                                  site.single_flow_nic_bounds,
-                                 {site.background_source, site.on_off_source}});
+                                 {site.background_source, site.on_off_source},
+                                 pod_gateways(site)});
   const int jobs = scenario.workload.jobs;
   FlowFloorResult result;
   for (int job = 0; job < jobs; ++job) {

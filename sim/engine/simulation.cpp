@@ -267,7 +267,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                                  scenario.platform.network.fast_path,
                                  scenario.platform.network.flow_classes,
                                  site.single_flow_nic_bounds,
-                                 {site.background_source, site.on_off_source}});
+                                 {site.background_source, site.on_off_source},
+                                 pod_gateways(site)});
   // The background sources are SimGrid actors; their flows are counted at their peak on the fast path.
   if (other_users.rate_bps > 0 || other_users.schedule)
     flows.add_other_traffic(site.background_source, site.background_sink,

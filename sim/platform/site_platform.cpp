@@ -142,6 +142,10 @@ void add_pods(SitePlatform& site, sg4::NetZone* zone, const Platform& platform, 
                                            LinkKind::pod_nic_out, static_cast<int>(g)));
     }
   }
+  site.pods_gateway = zone->create_host("pods_gateway", 1e9);
+  site.pods_gateway->seal();
+  set_routes(zone, site.pods_gateway, {{wan, Direction::DOWN}, {site_switch, Direction::DOWN}},
+             {{site_switch, Direction::UP}, {wan, Direction::UP}});
 }
 
 // Background traffic: other users' hosts on the site send to the outside world through the switch.
@@ -196,6 +200,14 @@ SitePlatform build_site_platform(const Scenario& scenario) {
   add_background(site, zone, platform, site_switch);
   zone->seal();
   return site;
+}
+
+std::vector<std::pair<const simgrid::s4u::Host*, simgrid::s4u::Host*>>
+pod_gateways(const SitePlatform& site) {
+  std::vector<std::pair<const simgrid::s4u::Host*, simgrid::s4u::Host*>> out;
+  for (const auto* pod : site.pod_hosts)
+    out.emplace_back(pod, site.pods_gateway);
+  return out;
 }
 
 } // namespace sonicsim

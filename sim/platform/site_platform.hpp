@@ -17,9 +17,13 @@
 namespace sonicsim {
 
 struct SitePlatform {
-  std::vector<simgrid::s4u::Host*> worker_hosts;   // one per worker node
-  std::vector<int> worker_nic_class;               // index into platform.nic_mix, per worker node
-  std::vector<simgrid::s4u::Host*> pod_hosts;      // one per server pod
+  std::vector<simgrid::s4u::Host*> worker_hosts; // one per worker node
+  std::vector<int> worker_nic_class;             // index into platform.nic_mix, per worker node
+  std::vector<simgrid::s4u::Host*> pod_hosts;    // one per server pod
+  // The pods' side of the WAN without a pod's NIC: a host whose routes are a pod's less its NIC. A flow to or
+  // from a pod whose NIC has room for every flow on it is carried to or from here in SimGrid, so that flows
+  // to different pods can be one flow class (kernel_flows.hpp). Not a server: nothing runs on it.
+  simgrid::s4u::Host* pods_gateway = nullptr;
   simgrid::s4u::Host* background_source = nullptr; // other users' hosts on the site
   simgrid::s4u::Host* on_off_source = nullptr;     // another user whose traffic comes in bursts
   // Each background source reaches the switch through its own link whose bandwidth is the source's rate, and
@@ -47,5 +51,8 @@ struct SitePlatform {
 };
 
 SitePlatform build_site_platform(const Scenario& scenario);
+
+// Each pod with the pods' gateway (FlowSettings::gateways).
+std::vector<std::pair<const simgrid::s4u::Host*, simgrid::s4u::Host*>> pod_gateways(const SitePlatform& site);
 
 } // namespace sonicsim
