@@ -33,7 +33,8 @@
 // flow to or from that pod enters SimGrid between its worker and the pods' gateway (the pod's route less the
 // NIC), in one class with the flows to every other pod with room; the solver's variables no longer grow
 // with the pods. When a flow overfills the NIC, the flows of gateway classes on it move, with the bytes
-// they have left, to their pod's own class at once. Part of flow classes (the same switch).
+// they have left, to their pod's own class at once; when the NIC has room again, they move back (after the
+// step, as every change of a class). Part of flow classes (the same switch).
 //
 // Callbacks and deferred calls run after the current kernel step (a timer at the current date), never inside
 // SimGrid's model update or inside the caller: a callback may start flows and submit requests.
@@ -89,6 +90,7 @@ struct FlowCounts {
   std::uint64_t class_comms = 0; // SimGrid comms started for classes
   std::uint64_t via_gateway = 0; // flows that joined a class through the pods' gateway (slack links)
   std::uint64_t regrouped = 0;   // of those, moved to their pod's own class when its NIC filled up
+  std::uint64_t ungrouped = 0;   // moved from their pod's own class to the gateway when its NIC had room
 };
 
 class KernelFlows {
@@ -116,6 +118,7 @@ public:
   void defer(std::function<void()> call);
   const FlowCounts& counts() const { return counts_; }
 
+  struct FlowClass;
   // The load of one link: what the fast path knows of it.
   struct LinkLoad {
     double capacity_bytes_per_s = 0.0;
@@ -125,8 +128,9 @@ public:
     // (flow, generation) of flows in gateway classes that leave this link out, lazily
     std::vector<std::pair<std::uint32_t, std::uint32_t>> left_out_by;
     std::uint32_t left_out_count = 0;
+    std::vector<FlowClass*> own_classes; // classes of paths that may leave this link out, when it is slack
+    bool ungroup_deferred = false;
   };
-  struct FlowClass;
   // A path between two hosts: its links and how a flow alone on it is timed.
   struct Path {
     simgrid::s4u::Host* from = nullptr;
@@ -172,7 +176,12 @@ private:
   FlowClass& class_on(const std::vector<LinkLoad*>& links, double cap_bytes_per_s, Path& carrier);
   void join_class(std::uint32_t flow, double bytes);
   void enter_class(std::uint32_t flow, FlowClass& c, double bytes);
-  void regroup(std::uint32_t flow);
+  double leave_class(std::uint32_t flow); // its bytes left
+  bool slack(const Path& path) const;     // has a gateway, and every link it would leave out has room
+  FlowClass& gateway_class(Path& path);
+  void leave_out_slack(std::uint32_t flow);
+  void regroup(std::uint32_t flow); // from the gateway to its pod's own class (its NIC filled up)
+  void ungroup(LinkLoad& link);     // the flows of its pods' own classes through the gateway (room again)
   void sync_class(FlowClass& c);
   void reshape_class(FlowClass& c);
   void on_class_done(FlowClass& c);

@@ -186,11 +186,11 @@ struct TwoPods {
 
 // Flows w -> A (2e6 B at 0.25 s), w -> B (2e6 B at 0.26 s), w -> A (1e6 B at 0.27 s): their end dates, as
 // actors' blocking sendtos (pure SimGrid) or kernel flows with fast path, classes and the gateway.
-std::string flows_to_two_pods(bool actors, sonicsim::FlowCounts* counts = nullptr) {
-  return in_child([actors, counts]() {
+std::string flows_to_two_pods(bool actors, double third_bytes) {
+  return in_child([actors, third_bytes]() {
     TwoPods site;
     const std::vector<std::pair<sg4::Host*, double>> flows{
-        {site.pod_a, 2e6}, {site.pod_b, 2e6}, {site.pod_a, 1e6}};
+        {site.pod_a, 2e6}, {site.pod_b, 2e6}, {site.pod_a, third_bytes}};
     std::vector<double> done_s(flows.size(), -1.0);
     std::unique_ptr<sonicsim::KernelFlows> kernel;
     if (actors) {
@@ -219,10 +219,11 @@ std::string flows_to_two_pods(bool actors, sonicsim::FlowCounts* counts = nullpt
     }
     if (kernel) {
       const auto& c = kernel->counts();
-      char one[96];
-      std::snprintf(one, sizeof one, " | via gateway %llu, regrouped %llu",
+      char one[128];
+      std::snprintf(one, sizeof one, " | via gateway %llu, regrouped %llu, ungrouped %llu",
                     static_cast<unsigned long long>(c.via_gateway),
-                    static_cast<unsigned long long>(c.regrouped));
+                    static_cast<unsigned long long>(c.regrouped),
+                    static_cast<unsigned long long>(c.ungrouped));
       text += one;
     }
     return text;
@@ -238,7 +239,16 @@ std::string flows_to_two_pods(bool actors, sonicsim::FlowCounts* counts = nullpt
 // 0.27 + 1.5e6 / 5e7 = 0.30 s, the other two at 0.27 + 1e6 / 2.5e7 = 0.31 s: what SimGrid alone says.
 TEST_CASE(
     "kernel flows: a pod's NIC left out while it has room, and put back when it fills, as SimGrid does") {
-  const std::string actors = flows_to_two_pods(true);
+  const std::string actors = flows_to_two_pods(true, 1e6);
   CHECK(actors == "0.310000000 0.300000000 0.310000000");
-  CHECK(flows_to_two_pods(false) == actors + " | via gateway 2, regrouped 1");
+  CHECK(flows_to_two_pods(false, 1e6) == actors + " | via gateway 2, regrouped 1, ungrouped 0");
+}
+
+// As above with a third flow of 5e5 B: it ends at 0.27 + 5e5 / 2.5e7 = 0.29 s, when A's NIC has room again
+// for the first alone (1e6 - 0.02 x 2.5e7 = 5e5 B left), which goes back through the gateway. A's NIC still
+// caps it at 5e7 B/s, the second gets the switch's other 5e7 with its 5e5 B left: both end at 0.30 s.
+TEST_CASE("kernel flows: a pod's flows go back through the gateway when its NIC has room again") {
+  const std::string actors = flows_to_two_pods(true, 5e5);
+  CHECK(actors == "0.300000000 0.300000000 0.290000000");
+  CHECK(flows_to_two_pods(false, 5e5) == actors + " | via gateway 2, regrouped 1, ungrouped 1");
 }
