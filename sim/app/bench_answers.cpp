@@ -42,25 +42,17 @@ CommandTiming time_command(const std::vector<std::string>& words) {
     throw std::runtime_error("bench: lost " + shell_command(argv_text));
   CommandTiming out;
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  out.cpu_s = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-              1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  out.cpu_s = cpu_seconds(usage);
   out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return out;
-}
-
-double scaling_exponent(double size_a, double cost_a, double size_b, double cost_b) {
-  if (!(size_a > 0 && size_b > 0 && cost_a > 0 && cost_b > 0) || size_a == size_b)
-    throw std::invalid_argument("scaling_exponent: two positive sizes that differ, and positive costs");
-  return std::log(cost_b / cost_a) / std::log(size_b / size_a);
 }
 
 std::optional<double> peer_requests_per_s(const std::string& script, int jobs, int events) {
   // Debian's interpreter by its path: another python3 first on PATH (pyenv, a venv) has no python3-simpy3.
   const auto [status, output] = run_shell("/usr/bin/python3 " + shell_quote(script) + " " +
                                           std::to_string(jobs) + " " + std::to_string(events));
-  const auto at = output.find("req/s=");
-  if (status != 0 || at == std::string::npos) return std::nullopt;
-  return std::strtod(output.c_str() + at + 6, nullptr);
+  if (status != 0) return std::nullopt;
+  return printed_requests_per_s(output);
 }
 
 } // namespace sonicsim

@@ -3,6 +3,8 @@
 // is printed with the goal it is held to (issue "answers in seconds"), so that a change shows its cost.
 #pragma once
 
+#include "sim/metrics/bench_figures.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +21,6 @@ struct CommandTiming {
 
 // Runs this executable with `words` (its output discarded) and times it.
 CommandTiming time_command(const std::vector<std::string>& words);
-
-// The exponent k of cost = c x size^k through two measurements: 1 is linear, 2 quadratic.
-double scaling_exponent(double size_a, double cost_a, double size_b, double cost_b);
 
 // The simulated requests per wall second the SimPy peer printed ("req/s=N") for `jobs` clients of `events`
 // events each, run with Debian's python3 (the peer imports python3-simpy3); none when it failed.

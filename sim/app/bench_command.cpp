@@ -18,10 +18,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include <sys/resource.h>
@@ -52,8 +54,7 @@ struct Measurement {
 double process_cpu_s() {
   rusage usage{};
   ::getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  return cpu_seconds(usage);
 }
 
 double median(std::vector<double> values) {
@@ -198,8 +199,10 @@ void explain_columns(const TextOutput& say) {
 // The answers a user waits for, as whole commands in a child each (output into a temporary directory), with
 // the goals they are held to: a plan in 30 CPU-s, validate --fast in 30 s of wall time.
 nlohmann::ordered_json time_answers(const TextOutput& say) {
-  const std::filesystem::path scratch = std::filesystem::temp_directory_path() / "sonicsim_bench_answers";
-  std::filesystem::remove_all(scratch);
+  // A directory of its own (mkdtemp): two benches at once, or another user's, never share one.
+  std::string pattern = (std::filesystem::temp_directory_path() / "sonicsim_bench_answers_XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) throw std::runtime_error("bench: cannot make a directory in " + pattern);
+  const std::filesystem::path scratch = pattern;
   struct Answer {
     const char* name;
     std::vector<std::string> words;

@@ -19,27 +19,29 @@ enum class ClusterMode {
   collect, // submit nothing; write the outputs from the results there are (what that job runs)
 };
 
-// A batch system's name, as its folder in a command's output directory (DIR/<name>/) and its flags
-// (--<name>, --<name>-wait, ...) spell it.
-inline const char* batch_system_name(BatchSystem system) {
-  switch (system) {
-  case BatchSystem::slurm:
-    return "slurm";
-  case BatchSystem::none:
-    break;
-  }
-  return "here";
-}
+// What each batch system is called: `name` as its folder in a command's output directory (DIR/<name>/) and
+// its flags (--<name>, --<name>-wait, ...) spell it, `title` as a sentence names it ("submitted to Slurm").
+// A new system is one row here.
+struct BatchSystemNames {
+  BatchSystem system;
+  const char* name;
+  const char* title;
+};
+inline constexpr BatchSystemNames batch_system_names[] = {
+    {BatchSystem::none, "here", "this machine"},
+    {BatchSystem::slurm, "slurm", "Slurm"},
+};
 
-// As a sentence names it ("submitted to Slurm").
+inline const BatchSystemNames& names_of(BatchSystem system) {
+  for (const auto& row : batch_system_names)
+    if (row.system == system) return row;
+  return batch_system_names[0];
+}
+inline const char* batch_system_name(BatchSystem system) {
+  return names_of(system).name;
+}
 inline const char* batch_system_title(BatchSystem system) {
-  switch (system) {
-  case BatchSystem::slurm:
-    return "Slurm";
-  case BatchSystem::none:
-    break;
-  }
-  return "this machine";
+  return names_of(system).title;
 }
 
 // The batch systems a command's output directory may hold a submission of (`sonicsim status` looks for each).

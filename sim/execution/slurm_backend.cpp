@@ -61,10 +61,10 @@ SubmissionStatus SlurmBackend::status() const {
       const auto fingerprints =
           read_state_file(entry.path() / "tasks.json", "Slurm batch file", damaged_remedy,
                           [](const nlohmann::ordered_json& file) {
-                            std::vector<std::string> fingerprints;
+                            std::vector<std::string> in_file;
                             for (const auto& task : file.at("tasks"))
-                              fingerprints.push_back(task.at("fingerprint").get<std::string>());
-                            return fingerprints;
+                              in_file.push_back(task.at("fingerprint").get<std::string>());
+                            return in_file;
                           });
       for (const auto& fingerprint : fingerprints) {
         wanted.insert(fingerprint);
