@@ -97,13 +97,13 @@ KernelFlows::Path& KernelFlows::path(sg4::Host* from, sg4::Host* to) {
   if (settings_.flow_classes && settings_.fast_path)
     for (const auto& [host, gateway] : settings_.gateways) {
       if (host != from && host != to) continue;
+      // `p` stays valid as the gateway's path is added (std::map keeps its elements in place).
       Path& alternative = host == to ? path(from, gateway) : path(gateway, to);
-      Path& self = paths_[key]; // std::map: references stay valid as others are added
-      for (LinkLoad* link : self.links)
+      for (LinkLoad* link : p.links)
         if (std::find(alternative.links.begin(), alternative.links.end(), link) == alternative.links.end())
-          self.slack.push_back(link);
-      if (!self.slack.empty()) self.via_gateway = &alternative;
-      return self;
+          p.slack.push_back(link);
+      if (!p.slack.empty()) p.via_gateway = &alternative;
+      return p;
     }
   return p;
 }

@@ -29,19 +29,34 @@ std::string in_child(const std::function<std::string()>& body) {
   return output;
 }
 
+// An engine on CM02 as the simulator runs it (flow classes need network/optim:Full).
+std::unique_ptr<sg4::Engine> simulator_engine() {
+  int argc = 4;
+  char name[] = "test";
+  char model[] = "--cfg=network/model:CM02";
+  char cross[] = "--cfg=network/crosstraffic:0";
+  char optim[] = "--cfg=network/optim:Full";
+  char* argv[] = {name, model, cross, optim, nullptr};
+  return std::make_unique<sg4::Engine>(&argc, argv);
+}
+
+// End dates as the tests compare them: to the nanosecond, space-separated.
+std::string end_dates_text(const std::vector<double>& done_s) {
+  std::string text;
+  for (double t : done_s) {
+    char one[32];
+    std::snprintf(one, sizeof one, "%s%.9f", text.empty() ? "" : " ", t);
+    text += one;
+  }
+  return text;
+}
+
 // Two hosts and one link of 1e8 B/s between them, on CM02 as the simulator runs it.
 struct TwoHosts {
   std::unique_ptr<sg4::Engine> engine;
   sg4::Host* a = nullptr;
   sg4::Host* b = nullptr;
-  explicit TwoHosts(double latency_s = 1e-3) {
-    int argc = 4;
-    char name[] = "test";
-    char model[] = "--cfg=network/model:CM02";
-    char cross[] = "--cfg=network/crosstraffic:0";
-    char optim[] = "--cfg=network/optim:Full"; // as the simulator runs it (flow classes need it)
-    char* argv[] = {name, model, cross, optim, nullptr};
-    engine = std::make_unique<sg4::Engine>(&argc, argv);
+  explicit TwoHosts(double latency_s = 1e-3) : engine(simulator_engine()) {
     auto* zone = sg4::create_full_zone("site");
     a = zone->create_host("a", 1e9);
     b = zone->create_host("b", 1e9);
@@ -109,12 +124,7 @@ std::string flows_on_one_link(const char* how, std::vector<double> sizes_bytes) 
         });
     }
     site.engine->run();
-    std::string text;
-    for (double t : done_s) {
-      char one[32];
-      std::snprintf(one, sizeof one, "%s%.9f", text.empty() ? "" : " ", t);
-      text += one;
-    }
+    std::string text = end_dates_text(done_s);
     // In the class modes every flow that reached SimGrid was in the one class of the path (flows that stay
     // on the fast path never do): anything else is reported, and the comparison fails.
     if (flows && (mode == "classes" || mode == "fast+classes") &&
@@ -158,14 +168,7 @@ namespace {
 struct TwoPods {
   std::unique_ptr<sg4::Engine> engine;
   sg4::Host *worker = nullptr, *pod_a = nullptr, *pod_b = nullptr, *gateway = nullptr;
-  TwoPods() {
-    int argc = 4;
-    char name[] = "test";
-    char model[] = "--cfg=network/model:CM02";
-    char cross[] = "--cfg=network/crosstraffic:0";
-    char optim[] = "--cfg=network/optim:Full";
-    char* argv[] = {name, model, cross, optim, nullptr};
-    engine = std::make_unique<sg4::Engine>(&argc, argv);
+  TwoPods() : engine(simulator_engine()) {
     auto* zone = sg4::create_star_zone("site");
     sg4::Link* site_switch = zone->create_link("switch", 1e8)->set_latency(0.0)->seal();
     worker = zone->create_host("w", 1e9)->seal();
@@ -211,12 +214,7 @@ std::string flows_to_two_pods(bool actors, double third_bytes) {
         });
     }
     site.engine->run();
-    std::string text;
-    for (double t : done_s) {
-      char one[32];
-      std::snprintf(one, sizeof one, "%s%.9f", text.empty() ? "" : " ", t);
-      text += one;
-    }
+    std::string text = end_dates_text(done_s);
     if (kernel) {
       const auto& c = kernel->counts();
       char one[128];
