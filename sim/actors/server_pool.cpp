@@ -35,7 +35,7 @@ template <class Then> void ServerPool::at(double time_s, Then then) {
 
 void ServerPool::start() {
   // A group that scales to zero starts idle: its first clients wait for the first pod.
-  const int first = group_.autoscaler ? group_.autoscaler->lowest_replicas() : static_cast<int>(pods_.size());
+  const int first = group_.autoscaler ? group_.autoscaler->lowest_pods() : static_cast<int>(pods_.size());
   wanted_ = first;
   for (std::size_t p = 0; p < pods_.size() && static_cast<int>(p) < first; ++p)
     set_state(p, State::serving);
@@ -150,7 +150,7 @@ double ServerPool::metric_between(const MetricQuery& query, const Snapshot& sinc
   }
   case LoadMetric::queue_length:
     return reporting > 0 ? static_cast<double>(queued) / reporting : 0.0;
-  case LoadMetric::replicas_needed:
+  case LoadMetric::pods_needed:
     // Little's law: requests in the system over requests in service, times the pods. None answered in the
     // window: the query divides 0 by 0 and returns nothing, read as 0.
     return service_s > 0 ? reporting * request_s / service_s : 0.0;
@@ -213,7 +213,7 @@ void ServerPool::poll() {
   if (autoscaler.scale_to_zero)
     poll_idle(now_s, metric);
   else
-    scale_to(autoscaler_->decide(now_s, metric, replicas()));
+    scale_to(autoscaler_->decide(now_s, metric, pod_count()));
   at(now_s + group_.autoscaler->poll_interval_s, [this]() { poll(); });
 }
 
@@ -223,28 +223,28 @@ void ServerPool::poll_idle(double now_s, double metric) {
   // with the proxy's hold, when a client waits.
   const bool active = metric > 0.0 || !held_.empty();
   if (active) last_active_s_ = now_s;
-  if (replicas() == 0) {
+  if (pod_count() == 0) {
     // KEDA activates the Deployment at min pods; the HPA decides from the next poll on.
-    if (active) scale_to(autoscaler.min_replicas);
+    if (active) scale_to(autoscaler.min_pods);
   } else if (now_s - last_active_s_ >= autoscaler.scale_to_zero->idle_period_s - 1e-9) {
     scale_to(0); // KEDA's idleReplicaCount 0 after cooldownPeriod without activity
   } else {
-    scale_to(autoscaler_->decide(now_s, metric, replicas()));
+    scale_to(autoscaler_->decide(now_s, metric, pod_count()));
   }
 }
 
 void ServerPool::poll_rate_limit() {
   const RateLimit& limit = *group_.proxy->rate_limit;
   double reading = read_metric({limit.metric, limit.aggregation}, limiter_history_, limit.poll_interval_s);
-  // Replicas needed is a total: the admission threshold is per serving pod (SuperSONIC's 3 against its
+  // Pods needed is a total: the admission threshold is per serving pod (SuperSONIC's 3 against its
   // autoscaler's 2), so the proxy refuses only when the pods there are cannot keep up.
-  if (limit.metric == LoadMetric::replicas_needed)
+  if (limit.metric == LoadMetric::pods_needed)
     reading = serving_.empty() ? 0.0 : reading / static_cast<double>(serving_.size());
   limiting_ = reading > limit.threshold;
   at(sg4::Engine::get_clock() + limit.poll_interval_s, [this]() { poll_rate_limit(); });
 }
 
-int ServerPool::replicas() const {
+int ServerPool::pod_count() const {
   int n = 0;
   for (const auto& s : states_)
     n += s.state == State::starting || s.state == State::serving || s.state == State::failed ? 1 : 0;
@@ -254,7 +254,7 @@ int ServerPool::replicas() const {
 void ServerPool::scale_to(int wanted) {
   const double now_s = sg4::Engine::get_clock();
   wanted_ = wanted;
-  int have = replicas();
+  int have = pod_count();
   int added = 0, removed = 0;
   // Up: the lowest-numbered pods that are off start; a draining pod cannot be taken back (Kubernetes
   // terminates it), so it is not counted.

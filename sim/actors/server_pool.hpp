@@ -5,7 +5,7 @@
 // proxy_balancer.hpp); this only carries them out, on SimGrid kernel timers.
 //
 // Pod states: off -> starting -> serving -> draining -> off; serving or starting -> failed -> serving (after
-// the restart delay) or off (when the autoscaler no longer wants it). The Deployment's replica count, which
+// the restart delay) or off (when the autoscaler no longer wants it). The Deployment's pod count, which
 // the autoscaler reads and sets, counts starting, serving and failed pods; a pod holds its devices (and is
 // billed) in every state but off.
 #pragma once
@@ -100,12 +100,12 @@ private:
   // HPA's decision between.
   void poll_idle(double now_s, double metric);
   void release_held();
-  void scale_to(int replicas);
+  void scale_to(int wanted);
   void set_state(std::size_t pod, State state);
   void arm_failure(std::size_t pod);
   void fail(std::size_t pod);
   void leave_if_drained(std::size_t pod);
-  int replicas() const; // starting + serving + failed
+  int pod_count() const; // starting + serving + failed
   void report() const;
 
   const ServerGroup& group_;
@@ -125,7 +125,7 @@ private:
   History autoscaler_history_, limiter_history_;
   History samples_;       // Prometheus's scrapes within the autoscaler's window (autoscaler.scrape_interval)
   bool limiting_ = false; // the rate limit's last reading was above its threshold
-  int wanted_ = 0;        // the Deployment's replica count, as last set
+  int wanted_ = 0;        // the Deployment's pod count, as last set
   struct HeldClient {
     double since_s = 0.0;
     std::function<void(bool)> then;

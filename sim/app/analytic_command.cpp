@@ -2,7 +2,7 @@
 // from the scenario (and where each comes from), the SONIC model's knee and optimal CPU:GPU ratio, the
 // network limit and the MVA curve next to the piecewise model; --json gives the same as one JSON document.
 #include "sim/app/commands.hpp"
-#include "sim/app/replica_needs_output.hpp"
+#include "sim/app/pod_needs_output.hpp"
 #include "sim/metrics/scenario_json.hpp"
 #include "sim/scenario/provenance.hpp"
 
@@ -58,7 +58,7 @@ struct AnalyticAnswer {
   std::vector<ModelKnee> model_knees;
   std::vector<analysis::AnalyticPoint> curve;
   std::string mva_note;
-  std::optional<analysis::ReplicaNeeds> replicas; // a group with an autoscaler: per pod count
+  std::optional<analysis::PodNeeds> pod_needs_answer; // a group with an autoscaler: per pod count
 };
 
 AnalyticAnswer compute_analytic(const AnalyticArguments& arguments) {
@@ -107,12 +107,12 @@ AnalyticAnswer compute_analytic(const AnalyticArguments& arguments) {
                         model_knees,
                         curve,
                         mva_note,
-                        analysis::replica_needs(scenario, scenario.workload.jobs)};
+                        analysis::pod_needs(scenario, scenario.workload.jobs)};
 }
 
 nlohmann::ordered_json analytic_json(const AnalyticAnswer& answer) {
   const auto& [scenario, parameters, model, network, bounds, knee_jobs, network_limit_jobs, saturation_jobs,
-               model_knees, curve, mva_note, replicas] = answer;
+               model_knees, curve, mva_note, pod_needs_answer] = answer;
   nlohmann::ordered_json out;
   out["scenario"] = scenario.name;
   out["source_file"] = scenario.source_file;
@@ -167,14 +167,14 @@ nlohmann::ordered_json analytic_json(const AnalyticAnswer& answer) {
   for (const auto& caveat : parameters.caveats)
     notes.push_back(caveat);
   notes.push_back(mva_note);
-  if (replicas) out["autoscaled_pods"] = replica_needs_to_json(*replicas);
+  if (pod_needs_answer) out["autoscaled_pods"] = pod_needs_to_json(*pod_needs_answer);
   out["assumptions"] = provenance_to_json(assumptions_in_use(scenario));
   return out;
 }
 
 void print_analytic(const AnalyticAnswer& answer) {
   const auto& [scenario, parameters, model, network, bounds, knee_jobs, network_limit_jobs, saturation_jobs,
-               model_knees, curve, mva_note, replicas] = answer;
+               model_knees, curve, mva_note, pod_needs_answer] = answer;
   std::printf("sonicsim analytic: %s (%s)\n\nparameters derived from the scenario (per event):\n",
               scenario.name.c_str(), scenario.source_file.c_str());
   for (const auto& q : parameters.quantities) {
@@ -223,7 +223,7 @@ void print_analytic(const AnalyticAnswer& answer) {
                 significant(p.mva_module_s).c_str(), significant(p.sonic_event_s).c_str(),
                 significant(p.mva_event_s).c_str(), p.mva_events_per_s, 100.0 * p.mva_gpu_utilisation,
                 p.saturated ? "  saturated" : "");
-  if (replicas) print_replica_needs(*replicas);
+  if (pod_needs_answer) print_pod_needs(*pod_needs_answer);
   std::printf("\nnotes:\n  - %s\n", mva_note.c_str());
   for (const auto& caveat : parameters.caveats)
     std::printf("  - %s\n", caveat.c_str());

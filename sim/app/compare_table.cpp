@@ -108,8 +108,7 @@ void print_compare_table(const CompareTable& table) {
         "device-hours held" + at, [](const VariantFigures& f) { return f.device_hours; }, "%.1f",
         "device_hours");
     row(
-        "peak pods held" + at, [](const VariantFigures& f) { return f.peak_replicas; }, "%.1f",
-        "peak_replicas");
+        "peak pods held" + at, [](const VariantFigures& f) { return f.peak_pods; }, "%.1f", "peak_pods");
   }
   std::printf("%-34s", ("bottleneck" + at).c_str());
   for (const auto& f : table.figures)
@@ -146,7 +145,7 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
                                   {"network_link", f.network_link}};
     if (f.pooled) {
       column["device_hours"] = f.device_hours;
-      column["peak_replicas"] = f.peak_replicas;
+      column["peak_pods"] = f.peak_pods;
     }
     column["cost_usd_per_event"] = f.cost_usd_per_event ? nlohmann::ordered_json(*f.cost_usd_per_event)
                                                         : nlohmann::ordered_json(nullptr);

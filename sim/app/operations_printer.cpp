@@ -25,8 +25,8 @@ void print_operations_lines(std::ostream& out, const OperationsSummary& operatio
     out << format("pool %-15s", p.group.c_str())
         << format("%.2f pods serving on average, peak %d held (%s %d..%d); %.3g device-h held, %.3g for a "
                   "static %d (%.0f %%)\n",
-                  p.mean_serving_replicas, p.peak_replicas, p.autoscaled ? "autoscaled" : "fixed",
-                  p.min_replicas, p.max_replicas, p.device_hours, p.static_peak_device_hours, p.peak_replicas,
+                  p.mean_serving_pods, p.peak_pods, p.autoscaled ? "autoscaled" : "fixed", p.min_pods,
+                  p.max_pods, p.device_hours, p.static_peak_device_hours, p.peak_pods,
                   p.static_peak_device_hours > 0 ? 100.0 * p.device_hours / p.static_peak_device_hours : 0.0);
     if (p.autoscaled)
       out << format("                    %d pods added, %d removed", p.pods_added, p.pods_removed)

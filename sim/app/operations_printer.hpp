@@ -1,4 +1,4 @@
-// The operations lines of `run`'s summary (summary.json's `operations`): each pooled group's replicas and
+// The operations lines of `run`'s summary (summary.json's `operations`): each pooled group's pods and
 // device-hours against a static deployment of its peak, and what became of every event and request.
 #pragma once
 

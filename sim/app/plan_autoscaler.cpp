@@ -66,8 +66,8 @@ std::vector<AutoscalerSetting> settings_grid(const AutoscalerSettings& base,
   }
   if (thresholds.empty()) thresholds = {base.threshold};
   if (delays.empty()) delays = {base.startup_delay_s};
-  const std::vector<int> mins = a.min_pods.empty() ? std::vector<int>{base.min_replicas} : a.min_pods;
-  const std::vector<int> maxes = a.max_pods.empty() ? std::vector<int>{base.max_replicas} : a.max_pods;
+  const std::vector<int> mins = a.min_pods.empty() ? std::vector<int>{base.min_pods} : a.min_pods;
+  const std::vector<int> maxes = a.max_pods.empty() ? std::vector<int>{base.max_pods} : a.max_pods;
   std::vector<AutoscalerSetting> grid;
   for (const double t : thresholds)
     for (const int lo : mins)
@@ -87,10 +87,10 @@ std::vector<AutoscalerSetting> settings_grid(const AutoscalerSettings& base,
 Scenario with_setting(Scenario scenario, const AutoscalerSetting& s) {
   ServerGroup& group = autoscaled_group(scenario);
   group.autoscaler->threshold = s.threshold;
-  group.autoscaler->min_replicas = s.min_replicas;
-  group.autoscaler->max_replicas = s.max_replicas;
+  group.autoscaler->min_pods = s.min_pods;
+  group.autoscaler->max_pods = s.max_pods;
   group.autoscaler->startup_delay_s = s.startup_delay_s;
-  group.pods = s.max_replicas; // the pool holds max pods
+  group.pods = s.max_pods; // the pool holds max pods
   return scenario;
 }
 
@@ -125,10 +125,10 @@ void print_plan(const planning::AutoscalerPlan& plan, LoadMetric metric, const s
     const std::string hours = significant(o.device_hours.mean) + " (" + significant(o.device_hours.low()) +
                               "-" + significant(o.device_hours.high()) + ")";
     std::printf("%-12s %5d %5d %8ss %12s %22s %22s %10s%s\n",
-                threshold_text(o.setting.threshold, metric).c_str(), o.setting.min_replicas,
-                o.setting.max_replicas, significant(o.setting.startup_delay_s).c_str(),
-                significant(o.event_mean_s.mean).c_str(), ratio.c_str(), hours.c_str(),
-                verdict_name(o.verdict), plan.answer && *plan.answer == i ? "  <- answer" : "");
+                threshold_text(o.setting.threshold, metric).c_str(), o.setting.min_pods, o.setting.max_pods,
+                significant(o.setting.startup_delay_s).c_str(), significant(o.event_mean_s.mean).c_str(),
+                ratio.c_str(), hours.c_str(), verdict_name(o.verdict),
+                plan.answer && *plan.answer == i ? "  <- answer" : "");
   }
   std::printf(
       "  (means over %d replications with common random numbers; 95 %% intervals in brackets; a setting "
@@ -138,9 +138,8 @@ void print_plan(const planning::AutoscalerPlan& plan, LoadMetric metric, const s
   if (plan.answer) {
     const auto& o = plan.options[*plan.answer];
     std::printf("\nanswer: threshold %s, min %d, max %d, start-up %s s: %s device-h against %s static (%s)\n",
-                threshold_text(o.setting.threshold, metric).c_str(), o.setting.min_replicas,
-                o.setting.max_replicas, significant(o.setting.startup_delay_s).c_str(),
-                significant(o.device_hours.mean).c_str(),
+                threshold_text(o.setting.threshold, metric).c_str(), o.setting.min_pods, o.setting.max_pods,
+                significant(o.setting.startup_delay_s).c_str(), significant(o.device_hours.mean).c_str(),
                 significant(plan.reference_device_hours.mean).c_str(),
                 percent_text(o.device_hours.mean / plan.reference_device_hours.mean - 1.0).c_str());
   }
@@ -177,7 +176,7 @@ int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments&
   if (arguments.reference_variant.empty()) {
     int largest = 0;
     for (const auto& s : grid)
-      largest = std::max(largest, s.max_replicas);
+      largest = std::max(largest, s.max_pods);
     ServerGroup& fixed = autoscaled_group(reference);
     fixed.autoscaler.reset();
     fixed.pods = largest;
@@ -213,8 +212,8 @@ int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments&
   nlohmann::ordered_json options = nlohmann::ordered_json::array();
   for (const auto& o : plan.options)
     options.push_back({{"threshold", o.setting.threshold},
-                       {"min", o.setting.min_replicas},
-                       {"max", o.setting.max_replicas},
+                       {"min", o.setting.min_pods},
+                       {"max", o.setting.max_pods},
                        {"startup_delay_s", o.setting.startup_delay_s},
                        {"event_mean_s", interval_json(o.event_mean_s)},
                        {"event_ratio", interval_json(o.event_ratio)},

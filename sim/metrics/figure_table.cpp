@@ -19,8 +19,8 @@ std::optional<double> pool_total(const RunSummary& s, Figure figure) {
   for (const auto& p : s.operations->pools)
     total += figure == Figure::device_hours               ? p.device_hours
              : figure == Figure::static_peak_device_hours ? p.static_peak_device_hours
-             : figure == Figure::mean_held_replicas       ? p.mean_held_replicas
-                                                          : p.peak_replicas;
+             : figure == Figure::mean_held_pods           ? p.mean_held_pods
+                                                          : p.peak_pods;
   return total;
 }
 constexpr auto lower = Better::lower;
@@ -68,9 +68,9 @@ const std::vector<FigureSpec> table{
      "device-hours held by the groups with an autoscaler, failures or a proxy, over the run (operations)"},
     {F::static_peak_device_hours, "static_peak_device_hours", "device-h", lower, false, false,
      "device-hours a static deployment of those groups' peak size would hold over the run"},
-    {F::peak_replicas, "peak_replicas", "count", lower, false, false,
+    {F::peak_pods, "peak_pods", "count", lower, false, false,
      "the most pods those groups held at once (their sum)"},
-    {F::mean_held_replicas, "mean_held_replicas", "count", lower, false, false,
+    {F::mean_held_pods, "mean_held_pods", "count", lower, false, false,
      "pods those groups held on average over the run, starting, serving, draining or failed (their sum)"},
     {F::events_with_fallback, "events_with_fallback", "count", lower, false, true,
      "events (warm-up included) a request of which was served by the fallback server"},
@@ -98,6 +98,8 @@ const std::vector<OldFigureName> old_names{
     {"modules.NAME.mean_s", F::module_mean_s,
      "replications.json and .csv (now module_mean_s:NAME, and so "
      "p50, p95, p99)"},
+    {"peak_replicas", F::peak_pods, "summary.json, sweep.csv, compare.json (pods have one name)"},
+    {"mean_held_replicas", F::mean_held_pods, "summary.json, sweep.csv (pods have one name)"},
 };
 // replications.json named a module's figures "modules.NAME.mean_s" (now "module_mean_s:NAME").
 const std::vector<std::pair<const char*, Figure>> old_module_suffixes{{".mean_s", F::module_mean_s},
@@ -202,8 +204,8 @@ std::optional<double> value_of(Figure figure, const RunSummary& s, const FigureC
     return static_cast<double>(s.requests_rejected);
   case F::device_hours:
   case F::static_peak_device_hours:
-  case F::peak_replicas:
-  case F::mean_held_replicas:
+  case F::peak_pods:
+  case F::mean_held_pods:
     return pool_total(s, figure);
   case F::events_with_fallback:
     return s.operations

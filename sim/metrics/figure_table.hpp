@@ -43,8 +43,8 @@ enum class Figure {
   requests_rejected,
   device_hours,
   static_peak_device_hours,
-  peak_replicas,
-  mean_held_replicas,
+  peak_pods,
+  mean_held_pods,
   events_with_fallback,
   requests_timed_out,
 };

@@ -17,8 +17,8 @@ void add_group_operations(json& group_echo, const ServerGroup& group) {
     group_echo["supersonic_values"] = {{"file", group.supersonic_values_file},
                                        {"notes", group.supersonic_values_notes}};
   if (const auto& a = group.autoscaler) {
-    json echo = {{"min", a->min_replicas},
-                 {"max", a->max_replicas},
+    json echo = {{"min", a->min_pods},
+                 {"max", a->max_pods},
                  {"metric", load_metric_name(a->metric)},
                  {threshold_key(a->metric), a->threshold},
                  {"poll_interval_s", a->poll_interval_s},

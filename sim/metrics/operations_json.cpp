@@ -17,11 +17,11 @@ json operations_to_json(const OperationsSummary& operations) {
   for (const auto& p : operations.pools) {
     pools.push_back({{"group", p.group},
                      {"autoscaled", p.autoscaled},
-                     {"min_replicas", p.min_replicas},
-                     {"max_replicas", p.max_replicas},
-                     {"peak_replicas", p.peak_replicas},
-                     {"mean_serving_replicas", p.mean_serving_replicas},
-                     {"mean_held_replicas", p.mean_held_replicas},
+                     {"min_pods", p.min_pods},
+                     {"max_pods", p.max_pods},
+                     {"peak_pods", p.peak_pods},
+                     {"mean_serving_pods", p.mean_serving_pods},
+                     {"mean_held_pods", p.mean_held_pods},
                      {"device_hours", p.device_hours},
                      {"static_peak_device_hours", p.static_peak_device_hours},
                      {"pod_hours", p.pod_hours},
@@ -67,17 +67,29 @@ json operations_to_json(const OperationsSummary& operations) {
   return out;
 }
 
+namespace {
+
+// A pool's count under its name, or under the name files written before pods had one name ("replicas").
+json count_at(const json& pool, const std::string& name) {
+  if (pool.contains(name)) return pool.at(name);
+  std::string old = name;
+  old.replace(old.find("pods"), 4, "replicas");
+  return pool.at(old.c_str()); // throws naming the key when neither is there
+}
+
+} // namespace
+
 OperationsSummary operations_from_json(const json& in) {
   OperationsSummary out;
   for (const auto& p : in.at("pools")) {
     PoolSummary s;
     s.group = p.at("group").get<std::string>();
     s.autoscaled = p.at("autoscaled").get<bool>();
-    s.min_replicas = p.at("min_replicas").get<int>();
-    s.max_replicas = p.at("max_replicas").get<int>();
-    s.peak_replicas = p.at("peak_replicas").get<int>();
-    s.mean_serving_replicas = p.at("mean_serving_replicas").get<double>();
-    s.mean_held_replicas = p.at("mean_held_replicas").get<double>();
+    s.min_pods = count_at(p, "min_pods").get<int>();
+    s.max_pods = count_at(p, "max_pods").get<int>();
+    s.peak_pods = count_at(p, "peak_pods").get<int>();
+    s.mean_serving_pods = count_at(p, "mean_serving_pods").get<double>();
+    s.mean_held_pods = count_at(p, "mean_held_pods").get<double>();
     s.device_hours = p.at("device_hours").get<double>();
     s.static_peak_device_hours = p.at("static_peak_device_hours").get<double>();
     s.pod_hours = p.at("pod_hours").get<double>();

@@ -23,8 +23,8 @@ OperationsRecorder::OperationsRecorder(const Scenario& scenario, double bin_widt
     p.autoscaler = groups[g].autoscaler;
     p.summary.group = groups[g].name;
     p.summary.autoscaled = groups[g].autoscaler.has_value();
-    p.summary.min_replicas = p.autoscaler ? p.autoscaler->lowest_replicas() : groups[g].pods;
-    p.summary.max_replicas = p.autoscaler ? p.autoscaler->max_replicas : groups[g].pods;
+    p.summary.min_pods = p.autoscaler ? p.autoscaler->lowest_pods() : groups[g].pods;
+    p.summary.max_pods = p.autoscaler ? p.autoscaler->max_pods : groups[g].pods;
     pools_.push_back(std::move(p));
     if (groups[g].autoscaler && groups[g].autoscaler->scale_to_zero) summary_.client_holds = ClientHolds{};
   }
@@ -54,7 +54,7 @@ void OperationsRecorder::pods_changed(int group, double now_s, int serving, int 
   p.since_s = now_s;
   p.serving = serving;
   p.held = held;
-  p.summary.peak_replicas = std::max(p.summary.peak_replicas, held);
+  p.summary.peak_pods = std::max(p.summary.peak_pods, held);
 }
 
 void OperationsRecorder::polled(int group, double now_s, double metric) {
@@ -140,9 +140,9 @@ OperationsSummary OperationsRecorder::summarize(double end_s) const {
     const double held_pod_s = p.held_s.sum_between(0.0, end_s);
     s.pod_hours = held_pod_s / 3600.0;
     s.device_hours = s.pod_hours * p.devices_per_pod;
-    s.static_peak_device_hours = s.peak_replicas * p.devices_per_pod * end_s / 3600.0;
-    s.mean_serving_replicas = end_s > 0 ? p.serving_s.sum_between(0.0, end_s) / end_s : 0.0;
-    s.mean_held_replicas = end_s > 0 ? held_pod_s / end_s : 0.0;
+    s.static_peak_device_hours = s.peak_pods * p.devices_per_pod * end_s / 3600.0;
+    s.mean_serving_pods = end_s > 0 ? p.serving_s.sum_between(0.0, end_s) / end_s : 0.0;
+    s.mean_held_pods = end_s > 0 ? held_pod_s / end_s : 0.0;
     if (const auto& costs = scenario_.costs) {
       const auto& device_type = groups[static_cast<std::size_t>(p.group)].device_type;
       const auto price = costs->device_hour_usd.find(device_type);
@@ -160,7 +160,7 @@ void OperationsRecorder::write_timeseries_header(std::ostream& out) const {
   for (const auto& p : pools_) {
     const ServerGroup& g = groups[static_cast<std::size_t>(p.group)];
     if (!g.pooled()) continue;
-    out << ',' << g.name << "_replicas_serving," << g.name << "_replicas_held";
+    out << ',' << g.name << "_pods_serving," << g.name << "_pods_held";
     if (!p.autoscaler) continue;
     // The metric under its own name, with its unit: seconds for the queue time.
     const std::string unit = p.autoscaler->metric == LoadMetric::queue_time_per_batch ? "_s" : "";

@@ -35,7 +35,7 @@ public:
 
   // Group `group` now holds `held` pods (starting, serving, draining or failed), `serving` of them serving.
   void pods_changed(int group, double now_s, int serving, int held);
-  // The autoscaler's poll: the metric it read and the replica count it decided.
+  // The autoscaler's poll: the metric it read and the pod count it decided.
   void polled(int group, double now_s, double metric);
   void scaled(int group, int pods_added, int pods_removed);
   // A pod the autoscaler asked for at decided_s serves from now_s.
@@ -69,7 +69,7 @@ public:
   void finish(double end_s);
   // group_device_busy_s: per group, busy device-seconds over the run.
   OperationsSummary summarize(double end_s) const;
-  // timeseries.csv's columns for the pooled groups: GROUP_replicas_serving, GROUP_replicas_held (mean pods
+  // timeseries.csv's columns for the pooled groups: GROUP_pods_serving, GROUP_pods_held (mean pods
   // over the row) and, with an autoscaler, GROUP_autoscaler_METRIC (the mean of the polls in the row, empty
   // without one; queue_time_per_batch_s in seconds) and GROUP_autoscaler_threshold (in the same unit).
   void write_timeseries_header(std::ostream& out) const;

@@ -1,5 +1,5 @@
 // What a run with operations (sim/scenario/operations.hpp) reports beyond the rest: each pooled group's
-// replicas and device-hours, and what became of every request and event when servers scaled, failed or
+// pods and device-hours, and what became of every request and event when servers scaled, failed or
 // refused. Plain data; summary.json's `operations` section.
 #pragma once
 
@@ -13,10 +13,10 @@ namespace sonicsim {
 struct PoolSummary {
   std::string group;
   bool autoscaled = false;
-  int min_replicas = 0, max_replicas = 0; // the autoscaler's bounds; the group's pods without one
-  int peak_replicas = 0;                  // the most pods held at once (starting, serving, draining, failed)
-  double mean_serving_replicas = 0.0;     // over the run
-  double mean_held_replicas = 0.0;        // over the run: what the group costs per hour on average
+  int min_pods = 0, max_pods = 0; // the autoscaler's bounds; the group's pods without one
+  int peak_pods = 0;              // the most pods held at once (starting, serving, draining, failed)
+  double mean_serving_pods = 0.0; // over the run
+  double mean_held_pods = 0.0;    // over the run: what the group costs per hour on average
   // Device-hours held (a pod holds its devices from its start-up to its leaving, failed time included),
   // and what a static deployment of the peak size would have held over the same time.
   double device_hours = 0.0;

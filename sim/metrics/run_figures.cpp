@@ -54,7 +54,7 @@ std::optional<CostBill> cost_bill(const Scenario& scenario, double events_per_s,
     if (operations)
       for (const auto& pool : operations->pools)
         if (pool.group == group.name) {
-          held = pool.mean_held_replicas;
+          held = pool.mean_held_pods;
           pooled = true;
         }
     pods += held;

@@ -17,8 +17,8 @@ namespace sonicsim::planning {
 
 struct AutoscalerSetting {
   double threshold = 0.0; // in the metric's unit (seconds for queue time)
-  int min_replicas = 1;
-  int max_replicas = 1;
+  int min_pods = 1;
+  int max_pods = 1;
   double startup_delay_s = 0.0;
 };
 

@@ -26,7 +26,7 @@ const SimulatedField simulated_fields[] = {
     {"ratio_simulated", &VariantFigures::ratio_simulated},
     {"knee_jobs_simulated", &VariantFigures::knee_simulated},
     {"device_hours", &VariantFigures::device_hours},
-    {"peak_replicas", &VariantFigures::peak_replicas},
+    {"peak_pods", &VariantFigures::peak_pods},
 };
 
 } // namespace
@@ -74,7 +74,7 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
                                           value(Figure::gpu_s_per_event, s, at_jobs));
       one.knee_simulated = one.ratio_simulated * gpus / c.analysis.threads;
       one.device_hours = value(Figure::device_hours, s, at_jobs);
-      one.peak_replicas = value(Figure::peak_replicas, s, at_jobs);
+      one.peak_pods = value(Figure::peak_pods, s, at_jobs);
       f.pooled = f.pooled || value_of(Figure::device_hours, s, at_jobs).has_value();
       for (const auto& field : simulated_fields)
         values[field.name].push_back(one.*field.field);
@@ -90,7 +90,7 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
       for (const auto& field : simulated_fields) {
         // The operations' figures only where the column has a pool: other columns write what they did.
         const bool operations_field =
-            field.field == &VariantFigures::device_hours || field.field == &VariantFigures::peak_replicas;
+            field.field == &VariantFigures::device_hours || field.field == &VariantFigures::peak_pods;
         if (operations_field && !f.pooled) continue;
         const ConfidenceInterval ci = aggregate(values[field.name]);
         f.*field.field = ci.mean;

@@ -56,7 +56,7 @@ struct VariantFigures {
   // once (summed over those groups); 0 in a column without such groups (`pooled` false).
   bool pooled = false;
   double device_hours = 0.0;
-  double peak_replicas = 0.0;
+  double peak_pods = 0.0;
 };
 
 struct CompareTable {

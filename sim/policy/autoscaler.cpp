@@ -17,34 +17,34 @@ double serving_delay_s(const AutoscalerSettings& settings) {
 
 AutoscalerPolicy::AutoscalerPolicy(const AutoscalerSettings& settings) : settings_(settings) {}
 
-int AutoscalerPolicy::raw_recommendation(double metric, int replicas) const {
+int AutoscalerPolicy::raw_recommendation(double metric, int pods) const {
   // The HPA's usage ratio: the metric against its target for the pods there are. With AverageValue the
-  // target is per pod, so the group's target is replicas x threshold.
+  // target is per pod, so the group's target is pods x threshold.
   const bool average = settings_.metric_type == MetricType::average_value;
-  const double target = average ? settings_.threshold * std::max(replicas, 1) : settings_.threshold;
+  const double target = average ? settings_.threshold * std::max(pods, 1) : settings_.threshold;
   const double ratio = target > 0 ? metric / target : 0.0;
-  int raw = replicas;
+  int raw = pods;
   if (std::fabs(ratio - 1.0) > settings_.tolerance) {
     // Value: ceil(current x ratio); AverageValue: ceil(metric / threshold), the same number written as the
     // HPA writes it. A tiny excess from rounding in the ratio must not add a pod.
-    const double exact = average ? metric / settings_.threshold : static_cast<double>(replicas) * ratio;
+    const double exact = average ? metric / settings_.threshold : static_cast<double>(pods) * ratio;
     raw = static_cast<int>(std::ceil(exact - 1e-9));
   }
-  return std::clamp(raw, settings_.min_replicas, settings_.max_replicas);
+  return std::clamp(raw, settings_.min_pods, settings_.max_pods);
 }
 
-int AutoscalerPolicy::decide(double now_s, double metric, int replicas) {
-  const int raw = raw_recommendation(metric, replicas);
+int AutoscalerPolicy::decide(double now_s, double metric, int pods) {
+  const int raw = raw_recommendation(metric, pods);
   history_.push_back({now_s, raw});
   const double keep_s = std::max(settings_.scale_up_window_s, settings_.scale_down_window_s);
   while (!history_.empty() && history_.front().at_s < now_s - keep_s)
     history_.pop_front();
   int up = raw, down = raw;
   for (const auto& r : history_) {
-    if (r.at_s >= now_s - settings_.scale_up_window_s) up = std::min(up, r.replicas);
-    if (r.at_s >= now_s - settings_.scale_down_window_s) down = std::max(down, r.replicas);
+    if (r.at_s >= now_s - settings_.scale_up_window_s) up = std::min(up, r.pods);
+    if (r.at_s >= now_s - settings_.scale_down_window_s) down = std::max(down, r.pods);
   }
-  int desired = replicas;
+  int desired = pods;
   if (desired < up) desired = up;
   if (desired > down) desired = down;
   // The HPA's scaling policies: at most `pods` added (removed) within the direction's period, counted from
@@ -60,16 +60,16 @@ int AutoscalerPolicy::decide(double now_s, double metric, int replicas) {
     changes_.pop_front();
   int added = 0, removed = 0;
   for (const auto& change : changes_) {
-    const bool rise = change.replicas_added > 0;
+    const bool rise = change.pods_added > 0;
     const double within_s = rise ? up_period_s : down_period_s;
     if (change.at_s <= now_s - within_s + 1e-9 * within_s) continue;
-    (rise ? added : removed) += std::abs(change.replicas_added);
+    (rise ? added : removed) += std::abs(change.pods_added);
   }
-  const int up_limit = std::max(replicas, replicas - added + settings_.scale_up_policy.pods);
-  const int down_limit = std::min(replicas, replicas + removed - settings_.scale_down_policy.pods);
+  const int up_limit = std::max(pods, pods - added + settings_.scale_up_policy.pods);
+  const int down_limit = std::min(pods, pods + removed - settings_.scale_down_policy.pods);
   desired = std::clamp(desired, down_limit, up_limit);
-  desired = std::clamp(desired, settings_.min_replicas, settings_.max_replicas);
-  if (desired != replicas) changes_.push_back({now_s, desired - replicas});
+  desired = std::clamp(desired, settings_.min_pods, settings_.max_pods);
+  if (desired != pods) changes_.push_back({now_s, desired - pods});
   return desired;
 }
 

@@ -130,12 +130,12 @@ bool ends_with(const std::string& text, const std::string& end) {
 // The panel of a pool's column of timeseries.csv: its pods serving, its pods held, its autoscaler's metric,
 // its threshold (one panel each, in the column's unit).
 std::string pool_series(const std::string& column) {
-  for (const char* part : {"_replicas_", "_autoscaler_"}) {
+  // "_replicas_": files written before pods had one name.
+  for (const std::string part : {"_pods_", "_replicas_", "_autoscaler_"}) {
     const auto at = column.find(part);
     if (at == std::string::npos) continue;
-    const std::string group = column.substr(0, at);
-    return std::string(part) == "_replicas_" ? group + " pods (" + column.substr(at + 10) + ")"
-                                             : group + " autoscaler: " + column.substr(at + 12);
+    const std::string group = column.substr(0, at), rest = column.substr(at + part.size());
+    return part == "_autoscaler_" ? group + " autoscaler: " + rest : group + " pods (" + rest + ")";
   }
   return column;
 }
@@ -178,7 +178,7 @@ void time_series(ReportDocument& document, const fs::path& dir, const std::optio
                          {"link", name.substr(0, name.size() - 5)},
                          {"gbps", std::strtod(cell.c_str(), nullptr)}});
       } else if (!cell.empty()) {
-        // A pool's replicas, and its autoscaler's metric against the threshold (an empty cell: no poll).
+        // A pool's pods, and its autoscaler's metric against the threshold (an empty cell: no poll).
         load.push_back({{"t_min", minutes},
                         {"series", pool_series(name)},
                         {"value", std::strtod(cell.c_str(), nullptr)}});

@@ -138,7 +138,7 @@ void add_pool_charts(ReportDocument& document, const CsvTable& table, const std:
   if (!points.empty())
     document.chart(tradeoff_chart("Device-hours against event time, a point per setting", points));
   document.chart(curve_chart(table, "Pods held", "pods",
-                             {{"peak", "peak_replicas"}, {"mean over the run", "mean_held_replicas"}}, "",
+                             {{"peak", "peak_pods"}, {"mean over the run", "mean_held_pods"}}, "",
                              std::vector<std::string>(keys.begin() + 1, keys.end()), 1.0));
 }
 

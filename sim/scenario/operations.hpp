@@ -23,7 +23,7 @@ enum class LoadMetric {
   // arrival to reply and the service time Triton's compute (input, infer, output), both per request. A
   // pod idle or without queueing reads 1 per serving pod; meant for metric_type average_value (threshold 2:
   // a pod per two of it).
-  replicas_needed,
+  pods_needed,
 };
 
 inline const char* load_metric_name(LoadMetric metric) {
@@ -32,8 +32,8 @@ inline const char* load_metric_name(LoadMetric metric) {
     return "device_utilisation";
   case LoadMetric::queue_length:
     return "queue_length";
-  case LoadMetric::replicas_needed:
-    return "replicas_needed";
+  case LoadMetric::pods_needed:
+    return "pods_needed";
   case LoadMetric::queue_time_per_batch:
     break;
   }
@@ -42,13 +42,13 @@ inline const char* load_metric_name(LoadMetric metric) {
 
 // KEDA's ScaledObject with the Kubernetes HPA's behaviour, as SuperSONIC sets them
 // (helm/supersonic/templates/keda/so.yaml): every poll, the desired count from the metric (the trigger's
-// metricType: Value, desired = ceil(replicas x metric / threshold); AverageValue, desired =
+// metricType: Value, desired = ceil(pods x metric / threshold); AverageValue, desired =
 // ceil(metric / threshold)), unchanged while the usage ratio is within 1 +- tolerance; a scale-up takes the
 // lowest desired count of its stabilisation window and a scale-down the highest of its own; each direction's
 // scaling policy bounds the pods added or removed per period; min..max.
 // How KEDA hands the metric to the HPA (the trigger's metricType).
 enum class MetricType {
-  value,         // the metric is the group's: desired = ceil(replicas x metric / threshold)
+  value,         // the metric is the group's: desired = ceil(pods x metric / threshold)
   average_value, // the metric is a total, the threshold a per-pod share: desired = ceil(metric / threshold)
 };
 
@@ -59,8 +59,8 @@ enum class MetricAggregation {
 };
 
 struct AutoscalerSettings {
-  int min_replicas = 1;
-  int max_replicas = 1;
+  int min_pods = 1;
+  int max_pods = 1;
   LoadMetric metric = LoadMetric::queue_time_per_batch;
   MetricType metric_type = MetricType::value;
   MetricAggregation aggregation = MetricAggregation::ratio_of_sums;
@@ -100,7 +100,7 @@ struct AutoscalerSettings {
   };
   std::optional<ScaleToZero> scale_to_zero;
   // The fewest pods the group has: 0 when it idles at zero, else min (and the count it starts with).
-  int lowest_replicas() const { return scale_to_zero ? 0 : min_replicas; }
+  int lowest_pods() const { return scale_to_zero ? 0 : min_pods; }
   // Kubernetes's readiness probe on a new pod (SuperSONIC's triton.readinessProbe): the proxy routes to it
   // from the first probe that finds it ready, at initial_delay + k x period after it was asked for, so it
   // serves at the first such time at or after startup_delay. None: at startup_delay exactly.

@@ -136,7 +136,7 @@ struct ServerGroup {
   // 1 + this times its curve's time. Default 0.
   double model_switch_slowdown = 0.0;
   // Operations (sim/scenario/operations.hpp), each default none. With an autoscaler the group has
-  // autoscaler.max_replicas pods, of which min_replicas serve at the start.
+  // autoscaler.max_pods pods, of which min_pods serve at the start.
   std::optional<AutoscalerSettings> autoscaler;
   std::optional<PodFailures> failures;
   std::optional<ProxySettings> proxy;

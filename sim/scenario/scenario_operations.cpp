@@ -14,12 +14,12 @@ namespace sonicsim::detail {
 namespace {
 
 LoadMetric read_metric(const Cursor& c) {
-  const std::string name =
-      read_choice(c, {"queue_time_per_batch", "device_utilisation", "queue_length", "replicas_needed"});
-  return name == "device_utilisation" ? LoadMetric::device_utilisation
-         : name == "queue_length"     ? LoadMetric::queue_length
-         : name == "replicas_needed"  ? LoadMetric::replicas_needed
-                                      : LoadMetric::queue_time_per_batch;
+  const std::string name = read_choice(
+      c, {"queue_time_per_batch", "device_utilisation", "queue_length", "pods_needed", "replicas_needed"});
+  return name == "device_utilisation"                         ? LoadMetric::device_utilisation
+         : name == "queue_length"                             ? LoadMetric::queue_length
+         : name == "pods_needed" || name == "replicas_needed" ? LoadMetric::pods_needed // its former name
+                                                              : LoadMetric::queue_time_per_batch;
 }
 
 // A threshold in the metric's unit: a duration for queue time, a fraction for utilisation, requests for
@@ -36,7 +36,7 @@ double read_threshold(const Cursor& c, LoadMetric metric) {
     require(c, n > 0.0 && n <= 1e6, "requests waiting per server, above 0, e.g. 10");
     return n;
   }
-  case LoadMetric::replicas_needed: {
+  case LoadMetric::pods_needed: {
     const double n = read_number(c);
     require(c, n > 0.0 && n <= 1e6, "a number above 0, e.g. 2 (the chart's: a pod per 2 of the metric)");
     return n;
@@ -81,9 +81,9 @@ AutoscalerSettings read_autoscaler(const Cursor& c) {
     if (c["min"].node().IsScalar() && c["min"].node().Scalar() == "0")
       c["min"].fail_value("at least 1: for a group that idles at 0 pods add autoscaler.scale_to_zero "
                           "({idle_period: 120s, hold_timeout: 300s}); min is the pods it has while active");
-    a.min_replicas = read_int(c["min"], 1, 10'000);
+    a.min_pods = read_int(c["min"], 1, 10'000);
   }
-  a.max_replicas = read_int(c["max"], a.min_replicas, 10'000);
+  a.max_pods = read_int(c["max"], a.min_pods, 10'000);
   if (c["metric"].present()) a.metric = read_metric(c["metric"]);
   if (c["threshold"].present()) {
     a.threshold = read_threshold(c["threshold"], a.metric);
@@ -251,9 +251,9 @@ void read_supersonic_group(const Cursor& c, ServerGroup& g) {
     g.autoscaler = values.autoscaler;
     if (const Cursor delay = c["autoscaler"]["startup_delay"]; delay.present())
       g.autoscaler->startup_delay_s = read_interval_s(delay, "240s", 0);
-    g.pods = g.autoscaler->max_replicas;
+    g.pods = g.autoscaler->max_pods;
   } else {
-    g.pods = values.replicas;
+    g.pods = values.pods;
   }
   g.supersonic_values_notes = values.notes;
 }
@@ -276,7 +276,7 @@ void read_group_operations(const Cursor& c, ServerGroup& g) {
       c["pods"].fail("no pods with an autoscaler: the group has autoscaler.max pods, of which "
                      "autoscaler.min serve at the start");
     g.autoscaler = read_autoscaler(c["autoscaler"]);
-    g.pods = g.autoscaler->max_replicas;
+    g.pods = g.autoscaler->max_pods;
   }
   if (c["failures"].present()) g.failures = read_failures(c["failures"], g.pods);
   if (c["proxy"].present()) g.proxy = read_proxy(c["proxy"]);

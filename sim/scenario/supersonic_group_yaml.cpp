@@ -15,8 +15,8 @@ std::string supersonic_group_yaml(const SupersonicValues& values) {
   if (values.devices_per_pod) line("devices: {count: " + std::to_string(*values.devices_per_pod) + "}");
   if (const auto& a = values.autoscaler) {
     line("autoscaler:");
-    line("  min: " + std::to_string(a->min_replicas) + "                  # keda.minReplicaCount");
-    line("  max: " + std::to_string(a->max_replicas) + "                  # keda.maxReplicaCount");
+    line("  min: " + std::to_string(a->min_pods) + "                  # keda.minReplicaCount");
+    line("  max: " + std::to_string(a->max_pods) + "                  # keda.maxReplicaCount");
     line("  metric: queue_time_per_batch   # serverLoadMetric");
     line(std::string("  aggregation: ") +
          (a->aggregation == MetricAggregation::sum_of_ratios ? "sum_of_ratios" : "ratio_of_sums"));
@@ -42,7 +42,7 @@ std::string supersonic_group_yaml(const SupersonicValues& values) {
       line("  readiness_probe: {initial_delay: \"" + text_of(probe->initial_delay_s) + "s\", period: \"" +
            text_of(probe->period_s) + "s\"}  # triton.readinessProbe");
   } else {
-    line("pods: " + std::to_string(values.replicas) + "                   # triton.replicas (keda off)");
+    line("pods: " + std::to_string(values.pods) + "                   # triton.replicas (keda off)");
   }
   line("proxy:");
   const char* balancing = values.proxy.balancing == ProxyBalancing::round_robin ? "round_robin"

@@ -136,14 +136,14 @@ void ValuesReader::read_keda() {
                                   "warning) scaling from 0 to 1 never happens; the newer chart's hold of new "
                                   "clients is the scenario's autoscaler.scale_to_zero");
   AutoscalerSettings a;
-  a.min_replicas = static_cast<int>(helm_default({"keda", "minReplicaCount"}, chart_min_replicas,
-                                                 template_min_replicas, "autoscaler.min", 0, 10'000));
-  a.max_replicas = static_cast<int>(helm_default({"keda", "maxReplicaCount"}, chart_max_replicas,
-                                                 template_max_replicas, "autoscaler.max", 1, 10'000));
-  if (a.max_replicas < a.min_replicas)
+  a.min_pods = static_cast<int>(helm_default({"keda", "minReplicaCount"}, chart_min_pods, template_min_pods,
+                                             "autoscaler.min", 0, 10'000));
+  a.max_pods = static_cast<int>(helm_default({"keda", "maxReplicaCount"}, chart_max_pods, template_max_pods,
+                                             "autoscaler.max", 1, 10'000));
+  if (a.max_pods < a.min_pods)
     at({"keda", "maxReplicaCount"})
-        .fail("maxReplicaCount " + std::to_string(a.max_replicas) + " below minReplicaCount " +
-              std::to_string(a.min_replicas) + ": KEDA refuses such a ScaledObject");
+        .fail("maxReplicaCount " + std::to_string(a.max_pods) + " below minReplicaCount " +
+              std::to_string(a.min_pods) + ": KEDA refuses such a ScaledObject");
   for (const char* direction : {"scaleUp", "scaleDown"})
     check_keys(keda[direction], {"stabilizationWindowSeconds", "periodSeconds", "stepsize"});
   a.scale_up_window_s =

@@ -18,7 +18,7 @@ namespace sonicsim {
 struct SupersonicValues {
   std::string file;
   // What the chart deploys when KEDA is off: triton.replicas pods.
-  int replicas = 1;
+  int pods = 1;
   // triton.resources.limits."nvidia.com/gpu": the devices per pod, when the file requests them so.
   std::optional<int> devices_per_pod;
   // The GPU products the pods' node affinity allows (nvidia.com/gpu.product), for the user to pick curves.

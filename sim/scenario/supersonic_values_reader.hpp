@@ -14,13 +14,13 @@ namespace sonicsim::detail {
 
 // The chart's defaults for what the import reads (helm/supersonic/values.yaml, release 0.3.1).
 inline constexpr double chart_threshold_ms = 100;
-inline constexpr int chart_min_replicas = 1, chart_max_replicas = 2;
+inline constexpr int chart_min_pods = 1, chart_max_pods = 2;
 inline constexpr double chart_scale_up_window_s = 60, chart_scale_up_period_s = 60;
 inline constexpr double chart_scale_down_window_s = 600, chart_scale_down_period_s = 120;
 inline constexpr int chart_step = 1;
 inline constexpr double chart_scrape_interval_s = 5; // prometheus.server.global.scrape_interval
 // What templates/keda/so.yaml writes when a value is 0 or missing (Helm's `default`).
-inline constexpr int template_min_replicas = 1, template_max_replicas = 14;
+inline constexpr int template_min_pods = 1, template_max_pods = 14;
 inline constexpr double template_window_s = 120, template_period_s = 30;
 // Fixed in templates/keda/so.yaml, not values.
 inline constexpr double keda_polling_interval_s = 30; // cooldownPeriod (120 s) acts on idle replicas only

@@ -41,10 +41,10 @@ void ValuesReader::read_triton() {
     const double n = number(replicas, "a whole number of servers, 1 to 10000");
     if (n < 1 || n > 10'000 || std::floor(n) != n)
       replicas.fail_value("a whole number of servers, 1 to 10000");
-    out_.replicas = static_cast<int>(n);
+    out_.pods = static_cast<int>(n);
   }
-  record(triton["replicas"], "triton.replicas", std::to_string(out_.replicas),
-         "pods " + std::to_string(out_.replicas) + " when keda is off");
+  record(triton["replicas"], "triton.replicas", std::to_string(out_.pods),
+         "pods " + std::to_string(out_.pods) + " when keda is off");
   if (const Cursor gpus = triton["resources"]["limits"]["nvidia.com/gpu"]; gpus.present()) {
     const double n = number(gpus, "a whole number of GPUs per server");
     if (n < 0 || n > 1'024 || std::floor(n) != n)

@@ -25,9 +25,8 @@ const std::vector<Figure> simulated_sweep_figures{
     Figure::events_per_s,           Figure::inferences_per_s,  Figure::gpu_utilisation,
     Figure::bottleneck_utilisation, Figure::mean_request_size, Figure::mean_executed_batch,
     Figure::events_completed,       Figure::events_failed,     Figure::requests_rejected};
-const std::vector<Figure> pool_sweep_figures{Figure::device_hours, Figure::peak_replicas,
-                                             Figure::mean_held_replicas, Figure::static_peak_device_hours,
-                                             Figure::cost_usd_per_event};
+const std::vector<Figure> pool_sweep_figures{Figure::device_hours, Figure::peak_pods, Figure::mean_held_pods,
+                                             Figure::static_peak_device_hours, Figure::cost_usd_per_event};
 const std::vector<Figure> interval_sweep_figures{Figure::module_mean_s, Figure::event_mean_s,
                                                  Figure::event_p95_s, Figure::events_per_s,
                                                  Figure::gpu_utilisation};
@@ -270,7 +269,7 @@ void print_sweep_rows(const std::vector<VaryAxis>& axes, const std::vector<Sweep
     const std::string second = row.autoscaled ? figure("device_hours")
                                : row.analytic ? significant(row.analytic->sonic_module_s)
                                               : std::string("-");
-    const std::string third = row.autoscaled ? figure("peak_replicas")
+    const std::string third = row.autoscaled ? figure("peak_pods")
                               : row.analytic ? significant(row.analytic->mva_module_s)
                                              : std::string("-");
     std::printf(

@@ -103,7 +103,7 @@ changes = pool["pods_added"] + pool["pods_removed"]
 counts = api("query_range", query='count by(release)(nv_gpu_utilization{app=~"supersonic", release=~"triton"})',
              start=start + interval, end=end, step=interval)[0]["values"]
 mean_count = sum(float(v) for _, v in counts) / ((end - start) / interval)
-serving = pool["mean_serving_replicas"]
+serving = pool["mean_serving_pods"]
 tolerance = changes * 2 * interval / duration
 check(abs(mean_count - serving) <= tolerance,
       "servers: dashboard mean %.4f, run's serving mean %.4f (tolerance %.4f: %d changes x 2 samples)"

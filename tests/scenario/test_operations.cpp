@@ -49,9 +49,8 @@ void check_outcomes_add_up(const sonicsim::RunSummary& summary) {
 
 } // namespace
 
-TEST_CASE(
-    "operations: a step in load raises the replicas at the first poll above the threshold, serving after "
-    "the start-up delay") {
+TEST_CASE("operations: a step in load raises the pods at the first poll above the threshold, serving after "
+          "the start-up delay") {
   // One job until 100 s, four from then on (campaign cap). Polls every 30.5 s; threshold 1 s of queue time
   // per batch. Before 100 s nothing waits: the metric is 0. The poll at 122 s reads [91.5, 122]: ~8 batches
   // that waited nothing, then the four jobs queue behind each other on the one pod (waits 0, 1, 2, then 3 s
@@ -77,7 +76,7 @@ TEST_CASE(
   CHECK(*pool.first_scale_up_decided_s == doctest::Approx(122.0));
   CHECK(*pool.first_scale_up_serving_s == doctest::Approx(182.0));
   CHECK(pool.pods_added == 2);
-  CHECK(pool.peak_replicas == 3);
+  CHECK(pool.peak_pods == 3);
   check_outcomes_add_up(summary);
 }
 
@@ -123,18 +122,18 @@ TEST_CASE("operations: scale-down waits for its stabilisation window and drains 
   const auto column = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   };
-  const std::size_t serving = column("gpu_replicas_serving"), held = column("gpu_replicas_held");
+  const std::size_t serving = column("gpu_pods_serving"), held = column("gpu_pods_held");
   REQUIRE(held < header.size());
-  std::map<double, std::pair<double, double>> replicas; // time -> (serving, held)
+  std::map<double, std::pair<double, double>> pods_at; // time -> (serving, held)
   while (std::getline(csv, line)) {
     const auto fields = sonicsim::split_csv_line(line);
-    replicas[std::stod(fields.at(0))] = {std::stod(fields.at(serving)), std::stod(fields.at(held))};
+    pods_at[std::stod(fields.at(0))] = {std::stod(fields.at(serving)), std::stod(fields.at(held))};
   }
-  CHECK(replicas.at(40.0).first == doctest::Approx(2.0));
-  CHECK(replicas.at(41.0).first == doctest::Approx(1.2));
-  CHECK(replicas.at(41.0).second == doctest::Approx(2.0));
-  CHECK(replicas.at(42.0).first == doctest::Approx(1.0));
-  CHECK(replicas.at(42.0).second == doctest::Approx(1.0).epsilon(1e-6));
+  CHECK(pods_at.at(40.0).first == doctest::Approx(2.0));
+  CHECK(pods_at.at(41.0).first == doctest::Approx(1.2));
+  CHECK(pods_at.at(41.0).second == doctest::Approx(2.0));
+  CHECK(pods_at.at(42.0).first == doctest::Approx(1.0));
+  CHECK(pods_at.at(42.0).second == doctest::Approx(1.0).epsilon(1e-6));
 }
 
 TEST_CASE("operations: a server failure with a retry on another server loses no event and adds the timeout") {
@@ -294,12 +293,11 @@ TEST_CASE("operations: a fallback slower than the client's timeout still complet
   check_outcomes_add_up(summary);
 }
 
-TEST_CASE(
-    "operations: replicas needed with AverageValue holds the count the load needs; with Value it climbs") {
+TEST_CASE("operations: pods needed with AverageValue holds the count the load needs; with Value it climbs") {
   // Four jobs on the unit model (1 s per request, one request per event), one pod at first, polls every
   // 30.5 s over the last 30.5 s. On one pod the requests queue behind each other: the answers at 1, 2, 3 s
   // took 1, 2, 3 s, every later one 4 s (three ahead of it); by 30.5 s, 30 answers of 1 + 2 + 3 + 27 x 4 =
-  // 114 s for 30 s of service: replicas needed = 1 pod x 114 / 30 = 3.8. AverageValue with threshold 2:
+  // 114 s for 30 s of service: pods needed = 1 pod x 114 / 30 = 3.8. AverageValue with threshold 2:
   // ceil(3.8 / 2) = 2 pods. Then two jobs per pod (least request), each request waiting one: about 2 s per
   // 1 s of service on 2 pods, 4 needed, ratio 4 / (2 x 2) = 1 within the tolerance: 2 pods hold (the poll
   // at 61 s reads 4.2 with the first pod's queue draining: ratio 1.05). Value reads the same 3.8 against 2 as
@@ -307,7 +305,7 @@ TEST_CASE(
   const std::string platform = R"(  server_groups:
     gpu:
       devices: {type: T4, count: 1}
-      autoscaler: {min: 1, max: 4, metric: replicas_needed, metric_type: METRIC_TYPE, threshold: 2,
+      autoscaler: {min: 1, max: 4, metric: pods_needed, metric_type: METRIC_TYPE, threshold: 2,
                    poll_interval: "30.5s", metric_window: "30.5s", step_period: "30.5s", startup_delay: "0s"}
 )";
   const auto with_type = [&](const std::string& type) {
@@ -315,17 +313,17 @@ TEST_CASE(
     text.replace(text.find("METRIC_TYPE"), 11, type);
     return scenario(text, "  jobs: 4\n  events_per_job: 50\n");
   };
-  const auto average = simulate_text(with_type("average_value"), "ops_replicas_needed_average");
+  const auto average = simulate_text(with_type("average_value"), "ops_pods_needed_average");
   const auto& held = average.operations->pools.front();
   CHECK(*held.first_scale_up_decided_s == doctest::Approx(30.5));
-  CHECK(held.peak_replicas == 2);
+  CHECK(held.peak_pods == 2);
   CHECK(held.pods_added == 1);
   CHECK(held.pods_removed == 0);
   check_outcomes_add_up(average);
-  const auto value = simulate_text(with_type("value"), "ops_replicas_needed_value");
+  const auto value = simulate_text(with_type("value"), "ops_pods_needed_value");
   const auto& climbed = value.operations->pools.front();
   CHECK(*climbed.first_scale_up_decided_s == doctest::Approx(30.5));
-  CHECK(climbed.peak_replicas == 4);
+  CHECK(climbed.peak_pods == 4);
   CHECK(climbed.pods_added == 3);
   check_outcomes_add_up(value);
 }
@@ -377,7 +375,7 @@ TEST_CASE(
 namespace {
 
 // One job of two events on a group that scales to zero: each event a 1 s inference then 100 s of CPU work.
-// Polls every 10 s read replicas needed over the last 10 s (the chart's metric after 0.3.1: 1 while a
+// Polls every 10 s read pods needed over the last 10 s (the chart's metric after 0.3.1: 1 while a
 // request is answered unqueued, 0 with none), a pod serves 25 s after it is asked for.
 std::string scale_to_zero_scenario(const std::string& hold_timeout) {
   return R"(seed: 1
@@ -387,7 +385,7 @@ platform:
   server_groups:
     gpu:
       devices: {type: T4, count: 1}
-      autoscaler: {min: 1, max: 1, metric: replicas_needed, metric_type: average_value, threshold: 2,
+      autoscaler: {min: 1, max: 1, metric: pods_needed, metric_type: average_value, threshold: 2,
                    poll_interval: "10s", metric_window: "10s", startup_delay: "25s",
                    scale_to_zero: {idle_period: "30s", hold_timeout: ")" +
          hold_timeout + R"("}}
@@ -408,7 +406,7 @@ output: {precision: off}
 TEST_CASE("operations: scale to zero holds the first client until a pod serves, and idles back to zero") {
   // The job starts at 0 s with no pod: its first call is held. The poll at 10 s sees a held client: active,
   // one pod asked for, serving at 35 s, when the client is released (held 35 s). Event 1: inference 35-36 s,
-  // CPU 36-136 s. The poll at 40 s reads the answered request (replicas needed 1 > 0: active); the polls at
+  // CPU 36-136 s. The poll at 40 s reads the answered request (pods needed 1 > 0: active); the polls at
   // 50, 60 and 70 s read none, and at 70 s the group has been inactive for 30 s (idle_period): to 0 pods.
   // Event 2's request at 136 s finds no pod: refused, no retry, the event fails. The pod was held from 10 to
   // 70 s: 60 device-seconds.

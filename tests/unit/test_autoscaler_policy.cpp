@@ -9,8 +9,8 @@ using namespace sonicsim;
 namespace {
 AutoscalerSettings settings_1_to_10() {
   AutoscalerSettings s;
-  s.min_replicas = 1;
-  s.max_replicas = 10;
+  s.min_pods = 1;
+  s.max_pods = 10;
   s.threshold = 0.020; // 20 ms, Purdue's serverLoadThreshold
   s.poll_interval_s = 30;
   s.tolerance = 0.1;
@@ -23,7 +23,7 @@ AutoscalerSettings settings_1_to_10() {
 
 TEST_CASE("autoscaler: below, within and above the threshold") {
   AutoscalerPolicy policy(settings_1_to_10());
-  // 10 ms against 20 ms with 1 replica: ceil(1 x 0.5) = 1, already the minimum.
+  // 10 ms against 20 ms with 1 pod: ceil(1 x 0.5) = 1, already the minimum.
   CHECK(policy.decide(0, 0.010, 1) == 1);
   // 21 ms: ratio 1.05 is within the 10 % tolerance: no change.
   CHECK(policy.decide(30, 0.021, 1) == 1);
@@ -39,7 +39,7 @@ TEST_CASE("autoscaler: below, within and above the threshold") {
 
 TEST_CASE("autoscaler: scale-down waits for its stabilisation window") {
   AutoscalerPolicy policy(settings_1_to_10());
-  // Load at 40 ms with 4 replicas: raw ceil(4 x 2) = 8, one step: 5.
+  // Load at 40 ms with 4 pods: raw ceil(4 x 2) = 8, one step: 5.
   CHECK(policy.decide(0, 0.040, 4) == 5);
   // The load stops: raw 1 at each poll, but the highest raw count of the last 120 s is 8 (at t = 0): hold.
   CHECK(policy.decide(30, 0.0, 5) == 5);
@@ -70,7 +70,7 @@ TEST_CASE("autoscaler: a scale-up window takes the lowest recommendation in it")
 
 TEST_CASE("autoscaler: a metric of zero goes to the minimum, one step at a time once the window allows") {
   AutoscalerSettings s = settings_1_to_10();
-  s.min_replicas = 2;
+  s.min_pods = 2;
   s.scale_down_window_s = 0;
   s.scale_down_policy.pods = 2;
   AutoscalerPolicy policy(s);
@@ -82,7 +82,7 @@ TEST_CASE("autoscaler: a metric of zero goes to the minimum, one step at a time 
 
 TEST_CASE("autoscaler: a poll faster than the step period adds at most `step` pods per period") {
   // 1 s polls, step 1 per 30 s (the HPA scaling policy's periodSeconds), metric 5x the threshold throughout:
-  // raw = ceil(replicas x 5) each poll, but the pods added within the last 30 s are counted.
+  // raw = ceil(pods x 5) each poll, but the pods added within the last 30 s are counted.
   AutoscalerSettings s = settings_1_to_10();
   s.poll_interval_s = 1;
   s.scale_up_policy.period_s = 30;
@@ -106,8 +106,8 @@ TEST_CASE("autoscaler: a poll faster than the step period adds at most `step` po
   CHECK(slow.decide(60, 0.100, 2) == 3);
 }
 
-TEST_CASE("autoscaler: AverageValue divides the metric by the threshold, whatever the replicas") {
-  // The chart after 0.3.1: the metric is the replicas needed (a total), the threshold 2 per pod.
+TEST_CASE("autoscaler: AverageValue divides the metric by the threshold, whatever the pods") {
+  // The chart after 0.3.1: the metric is the pods needed (a total), the threshold 2 per pod.
   AutoscalerSettings s = settings_1_to_10();
   s.metric_type = MetricType::average_value;
   s.threshold = 2.0;
@@ -126,7 +126,7 @@ TEST_CASE("autoscaler: AverageValue divides the metric by the threshold, whateve
   AutoscalerSettings as_value = s;
   as_value.metric_type = MetricType::value;
   CHECK(AutoscalerPolicy(as_value).raw_recommendation(3.0, 5) == 8);
-  // 0 replicas read as 1 for the ratio (no division by zero): 4 needed -> ceil(4 / 2) = 2.
+  // 0 pods read as 1 for the ratio (no division by zero): 4 needed -> ceil(4 / 2) = 2.
   CHECK(policy.raw_recommendation(4.0, 0) == 2);
 }
 

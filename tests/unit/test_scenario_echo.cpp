@@ -104,7 +104,7 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
        "platform.server_groups.triton.proxy.rate_limit={threshold: \"20ms\", aggregation: sum_of_ratios}"})));
   echoes.push_back(
       scenario_to_json(load_variant_file(config("supersonic_autoscaling.yaml"), {"purdue_values"})));
-  // The newer chart: replicas needed as an AverageValue, idle at 0 servers (scale_to_zero).
+  // The newer chart: pods needed as an AverageValue, idle at 0 servers (scale_to_zero).
   echoes.push_back(
       scenario_to_json(load_variant_file(config("supersonic_autoscaling.yaml"), {"newer_chart"})));
   std::vector<std::vector<std::string>> paths;

@@ -70,8 +70,8 @@ TEST_CASE("supersonic values: Purdue's Geddes file, every setting that decides t
   const SupersonicValues v = read_supersonic_values(values_file("values-geddes-cms.yaml"));
   REQUIRE(v.autoscaler);
   const AutoscalerSettings& a = *v.autoscaler;
-  CHECK(a.min_replicas == 1);  // keda.minReplicaCount: 1
-  CHECK(a.max_replicas == 11); // keda.maxReplicaCount: 11
+  CHECK(a.min_pods == 1);  // keda.minReplicaCount: 1
+  CHECK(a.max_pods == 11); // keda.maxReplicaCount: 11
   CHECK(a.scale_up_window_s == 30);
   CHECK(a.scale_up_policy.period_s == 15);
   CHECK(a.scale_up_policy.pods == 1);
@@ -105,12 +105,12 @@ TEST_CASE("supersonic values: Purdue's Geddes file, every setting that decides t
 TEST_CASE("supersonic values: the chart's own defaults and the files without KEDA") {
   const SupersonicValues chart = read_supersonic_values(values_file("chart-values.yaml"));
   CHECK_FALSE(chart.autoscaler); // keda.enabled: false
-  CHECK(chart.replicas == 1);
+  CHECK(chart.pods == 1);
   CHECK(chart.proxy.balancing == ProxyBalancing::least_request);
   CHECK_FALSE(chart.proxy.rate_limit);
   const SupersonicValues nautilus = read_supersonic_values(values_file("values-nautilus-cms.yaml"));
   CHECK_FALSE(nautilus.autoscaler); // keda.enabled: false, so its min/max are not read
-  CHECK(nautilus.replicas == 5);    // triton.replicas: 5
+  CHECK(nautilus.pods == 5);        // triton.replicas: 5
   CHECK(nautilus.devices_per_pod == 1);
   bool timeout_named = false;
   for (const auto& note : nautilus.notes)
@@ -127,7 +127,7 @@ TEST_CASE("supersonic values: the chart's own defaults and the files without KED
   // down 1 per 120 s after 600 s; its listener-level token bucket is named as not simulated.
   const SupersonicValues full = read_supersonic_values(values_file("values-minimal-full.yaml"));
   REQUIRE(full.autoscaler);
-  CHECK(full.autoscaler->max_replicas == 2);
+  CHECK(full.autoscaler->max_pods == 2);
   CHECK(full.autoscaler->scale_up_policy.period_s == 60);
   CHECK(full.autoscaler->scale_down_window_s == 600);
   CHECK(full.autoscaler->aggregation == MetricAggregation::ratio_of_sums);
@@ -147,8 +147,8 @@ TEST_CASE("supersonic values: a written 0 is the template's default, as Helm ren
 )");
   const SupersonicValues v = read_supersonic_values(file.file.string());
   REQUIRE(v.autoscaler);
-  CHECK(v.autoscaler->min_replicas == 1);  // default 1
-  CHECK(v.autoscaler->max_replicas == 14); // default 14
+  CHECK(v.autoscaler->min_pods == 1);  // default 1
+  CHECK(v.autoscaler->max_pods == 14); // default 14
   CHECK(v.autoscaler->scale_up_window_s == 120);
   CHECK(v.autoscaler->scale_up_policy.period_s == 30);
   CHECK(v.autoscaler->scale_up_policy.pods == 1);
@@ -206,7 +206,7 @@ keda: {enabled: true, minReplicaCount: 2, maxReplicaCount: 8}
   const Scenario s = load("autoscaler: {startup_delay: 120s}");
   const ServerGroup& g = s.platform.server_groups.front();
   REQUIRE(g.autoscaler);
-  CHECK(g.autoscaler->min_replicas == 2);
+  CHECK(g.autoscaler->min_pods == 2);
   CHECK(g.pods == 8); // the pool holds max pods
   CHECK(g.autoscaler->threshold == doctest::Approx(0.020));
   CHECK(g.autoscaler->startup_delay_s == 120); // the one key the scenario adds
@@ -246,8 +246,8 @@ TEST_CASE("supersonic values: the group YAML the import prints loads to the same
     CHECK(a.pods == b.pods);
     REQUIRE(a.autoscaler.has_value() == b.autoscaler.has_value());
     if (a.autoscaler) {
-      CHECK(a.autoscaler->min_replicas == b.autoscaler->min_replicas);
-      CHECK(a.autoscaler->max_replicas == b.autoscaler->max_replicas);
+      CHECK(a.autoscaler->min_pods == b.autoscaler->min_pods);
+      CHECK(a.autoscaler->max_pods == b.autoscaler->max_pods);
       CHECK(a.autoscaler->threshold == doctest::Approx(b.autoscaler->threshold));
       CHECK(a.autoscaler->aggregation == b.autoscaler->aggregation);
       CHECK(a.autoscaler->metric_window_s == b.autoscaler->metric_window_s);

@@ -4,7 +4,7 @@
 python3 - <<'PY'
 import json, sys
 f = json.load(open("out/summary.json"))["figures"]
-ok = f["peak_replicas"] > 20 and 30 <= f["device_hours"] <= 60
-print("peak_replicas", f["peak_replicas"], "device_hours", f["device_hours"])
+ok = f["peak_pods"] > 20 and 30 <= f["device_hours"] <= 60
+print("peak_pods", f["peak_pods"], "device_hours", f["device_hours"])
 sys.exit(0 if ok else 1)
 PY

@@ -1,7 +1,7 @@
-// The analytic side of an autoscaled group (sim/analysis/replica_needs.hpp) on the shipped SuperSONIC day:
+// The analytic side of an autoscaled group (sim/analysis/pod_needs.hpp) on the shipped SuperSONIC day:
 // the pod count the threshold asks for at the hold's 1,000 jobs, and the time the autoscaler takes to reach
 // it, by the formula written out here.
-#include "sim/analysis/replica_needs.hpp"
+#include "sim/analysis/pod_needs.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <doctest/doctest.h>
@@ -11,10 +11,10 @@
 
 using namespace sonicsim;
 
-TEST_CASE("replica needs: the fewest pods within the threshold, and the time to get there") {
+TEST_CASE("pod needs: the fewest pods within the threshold, and the time to get there") {
   const Scenario scenario =
       load_scenario_file(std::string(SONICSIM_SOURCE_DIR) + "/configs/supersonic_autoscaling.yaml");
-  const auto needs = analysis::replica_needs(scenario, 1000);
+  const auto needs = analysis::pod_needs(scenario, 1000);
   REQUIRE(needs.has_value());
   REQUIRE(needs->needed.has_value());
   const AutoscalerSettings& a = needs->autoscaler;
@@ -22,10 +22,10 @@ TEST_CASE("replica needs: the fewest pods within the threshold, and the time to 
   const int needed = *needs->needed;
   // 1,000 jobs of ~47.6 s per event and ~1.76 T4-s per event keep ~37 T4 busy: the answer lies above 30.
   CHECK(needed > 30);
-  CHECK(needed < a.max_replicas);
+  CHECK(needed < a.max_pods);
   // Within the threshold (with the tolerance) at `needed`, above it one pod fewer.
-  const auto& at = points[static_cast<std::size_t>(needed - a.min_replicas)];
-  const auto& below = points[static_cast<std::size_t>(needed - 1 - a.min_replicas)];
+  const auto& at = points[static_cast<std::size_t>(needed - a.min_pods)];
+  const auto& below = points[static_cast<std::size_t>(needed - 1 - a.min_pods)];
   CHECK(at.queue_wait_per_request_s <= a.threshold * (1 + a.tolerance));
   CHECK(below.queue_wait_per_request_s > a.threshold * (1 + a.tolerance));
   // More pods never queue longer.

@@ -1,4 +1,4 @@
-#include "sim/analysis/replica_needs.hpp"
+#include "sim/analysis/pod_needs.hpp"
 
 #include "sim/analysis/analytic_curve.hpp"
 #include "sim/analysis/scenario_parameters.hpp"
@@ -10,14 +10,14 @@ namespace sonicsim::analysis {
 namespace {
 
 // The metric of `point` in the autoscaler's unit; none for one the MVA does not give.
-std::optional<double> metric_of(const ReplicaPoint& point, LoadMetric metric) {
+std::optional<double> metric_of(const PodPoint& point, LoadMetric metric) {
   switch (metric) {
   case LoadMetric::queue_time_per_batch:
     return point.queue_wait_per_request_s;
   case LoadMetric::device_utilisation:
     return point.mva_gpu_utilisation;
   case LoadMetric::queue_length:
-  case LoadMetric::replicas_needed:
+  case LoadMetric::pods_needed:
     break;
   }
   return std::nullopt;
@@ -25,17 +25,17 @@ std::optional<double> metric_of(const ReplicaPoint& point, LoadMetric metric) {
 
 } // namespace
 
-std::optional<ReplicaNeeds> replica_needs(const Scenario& scenario, int jobs) {
+std::optional<PodNeeds> pod_needs(const Scenario& scenario, int jobs) {
   const auto& groups = scenario.platform.server_groups;
   const auto group = std::find_if(groups.begin(), groups.end(), [](const auto& g) { return g.autoscaler; });
   if (group == groups.end()) return std::nullopt;
-  ReplicaNeeds needs;
+  PodNeeds needs;
   needs.group = group->name;
   needs.jobs = jobs;
   needs.autoscaler = *group->autoscaler;
   const AutoscalerSettings& a = needs.autoscaler;
-  const int last = std::min(a.max_replicas, a.min_replicas + max_replica_points - 1);
-  for (int r = a.min_replicas; r <= last; ++r) {
+  const int last = std::min(a.max_pods, a.min_pods + max_pod_points - 1);
+  for (int r = a.min_pods; r <= last; ++r) {
     // The same scenario with r pods, fixed.
     Scenario fixed = scenario;
     for (auto& g : fixed.platform.server_groups)
@@ -45,8 +45,8 @@ std::optional<ReplicaNeeds> replica_needs(const Scenario& scenario, int jobs) {
       }
     const ScenarioParameters parameters = derive_parameters(fixed);
     const auto curve = analytic_curve(parameters, {1, jobs});
-    ReplicaPoint point;
-    point.replicas = r;
+    PodPoint point;
+    point.pods = r;
     point.mva_event_s = curve[1].mva_event_s;
     point.mva_events_per_s = curve[1].mva_events_per_s;
     point.mva_gpu_utilisation = curve[1].mva_gpu_utilisation;
@@ -69,11 +69,10 @@ std::optional<ReplicaNeeds> replica_needs(const Scenario& scenario, int jobs) {
     // target the HPA compares it with: per pod with AverageValue.
     double reading = *metric;
     if (a.metric == LoadMetric::queue_time_per_batch && a.aggregation == MetricAggregation::sum_of_ratios)
-      reading *= point.replicas;
-    const double target =
-        a.metric_type == MetricType::average_value ? a.threshold * point.replicas : a.threshold;
+      reading *= point.pods;
+    const double target = a.metric_type == MetricType::average_value ? a.threshold * point.pods : a.threshold;
     if (reading <= target * (1.0 + a.tolerance)) {
-      needs.needed = point.replicas;
+      needs.needed = point.pods;
       break;
     }
   }
@@ -83,7 +82,7 @@ std::optional<ReplicaNeeds> replica_needs(const Scenario& scenario, int jobs) {
     return needs;
   }
   const int step = a.scale_up_policy.pods;
-  const int steps = (*needs.needed - a.min_replicas + step - 1) / step;
+  const int steps = (*needs.needed - a.min_pods + step - 1) / step;
   // Each step takes the scale-up policy's period (at least a poll); the first rise waits until the scale-up
   // window holds only high recommendations.
   const double step_s = std::max(a.poll_interval_s, a.scale_up_policy.period_s);

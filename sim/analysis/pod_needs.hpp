@@ -1,4 +1,4 @@
-// The analytic side of an autoscaled group: for each replica count, the MVA's steady state at a given number
+// The analytic side of an autoscaled group: for each pod count, the MVA's steady state at a given number
 // of jobs, which count the autoscaler's threshold asks for at that load, and how long the autoscaler takes
 // to get there from its minimum. Pure code over the scenario.
 #pragma once
@@ -11,8 +11,8 @@
 
 namespace sonicsim::analysis {
 
-struct ReplicaPoint {
-  int replicas = 0;
+struct PodPoint {
+  int pods = 0;
   double mva_event_s = 0.0;
   double mva_events_per_s = 0.0;
   double mva_gpu_utilisation = 0.0;
@@ -22,11 +22,11 @@ struct ReplicaPoint {
   double queue_wait_per_request_s = 0.0;
 };
 
-struct ReplicaNeeds {
+struct PodNeeds {
   std::string group;
   int jobs = 0;
   AutoscalerSettings autoscaler;
-  std::vector<ReplicaPoint> points; // min..max, at most max_points of them
+  std::vector<PodPoint> points; // min..max, at most max_points of them
   // The fewest pods whose metric at this load is within the threshold (with the tolerance); none when even
   // the maximum is not, or the metric is one the MVA does not give (queue_length).
   std::optional<int> needed;
@@ -36,9 +36,9 @@ struct ReplicaNeeds {
   std::string note; // why `needed` is none, or what it rests on
 };
 
-constexpr int max_replica_points = 200;
+constexpr int max_pod_points = 200;
 
 // For the first group with an autoscaler; none without one.
-std::optional<ReplicaNeeds> replica_needs(const Scenario& scenario, int jobs);
+std::optional<PodNeeds> pod_needs(const Scenario& scenario, int jobs);
 
 } // namespace sonicsim::analysis
