@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/metrics/figure_table.hpp"
+#include "sim/metrics/operations_json.hpp"
 #include "sim/scenario/input_error.hpp"
 
 #include <set>
@@ -76,7 +77,9 @@ TEST_CASE("figure names: current, narrowed, from before the table, unknown") {
                                                         {"throughput", "events_per_s"},
                                                         {"cost_per_event", "cost_usd_per_event"},
                                                         {"modules.pnet.p95_s", "module_p95_s:pnet"},
-                                                        {"event.mean_s", "event_mean_s"}}) {
+                                                        {"event.mean_s", "event_mean_s"},
+                                                        {"peak_replicas", "peak_pods"},
+                                                        {"mean_held_replicas", "mean_held_pods"}}) {
     const auto name = parse_figure_name(old, "x");
     CHECK(name.text() == now);
     CHECK(renamed_notice(name).find("'" + old + "' is now called '" + now + "'") != std::string::npos);
@@ -107,4 +110,31 @@ TEST_CASE("bottleneck vote: the resource most replications name; a tie goes to t
                                       Bottleneck{ResourceKind::device_pool, 0, "X", 0.9}});
   CHECK(kinds.bottleneck.kind == ResourceKind::device_pool);
   CHECK(kinds.votes == 2);
+}
+
+TEST_CASE("pods have one name: a summary written when they were replicas is read the same") {
+  OperationsSummary now;
+  PoolSummary pool;
+  pool.group = "triton";
+  pool.autoscaled = true;
+  pool.min_pods = 1;
+  pool.max_pods = 8;
+  pool.peak_pods = 5;
+  pool.mean_serving_pods = 2.5;
+  pool.mean_held_pods = 3.25;
+  now.pools.push_back(pool);
+  const auto json = operations_to_json(now);
+  CHECK(json.at("pools").at(0).at("peak_pods") == 5);
+  // The same pool as a file from before the rename spells its counts "replicas".
+  std::string text = json.dump();
+  for (std::size_t at = text.find("_pods\""); at != std::string::npos; at = text.find("_pods\"", at))
+    if (text.compare(at - 6, 6, "\"pods_") != 0) text.replace(at, 5, "_replicas");
+  CHECK(text.find("peak_replicas") != std::string::npos);
+  CHECK(text.find("pods_added") != std::string::npos); // a change is still "pods added"
+  const auto old = operations_from_json(nlohmann::ordered_json::parse(text)).pools.at(0);
+  CHECK(old.min_pods == 1);
+  CHECK(old.max_pods == 8);
+  CHECK(old.peak_pods == 5);
+  CHECK(old.mean_serving_pods == 2.5);
+  CHECK(old.mean_held_pods == 3.25);
 }
