@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <stdexcept>
 
 namespace sonicsim {
 
@@ -37,83 +38,114 @@ static void print_compare_notes(const CompareTable& table, bool pooled) {
                   f.name.c_str(), assumptions_text(f.assumptions, "  ").c_str());
 }
 
+namespace {
+
+// How the table prints each figure it shows (the row's title is the figure table's).
+struct CompareRow {
+  Figure figure;
+  const char* format;
+  bool as_percent;
+};
+const CompareRow compare_rows[] = {
+    {Figure::module_mean_s, "%.2f", false},       {Figure::event_mean_s, "%.1f", false},
+    {Figure::events_per_s, "%.3f", false},        {Figure::gpu_utilisation, "%.1f", true},
+    {Figure::mean_executed_batch, "%.0f", false}, {Figure::cost_usd_per_event, "%.4f", false},
+    {Figure::device_hours, "%.1f", false},        {Figure::peak_pods, "%.1f", false},
+};
+
+const CompareRow& row_of(Figure figure) {
+  for (const auto& row : compare_rows)
+    if (row.figure == figure) return row;
+  throw std::logic_error("compare: no row format for figure " + std::string(spec_of(figure).name));
+}
+
+// A value computed, not simulated: no interval.
+std::optional<ConfidenceInterval> exact(double value) {
+  ConfidenceInterval ci;
+  ci.mean = value;
+  ci.n = 1;
+  return ci;
+}
+
+nlohmann::ordered_json mean_or_null(const std::optional<ConfidenceInterval>& ci) {
+  return ci ? nlohmann::ordered_json(ci->mean) : nlohmann::ordered_json();
+}
+
+} // namespace
+
 void print_compare_table(const CompareTable& table) {
-  // A replicated cell holds "mean +- half-width (change)".
+  // A replicated cell holds "mean +- half-width (change)"; a value a column does not define, "-". Row titles
+  // (the figure table's, with the unit) take 40 characters.
   const int width = table.replications > 1 ? 26 : 18;
-  std::printf("\n%-34s", "");
+  std::printf("\n%-40s", "");
   for (const auto& column : table.columns)
     std::printf(" %*.*s", width, width, column.c_str());
   std::printf("\n");
   const VariantFigures& base = table.figures.front();
-  auto row = [&](const std::string& label, const std::function<double(const VariantFigures&)>& get,
-                 const char* format, const char* interval = nullptr, double scale = 1.0) {
-    std::printf("%-34s", label.c_str());
+  using Getter = std::function<std::optional<ConfidenceInterval>(const VariantFigures&)>;
+  auto row = [&](const std::string& label, const Getter& get, const char* format, double scale = 1.0) {
+    std::printf("%-40s", label.c_str());
+    const auto base_value = get(base);
     for (const auto& f : table.figures) {
-      char cell[64];
-      std::snprintf(cell, sizeof cell, format, get(f));
-      std::string text = cell;
-      if (interval && f.intervals.count(interval)) {
-        std::snprintf(cell, sizeof cell, format, scale * f.intervals.at(interval).half_width);
-        text += std::string(" +-") + cell;
-      }
-      if (&f != &base && get(base) != 0.0) {
-        char change[24];
-        std::snprintf(change, sizeof change, " (%+.0f%%)", (get(f) / get(base) - 1.0) * 100.0);
-        text += change;
+      const auto value = get(f);
+      std::string text = "-";
+      if (value) {
+        char cell[64];
+        std::snprintf(cell, sizeof cell, format, scale * value->mean);
+        text = cell;
+        if (value->has_interval()) {
+          std::snprintf(cell, sizeof cell, format, scale * value->half_width);
+          text += std::string(" +-") + cell;
+        }
+        if (&f != &base && base_value && base_value->mean != 0.0) {
+          char change[24];
+          std::snprintf(change, sizeof change, " (%+.0f%%)", (value->mean / base_value->mean - 1.0) * 100.0);
+          text += change;
+        }
       }
       std::printf(" %*s", width, text.c_str());
     }
     std::printf("\n");
   };
+  auto figure_row = [&](Figure figure, const std::string& at) {
+    const CompareRow& shown = row_of(figure);
+    // A figure no column defines (a cost without prices) is left out of the table.
+    if (std::none_of(table.figures.begin(), table.figures.end(),
+                     [&](const VariantFigures& f) { return f.figure(figure).has_value(); }))
+      return;
+    row(
+        figure_title(figure, shown.as_percent) + at,
+        [&](const VariantFigures& f) { return f.figure(figure); }, shown.format,
+        shown.as_percent ? 100.0 : 1.0);
+  };
   const std::string at = " @" + std::to_string(table.jobs);
   row(
-      "module s, low load (" + std::to_string(table.reference_jobs) + " jobs)",
-      [](const VariantFigures& f) { return f.module_low_load_s; }, "%.2f", "module_low_load_s");
-  row(
-      "module s" + at, [](const VariantFigures& f) { return f.module_mean_s; }, "%.2f", "module_mean_s");
-  row(
-      "event s" + at, [](const VariantFigures& f) { return f.event_mean_s; }, "%.1f", "event_mean_s");
-  row(
-      "events/s" + at, [](const VariantFigures& f) { return f.events_per_s; }, "%.3f", "events_per_s");
-  row(
-      "GPU utilisation %" + at, [](const VariantFigures& f) { return 100.0 * f.gpu_utilisation; }, "%.1f",
-      "gpu_utilisation", 100.0);
-  row(
-      "mean executed batch" + at, [](const VariantFigures& f) { return f.mean_executed_batch; }, "%.0f",
-      "mean_executed_batch");
+      figure_title(Figure::module_mean_s) + " @" + std::to_string(table.reference_jobs) + ", low load",
+      [](const VariantFigures& f) { return f.module_low_load_s; }, "%.2f");
+  for (const Figure figure : compared_figures)
+    figure_row(figure, at);
   // The pooled groups' pods change in time: a knee or a CPU:GPU ratio of their maximum would mislead.
   const bool pooled = std::any_of(table.figures.begin(), table.figures.end(),
                                   [](const VariantFigures& f) { return f.pooled; });
   if (!pooled) {
     row(
-        "CPU:GPU ratio, analytic", [](const VariantFigures& f) { return f.ratio_analytic; }, "%.1f");
+        "CPU:GPU ratio, analytic", [](const VariantFigures& f) { return exact(f.ratio_analytic); }, "%.1f");
     row(
-        "CPU:GPU ratio, simulated", [](const VariantFigures& f) { return f.ratio_simulated; }, "%.1f",
-        "ratio_simulated");
+        "CPU:GPU ratio, simulated", [](const VariantFigures& f) { return f.ratio_simulated; }, "%.1f");
     row(
-        "knee jobs, analytic", [](const VariantFigures& f) { return f.knee_analytic; }, "%.0f");
+        "knee jobs, analytic", [](const VariantFigures& f) { return exact(f.knee_analytic); }, "%.0f");
     row(
-        "knee jobs, simulated", [](const VariantFigures& f) { return f.knee_simulated; }, "%.0f",
-        "knee_jobs_simulated");
+        "knee jobs, simulated", [](const VariantFigures& f) { return f.knee_simulated; }, "%.0f");
   }
   row(
-      "network limit jobs", [](const VariantFigures& f) { return f.network_limit_jobs; }, "%.0f");
-  if (base.cost_usd_per_event)
-    row(
-        "cost per event, USD" + at,
-        [](const VariantFigures& f) { return f.cost_usd_per_event.value_or(0.0); }, "%.4f",
-        "cost_usd_per_event");
-  if (pooled) {
-    row(
-        "device-hours held" + at, [](const VariantFigures& f) { return f.device_hours; }, "%.1f",
-        "device_hours");
-    row(
-        "peak pods held" + at, [](const VariantFigures& f) { return f.peak_pods; }, "%.1f", "peak_pods");
-  }
-  std::printf("%-34s", ("bottleneck" + at).c_str());
+      "network limit jobs", [](const VariantFigures& f) { return exact(f.network_limit_jobs); }, "%.0f");
+  if (pooled)
+    for (const Figure figure : compared_pool_figures)
+      figure_row(figure, at);
+  std::printf("%-40s", ("bottleneck" + at).c_str());
   for (const auto& f : table.figures)
     std::printf(" %*.*s", width, width, f.bottleneck.c_str());
-  std::printf("\n%-34s", "network limited by");
+  std::printf("\n%-40s", "network limited by");
   for (const auto& f : table.figures)
     std::printf(" %*.*s", width, width, f.network_link.c_str());
   print_compare_notes(table, pooled);
@@ -126,35 +158,38 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
   json["replications"] = table.replications;
   json["columns"] = nlohmann::ordered_json::array();
   for (const auto& f : table.figures) {
+    // A value the column does not define is null.
     nlohmann::ordered_json column{{"name", f.name},
                                   {"description", f.description},
-                                  {"module_low_load_s", f.module_low_load_s},
-                                  {"module_mean_s", f.module_mean_s},
-                                  {"event_mean_s", f.event_mean_s},
-                                  {"events_per_s", f.events_per_s},
-                                  {"gpu_utilisation", f.gpu_utilisation},
-                                  {"mean_executed_batch", f.mean_executed_batch},
-                                  {"bottleneck", f.bottleneck},
-                                  {"too_short", f.too_short},
-                                  {"assumptions", provenance_to_json(f.assumptions)},
-                                  {"ratio_analytic", f.ratio_analytic},
-                                  {"ratio_simulated", f.ratio_simulated},
-                                  {"knee_jobs_analytic", f.knee_analytic},
-                                  {"knee_jobs_simulated", f.knee_simulated},
-                                  {"network_limit_jobs", f.network_limit_jobs},
-                                  {"network_link", f.network_link}};
-    if (f.pooled) {
-      column["device_hours"] = f.device_hours;
-      column["peak_pods"] = f.peak_pods;
-    }
-    column["cost_usd_per_event"] = f.cost_usd_per_event ? nlohmann::ordered_json(*f.cost_usd_per_event)
-                                                        : nlohmann::ordered_json(nullptr);
-    if (!f.intervals.empty()) {
-      auto& intervals = column["ci95"] = nlohmann::ordered_json::object();
-      for (const auto& [name, ci] : f.intervals)
+                                  {"module_low_load_s", mean_or_null(f.module_low_load_s)}};
+    for (const Figure figure : compared_figures)
+      if (figure != Figure::cost_usd_per_event) column[spec_of(figure).name] = mean_or_null(f.figure(figure));
+    column["bottleneck"] = f.bottleneck;
+    column["too_short"] = f.too_short;
+    column["assumptions"] = provenance_to_json(f.assumptions);
+    column["ratio_analytic"] = f.ratio_analytic;
+    column["ratio_simulated"] = mean_or_null(f.ratio_simulated);
+    column["knee_jobs_analytic"] = f.knee_analytic;
+    column["knee_jobs_simulated"] = mean_or_null(f.knee_simulated);
+    column["network_limit_jobs"] = f.network_limit_jobs;
+    column["network_link"] = f.network_link;
+    if (f.pooled)
+      for (const Figure figure : compared_pool_figures)
+        column[spec_of(figure).name] = mean_or_null(f.figure(figure));
+    column["cost_usd_per_event"] = mean_or_null(f.figure(Figure::cost_usd_per_event));
+    // The 95 % intervals, from two replications on, by the names above.
+    nlohmann::ordered_json intervals = nlohmann::ordered_json::object();
+    auto add = [&intervals](const std::string& name, const std::optional<ConfidenceInterval>& ci) {
+      if (ci && ci->has_interval())
         intervals[name] = {
-            {"low", ci.low()}, {"high", ci.high()}, {"half_width", ci.half_width}, {"n", ci.n}};
-    }
+            {"low", ci->low()}, {"high", ci->high()}, {"half_width", ci->half_width}, {"n", ci->n}};
+    };
+    add("module_low_load_s", f.module_low_load_s);
+    for (const auto& [figure, ci] : f.simulated)
+      add(spec_of(figure).name, ci);
+    add("ratio_simulated", f.ratio_simulated);
+    add("knee_jobs_simulated", f.knee_simulated);
+    if (!intervals.empty()) column["ci95"] = intervals;
     json["columns"].push_back(column);
   }
   return json;

@@ -22,7 +22,8 @@ int figures(const FiguresArguments& arguments) {
   if (arguments.json) {
     nlohmann::ordered_json out;
     for (const auto& spec : figure_table())
-      out["figures"][spec.name] = {{"unit", spec.unit},
+      out["figures"][spec.name] = {{"label", spec.label},
+                                   {"unit", spec.unit},
                                    {"better", spec.better == Better::lower ? "lower" : "higher"},
                                    {"per_module", spec.per_module},
                                    {"more_devices_help", spec.more_devices_help},

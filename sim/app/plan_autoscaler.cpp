@@ -97,9 +97,9 @@ Scenario with_setting(Scenario scenario, const AutoscalerSetting& s) {
 PooledFigures figures_of(const RunSummary& summary, const Scenario& scenario) {
   const FigureContext context = served_figure_context(scenario);
   PooledFigures f;
-  f.event_mean_s = value_of(Figure::event_mean_s, summary, context).value_or(std::nan(""));
-  f.device_hours = value_of(Figure::device_hours, summary, context).value_or(std::nan(""));
-  f.cost_usd_per_event = value_of(Figure::cost_usd_per_event, summary, context).value_or(std::nan(""));
+  f.event_mean_s = value_of(Figure::event_mean_s, summary, context);
+  f.device_hours = value_of(Figure::device_hours, summary, context);
+  f.cost_usd_per_event = value_of(Figure::cost_usd_per_event, summary, context);
   return f;
 }
 

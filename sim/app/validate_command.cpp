@@ -66,8 +66,14 @@ std::string number(double value) {
   return buffer;
 }
 
+// "-" where a value is none.
+std::string number_or_dash(const std::optional<double>& value) {
+  return value ? number(*value) : "-";
+}
+
 std::string simulated_text(const CaseOutcome& o) {
-  std::string text = number(o.simulated);
+  if (!o.simulated) return "-";
+  std::string text = number(*o.simulated);
   if (o.simulated_half_width > 0 && std::isfinite(o.simulated_half_width))
     text += " ± " + number(o.simulated_half_width);
   return text;
@@ -99,23 +105,24 @@ nlohmann::ordered_json outcomes_to_json(const std::vector<ValidationCase>& cases
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const auto& c = cases[i];
     const auto& o = outcomes[i];
-    json.push_back({{"id", c.id},
-                    {"title", c.title},
-                    {"source", c.source},
-                    {"observable", c.observable},
-                    {"predicted", c.predicted.has_value()},
-                    {"measured", o.measured},
-                    {"measured_uncertainty", o.measured_uncertainty},
-                    {"analytic", o.analytic ? nlohmann::ordered_json(*o.analytic) : nlohmann::ordered_json()},
-                    {"simulated", o.simulated},
-                    {"simulated_ci95_half_width", o.simulated_half_width},
-                    {"relative_error", o.error},
-                    {"verdict", verdict_text(o.verdict)},
-                    {"detail", o.detail},
-                    {"tolerance_reason", c.tolerance_reason},
-                    {"known_discrepancy", c.known_discrepancy},
-                    {"uncalibrated",
-                     c.uncalibrated ? nlohmann::ordered_json(*c.uncalibrated) : nlohmann::ordered_json()}});
+    json.push_back(
+        {{"id", c.id},
+         {"title", c.title},
+         {"source", c.source},
+         {"observable", c.observable},
+         {"predicted", c.predicted.has_value()},
+         {"measured", o.measured},
+         {"measured_uncertainty", o.measured_uncertainty},
+         {"analytic", o.analytic ? nlohmann::ordered_json(*o.analytic) : nlohmann::ordered_json()},
+         {"simulated", o.simulated ? nlohmann::ordered_json(*o.simulated) : nlohmann::ordered_json()},
+         {"simulated_ci95_half_width", o.simulated_half_width},
+         {"relative_error", o.error ? nlohmann::ordered_json(*o.error) : nlohmann::ordered_json()},
+         {"verdict", verdict_text(o.verdict)},
+         {"detail", o.detail},
+         {"tolerance_reason", c.tolerance_reason},
+         {"known_discrepancy", c.known_discrepancy},
+         {"uncalibrated",
+          c.uncalibrated ? nlohmann::ordered_json(*c.uncalibrated) : nlohmann::ordered_json()}});
   }
   return json;
 }
@@ -146,7 +153,7 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
       if (c.predicted.has_value() != predicted) continue;
       const auto& o = outcomes[i];
       md << "| " << c.id << " | " << reference_text(c, o) << " | " << (o.analytic ? number(*o.analytic) : "-")
-         << " | " << simulated_text(o) << " | " << number(100.0 * o.error) << " % | "
+         << " | " << simulated_text(o) << " | " << (o.error ? number(100.0 * *o.error) + " %" : "-") << " | "
          << prediction_check_text(c, o.verdict) << " |\n";
     }
   }
@@ -333,9 +340,11 @@ int validate(const ValidateArguments& arguments) {
                     "case", predicted ? "predicted" : "measured", "analytic", "simulated", "error",
                     predicted ? "check" : "verdict");
       heading = true;
-      std::printf("%-34s %14s %10s %14s %7.1f%%  %s\n", cases[i].id.c_str(),
-                  reference_text(cases[i], o).c_str(), o.analytic ? number(*o.analytic).c_str() : "-",
-                  simulated_text(o).c_str(), 100.0 * o.error, prediction_check_text(cases[i], o.verdict));
+      char error[32] = "-";
+      if (o.error) std::snprintf(error, sizeof error, "%.1f%%", 100.0 * *o.error);
+      std::printf("%-34s %14s %10s %14s %8s  %s\n", cases[i].id.c_str(), reference_text(cases[i], o).c_str(),
+                  number_or_dash(o.analytic).c_str(), simulated_text(o).c_str(), error,
+                  prediction_check_text(cases[i], o.verdict));
     }
   }
   if (writes_report) {

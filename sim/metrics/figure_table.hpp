@@ -4,7 +4,9 @@
 // through value_of(), so a figure means the same thing wherever it is printed. Names are flat, unit last
 // ("event_mean_s"); a module figure may be narrowed to one module ("module_mean_s:ParticleNet"). Names used
 // before the table (event_time, event_s, throughput, ...) are still read, with a notice of the new name.
-// Pure code.
+// A figure a run does not define (no event completed, no prices, a percentile of summed modules) has no
+// value, and it is one thing everywhere: an empty std::optional in code, null in a JSON record (left out of a
+// map of figures), an empty CSV cell, "-" in a printed table. Neither 0 nor NaN stands for it. Pure code.
 #pragma once
 
 #include "sim/metrics/confidence_interval.hpp"
@@ -55,6 +57,7 @@ enum class Better { lower, higher };
 struct FigureSpec {
   Figure figure;
   const char* name;       // as every file and option spells it
+  const char* label;      // for people: a table's row, a chart's axis ("event time"), with the unit beside it
   const char* unit;       // "s", "events/s", "fraction", "USD", "count", "inferences", ...
   Better better;          // for plan targets
   bool per_module;        // narrowed to modules: the accelerated ones unless a module is named
@@ -73,6 +76,8 @@ struct OldFigureName {
 };
 const std::vector<OldFigureName>& old_figure_names();
 const FigureSpec& spec_of(Figure figure);
+// How tables and charts title a figure: "event time (s)"; a fraction shown x 100 is "(%)".
+std::string figure_title(Figure figure, bool as_percent = false);
 
 // What some figures need beyond the summary: the modules a module figure sums (the scenario's accelerated
 // modules, or the one named), the scenario (prices for the cost, inferences per event for GPU time).

@@ -13,8 +13,10 @@ double gpu_seconds_per_event(const RunSummary& summary, double inferences_per_ev
   return summary.gpu_utilisation * summary.gpus / summary.inferences_per_s * inferences_per_event;
 }
 
-double cpu_gpu_ratio(double unsaturated_event_s, double gpu_s_per_event) {
-  return gpu_s_per_event > 0.0 ? unsaturated_event_s / gpu_s_per_event : 0.0;
+std::optional<double> cpu_gpu_ratio(std::optional<double> unsaturated_event_s,
+                                    std::optional<double> gpu_s_per_event) {
+  if (!unsaturated_event_s || !gpu_s_per_event || !(*gpu_s_per_event > 0.0)) return std::nullopt;
+  return *unsaturated_event_s / *gpu_s_per_event;
 }
 
 std::vector<std::string> missing_prices(const Scenario& scenario) {

@@ -16,8 +16,10 @@ namespace sonicsim {
 // busy time and the inferences are counted at the server over the same window.
 double gpu_seconds_per_event(const RunSummary& summary, double inferences_per_event);
 
-// The CPU:GPU ratio of arXiv:2009.04509: unsaturated event time / GPU-seconds per event.
-double cpu_gpu_ratio(double unsaturated_event_s, double gpu_s_per_event);
+// The CPU:GPU ratio of arXiv:2009.04509: unsaturated event time / GPU-seconds per event; none when either is
+// undefined or no GPU time was spent.
+std::optional<double> cpu_gpu_ratio(std::optional<double> unsaturated_event_s,
+                                    std::optional<double> gpu_s_per_event);
 
 // Names of the price keys the scenario lacks for a cost ("costs.device_hour.A100", "costs.cpu_hour"): one
 // per device type its groups use, and the job slot's.

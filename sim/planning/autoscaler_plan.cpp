@@ -29,8 +29,8 @@ AutoscalerPlan decide_autoscaler_plan(double tolerance, const std::vector<Pooled
   plan.tolerance = tolerance;
   std::vector<double> reference_event, reference_hours;
   for (const auto& r : reference) {
-    reference_event.push_back(r.event_mean_s);
-    reference_hours.push_back(r.device_hours);
+    if (r.event_mean_s) reference_event.push_back(*r.event_mean_s);
+    if (r.device_hours) reference_hours.push_back(*r.device_hours);
   }
   plan.reference_event_mean_s = confidence_interval_95(reference_event);
   plan.reference_device_hours = confidence_interval_95(reference_hours);
@@ -40,11 +40,16 @@ AutoscalerPlan decide_autoscaler_plan(double tolerance, const std::vector<Pooled
     AutoscalerOption option;
     option.setting = settings[s];
     std::vector<double> ratio, event, hours, cost;
+    bool no_event = false; // a replication completed no event where the reference's did
     for (std::size_t r = 0; r < runs[s].size(); ++r) {
-      ratio.push_back(runs[s][r].event_mean_s / reference[r].event_mean_s);
-      event.push_back(runs[s][r].event_mean_s);
-      hours.push_back(runs[s][r].device_hours);
-      if (std::isfinite(runs[s][r].cost_usd_per_event)) cost.push_back(runs[s][r].cost_usd_per_event);
+      const PooledFigures& run = runs[s][r];
+      // A pair is compared only when both define the event time (a run without a completed event has none).
+      if (run.event_mean_s && reference[r].event_mean_s)
+        ratio.push_back(*run.event_mean_s / *reference[r].event_mean_s);
+      no_event = no_event || (!run.event_mean_s && reference[r].event_mean_s);
+      if (run.event_mean_s) event.push_back(*run.event_mean_s);
+      if (run.device_hours) hours.push_back(*run.device_hours);
+      if (run.cost_usd_per_event) cost.push_back(*run.cost_usd_per_event);
     }
     option.event_ratio = confidence_interval_95(ratio);
     option.event_mean_s = confidence_interval_95(event);
@@ -52,7 +57,9 @@ AutoscalerPlan decide_autoscaler_plan(double tolerance, const std::vector<Pooled
     option.cost_usd_per_event = confidence_interval_95(cost);
     // One replication has no interval: its verdict cannot be confident either way.
     const double limit = 1.0 + tolerance;
-    if (option.event_ratio.has_interval() && option.event_ratio.high() <= limit)
+    if (no_event)
+      option.verdict = AutoscalerOption::Verdict::fails; // its event time is past any tolerance
+    else if (option.event_ratio.has_interval() && option.event_ratio.high() <= limit)
       option.verdict = AutoscalerOption::Verdict::meets;
     else if (option.event_ratio.has_interval() && option.event_ratio.low() > limit)
       option.verdict = AutoscalerOption::Verdict::fails;

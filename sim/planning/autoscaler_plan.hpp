@@ -23,10 +23,11 @@ struct AutoscalerSetting {
 };
 
 // One replication's figures of a run.
+// A replication's figures; each is none where the run does not define it (no event completed, no prices).
 struct PooledFigures {
-  double event_mean_s = 0.0;
-  double device_hours = 0.0;
-  double cost_usd_per_event = 0.0; // NaN without prices
+  std::optional<double> event_mean_s;
+  std::optional<double> device_hours;
+  std::optional<double> cost_usd_per_event;
 };
 
 struct AutoscalerOption {

@@ -4,30 +4,34 @@
 #include "sim/metrics/figure_table.hpp"
 #include "sim/metrics/run_figures.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace sonicsim {
 
+const std::vector<Figure> compared_figures{Figure::module_mean_s,       Figure::event_mean_s,
+                                           Figure::events_per_s,        Figure::gpu_utilisation,
+                                           Figure::mean_executed_batch, Figure::cost_usd_per_event};
+const std::vector<Figure> compared_pool_figures{Figure::device_hours, Figure::peak_pods};
+
+std::optional<ConfidenceInterval> VariantFigures::figure(Figure figure) const {
+  const auto it = simulated.find(figure);
+  if (it == simulated.end()) return std::nullopt;
+  return it->second;
+}
+
 namespace {
 
-// The simulated fields of VariantFigures by their JSON names, so one list drives the means, the intervals,
-// the table and compare.json.
-struct SimulatedField {
-  const char* name;
-  double VariantFigures::*field;
-};
-const SimulatedField simulated_fields[] = {
-    {"module_low_load_s", &VariantFigures::module_low_load_s},
-    {"module_mean_s", &VariantFigures::module_mean_s},
-    {"event_mean_s", &VariantFigures::event_mean_s},
-    {"events_per_s", &VariantFigures::events_per_s},
-    {"gpu_utilisation", &VariantFigures::gpu_utilisation},
-    {"mean_executed_batch", &VariantFigures::mean_executed_batch},
-    {"ratio_simulated", &VariantFigures::ratio_simulated},
-    {"knee_jobs_simulated", &VariantFigures::knee_simulated},
-    {"device_hours", &VariantFigures::device_hours},
-    {"peak_pods", &VariantFigures::peak_pods},
-};
+// The values of the replications that ran: an interval when every one defines it, none otherwise.
+std::optional<ConfidenceInterval> over(const std::vector<std::optional<double>>& values) {
+  std::vector<double> defined;
+  for (const auto& value : values) {
+    if (!value) return std::nullopt;
+    defined.push_back(*value);
+  }
+  if (defined.empty()) return std::nullopt;
+  return aggregate(defined);
+}
 
 } // namespace
 
@@ -53,32 +57,24 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
     priced.workload.jobs = jobs;
     const FigureContext at_jobs{parameters.accelerated_modules, &priced, parameters.inferences};
     const FigureContext low_load{parameters.accelerated_modules, nullptr, parameters.inferences};
-    auto value = [](Figure figure, const RunSummary& s, const FigureContext& context) {
-      return value_of(figure, s, context).value_or(0.0);
-    };
-    std::map<std::string, std::vector<double>> values;
-    std::vector<double> costs;
+    std::map<Figure, std::vector<std::optional<double>>> values;
+    std::vector<std::optional<double>> low_load_module, ratios, knees;
     std::vector<Bottleneck> bottlenecks;
     for (std::size_t r = 0; r < c.loaded.size(); ++r) {
       if (!c.loaded[r].ok || !c.reference[r].ok) continue;
       const RunSummary& s = c.loaded[r].summary;
       const RunSummary& low = c.reference[r].summary;
-      VariantFigures one;
-      one.module_low_load_s = value(Figure::module_mean_s, low, low_load);
-      one.module_mean_s = value(Figure::module_mean_s, s, at_jobs);
-      one.event_mean_s = value(Figure::event_mean_s, s, at_jobs);
-      one.events_per_s = value(Figure::events_per_s, s, at_jobs);
-      one.gpu_utilisation = value(Figure::gpu_utilisation, s, at_jobs);
-      one.mean_executed_batch = value(Figure::mean_executed_batch, s, at_jobs);
-      one.ratio_simulated = cpu_gpu_ratio(value(Figure::event_mean_s, low, low_load),
-                                          value(Figure::gpu_s_per_event, s, at_jobs));
-      one.knee_simulated = one.ratio_simulated * gpus / c.analysis.threads;
-      one.device_hours = value(Figure::device_hours, s, at_jobs);
-      one.peak_pods = value(Figure::peak_pods, s, at_jobs);
+      for (const Figure figure : compared_figures)
+        values[figure].push_back(value_of(figure, s, at_jobs));
+      for (const Figure figure : compared_pool_figures)
+        values[figure].push_back(value_of(figure, s, at_jobs));
       f.pooled = f.pooled || value_of(Figure::device_hours, s, at_jobs).has_value();
-      for (const auto& field : simulated_fields)
-        values[field.name].push_back(one.*field.field);
-      if (const auto cost = value_of(Figure::cost_usd_per_event, s, at_jobs)) costs.push_back(*cost);
+      low_load_module.push_back(value_of(Figure::module_mean_s, low, low_load));
+      const auto low_event_s = value_of(Figure::event_mean_s, low, low_load);
+      const auto gpu_s = value_of(Figure::gpu_s_per_event, s, at_jobs);
+      const auto ratio = cpu_gpu_ratio(low_event_s, gpu_s);
+      ratios.push_back(ratio);
+      knees.push_back(ratio ? std::optional<double>(*ratio * gpus / c.analysis.threads) : std::nullopt);
       bottlenecks.push_back(s.bottleneck);
       for (const RunSummary* run : {&s, &low})
         if (run->precision.too_short())
@@ -87,20 +83,16 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
       ++f.replications;
     }
     if (f.replications > 0) {
-      for (const auto& field : simulated_fields) {
-        // The operations' figures only where the column has a pool: other columns write what they did.
-        const bool operations_field =
-            field.field == &VariantFigures::device_hours || field.field == &VariantFigures::peak_pods;
-        if (operations_field && !f.pooled) continue;
-        const ConfidenceInterval ci = aggregate(values[field.name]);
-        f.*field.field = ci.mean;
-        if (ci.has_interval()) f.intervals[field.name] = ci;
+      for (const auto& [figure, list] : values) {
+        // The pool's figures only where the column has a pool.
+        const bool pool_figure = std::find(compared_pool_figures.begin(), compared_pool_figures.end(),
+                                           figure) != compared_pool_figures.end();
+        if (pool_figure && !f.pooled) continue;
+        if (const auto ci = over(list)) f.simulated[figure] = *ci;
       }
-      if (static_cast<int>(costs.size()) == f.replications) {
-        const ConfidenceInterval ci = aggregate(costs);
-        f.cost_usd_per_event = ci.mean;
-        if (ci.has_interval()) f.intervals["cost_usd_per_event"] = ci;
-      }
+      f.module_low_load_s = over(low_load_module);
+      f.ratio_simulated = over(ratios);
+      f.knee_simulated = over(knees);
       f.bottleneck = vote_bottleneck(bottlenecks).bottleneck.sentence();
     }
     table.columns.push_back(f.name);

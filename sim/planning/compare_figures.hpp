@@ -5,6 +5,7 @@
 #pragma once
 
 #include "sim/metrics/confidence_interval.hpp"
+#include "sim/metrics/figure_table.hpp"
 #include "sim/metrics/run_summary.hpp"
 #include "sim/planning/capacity_analysis.hpp"
 #include "sim/scenario/provenance.hpp"
@@ -27,36 +28,34 @@ struct ComparedScenario {
   std::vector<SimulationOutcome> reference;
 };
 
-// The simulated figures are means over the replications; `intervals` holds the 95 % interval of each by its
-// JSON name when there are two replications or more.
+// The figures of the table each column shows at the compared jobs, in order (sim/metrics/figure_table.hpp);
+// the pooled ones only where a column has a group whose pods change in time.
+extern const std::vector<Figure> compared_figures;
+extern const std::vector<Figure> compared_pool_figures;
+
+// A column. The simulated values are means over the replications that ran, each with its 95 % interval
+// (an interval from two replications on); a value some replication does not define is absent.
 struct VariantFigures {
   std::string name; // "base" or the variant's name
   std::string description;
-  int replications = 0; // that ran without failing
-  std::map<std::string, ConfidenceInterval> intervals;
-  double module_low_load_s = 0.0; // simulated, reference run
-  double module_mean_s = 0.0;     // simulated, at the compared jobs
-  double event_mean_s = 0.0;
-  double events_per_s = 0.0;
-  double gpu_utilisation = 0.0;
-  double mean_executed_batch = 0.0;
+  int replications = 0;                           // that ran without failing
+  std::map<Figure, ConfidenceInterval> simulated; // compared_figures (and the pool's) at the compared jobs
+  std::optional<ConfidenceInterval> module_low_load_s; // module_mean_s of the low-load reference run
+  // Low-load event time / GPU-seconds per event at the compared jobs, and the knee it gives (ratio x GPUs /
+  // threads per job).
+  std::optional<ConfidenceInterval> ratio_simulated, knee_simulated;
   std::string bottleneck; // vote_bottleneck over the replications, as a sentence
   // Runs (loaded or low-load) that missed the precision rule even extended: why; the column is then
   // undecided (its figures are shown, marked, and are not evidence).
   std::string too_short;
   std::vector<Provenance> assumptions; // the assumed values the column's scenario uses
   double ratio_analytic = 0.0;         // t_ideal / t_GPU
-  double ratio_simulated = 0.0;        // low-load event time / GPU-seconds per event at the compared jobs
   double knee_analytic = 0.0;          // jobs: ratio x GPUs
-  double knee_simulated = 0.0;
   double network_limit_jobs = 0.0;
   std::string network_link;
-  std::optional<double> cost_usd_per_event; // at the compared jobs, from the scenario's prices
-  // Operations: device-hours held by the groups whose pods change in time, and the most pods they held at
-  // once (summed over those groups); 0 in a column without such groups (`pooled` false).
-  bool pooled = false;
-  double device_hours = 0.0;
-  double peak_pods = 0.0;
+  bool pooled = false; // a group's pods change in time: device_hours and peak_pods are simulated
+
+  std::optional<ConfidenceInterval> figure(Figure figure) const;
 };
 
 struct CompareTable {

@@ -314,10 +314,10 @@ void Planner::Search::finish() {
   const auto& answer = *plan_.answer_run;
   std::vector<double> ratios, knees;
   for (std::size_t r = 0; r < answer.replications.size() && r < plan_.reference.replications.size(); ++r) {
-    const double ratio =
-        cpu_gpu_ratio(plan_.reference.replications[r].value(Figure::event_mean_s).value_or(0.0),
-                      answer.replications[r].value(Figure::gpu_s_per_event).value_or(0.0));
-    if (!(ratio > 0.0)) continue;
+    const auto defined = cpu_gpu_ratio(plan_.reference.replications[r].value(Figure::event_mean_s),
+                                       answer.replications[r].value(Figure::gpu_s_per_event));
+    if (!defined || !(*defined > 0.0)) continue;
+    const double ratio = *defined;
     ratios.push_back(ratio);
     // The ratio is per CPU thread; a job holds `threads` of them.
     const double threads = scenario_.workload.threads;

@@ -1,6 +1,7 @@
 // The plan's page, for the person who acts on it: the answer (or why there is none), its bill, the options
 // searched with what each rests on, the candidates against the targets in one panel per device type, and the
 // saturation order. Drawn from plan.json.
+#include "sim/metrics/figure_table.hpp"
 #include "sim/report/report_sections.hpp"
 
 #include "sim/metrics/json_fields.hpp"
@@ -65,8 +66,9 @@ void add_bill(ReportDocument& document, const Json& bill) {
 // Every option searched (device type x pod NIC): its answer, cost, verdict and what it rests on.
 void add_options(ReportDocument& document, const Json& plan) {
   if (!plan.contains("options") || plan.at("options").empty()) return;
-  std::vector<std::vector<std::string>> rows{
-      {"device type", "pod NIC (Gb/s)", "answer", "cost per event (USD)", "verdict", "rests on"}};
+  std::vector<std::vector<std::string>> rows{{"device type", "pod NIC (Gb/s)", "answer",
+                                              figure_title(Figure::cost_usd_per_event), "verdict",
+                                              "rests on"}};
   for (const auto& o : plan.at("options")) {
     std::string rests;
     const Json option_assumptions = o.value("assumptions", Json::array());

@@ -1,4 +1,5 @@
 #include "sim/report/pool_charts.hpp"
+#include "sim/metrics/figure_table.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -36,8 +37,8 @@ Json tradeoff_chart(const std::string& title, const std::vector<TradeoffPoint>& 
   const Json scale{{"zero", false}, {"padding", 40}};
   Json x_scale = scale;
   x_scale["padding"] = 90; // the labels are to the right of their points
-  Json x = channel("device_hours", "quantitative", "device-hours held");
-  Json y = channel("event_s", "quantitative", "event time (s)");
+  Json x = channel("device_hours", "quantitative", figure_title(Figure::device_hours));
+  Json y = channel("event_s", "quantitative", figure_title(Figure::event_mean_s));
   x["scale"] = x_scale;
   y["scale"] = scale;
   Json colour{{"field", "role"}, {"type", "nominal"}, {"title", "point"}, {"legend", legend_outside()}};
@@ -56,20 +57,23 @@ Json tradeoff_chart(const std::string& title, const std::vector<TradeoffPoint>& 
     }
   if (domain.size() > 1) colour["scale"] = {{"domain", domain}, {"range", range}};
   // The intervals: a vertical bar for the event time, a horizontal one for the device-hours.
-  Json event_bars = layer("rule", {{"x", x},
-                                   {"y", channel("event_low", "quantitative", "event time (s)")},
-                                   {"y2", {{"field", "event_high"}}},
-                                   {"color", colour}});
-  Json hour_bars = layer("rule", {{"x", channel("hours_low", "quantitative", "device-hours held")},
-                                  {"x2", {{"field", "hours_high"}}},
-                                  {"y", y},
-                                  {"color", colour}});
+  Json event_bars =
+      layer("rule", {{"x", x},
+                     {"y", channel("event_low", "quantitative", figure_title(Figure::event_mean_s))},
+                     {"y2", {{"field", "event_high"}}},
+                     {"color", colour}});
+  Json hour_bars =
+      layer("rule", {{"x", channel("hours_low", "quantitative", figure_title(Figure::device_hours))},
+                     {"x2", {{"field", "hours_high"}}},
+                     {"y", y},
+                     {"color", colour}});
   Json dots = layer("point", {{"x", x}, {"y", y}, {"color", colour}});
   dots["mark"]["filled"] = true;
   dots["mark"]["size"] = 70;
-  dots["encoding"]["tooltip"] = Json::array({channel("setting", "nominal", "setting"),
-                                             channel("device_hours", "quantitative", "device-hours"),
-                                             channel("event_s", "quantitative", "event time (s)")});
+  dots["encoding"]["tooltip"] =
+      Json::array({channel("setting", "nominal", "setting"),
+                   channel("device_hours", "quantitative", figure_title(Figure::device_hours)),
+                   channel("event_s", "quantitative", figure_title(Figure::event_mean_s))});
   dots["params"] = zoom_params();
   Json labels = layer("text", {{"x", x}, {"y", y}, {"text", {{"field", "setting"}}}});
   labels["mark"]["align"] = "left";

@@ -19,7 +19,7 @@ CsvTable checked_csv(const fs::path& file, std::initializer_list<const char*> nu
     CsvTable table = read_csv_file(file.string());
     if (table.header.empty()) throw std::runtime_error(file.string() + ": empty; expected a header and rows");
     for (const char* column : number_columns)
-      table.numbers(column);
+      table.optional_numbers(column); // an empty field is a figure the run does not define
     return table;
   } catch (const std::exception& error) {
     throw InputError(error.what());

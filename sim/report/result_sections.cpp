@@ -1,6 +1,7 @@
 // Plans, comparisons, validations and calibrations: each drawn from the JSON its command wrote.
 #include "sim/report/report_sections.hpp"
 
+#include "sim/metrics/figure_table.hpp"
 #include "sim/metrics/json_fields.hpp"
 #include "sim/report/vega_lite.hpp"
 
@@ -17,10 +18,12 @@ void add_compare_section(ReportDocument& document, const fs::path& dir) {
   const Json compare = read_json_file(dir / "compare.json");
   document.section("Comparison at " + std::to_string(compare.at("jobs").get<int>()) + " jobs",
                    "compare.json"); // the file's name, not the machine's path: a page travels
-  const std::vector<std::pair<std::string, std::string>> figures{
-      {"module_mean_s", "module time (s)"},   {"event_mean_s", "event time (s)"},
-      {"events_per_s", "events/s"},           {"gpu_utilisation", "GPU utilisation (fraction)"},
-      {"knee_jobs_simulated", "knee (jobs)"}, {"cost_usd_per_event", "cost (USD per event)"}};
+  // compare.json's keys: the figure table's names (titled by the table), and the simulated knee.
+  std::vector<std::pair<std::string, std::string>> figures;
+  for (const Figure figure : {Figure::module_mean_s, Figure::event_mean_s, Figure::events_per_s,
+                              Figure::gpu_utilisation, Figure::cost_usd_per_event})
+    figures.emplace_back(spec_of(figure).name, figure_title(figure));
+  figures.emplace_back("knee_jobs_simulated", "knee, simulated (jobs)");
   std::vector<std::vector<std::string>> rows{{"column", "bottleneck"}};
   Json values = Json::array();
   for (const auto& column : compare.at("columns")) {

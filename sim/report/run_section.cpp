@@ -1,6 +1,7 @@
 // A run: its headline figures, where the time goes (event and module distributions), what is busy (every
 // resource's utilisation, the bottleneck marked), the time series, and a campaign's traffic fit and
 // histogram.
+#include "sim/metrics/figure_table.hpp"
 #include "sim/report/report_sections.hpp"
 #include "sim/report/vega_lite.hpp"
 #include "sim/sweep/sweep_csv.hpp"
@@ -163,7 +164,9 @@ void time_series(ReportDocument& document, const fs::path& dir, const std::optio
       load.push_back(
           {{"t_min", minutes}, {"series", "events completed per s"}, {"value", completed[i] / interval_s}});
     load.push_back({{"t_min", minutes}, {"series", "jobs running"}, {"value", jobs[i]}});
-    load.push_back({{"t_min", minutes}, {"series", "GPU utilisation (%)"}, {"value", 100.0 * gpu[i]}});
+    load.push_back({{"t_min", minutes},
+                    {"series", figure_title(Figure::gpu_utilisation, true)},
+                    {"value", 100.0 * gpu[i]}});
     load.push_back({{"t_min", minutes},
                     {"series", "inferences/s (thousands)"},
                     {"value", inferences[i] / interval_s / 1e3}});

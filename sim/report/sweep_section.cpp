@@ -1,5 +1,6 @@
 // A sweep: the simulated curves with their 95 % bands beside the analytic model (Eq. 1-5 of arXiv:2009.04509)
 // and the exact MVA, knees drawn and labelled with their values (fits.csv).
+#include "sim/metrics/figure_table.hpp"
 #include "sim/report/pool_charts.hpp"
 #include "sim/report/report_sections.hpp"
 #include "sim/report/vega_lite.hpp"
@@ -162,7 +163,7 @@ void add_sweep_section(ReportDocument& document, const fs::path& dir,
                                "and the exact mean value analysis of the closed network, with the "
                                "scenario's own parameters."));
   Json module = curve_chart(
-      table, "Time in the accelerated module", "module time (s)",
+      table, "Time in the accelerated module", figure_title(Figure::module_mean_s),
       {{"simulated", "module_mean_s"}, {"analytic (Eq. 1-5)", "analytic_module_s"}, {"MVA", "mva_module_s"}},
       "module_mean_s", groups, 1.0);
   // The knees of fits.csv, each labelled with its value.
@@ -207,13 +208,13 @@ void add_sweep_section(ReportDocument& document, const fs::path& dir,
   }
   document.chart(module);
   document.chart(curve_chart(
-      table, "Time per event", "event time (s)",
+      table, "Time per event", figure_title(Figure::event_mean_s),
       {{"simulated", "event_mean_s"}, {"analytic (Eq. 1-5)", "analytic_event_s"}, {"MVA", "mva_event_s"}},
       "event_mean_s", groups, 1.0));
-  document.chart(curve_chart(table, "Throughput", "events/s (all jobs)",
+  document.chart(curve_chart(table, "Throughput of all jobs", figure_title(Figure::events_per_s),
                              {{"simulated", "events_per_s"}, {"MVA", "mva_events_per_s"}}, "events_per_s",
                              groups, 1.0));
-  document.chart(curve_chart(table, "GPU utilisation", "GPU utilisation (%)",
+  document.chart(curve_chart(table, "GPU utilisation", figure_title(Figure::gpu_utilisation, true),
                              {{"simulated", "gpu_utilisation"}, {"MVA", "mva_gpu_utilisation"}},
                              "gpu_utilisation", groups, 100.0));
   if (pooled) {

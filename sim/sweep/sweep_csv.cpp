@@ -2,15 +2,12 @@
 
 #include "sim/text/csv.hpp"
 
-#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <istream>
-#include <limits>
 #include <stdexcept>
 
 namespace sonicsim {
-namespace {} // namespace
 
 std::size_t CsvTable::column(const std::string& name) const {
   for (std::size_t i = 0; i < header.size(); ++i)
@@ -18,13 +15,13 @@ std::size_t CsvTable::column(const std::string& name) const {
   throw std::out_of_range(file + ": no column '" + name + "'; expected the file as sonicsim writes it");
 }
 
-std::vector<double> CsvTable::numbers(const std::string& name) const {
+std::vector<std::optional<double>> CsvTable::optional_numbers(const std::string& name) const {
   const std::size_t index = column(name);
-  std::vector<double> values;
+  std::vector<std::optional<double>> values;
   for (const auto& row : rows) {
     const std::string& field = row[index];
     if (field.empty()) {
-      values.push_back(std::numeric_limits<double>::quiet_NaN());
+      values.push_back(std::nullopt);
       continue;
     }
     char* end = nullptr;
@@ -33,6 +30,17 @@ std::vector<double> CsvTable::numbers(const std::string& name) const {
       throw std::runtime_error(file + ": row " + std::to_string(values.size() + 1) + ", column '" + name +
                                "': '" + field.substr(0, 40) + "' is not a number");
     values.push_back(value);
+  }
+  return values;
+}
+
+std::vector<double> CsvTable::numbers(const std::string& name) const {
+  std::vector<double> values;
+  for (const auto& value : optional_numbers(name)) {
+    if (!value)
+      throw std::runtime_error(file + ": row " + std::to_string(values.size() + 1) + ", column '" + name +
+                               "' is empty; expected a number");
+    values.push_back(*value);
   }
   return values;
 }

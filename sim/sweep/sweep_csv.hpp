@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,12 @@ struct CsvTable {
 
   // Index of a column; throws std::out_of_range naming it and the file when absent.
   std::size_t column(const std::string& name) const;
-  // A column as numbers (an empty field is NaN); a field that is not a number throws std::runtime_error
-  // naming the file, the row and the column.
+  // A column as numbers; a field that is empty or not a number throws std::runtime_error naming the file, the
+  // row and the column.
   std::vector<double> numbers(const std::string& name) const;
+  // A column whose empty fields mean "no value" (a figure the run does not define, an analytic column of a
+  // scenario without one): those are empty optionals; a field that is not a number still throws.
+  std::vector<std::optional<double>> optional_numbers(const std::string& name) const;
 };
 
 // Throws std::runtime_error on an unterminated quote or a row with a different number of fields.

@@ -36,7 +36,7 @@ nlohmann::ordered_json sweep_to_json(const std::vector<VaryAxis>& axes, const st
     point["jobs"] = row.jobs;
     point["replications"] = row.replications;
     for (const auto& [name, value] : row.simulated)
-      if (std::isfinite(value.mean)) point["simulated"][name] = interval(value);
+      point["simulated"][name] = interval(value); // a figure the point does not define is left out
     if (row.analytic) {
       put(point["analytic"], "module_s", row.analytic->sonic_module_s);
       put(point["analytic"], "event_s", row.analytic->sonic_event_s);

@@ -13,12 +13,6 @@
 #include <stdexcept>
 
 namespace sonicsim {
-namespace {
-
-constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
-
-} // namespace
-
 const std::vector<Figure> simulated_sweep_figures{
     Figure::module_mean_s,          Figure::module_p50_s,      Figure::module_p95_s,
     Figure::event_mean_s,           Figure::event_p50_s,       Figure::event_p95_s,
@@ -33,14 +27,27 @@ const std::vector<Figure> interval_sweep_figures{Figure::module_mean_s, Figure::
 
 namespace {
 
-// A count as an integer when it is one (one replication), else as a mean.
-std::string count(double value) {
-  if (value == std::floor(value) && std::fabs(value) < 1e15) {
+// A count as an integer when it is one (one replication), else as a mean; an empty field when not defined.
+std::string count(std::optional<double> value) {
+  if (value && *value == std::floor(*value) && std::fabs(*value) < 1e15) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+    std::snprintf(buffer, sizeof buffer, "%.0f", *value);
     return buffer;
   }
-  return csv_number(value);
+  return value ? csv_number(*value) : std::string();
+}
+
+// A figure in a printed table: "-" when not defined.
+std::string shown(std::optional<double> value) {
+  return value ? significant(*value) : std::string("-");
+}
+
+// A fraction in a printed table as a percentage with one decimal; "-" when not defined.
+std::string percent(std::optional<double> fraction) {
+  if (!fraction) return "-";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f", 100.0 * *fraction);
+  return buffer;
 }
 
 } // namespace
@@ -48,20 +55,30 @@ std::string count(double value) {
 namespace {
 
 // Each figure over the replications into row.simulated. A figure some replication does not define (a p50 of
-// summed modules) is not available rather than a mean of the others.
+// summed modules) is left out rather than given the mean of the others.
 void add_figures(SweepRow& row, const std::vector<Figure>& figures,
                  const std::vector<RunSummary>& replications, const FigureContext& context) {
   for (const Figure figure : figures) {
     std::vector<double> list;
     for (const auto& summary : replications)
       if (const auto value = value_of(figure, summary, context)) list.push_back(*value);
-    ConfidenceInterval ci = aggregate(list);
-    if (list.size() != replications.size()) ci.mean = ci.half_width = not_available;
-    row.simulated[spec_of(figure).name] = ci;
+    if (list.size() == replications.size()) row.simulated[spec_of(figure).name] = aggregate(list);
   }
 }
 
 } // namespace
+
+std::optional<ConfidenceInterval> SweepRow::figure(const std::string& column) const {
+  const auto it = simulated.find(column);
+  if (it == simulated.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> SweepRow::mean(const std::string& column) const {
+  const auto ci = figure(column);
+  if (!ci) return std::nullopt;
+  return ci->mean;
+}
 
 SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
                         const std::vector<RunSummary>& replications) {
@@ -132,7 +149,10 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
     auto analytic = [&a](double analysis::AnalyticPoint::*field) {
       return a ? csv_number((*a).*field) : std::string();
     };
-    auto sim = [&row](const char* column) { return csv_number(row.mean(column)); };
+    auto sim = [&row](const char* column) {
+      const auto value = row.mean(column);
+      return value ? csv_number(*value) : std::string();
+    };
     out << row.point.index;
     for (const auto& value : row.point.values)
       out << "," << csv_field(value);
@@ -151,17 +171,15 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
         << count(row.mean("requests_rejected")) << "," << (a ? csv_number(row.analytic_knee_jobs) : "") << ","
         << (a ? csv_number(row.network_limit_jobs) : "") << "," << row.too_short;
     if (autoscaled)
-      for (const Figure figure : pool_sweep_figures) {
-        const auto it = row.simulated.find(spec_of(figure).name);
-        out << "," << (it == row.simulated.end() ? std::string() : csv_number(it->second.mean));
-      }
+      for (const Figure figure : pool_sweep_figures)
+        out << "," << sim(spec_of(figure).name);
     if (replicated) {
       out << "," << row.replications;
       for (const Figure figure : interval_sweep_figures) {
-        const ConfidenceInterval& ci = row.simulated.at(spec_of(figure).name);
-        const bool interval = ci.has_interval() && !std::isnan(ci.mean);
-        out << "," << (interval ? csv_number(ci.low()) : "") << ","
-            << (interval ? csv_number(ci.high()) : "");
+        const auto ci = row.figure(spec_of(figure).name);
+        const bool interval = ci && ci->has_interval();
+        out << "," << (interval ? csv_number(ci->low()) : "") << ","
+            << (interval ? csv_number(ci->high()) : "");
       }
     }
     out << "\n";
@@ -188,10 +206,10 @@ std::vector<CurveFit> fit_module_curves(const std::vector<VaryAxis>& axes,
     double model_knee_jobs = 0.0;
     for (const SweepRow* row : groups[group]) {
       // A point too short for the precision rule is not evidence for the fit.
-      if (!std::isnan(row->mean("module_mean_s")) && row->mean("events_completed") > 0 &&
-          row->too_short == 0) {
+      const auto module_s = row->mean("module_mean_s");
+      if (module_s && row->mean("events_completed").value_or(0.0) > 0 && row->too_short == 0) {
         jobs.push_back(row->jobs);
-        simulated.push_back(row->mean("module_mean_s"));
+        simulated.push_back(*module_s);
       }
       if (row->analytic) {
         analytic_jobs.push_back(row->jobs);
@@ -262,10 +280,7 @@ void print_sweep_rows(const std::vector<VaryAxis>& axes, const std::vector<Sweep
     std::printf("%6zu", row.point.index);
     for (const auto& value : row.point.values)
       std::printf(" %16.16s", value.c_str());
-    const auto figure = [&row](const char* name) {
-      const auto it = row.simulated.find(name);
-      return it == row.simulated.end() ? std::string("-") : significant(it->second.mean);
-    };
+    const auto figure = [&row](const char* name) { return shown(row.mean(name)); };
     const std::string second = row.autoscaled ? figure("device_hours")
                                : row.analytic ? significant(row.analytic->sonic_module_s)
                                               : std::string("-");
@@ -273,8 +288,8 @@ void print_sweep_rows(const std::vector<VaryAxis>& axes, const std::vector<Sweep
                               : row.analytic ? significant(row.analytic->mva_module_s)
                                              : std::string("-");
     std::printf(
-        " %10s %10s %10s %10s %8.1f  %s\n", significant(row.mean("module_mean_s")).c_str(), second.c_str(),
-        third.c_str(), significant(row.mean("event_mean_s")).c_str(), 100.0 * row.mean("gpu_utilisation"),
+        " %10s %10s %10s %10s %8s  %s\n", figure("module_mean_s").c_str(), second.c_str(), third.c_str(),
+        figure("event_mean_s").c_str(), percent(row.mean("gpu_utilisation")).c_str(),
         (row.too_short > 0 ? "UNDECIDED (too short for output.precision); " + row.bottleneck : row.bottleneck)
             .c_str());
   }

@@ -30,9 +30,9 @@ struct SweepRow {
   SweepPoint point;
   int jobs = 0;
   int replications = 1;
-  // Each simulated column over the point's replications (one replication: its value, no interval). The
-  // accelerated (remote-inference) modules' times are summed when there are several; p50/p95 are then unknown
-  // (NaN).
+  // Each simulated column over the point's replications (one replication: its value, no interval), by figure
+  // name. A figure some replication does not define is absent (the accelerated modules' times are summed when
+  // there are several, and their p50/p95 are then not defined).
   std::map<std::string, ConfidenceInterval> simulated;
   std::string bottleneck;  // vote_bottleneck over the replications, as a sentence
   bool autoscaled = false; // a group of the point's scenario has an autoscaler: pool_sweep_figures are set
@@ -43,7 +43,9 @@ struct SweepRow {
   double analytic_knee_jobs = 0.0;
   double network_limit_jobs = 0.0;
 
-  double mean(const std::string& column) const { return simulated.at(column).mean; }
+  // A column's interval or mean; none when the point does not define it.
+  std::optional<ConfidenceInterval> figure(const std::string& column) const;
+  std::optional<double> mean(const std::string& column) const;
 };
 
 // Combines a point's scenario and simulated summaries (one per replication, replication 0 first) with the

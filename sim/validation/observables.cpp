@@ -89,7 +89,8 @@ std::optional<FigureName> table_figure(const ValidationCase& c) {
   }
 }
 
-double single_value(const FigureName& name, const ValidationCase& c, const RunSummary& summary) {
+std::optional<double> single_value(const FigureName& name, const ValidationCase& c,
+                                   const RunSummary& summary) {
   FigureContext context;
   const std::string module = name.module.empty() ? c.module : name.module;
   if (spec_of(name.figure).per_module) {
@@ -97,7 +98,7 @@ double single_value(const FigureName& name, const ValidationCase& c, const RunSu
     module_mean(summary, module); // throws naming a module the scenario does not have
     context.modules = {module};
   }
-  return value_of(name.figure, summary, context).value_or(std::numeric_limits<double>::quiet_NaN());
+  return value_of(name.figure, summary, context);
 }
 
 // The analytic model's value for the case, from the same scenario the simulator ran.
@@ -125,8 +126,9 @@ std::optional<double> analytic_value(const ValidationCase& c) {
   return std::nullopt;
 }
 
-// The figure a crossing or a curve compares: `figure`, or the module time of `module`.
-double compared_figure(const ValidationCase& c, const RunSummary& summary) {
+// The figure a crossing or a curve compares: `figure`, or the module time of `module`; none where the run
+// does not define it.
+std::optional<double> compared_figure(const ValidationCase& c, const RunSummary& summary) {
   if (c.figure.empty()) return module_mean(summary, c.module);
   const FigureName name = parse_figure_name(c.figure, c.file + ": figure");
   return single_value(name, c, summary);
@@ -178,7 +180,9 @@ std::optional<models::Crossing> simulated_crossing(const ValidationCase& c,
                                                    const std::vector<RunSummary>& summaries) {
   std::vector<double> ys, levels;
   for (const auto& summary : summaries) {
-    ys.push_back(compared_figure(c, summary));
+    const auto y = compared_figure(c, summary);
+    if (!y) return std::nullopt; // a point without the figure: no crossing can be read off the sweep
+    ys.push_back(*y);
     if (c.reference) {
       levels.push_back(*c.reference);
     } else {
@@ -199,8 +203,7 @@ CaseOutcome crossing_outcome(const ValidationCase& c,
   for (const auto& summaries : by_replication)
     if (const auto crossing = simulated_crossing(c, summaries)) crossings.push_back(crossing->x);
   const std::size_t missing = by_replication.size() - crossings.size();
-  outcome.simulated = std::numeric_limits<double>::quiet_NaN();
-  if (missing > 0) {
+  if (missing > 0) { // no value: the case fails
     outcome.detail = std::to_string(missing) + " of " + std::to_string(by_replication.size()) +
                      " replications do not cross within the sweep (" + format_value(c.sweep_values.front()) +
                      " to " + format_value(c.sweep_values.back()) + " jobs)";
@@ -209,11 +212,12 @@ CaseOutcome crossing_outcome(const ValidationCase& c,
   double sum = 0.0;
   for (const double x : crossings)
     sum += x;
-  outcome.simulated = sum / static_cast<double>(crossings.size());
+  const double mean = sum / static_cast<double>(crossings.size());
+  outcome.simulated = mean;
   if (crossings.size() > 1) {
     double squares = 0.0;
     for (const double x : crossings)
-      squares += (x - outcome.simulated) * (x - outcome.simulated);
+      squares += (x - mean) * (x - mean);
     const double n = static_cast<double>(crossings.size());
     outcome.simulated_half_width =
         models::student_t_975(static_cast<int>(crossings.size()) - 1) * std::sqrt(squares / (n - 1) / n);
@@ -288,11 +292,17 @@ CaseOutcome evaluate_one(const ValidationCase& c, const std::vector<RunSummary>&
                      format_value(std::round(fit.slope * 1000) / 1000) + " s/job";
   } else {
     const auto points = read_dataset(*c.dataset);
-    int within = 0;
+    int within = 0, valued = 0;
     double relative_error_sum = 0.0;
     std::string outside; // the points that miss, so that a reader sees where the curve departs
     for (std::size_t i = 0; i < points.size(); ++i) {
-      const double simulated = compared_figure(c, summaries.at(i));
+      const auto value = compared_figure(c, summaries.at(i));
+      if (!value) {
+        outside +=
+            std::string(outside.empty() ? "" : "; ") + "at " + format_value(points[i].x) + ": no value";
+        continue; // missed; left out of the mean relative error below
+      }
+      const double simulated = *value;
       if (std::abs(simulated - points[i].y) <= 2.0 * points[i].sd) {
         ++within;
       } else {
@@ -301,29 +311,33 @@ CaseOutcome evaluate_one(const ValidationCase& c, const std::vector<RunSummary>&
                    format_value(points[i].y) + " +- " + format_value(points[i].sd);
       }
       relative_error_sum += std::abs(simulated - points[i].y) / points[i].y;
+      ++valued;
     }
     outcome.simulated = static_cast<double>(within) / static_cast<double>(points.size());
     outcome.measured = 1.0;
-    outcome.detail =
-        std::to_string(within) + "/" + std::to_string(points.size()) +
-        " points within 2 sd; mean relative error " +
-        format_value(std::round(1000.0 * relative_error_sum / static_cast<double>(points.size())) / 10.0) +
-        " %";
+    outcome.detail = std::to_string(within) + "/" + std::to_string(points.size()) +
+                     " points within 2 sd; mean relative error " +
+                     format_value(std::round(1000.0 * relative_error_sum / std::max(valued, 1)) / 10.0) +
+                     " %";
     if (!outside.empty()) outcome.detail += " (outside 2 sd: " + outside + ")";
   }
   return outcome;
 }
 
-// The verdict against the case's tolerance; a value the simulation could not produce (NaN) fails.
+// The verdict against the case's tolerance; a case without a simulated value fails.
 void judge(const ValidationCase& c, CaseOutcome& outcome) {
   const double measured = outcome.measured;
-  outcome.error = measured != 0 ? (outcome.simulated - measured) / measured : 0.0;
-  bool ok = std::isfinite(outcome.simulated);
+  // A value arithmetic could not give (a speed-up over a zero time, a fit without a knee) is none as well.
+  if (outcome.simulated && !std::isfinite(*outcome.simulated)) outcome.simulated.reset();
+  outcome.error.reset();
+  if (outcome.simulated && measured != 0) outcome.error = (*outcome.simulated - measured) / measured;
+  const double simulated = outcome.simulated.value_or(0.0);
+  bool ok = outcome.simulated.has_value();
   if (c.relative_tolerance)
-    ok = ok && std::abs(outcome.simulated - measured) <= *c.relative_tolerance * std::abs(measured);
-  if (c.absolute_tolerance) ok = ok && std::abs(outcome.simulated - measured) <= *c.absolute_tolerance;
-  if (c.minimum) ok = ok && outcome.simulated >= *c.minimum;
-  if (c.maximum) ok = ok && outcome.simulated <= *c.maximum;
+    ok = ok && std::abs(simulated - measured) <= *c.relative_tolerance * std::abs(measured);
+  if (c.absolute_tolerance) ok = ok && std::abs(simulated - measured) <= *c.absolute_tolerance;
+  if (c.minimum) ok = ok && simulated >= *c.minimum;
+  if (c.maximum) ok = ok && simulated <= *c.maximum;
   outcome.within_tolerance = ok;
   outcome.verdict =
       ok ? Verdict::pass : (c.known_discrepancy.empty() ? Verdict::fail : Verdict::known_discrepancy);
@@ -361,14 +375,20 @@ CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& sum
     for (const auto& replication : by_replication)
       outcomes.push_back(evaluate_one(c, replication));
     outcome = outcomes.front();
+    // A replication without a value leaves the case without one (not the mean of the others).
     double sum = 0.0, squares = 0.0;
-    for (const auto& o : outcomes)
-      sum += o.simulated;
+    bool all = true;
+    for (const auto& o : outcomes) {
+      all = all && o.simulated.has_value();
+      sum += o.simulated.value_or(0.0);
+    }
     const double n = static_cast<double>(outcomes.size());
-    outcome.simulated = sum / n;
+    const double mean = sum / n;
+    outcome.simulated.reset();
+    if (all) outcome.simulated = mean;
     for (const auto& o : outcomes)
-      squares += (o.simulated - outcome.simulated) * (o.simulated - outcome.simulated);
-    if (outcomes.size() > 1)
+      squares += (o.simulated.value_or(0.0) - mean) * (o.simulated.value_or(0.0) - mean);
+    if (all && outcomes.size() > 1)
       outcome.simulated_half_width =
           models::student_t_975(static_cast<int>(outcomes.size()) - 1) * std::sqrt(squares / (n - 1) / n);
   }

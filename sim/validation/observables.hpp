@@ -45,10 +45,12 @@ inline const char* verdict_text(Verdict verdict) {
 struct CaseOutcome {
   double measured = 0.0; // the case's value, or the same fit applied to its dataset (fitted observables)
   double measured_uncertainty = 0.0; // the case's, or the fit's standard error
-  double simulated = 0.0;
+  // None when the simulation gives no value (no crossing within the sweep, a figure the run does not define):
+  // the case then fails rather than passing on a default.
+  std::optional<double> simulated;
   double simulated_half_width = 0.0; // 95 % interval over the case's replications (0 with one)
   std::optional<double> analytic;    // the analytic model's value, where it has one
-  double error = 0.0;                // (simulated - measured) / measured
+  std::optional<double> error;       // (simulated - measured) / measured, when both are there
   bool within_tolerance = false;
   Verdict verdict = Verdict::fail;
   std::string detail; // e.g. the curve's mean relative error

@@ -21,13 +21,13 @@ Fits read_fits(const std::filesystem::path& dir) {
   const auto table = sonicsim::read_csv_file((dir / "fits.csv").string());
   Fits fits;
   const auto knees = table.numbers("knee_jobs");
-  const auto model_knees = table.numbers("model_knee_jobs");
+  const auto model_knees = table.optional_numbers("model_knee_jobs"); // the analytic series' only
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
     const std::string& series = table.rows[i][table.column("series")];
     if (series == "simulated") fits.simulated_knee_jobs = knees[i];
     if (series == "analytic") {
       fits.analytic_knee_jobs = knees[i];
-      fits.model_knee_jobs = model_knees[i];
+      fits.model_knee_jobs = model_knees[i].value();
     }
   }
   return fits;

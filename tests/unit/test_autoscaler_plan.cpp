@@ -14,7 +14,7 @@ namespace {
 std::vector<PooledFigures> figures(std::vector<double> events, double hours) {
   std::vector<PooledFigures> out;
   for (const double e : events)
-    out.push_back({e, hours, std::nan("")});
+    out.push_back({e, hours, std::nullopt}); // no prices
   return out;
 }
 } // namespace
@@ -55,4 +55,21 @@ TEST_CASE("autoscaler plan: verdicts from the paired ratio's bound, the answer t
   const AutoscalerPlan none = decide_autoscaler_plan(0.001, reference, settings, runs);
   CHECK_FALSE(none.answer);
   CHECK(none.reason.find("no setting keeps the event time within 0.10 %") == 0);
+}
+
+TEST_CASE(
+    "autoscaler plan: a setting under which a replication completes no event fails, whatever the others") {
+  const auto reference = figures({10, 10, 10}, 100);
+  const std::vector<AutoscalerSetting> settings{{0.9, 1, 60, 240}, {0.1, 1, 60, 240}};
+  auto starved = figures({10.0, 10.1, 10.0}, 20);
+  starved[1].event_mean_s.reset(); // no event completed: the run defines no event time
+  const std::vector<std::vector<PooledFigures>> runs{starved, figures({10.0, 10.1, 10.05}, 81)};
+  const AutoscalerPlan plan = decide_autoscaler_plan(0.05, reference, settings, runs);
+  REQUIRE(plan.options.size() == 2);
+  CHECK(plan.options[0].setting.threshold == 0.9); // the cheaper
+  // Its two defined ratios (1.0, 1.0) alone would meet; the starved replication makes it fail.
+  CHECK(plan.options[0].event_ratio.n == 2);
+  CHECK(plan.options[0].verdict == AutoscalerOption::Verdict::fails);
+  REQUIRE(plan.answer);
+  CHECK(*plan.answer == 1);
 }

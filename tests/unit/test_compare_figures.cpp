@@ -59,26 +59,29 @@ TEST_CASE("compare figures: replications' means and intervals, the simulated rat
   CHECK(table.columns == std::vector<std::string>{"base", "faster"});
   const VariantFigures& b = table.figures[0];
   CHECK(b.replications == 2);
-  CHECK(b.module_mean_s == doctest::Approx(3.0));
+  REQUIRE(b.figure(Figure::module_mean_s));
+  CHECK(b.figure(Figure::module_mean_s)->mean == doctest::Approx(3.0));
   // Module times 2 and 4: sd sqrt(2), half-width t(0.975, 1) x sqrt(2) / sqrt(2) = 12.706.
-  REQUIRE(b.intervals.count("module_mean_s"));
-  CHECK(b.intervals.at("module_mean_s").half_width ==
+  CHECK(b.figure(Figure::module_mean_s)->half_width ==
         doctest::Approx(models::student_t_975(1)).epsilon(1e-9));
-  CHECK(b.module_low_load_s == doctest::Approx(0.5));
-  CHECK(b.event_mean_s == doctest::Approx(11.0));
+  REQUIRE(b.module_low_load_s);
+  CHECK(b.module_low_load_s->mean == doctest::Approx(0.5));
+  CHECK(b.figure(Figure::event_mean_s)->mean == doctest::Approx(11.0));
   // GPU-seconds per event: utilisation x GPUs / inferences per s x 100 inferences = 0.05 and 0.07 s; the
   // ratio is the low-load event time over it (2 / 0.05 = 40, 2 / 0.07 = 28.57), the knee that x 1 GPU / 1
   // thread; both are means of the replications' values.
-  CHECK(b.ratio_simulated == doctest::Approx((40.0 + 2.0 / 0.07) / 2.0).epsilon(1e-9));
-  CHECK(b.knee_simulated == doctest::Approx(b.ratio_simulated).epsilon(1e-9));
+  REQUIRE(b.ratio_simulated);
+  CHECK(b.ratio_simulated->mean == doctest::Approx((40.0 + 2.0 / 0.07) / 2.0).epsilon(1e-9));
+  CHECK(b.knee_simulated->mean == doctest::Approx(b.ratio_simulated->mean).epsilon(1e-9));
   CHECK(b.bottleneck.find("GPU pool") != std::string::npos);
-  CHECK_FALSE(b.pooled);             // no autoscaled group: no device-hours
-  CHECK_FALSE(b.cost_usd_per_event); // no prices in the scenario
+  CHECK_FALSE(b.pooled); // no autoscaled group: no device-hours
+  CHECK_FALSE(b.figure(Figure::device_hours));
+  CHECK_FALSE(b.figure(Figure::cost_usd_per_event)); // no prices in the scenario: no value, not 0
   const VariantFigures& f = table.figures[1];
   CHECK(f.name == "faster");
   CHECK(f.replications == 1);
-  CHECK(f.intervals.empty());
-  CHECK(f.module_mean_s == doctest::Approx(1.0));
+  CHECK_FALSE(f.figure(Figure::module_mean_s)->has_interval());
+  CHECK(f.figure(Figure::module_mean_s)->mean == doctest::Approx(1.0));
   CHECK(f.bottleneck.find("pod NICs") != std::string::npos);
   // The analytic columns come from the layout analysis, the same for both scenarios here.
   CHECK(f.knee_analytic == doctest::Approx(b.knee_analytic));
@@ -94,4 +97,21 @@ TEST_CASE("compare figures: a run short of the precision rule marks its column u
   base.reference[0].summary.precision.met = false;
   const CompareTable table = compare_figures({base}, 10, 2, 1);
   CHECK(table.figures[0].too_short.rfind("low-load run of replication 0: ", 0) == 0);
+}
+
+TEST_CASE(
+    "compare figures: a figure one replication does not define is none for the column, not a mean of 0") {
+  ComparedScenario base = column("");
+  auto empty = run(2.0, 10.0, 0.5, 0.0, "GPU pool"); // no inference executed: no GPU time per event
+  empty.summary.event.count = 0;                     // and no event completed: no event time
+  base.loaded = {run(2.0, 10.0, 0.5, 1000.0, "GPU pool"), empty};
+  base.reference = {run(0.5, 2.0, 0.1, 100.0, "none"), run(0.5, 2.0, 0.1, 100.0, "none")};
+  const CompareTable table = compare_figures({base}, 10, 2, 2);
+  const VariantFigures& b = table.figures[0];
+  CHECK(b.replications == 2);
+  CHECK_FALSE(b.figure(Figure::event_mean_s));
+  CHECK_FALSE(b.ratio_simulated);
+  CHECK_FALSE(b.knee_simulated);
+  REQUIRE(b.figure(Figure::module_mean_s)); // both define the module time
+  CHECK(b.figure(Figure::module_mean_s)->mean == doctest::Approx(2.0));
 }

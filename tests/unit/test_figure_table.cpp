@@ -29,10 +29,11 @@ RunSummary two_module_run() {
 
 } // namespace
 
-TEST_CASE("figure table: every figure once, under one unique name with a unit and a meaning") {
-  std::set<std::string> names;
+TEST_CASE("figure table: every figure once, under one unique name with a unit, a label and a meaning") {
+  std::set<std::string> names, labels;
   for (const auto& spec : figure_table()) {
     CHECK(names.insert(spec.name).second);
+    CHECK(labels.insert(spec.label).second); // two rows of a table never read alike
     CHECK(std::string(spec.unit) != "");
     CHECK(std::string(spec.meaning) != "");
     CHECK(&spec_of(spec.figure) == &spec);
@@ -41,6 +42,13 @@ TEST_CASE("figure table: every figure once, under one unique name with a unit an
       CHECK(std::string(spec.name).substr(std::string(spec.name).size() - 2) == "_s");
   }
   CHECK(names.size() == static_cast<std::size_t>(Figure::requests_timed_out) + 1);
+}
+
+TEST_CASE("figure titles: the label and the unit, a fraction as a percentage when shown so") {
+  CHECK(figure_title(Figure::event_mean_s) == "event time (s)");
+  CHECK(figure_title(Figure::gpu_utilisation) == "GPU utilisation (fraction)");
+  CHECK(figure_title(Figure::gpu_utilisation, true) == "GPU utilisation (%)");
+  CHECK(figure_title(Figure::peak_pods) == "peak pods held (count)");
 }
 
 TEST_CASE("figure table: module figures sum the modules asked for; a percentile only of one module") {

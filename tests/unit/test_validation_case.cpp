@@ -70,7 +70,8 @@ TEST_CASE("a crossing case: the fall below direct inference, per replication, th
   flat[6] = point(4.2, 4.1);
   flat[5] = point(4.2, 4.1);
   const auto none = evaluate(c, flat);
-  CHECK(std::isnan(none.simulated));
+  CHECK_FALSE(none.simulated.has_value());
+  CHECK_FALSE(none.error.has_value());
   CHECK(none.verdict == Verdict::fail);
   CHECK(none.detail.find("1 of 2 replications do not cross") != std::string::npos);
 }
