@@ -12,4 +12,11 @@ namespace sonicsim::analysis {
 // gives no modules and no inferences: its module and GPU-time figures are then undefined.
 FigureContext figure_context(const Scenario& scenario);
 
+// A figure as a user names it (narrowed to a module or not) in one run of the scenario: the scenario's
+// context, with its inferences per event only for the one figure that needs them (2,000 drawn request splits,
+// not for every point of every evaluation). Throws std::runtime_error starting with `where` when the run does
+// not define it: a fit or a prediction needs a value at every point.
+double named_figure_value(const FigureName& name, const RunSummary& summary, const Scenario& scenario,
+                          const std::string& where);
+
 } // namespace sonicsim::analysis

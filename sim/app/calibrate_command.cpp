@@ -35,22 +35,6 @@
 namespace sonicsim {
 namespace {
 
-// The observable in one run, read through the figure table: a module figure over the module it names, or
-// over the scenario's served modules.
-double observable(const RunSummary& summary, const Scenario& scenario, const FigureName& name) {
-  // The analytic parameters (2,000 drawn request splits) only for the one figure that needs them, not for
-  // every point of every evaluation.
-  FigureContext context = name.figure == Figure::gpu_s_per_event ? analysis::figure_context(scenario)
-                                                                 : served_figure_context(scenario);
-  if (!name.module.empty()) context.modules = {name.module};
-  const auto value = value_of(name.figure, summary, context);
-  if (!value)
-    throw std::runtime_error("--observable " + name.text() +
-                             ": a calibration run does not define it (no completed event, or no such module "
-                             "ran); a fit needs it at every point");
-  return *value;
-}
-
 // The simulated observable at each point, for the scenario with these parameter values.
 std::vector<double> simulate_points(const CalibrateArguments& a, const FigureName& figure,
                                     const ExecutionContext& context, const std::string& scenario_path,
@@ -74,7 +58,8 @@ std::vector<double> simulate_points(const CalibrateArguments& a, const FigureNam
   std::vector<double> predicted;
   for (std::size_t k = 0; k < outcomes.size(); ++k) {
     if (!outcomes[k].ok) throw std::runtime_error("a calibration run failed: " + outcomes[k].error);
-    predicted.push_back(observable(outcomes[k].summary, requests[k].scenario, figure));
+    predicted.push_back(
+        analysis::named_figure_value(figure, outcomes[k].summary, requests[k].scenario, "--observable"));
   }
   return predicted;
 }

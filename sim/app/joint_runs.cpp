@@ -1,4 +1,5 @@
 #include "sim/app/joint_runs.hpp"
+#include "sim/analysis/figure_context.hpp"
 
 #include "sim/app/calibrate_inputs.hpp"
 #include "sim/metrics/direct_baseline.hpp"
@@ -65,17 +66,6 @@ bool needs_direct(Figure figure) {
   return figure == Figure::direct_events_per_s_per_job || figure == Figure::direct_inference_gain;
 }
 
-double figure_value(const FigureName& name, const RunSummary& summary, const Scenario& scenario,
-                    const std::string& where) {
-  FigureContext context = served_figure_context(scenario);
-  if (!name.module.empty()) context.modules = {name.module};
-  const auto value = value_of(name.figure, summary, context);
-  if (!value)
-    throw std::runtime_error(where + ": a run does not define " + name.text() +
-                             " (no completed event, no such module, or no direct-inference baseline)");
-  return *value;
-}
-
 } // namespace
 
 std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
@@ -97,8 +87,8 @@ std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const Ex
   for (std::size_t k = 0; k < summaries.size(); ++k) {
     auto& run = runs[k];
     run.scenario = requests[points[k].service].scenario;
-    run.value = figure_value(run.series->observable, summaries[k], run.scenario,
-                             spec.file + ": series " + run.series->name);
+    run.value = analysis::named_figure_value(run.series->observable, summaries[k], run.scenario,
+                                             spec.file + ": series " + run.series->name);
     run.summary = std::move(summaries[k]);
   }
   return runs;
@@ -138,10 +128,12 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
       std::vector<double> ys, levels;
       for (std::size_t i = 0; i < xs.size(); ++i, ++k) {
         const auto& scenario = requests[points[k].service].scenario;
-        ys.push_back(figure_value(figure, summaries[k], scenario, "prediction " + prediction.id));
+        ys.push_back(
+            analysis::named_figure_value(figure, summaries[k], scenario, "prediction " + prediction.id));
         if (crossing)
-          levels.push_back(figure_value(FigureName{Figure::direct_events_per_s_per_job, "", ""}, summaries[k],
-                                        scenario, "prediction " + prediction.id));
+          levels.push_back(
+              analysis::named_figure_value(FigureName{Figure::direct_events_per_s_per_job, "", ""},
+                                           summaries[k], scenario, "prediction " + prediction.id));
       }
       if (!crossing) {
         out[v].push_back(ys.front());

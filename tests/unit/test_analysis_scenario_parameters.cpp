@@ -1,6 +1,7 @@
 // Scenario -> analytic parameters: the numbers the SONIC model, the network limit and MVA are given, checked
 // by hand against the scenario's own inputs.
 #include "sim/analysis/analytic_curve.hpp"
+#include "sim/analysis/figure_context.hpp"
 #include "sim/analysis/scenario_parameters.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_loader.hpp"
@@ -93,4 +94,28 @@ TEST_CASE("a pipeline without remote inference has no analytic model") {
   const auto scenario = sonicsim::load_scenario_file(std::string(SONICSIM_SOURCE_DIR) +
                                                      "/configs/protodune_2020_cpu_only.yaml");
   CHECK_THROWS_AS(derive_parameters(scenario), sonicsim::InputError);
+}
+
+TEST_CASE("a named figure in a run: narrowed to its module, GPU time with the scenario's inferences, none "
+          "refused") {
+  using namespace sonicsim;
+  const auto scenario = load_default_scenario();
+  RunSummary run;
+  run.event = TimeStatistics{10, 130.0, 0, 0, 0, 0, 0};
+  run.modules = {{"EmTrkMichelId", TimeStatistics{10, 12.0, 0, 0, 0, 0, 0}},
+                 {"reco", TimeStatistics{10, 110.0, 0, 0, 0, 0, 0}}};
+  run.gpus = 4;
+  run.gpu_utilisation = 0.5;
+  run.inferences_per_s = 20000.0;
+  const auto name = [](const std::string& text) { return parse_figure_name(text, "test"); };
+  CHECK(analysis::named_figure_value(name("event_mean_s"), run, scenario, "w") == 130.0);
+  CHECK(analysis::named_figure_value(name("module_mean_s"), run, scenario, "w") == 12.0); // the served module
+  CHECK(analysis::named_figure_value(name("module_mean_s:reco"), run, scenario, "w") == 110.0);
+  // 0.5 x 4 GPUs / 20,000 inferences/s = 1e-4 GPU-s per inference, x the scenario's ~55,000 per event.
+  CHECK(analysis::named_figure_value(name("gpu_s_per_event"), run, scenario, "w") ==
+        doctest::Approx(1e-4 * derive_parameters(scenario).inferences));
+  // A module the run never ran has no value: refused, naming the caller.
+  CHECK_THROWS_WITH_AS(
+      analysis::named_figure_value(name("module_mean_s:absent"), run, scenario, "prediction x"),
+      doctest::Contains("prediction x: a run does not define module_mean_s:absent"), std::runtime_error);
 }
