@@ -263,14 +263,15 @@ void JobClient::run_remote(Thread& thread, const Module& module, const Connectio
           client.asynchronous && client.max_in_flight > 1 && thread.requests.size() > 1
               ? std::min<std::size_t>(static_cast<std::size_t>(client.max_in_flight), thread.requests.size())
               : 1;
-      if (thread.senders.size() < senders) thread.senders.resize(senders);
+      while (thread.senders.size() < senders)
+        thread.senders.push_back(std::make_unique<Sender>());
       thread.senders_running = static_cast<int>(senders);
       for (std::size_t s = 0; s < senders; ++s) {
-        thread.senders[s].job = this;
-        thread.senders[s].thread = &thread;
+        thread.senders[s]->job = this;
+        thread.senders[s]->thread = &thread;
       }
       for (std::size_t s = 0; s < senders; ++s)
-        next_request(thread.senders[s]);
+        next_request(*thread.senders[s]);
     };
     if (!placement_.local_gpu && module.compression_time_per_byte_s > 0) {
       // Compressing the event's inputs before sending costs CPU time per input byte.

@@ -34,7 +34,8 @@ void JobClient::preempt() {
       operations->event_ended(EventOutcome::failed_preempted);
       if (thread->open_at_end) --context_.events_open_at_end;
     }
-    for (auto& sender : thread->senders) {
+    for (auto& owned : thread->senders) {
+      Sender& sender = *owned;
       ++sender.serial; // its pending flows and replies do nothing now
       if (sender.at_server) {
         context_.requests.orphan(*sender.request); // the server still holds it; no answer comes here
