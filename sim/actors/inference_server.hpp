@@ -10,6 +10,7 @@
 
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/policy/dynamic_batcher.hpp"
+#include "sim/policy/load_metrics.hpp"
 #include "sim/policy/node_sharing.hpp"
 #include "sim/policy/server_resources.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -68,18 +69,6 @@ struct InferenceRequest {
   // The reply delay is the server's: it answers (tells the owner) this long after the batch ends or the
   // request is refused. None: it tells the owner at once and the reply travels as a flow.
   std::optional<double> reply_delay_s() const { return reply_route.delay_s(reply_bytes()); }
-};
-
-// What the autoscaler and the rate limiter read of a pod (its Triton metrics), cumulative over the run:
-// summed over the pod's models.
-struct PodLoad {
-  double queue_wait_s = 0.0;  // nv_inference_queue_duration_us, in seconds
-  std::uint64_t batches = 0;  // nv_inference_exec_count
-  double device_busy_s = 0.0; // booked on its devices
-  int queued = 0;             // requests waiting now
-  // Per request answered, summed: from arrival to reply, and Triton's compute (input, infer, output).
-  double request_time_s = 0.0;
-  double service_time_s = 0.0;
 };
 
 // What the models on one pod share: its devices and its host's cores.

@@ -123,43 +123,12 @@ ServerPool::Snapshot ServerPool::snapshot(double time_s) const {
 
 double ServerPool::metric_between(const MetricQuery& query, const Snapshot& since,
                                   const Snapshot& until) const {
-  const double interval_s = until.time_s - since.time_s;
-  double queue_wait_s = 0.0, busy_s = 0.0, sum_of_ratios_s = 0.0, request_s = 0.0, service_s = 0.0;
-  std::uint64_t batches = 0;
-  int queued = 0, reporting = 0;
-  for (std::size_t p = 0; p < pods_.size(); ++p) {
-    if (!until.scraped[p]) continue;
-    const PodLoad& now = until.loads[p];
-    const PodLoad before = since.loads.size() == pods_.size() ? since.loads[p] : PodLoad{};
-    const double pod_wait_s = now.queue_wait_s - before.queue_wait_s;
-    const std::uint64_t pod_batches = now.batches - before.batches;
-    queue_wait_s += pod_wait_s;
-    batches += pod_batches;
-    // Purdue's form: each series' own ratio, a series without executions reading 0 (its + 0.001).
-    if (pod_batches > 0) sum_of_ratios_s += pod_wait_s / static_cast<double>(pod_batches);
-    busy_s += now.device_busy_s - before.device_busy_s;
-    request_s += now.request_time_s - before.request_time_s;
-    service_s += now.service_time_s - before.service_time_s;
-    queued += now.queued;
-    ++reporting;
-  }
-  switch (query.metric) {
-  case LoadMetric::device_utilisation: {
-    const double capacity_s = reporting * group_.devices_per_pod * interval_s;
-    return capacity_s > 0 ? std::min(1.0, busy_s / capacity_s) : 0.0;
-  }
-  case LoadMetric::queue_length:
-    return reporting > 0 ? static_cast<double>(queued) / reporting : 0.0;
-  case LoadMetric::pods_needed:
-    // Little's law: requests in the system over requests in service, times the pods. None answered in the
-    // window: the query divides 0 by 0 and returns nothing, read as 0.
-    return service_s > 0 ? reporting * request_s / service_s : 0.0;
-  case LoadMetric::queue_time_per_batch:
-    break;
-  }
-  if (query.aggregation == MetricAggregation::sum_of_ratios) return sum_of_ratios_s;
-  // SuperSONIC's query divides by (batches + 0.001): no batches reads as 0.
-  return batches > 0 ? queue_wait_s / static_cast<double>(batches) : 0.0;
+  std::vector<PodWindow> scraped;
+  for (std::size_t p = 0; p < pods_.size(); ++p)
+    if (until.scraped[p])
+      scraped.push_back({since.loads.size() == pods_.size() ? since.loads[p] : PodLoad{}, until.loads[p]});
+  return load_metric(query.metric, query.aggregation, scraped, group_.devices_per_pod,
+                     until.time_s - since.time_s);
 }
 
 double ServerPool::read_metric(const MetricQuery& query, History& history, double window_s) const {

@@ -26,6 +26,12 @@ enum class LoadMetric {
   pods_needed,
 };
 
+// Every metric, in the order the scenario reference lists them.
+inline constexpr LoadMetric all_load_metrics[] = {LoadMetric::queue_time_per_batch,
+                                                  LoadMetric::device_utilisation, LoadMetric::queue_length,
+                                                  LoadMetric::pods_needed};
+
+// Its name in scenarios (autoscaler.metric, rate_limit.metric).
 inline const char* load_metric_name(LoadMetric metric) {
   switch (metric) {
   case LoadMetric::device_utilisation:

@@ -9,17 +9,20 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace sonicsim::detail {
 namespace {
 
 LoadMetric read_metric(const Cursor& c) {
-  const std::string name = read_choice(
-      c, {"queue_time_per_batch", "device_utilisation", "queue_length", "pods_needed", "replicas_needed"});
-  return name == "device_utilisation"                         ? LoadMetric::device_utilisation
-         : name == "queue_length"                             ? LoadMetric::queue_length
-         : name == "pods_needed" || name == "replicas_needed" ? LoadMetric::pods_needed // its former name
-                                                              : LoadMetric::queue_time_per_batch;
+  std::vector<std::string> names;
+  for (const LoadMetric metric : all_load_metrics)
+    names.push_back(load_metric_name(metric));
+  names.push_back("replicas_needed"); // pods_needed's former name, still read
+  const std::string name = read_choice(c, names);
+  for (const LoadMetric metric : all_load_metrics)
+    if (name == load_metric_name(metric)) return metric;
+  return LoadMetric::pods_needed;
 }
 
 // A threshold in the metric's unit: a duration for queue time, a fraction for utilisation, requests for
