@@ -3,7 +3,7 @@
 // (the back-end's Cluster::status; Slurm: squeue): simulations done, running, pending, and failed (their
 // array task ended without them). Exit 0 when nothing has failed (done, or still queued or running), 1 when a
 // shard ended with simulations missing (`sonicsim sweep ... --slurm --resume` resubmits just those shards),
-// 2 when DIR holds no sweep.
+// 2 when DIR holds no sweep. --json prints the same state as one document.
 #include "sim/app/commands.hpp"
 
 #include "sim/app/output_options.hpp"
@@ -30,8 +30,14 @@ namespace {
 
 struct StatusArguments {
   std::string directory;
-  bool quiet = false;
+  bool quiet = false, json = false;
 };
+
+using Json = nlohmann::ordered_json;
+
+Json job_json(const JobStatus& job) {
+  return {{"id", job.id}, {"state", job.state ? Json(*job.state) : Json()}}; // null: ended or no longer known
+}
 
 // "1-3, 7, 9-10"
 std::string ranges(const std::set<int>& values) {
@@ -53,9 +59,23 @@ const std::string damaged_remedy =
 
 // The simulations a non-sharded command (validate, plan, compare, campaign windows) submitted to a batch
 // system: how many have their result, what the last array and its merge (or driver) job are doing.
-int batch_status(const fs::path& dir, const Cluster& cluster, const TextOutput& say) {
+int batch_status(const fs::path& dir, const Cluster& cluster, const TextOutput& say, Json& out) {
   const SubmissionStatus status = cluster.status();
   const char* system = batch_system_name(cluster.system());
+  out = {{"directory", dir.string()},
+         {"kind", "submission"},
+         {"batch_system", system},
+         {"simulations_submitted", status.simulations_submitted},
+         {"simulations_with_result", status.simulations_with_result}};
+  if (!status.driver.id.empty()) out["driver_job"] = job_json(status.driver);
+  if (!status.array.id.empty()) {
+    Json tasks = Json::object();
+    for (const auto& [task, state] : status.array_tasks)
+      tasks[std::to_string(task)] = task_state_text(state);
+    out["array_job"] = job_json(status.array);
+    out["array_tasks"] = tasks;
+  }
+  if (!status.merge.id.empty()) out["merge_job"] = job_json(status.merge);
   say("%s: %zu of %zu simulations submitted to %s have their result\n", dir.string().c_str(),
       status.simulations_with_result, status.simulations_submitted, batch_system_title(cluster.system()));
   const auto say_job = [&](const char* what, const JobStatus& job) {
@@ -80,8 +100,10 @@ int batch_status(const fs::path& dir, const Cluster& cluster, const TextOutput& 
         "those)\n",
         status.simulations_submitted - status.simulations_with_result,
         mode_flag(cluster.system(), ClusterMode::submit).c_str());
+    out["failed"] = true;
     return exit_run_failed;
   }
+  out["failed"] = false;
   return exit_ok;
 }
 
@@ -108,12 +130,22 @@ SweepPlan read_sweep_plan(const nlohmann::ordered_json& json) {
   return plan;
 }
 
+int sweep_status(const StatusArguments& arguments, const TextOutput& say, Json& out);
+
 int status(const StatusArguments& arguments) {
-  const TextOutput say{!arguments.quiet};
+  const TextOutput say{!arguments.quiet && !arguments.json};
+  Json out;
+  const int code = sweep_status(arguments, say, out);
+  if (arguments.json) std::printf("%s\n", out.dump(1).c_str());
+  return code;
+}
+
+// A sweep's simulations (its sweep_plan.json), or what a non-sharded command submitted.
+int sweep_status(const StatusArguments& arguments, const TextOutput& say, Json& out) {
   const fs::path dir(arguments.directory);
   const fs::path plan_path = dir / "sweep_plan.json";
   const auto cluster = cluster_in(dir);
-  if (!fs::exists(plan_path) && cluster) return batch_status(dir, *cluster, say);
+  if (!fs::exists(plan_path) && cluster) return batch_status(dir, *cluster, say, out);
   if (!fs::exists(plan_path))
     throw InputError(plan_path.string() + ": not found: " + dir.string() +
                      " is neither a sweep's output directory (sonicsim sweep --out DIR) nor one with "
@@ -164,6 +196,20 @@ int status(const StatusArguments& arguments) {
   const bool complete = fs::exists(dir / "sweep.csv") && done == total;
   if (done == total)
     say("complete%s\n", complete ? "" : ": run `sonicsim sweep ... --merge` to write sweep.csv");
+  out = {{"directory", dir.string()},         {"kind", "sweep"},      {"points", plan.points},
+         {"replications", plan.replications}, {"simulations", total}, {"simulations_done", done}};
+  Json missing = Json::object();
+  for (const auto& [state, count] : missing_by_state)
+    missing[state] = {{"simulations", count}, {"shards", shards_by_state[state]}};
+  out["missing"] = missing;
+  if (record) {
+    out["batch_system"] = batch_system_name(cluster->system());
+    out["array_job"] = job_json(submission.array);
+    out["shards"] = submission.shards;
+    out["merge_job"] = job_json(submission.merge);
+  }
+  out["complete"] = complete; // every simulation done and sweep.csv written
+  out["failed"] = missing_by_state.count("failed") > 0;
   if (missing_by_state.count("failed")) {
     say("failed shards ended without their simulations: resubmit them with the same sweep command and "
         "--slurm --resume (finished points are kept)\n");
@@ -180,7 +226,7 @@ void register_status_command(CLI::App& app, int& result) {
       "status", "How far a sweep has come: simulations done, running, pending and failed, from its output "
                 "directory and, for a Slurm submission, squeue");
   command->add_option("directory", arguments->directory, "The sweep's output directory (--out)")->required();
-  add_output_options(*command, arguments->quiet, nullptr);
+  add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded(*arguments, status); });
 }
 

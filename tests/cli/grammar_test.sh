@@ -21,7 +21,7 @@ commands=(run bench validate analytic sweep plan compare calibrate status report
 scenario_commands=(run bench analytic sweep plan compare calibrate)
 variant_commands=(run bench analytic sweep plan calibrate compare)
 quiet_commands=(run bench validate analytic sweep plan compare calibrate status report figures)
-json_commands=(run sweep bench validate analytic plan compare calibrate figures)
+json_commands=(run sweep bench validate analytic plan compare calibrate figures status)
 parallel_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
 slurm_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
 dry_run_commands=(run validate sweep compare "import perf-analyzer")
@@ -107,6 +107,16 @@ for spec in "analytic ${tiny[*]} --json" "run ${tiny[*]} --json --out run_json" 
   "$sonicsim" $spec >stdout 2>stderr || fail "$spec: exit $?: $(tail -n 3 stderr)"
   python3 -c 'import json,sys; json.load(open("stdout"))' 2>/dev/null || fail "$spec: stdout is not one JSON document: $(head -c 300 stdout)"
 done
+
+# status --json: the sweep of 2 points above, all done, as one document (and what its text says).
+"$sonicsim" status sweep_out --json >stdout 2>stderr || fail "status --json: exit $?: $(tail -n 3 stderr)"
+python3 - <<'PY' || fail "status --json: not the sweep's state: $(head -c 300 stdout)"
+import json
+state = json.load(open("stdout"))
+assert state["kind"] == "sweep" and state["points"] == 2 and state["simulations"] == 2, state
+assert state["simulations_done"] == 2 and state["complete"] is True and state["failed"] is False, state
+assert state["missing"] == {}, state
+PY
 
 # One name per figure: what `figures --json` lists is what summary.json, sweep.csv and compare.json call it.
 "$sonicsim" figures --json >figures.json || fail "figures --json: exit $?"

@@ -125,6 +125,10 @@ sweep_resume)
   [[ $status_exit == 1 ]] || fail "status exit $status_exit (expected 1: a failed shard)"
   grep -q "3 of 4 simulations done" <<<"$status" || fail "status: $status"
   grep -Eq "failed +1 simulation\(s\), shard\(s\) 2$" <<<"$status" || fail "status: $status"
+  # The same state as one JSON document: shard 2 failed, one simulation missing.
+  "$sonicsim" status slurm_sweep --json >status.json && fail "status --json exit 0 with a failed shard"
+  python3 -c 'import json; s = json.load(open("status.json")); assert s["failed"] and s["simulations_done"] == 3, s; assert s["missing"]["failed"] == {"simulations": 1, "shards": [2]}, s; assert s["batch_system"] == "slurm" and s["array_job"]["id"], s' ||
+    fail "status --json: $(cat status.json)"
   # Resubmit: only shard 2 runs again.
   out=$("$sonicsim" "${sweep[@]}" --slurm --resume --out slurm_sweep) || fail "resubmission: $out"
   echo "$out"
@@ -193,6 +197,9 @@ compare)
   status=$("$sonicsim" status slurm_compare) || fail "status exit $?: $status"
   # 2 columns x 2 replications x (loaded, low-load reference): 8 distinct simulations, all with a result.
   grep -q "8 of 8 simulations submitted to Slurm have their result" <<<"$status" || fail "status: $status"
+  "$sonicsim" status slurm_compare --json >status.json || fail "status --json exit $?"
+  python3 -c 'import json; s = json.load(open("status.json")); assert s["kind"] == "submission" and s["simulations_submitted"] == 8 and s["simulations_with_result"] == 8 and not s["failed"], s' ||
+    fail "status --json: $(cat status.json)"
   echo "PASS: compare --slurm (array + merge job) gives the local compare.json"
   ;;
 calibrate)
