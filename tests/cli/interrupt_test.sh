@@ -17,14 +17,23 @@ interrupt() {
   shift 3
   setsid "$@" >"$log" 2>&1 &
   local pid=$!
+  local polls=0
   for _ in $(seq 1 300); do
     eval "$ready" && break
     sleep 0.1
+    polls=$((polls + 1))
   done
+  # Said on a failure: whether the signal could have landed (the command still running) and when it was sent.
+  local alive=no
+  kill -0 "$pid" 2>/dev/null && alive=yes
   kill -INT -- "-$pid"
   wait "$pid"
   local status=$?
-  [[ $status == 130 ]] || { echo "FAIL: $2 exited $status after Ctrl-C, expected 130"; cat "$log"; exit 1; }
+  [[ $status == 130 ]] || {
+    echo "FAIL: $2 exited $status after Ctrl-C, expected 130 (signal sent after $polls polls of 0.1 s; running then: $alive)"
+    cat "$log"
+    exit 1
+  }
 }
 # 8 points of about 1-2 s each at -j 2: the signal lands while points run.
 interrupt "$dir/log" '[[ $(ls "$dir/sweep/points" 2>/dev/null | wc -l) -ge 1 ]]' -- \
