@@ -136,6 +136,9 @@ void run_in_child_processes(std::size_t count, int parallel,
       }
     }
   }
+  // A signal after the last child finished, before this guard goes: the next batch's guard would start
+  // afresh and lose it (a plan once ran to its end after Ctrl-C at a batch's end). It stops the command too.
+  if (InterruptionGuard::received()) stop_children(running, finished, count);
 }
 
 } // namespace sonicsim
