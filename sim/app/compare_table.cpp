@@ -163,7 +163,7 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
                                   {"description", f.description},
                                   {"module_low_load_s", mean_or_null(f.module_low_load_s)}};
     for (const Figure figure : compared_figures)
-      if (figure != Figure::cost_usd_per_event) column[spec_of(figure).name] = mean_or_null(f.figure(figure));
+      column[spec_of(figure).name] = mean_or_null(f.figure(figure));
     column["bottleneck"] = f.bottleneck;
     column["too_short"] = f.too_short;
     column["assumptions"] = provenance_to_json(f.assumptions);
@@ -176,7 +176,6 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
     if (f.pooled)
       for (const Figure figure : compared_pool_figures)
         column[spec_of(figure).name] = mean_or_null(f.figure(figure));
-    column["cost_usd_per_event"] = mean_or_null(f.figure(Figure::cost_usd_per_event));
     // The 95 % intervals, from two replications on, by the names above.
     nlohmann::ordered_json intervals = nlohmann::ordered_json::object();
     auto add = [&intervals](const std::string& name, const std::optional<ConfidenceInterval>& ci) {

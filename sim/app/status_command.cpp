@@ -130,16 +130,6 @@ SweepPlan read_sweep_plan(const nlohmann::ordered_json& json) {
   return plan;
 }
 
-int sweep_status(const StatusArguments& arguments, const TextOutput& say, Json& out);
-
-int status(const StatusArguments& arguments) {
-  const TextOutput say{!arguments.quiet && !arguments.json};
-  Json out;
-  const int code = sweep_status(arguments, say, out);
-  if (arguments.json) std::printf("%s\n", out.dump(1).c_str());
-  return code;
-}
-
 // A sweep's simulations (its sweep_plan.json), or what a non-sharded command submitted.
 int sweep_status(const StatusArguments& arguments, const TextOutput& say, Json& out) {
   const fs::path dir(arguments.directory);
@@ -216,6 +206,14 @@ int sweep_status(const StatusArguments& arguments, const TextOutput& say, Json& 
     return exit_run_failed;
   }
   return exit_ok;
+}
+
+int status(const StatusArguments& arguments) {
+  const TextOutput say{!arguments.quiet && !arguments.json};
+  Json out;
+  const int code = sweep_status(arguments, say, out);
+  if (arguments.json) std::printf("%s\n", out.dump(1).c_str());
+  return code;
 }
 
 } // namespace

@@ -137,6 +137,16 @@ const std::vector<OldFigureName>& old_figure_names() {
   return old_names;
 }
 
+std::optional<ConfidenceInterval> aggregate_defined(const std::vector<std::optional<double>>& values) {
+  std::vector<double> defined;
+  for (const auto& value : values) {
+    if (!value) return std::nullopt;
+    defined.push_back(*value);
+  }
+  if (defined.empty()) return std::nullopt;
+  return aggregate(defined);
+}
+
 const FigureSpec& spec_of(Figure figure) {
   for (const auto& spec : table)
     if (spec.figure == figure) return spec;

@@ -114,6 +114,9 @@ std::string figure_names_text();
 inline ConfidenceInterval aggregate(const std::vector<double>& values) {
   return confidence_interval_95(values);
 }
+// The same over replications some of which may not define the figure: none unless every one does (never the
+// mean of the others), and none without a replication.
+std::optional<ConfidenceInterval> aggregate_defined(const std::vector<std::optional<double>>& values);
 
 // The bottleneck over replications: the resource named busiest by most of them (ties: the one named first),
 // with its mean utilisation over the replications that named it.

@@ -20,21 +20,6 @@ std::optional<ConfidenceInterval> VariantFigures::figure(Figure figure) const {
   return it->second;
 }
 
-namespace {
-
-// The values of the replications that ran: an interval when every one defines it, none otherwise.
-std::optional<ConfidenceInterval> over(const std::vector<std::optional<double>>& values) {
-  std::vector<double> defined;
-  for (const auto& value : values) {
-    if (!value) return std::nullopt;
-    defined.push_back(*value);
-  }
-  if (defined.empty()) return std::nullopt;
-  return aggregate(defined);
-}
-
-} // namespace
-
 CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int jobs, int reference_jobs,
                              int replications) {
   CompareTable table;
@@ -88,11 +73,11 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
         const bool pool_figure = std::find(compared_pool_figures.begin(), compared_pool_figures.end(),
                                            figure) != compared_pool_figures.end();
         if (pool_figure && !f.pooled) continue;
-        if (const auto ci = over(list)) f.simulated[figure] = *ci;
+        if (const auto ci = aggregate_defined(list)) f.simulated[figure] = *ci;
       }
-      f.module_low_load_s = over(low_load_module);
-      f.ratio_simulated = over(ratios);
-      f.knee_simulated = over(knees);
+      f.module_low_load_s = aggregate_defined(low_load_module);
+      f.ratio_simulated = aggregate_defined(ratios);
+      f.knee_simulated = aggregate_defined(knees);
       f.bottleneck = vote_bottleneck(bottlenecks).bottleneck.sentence();
     }
     table.columns.push_back(f.name);

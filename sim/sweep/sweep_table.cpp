@@ -59,10 +59,10 @@ namespace {
 void add_figures(SweepRow& row, const std::vector<Figure>& figures,
                  const std::vector<RunSummary>& replications, const FigureContext& context) {
   for (const Figure figure : figures) {
-    std::vector<double> list;
+    std::vector<std::optional<double>> values;
     for (const auto& summary : replications)
-      if (const auto value = value_of(figure, summary, context)) list.push_back(*value);
-    if (list.size() == replications.size()) row.simulated[spec_of(figure).name] = aggregate(list);
+      values.push_back(value_of(figure, summary, context));
+    if (const auto ci = aggregate_defined(values)) row.simulated[spec_of(figure).name] = *ci;
   }
 }
 

@@ -135,8 +135,11 @@ TEST_CASE("pods have one name: a summary written when they were replicas is read
   CHECK(json.at("pools").at(0).at("peak_pods") == 5);
   // The same pool as a file from before the rename spells its counts "replicas".
   std::string text = json.dump();
-  for (std::size_t at = text.find("_pods\""); at != std::string::npos; at = text.find("_pods\"", at))
-    if (text.compare(at - 6, 6, "\"pods_") != 0) text.replace(at, 5, "_replicas");
+  for (const std::string key : {"min_pods", "max_pods", "peak_pods", "mean_serving_pods", "mean_held_pods"}) {
+    const auto at = text.find("\"" + key + "\"");
+    REQUIRE(at != std::string::npos);
+    text.replace(at + 1, key.size(), key.substr(0, key.size() - 4) + "replicas");
+  }
   CHECK(text.find("peak_replicas") != std::string::npos);
   CHECK(text.find("pods_added") != std::string::npos); // a change is still "pods added"
   const auto old = operations_from_json(nlohmann::ordered_json::parse(text)).pools.at(0);
