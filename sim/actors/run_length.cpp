@@ -14,7 +14,11 @@ int RunLength::events_per_job(int job_events, double now_s) {
   RunPrecision precision = recorder_.precision_so_far(now_s);
   precision.events_per_job = events_per_job_;
   const auto next = next_events_per_job(precision, scenario_.output.max_extension);
-  if (next && *next > events_per_job_) {
+  // A figure already beyond a bound the caller gave (a plan's target, on its failing side): the run has
+  // decided what it was run for, and a longer run would only say so more precisely.
+  if (precision.applies && precision.target_relative > 0 && !precision.met)
+    stopped_beyond_ = beyond_bounds(precision, scenario_.output.stop_beyond);
+  if (next && *next > events_per_job_ && stopped_beyond_.empty()) {
     events_per_job_ = *next;
     ++extensions_;
   } else {

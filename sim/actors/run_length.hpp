@@ -18,6 +18,8 @@ public:
   int events_per_job(int job_events, double now_s);
 
   int extensions() const { return extensions_; }
+  // The run was not extended because a figure lay beyond a bound of output.stop_beyond: which (or empty).
+  const std::string& stopped_beyond() const { return stopped_beyond_; }
   int current() const { return events_per_job_; }
 
 private:
@@ -25,6 +27,7 @@ private:
   const RunRecorder& recorder_;
   int events_per_job_;
   int extensions_ = 0;
+  std::string stopped_beyond_;
   bool judged_ = false; // the current length was judged (and kept)
 };
 

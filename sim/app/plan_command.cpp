@@ -42,6 +42,8 @@ struct PlanArguments {
   int replications = 3;
   int max_replications = 10;
   double indifference = 0.01;
+  double run_precision = 0.0;
+  bool run_precision_given = false;
   std::vector<std::string> device_types;
   std::vector<std::string> nics;
   int max_gpus_per_pod = 8;
@@ -128,10 +130,11 @@ void check_targets(const PlanArguments& arguments, const Scenario& scenario,
 
 int plan_settings(const PlanArguments& arguments) {
   if (arguments.jobs > 0 || arguments.gpus > 0 || !arguments.targets.empty() ||
-      !arguments.device_types.empty() || !arguments.nics.empty() || arguments.cost || arguments.resume)
+      !arguments.device_types.empty() || !arguments.nics.empty() || arguments.cost || arguments.resume ||
+      arguments.run_precision_given)
     throw InputError(
         "plan --autoscaler searches the autoscaler's settings on the scenario's own load: not with "
-        "--jobs, --gpus, --target, --device-types, --nics, --cost or --resume");
+        "--jobs, --gpus, --target, --device-types, --nics, --cost, --resume or --run-precision");
   AutoscalerPlanArguments a = arguments.autoscaler_plan;
   a.tolerance = arguments.tolerance_given ? arguments.tolerance : 0.05;
   a.replications = arguments.replications;
@@ -178,6 +181,7 @@ int plan(const PlanArguments& arguments) {
   settings.replications = arguments.replications;
   settings.max_replications = arguments.max_replications;
   settings.indifference = arguments.indifference;
+  if (arguments.run_precision_given) settings.run_precision = arguments.run_precision;
   settings.device_types = arguments.device_types;
   settings.nics_bps = nics_bps;
   // One progress line for the whole plan, its estimate from the search's outlook (corrected as runs finish).
@@ -287,6 +291,14 @@ void register_plan_command(CLI::App& app, int& result) {
                    "A candidate whose 95 % interval straddles a target but is narrower than this fraction of "
                    "the limit is decided by its mean (default 0.01; 0: only by the interval)")
       ->check(CLI::Range(0.0, 0.5));
+  command
+      ->add_option("--run-precision", arguments->run_precision,
+                   "The precision rule of the plan's simulations: each is extended until its 95 % intervals "
+                   "are within this fraction (0: off, every run as written). Default 4 x the scenario's "
+                   "output.precision (0.08 for 2 %): the plan decides on the interval over replications, "
+                   "which more replications narrow for less than longer runs")
+      ->check(CLI::Range(0.0, 0.5))
+      ->each([arguments](const std::string&) { arguments->run_precision_given = true; });
   command
       ->add_option("--device-types", arguments->device_types,
                    "Device types to search (their models' curves and costs.device_hour prices), e.g. "

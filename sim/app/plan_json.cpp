@@ -50,9 +50,14 @@ nlohmann::ordered_json run_json(const PlanRun& run) {
                       {"by_mean_within_indifference", check.by_mean}});
   json["checks"] = checks;
   nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
-  for (const auto& r : run.replications)
+  nlohmann::ordered_json stopped = nlohmann::ordered_json::array();
+  for (const auto& r : run.replications) {
     seeds.push_back(r.seed);
+    stopped.push_back(r.stopped_beyond);
+  }
   json["seeds"] = seeds;
+  // Per replication: why it stopped short of the precision rule (its figure clearly failing), or "".
+  json["stopped_beyond"] = stopped;
   json["wall_clock_s"] = run.wall_clock_s;
   json["error"] = run.error;
   json["too_short"] = run.too_short;
@@ -131,6 +136,7 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
                                       : 0.0;
   json["replications"] = {
       {"first", plan.replications}, {"most", plan.max_replications}, {"indifference", plan.indifference}};
+  json["run_precision"] = {{"relative", plan.run_precision}, {"scenario", plan.scenario_precision}};
   json["searched"] = plan.searched;
   json["held_fixed"] = plan.held_fixed;
   json["assumptions"] = provenance_to_json(plan.assumptions);

@@ -54,6 +54,17 @@ void print_run(const PlanRun& run) {
   std::printf("            %s\n", checks.c_str());
   if (!run.error.empty()) std::printf("            (%s)\n", run.error.c_str());
   if (!run.too_short.empty()) std::printf("            (undecided: %s)\n", run.too_short.c_str());
+  int stopped = 0;
+  std::string why;
+  for (const auto& r : run.replications)
+    if (!r.stopped_beyond.empty()) {
+      ++stopped;
+      why = r.stopped_beyond;
+    }
+  if (stopped > 0)
+    std::printf("            (%d of %zu replications stopped at the precision rule's first check, clearly "
+                "failing: %s)\n",
+                stopped, run.replications.size(), why.c_str());
 }
 
 void print_groups(const Plan& plan) {
@@ -75,6 +86,22 @@ void print_groups(const Plan& plan) {
 } // namespace
 
 namespace {
+
+// The precision rule the plan's simulations were held to, against the scenario's own.
+std::string run_length_text(const Plan& plan) {
+  const auto percent = [](double fraction) { return percent_text(fraction); };
+  if (plan.run_precision <= 0.0)
+    return "run length: every simulation as written (workload.events_per_job; --run-precision 0)";
+  std::string text = "run length: each simulation extended until its 95 % intervals are within " +
+                     percent(plan.run_precision);
+  if (plan.run_precision == plan.scenario_precision)
+    text += " (output.precision)";
+  else
+    text += " (--run-precision; the scenario's output.precision is " +
+            (plan.scenario_precision > 0.0 ? percent(plan.scenario_precision) : std::string("off")) +
+            "): the plan decides on the intervals over its replications";
+  return text + "; a candidate already clearly failing a target (its interval wholly beyond) is not extended";
+}
 
 // What was asked, the targets, the replication rule, what was searched and the analytic bracket.
 void print_plan_question(const Plan& plan) {
@@ -103,6 +130,7 @@ void print_plan_question(const Plan& plan) {
       "decided by its mean (indifference zone)\n",
       plan.replications, plan.max_replications, static_cast<unsigned long long>(plan.seed),
       plan.indifference * 100.0);
+  std::printf("%s\n", run_length_text(plan).c_str());
   for (const auto& s : plan.searched)
     std::printf("searched: %s\n", s.c_str());
   for (const auto& s : plan.held_fixed)

@@ -232,7 +232,8 @@ void report_precision(RunSummary& summary, const RunLength& run_length) {
   RunPrecision& precision = summary.precision;
   precision.events_per_job = run_length.current();
   precision.extensions = run_length.extensions();
-  if (!precision.applies || precision.target_relative <= 0 || precision.met) return;
+  if (!precision.met) precision.stopped_beyond = run_length.stopped_beyond();
+  if (!precision.too_short()) return;
   summary.warnings.push_back("the run is too short for the precision asked (output.precision " +
                              percent_text(precision.target_relative) + "): " + precision.shortfall() +
                              ", at " + std::to_string(precision.events_per_job) + " events per job after " +

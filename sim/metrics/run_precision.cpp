@@ -23,6 +23,22 @@ std::string RunPrecision::shortfall() const {
          percent_text(target_relative) + ")";
 }
 
+std::string beyond_bounds(const RunPrecision& precision, const std::map<std::string, FigureBounds>& bounds) {
+  if (!precision.intervals.problem.empty()) return "";
+  for (const auto& figure : precision.intervals.figures) {
+    const auto it = bounds.find(figure.figure);
+    if (it == bounds.end()) continue;
+    const double low = figure.mean - figure.half_width, high = figure.mean + figure.half_width;
+    const std::string measured =
+        figure.figure + " " + significant(figure.mean, 4) + " +- " + significant(figure.half_width, 2);
+    if (it->second.above && low > *it->second.above)
+      return measured + ", above " + significant(*it->second.above, 4);
+    if (it->second.below && high < *it->second.below)
+      return measured + ", below " + significant(*it->second.below, 4);
+  }
+  return "";
+}
+
 std::optional<int> next_events_per_job(const RunPrecision& precision, double max_extension) {
   if (!precision.applies || precision.target_relative <= 0 || precision.met) return std::nullopt;
   const double limit = std::floor(precision.events_per_job_written * max_extension);

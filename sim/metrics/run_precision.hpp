@@ -4,8 +4,11 @@
 #pragma once
 
 #include "sim/metrics/run_summary.hpp"
+#include "sim/scenario/scenario.hpp"
 
+#include <map>
 #include <optional>
+#include <string>
 
 namespace sonicsim {
 
@@ -16,5 +19,10 @@ void judge_precision(RunPrecision& precision);
 // already at max_extension x the written length. The next length aims at the target with 20 % to spare (a
 // half-width shrinks as 1 / sqrt(window)), rounded up to 2, 4 or 8 times the current one.
 std::optional<int> next_events_per_job(const RunPrecision& precision, double max_extension);
+
+// The first headline figure whose 95 % interval lies wholly above or below its bound (output.stop_beyond),
+// in words ("module_mean_s 17.9 +- 2.1, above 12"); empty when none does or there are no intervals. Such a
+// run has decided what its bounds ask, however wide its interval, and need not be extended.
+std::string beyond_bounds(const RunPrecision& precision, const std::map<std::string, FigureBounds>& bounds);
 
 } // namespace sonicsim

@@ -180,6 +180,19 @@ void add_client_node(json& platform, const ClientNode& node) {
                              {"inference_contention", node.inference_contention}};
 }
 
+json output_to_json(const OutputSettings& output) {
+  json out = {{"timeseries_interval_s", output.timeseries_interval_s},
+              {"precision_relative", output.precision_relative},
+              {"max_extension", output.max_extension}};
+  // Written only when given, so every scenario without it keeps its fingerprint (the plan's kept runs).
+  for (const auto& [figure, bounds] : output.stop_beyond) {
+    auto& entry = out["stop_beyond"][figure];
+    if (bounds.above) entry["above"] = *bounds.above;
+    if (bounds.below) entry["below"] = *bounds.below;
+  }
+  return out;
+}
+
 } // namespace
 
 json scenario_to_json(const Scenario& scenario) {
@@ -250,10 +263,7 @@ json scenario_to_json(const Scenario& scenario) {
                {"mode", workload.client.asynchronous ? "async" : "sync"},
                {"max_in_flight", workload.client.max_in_flight}}},
              {"pipeline", pipeline_to_json(workload.pipeline)}}},
-           {"output",
-            {{"timeseries_interval_s", scenario.output.timeseries_interval_s},
-             {"precision_relative", scenario.output.precision_relative},
-             {"max_extension", scenario.output.max_extension}}}};
+           {"output", output_to_json(scenario.output)}};
   add_client_operations(out["workload"]["client"], workload.client);
   if (const auto& p = workload.preemption) out["workload"]["preemption"] = preemption_json(*p);
   if (!platform.wan.down.empty()) {

@@ -161,17 +161,20 @@ json precision_to_json(const RunPrecision& precision) {
                               {"half_width", figure.half_width},
                               {"relative", figure.relative},
                               {"lag1", figure.lag1}};
-  return {{"applies", precision.applies},
-          {"target_relative", precision.target_relative},
-          {"met", precision.met},
-          {"method", "batch means over the steady-state window, 95 % Student t"},
-          {"batches", precision.intervals.batches},
-          {"batch_s", precision.intervals.batch_s},
-          {"figures", figures},
-          {"problem", precision.intervals.problem},
-          {"events_per_job", precision.events_per_job},
-          {"events_per_job_written", precision.events_per_job_written},
-          {"extensions", precision.extensions}};
+  json out = {{"applies", precision.applies},
+              {"target_relative", precision.target_relative},
+              {"met", precision.met},
+              {"method", "batch means over the steady-state window, 95 % Student t"},
+              {"batches", precision.intervals.batches},
+              {"batch_s", precision.intervals.batch_s},
+              {"figures", figures},
+              {"problem", precision.intervals.problem},
+              {"events_per_job", precision.events_per_job},
+              {"events_per_job_written", precision.events_per_job_written},
+              {"extensions", precision.extensions}};
+  // Written only when a run stopped beyond a bound (output.stop_beyond), so other summaries keep their bytes.
+  if (!precision.stopped_beyond.empty()) out["stopped_beyond"] = precision.stopped_beyond;
+  return out;
 }
 
 RunPrecision precision_from_json(const json& in) {
@@ -189,6 +192,7 @@ RunPrecision precision_from_json(const json& in) {
   precision.events_per_job = in.at("events_per_job").get<int>();
   precision.events_per_job_written = in.at("events_per_job_written").get<int>();
   precision.extensions = in.at("extensions").get<int>();
+  if (in.contains("stopped_beyond")) precision.stopped_beyond = in.at("stopped_beyond").get<std::string>();
   return precision;
 }
 

@@ -31,6 +31,8 @@ struct ReplicationFigures {
   Bottleneck bottleneck;
   std::uint64_t events_failed = 0;
   std::string too_short; // the run missed the precision rule even extended: why (RunPrecision::shortfall)
+  // The run stopped short of the rule, its figure clearly on a target's failing side (output.stop_beyond).
+  std::string stopped_beyond;
   double wall_clock_s = 0.0;
   std::optional<double> value(Figure figure) const {
     const auto it = values.find(figure);
@@ -120,6 +122,9 @@ struct Plan {
   int replications = 3;
   int max_replications = 10;
   double indifference = 0.01;
+  // The precision rule the plan's simulations were held to, and the scenario's own (output.precision).
+  double run_precision = 0.0;
+  double scenario_precision = 0.0;
   std::vector<std::string> searched;   // the axes searched, in words
   std::vector<std::string> held_fixed; // resources not searched, with their values
 

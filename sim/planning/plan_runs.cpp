@@ -119,6 +119,7 @@ ReplicationFigures PlanRuns::figures_of(const Scenario& at, const SimulationOutc
   f.bottleneck = s.bottleneck;
   f.events_failed = s.events_failed;
   if (s.precision.too_short()) f.too_short = s.precision.shortfall();
+  f.stopped_beyond = s.precision.stopped_beyond;
   return f;
 }
 
@@ -149,8 +150,11 @@ std::vector<PlanRun> PlanRuns::ensure(const std::vector<std::pair<RunPoint, int>
   }
   if (!jobs.empty()) {
     std::vector<Scenario> scenarios;
-    for (const auto& [k, r] : jobs)
+    const auto bounds = stop_bounds();
+    for (const auto& [k, r] : jobs) {
       scenarios.push_back(scenario_at(points_[k], replication_seed(scenario_.seed, r)));
+      if (k > 0) scenarios.back().output.stop_beyond = bounds;
+    }
     const auto baselines = add_baselines(jobs, scenarios);
     const auto outcomes = simulate_(scenarios);
     ++batches_;
@@ -180,6 +184,32 @@ std::vector<PlanRun> PlanRuns::ensure(const std::vector<std::pair<RunPoint, int>
     out.push_back(runs_[k]);
   }
   return out;
+}
+
+std::map<std::string, FigureBounds> PlanRuns::stop_bounds() const {
+  std::map<std::string, FigureBounds> bounds;
+  for (const auto& target : targets_) {
+    const Figure figure = target.figure.figure;
+    if (!target.figure.module.empty()) continue;
+    // The rule's module figure is the served modules' time per event: the plan's module figure only when one
+    // module is accelerated (and not a group's share of several).
+    if (figure == Figure::module_mean_s && (modules_.size() != 1 || !modules_by_group_.empty())) continue;
+    if (figure != Figure::module_mean_s && figure != Figure::event_mean_s && figure != Figure::events_per_s &&
+        figure != Figure::gpu_utilisation)
+      continue;
+    double limit = target.limit;
+    if (target.relative) {
+      const auto reference = interval_of(runs_.front().replications, figure);
+      if (reference.n == 0 || !(reference.mean > 0.0)) continue;
+      limit *= reference.mean;
+    }
+    FigureBounds& b = bounds[spec_of(figure).name];
+    if (target.at_most)
+      b.above = b.above ? std::min(*b.above, limit) : limit;
+    else
+      b.below = b.below ? std::max(*b.below, limit) : limit;
+  }
+  return bounds;
 }
 
 void PlanRuns::judge(PlanRun& run) const {

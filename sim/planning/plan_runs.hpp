@@ -58,6 +58,9 @@ private:
   // The figures of one replication, from the scenario it ran (layout, jobs, seed) and its outcome.
   ReplicationFigures figures_of(const Scenario& at, const SimulationOutcome& outcome) const;
   void judge(PlanRun& run) const;
+  // A candidate's runs may stop once a headline figure is clearly on the failing side of a target
+  // (output.stop_beyond): the bounds, relative targets at the reference's mean (none before it ran).
+  std::map<std::string, FigureBounds> stop_bounds() const;
   // The direct-inference baselines the batch of (point, replication) jobs lacks, appended to `scenarios`;
   // returns (jobs, replication) of each appended one, in order.
   std::vector<std::pair<int, int>> add_baselines(const std::vector<std::pair<std::size_t, int>>& jobs,

@@ -24,6 +24,12 @@ namespace sonicsim::planning {
 // zone counts as undecided here. The range an answer is reported with comes from these.
 Decision strict_decision(const PlanRun& run);
 
+// The precision rule of the plan's simulations: the settings' own, or plan_precision_factor x the scenario's.
+inline double plan_run_precision(const PlannerSettings& settings, double scenario_precision) {
+  if (settings.run_precision) return *settings.run_precision;
+  return std::min(0.5, plan_precision_factor * scenario_precision);
+}
+
 // The first number of replications, and the next when a candidate is undecided.
 inline int next_replications(int have, int first, int most) {
   return have == 0 ? first : std::min(most, have + first);
@@ -57,6 +63,9 @@ public:
     plan_.replications = settings_.replications;
     plan_.max_replications = settings_.max_replications;
     plan_.indifference = settings_.indifference;
+    plan_.scenario_precision = scenario_.output.precision_relative;
+    scenario_.output.precision_relative = plan_run_precision(settings_, scenario_.output.precision_relative);
+    plan_.run_precision = scenario_.output.precision_relative;
     for (const auto& target : settings_.targets)
       if (target.relative) bracket_tolerance_ = target.limit - 1.0;
   }

@@ -84,6 +84,15 @@ std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& ch
     if (now.nic_bandwidth_bps != was.nic_bandwidth_bps)
       overrides.push_back(key + "nic_bandwidth=" + exact_number_text(now.nic_bandwidth_bps) + "bps");
   }
+  if (changed.output.precision_relative != base.output.precision_relative)
+    overrides.push_back("output.precision=" + (changed.output.precision_relative > 0.0
+                                                   ? exact_number_text(changed.output.precision_relative)
+                                                   : std::string("off")));
+  for (const auto& [figure, bounds] : changed.output.stop_beyond) {
+    const std::string key = "output.stop_beyond." + figure + ".";
+    if (bounds.above) overrides.push_back(key + "above=" + exact_number_text(*bounds.above));
+    if (bounds.below) overrides.push_back(key + "below=" + exact_number_text(*bounds.below));
+  }
   return overrides;
 }
 

@@ -368,6 +368,11 @@ struct Workload {
   std::optional<Campaign> campaign; // default none: every job starts at once and runs events_per_job events
 };
 
+// Bounds on one of the precision rule's headline figures (output.stop_beyond).
+struct FigureBounds {
+  std::optional<double> above, below;
+};
+
 struct OutputSettings {
   double timeseries_interval_s = 60.0; // width of a timeseries.csv row; default 60 s
   // The precision rule (sim/metrics/run_precision.hpp): a run is extended until the 95 % interval of each
@@ -375,6 +380,11 @@ struct OutputSettings {
   // 0: off. 2 % by default: a plan's relative targets (1.05x) are then decided by 2.5 times the noise.
   double precision_relative = 0.02;
   double max_extension = 16.0;
+  // A run may stop short of the precision rule once one headline figure's 95 % interval lies wholly above
+  // (or below) a bound given here: `sonicsim plan` gives its candidates the failing side of its targets, so
+  // a candidate that clearly fails is not run longer to be told so more precisely. Keyed by the rule's
+  // figure names (events_per_s, event_mean_s, module_mean_s, gpu_utilisation). Default none.
+  std::map<std::string, FigureBounds> stop_beyond;
 };
 
 // Prices for `sonicsim plan` and `compare` (costs:), plain numbers in US dollars per hour of one device.

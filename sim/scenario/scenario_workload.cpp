@@ -209,6 +209,19 @@ OutputSettings read_output(const Cursor& c) {
     require(c["max_extension"], o.max_extension >= 1.0 && o.max_extension <= 1000.0,
             "a factor from 1 (never extend) to 1000, e.g. 16");
   }
+  if (c.present() && c["stop_beyond"].present())
+    for (const char* figure : {"events_per_s", "event_mean_s", "module_mean_s", "gpu_utilisation"}) {
+      const Cursor bounds = c["stop_beyond"][figure];
+      if (!bounds.present()) continue;
+      FigureBounds& b = o.stop_beyond[figure];
+      // Rates, times and fractions: finite and not negative (read_number refuses what is not finite).
+      for (const char* side : {"above", "below"})
+        if (bounds[side].present()) {
+          const double value = read_number(bounds[side]);
+          require(bounds[side], value >= 0.0 && value <= 1e12, "a bound from 0 to 1e12 in the figure's unit");
+          (std::string(side) == "above" ? b.above : b.below) = value;
+        }
+    }
   return o;
 }
 

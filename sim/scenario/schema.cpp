@@ -182,6 +182,10 @@ NodePtr workload_schema() {
   });
 }
 
+NodePtr bounds() {
+  return map({{"above", value()}, {"below", value()}});
+}
+
 NodePtr build_root() {
   return map({
       {"name", value()},
@@ -190,7 +194,13 @@ NodePtr build_root() {
       {"platform", platform_schema()},
       {"models", dict(model_schema())},
       {"workload", workload_schema()},
-      {"output", map({{"timeseries_interval", value()}, {"precision", value()}, {"max_extension", value()}})},
+      {"output", map({{"timeseries_interval", value()},
+                      {"precision", value()},
+                      {"max_extension", value()},
+                      {"stop_beyond", map({{"events_per_s", bounds()},
+                                           {"event_mean_s", bounds()},
+                                           {"module_mean_s", bounds()},
+                                           {"gpu_utilisation", bounds()}})}})},
       {"costs", map({{"device_hour", dict(value())}, {"cpu_hour", value()}, {"pod_hour", value()}})},
       // A variant's overrides are key paths of this same schema, checked by the loader (validate_key_path).
       {"variants", dict(map({{"description", value()}, {"overrides", value()}}))},

@@ -68,6 +68,22 @@ TEST_CASE("precision: a run held to its length says it is too short, in its prec
   CHECK(warns_too_short(summary));
 }
 
+TEST_CASE("precision: a run whose figure is wholly beyond a bound of output.stop_beyond is not extended") {
+  // The 20-event CMS run above extends itself; with a bound its event time already exceeds (a plan's target
+  // on the failing side) it stops at 20 events, says which figure decided, and is neither too short nor
+  // warned about.
+  std::vector<std::string> bounded = short_run;
+  bounded.push_back("output.stop_beyond.event_mean_s.above=0.001");
+  const RunSummary summary = simulate(cms, bounded);
+  CHECK_FALSE(summary.precision.met);
+  CHECK(summary.precision.events_per_job == 20);
+  CHECK(summary.precision.extensions == 0);
+  CHECK(summary.precision.stopped_beyond.find("event_mean_s ") == 0);
+  CHECK(summary.precision.stopped_beyond.find(", above 0.001") != std::string::npos);
+  CHECK_FALSE(summary.precision.too_short());
+  CHECK_FALSE(warns_too_short(summary));
+}
+
 TEST_CASE("precision: a run precise enough at the first check is the run it was without the rule") {
   // ProtoDUNE's large batch at 48 events per job meets 2 % at once: the same events, to the last bit.
   const RunSummary with_rule = simulate("protodune_2020_large_batch.yaml", {"workload.events_per_job=48"});

@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <map>
+#include <string>
 
 using namespace sonicsim;
 
@@ -103,5 +105,35 @@ TEST_CASE("precision rule: met, extended towards the target, or stopped at the l
   CHECK_FALSE(next_events_per_job(precision, 16.0));
   precision.target_relative = 0.0;
   judge_precision(precision);
+  CHECK_FALSE(precision.too_short());
+}
+
+TEST_CASE("precision rule: a figure wholly beyond a bound of output.stop_beyond stops the run short of it") {
+  RunPrecision precision;
+  precision.target_relative = 0.02;
+  precision.events_per_job = precision.events_per_job_written = 6;
+  precision.intervals.batches = 8;
+  // A saturated candidate of a plan: module time 18 +- 2 s (11 %) where the target fails above 12 s.
+  precision.intervals.figures = {{"events_per_s", 10.0, 0.1, 0.01, 0.0},
+                                 {"module_mean_s", 18.0, 2.0, 0.11, 0.0}};
+  judge_precision(precision);
+  REQUIRE_FALSE(precision.met);
+  std::map<std::string, FigureBounds> bounds;
+  bounds["module_mean_s"].above = 12.0;
+  CHECK(beyond_bounds(precision, bounds) == "module_mean_s 18.00 +- 2.0, above 12.00");
+  // Its interval 16-20 s straddles a bound of 17 s: not decided, the rule goes on.
+  bounds["module_mean_s"].above = 17.0;
+  CHECK(beyond_bounds(precision, bounds).empty());
+  // A rate below its floor: 9.9-10.1 events/s against at least 12.
+  bounds["events_per_s"].below = 12.0;
+  CHECK(beyond_bounds(precision, bounds) == "events_per_s 10.00 +- 0.10, below 12.00");
+  // No interval, no decision; a figure the run does not measure, none either.
+  precision.intervals.problem = "too short";
+  CHECK(beyond_bounds(precision, bounds).empty());
+  precision.intervals.problem.clear();
+  CHECK(beyond_bounds(precision, {{"gpu_utilisation", FigureBounds{0.5, std::nullopt}}}).empty());
+  // A run stopped so is not "too short": its figures are evidence of what the bound asked.
+  CHECK(precision.too_short());
+  precision.stopped_beyond = beyond_bounds(precision, bounds);
   CHECK_FALSE(precision.too_short());
 }

@@ -84,6 +84,21 @@ TEST_CASE("the overrides a plan writes rebuild each planned layout (round trip t
   const Scenario rebuilt = load_default_scenario(overrides);
   CHECK(scenario_fingerprint(rebuilt) == scenario_fingerprint(planned));
   CHECK(planning::plan_overrides(base, base).empty());
+  // The plan's precision rule (--run-precision) travels too, and "off" as the loader reads it.
+  for (const double precision : {0.08, 0.0}) {
+    Scenario shorter = planned;
+    shorter.output.precision_relative = precision;
+    const auto with_precision = planning::plan_overrides(base, shorter);
+    CHECK(with_precision.size() == 5);
+    CHECK(scenario_fingerprint(load_default_scenario(with_precision)) == scenario_fingerprint(shorter));
+  }
+  // And the bounds its candidates may stop beyond (output.stop_beyond).
+  Scenario bounded = planned;
+  bounded.output.stop_beyond["module_mean_s"].above = 11.98;
+  bounded.output.stop_beyond["events_per_s"].below = 0.3;
+  const auto with_bounds = planning::plan_overrides(base, bounded);
+  CHECK(with_bounds.size() == 6);
+  CHECK(scenario_fingerprint(load_default_scenario(with_bounds)) == scenario_fingerprint(bounded));
 }
 
 TEST_CASE(

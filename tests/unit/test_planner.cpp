@@ -125,6 +125,77 @@ TEST_CASE("plan outlook: the open range holds the answer, and the estimate of wh
   CHECK((runs - told.back().runs_before) % 3 == 0);
 }
 
+TEST_CASE("plan: its simulations are held to 4 x the scenario's precision rule, or to --run-precision") {
+  // The plan decides on intervals over replications, which more replications narrow for less than longer
+  // runs (plan_precision_factor): by default every simulation it asks for (reference and candidates) runs to
+  // 4 x output.precision, 2 % -> 8 %; --run-precision sets it (0: off), and the plan records both.
+  for (const std::optional<double> asked :
+       {std::optional<double>{}, std::optional<double>{0.02}, std::optional<double>{0.0}}) {
+    std::vector<double> seen;
+    planning::PlannerSettings settings;
+    settings.parallel = 2;
+    settings.run_precision = asked;
+    planning::Planner planner(settings, load_default_scenario(), [&seen](const std::vector<Scenario>& batch) {
+      std::vector<SimulationOutcome> outcomes;
+      for (const auto& point : batch) {
+        seen.push_back(point.output.precision_relative);
+        outcomes.push_back(stand_in(point, 0.0));
+      }
+      return outcomes;
+    });
+    const planning::Plan plan = planner.fewest_gpus(270);
+    const double expected = asked ? *asked : 0.08;
+    INFO("asked " << (asked ? *asked : -1.0));
+    REQUIRE(plan.found);
+    CHECK(plan.layout.gpus() == 4); // the stand-in has no scatter: the same answer at every precision
+    CHECK(plan.run_precision == doctest::Approx(expected));
+    CHECK(plan.scenario_precision == doctest::Approx(0.02));
+    REQUIRE_FALSE(seen.empty());
+    for (const double precision : seen)
+      CHECK(precision == doctest::Approx(expected));
+  }
+}
+
+TEST_CASE("plan: a candidate's runs may stop once its figure is clearly on a target's failing side") {
+  // The reference (10 s module at low load) runs without bounds; every candidate then carries the failing
+  // side of each target on a headline figure, relative ones at the reference's mean: module <= 1.1 x 10 s
+  // -> above 11 s; event_mean_s<=125s -> above 125 s; events_per_s>=1 -> below 1.
+  std::vector<Scenario> seen;
+  planning::PlannerSettings settings;
+  settings.parallel = 2;
+  settings.targets = {planning::relative_module_target(0.10),
+                      planning::parse_plan_target("event_mean_s<=125s"),
+                      planning::parse_plan_target("events_per_s>=1")};
+  planning::Planner planner(settings, load_default_scenario(), [&seen](const std::vector<Scenario>& batch) {
+    std::vector<SimulationOutcome> outcomes;
+    for (const auto& point : batch) {
+      seen.push_back(point);
+      outcomes.push_back(stand_in(point, 0.0));
+    }
+    return outcomes;
+  });
+  const planning::Plan plan = planner.fewest_gpus(270);
+  REQUIRE(plan.found);
+  CHECK(plan.layout.gpus() == 4);
+  int references = 0, candidates = 0;
+  for (const auto& s : seen) {
+    if (s.workload.jobs != 270) {
+      ++references;
+      CHECK(s.output.stop_beyond.empty());
+      continue;
+    }
+    ++candidates;
+    const auto& bounds = s.output.stop_beyond;
+    REQUIRE(bounds.count("module_mean_s") == 1);
+    CHECK(bounds.at("module_mean_s").above == doctest::Approx(11.0));
+    CHECK_FALSE(bounds.at("module_mean_s").below);
+    CHECK(bounds.at("event_mean_s").above == doctest::Approx(125.0));
+    CHECK(bounds.at("events_per_s").below == doctest::Approx(1.0));
+  }
+  CHECK(references == 3);
+  CHECK(candidates >= 6);
+}
+
 TEST_CASE("plan --gpus 4: the most jobs within 10 %, on the job grid") {
   // Within tolerance up to 77 x 4 = 308 jobs; the answer is the last grid point at or below it.
   int runs = 0;
