@@ -71,7 +71,9 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
        "models.emtrkmichelid.triton.dynamic_batching.default_queue_policy={max_queue_size: 100, timeout: "
        "\"1s\"}",
        "platform.server_groups.gke_t4.devices.model_switch_time=\"0.5ms\"",
-       "platform.server_groups.gke_t4.devices.model_switch_slowdown=0.4"})));
+       "platform.server_groups.gke_t4.devices.model_switch_slowdown=0.4",
+       "output.stop_beyond={events_per_s: {above: 1e6, below: 1}, event_mean_s: {above: 200, below: 1}, "
+       "module_mean_s: {above: 20, below: 0.1}, gpu_utilisation: {above: 0.99, below: 0.01}}"})));
   // The operations keys: the SuperSONIC config has the autoscaler and the proxy; failures, a rate limit and
   // the client's reaction by overrides.
   echoes.push_back(scenario_to_json(load_scenario_file(
