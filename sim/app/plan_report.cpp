@@ -54,17 +54,7 @@ void print_run(const PlanRun& run) {
   std::printf("            %s\n", checks.c_str());
   if (!run.error.empty()) std::printf("            (%s)\n", run.error.c_str());
   if (!run.too_short.empty()) std::printf("            (undecided: %s)\n", run.too_short.c_str());
-  int stopped = 0;
-  std::string why;
-  for (const auto& r : run.replications)
-    if (!r.stopped_beyond.empty()) {
-      ++stopped;
-      why = r.stopped_beyond;
-    }
-  if (stopped > 0)
-    std::printf("            (%d of %zu replications stopped at the precision rule's first check, clearly "
-                "failing: %s)\n",
-                stopped, run.replications.size(), why.c_str());
+  if (!run.stopped_beyond.empty()) std::printf("            (%s)\n", run.stopped_beyond.c_str());
 }
 
 void print_groups(const Plan& plan) {

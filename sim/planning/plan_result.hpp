@@ -68,6 +68,9 @@ struct PlanRun {
   std::string error;                       // a failed run, or failed events
   // Replications too short for the precision rule: the run is undecided, however its intervals fall.
   std::string too_short;
+  // Replications that stopped short of the rule, clearly failing a target (output.stop_beyond): how many,
+  // why.
+  std::string stopped_beyond;
   ConfidenceInterval module_mean_s, event_mean_s, events_per_s, gpu_utilisation;
   Bottleneck bottleneck;     // vote_bottleneck over the replications
   double wall_clock_s = 0.0; // all replications

@@ -212,6 +212,22 @@ std::map<std::string, FigureBounds> PlanRuns::stop_bounds() const {
   return bounds;
 }
 
+namespace {
+
+// How many replications carry a note (too short, stopped beyond a bound), and the last such note.
+std::pair<int, std::string> noted(const std::vector<ReplicationFigures>& replications,
+                                  std::string ReplicationFigures::*note) {
+  std::pair<int, std::string> out{0, ""};
+  for (const auto& r : replications)
+    if (!(r.*note).empty()) {
+      ++out.first;
+      out.second = r.*note;
+    }
+  return out;
+}
+
+} // namespace
+
 void PlanRuns::judge(PlanRun& run) const {
   run.module_mean_s = interval_of(run.replications, Figure::module_mean_s);
   run.event_mean_s = interval_of(run.replications, Figure::event_mean_s);
@@ -276,14 +292,15 @@ void PlanRuns::judge(PlanRun& run) const {
     }
   }
   run.decision = any_no ? Decision::no : (all_yes ? Decision::yes : Decision::undecided);
+  // Replications that stopped short of the rule with their figure clearly failing: evidence, said so.
+  const auto [stopped, beyond] = noted(run.replications, &ReplicationFigures::stopped_beyond);
+  run.stopped_beyond.clear();
+  if (stopped > 0)
+    run.stopped_beyond =
+        std::to_string(stopped) + " of " + std::to_string(run.replications.size()) +
+        " replications stopped at the precision rule's first check, clearly failing: " + beyond;
   // A replication too short for its figures is not evidence either way (failed events still are).
-  int too_short = 0;
-  std::string why;
-  for (const auto& r : run.replications)
-    if (!r.too_short.empty()) {
-      ++too_short;
-      why = r.too_short;
-    }
+  const auto [too_short, why] = noted(run.replications, &ReplicationFigures::too_short);
   run.too_short.clear();
   if (too_short > 0) {
     run.too_short = std::to_string(too_short) + " of " + std::to_string(run.replications.size()) +

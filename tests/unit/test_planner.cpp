@@ -171,12 +171,24 @@ TEST_CASE("plan: a candidate's runs may stop once its figure is clearly on a tar
     for (const auto& point : batch) {
       seen.push_back(point);
       outcomes.push_back(stand_in(point, 0.0));
+      // What the run would say when it stopped beyond its module bound (as RunLength does).
+      const auto bound = point.output.stop_beyond.find("module_mean_s");
+      const double module = outcomes.back().summary.modules.back().second.mean_s;
+      if (bound != point.output.stop_beyond.end() && module > *bound->second.above)
+        outcomes.back().summary.precision.stopped_beyond = "module_mean_s above 11";
     }
     return outcomes;
   });
   const planning::Plan plan = planner.fewest_gpus(270);
   REQUIRE(plan.found);
   CHECK(plan.layout.gpus() == 4);
+  // The failing neighbour (3 GPUs: 12.9 s against 11 s) stopped so in all 3 replications, and is still
+  // evidence: decided "fails", not undecided.
+  REQUIRE(plan.first_failing);
+  CHECK(plan.first_failing->stopped_beyond == "3 of 3 replications stopped at the precision rule's first "
+                                              "check, clearly failing: module_mean_s above 11");
+  CHECK(plan.first_failing->decision == planning::Decision::no);
+  CHECK(plan.first_failing->too_short.empty());
   int references = 0, candidates = 0;
   for (const auto& s : seen) {
     if (s.workload.jobs != 270) {
