@@ -12,6 +12,7 @@
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/direct_baseline.hpp"
+#include "sim/metrics/number_text.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/scenario_loader.hpp"
@@ -244,7 +245,12 @@ ValidationBatch plan_batch(const std::vector<ValidationCase>& cases) {
   std::map<std::string, std::size_t> run_index;
   for (const auto& c : cases) {
     std::vector<std::size_t> indices;
-    for (const auto& run : runs_for(c)) {
+    for (RunSpec run : runs_for(c)) {
+      // Held to the precision its tolerance needs (case_run_precision): the override goes into the run's key
+      // and recipe, so a run two cases share at different precisions is two runs.
+      const double precision = load_run(c, run).output.precision_relative;
+      const double for_case = case_run_precision(c, precision);
+      if (for_case != precision) run.overrides.push_back("output.precision=" + exact_number_text(for_case));
       const auto key = run_key(run);
       if (!run_index.count(key)) {
         SimulationRequest request;

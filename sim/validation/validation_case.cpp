@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -256,6 +257,13 @@ ValidationCase load_validation_case(const std::string& path) {
   } catch (const YAML::Exception& error) {
     throw ScenarioError(path, error.mark.line + 1, error.mark.column + 1, "", "bad value: " + error.msg);
   }
+}
+
+double case_run_precision(const ValidationCase& validation_case, double scenario_precision) {
+  if (scenario_precision <= 0.0 || !validation_case.relative_tolerance || validation_case.predicted)
+    return scenario_precision;
+  const double for_tolerance = *validation_case.relative_tolerance / 2.5;
+  return std::min({std::max(scenario_precision, for_tolerance), 4.0 * scenario_precision, 0.5});
 }
 
 } // namespace sonicsim

@@ -72,4 +72,9 @@ struct ValidationCase {
 // Reads one case; throws ScenarioError naming file:line:col and the key on bad input.
 ValidationCase load_validation_case(const std::string& path);
 
+// The precision rule a case's runs are held to: a relative tolerance of T is decided by runs known to T / 2.5
+// (as 2 % decides a plan's 5 % targets), never finer than the scenario's own rule nor coarser than 4 x it;
+// the scenario's own for every other case (curves against measured sd, bounds, predictions).
+double case_run_precision(const ValidationCase& validation_case, double scenario_precision);
+
 } // namespace sonicsim

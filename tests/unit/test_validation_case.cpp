@@ -9,6 +9,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 using namespace sonicsim;
 
@@ -93,4 +95,24 @@ TEST_CASE("a prediction case has no measurement: its interval is the check") {
   bad.replace(bad.find("replications: 2"), 15, "replications: 0");
   CHECK_THROWS_WITH_AS(load_validation_case(write_case("bad.yaml", bad)), doctest::Contains("1..100"),
                        ScenarioError);
+}
+
+TEST_CASE(
+    "a case's runs are held to the precision its relative tolerance needs, within 1-4 x the scenario's") {
+  ValidationCase c;
+  // 10 %: decided by runs known to 4 %; 5 % and 3.2 %: the scenario's 2 % (never finer); 25 %: 10 %, but
+  // at most 4 x 2 % = 8 %.
+  for (const auto& [tolerance, expected] :
+       std::vector<std::pair<double, double>>{{0.10, 0.04}, {0.05, 0.02}, {0.032, 0.02}, {0.25, 0.08}}) {
+    c.relative_tolerance = tolerance;
+    CHECK(case_run_precision(c, 0.02) == doctest::Approx(expected));
+  }
+  // The scenario's own rule: off stays off; an absolute tolerance, a curve or a prediction keeps 2 %.
+  CHECK(case_run_precision(c, 0.0) == 0.0);
+  c.relative_tolerance.reset();
+  c.absolute_tolerance = 0.5;
+  CHECK(case_run_precision(c, 0.02) == 0.02);
+  c.relative_tolerance = 0.10;
+  c.predicted = ValidationCase::Prediction{25.0, 3.0, "sonicsim calibrate"};
+  CHECK(case_run_precision(c, 0.02) == 0.02);
 }
