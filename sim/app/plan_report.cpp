@@ -79,16 +79,15 @@ namespace {
 
 // The precision rule the plan's simulations were held to, against the scenario's own.
 std::string run_length_text(const Plan& plan) {
-  const auto percent = [](double fraction) { return percent_text(fraction); };
   if (plan.run_precision <= 0.0)
     return "run length: every simulation as written (workload.events_per_job; --run-precision 0)";
   std::string text = "run length: each simulation extended until its 95 % intervals are within " +
-                     percent(plan.run_precision);
+                     percent_text(plan.run_precision);
   if (plan.run_precision == plan.scenario_precision)
     text += " (output.precision)";
   else
     text += " (--run-precision; the scenario's output.precision is " +
-            (plan.scenario_precision > 0.0 ? percent(plan.scenario_precision) : std::string("off")) +
+            (plan.scenario_precision > 0.0 ? percent_text(plan.scenario_precision) : std::string("off")) +
             "): the plan decides on the intervals over its replications";
   return text + "; a candidate already clearly failing a target (its interval wholly beyond) is not extended";
 }
