@@ -84,6 +84,9 @@ std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& ch
     if (now.nic_bandwidth_bps != was.nic_bandwidth_bps)
       overrides.push_back(key + "nic_bandwidth=" + exact_number_text(now.nic_bandwidth_bps) + "bps");
   }
+  // A direct-inference baseline (sim/metrics/direct_baseline.hpp), as the loader makes one.
+  if (changed.workload.direct_inference && !base.workload.direct_inference)
+    overrides.push_back("workload.inference=direct");
   if (changed.output.precision_relative != base.output.precision_relative)
     overrides.push_back("output.precision=" + (changed.output.precision_relative > 0.0
                                                    ? exact_number_text(changed.output.precision_relative)

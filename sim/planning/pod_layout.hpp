@@ -46,7 +46,8 @@ Scenario with_layout(Scenario scenario, const PodLayout& layout);
 
 // The overrides (key.path=value) that turn `base` into `changed` for the fields a plan changes: the job count
 // and each server group's pods, devices per pod, device type and pod NIC, and the precision rule of its runs
-// (output.precision) with the bounds it may stop beyond (output.stop_beyond). What a process elsewhere
+// (output.precision) with the bounds it may stop beyond (output.stop_beyond), and whether it is the
+// direct-inference baseline. What a process elsewhere
 // applies to rebuild a planned scenario; other differences are not expressed (the fingerprint check catches
 // them).
 std::vector<std::string> plan_overrides(const Scenario& base, const Scenario& changed);

@@ -4,12 +4,14 @@
 #include "sim/execution/scenario_recipe.hpp"
 #include "sim/execution/shell_commands.hpp"
 #include "sim/execution/slurm_commands.hpp"
+#include "sim/metrics/direct_baseline.hpp"
 #include "sim/planning/pod_layout.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 using namespace sonicsim;
 
@@ -99,6 +101,16 @@ TEST_CASE("the overrides a plan writes rebuild each planned layout (round trip t
   const auto with_bounds = planning::plan_overrides(base, bounded);
   CHECK(with_bounds.size() == 6);
   CHECK(scenario_fingerprint(load_default_scenario(with_bounds)) == scenario_fingerprint(bounded));
+  // A plan's direct-inference baseline (a target on the gain; a scenario whose modules have direct times):
+  // rebuilt as the same scenario elsewhere.
+  const std::string cms =
+      std::string(SONICSIM_SOURCE_DIR) + "/configs/cms_miniaod_2024_one_model_per_t4.yaml";
+  const Scenario cms_base = load_scenario_file(cms);
+  const auto direct = direct_inference_baseline(cms_base);
+  REQUIRE(direct);
+  const auto with_direct = planning::plan_overrides(cms_base, *direct);
+  CHECK(with_direct == std::vector<std::string>{"workload.inference=direct"});
+  CHECK(scenario_fingerprint(load_scenario_file(cms, with_direct)) == scenario_fingerprint(*direct));
 }
 
 TEST_CASE(
