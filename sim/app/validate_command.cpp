@@ -248,13 +248,17 @@ ValidationBatch plan_batch(const std::vector<ValidationCase>& cases) {
     for (RunSpec run : runs_for(c)) {
       // Held to the precision its tolerance needs (case_run_precision): the override goes into the run's key
       // and recipe, so a run two cases share at different precisions is two runs.
-      const double precision = load_run(c, run).output.precision_relative;
-      const double for_case = case_run_precision(c, precision);
-      if (for_case != precision) run.overrides.push_back("output.precision=" + exact_number_text(for_case));
+      // The scenario is read once: the override sets the same field on it.
+      Scenario scenario = load_run(c, run);
+      const double for_case = case_run_precision(c, scenario.output.precision_relative);
+      if (for_case != scenario.output.precision_relative) {
+        run.overrides.push_back("output.precision=" + exact_number_text(for_case));
+        scenario.output.precision_relative = for_case;
+      }
       const auto key = run_key(run);
       if (!run_index.count(key)) {
         SimulationRequest request;
-        request.scenario = load_run(c, run);
+        request.scenario = std::move(scenario);
         request.recipe = ScenarioRecipe{fs::absolute(run.scenario_path).string(), run.variants, run.overrides,
                                         request.scenario.seed, std::nullopt};
         auto baseline = direct_inference_baseline(request.scenario);
