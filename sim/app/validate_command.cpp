@@ -246,14 +246,21 @@ ValidationBatch plan_batch(const std::vector<ValidationCase>& cases) {
   for (const auto& c : cases) {
     std::vector<std::size_t> indices;
     for (RunSpec run : runs_for(c)) {
-      // Held to the precision its tolerance needs (case_run_precision): the override goes into the run's key
-      // and recipe, so a run two cases share at different precisions is two runs.
+      // Held to the precision its tolerance needs (case_run_precision), on the figure it reads
+      // (case_precision_figure): the overrides go into the run's key and recipe, so a run two cases share at
+      // different precisions is two runs.
       // The scenario is read once: the override sets the same field on it.
       Scenario scenario = load_run(c, run);
-      const double for_case = case_run_precision(c, scenario.output.precision_relative);
+      const double for_case = case_run_precision(c, run, scenario.output.precision_relative);
       if (for_case != scenario.output.precision_relative) {
         run.overrides.push_back("output.precision=" + exact_number_text(for_case));
         scenario.output.precision_relative = for_case;
+      }
+      // Held on the figure the case reads, unless the case's scenario names its own.
+      if (const auto figure = case_precision_figure(c);
+          figure && scenario.output.precision_figures.empty() && scenario.output.precision_relative > 0) {
+        run.overrides.push_back("output.precision_figures=[" + *figure + "]");
+        scenario.output.precision_figures = {*figure};
       }
       const auto key = run_key(run);
       if (!run_index.count(key)) {

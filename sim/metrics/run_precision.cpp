@@ -6,18 +6,28 @@
 #include <cmath>
 
 namespace sonicsim {
+std::vector<const BatchMeansFigure*> RunPrecision::ruled() const {
+  std::vector<const BatchMeansFigure*> named, all;
+  for (const auto& figure : intervals.figures) {
+    all.push_back(&figure);
+    if (std::find(held.begin(), held.end(), figure.figure) != held.end()) named.push_back(&figure);
+  }
+  return named.empty() ? all : named;
+}
+
 void judge_precision(RunPrecision& precision) {
+  const auto ruled = precision.ruled();
   precision.met = precision.applies && precision.target_relative > 0 && precision.intervals.problem.empty() &&
-                  !precision.intervals.figures.empty();
-  for (const auto& figure : precision.intervals.figures)
-    precision.met = precision.met && figure.relative <= precision.target_relative;
+                  !ruled.empty();
+  for (const BatchMeansFigure* figure : ruled)
+    precision.met = precision.met && figure->relative <= precision.target_relative;
 }
 
 std::string RunPrecision::shortfall() const {
   if (!intervals.problem.empty()) return intervals.problem;
   const BatchMeansFigure* widest = nullptr;
-  for (const auto& figure : intervals.figures)
-    if (!widest || figure.relative > widest->relative) widest = &figure;
+  for (const BatchMeansFigure* figure : ruled())
+    if (!widest || figure->relative > widest->relative) widest = figure;
   if (!widest) return "no figure measured";
   return widest->figure + " +-" + percent_text(widest->relative) + " (target " +
          percent_text(target_relative) + ")";
@@ -46,8 +56,8 @@ std::optional<int> next_events_per_job(const RunPrecision& precision, double max
   double factor = 4.0; // no interval to extrapolate from: the window was too short to cut into batches
   if (precision.intervals.problem.empty()) {
     double widest = 0.0;
-    for (const auto& figure : precision.intervals.figures)
-      widest = std::max(widest, figure.relative);
+    for (const BatchMeansFigure* figure : precision.ruled())
+      widest = std::max(widest, figure->relative);
     factor = 1.2 * std::pow(widest / precision.target_relative, 2.0);
   }
   // A power of two: two runs that differ by rounding (the fast path against pure SimGrid) take the same

@@ -16,6 +16,7 @@ RunPrecision RunRecorder::precision_so_far(double now_s) const {
 RunPrecision RunRecorder::precision_over(double start_s, double end_s, bool steady) const {
   RunPrecision precision;
   precision.target_relative = scenario_.output.precision_relative;
+  precision.held = scenario_.output.precision_figures;
   precision.events_per_job = scenario_.workload.events_per_job;
   precision.events_per_job_written = scenario_.workload.events_per_job;
   if (scenario_.workload.campaign) {

@@ -140,7 +140,12 @@ struct RunPrecision {
   bool applies = true; // false in a campaign: its window is the campaign's own time, not a steady state
   double target_relative = 0.0; // output.precision; 0: the rule is off
   BatchMeans intervals;
-  bool met = false;               // every headline figure's relative half-width is within the target
+  bool met = false; // every held figure's relative half-width is within the target
+  // output.precision_figures: the figures the rule holds (empty: every figure measured).
+  std::vector<std::string> held;
+  // The measured figures the rule holds: those of `held` the run measured, or, when it names none of them,
+  // every figure measured.
+  std::vector<const BatchMeansFigure*> ruled() const;
   int events_per_job = 0;         // of the run reported
   int events_per_job_written = 0; // in the scenario
   int extensions = 0;             // runs discarded for being too short

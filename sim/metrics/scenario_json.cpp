@@ -184,7 +184,8 @@ json output_to_json(const OutputSettings& output) {
   json out = {{"timeseries_interval_s", output.timeseries_interval_s},
               {"precision_relative", output.precision_relative},
               {"max_extension", output.max_extension}};
-  // Written only when given, so every scenario without it keeps its fingerprint (the plan's kept runs).
+  // Written only when given, so every scenario without them keeps its fingerprint (the plan's kept runs).
+  if (!output.precision_figures.empty()) out["precision_figures"] = output.precision_figures;
   for (const auto& [figure, bounds] : output.stop_beyond) {
     auto& entry = out["stop_beyond"][figure];
     if (bounds.above) entry["above"] = *bounds.above;

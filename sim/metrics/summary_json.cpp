@@ -174,6 +174,8 @@ json precision_to_json(const RunPrecision& precision) {
               {"extensions", precision.extensions}};
   // Written only when a run stopped beyond a bound (output.stop_beyond), so other summaries keep their bytes.
   if (!precision.stopped_beyond.empty()) out["stopped_beyond"] = precision.stopped_beyond;
+  // Likewise only when the scenario names the figures held (output.precision_figures).
+  if (!precision.held.empty()) out["held"] = precision.held;
   return out;
 }
 
@@ -193,6 +195,7 @@ RunPrecision precision_from_json(const json& in) {
   precision.events_per_job_written = in.at("events_per_job_written").get<int>();
   precision.extensions = in.at("extensions").get<int>();
   if (in.contains("stopped_beyond")) precision.stopped_beyond = in.at("stopped_beyond").get<std::string>();
+  if (in.contains("held")) precision.held = in.at("held").get<std::vector<std::string>>();
   return precision;
 }
 

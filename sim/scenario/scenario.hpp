@@ -9,10 +9,12 @@
 #include "sim/random/distribution_spec.hpp"
 #include "sim/scenario/operations.hpp"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sonicsim {
@@ -368,6 +370,10 @@ struct Workload {
   std::optional<Campaign> campaign; // default none: every job starts at once and runs events_per_job events
 };
 
+// The precision rule's headline figures (sim/metrics/run_precision.hpp), by their names in summary.json.
+inline constexpr std::array<std::string_view, 4> headline_figures{"events_per_s", "event_mean_s",
+                                                                  "module_mean_s", "gpu_utilisation"};
+
 // Bounds on one of the precision rule's headline figures (output.stop_beyond).
 struct FigureBounds {
   std::optional<double> above, below;
@@ -385,6 +391,8 @@ struct OutputSettings {
   // a candidate that clearly fails is not run longer to be told so more precisely. Keyed by the rule's
   // figure names (events_per_s, event_mean_s, module_mean_s, gpu_utilisation). Default none.
   std::map<std::string, FigureBounds> stop_beyond;
+  // The headline figures the precision rule holds (output.precision_figures; RunPrecision::ruled). Empty: all.
+  std::vector<std::string> precision_figures;
 };
 
 // Prices for `sonicsim plan` and `compare` (costs:), plain numbers in US dollars per hour of one device.

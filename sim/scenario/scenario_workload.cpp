@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -194,6 +195,24 @@ double read_precision(const Cursor& c) {
   return value;
 }
 
+// output.precision_figures: a non-empty list of distinct headline figures.
+std::vector<std::string> read_precision_figures(const Cursor& c) {
+  const std::string expected = "a list of the precision rule's headline figures (events_per_s, event_mean_s, "
+                               "module_mean_s, gpu_utilisation), e.g. [events_per_s]";
+  require(c, c.node().IsSequence() && c.node().size() > 0, expected);
+  std::vector<std::string> figures;
+  for (std::size_t i = 0; i < c.node().size(); ++i) {
+    const Cursor item = c[i];
+    const std::string name = item.scalar(expected);
+    require(item, std::find(headline_figures.begin(), headline_figures.end(), name) != headline_figures.end(),
+            expected);
+    require(item, std::find(figures.begin(), figures.end(), name) == figures.end(),
+            "each figure once; " + name + " is named twice");
+    figures.push_back(name);
+  }
+  return figures;
+}
+
 OutputSettings read_output(const Cursor& c) {
   OutputSettings o;
   if (c.present() && c["timeseries_interval"].present()) {
@@ -209,8 +228,11 @@ OutputSettings read_output(const Cursor& c) {
     require(c["max_extension"], o.max_extension >= 1.0 && o.max_extension <= 1000.0,
             "a factor from 1 (never extend) to 1000, e.g. 16");
   }
+  if (c.present() && c["precision_figures"].present())
+    o.precision_figures = read_precision_figures(c["precision_figures"]);
   if (c.present() && c["stop_beyond"].present())
-    for (const char* figure : {"events_per_s", "event_mean_s", "module_mean_s", "gpu_utilisation"}) {
+    for (const std::string_view name : headline_figures) {
+      const std::string figure(name);
       const Cursor bounds = c["stop_beyond"][figure];
       if (!bounds.present()) continue;
       FigureBounds& b = o.stop_beyond[figure];

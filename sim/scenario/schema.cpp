@@ -197,6 +197,7 @@ NodePtr build_root() {
       {"output", map({{"timeseries_interval", value()},
                       {"precision", value()},
                       {"max_extension", value()},
+                      {"precision_figures", value()},
                       {"stop_beyond", map({{"events_per_s", bounds()},
                                            {"event_mean_s", bounds()},
                                            {"module_mean_s", bounds()},

@@ -17,6 +17,9 @@ struct RunSpec {
   // Where each override written in the case file stands (line, column; 1-based), so that an error in one is
   // reported at the case file, not as a --set argument. Overrides the runner adds (sweep points) have none.
   std::vector<std::pair<int, int>> override_positions;
+  // A curve's point: the relative distance from the measured value its verdict allows (2 sd / value), which
+  // sets the precision its run is held to (case_run_precision).
+  std::optional<double> point_tolerance;
 };
 
 struct CurveDataset {
@@ -72,9 +75,16 @@ struct ValidationCase {
 // Reads one case; throws ScenarioError naming file:line:col and the key on bad input.
 ValidationCase load_validation_case(const std::string& path);
 
-// The precision rule a case's runs are held to: a relative tolerance of T is decided by runs known to T / 2.5
-// (as 2 % decides a plan's 5 % targets), never finer than the scenario's own rule nor coarser than 4 x it;
-// the scenario's own for every other case (curves against measured sd, bounds, predictions).
-double case_run_precision(const ValidationCase& validation_case, double scenario_precision);
+// The precision rule a run of a case is held to: a relative tolerance of T (the case's, or a curve point's
+// 2 sd / value) is decided by runs known to T / 2.5 (as 2 % decides a plan's 5 % targets), never finer than
+// the scenario's own rule nor coarser than 4 x it; the scenario's own for every other case (bounds,
+// absolute tolerances, predictions).
+double case_run_precision(const ValidationCase& validation_case, const RunSpec& run,
+                          double scenario_precision);
+
+// The precision rule's headline figure a case's value rests on, for its runs' output.precision_figures: a
+// case on events per second need not have its runs extended for the noise of a served module's time. None
+// when the value rests on another figure (a batch size) or on several: the rule then holds them all.
+std::optional<std::string> case_precision_figure(const ValidationCase& validation_case);
 
 } // namespace sonicsim

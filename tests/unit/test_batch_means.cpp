@@ -137,3 +137,34 @@ TEST_CASE("precision rule: a figure wholly beyond a bound of output.stop_beyond 
   precision.stopped_beyond = beyond_bounds(precision, bounds);
   CHECK_FALSE(precision.too_short());
 }
+
+TEST_CASE("precision rule: output.precision_figures holds only the figures named, or every one measured") {
+  RunPrecision precision;
+  precision.target_relative = 0.02;
+  precision.events_per_job = precision.events_per_job_written = 20;
+  precision.intervals.batches = 32;
+  // A saturated run: its rate known to 1 %, its served module's time to 8 %.
+  precision.intervals.figures = {{"events_per_s", 10.0, 0.1, 0.01, 0.0},
+                                 {"module_mean_s", 18.0, 1.44, 0.08, 0.0}};
+  judge_precision(precision);
+  CHECK_FALSE(precision.met); // all four held (none named): the module's 8 % extends the run
+  CHECK(next_events_per_job(precision, 16.0) == 160); // (8 / 2)^2 x 1.2 = 19.2: at most 8 x
+  // A case that reads the rate: met at once, nothing to extend.
+  precision.held = {"events_per_s"};
+  judge_precision(precision);
+  CHECK(precision.met);
+  CHECK_FALSE(next_events_per_job(precision, 16.0));
+  // The module's time held: the shortfall names it, and the extension follows its width alone.
+  precision.held = {"module_mean_s"};
+  judge_precision(precision);
+  CHECK_FALSE(precision.met);
+  CHECK(precision.shortfall() == "module_mean_s +-8.0 % (target 2.0 %)");
+  // A figure the run does not measure (no GPU here): the rule falls back on every figure it measures.
+  precision.held = {"gpu_utilisation"};
+  judge_precision(precision);
+  CHECK_FALSE(precision.met);
+  CHECK(precision.ruled().size() == 2);
+  precision.intervals.figures[1].relative = 0.015;
+  judge_precision(precision);
+  CHECK(precision.met);
+}

@@ -391,3 +391,20 @@ TEST_CASE("scenario errors: work that operations could make without end") {
   CHECK(tries.find("at most a day") != std::string::npos);
   CHECK(error_of(base + "  client: {retries: 101}\n").find("workload.client.retries") != std::string::npos);
 }
+
+TEST_CASE("scenario errors: output.precision_figures names headline figures, each once") {
+  const std::string expected = "expected a list of the precision rule's headline figures (events_per_s, "
+                               "event_mean_s, module_mean_s, gpu_utilisation), e.g. [events_per_s]";
+  const auto error = [](const std::string& list) {
+    return error_of(base + "output: {precision_figures: " + list + "}\n");
+  };
+  CHECK(error("[events_per_s, module_mean_s]") == "no error");
+  CHECK(error("[event_rate]") ==
+        "bad.yaml:16:30: key 'output.precision_figures[0]': got \"event_rate\"; " + expected);
+  CHECK(error("[]") == "bad.yaml:16:29: key 'output.precision_figures': got the list []; " + expected);
+  CHECK(error("events_per_s") ==
+        "bad.yaml:16:29: key 'output.precision_figures': got \"events_per_s\"; " + expected);
+  CHECK(error("[events_per_s, events_per_s]").find("key 'output.precision_figures[1]'") != std::string::npos);
+  CHECK(error("[events_per_s, events_per_s]").find("each figure once; events_per_s is named twice") !=
+        std::string::npos);
+}
