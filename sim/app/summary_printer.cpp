@@ -84,15 +84,16 @@ void print_precision(std::ostream& out, const RunPrecision& precision) {
     out << (precision.intervals.batches > 0 ? "; " : " ") << "rule off (output.precision: off)";
   else if (precision.met)
     out << ": within " << percent_text(precision.target_relative);
+  else
+    out << (precision.intervals.batches > 0 ? "\n                   " : " ")
+        << "NOT within the precision asked: " << precision.shortfall();
   if (precision.target_relative > 0 && !precision.held.empty()) {
     // The rule held only these (output.precision_figures); the others are printed, not asked for.
     std::string held;
     for (const BatchMeansFigure* figure : precision.ruled())
       held += (held.empty() ? "" : ", ") + figure->figure;
     out << " (held on " << held << ": output.precision_figures)";
-  } else
-    out << (precision.intervals.batches > 0 ? "\n                   " : " ")
-        << "NOT within the precision asked: " << precision.shortfall();
+  }
   out << "\n";
 }
 

@@ -391,7 +391,7 @@ struct OutputSettings {
   // a candidate that clearly fails is not run longer to be told so more precisely. Keyed by the rule's
   // figure names (events_per_s, event_mean_s, module_mean_s, gpu_utilisation). Default none.
   std::map<std::string, FigureBounds> stop_beyond;
-  // The headline figures the precision rule holds (output.precision_figures; RunPrecision::ruled). Empty: all.
+  // The figures the precision rule holds (output.precision_figures; RunPrecision::ruled); empty: all.
   std::vector<std::string> precision_figures;
 };
 

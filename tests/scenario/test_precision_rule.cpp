@@ -2,10 +2,14 @@
 // itself, or says it could not; either way its figures agree with a long run within what it states.
 #include "simulate.hpp"
 
+#include "sim/app/summary_printer.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -97,4 +101,27 @@ TEST_CASE("precision: a run precise enough at the first check is the run it was 
   CHECK(with_rule.gpu_utilisation == without.gpu_utilisation);
   CHECK(without.precision.target_relative == 0.0);
   CHECK_FALSE(without.precision.too_short());
+}
+
+TEST_CASE("precision: the terminal says the rule is met, and on which figures when output.precision_figures "
+          "names them") {
+  const std::string file = "protodune_2020_large_batch.yaml";
+  const std::vector<std::string> long_run{"workload.events_per_job=48"};
+  const auto printed = [&](const std::vector<std::string>& sets) {
+    std::ostringstream out;
+    sonicsim::print_run_summary(out, sonicsim::load_scenario_file(sonicsim::testing::config_path(file), sets),
+                                simulate(file, sets));
+    return out.str();
+  };
+  // Met on all four figures: "within 2.0 %" and nothing about a shortfall (a misplaced else once printed
+  // "NOT within the precision asked" under every met run).
+  const std::string all = printed(long_run);
+  CHECK(all.find(": within 2.0 %\n") != std::string::npos);
+  CHECK(all.find("NOT within") == std::string::npos);
+  CHECK(all.find("held on") == std::string::npos);
+  std::vector<std::string> held = long_run;
+  held.push_back("output.precision_figures=[events_per_s]");
+  const std::string named = printed(held);
+  CHECK(named.find(": within 2.0 % (held on events_per_s: output.precision_figures)\n") != std::string::npos);
+  CHECK(named.find("NOT within") == std::string::npos);
 }
