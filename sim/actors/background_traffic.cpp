@@ -1,4 +1,5 @@
 #include "sim/actors/background_traffic.hpp"
+#include "sim/actors/event_calendar.hpp"
 
 #include "sim/random/distribution.hpp"
 
@@ -11,13 +12,13 @@ namespace sonicsim {
 
 void send_background(const SitePlatform& site, RunRecorder& recorder, sg4::Host* source, sg4::Link* limiter,
                      double rate_bps, double duration_s) {
-  const double start_s = sg4::Engine::get_clock();
+  const double start_s = calendar::now_s();
   // Comm::set_rate() is not applied to host-to-host comms in SimGrid 3.32: the rate is the limiter's
   // bandwidth.
   limiter->set_bandwidth(rate_bps / 8.0);
   const double bytes = rate_bps / 8.0 * duration_s;
   sg4::Comm::sendto(source, site.background_sink, static_cast<std::uint64_t>(bytes));
-  recorder.record_transfer({site.switch_out_link}, bytes, start_s, sg4::Engine::get_clock());
+  recorder.record_transfer({site.switch_out_link}, bytes, start_s, calendar::now_s());
 }
 
 BackgroundTrafficSource::BackgroundTrafficSource(const SitePlatform& site, RunRecorder& recorder,
@@ -33,7 +34,7 @@ void BackgroundTrafficSource::operator()() {
   // A chunk stops at the next step of the schedule, so the rate changes exactly when scheduled.
   constexpr double chunk_s = 10.0;
   while (true) {
-    const double now_s = sg4::Engine::get_clock();
+    const double now_s = calendar::now_s();
     double next_step_s = now_s + chunk_s;
     if (traffic_.schedule)
       for (const double from_s : traffic_.schedule->from_s)

@@ -1,4 +1,5 @@
 #include "sim/actors/campaign_scheduler.hpp"
+#include "sim/actors/event_calendar.hpp"
 
 #include "sim/policy/load_balancer.hpp"
 #include "sim/random/distribution.hpp"
@@ -74,7 +75,7 @@ void CampaignScheduler::job_finished(int slot, const std::vector<int>& pods) {
   if (closed_) return;
   placer_.release(pods);
   auto& since_s = slot_busy_since_s_[static_cast<std::size_t>(slot)];
-  recorder_.record_job_interval(*since_s, sg4::Engine::get_clock());
+  recorder_.record_job_interval(*since_s, calendar::now_s());
   since_s.reset();
   --running_;
 }
@@ -85,7 +86,7 @@ void CampaignScheduler::operator()() {
   // events that started before it have ended; a day at most.
   constexpr double longest_tail_s = 86400.0;
   while (true) {
-    const double now_s = sg4::Engine::get_clock();
+    const double now_s = calendar::now_s();
     if (now_s >= end_s &&
         (!campaign_.finish_events || context_->events_open_at_end == 0 || now_s >= end_s + longest_tail_s))
       break;
@@ -99,7 +100,7 @@ void CampaignScheduler::operator()() {
     reclaim_finished_jobs();
     sg4::this_actor::sleep_for(now_s < end_s ? std::min(match_interval_s, end_s - now_s) : match_interval_s);
   }
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   for (const auto& since_s : slot_busy_since_s_)
     if (since_s) recorder_.record_job_interval(*since_s, now_s);
   closed_ = true;

@@ -1,11 +1,9 @@
 #include "sim/actors/inference_server.hpp"
-
-#include <simgrid/kernel/Timer.hpp>
+#include "sim/actors/event_calendar.hpp"
 
 #include <algorithm>
 
 namespace sg4 = simgrid::s4u;
-using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 
@@ -60,7 +58,7 @@ std::optional<Rejection> InferenceServer::enqueue(InferenceRequest& request) {
   if (max_queue && static_cast<int>(queue_.size()) >= *max_queue) return Rejection::queue_full;
   QueuedEntry entry;
   entry.batch_size = request.batch_size;
-  entry.enqueued_s = sg4::Engine::get_clock();
+  entry.enqueued_s = calendar::now_s();
   entry.request = &request;
   queue_.push_back(entry);
   ++pod_.load.queued;
@@ -98,8 +96,8 @@ void InferenceServer::complete(InferenceRequest& request) {
     wake(request);
     return;
   }
-  // A kernel timer: the reply arrives without a flow of its own.
-  Timer::set(sg4::Engine::get_clock() + *delay_s, [this, &request]() {
+  // A calendar event: the reply arrives without a flow of its own.
+  calendar::at(calendar::now_s() + *delay_s, [this, &request]() {
     // After stop() the client is gone, and the request with it.
     if (!stopped_) wake(request);
   });
@@ -138,7 +136,7 @@ std::optional<std::size_t> InferenceServer::slot_for_next_batch() const {
 
 void InferenceServer::dispatch() {
   if (stopped_) return;
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   drop_timed_out_requests(now_s);
   while (true) {
     const std::optional<std::size_t> slot_index = slot_for_next_batch();
@@ -149,7 +147,7 @@ void InferenceServer::dispatch() {
       // The oldest request only ever gets younger (it leaves first), so an armed deadline is never too late.
       if (!armed_deadline_s_ || *armed_deadline_s_ > decision.wake_at_s) {
         armed_deadline_s_ = decision.wake_at_s;
-        Timer::set(decision.wake_at_s, [this, deadline_s = decision.wake_at_s]() {
+        calendar::at(decision.wake_at_s, [this, deadline_s = decision.wake_at_s]() {
           if (armed_deadline_s_ && *armed_deadline_s_ == deadline_s) armed_deadline_s_.reset();
           dispatch();
         });
@@ -195,7 +193,7 @@ void InferenceServer::dispatch() {
       if (input_s > 0.0) {
         const Booking input = pod_.host.run(now_s, input_s);
         recorder_.record_host_busy(pod_.group, input.start_s, input.end_s);
-        Timer::set(input.end_s, [this, batch]() { execute(batch); });
+        calendar::at(input.end_s, [this, batch]() { execute(batch); });
       } else {
         execute(batch); // no input handling: no host core to wait for
       }
@@ -219,7 +217,7 @@ void InferenceServer::dispatch() {
     batch->input_s = batch->output_s = 0.0;
     batch->exec_start_s = batch->queue_end_s = start_s;
     batch->exec_end_s = end_s;
-    Timer::set(end_s, [this, batch]() { finish_batch(batch); });
+    calendar::at(end_s, [this, batch]() { finish_batch(batch); });
   }
 }
 
@@ -236,11 +234,11 @@ Booking InferenceServer::run_on(const InstanceSlot& slot, double now_s, double d
     const double factor = thread_speed_factor(*pod_.node, load.busy + 1, load.inference + 1);
     const Booking booking = pod_.host.run(now_s, duration_s / factor);
     recorder_.record_host_busy(pod_.group, booking.start_s, booking.end_s);
-    Timer::set(booking.start_s, [&load]() {
+    calendar::at(booking.start_s, [&load]() {
       ++load.busy;
       ++load.inference;
     });
-    Timer::set(booking.end_s, [&load]() {
+    calendar::at(booking.end_s, [&load]() {
       --load.busy;
       --load.inference;
     });
@@ -255,27 +253,27 @@ Booking InferenceServer::run_on(const InstanceSlot& slot, double now_s, double d
 
 void InferenceServer::execute(Batch* batch) {
   if (stopped_) return;
-  const Booking booking = run_on(slots_[batch->slot], sg4::Engine::get_clock(), batch->duration_s);
+  const Booking booking = run_on(slots_[batch->slot], calendar::now_s(), batch->duration_s);
   recorder_.record_batch(model_index_, booking.start_s, booking.end_s, batch->batch_size,
                          batch->request_count, batch->queue_wait_sum_s);
   batch->exec_start_s = booking.start_s;
   batch->exec_end_s = booking.end_s;
   pod_.load.queue_wait_s += batch->queue_wait_sum_s;
   ++pod_.load.batches;
-  Timer::set(booking.end_s, [this, batch]() {
+  calendar::at(booking.end_s, [this, batch]() {
     if (stopped_) return;
     if (batch->output_s <= 0.0) {
       finish_batch(batch); // no output handling: no host core to wait for
       return;
     }
-    const Booking output = pod_.host.run(sg4::Engine::get_clock(), batch->output_s);
+    const Booking output = pod_.host.run(calendar::now_s(), batch->output_s);
     recorder_.record_host_busy(pod_.group, output.start_s, output.end_s);
-    Timer::set(output.end_s, [this, batch]() { finish_batch(batch); });
+    calendar::at(output.end_s, [this, batch]() { finish_batch(batch); });
   });
 }
 
 void InferenceServer::record_batch_metrics(const Batch& batch) const {
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   const double n = batch.request_count;
   pod_.load.request_time_s += batch.queue_wait_sum_s + n * (now_s - batch.queue_end_s);
   pod_.load.service_time_s += n * (batch.input_s + (batch.exec_end_s - batch.exec_start_s) + batch.output_s);
@@ -292,7 +290,7 @@ void InferenceServer::record_batch_metrics(const Batch& batch) const {
   b.exec_start_s = batch.exec_start_s;
   b.exec_end_s = batch.exec_end_s;
   b.output_s = batch.output_s;
-  b.done_s = sg4::Engine::get_clock();
+  b.done_s = calendar::now_s();
   b.through_proxy = pod_.proxied;
   metrics->batch_done(b);
 }
@@ -301,7 +299,7 @@ void InferenceServer::finish_batch(Batch* batch) {
   if (stopped_) return;
   ++slots_[batch->slot].idle_instances;
   batch->in_flight = false;
-  recorder_.record_instance_held(model_index_, batch->taken_s, sg4::Engine::get_clock());
+  recorder_.record_instance_held(model_index_, batch->taken_s, calendar::now_s());
   record_batch_metrics(*batch);
   for (auto* request : batch->requests)
     complete(*request);

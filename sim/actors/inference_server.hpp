@@ -4,8 +4,8 @@
 // takes a batch prepares its inputs (compute_input, on a host core), executes it, and prepares its outputs
 // (compute_output, on a host core), and is busy from the first step to the last. Requests are plain C++
 // objects handed over by the jobs (state machines in kernel context); no mailbox is involved (matching many
-// pending messages on a mailbox is slow), and batches run on SimGrid kernel timers rather than actors: a
-// batch costs one timer, not four actor switches.
+// pending messages on a mailbox is slow), and batches run on calendar events (event_calendar.hpp) rather
+// than actors: a batch costs one event, not four actor switches.
 #pragma once
 
 #include "sim/metrics/run_recorder.hpp"

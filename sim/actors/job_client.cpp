@@ -1,18 +1,16 @@
 #include "sim/actors/job_client.hpp"
+#include "sim/actors/event_calendar.hpp"
 
 #include "sim/actors/job_client_parts.hpp"
 #include "sim/actors/server_pool.hpp"
 #include "sim/random/distribution.hpp"
 #include "sim/random/random_streams.hpp"
 
-#include <simgrid/kernel/Timer.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace sg4 = simgrid::s4u;
-using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 
@@ -69,7 +67,7 @@ JobClient::Route JobClient::route_to(int model, int pod, bool on_node) const {
 JobClient::~JobClient() = default;
 
 void JobClient::start() {
-  Timer::set(std::max(placement_.start_s, sg4::Engine::get_clock()), [this]() {
+  calendar::at(std::max(placement_.start_s, calendar::now_s()), [this]() {
     if (!context_.stopped) begin();
   });
 }
@@ -77,7 +75,7 @@ void JobClient::start() {
 void JobClient::begin() {
   const auto& workload = scenario_.workload;
   started_ = true;
-  job_start_s_ = sg4::Engine::get_clock();
+  job_start_s_ = calendar::now_s();
   warmup_end_s_ = job_start_s_;
   events_ = placement_.events.value_or(context_.run_length ? context_.run_length->current()
                                                            : workload.events_per_job);
@@ -120,9 +118,9 @@ void JobClient::start_threads() {
     std::exponential_distribution<double> time_to_preemption(1.0 / preemption->mean_time_s);
     // Drawn from the job's start; a job held at a scaled-to-zero group's proxy longer than that draw is
     // preempted as soon as it goes on.
-    const double preempted_at_s = std::max(job_start_s_ + time_to_preemption(rng), sg4::Engine::get_clock());
-    preemption_ = Timer::set(preempted_at_s, [this]() {
-      preemption_ = nullptr; // a timer that fired is gone
+    const double preempted_at_s = std::max(job_start_s_ + time_to_preemption(rng), calendar::now_s());
+    preemption_ = calendar::at(preempted_at_s, [this]() {
+      preemption_ = CalendarEvent{}; // it has run
       if (!context_.stopped) preempt();
     });
   }
@@ -148,17 +146,14 @@ void JobClient::thread_finished() {
   if (--threads_running_ > 0) return;
   // A campaign's scheduler records its jobs' slot intervals instead.
   if (!scenario_.workload.campaign)
-    context_.recorder.record_job(job_start_s_, warmup_end_s_, sg4::Engine::get_clock());
-  if (preemption_) {
-    preemption_->remove(); // a finished job may be reclaimed: nothing may call it any more
-    preemption_ = nullptr;
-  }
+    context_.recorder.record_job(job_start_s_, warmup_end_s_, calendar::now_s());
+  calendar::cancel(preemption_); // a finished job may be reclaimed: nothing may call it any more
   if (on_finish_) on_finish_();
 }
 
 void JobClient::next_event(Thread& thread) {
   if (next_event_ >= events_ && context_.run_length && !placement_.events)
-    events_ = context_.run_length->events_per_job(events_, sg4::Engine::get_clock());
+    events_ = context_.run_length->events_per_job(events_, calendar::now_s());
   if (next_event_ >= events_) {
     thread_finished();
     return;
@@ -169,7 +164,7 @@ void JobClient::next_event(Thread& thread) {
   EventRecord& event = thread.event;
   const int index = next_event_++;
   event.event_index = index;
-  event.start_s = sg4::Engine::get_clock();
+  event.start_s = calendar::now_s();
   event.requests = event.retries = 0;
   event.inferences = 0;
   event.failed = false;
@@ -191,7 +186,7 @@ void JobClient::next_module(Thread& thread) {
   const auto& pipeline = scenario_.workload.pipeline;
   EventRecord& event = thread.event;
   if (thread.module >= pipeline.size() || event.failed) {
-    event.end_s = sg4::Engine::get_clock();
+    event.end_s = calendar::now_s();
     if (thread.open_at_end) --context_.events_open_at_end;
     thread.open_at_end = false;
     thread.in_event = false;
@@ -211,7 +206,7 @@ void JobClient::next_module(Thread& thread) {
     return;
   }
   const Module& module = pipeline[thread.module];
-  thread.module_start_s = sg4::Engine::get_clock();
+  thread.module_start_s = calendar::now_s();
   switch (module.type) {
   case Module::Type::cpu:
     compute(sample(module.duration_s, thread.rng), false, [this, &thread]() { module_done(thread); });
@@ -240,7 +235,7 @@ void JobClient::next_module(Thread& thread) {
 }
 
 void JobClient::module_done(Thread& thread) {
-  thread.event.module_s[thread.module] = sg4::Engine::get_clock() - thread.module_start_s;
+  thread.event.module_s[thread.module] = calendar::now_s() - thread.module_start_s;
   ++thread.module;
   next_module(thread);
 }
@@ -339,12 +334,12 @@ void JobClient::send(Sender& sender) {
   if (!sender.request) sender.request = context_.requests.acquire();
   sender.input_bytes = sender.batch_size * thread.connection->model->input_bytes_per_inference /
                        thread.remote->compression_ratio;
-  sender.sent_at_s = sg4::Engine::get_clock();
+  sender.sent_at_s = calendar::now_s();
   // The fallback server on the job's own node is not timed out: it is the last resort, and a fallback slower
   // than the timeout would otherwise never complete an event.
   if (const auto& timeout_s = scenario_.workload.client.timeout_s; timeout_s && !fallback_try)
-    sender.timeout = Timer::set(sender.sent_at_s + *timeout_s, [s = &sender, serial = sender.serial]() {
-      s->timeout = nullptr; // a timer that fired is gone
+    sender.timeout = calendar::at(sender.sent_at_s + *timeout_s, [s = &sender, serial = sender.serial]() {
+      s->timeout = CalendarEvent{}; // it has run
       if (!s->job->context_.stopped && s->serial == serial) s->job->timed_out(*s);
     });
   if (route->on_node) {
@@ -363,7 +358,7 @@ void JobClient::send(Sender& sender) {
 void JobClient::arrived(Sender& sender) {
   const Route& route = *sender.route;
   context_.recorder.record_transfer(route.request_links, sender.input_bytes, sender.sent_at_s,
-                                    sg4::Engine::get_clock());
+                                    calendar::now_s());
   if (!route.on_node) context_.recorder.record_bytes_to_servers(sender.input_bytes);
   InferenceRequest& request = *sender.request;
   request = InferenceRequest{};
@@ -380,7 +375,7 @@ void JobClient::reply(Sender& sender) {
   const InferenceRequest& request = *sender.request;
   if (request.rejection) context_.recorder.record_rejection(*request.rejection);
   sender.output_bytes = request.reply_bytes();
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   const auto delay_s = request.reply_delay_s();
   if (!sender.route->on_node && wan_down(now_s - delay_s.value_or(0.0))) return; // lost: the timeout notices
   if (delay_s) {
@@ -396,8 +391,7 @@ void JobClient::reply(Sender& sender) {
 
 void JobClient::reply_received(Sender& sender, double reply_at_s) {
   const Route& route = *sender.route;
-  context_.recorder.record_transfer(route.response_links, sender.output_bytes, reply_at_s,
-                                    sg4::Engine::get_clock());
+  context_.recorder.record_transfer(route.response_links, sender.output_bytes, reply_at_s, calendar::now_s());
   if (!route.on_node) context_.recorder.record_bytes_from_servers(sender.output_bytes);
   try_ended(sender);
   if (!sender.request->rejection) {

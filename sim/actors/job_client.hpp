@@ -3,12 +3,13 @@
 // in LArSoft): send the inputs, wait for the server, receive the outputs; or, with client mode async, up to
 // max_in_flight such calls at once.
 //
-// A job is not a SimGrid actor: each of its threads is a state machine driven from SimGrid's kernel, by
-// timers (CPU work, sleeps), flows (kernel_flows.hpp) and the server's answers. What an actor would do in
-// sequence, a thread does step by step, each step scheduling the next. SimGrid still times every flow and
-// shares every link; the job costs no stack and no context switch.
+// A job is not a SimGrid actor: each of its threads is a state machine driven by calendar events
+// (event_calendar.hpp: CPU work, sleeps), flows (kernel_flows.hpp) and the server's answers. What an actor
+// would do in sequence, a thread does step by step, each step scheduling the next. SimGrid still times every
+// flow and shares every link; the job costs no stack and no context switch.
 #pragma once
 
+#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/inference_server.hpp"
 #include "sim/actors/kernel_flows.hpp"
 #include "sim/actors/run_length.hpp"
@@ -18,8 +19,6 @@
 #include "sim/policy/request_split.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/server_layout.hpp"
-
-#include <simgrid/kernel/Timer.hpp>
 
 #include <deque>
 #include <functional>
@@ -146,15 +145,14 @@ private:
   struct Thread;
   struct Sender;
 
-  // Runs `then` after `delay_s` of simulated time (a kernel timer), unless the job has been stopped. A
-  // template, so that a small callable stays within the timer's own storage (no allocation per step).
+  // Runs `then` after `delay_s` of simulated time (a calendar event), unless the job has been stopped. A
+  // template, so that a small callable stays within the event's own storage (no allocation per step).
   template <class Then> void after(double delay_s, Then then) {
     ++calls_in_flight_;
-    simgrid::kernel::timer::Timer::set(simgrid::s4u::Engine::get_clock() + delay_s,
-                                       [job = this, then = std::move(then)]() mutable {
-                                         --job->calls_in_flight_;
-                                         if (!job->context_.stopped && !job->preempted_) then();
-                                       });
+    calendar::at(calendar::now_s() + delay_s, [job = this, then = std::move(then)]() mutable {
+      --job->calls_in_flight_;
+      if (!job->context_.stopped && !job->preempted_) then();
+    });
   }
   // A piece of CPU work of `work_s` for a thread alone on a core at speed 1 (inference: machine-learning
   // inference on this CPU), then `then`. At the job's CPU speed; on a shared node (platform.client_node) also
@@ -171,14 +169,13 @@ private:
     load.inference += inference ? 1 : 0;
     const double factor = thread_speed_factor(node, load.busy, load.inference);
     ++calls_in_flight_;
-    simgrid::kernel::timer::Timer::set(simgrid::s4u::Engine::get_clock() +
-                                           work_s / (placement_.cpu_speed * factor),
-                                       [job = this, &load, inference, then = std::move(then)]() mutable {
-                                         --load.busy;
-                                         load.inference -= inference ? 1 : 0;
-                                         --job->calls_in_flight_;
-                                         if (!job->context_.stopped && !job->preempted_) then();
-                                       });
+    calendar::at(calendar::now_s() + work_s / (placement_.cpu_speed * factor),
+                 [job = this, &load, inference, then = std::move(then)]() mutable {
+                   --load.busy;
+                   load.inference -= inference ? 1 : 0;
+                   --job->calls_in_flight_;
+                   if (!job->context_.stopped && !job->preempted_) then();
+                 });
   }
   // `call` wrapped so that the job counts it as on the way until it runs (a flow's end or a deferred reply
   // holds the job's address: the job is not reclaimed before it has run).
@@ -231,7 +228,7 @@ private:
   std::function<void(int)> on_preempted_;
   bool preempted_ = false;
   bool preempt_returned_ = false; // preempt() and the resubmission it asked for are done
-  simgrid::kernel::timer::Timer* preemption_ = nullptr; // armed at the start, removed when the job ends
+  CalendarEvent preemption_;      // armed at the start, cancelled when the job ends
   simgrid::s4u::Host* worker_ = nullptr;
   int events_ = 0;
   int next_event_ = 0; // the job's next event, whichever thread is free

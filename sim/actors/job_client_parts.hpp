@@ -2,16 +2,13 @@
 // and one thread of a job, which both files drive.
 #pragma once
 
+#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/job_client.hpp"
-
-#include <simgrid/kernel/Timer.hpp>
 
 #include <memory>
 #include <vector>
 
 namespace sonicsim {
-
-using simgrid::kernel::timer::Timer;
 
 // One of a remote module's concurrent calls: the request it has in flight and where that request is.
 struct JobClient::Sender final : RequestOwner {
@@ -29,7 +26,7 @@ struct JobClient::Sender final : RequestOwner {
   bool at_server = false;   // a server holds the request: submitted, neither answered nor lost yet
   bool to_fallback = false; // the tries on the remote servers are spent: the fallback server's turn
   std::optional<int> pool_pod, last_pod; // the pool pod this try counts against; the previous try's pod
-  Timer* timeout = nullptr;
+  CalendarEvent timeout;
   void answered(InferenceRequest&) override {
     at_server = false;
     // Not inside the server's own call: what the job does next may submit to it again.

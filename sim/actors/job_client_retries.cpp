@@ -1,6 +1,7 @@
 // The job client's reaction to servers that scale, fail or refuse (SonicTriton's): where a try goes (the
 // job's pod, the pool's choice or the fallback), and what follows a refusal or a timeout (a retry, the
 // fallback, or a failed event).
+#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/job_client.hpp"
 
 #include "sim/actors/job_client_parts.hpp"
@@ -26,7 +27,7 @@ void JobClient::preempt() {
       ++lost;
       // The event ends here, failed: a row of events.csv like any other, with its outcome.
       EventRecord& event = thread->event;
-      event.end_s = sg4::Engine::get_clock();
+      event.end_s = calendar::now_s();
       event.failed = true;
       event.outcome = EventOutcome::failed_preempted;
       thread->in_event = false;
@@ -76,10 +77,7 @@ const JobClient::Route* JobClient::choose_route(Sender& sender) {
 }
 
 void JobClient::try_ended(Sender& sender) {
-  if (sender.timeout) {
-    sender.timeout->remove();
-    sender.timeout = nullptr;
-  }
+  calendar::cancel(sender.timeout);
   if (sender.pool_pod) {
     sender.thread->connection->pool->request_done(*sender.pool_pod);
     sender.pool_pod.reset();

@@ -2,6 +2,8 @@
 // flows as one comm), and the classes through the pods' gateway while a pod's NIC has room (slack links).
 #include "sim/actors/kernel_flows.hpp"
 
+#include "sim/actors/event_calendar.hpp"
+
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>
 
@@ -33,6 +35,7 @@ void KernelFlows::start_in_simgrid(std::uint32_t id, double bytes) {
     finish(id, true);
     return;
   }
+  EventCalendar::current().bring_simgrid_to_now(); // SimGrid may have been idle: its clock stayed behind
   if (settings_.flow_classes) {
     join_class(id, static_cast<double>(payload)); // whole bytes, as SimGrid would move them
     return;

@@ -1,6 +1,7 @@
 #include "sim/actors/kernel_flows.hpp"
 
-#include <simgrid/kernel/Timer.hpp>
+#include "sim/actors/event_calendar.hpp"
+
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <xbt/config.hpp>
@@ -12,7 +13,6 @@
 #include <unordered_set>
 
 namespace sg4 = simgrid::s4u;
-using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 namespace {
@@ -24,7 +24,7 @@ KernelFlows* current = nullptr; // the engine's (one engine per process)
 KernelFlows::KernelFlows(FlowSettings settings) : settings_(std::move(settings)) {
   if (current) throw std::logic_error("KernelFlows: one per engine");
   current = this;
-  // The latency timer and the fast path are CM02 without correction factors and without cross traffic (what
+  // The latency event and the fast path are CM02 without correction factors and without cross traffic (what
   // the simulator configures): a flow alone is then latency + bytes / cap. Another network model or factor
   // given with --cfg keeps SimGrid's own latency and every flow in SimGrid.
   exact_cm02_ = simgrid::config::get_value<std::string>("network/model") == "CM02" &&
@@ -44,7 +44,7 @@ KernelFlows::KernelFlows(FlowSettings settings) : settings_(std::move(settings))
   // step only when it updates every action (network/optim:Full, which the simulator sets). With the lazy heap
   // of completion dates, every flow gets its own comm.
   if (simgrid::config::get_value<std::string>("network/optim") != "Full") settings_.flow_classes = false;
-  // SimGrid pays no latency for the flows started here: they have paid it already, as a timer. (CM02 reads
+  // SimGrid pays no latency for the flows started here: they have paid it already, as an event. (CM02 reads
   // the TCP window bound from the path's latency before this factor applies.)
   sg4::Engine::get_instance()->get_netzone_root()->get_network_model()->set_lat_factor_cb(
       [others = settings_.other_senders](double, const sg4::Host* from, const sg4::Host*,
@@ -131,7 +131,7 @@ void KernelFlows::release(std::uint32_t flow) {
   Flow& f = flows_[flow];
   ++f.generation; // stale entries in the links' fast lists no longer match
   f.fast = false;
-  f.timer = nullptr;
+  f.end_event = CalendarEvent{};
   f.done = nullptr;
   f.in_class = nullptr;
   f.via_gateway = false;
@@ -143,7 +143,7 @@ void KernelFlows::start(Path* path, double bytes, std::function<void()> done) {
   Flow& f = flows_[id];
   f.path = path;
   f.bytes = bytes;
-  f.start_s = sg4::Engine::get_clock();
+  f.start_s = calendar::now_s();
   f.done = std::move(done);
   const FlowTiming timing = f.path->timing;
   bool fits = settings_.fast_path;
@@ -160,9 +160,9 @@ void KernelFlows::start(Path* path, double bytes, std::function<void()> done) {
       link->fast.emplace_back(id, f.generation);
       ++link->fast_count;
     }
-    f.timer = Timer::set(f.start_s + timing.latency_s + bytes / timing.cap_bytes_per_s, [this, id]() {
-      flows_[id].timer = nullptr; // SimGrid deletes a timer once it has run
-      // A timer runs between kernel steps, outside SimGrid's model update: the callback can run now.
+    f.end_event = calendar::at(f.start_s + timing.latency_s + bytes / timing.cap_bytes_per_s, [this, id]() {
+      flows_[id].end_event = CalendarEvent{};
+      // An event runs between kernel steps, outside SimGrid's model update: the callback can run now.
       finish(id, false);
     });
     ++counts_.fast;
@@ -185,7 +185,7 @@ void KernelFlows::start(Path* path, double bytes, std::function<void()> done) {
   }
   // Its latency first, then its bytes in SimGrid (which, outside exact CM02, pays the latency itself).
   if (timing.latency_s > 0 && exact_cm02_)
-    Timer::set(f.start_s + timing.latency_s, [this, id, bytes]() { start_in_simgrid(id, bytes); });
+    calendar::at(f.start_s + timing.latency_s, [this, id, bytes]() { start_in_simgrid(id, bytes); });
   else
     start_in_simgrid(id, bytes);
 }
@@ -195,17 +195,14 @@ void KernelFlows::hand_over(std::uint32_t id) {
   f.fast = false;
   for (LinkLoad* link : f.path->links)
     --link->fast_count;
-  if (f.timer) {
-    f.timer->remove();
-    f.timer = nullptr;
-  }
+  calendar::cancel(f.end_event);
   ++counts_.handed;
   const FlowTiming timing = f.path->timing;
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   const double sending_since_s = f.start_s + timing.latency_s;
   if (now_s < sending_since_s) {
     // Still paying its latency: it enters SimGrid when it starts sending, with all its bytes.
-    Timer::set(sending_since_s, [this, id]() { start_in_simgrid(id, flows_[id].bytes); });
+    calendar::at(sending_since_s, [this, id]() { start_in_simgrid(id, flows_[id].bytes); });
     return;
   }
   start_in_simgrid(id, f.bytes - timing.cap_bytes_per_s * (now_s - sending_since_s));
@@ -277,11 +274,11 @@ void KernelFlows::defer(std::function<void()> call) {
   deferred_.push_back(std::move(call));
   if (drain_armed_) return;
   drain_armed_ = true;
-  Timer::set(sg4::Engine::get_clock(), [this]() { run_deferred(); });
+  calendar::at(calendar::now_s(), [this]() { run_deferred(); });
 }
 
 void KernelFlows::run_deferred() {
-  // Calls deferred while these run go to the next drain (a timer at the same date, run in the same step).
+  // Calls deferred while these run go to the next drain (an event at the same date, run in the same step).
   drain_armed_ = false;
   running_.swap(deferred_);
   for (auto& call : running_)

@@ -1,8 +1,9 @@
-// Work done in SimGrid's kernel context instead of in actors: network flows started from kernel timer
-// callbacks and reported back when they end, and calls deferred to the end of the current kernel step. Jobs
-// are state machines on kernel timers (job_client.hpp): a job costs no actor, no stack and no context switch.
+// Work done in SimGrid's kernel context instead of in actors: network flows started from calendar events
+// (event_calendar.hpp) and reported back when they end, and calls deferred to the end of the current step.
+// Jobs are state machines on calendar events (job_client.hpp): a job costs no actor, no stack and no context
+// switch.
 //
-// A flow pays its path's latency as a kernel timer, then moves its bytes as a host-to-host SimGrid
+// A flow pays its path's latency as a calendar event, then moves its bytes as a host-to-host SimGrid
 // communication (Comm::sendto_init + detach) whose latency SimGrid does not apply again (a latency factor of
 // 0 for these flows, network/latency-factor's callback). CM02 still bounds it by its cap, its narrowest
 // link's bandwidth and the TCP window / (2 x the path's latency), which it reads from the links. During its
@@ -13,10 +14,10 @@
 //
 // The fast path. While the caps of all flows on each link of its path (and the peak of any other traffic
 // there) fit in the link's bandwidth, no link on the path can be saturated, so max-min sharing gives the flow
-// exactly its cap: it is timed as latency + bytes / cap on a timer, without entering SimGrid's solver. A flow
-// that would overfill a link goes to SimGrid, and so does every fast flow on that link, with the bytes it has
-// left: from then on SimGrid shares that link. The fast path only skips the solver where its answer is known;
-// `platform.network.fast_path: false` sends every flow to SimGrid.
+// exactly its cap: it is timed as latency + bytes / cap on an event, without entering SimGrid's solver. A
+// flow that would overfill a link goes to SimGrid, and so does every fast flow on that link, with the bytes
+// it has left: from then on SimGrid shares that link. The fast path only skips the solver where its answer is
+// known; `platform.network.fast_path: false` sends every flow to SimGrid.
 //
 // Flow classes. Flows that cross the same links with the same cap are one SimGrid communication to the
 // solver: k of them are one variable with k times a flow's weight (sharing penalty 1/k) and k times its
@@ -36,9 +37,11 @@
 // they have left, to their pod's own class at once; when the NIC has room again, they move back (after the
 // step, as every change of a class). Part of flow classes (the same switch).
 //
-// Callbacks and deferred calls run after the current kernel step (a timer at the current date), never inside
+// Callbacks and deferred calls run after the current kernel step (an event at the current date), never inside
 // SimGrid's model update or inside the caller: a callback may start flows and submit requests.
 #pragma once
+
+#include "sim/actors/event_calendar.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -51,9 +54,6 @@
 #include <utility>
 #include <vector>
 
-namespace simgrid::kernel::timer {
-class Timer;
-}
 namespace simgrid::kernel::resource {
 class Action;
 class Model;
@@ -161,7 +161,7 @@ private:
     Path* path = nullptr;
     double bytes = 0.0;
     double start_s = 0.0;
-    simgrid::kernel::timer::Timer* timer = nullptr;
+    CalendarEvent end_event; // its end, while on the fast path
     std::function<void()> done;
     FlowClass* in_class = nullptr;
     double done_at = 0.0;     // in_class's served_bytes at which it is done

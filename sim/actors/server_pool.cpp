@@ -1,14 +1,13 @@
 #include "sim/actors/server_pool.hpp"
+#include "sim/actors/event_calendar.hpp"
 
 #include "sim/random/random_streams.hpp"
 
-#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
 
 namespace sg4 = simgrid::s4u;
-using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 
@@ -28,7 +27,7 @@ ServerPool::ServerPool(const Scenario& scenario, int group, std::vector<Pod> pod
 }
 
 template <class Then> void ServerPool::at(double time_s, Then then) {
-  Timer::set(time_s, [this, then = std::move(then)]() mutable {
+  calendar::at(time_s, [this, then = std::move(then)]() mutable {
     if (!*stopped_ && !*jobs_done_) then();
   });
 }
@@ -77,7 +76,7 @@ bool ServerPool::holds_new_clients() const {
 }
 
 void ServerPool::hold_new_client(std::function<void(bool)> then) {
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   const std::uint64_t id = next_held_++;
   held_.emplace(id, HeldClient{now_s, std::move(then)});
   at(now_s + group_.autoscaler->scale_to_zero->hold_timeout_s, [this, id]() {
@@ -91,7 +90,7 @@ void ServerPool::hold_new_client(std::function<void(bool)> then) {
 }
 
 void ServerPool::release_held() {
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   auto released = std::move(held_);
   held_.clear();
   for (auto& [id, client] : released) {
@@ -132,7 +131,7 @@ double ServerPool::metric_between(const MetricQuery& query, const Snapshot& sinc
 }
 
 double ServerPool::read_metric(const MetricQuery& query, History& history, double window_s) const {
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   if (history.empty()) history.emplace_back(); // the run's start: every counter at zero
   // The latest reading at least a window old (a relative slack, so that a poll exactly one window after
   // another reads from it whatever the rounding of the poll times).
@@ -146,7 +145,7 @@ double ServerPool::read_metric(const MetricQuery& query, History& history, doubl
 }
 
 void ServerPool::scrape() {
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   samples_.push_back(snapshot(now_s));
   // Keep what the longest window can still use: the samples within it.
   const double keep_s = std::max(group_.autoscaler->metric_window_s, group_.autoscaler->poll_interval_s);
@@ -156,7 +155,7 @@ void ServerPool::scrape() {
 }
 
 double ServerPool::read_scraped_metric(const MetricQuery& query, double window_s) {
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   // rate(x[window]) at `now`: the samples in (now - window, now]; with fewer than two the query returns
   // nothing, which KEDA's Prometheus scaler reads as 0 (its ignoreNullValues default).
   const double from_s = now_s - window_s + 1e-9 * std::max(1.0, window_s);
@@ -172,7 +171,7 @@ double ServerPool::read_scraped_metric(const MetricQuery& query, double window_s
 }
 
 void ServerPool::poll() {
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   const AutoscalerSettings& autoscaler = *group_.autoscaler;
   const MetricQuery query{autoscaler.metric, autoscaler.aggregation};
   const double window_s = std::max(autoscaler.poll_interval_s, autoscaler.metric_window_s);
@@ -210,7 +209,7 @@ void ServerPool::poll_rate_limit() {
   if (limit.metric == LoadMetric::pods_needed)
     reading = serving_.empty() ? 0.0 : reading / static_cast<double>(serving_.size());
   limiting_ = reading > limit.threshold;
-  at(sg4::Engine::get_clock() + limit.poll_interval_s, [this]() { poll_rate_limit(); });
+  at(calendar::now_s() + limit.poll_interval_s, [this]() { poll_rate_limit(); });
 }
 
 int ServerPool::pod_count() const {
@@ -221,7 +220,7 @@ int ServerPool::pod_count() const {
 }
 
 void ServerPool::scale_to(int wanted) {
-  const double now_s = sg4::Engine::get_clock();
+  const double now_s = calendar::now_s();
   wanted_ = wanted;
   int have = pod_count();
   int added = 0, removed = 0;
@@ -235,7 +234,7 @@ void ServerPool::scale_to(int wanted) {
     at(now_s + serving_delay_s(*group_.autoscaler), [this, p, serial = states_[p].serial]() {
       if (states_[p].serial != serial) return;
       set_state(p, State::serving);
-      recorder_.scale_up_serving(group_index_, states_[p].decided_s, sg4::Engine::get_clock());
+      recorder_.scale_up_serving(group_index_, states_[p].decided_s, calendar::now_s());
       report();
     });
     ++have;
@@ -260,7 +259,7 @@ void ServerPool::set_state(std::size_t pod, State state) {
   // Prometheus scrapes a pod that runs: serving or draining.
   const auto runs = [](State x) { return x == State::serving || x == State::draining; };
   if (metrics_ && runs(s.state) != runs(state)) {
-    const double now_s = sg4::Engine::get_clock();
+    const double now_s = calendar::now_s();
     if (runs(state))
       metrics_->pod_up(pods_[pod].number, now_s);
     else
@@ -278,13 +277,13 @@ void ServerPool::set_state(std::size_t pod, State state) {
     server->restore(); // a pod that failed serves again once restarted (or started anew)
   arm_failure(pod);
   // Clients held while no pod served go on, once this change is complete.
-  if (!held_.empty()) at(sg4::Engine::get_clock(), [this]() { release_held(); });
+  if (!held_.empty()) at(calendar::now_s(), [this]() { release_held(); });
 }
 
 void ServerPool::arm_failure(std::size_t pod) {
   if (!group_.failures || !group_.failures->mean_time_between_s) return;
   std::exponential_distribution<double> time_to_failure(1.0 / *group_.failures->mean_time_between_s);
-  at(sg4::Engine::get_clock() + time_to_failure(failure_rng_), [this, pod, serial = states_[pod].serial]() {
+  at(calendar::now_s() + time_to_failure(failure_rng_), [this, pod, serial = states_[pod].serial]() {
     if (states_[pod].serial == serial) fail(pod);
   });
 }
@@ -298,7 +297,7 @@ void ServerPool::fail(std::size_t pod) {
   report();
   if (states_[pod].state == State::off) return;
   const double restart_s = group_.failures ? group_.failures->restart_delay_s : 0.0;
-  at(sg4::Engine::get_clock() + restart_s, [this, pod, serial = states_[pod].serial]() {
+  at(calendar::now_s() + restart_s, [this, pod, serial = states_[pod].serial]() {
     if (states_[pod].serial != serial) return; // scaled away meanwhile
     set_state(pod, State::serving);
     report();
@@ -315,7 +314,7 @@ void ServerPool::report() const {
   int held = 0;
   for (const auto& s : states_)
     held += s.state != State::off ? 1 : 0;
-  recorder_.pods_changed(group_index_, sg4::Engine::get_clock(), static_cast<int>(serving_.size()), held);
+  recorder_.pods_changed(group_index_, calendar::now_s(), static_cast<int>(serving_.size()), held);
 }
 
 } // namespace sonicsim

@@ -2,7 +2,7 @@
 // timer reads the group's metric; AutoscalerPolicy decides; new pods serve after their start-up delay;
 // removed pods drain), pod failures and restarts, and the proxy in front (per-request balancing among the
 // serving pods, the rate limit). Decisions are the policies' (sim/policy/autoscaler.hpp,
-// proxy_balancer.hpp); this only carries them out, on SimGrid kernel timers.
+// proxy_balancer.hpp); this only carries them out, on calendar events (event_calendar.hpp).
 //
 // Pod states: off -> starting -> serving -> draining -> off; serving or starting -> failed -> serving (after
 // the restart delay) or off (when the autoscaler no longer wants it). The Deployment's pod count, which

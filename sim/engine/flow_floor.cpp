@@ -1,12 +1,12 @@
 #include "sim/engine/flow_floor.hpp"
 
+#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/kernel_flows.hpp"
 
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/platform/site_platform.hpp"
 
-#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
 
 #include <chrono>
@@ -16,7 +16,6 @@
 #include <vector>
 
 namespace sg4 = simgrid::s4u;
-using simgrid::kernel::timer::Timer;
 
 namespace sonicsim {
 
@@ -41,8 +40,10 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
   const SitePlatform site = build_site_platform(scenario);
   RunRecorder recorder(scenario, make_server_layout(scenario), site.links, nullptr);
 
-  // Driven from the kernel like the simulator's jobs (kernel_flows.hpp): a timer per flow start, the flow
-  // started from the kernel, no actor. The floor then measures SimGrid's flows, not a design's actors.
+  // Driven like the simulator's jobs (kernel_flows.hpp): a calendar event per flow start, the flow started
+  // from the kernel, no actor. The floor then measures SimGrid's flows, not a design's actors.
+  EventCalendar calendar(scenario.platform.network.event_calendar ? EventCalendar::Driver::own_loop
+                                                                  : EventCalendar::Driver::simgrid);
   KernelFlows flows(FlowSettings{scenario.platform.network.tcp_window_bytes,
                                  scenario.platform.network.fast_path,
                                  scenario.platform.network.flow_classes,
@@ -57,12 +58,12 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
     // Staggered starts, so that the flows do not all begin together.
     const double offset_s = workload.period_s * job / jobs;
     for (std::uint64_t k = 0; k < workload.flows_per_job; ++k)
-      Timer::set(offset_s + static_cast<double>(k) * workload.period_s,
-                 [&flows, &result, &workload, worker, pod]() {
-                   flows.start(worker, pod, workload.flow_bytes, [&result]() { ++result.flows; });
-                 });
+      calendar.at(offset_s + static_cast<double>(k) * workload.period_s,
+                  [&flows, &result, &workload, worker, pod]() {
+                    flows.start(worker, pod, workload.flow_bytes, [&result]() { ++result.flows; });
+                  });
   }
-  engine->run();
+  calendar.run();
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

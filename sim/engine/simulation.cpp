@@ -1,4 +1,5 @@
 #include "sim/engine/simulation.hpp"
+#include "sim/actors/event_calendar.hpp"
 
 #include "sim/metrics/direct_baseline.hpp"
 
@@ -74,7 +75,7 @@ void start_fixed_job(JobContext& context, JobPlacement placement, const std::fun
     JobPlacement again = placement;
     again.events = events_back;
     ++again.resubmission;
-    again.start_s = sg4::Engine::get_clock();
+    again.start_s = calendar::now_s();
     start_fixed_job(context, again, on_finish);
   };
   context.jobs.push_back(std::make_unique<JobClient>(context, std::move(placement), on_finish, on_preempted));
@@ -85,21 +86,7 @@ void start_fixed_job(JobContext& context, JobPlacement placement, const std::fun
 
 namespace {
 
-// SimGrid's time-advance signal cannot be disconnected from outside the engine: one forwarder is connected
-// once per process, and points at the current run's reporter only while that run is going.
-std::function<void(double)>& progress_forwarder() {
-  static std::function<void(double)> current;
-  static const bool connected = [] {
-    sg4::Engine::on_time_advance_cb([](double) {
-      if (current) current(sg4::Engine::get_clock());
-    });
-    return true;
-  }();
-  (void)connected;
-  return current;
-}
-
-// Reports at most once per wall-clock second; the clock is read every 4,096 time advances only.
+// Reports at most once per wall-clock second; the wall clock is read every 4,096 events only.
 std::function<void(double)> progress_reporter(const Scenario& scenario, const RunRecorder& recorder,
                                               const std::function<void(const RunProgress&)>& report) {
   const Workload& workload = scenario.workload;
@@ -254,6 +241,14 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   std::unique_ptr<OutputFiles> files;
   if (options.output_dir) files = std::make_unique<OutputFiles>(*options.output_dir);
   const SitePlatform site = build_site_platform(scenario);
+  // SimGrid drives throughout when it has actors (background sources, a campaign's scheduler): they act on
+  // its clock. Otherwise the calendar runs what touches no SimGrid resource itself (event_calendar.hpp).
+  const BackgroundTraffic& background = scenario.platform.site_switch.background;
+  const bool simgrid_actors =
+      scenario.workload.campaign || background.rate_bps > 0 || background.schedule || background.on_off;
+  EventCalendar calendar(simgrid_actors || !scenario.platform.network.event_calendar
+                             ? EventCalendar::Driver::simgrid
+                             : EventCalendar::Driver::own_loop);
   ServerDirectory directory;
   directory.layout = make_server_layout(scenario);
   const ServerLayout& layout = directory.layout;
@@ -263,7 +258,6 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   const auto pods = build_servers(scenario, directory, recorder);
 
   // Jobs are state machines in SimGrid's kernel (job_client.hpp), not actors.
-  const BackgroundTraffic& other_users = scenario.platform.site_switch.background;
   KernelFlows flows(FlowSettings{scenario.platform.network.tcp_window_bytes,
                                  scenario.platform.network.fast_path,
                                  scenario.platform.network.flow_classes,
@@ -271,10 +265,10 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                                  {site.background_source, site.on_off_source},
                                  pod_gateways(site)});
   // The background sources are SimGrid actors; their flows are counted at their peak on the fast path.
-  if (other_users.rate_bps > 0 || other_users.schedule)
+  if (background.rate_bps > 0 || background.schedule)
     flows.add_other_traffic(site.background_source, site.background_sink,
                             site.background_limiter->get_bandwidth());
-  if (other_users.on_off)
+  if (background.on_off)
     flows.add_other_traffic(site.on_off_source, site.background_sink, site.on_off_limiter->get_bandwidth());
   JobContext context{
       scenario,     site, directory, recorder, flows, {}, false,
@@ -287,19 +281,19 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   if (scenario.workload.campaign) {
     sg4::Actor::create("campaign_scheduler", site.background_source, CampaignScheduler(context));
   } else {
-    // SimGrid ends a run when only daemon actors are left, and the background sources are daemons: this
-    // actor keeps the run alive until the last job has finished.
+    // SimGrid ends a run when only daemon actors are left, and the background sources are daemons: with
+    // them, this actor keeps the run alive until the last job has finished.
     jobs_running = scenario.workload.jobs;
-    const sg4::ActorPtr keeper =
-        sg4::Actor::create("jobs", site.background_source, []() { sg4::this_actor::suspend(); });
+    sg4::ActorPtr keeper;
+    if (simgrid_actors)
+      keeper = sg4::Actor::create("jobs", site.background_source, []() { sg4::this_actor::suspend(); });
     for (const auto& placement : place_jobs(scenario, directory.layout))
       start_fixed_job(context, placement, [&jobs_running, &context, keeper]() {
         if (--jobs_running > 0) return;
         context.jobs_done = true;
-        if (keeper->is_suspended()) keeper->resume();
+        if (keeper && keeper->is_suspended()) keeper->resume();
       });
   }
-  const BackgroundTraffic& background = scenario.platform.site_switch.background;
   if (background.rate_bps > 0 || background.schedule) {
     sg4::Actor::create(
         "background_traffic", site.background_source,
@@ -314,16 +308,13 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
         ->daemonize();
   }
 
-  struct ForwarderReset {
-    ~ForwarderReset() { progress_forwarder() = nullptr; } // also when the run throws
-  } reset_forwarder;
-  if (options.on_progress) progress_forwarder() = progress_reporter(scenario, recorder, options.on_progress);
-  engine->run();
+  if (options.on_progress) calendar.set_on_event(progress_reporter(scenario, recorder, options.on_progress));
+  calendar.run();
 
   RunResult result;
-  recorder.finish_operations(context.stopped_at_s.value_or(sg4::Engine::get_clock()));
+  recorder.finish_operations(context.stopped_at_s.value_or(calendar::now_s()));
   // A campaign ends with its window; what the stopped jobs' timers did after it is not part of the run.
-  result.summary = recorder.summarize(context.stopped_at_s.value_or(sg4::Engine::get_clock()));
+  result.summary = recorder.summarize(context.stopped_at_s.value_or(calendar::now_s()));
   if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);
   report_precision(result.summary, run_length);
   result.summary.flows_fast = flows.counts().fast;
@@ -332,6 +323,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   result.summary.flow_classes = flows.counts().classes;
   result.summary.flow_class_comms = flows.counts().class_comms;
   result.summary.links_left_out = site.links_left_out;
+  result.summary.calendar_events = calendar.counts().events;
+  result.summary.calendar_events_without_simgrid = calendar.counts().own_events;
   if (options.direct_baseline) compare_with_direct(result.summary, *options.direct_baseline);
   if (files) files->finish(scenario_as_written, result.summary, recorder, options.openmetrics_start_epoch_s);
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

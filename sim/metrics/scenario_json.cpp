@@ -273,6 +273,8 @@ json scenario_to_json(const Scenario& scenario) {
       down.push_back({{"from_s", w.from_s}, {"to_s", w.to_s}});
   }
   if (workload.campaign) out["workload"]["campaign"] = campaign_to_json(*workload.campaign);
+  // Only when off: the scenarios written before the key keep their fingerprints.
+  if (!platform.network.event_calendar) out["platform"]["network"]["event_calendar"] = false;
   if (scenario.costs) {
     const auto& costs = *scenario.costs;
     json device_hour = json::object();

@@ -157,18 +157,18 @@ struct NetworkSettings {
   double tcp_window_bytes = 3e6;
   // Replies up to this size are not simulated as SimGrid flows: the client gets them after the path's latency
   // plus size / path rate (its narrowest link, and window / RTT), which is how SimGrid times a flow that
-  // shares no link. Replies travel on the inbound direction, which carries nothing but replies; a small one
-  // lasts microseconds, so they seldom overlap, and an overlap could delay one by at most another's transfer
-  // time. Skipping their flows cuts the simulator's cost per request by a third. Default 64 KiB; 0 simulates
-  // every reply as a flow.
+  // shares no link. Replies travel inbound, which carries nothing else; a small one lasts microseconds, so
+  // they seldom overlap, and an overlap could delay one by at most another's transfer time. Skipping their
+  // flows cuts the cost per request by a third. Default 64 KiB; 0 simulates every reply as a flow.
   double small_reply_max_bytes = 65536.0;
   // Flows whose every link has room for all flows on it at their caps are timed without SimGrid's solver
   // (sim/actors/kernel_flows.hpp); false sends every flow to SimGrid. Default true.
   bool fast_path = true;
-  // Flows in SimGrid that cross the same links with the same cap are one SimGrid comm with k times a flow's
-  // weight and bound (sim/actors/kernel_flows.hpp): exact under max-min sharing, and the solver sees one
-  // variable per class instead of one per flow. false gives every flow its own comm. Default true.
+  // Flows in SimGrid on the same links with the same cap are one comm with k times a flow's weight and bound
+  // (sim/actors/kernel_flows.hpp): exact under max-min sharing. false: a comm per flow. Default true.
   bool flow_classes = true;
+  // Events run without stepping SimGrid while it has no flow (sim/actors/event_calendar.hpp). Default true.
+  bool event_calendar = true;
 };
 
 // A client node's cores as its threads share them (platform.client_node; sim/policy/node_sharing.hpp says

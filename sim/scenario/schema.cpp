@@ -101,7 +101,8 @@ NodePtr platform_schema() {
       {"network", map({{"tcp_window", value()},
                        {"small_reply_max", value()},
                        {"fast_path", value()},
-                       {"flow_classes", value()}})},
+                       {"flow_classes", value()},
+                       {"event_calendar", value()}})},
       {"local_gpu_fraction", value()},
   });
 }

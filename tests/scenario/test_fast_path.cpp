@@ -13,9 +13,8 @@
 // pure). There the check is statistical: with common random numbers, the 99 % interval of the paired
 // difference of the mean event time over 8 replications contains 0, or the difference is within 1e-4 of the
 // mean (see check_fast_path_statistically).
+#include "events_comparison.hpp"
 #include "simulate.hpp"
-
-#include "sim/sweep/sweep_csv.hpp"
 
 #include <doctest/doctest.h>
 
@@ -32,48 +31,11 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using sonicsim::testing::compare_events;
 using sonicsim::testing::config_path;
 using sonicsim::testing::run_sonicsim;
 
 namespace {
-
-// One unit of the 9th significant digit of `value`: what events.csv can show.
-double print_resolution(double value) {
-  const double magnitude = std::fabs(value);
-  if (magnitude == 0.0) return 0.0;
-  return std::pow(10.0, std::floor(std::log10(magnitude)) - 8.0);
-}
-
-struct Comparison {
-  std::size_t events = 0, unmatched = 0, beyond = 0;
-  double worst_s = 0.0;
-};
-
-Comparison compare_events(const fs::path& a_csv, const fs::path& b_csv) {
-  const auto a = sonicsim::read_csv_file(a_csv.string()), b = sonicsim::read_csv_file(b_csv.string());
-  std::map<std::pair<std::string, std::string>, const std::vector<std::string>*> by_event;
-  for (const auto& row : b.rows)
-    by_event[{row[0], row[1]}] = &row;
-  Comparison out;
-  out.unmatched =
-      a.rows.size() > b.rows.size() ? a.rows.size() - b.rows.size() : b.rows.size() - a.rows.size();
-  for (const auto& row : a.rows) {
-    const auto found = by_event.find({row[0], row[1]});
-    if (found == by_event.end()) {
-      ++out.unmatched;
-      continue;
-    }
-    ++out.events;
-    for (const std::size_t column : {a.column("start_s"), a.column("end_s"), a.column("event_s")}) {
-      const double x = std::stod(row[column]), y = std::stod((*found->second)[column]);
-      const double difference = std::fabs(x - y);
-      out.worst_s = std::max(out.worst_s, difference);
-      const double tolerance = std::max(1e-6, 2.0 * print_resolution(std::max(std::fabs(x), std::fabs(y))));
-      if (difference > tolerance) ++out.beyond;
-    }
-  }
-  return out;
-}
 
 // Pure SimGrid: every flow its own SimGrid comm, no fast path, every link in the routes.
 const std::string pure_simgrid =
@@ -98,7 +60,8 @@ void check_fast_path(const std::string& name, const std::string& arguments,
   INFO(pure.output);
   REQUIRE(fast.exit_code == 0);
   REQUIRE(pure.exit_code == 0);
-  const Comparison c = compare_events(base / "fast" / "events.csv", base / "simgrid" / "events.csv");
+  const sonicsim::testing::EventsComparison c =
+      compare_events(base / "fast" / "events.csv", base / "simgrid" / "events.csv");
   CAPTURE(c.worst_s);
   CHECK(c.events > 0);
   CHECK(c.unmatched == 0);

@@ -1,6 +1,7 @@
 // Flows started from SimGrid's kernel (sim/actors/kernel_flows.hpp): the cast their end relies on, and their
 // timing against a blocking Comm::sendto from an actor. Each engine runs in its own child process (SimGrid
 // allows one engine per process).
+#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/kernel_flows.hpp"
 #include "sim/execution/process_pool.hpp"
 
@@ -104,6 +105,7 @@ std::string flows_on_one_link(const char* how, std::vector<double> sizes_bytes) 
     TwoHosts site(0.0);
     std::vector<double> done_s(sizes_bytes.size(), -1.0);
     const std::string mode = how;
+    std::unique_ptr<sonicsim::EventCalendar> calendar;
     std::unique_ptr<sonicsim::KernelFlows> flows;
     if (mode == "actors") {
       for (std::size_t k = 0; k < sizes_bytes.size(); ++k)
@@ -117,13 +119,18 @@ std::string flows_on_one_link(const char* how, std::vector<double> sizes_bytes) 
       settings.tcp_window_bytes = 0.0;
       settings.fast_path = mode == "fast" || mode == "fast+classes";
       settings.flow_classes = mode == "classes" || mode == "fast+classes";
+      // The calendar's own loop, as the simulator runs without actors (event_calendar.hpp).
+      calendar = std::make_unique<sonicsim::EventCalendar>(sonicsim::EventCalendar::Driver::own_loop);
       flows = std::make_unique<sonicsim::KernelFlows>(settings);
       for (std::size_t k = 0; k < sizes_bytes.size(); ++k)
-        simgrid::kernel::timer::Timer::set(0.25 + 0.01 * static_cast<double>(k), [&, k]() {
-          flows->start(site.a, site.b, sizes_bytes[k], [&, k]() { done_s[k] = sg4::Engine::get_clock(); });
+        calendar->at(0.25 + 0.01 * static_cast<double>(k), [&, k]() {
+          flows->start(site.a, site.b, sizes_bytes[k], [&, k]() { done_s[k] = sonicsim::calendar::now_s(); });
         });
     }
-    site.engine->run();
+    if (calendar)
+      calendar->run();
+    else
+      site.engine->run();
     std::string text = end_dates_text(done_s);
     // In the class modes every flow that reached SimGrid was in the one class of the path (flows that stay
     // on the fast path never do): anything else is reported, and the comparison fails.
@@ -195,6 +202,7 @@ std::string flows_to_two_pods(bool actors, double third_bytes) {
     const std::vector<std::pair<sg4::Host*, double>> flows{
         {site.pod_a, 2e6}, {site.pod_b, 2e6}, {site.pod_a, third_bytes}};
     std::vector<double> done_s(flows.size(), -1.0);
+    std::unique_ptr<sonicsim::EventCalendar> calendar;
     std::unique_ptr<sonicsim::KernelFlows> kernel;
     if (actors) {
       for (std::size_t k = 0; k < flows.size(); ++k)
@@ -206,14 +214,18 @@ std::string flows_to_two_pods(bool actors, double third_bytes) {
     } else {
       sonicsim::FlowSettings settings;
       settings.gateways = {{site.pod_a, site.gateway}, {site.pod_b, site.gateway}};
+      calendar = std::make_unique<sonicsim::EventCalendar>(sonicsim::EventCalendar::Driver::own_loop);
       kernel = std::make_unique<sonicsim::KernelFlows>(settings);
       for (std::size_t k = 0; k < flows.size(); ++k)
-        simgrid::kernel::timer::Timer::set(0.25 + 0.01 * static_cast<double>(k), [&, k]() {
+        calendar->at(0.25 + 0.01 * static_cast<double>(k), [&, k]() {
           kernel->start(site.worker, flows[k].first, flows[k].second,
-                        [&, k]() { done_s[k] = sg4::Engine::get_clock(); });
+                        [&, k]() { done_s[k] = sonicsim::calendar::now_s(); });
         });
     }
-    site.engine->run();
+    if (calendar)
+      calendar->run();
+    else
+      site.engine->run();
     std::string text = end_dates_text(done_s);
     if (kernel) {
       const auto& c = kernel->counts();

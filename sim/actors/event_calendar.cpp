@@ -1,0 +1,205 @@
+#include "sim/actors/event_calendar.hpp"
+
+#include <simgrid/kernel/Timer.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <simgrid/s4u.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace sg4 = simgrid::s4u;
+using simgrid::kernel::timer::Timer;
+
+namespace sonicsim {
+namespace {
+
+EventCalendar* current_calendar = nullptr; // the engine's (one engine per process)
+
+} // namespace
+
+EventCalendar::EventCalendar(Driver driver) : driver_(driver) {
+  if (current_calendar) throw std::logic_error("EventCalendar: one per engine");
+  network_model_ = dynamic_cast<simgrid::kernel::resource::Model*>(
+      sg4::Engine::get_instance()->get_netzone_root()->get_network_model());
+  if (!network_model_) throw std::logic_error("EventCalendar: SimGrid's network model is not a kernel Model");
+  current_calendar = this;
+  now_s_ = sg4::Engine::get_clock();
+}
+
+EventCalendar::~EventCalendar() {
+  disarm_wakes();
+  current_calendar = nullptr;
+}
+
+EventCalendar& EventCalendar::current() {
+  if (!current_calendar) throw std::logic_error("EventCalendar: no calendar for this engine");
+  return *current_calendar;
+}
+
+double EventCalendar::now_s() const {
+  return simgrid_driving_ && !in_event_ ? sg4::Engine::get_clock() : now_s_;
+}
+
+std::uint32_t EventCalendar::take_slot() {
+  if (!free_slots_.empty()) {
+    const std::uint32_t slot = free_slots_.back();
+    free_slots_.pop_back();
+    return slot;
+  }
+  slots_.emplace_back();
+  return static_cast<std::uint32_t>(slots_.size() - 1);
+}
+
+CalendarEvent EventCalendar::push(double time_s, std::uint32_t slot) {
+  if (!(time_s >= now_s() - 1e-9 * std::max(1.0, std::fabs(now_s()))))
+    throw std::logic_error("EventCalendar: an event dated in the past");
+  heap_.push_back(Entry{time_s, order_++, slot, slots_[slot].generation});
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  if (simgrid_driving_ && time_s <= drive_until_s_ && (wakes_.empty() || time_s < wakes_.front().first))
+    arm_wake(time_s);
+  return CalendarEvent{slot, slots_[slot].generation};
+}
+
+void EventCalendar::cancel(CalendarEvent& event) {
+  if (!event.pending()) return;
+  Slot& slot = slots_[event.slot];
+  if (slot.generation == event.generation) {
+    ++slot.generation; // its heap entry no longer matches: dropped when it comes up
+    slot.call.reset();
+    free_slots_.push_back(event.slot);
+  }
+  event = CalendarEvent{};
+}
+
+bool EventCalendar::drop_cancelled_top() {
+  while (!heap_.empty() && slots_[heap_.front().slot].generation != heap_.front().generation) {
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    heap_.pop_back();
+  }
+  return !heap_.empty();
+}
+
+void EventCalendar::run_top() {
+  const Entry entry = heap_.front();
+  std::pop_heap(heap_.begin(), heap_.end(), Later{});
+  heap_.pop_back();
+  Slot& slot = slots_[entry.slot];
+  ++slot.generation; // it runs: cancelling it now does nothing
+  now_s_ = std::max(now_s_, entry.time_s);
+  in_event_ = true;
+  slot.call();
+  in_event_ = false;
+  slot.call.reset();
+  free_slots_.push_back(entry.slot); // only now: the call may have added events
+  ++counts_.events;
+  if (on_event_) on_event_(now_s_);
+}
+
+bool EventCalendar::simgrid_busy() const {
+  return !network_model_->get_started_action_set()->empty();
+}
+
+void EventCalendar::bring_simgrid_to_now() {
+  if (simgrid_driving_) return; // SimGrid's clock is now's
+  // Nothing is in SimGrid (the own loop runs only then) and no wake is armed: SimGrid only moves its clock.
+  // run_until stops within 1e-5 s of its date, and rounding may leave the clock an ulp short: a few rounds.
+  for (int round = 0; round < 8 && sg4::Engine::get_clock() < now_s_; ++round) {
+    sg4::Engine::get_instance()->run_until(now_s_);
+    ++counts_.simgrid_runs;
+  }
+}
+
+void EventCalendar::run() {
+  if (driver_ == Driver::simgrid) {
+    simgrid_driving_ = true;
+    drive_until_s_ = std::numeric_limits<double>::infinity();
+    arm_head();
+    sg4::Engine::get_instance()->run();
+    simgrid_driving_ = false;
+    disarm_wakes();
+    now_s_ = std::max(now_s_, sg4::Engine::get_clock());
+    return;
+  }
+  for (;;) {
+    if (simgrid_busy()) {
+      let_simgrid_drive();
+      continue;
+    }
+    if (!drop_cancelled_top()) break;
+    ++counts_.own_events;
+    run_top();
+  }
+}
+
+// SimGrid has actions in flight: it runs to the calendar's next date or its own next action's end, whichever
+// comes first, every event dated in between running on a wake; then the own loop looks again.
+void EventCalendar::let_simgrid_drive() {
+  const double clock_s = sg4::Engine::get_clock();
+  double until_s = drop_cancelled_top() ? std::max(heap_.front().time_s, clock_s)
+                                        : std::numeric_limits<double>::infinity();
+  const double next_end_s = network_model_->next_occurring_event(clock_s);
+  // An action ending in less than the clock's resolution still needs SimGrid's step to end: a date one ulp
+  // ahead lets it take that step (SimGrid moves by the action's own delta, not to the date).
+  if (next_end_s > 0)
+    until_s = std::min(until_s, std::max(clock_s + next_end_s,
+                                         std::nextafter(clock_s, std::numeric_limits<double>::infinity())));
+  else if (next_end_s == 0)
+    until_s = clock_s;
+  simgrid_driving_ = true;
+  drive_until_s_ = until_s;
+  arm_head();
+  ++counts_.simgrid_runs;
+  const std::uint64_t events_before = counts_.events;
+  const std::size_t actions_before = network_model_->get_started_action_set()->size();
+  if (std::isinf(until_s))
+    sg4::Engine::get_instance()->run();
+  else
+    sg4::Engine::get_instance()->run_until(until_s);
+  simgrid_driving_ = false;
+  disarm_wakes();
+  now_s_ = std::max(now_s_, sg4::Engine::get_clock());
+  // A hang is a bug: said at once rather than looped on.
+  const bool moved = sg4::Engine::get_clock() > clock_s || counts_.events > events_before ||
+                     network_model_->get_started_action_set()->size() != actions_before;
+  stalled_rounds_ = moved ? 0 : stalled_rounds_ + 1;
+  if (stalled_rounds_ > 1000)
+    throw std::logic_error(
+        "EventCalendar: SimGrid made no progress in 1,000 rounds at t = " + std::to_string(clock_s) + " s");
+}
+
+void EventCalendar::run_due(double limit_s) {
+  while (drop_cancelled_top() && heap_.front().time_s <= limit_s)
+    run_top();
+}
+
+void EventCalendar::arm_wake(double time_s) {
+  Timer* timer = Timer::set(std::max(time_s, sg4::Engine::get_clock()), [this, time_s]() {
+    // SimGrid deletes a timer once it has run.
+    const auto self =
+        std::find_if(wakes_.begin(), wakes_.end(), [time_s](const auto& w) { return w.first == time_s; });
+    if (self != wakes_.end()) wakes_.erase(self);
+    if (in_event_) throw std::logic_error("EventCalendar: a wake inside an event");
+    run_due(time_s);
+    arm_head();
+  });
+  wakes_.emplace_back(time_s, timer);
+  std::sort(wakes_.begin(), wakes_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+void EventCalendar::arm_head() {
+  if (!simgrid_driving_ || !drop_cancelled_top()) return;
+  const double head_s = heap_.front().time_s;
+  if (head_s > drive_until_s_ || (!wakes_.empty() && wakes_.front().first <= head_s)) return;
+  arm_wake(head_s);
+}
+
+void EventCalendar::disarm_wakes() {
+  for (const auto& [time_s, timer] : wakes_)
+    timer->remove();
+  wakes_.clear();
+}
+
+} // namespace sonicsim

@@ -1,0 +1,175 @@
+// The simulator's event calendar: every dated step of the jobs, the servers and the flows (a CPU piece's end,
+// a batch's end, a fast-path flow's end, a deferred call) is an event here, run in order of date and, at the
+// same date, in the order scheduled (deterministic, whatever the heap's layout).
+//
+// Why not SimGrid's timers: SimGrid's engine pays a whole step for each date (every model asked for its next
+// event and updated, signals, trash), ~2,800 instructions, even when none of its resources is in use; most of
+// a run's events touch none (measured: 85 % of the flows of 400 ProtoDUNE jobs start while SimGrid has no
+// flow in flight, 98 % of the CMS ones). So the calendar has two drivers:
+//
+// - Own loop (the default when the run has no SimGrid actor). While SimGrid's network has no action, the
+//   calendar runs its events itself; SimGrid's clock stays behind, and is brought to the event's date
+//   (Engine::run_until, nothing happening in between) just before a flow is handed to SimGrid
+//   (bring_simgrid_to_now). While SimGrid has actions in flight, it drives: the calendar's next date becomes
+//   a SimGrid timer ("wake") and SimGrid runs to it, or to its next action's end if sooner, running every
+//   event dated in between on wakes, exactly as when it drives throughout. The answer is the same either way:
+//   with no action in SimGrid, nothing it could compute changes between two events.
+// - SimGrid (scenarios with actors: background traffic, a campaign's scheduler; or
+//   `platform.network.event_calendar: false`): SimGrid's engine runs the whole run and every date of the
+//   calendar is a wake. tests/scenario/test_event_calendar.cpp compares the two event by event.
+//
+// One calendar per engine (SimGrid allows one engine per process); the actors reach it through calendar::.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace simgrid::kernel::timer {
+class Timer;
+}
+namespace simgrid::kernel::resource {
+class Model;
+}
+
+namespace sonicsim {
+
+// A callable run once, stored in place when small (the jobs' steps are: no allocation per event).
+class CalendarCall {
+public:
+  static constexpr std::size_t inline_bytes = 56;
+  CalendarCall() = default;
+  CalendarCall(const CalendarCall&) = delete;
+  CalendarCall& operator=(const CalendarCall&) = delete;
+  ~CalendarCall() { reset(); }
+
+  template <class F> void emplace(F&& f) {
+    using Stored = std::decay_t<F>;
+    reset();
+    if constexpr (sizeof(Stored) <= inline_bytes && alignof(Stored) <= alignof(std::max_align_t)) {
+      new (storage_) Stored(std::forward<F>(f));
+      invoke_ = [](void* at) { (*static_cast<Stored*>(at))(); };
+      destroy_ = [](void* at) { static_cast<Stored*>(at)->~Stored(); };
+    } else {
+      *reinterpret_cast<Stored**>(storage_) = new Stored(std::forward<F>(f));
+      invoke_ = [](void* at) { (**static_cast<Stored**>(at))(); };
+      destroy_ = [](void* at) { delete *static_cast<Stored**>(at); };
+    }
+  }
+  void operator()() { invoke_(storage_); }
+  void reset() {
+    if (destroy_) destroy_(storage_);
+    invoke_ = nullptr;
+    destroy_ = nullptr;
+  }
+
+private:
+  alignas(std::max_align_t) unsigned char storage_[inline_bytes];
+  void (*invoke_)(void*) = nullptr;
+  void (*destroy_)(void*) = nullptr;
+};
+
+// An event that may still be cancelled; a default one refers to none.
+struct CalendarEvent {
+  std::uint32_t slot = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t generation = 0;
+  bool pending() const { return slot != std::numeric_limits<std::uint32_t>::max(); }
+};
+
+class EventCalendar {
+public:
+  enum class Driver { own_loop, simgrid };
+  // Made after the engine and its platform; one at a time.
+  explicit EventCalendar(Driver driver);
+  ~EventCalendar();
+  EventCalendar(const EventCalendar&) = delete;
+  EventCalendar& operator=(const EventCalendar&) = delete;
+  static EventCalendar& current();
+
+  // The date of the event running, or inside SimGrid (an action's end, an actor) SimGrid's clock.
+  double now_s() const;
+  template <class F> CalendarEvent at(double time_s, F&& call) {
+    const std::uint32_t slot = take_slot();
+    slots_[slot].call.emplace(std::forward<F>(call));
+    return push(time_s, slot);
+  }
+  // Nothing happens if the event has run or was cancelled; `event` then refers to none.
+  void cancel(CalendarEvent& event);
+  // Before a flow is handed to SimGrid: its clock at now (own loop, while SimGrid has been idle).
+  void bring_simgrid_to_now();
+  // Runs every event, and SimGrid's actions, to the end.
+  void run();
+  // Called after each event with its date (progress reports).
+  void set_on_event(std::function<void(double)> on_event) { on_event_ = std::move(on_event); }
+
+  struct Counts {
+    std::uint64_t events = 0;       // run
+    std::uint64_t own_events = 0;   // of which run by the own loop, SimGrid idle
+    std::uint64_t simgrid_runs = 0; // times SimGrid drove (run_until), idle clock moves included
+  };
+  const Counts& counts() const { return counts_; }
+
+private:
+  struct Slot {
+    CalendarCall call;
+    std::uint32_t generation = 0;
+  };
+  struct Entry {
+    double time_s;
+    std::uint64_t order; // scheduling order: ties run first come, first served
+    std::uint32_t slot;
+    std::uint32_t generation;
+  };
+  // The heap's order: a min-heap on (date, order).
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.time_s > b.time_s || (a.time_s == b.time_s && a.order > b.order);
+    }
+  };
+  std::uint32_t take_slot();
+  CalendarEvent push(double time_s, std::uint32_t slot);
+  bool drop_cancelled_top(); // true while an event is left
+  void run_top();
+  void run_due(double limit_s); // on a wake: every event dated up to limit_s
+  bool simgrid_busy() const;
+  void let_simgrid_drive();
+  void arm_wake(double time_s);
+  void arm_head();
+  void disarm_wakes();
+
+  Driver driver_;
+  simgrid::kernel::resource::Model* network_model_ = nullptr;
+  std::deque<Slot> slots_; // a deque: a slot stays in place while its call runs and others are added
+  std::vector<std::uint32_t> free_slots_;
+  std::vector<Entry> heap_;
+  std::uint64_t order_ = 0;
+  double now_s_ = 0.0;
+  bool in_event_ = false;
+  bool simgrid_driving_ = false;
+  double drive_until_s_ = 0.0;
+  int stalled_rounds_ = 0; // SimGrid drove without moving its clock, an action or an event
+  std::vector<std::pair<double, simgrid::kernel::timer::Timer*>> wakes_; // armed, not run yet
+  std::function<void(double)> on_event_;
+  Counts counts_;
+};
+
+// The current calendar's clock and events, for the actors.
+namespace calendar {
+inline double now_s() {
+  return EventCalendar::current().now_s();
+}
+template <class F> CalendarEvent at(double time_s, F&& call) {
+  return EventCalendar::current().at(time_s, std::forward<F>(call));
+}
+inline void cancel(CalendarEvent& event) {
+  EventCalendar::current().cancel(event);
+}
+} // namespace calendar
+
+} // namespace sonicsim
