@@ -104,12 +104,33 @@ bool EventCalendar::simgrid_busy() const {
 
 void EventCalendar::bring_simgrid_to_now() {
   if (simgrid_driving_) return; // SimGrid's clock is now's
-  // Nothing is in SimGrid (the own loop runs only then) and no wake is armed: SimGrid only moves its clock.
-  // run_until stops within 1e-5 s of its date, and rounding may leave the clock an ulp short: a few rounds.
+  next_end_known_ = false;      // what follows changes SimGrid's actions
+  // The own loop runs an event only before SimGrid's next action end (run), and no wake is armed: SimGrid
+  // only moves its clock and its actions' progress. run_until stops within 1e-5 s of its date, and rounding
+  // may leave the clock an ulp short: a few rounds.
+  const std::uint64_t ends_before = simgrid_ends_;
   for (int round = 0; round < 8 && sg4::Engine::get_clock() < now_s_; ++round) {
     sg4::Engine::get_instance()->run_until(now_s_);
     ++counts_.simgrid_runs;
   }
+  if (simgrid_ends_ != ends_before)
+    throw std::logic_error(
+        "EventCalendar: a SimGrid action ended while its clock was brought to an event's date");
+}
+
+void EventCalendar::simgrid_action_ended() {
+  ++simgrid_ends_;
+}
+
+// The date of SimGrid's next action end (infinite with none), computed once per change of its actions.
+double EventCalendar::simgrid_next_end_s() {
+  if (!next_end_known_) {
+    const double clock_s = sg4::Engine::get_clock();
+    const double delta_s = simgrid_busy() ? network_model_->next_occurring_event(clock_s) : -1.0;
+    simgrid_next_end_s_ = delta_s >= 0 ? clock_s + delta_s : std::numeric_limits<double>::infinity();
+    next_end_known_ = true;
+  }
+  return simgrid_next_end_s_;
 }
 
 void EventCalendar::run() {
@@ -124,11 +145,19 @@ void EventCalendar::run() {
     return;
   }
   for (;;) {
-    if (simgrid_busy()) {
+    if (!drop_cancelled_top()) {
+      if (!simgrid_busy()) break;
       let_simgrid_drive();
       continue;
     }
-    if (!drop_cancelled_top()) break;
+    // An event well before SimGrid's next action end runs without it: until then nothing SimGrid computes
+    // changes but its actions' progress, which a flow's start or change brings to the date first. The margin
+    // (1e-9 of the date, at least 1 ns) keeps an end that rounding could bring forward out of that step.
+    const double event_s = heap_.front().time_s;
+    if (!(event_s < simgrid_next_end_s() - 1e-9 * std::max(1.0, std::fabs(event_s)))) {
+      let_simgrid_drive();
+      continue;
+    }
     ++counts_.own_events;
     run_top();
   }
@@ -159,6 +188,7 @@ void EventCalendar::let_simgrid_drive() {
   else
     sg4::Engine::get_instance()->run_until(until_s);
   simgrid_driving_ = false;
+  next_end_known_ = false;
   disarm_wakes();
   now_s_ = std::max(now_s_, sg4::Engine::get_clock());
   // A hang is a bug: said at once rather than looped on.

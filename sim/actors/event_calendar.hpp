@@ -3,17 +3,18 @@
 // same date, in the order scheduled (deterministic, whatever the heap's layout).
 //
 // Why not SimGrid's timers: SimGrid's engine pays a whole step for each date (every model asked for its next
-// event and updated, signals, trash), ~2,800 instructions, even when none of its resources is in use; most of
-// a run's events touch none (measured: 85 % of the flows of 400 ProtoDUNE jobs start while SimGrid has no
-// flow in flight, 98 % of the CMS ones). So the calendar has two drivers:
+// event and updated, signals, trash), ~2,800 instructions, even when none of its resources is in use or none
+// of its actions can end; most of a run's events touch none (measured: 85 % of the flows of 400 ProtoDUNE
+// jobs start while SimGrid has no flow in flight, 98 % of the CMS ones). So the calendar has two drivers:
 //
-// - Own loop (the default when the run has no SimGrid actor). While SimGrid's network has no action, the
-//   calendar runs its events itself; SimGrid's clock stays behind, and is brought to the event's date
-//   (Engine::run_until, nothing happening in between) just before a flow is handed to SimGrid
-//   (bring_simgrid_to_now). While SimGrid has actions in flight, it drives: the calendar's next date becomes
-//   a SimGrid timer ("wake") and SimGrid runs to it, or to its next action's end if sooner, running every
-//   event dated in between on wakes, exactly as when it drives throughout. The answer is the same either way:
-//   with no action in SimGrid, nothing it could compute changes between two events.
+// - Own loop (the default when the run has no SimGrid actor). An event dated before SimGrid's next action end
+//   (none while its network is idle) runs without SimGrid: until that end nothing SimGrid computes changes
+//   but its actions' progress. SimGrid's clock stays behind, and is brought to the event's date
+//   (Engine::run_until, no action ending in between) just before its actions are read or changed: a flow
+//   handed to it, a class of flows reshaped (bring_simgrid_to_now). At an action's end SimGrid drives: the
+//   calendar's next date becomes a SimGrid timer ("wake") and SimGrid runs to the end, running the events
+//   dated up to it on wakes, exactly as when it drives throughout. The answer is the same either way, to the
+//   rounding of its actions' progress (one step where it would take several).
 // - SimGrid (scenarios with actors: background traffic, a campaign's scheduler; or
 //   `platform.network.event_calendar: false`): SimGrid's engine runs the whole run and every date of the
 //   calendar is a wake. tests/scenario/test_event_calendar.cpp compares the two event by event.
@@ -101,8 +102,11 @@ public:
   }
   // Nothing happens if the event has run or was cancelled; `event` then refers to none.
   void cancel(CalendarEvent& event);
-  // Before a flow is handed to SimGrid: its clock at now (own loop, while SimGrid has been idle).
+  // Before SimGrid's actions are read or changed (a flow handed to it, a class reshaped): its clock brought
+  // to now, where the own loop left it behind.
   void bring_simgrid_to_now();
+  // Told by the flows when SimGrid ends one of their actions (a check: never while its clock is brought).
+  void simgrid_action_ended();
   // Runs every event, and SimGrid's actions, to the end.
   void run();
   // Called after each event with its date (progress reports).
@@ -138,6 +142,7 @@ private:
   void run_top();
   void run_due(double limit_s); // on a wake: every event dated up to limit_s
   bool simgrid_busy() const;
+  double simgrid_next_end_s();
   void let_simgrid_drive();
   void arm_wake(double time_s);
   void arm_head();
@@ -154,6 +159,9 @@ private:
   bool simgrid_driving_ = false;
   double drive_until_s_ = 0.0;
   int stalled_rounds_ = 0; // SimGrid drove without moving its clock, an action or an event
+  bool next_end_known_ = false;
+  double simgrid_next_end_s_ = 0.0; // when next_end_known_
+  std::uint64_t simgrid_ends_ = 0;
   std::vector<std::pair<double, simgrid::kernel::timer::Timer*>> wakes_; // armed, not run yet
   std::function<void(double)> on_event_;
   Counts counts_;

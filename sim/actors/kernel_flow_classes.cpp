@@ -35,7 +35,7 @@ void KernelFlows::start_in_simgrid(std::uint32_t id, double bytes) {
     finish(id, true);
     return;
   }
-  EventCalendar::current().bring_simgrid_to_now(); // SimGrid may have been idle: its clock stayed behind
+  EventCalendar::current().bring_simgrid_to_now(); // its clock may have stayed behind (event_calendar.hpp)
   if (settings_.flow_classes) {
     join_class(id, static_cast<double>(payload)); // whole bytes, as SimGrid would move them
     return;
@@ -74,6 +74,7 @@ KernelFlows::FlowClass& KernelFlows::flow_class(Path& path) {
 
 void KernelFlows::sync_class(FlowClass& c) {
   if (!c.action || c.members.empty()) return;
+  EventCalendar::current().bring_simgrid_to_now(); // the comm's remains at now, not at a clock behind
   const double remains = c.action->get_remains();
   c.served_bytes += (c.synced_remains - remains) / static_cast<double>(c.members.size());
   c.synced_remains = remains;
@@ -165,6 +166,7 @@ void KernelFlows::ungroup(LinkLoad& link) {
 // Called with served_bytes up to date (join_class syncs first; a new comm follows a member's end at once).
 void KernelFlows::reshape_class(FlowClass& c) {
   if (c.members.empty()) return;
+  EventCalendar::current().bring_simgrid_to_now();
   const auto k = static_cast<double>(c.members.size());
   const double first_left_bytes = std::max(c.members.begin()->first - c.served_bytes, 0.0);
   if (!c.action) {

@@ -254,6 +254,7 @@ void KernelFlows::drop_stale(std::vector<std::pair<std::uint32_t, std::uint32_t>
 }
 
 void KernelFlows::on_state_change(const void* activity) {
+  EventCalendar::current().simgrid_action_ended();
   if (!class_comms_.empty()) {
     const auto in_class = class_comms_.find(activity);
     if (in_class != class_comms_.end()) {

@@ -388,9 +388,10 @@ void register_bench_command(CLI::App& app, int& result) {
       ->check(CLI::Range(1e-3, 1.0));
   command->add_option("--operations", arguments->operations,
                       "Scenario with an autoscaler for the operations row (\"\" to skip it)");
-  command->add_flag("--answers", arguments->answers,
-                    "Also time the answers users wait for as whole commands: plan --jobs 2000 --variant a100 "
-                    "validate --fast and the whole validate (about 5 minutes; from the repository root)");
+  command->add_flag(
+      "--answers", arguments->answers,
+      "Also time the answers users wait for as whole commands: plan --jobs 2000 --variant a100, "
+      "validate --fast and the whole validate (about 5 minutes; from the repository root)");
   command->add_option(
       "--peer", arguments->peer,
       "The SimPy peer's script (../shared/bench/simpy_peer.py beside a checkout): run in turn "

@@ -59,6 +59,10 @@ struct CaseOutcome {
 // The runs a case needs, in the order evaluate() expects their summaries. Throws InputError for an unknown
 // observable.
 std::vector<RunSpec> runs_for(const ValidationCase& validation_case);
+// The precision rule's headline figure a case's value rests on, for its runs' output.precision_figures: a
+// case on events per second need not have its runs extended for the noise of a served module's time. None
+// when the value rests on another figure (a batch size) or on several: the rule then holds them all.
+std::optional<std::string> case_precision_figure(const ValidationCase& validation_case);
 CaseOutcome evaluate(const ValidationCase& validation_case, const std::vector<RunSummary>& summaries);
 
 } // namespace sonicsim

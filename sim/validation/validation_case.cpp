@@ -268,29 +268,4 @@ double case_run_precision(const ValidationCase& validation_case, const RunSpec& 
   return std::min({std::max(scenario_precision, for_tolerance), 4.0 * scenario_precision, 0.5});
 }
 
-std::optional<std::string> case_precision_figure(const ValidationCase& c) {
-  // A crossing is read where the rate's curve meets a level: how precisely depends on the curve's slope
-  // there, which no run knows. Held on the rate alone at 2 %, the crossings' intervals came out 2.4 to 4
-  // times wider (ParticleNet AK4 169 +- 0.65 -> +- 1.56 jobs, the AK8 prediction 143 +- 5.5 -> +- 22.8):
-  // their runs keep every figure, as long as before.
-  if (c.observable == "crossing_jobs") return std::nullopt;
-  // The figure the case reads from each run: a sweep or a curve compares `figure` (a module's time when it
-  // names none); a speed-up is a ratio of module or event times; any other observable is itself a figure.
-  const bool compares = c.observable == "curve_fraction_within_2sd" || c.observable == "knee_jobs" ||
-                        c.observable == "plateau_s" || c.observable == "saturated_slope_s_per_job" ||
-                        c.observable == "cpu_per_gpu_ratio";
-  std::string read = c.observable;
-  if (compares) read = c.figure.empty() ? "module_mean_s" : c.figure;
-  if (c.observable == "module_speedup") read = "module_mean_s";
-  if (c.observable == "event_speedup" || c.observable == "event_knee_jobs") read = "event_mean_s";
-  // Figures that are a headline figure over the same window, times a constant of the run (jobs, inferences
-  // per event) or a ratio of two runs' rates.
-  for (const char* rate : {"events_per_s", "events_per_s_per_job", "direct_events_per_s_per_job",
-                           "direct_inference_gain", "inferences_per_s"})
-    if (read == rate) return "events_per_s";
-  for (const char* figure : {"event_mean_s", "module_mean_s", "gpu_utilisation"})
-    if (read == figure) return std::string(figure);
-  return std::nullopt;
-}
-
 } // namespace sonicsim

@@ -82,9 +82,4 @@ ValidationCase load_validation_case(const std::string& path);
 double case_run_precision(const ValidationCase& validation_case, const RunSpec& run,
                           double scenario_precision);
 
-// The precision rule's headline figure a case's value rests on, for its runs' output.precision_figures: a
-// case on events per second need not have its runs extended for the noise of a served module's time. None
-// when the value rests on another figure (a batch size) or on several: the rule then holds them all.
-std::optional<std::string> case_precision_figure(const ValidationCase& validation_case);
-
 } // namespace sonicsim

@@ -1,8 +1,12 @@
 // The event calendar's own loop (sim/actors/event_calendar.hpp) against SimGrid's engine stepping at every
 // event (platform.network.event_calendar=false). Both run the same events in the same order (the calendar's
-// (date, order scheduled)); the own loop only skips SimGrid's steps while SimGrid has no action in flight,
-// when nothing it computes can change. So every event's start, end and duration in events.csv agree within
-// 1e-6 s (or the file's 9 significant digits): nothing here is statistical, whatever the ties.
+// (date, order scheduled)); the own loop only skips SimGrid's steps before its next action end, when nothing
+// it computes changes but its actions' progress, which it then computes in one step where SimGrid stepping
+// at every event takes several. So every event's start, end and duration in events.csv agree within 1e-6 s
+// (or the file's 9 significant digits), except where flows end at the same instant: there the rounding of
+// that progress may decide which is handed over first, and the runs part as two seeds would (CMS on one T4,
+// whose batch replies send the next requests together). That one is checked statistically, as the fast path's
+// (check_paired_event_means).
 //
 // The scenarios cover what the own loop hands over: flows that fill the site switch and go to SimGrid and
 // back (600 ProtoDUNE jobs), simultaneous batch replies (small batch), several models and threads per job
@@ -68,10 +72,15 @@ TEST_CASE("event calendar: batches, threads and pods of the shipped scenarios") 
   // calendar's order either way.
   CHECK(check_calendar("small_batch", config_path("protodune_2020_small_batch.yaml") +
                                           " --set workload.jobs=300 --set workload.events_per_job=2") > 0.5);
-  CHECK(check_calendar("cms_one_t4", config_path("cms_miniaod_2024_all_models_one_t4.yaml")) > 0.5);
   CHECK(check_calendar("cms_large_scale", config_path("cms_miniaod_2024_large_scale.yaml") +
                                               " --set workload.jobs=300 --set workload.events_per_job=8") >
         0.5);
+}
+
+TEST_CASE("event calendar: simultaneous flow ends, statistically") {
+  sonicsim::testing::check_paired_event_means("event_calendar_cms_one_t4",
+                                              config_path("cms_miniaod_2024_all_models_one_t4.yaml"), " ",
+                                              " --set platform.network.event_calendar=false");
 }
 
 TEST_CASE("event calendar: cancelled events (timeouts and preemption)") {

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace sonicsim;
 
@@ -21,6 +23,17 @@ WindowRatio rate_series(const std::string& name, double (*rate)(double)) {
               sum += rate(t) * 0.001;
             return std::pair{sum, end_s - start_s};
           }};
+}
+
+// A run's precision as the rule sees it after `events_per_job` events per job, its intervals from 32 batches
+// (8 with fewer than 20 events per job): the target 2 %, the figures given.
+RunPrecision precision_of(int events_per_job, std::vector<BatchMeansFigure> figures) {
+  RunPrecision precision;
+  precision.target_relative = 0.02;
+  precision.events_per_job = precision.events_per_job_written = events_per_job;
+  precision.intervals.batches = events_per_job >= 20 ? 32 : 8;
+  precision.intervals.figures = std::move(figures);
+  return precision;
 }
 
 } // namespace
@@ -74,12 +87,8 @@ TEST_CASE("batch means: a window too short to cut into 8 batches has no interval
 }
 
 TEST_CASE("precision rule: met, extended towards the target, or stopped at the limit") {
-  RunPrecision precision;
-  precision.target_relative = 0.02;
-  precision.events_per_job = precision.events_per_job_written = 20;
-  precision.intervals.batches = 32;
-  precision.intervals.figures = {{"events_per_s", 10.0, 0.1, 0.01, 0.0},
-                                 {"event_mean_s", 1.0, 0.05, 0.05, 0.0}};
+  RunPrecision precision =
+      precision_of(20, {{"events_per_s", 10.0, 0.1, 0.01, 0.0}, {"event_mean_s", 1.0, 0.05, 0.05, 0.0}});
   judge_precision(precision);
   CHECK_FALSE(precision.met);
   CHECK(precision.shortfall() == "event_mean_s +-5.0 % (target 2.0 %)");
@@ -109,13 +118,9 @@ TEST_CASE("precision rule: met, extended towards the target, or stopped at the l
 }
 
 TEST_CASE("precision rule: a figure wholly beyond a bound of output.stop_beyond stops the run short of it") {
-  RunPrecision precision;
-  precision.target_relative = 0.02;
-  precision.events_per_job = precision.events_per_job_written = 6;
-  precision.intervals.batches = 8;
   // A saturated candidate of a plan: module time 18 +- 2 s (11 %) where the target fails above 12 s.
-  precision.intervals.figures = {{"events_per_s", 10.0, 0.1, 0.01, 0.0},
-                                 {"module_mean_s", 18.0, 2.0, 0.11, 0.0}};
+  RunPrecision precision =
+      precision_of(6, {{"events_per_s", 10.0, 0.1, 0.01, 0.0}, {"module_mean_s", 18.0, 2.0, 0.11, 0.0}});
   judge_precision(precision);
   REQUIRE_FALSE(precision.met);
   std::map<std::string, FigureBounds> bounds;
@@ -139,13 +144,9 @@ TEST_CASE("precision rule: a figure wholly beyond a bound of output.stop_beyond 
 }
 
 TEST_CASE("precision rule: output.precision_figures holds only the figures named, or every one measured") {
-  RunPrecision precision;
-  precision.target_relative = 0.02;
-  precision.events_per_job = precision.events_per_job_written = 20;
-  precision.intervals.batches = 32;
   // A saturated run: its rate known to 1 %, its served module's time to 8 %.
-  precision.intervals.figures = {{"events_per_s", 10.0, 0.1, 0.01, 0.0},
-                                 {"module_mean_s", 18.0, 1.44, 0.08, 0.0}};
+  RunPrecision precision =
+      precision_of(20, {{"events_per_s", 10.0, 0.1, 0.01, 0.0}, {"module_mean_s", 18.0, 1.44, 0.08, 0.0}});
   judge_precision(precision);
   CHECK_FALSE(precision.met); // all four held (none named): the module's 8 % extends the run
   CHECK(next_events_per_job(precision, 16.0) == 160); // (8 / 2)^2 x 1.2 = 19.2: at most 8 x
