@@ -12,11 +12,11 @@ namespace sonicsim {
 
 namespace {
 
-// Peak resident memory of `sonicsim run` on the default scenario (2 events per job, precision off): 81 MB at
-// 5,000 jobs, 122 MB at 10,000, 205 MB at 20,000 (GNU time's %M): 8.3 kB per job over ~40 MB. A job of
-// several threads holds a little more per thread; the estimate is a floor, rounded up.
+// Peak resident memory of `sonicsim run` on the default scenario (2 events per job, precision off), measured
+// 2026-11-29 (GNU time's %M): 73,644 KiB at 5,000 jobs, 108,160 at 10,000, 178,860 at 20,000: 7.2 kB per job
+// over ~40 MB. A job of several threads holds a little more per thread; the estimate is a floor, rounded up.
 constexpr double base_bytes = 40e6;
-constexpr double bytes_per_job = 8.5e3;
+constexpr double bytes_per_job = 7.3e3;
 constexpr double bytes_per_extra_thread = 1e3;
 
 } // namespace
