@@ -54,7 +54,8 @@ std::uint32_t EventCalendar::take_slot() {
 }
 
 CalendarEvent EventCalendar::push(double time_s, std::uint32_t slot) {
-  if (!(time_s >= now_s() - 1e-9 * std::max(1.0, std::fabs(now_s()))))
+  const double now = now_s();
+  if (!(time_s >= now - 1e-9 * std::max(1.0, std::fabs(now))))
     throw std::logic_error("EventCalendar: an event dated in the past");
   heap_.push_back(Entry{time_s, order_++, slot, slots_[slot].generation});
   std::push_heap(heap_.begin(), heap_.end(), Later{});
@@ -169,14 +170,12 @@ void EventCalendar::let_simgrid_drive() {
   const double clock_s = sg4::Engine::get_clock();
   double until_s = drop_cancelled_top() ? std::max(heap_.front().time_s, clock_s)
                                         : std::numeric_limits<double>::infinity();
-  const double next_end_s = network_model_->next_occurring_event(clock_s);
   // An action ending in less than the clock's resolution still needs SimGrid's step to end: a date one ulp
   // ahead lets it take that step (SimGrid moves by the action's own delta, not to the date).
-  if (next_end_s > 0)
-    until_s = std::min(until_s, std::max(clock_s + next_end_s,
-                                         std::nextafter(clock_s, std::numeric_limits<double>::infinity())));
-  else if (next_end_s == 0)
-    until_s = clock_s;
+  const double next_end_s = simgrid_next_end_s();
+  if (!std::isinf(next_end_s))
+    until_s = std::min(
+        until_s, std::max(next_end_s, std::nextafter(clock_s, std::numeric_limits<double>::infinity())));
   simgrid_driving_ = true;
   drive_until_s_ = until_s;
   arm_head();

@@ -114,7 +114,7 @@ public:
 
   struct Counts {
     std::uint64_t events = 0;       // run
-    std::uint64_t own_events = 0;   // of which run by the own loop, SimGrid idle
+    std::uint64_t own_events = 0;   // of which run by the own loop, before SimGrid's next action end
     std::uint64_t simgrid_runs = 0; // times SimGrid drove (run_until), idle clock moves included
   };
   const Counts& counts() const { return counts_; }

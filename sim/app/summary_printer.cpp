@@ -121,11 +121,11 @@ void print_engine_lines(std::ostream& out, const RunSummary& summary) {
         static_cast<double>(summary.flow_class_comms), static_cast<double>(summary.flow_classes));
   if (!summary.links_left_out.empty()) out << "                    " << summary.links_left_out << "\n";
   if (summary.calendar_events > 0)
-    out << format(
-        "events              %.0f: %.1f %% run without stepping SimGrid's engine (its network idle)\n",
-        static_cast<double>(summary.calendar_events),
-        100.0 * static_cast<double>(summary.calendar_events_without_simgrid) /
-            static_cast<double>(summary.calendar_events));
+    out << format("events              %.0f: %.1f %% run without stepping SimGrid's engine (before its next "
+                  "flow end)\n",
+                  static_cast<double>(summary.calendar_events),
+                  100.0 * static_cast<double>(summary.calendar_events_without_simgrid) /
+                      static_cast<double>(summary.calendar_events));
 }
 
 void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSummary& summary, bool verbose) {
