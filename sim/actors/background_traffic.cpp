@@ -3,6 +3,7 @@
 
 #include "sim/random/distribution.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <algorithm>
 #include <cmath>
 
@@ -53,7 +54,7 @@ void BackgroundTrafficSource::operator()() {
 }
 
 OnOffTrafficSource::OnOffTrafficSource(const SitePlatform& site, RunRecorder& recorder,
-                                       const OnOffTraffic& traffic, std::mt19937_64 rng)
+                                       const OnOffTraffic& traffic, RandomEngine rng)
     : site_(site), recorder_(recorder), traffic_(traffic), rng_(std::move(rng)) {}
 
 void OnOffTrafficSource::operator()() {

@@ -6,6 +6,7 @@
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/platform/site_platform.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <random>
 
 namespace sonicsim {
@@ -30,14 +31,14 @@ private:
 class OnOffTrafficSource {
 public:
   OnOffTrafficSource(const SitePlatform& site, RunRecorder& recorder, const OnOffTraffic& traffic,
-                     std::mt19937_64 rng);
+                     RandomEngine rng);
   void operator()();
 
 private:
   const SitePlatform& site_;
   RunRecorder& recorder_;
   OnOffTraffic traffic_;
-  std::mt19937_64 rng_;
+  RandomEngine rng_;
 };
 
 // Sends rate_bps x duration_s from `source` through its limiter link and the switch, and accounts the bytes.

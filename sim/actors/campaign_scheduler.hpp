@@ -11,6 +11,7 @@
 #include "sim/policy/load_balancer.hpp"
 #include "sim/policy/random_slot_share.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -48,7 +49,7 @@ private:
   std::optional<std::int64_t> events_left_; // none: unbounded (the window ends the campaign)
   int next_job_ = 0;
   bool closed_ = false; // the window has ended: jobs still running were recorded up to its end
-  std::mt19937_64 rng_;
+  RandomEngine rng_;
   std::optional<RandomSlotShare> random_slots_; // campaign.slots_random, when set
 };
 

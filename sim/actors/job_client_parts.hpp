@@ -5,6 +5,7 @@
 #include "sim/actors/event_calendar.hpp"
 #include "sim/actors/job_client.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <memory>
 #include <vector>
 
@@ -42,7 +43,7 @@ struct JobClient::Sender final : RequestOwner {
 
 // One thread (CMSSW stream) of the job: its random stream, the event it is on, and its remote module's calls.
 struct JobClient::Thread {
-  std::mt19937_64 rng;
+  RandomEngine rng;
   EventRecord event;
   std::size_t module = 0;
   double module_start_s = 0.0;

@@ -2,6 +2,7 @@
 
 #include "sim/random/random_streams.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <algorithm>
 
 namespace sonicsim {
@@ -41,7 +42,7 @@ JobPlacer::JobPlacer(const Scenario& scenario, const ServerLayout& layout)
                             static_cast<int>(layout.model_pods[m].size()));
 }
 
-JobPlacement JobPlacer::place(int job, int slot, std::mt19937_64& rng) {
+JobPlacement JobPlacer::place(int job, int slot, RandomEngine& rng) {
   JobPlacement placement;
   placement.job = job;
   placement.worker = slot / scenario_.platform.jobs_per_node;

@@ -8,6 +8,7 @@
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/server_layout.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <random>
 #include <vector>
 
@@ -21,7 +22,7 @@ public:
   int slots() const { return static_cast<int>(slot_cpu_speed_.size()); }
   // Job `job` in job slot `slot` (its node: slot / jobs_per_node); the balancers draw from `rng`. The start
   // time and the number of events are the caller's to set.
-  JobPlacement place(int job, int slot, std::mt19937_64& rng);
+  JobPlacement place(int job, int slot, RandomEngine& rng);
   // The job's channels close: a least-connections balancer sees its pods one connection emptier.
   void release(const std::vector<int>& pods);
 

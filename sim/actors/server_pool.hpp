@@ -17,6 +17,7 @@
 #include "sim/policy/proxy_balancer.hpp"
 #include "sim/scenario/scenario.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -121,7 +122,7 @@ private:
   const bool* jobs_done_;
   std::optional<AutoscalerPolicy> autoscaler_;
   std::optional<ProxyBalancer> balancer_;
-  std::mt19937_64 proxy_rng_, failure_rng_;
+  RandomEngine proxy_rng_, failure_rng_;
   History autoscaler_history_, limiter_history_;
   History samples_;       // Prometheus's scrapes within the autoscaler's window (autoscaler.scrape_interval)
   bool limiting_ = false; // the rate limit's last reading was above its threshold

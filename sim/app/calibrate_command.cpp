@@ -16,6 +16,7 @@
 #include "sim/execution/progress.hpp"
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/execution/state_file.hpp"
+#include "sim/random/replication_seed.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/scenario_error.hpp"
@@ -40,7 +41,8 @@ std::vector<double> simulate_points(const CalibrateArguments& a, const FigureNam
                                     const ExecutionContext& context, const std::string& scenario_path,
                                     const std::vector<calibration::DataPoint>& points,
                                     const std::vector<calibration::FitParameter>& parameters,
-                                    const std::vector<double>& values) {
+                                    const std::vector<double>& values,
+                                    std::optional<std::uint64_t> seed = std::nullopt) {
   std::vector<SimulationRequest> requests;
   for (const auto& point : points) {
     std::vector<std::string> overrides = a.set_overrides;
@@ -49,6 +51,7 @@ std::vector<double> simulate_points(const CalibrateArguments& a, const FigureNam
       overrides.push_back(parameters[i].key + "=" + value_text(values[i], parameters[i].unit));
     SimulationRequest request;
     request.scenario = load_for(a, scenario_path, overrides);
+    if (seed) request.scenario.seed = *seed; // another replication's seed, as a replication is run
     request.recipe = ScenarioRecipe{std::filesystem::absolute(scenario_path).string(),
                                     scenario_path == a.scenario ? a.variants : std::vector<std::string>{},
                                     overrides, request.scenario.seed, std::nullopt};
@@ -97,7 +100,9 @@ Adoption adopt_fitted(const std::vector<calibration::FitParameter>& parameters,
       say("   at its bound: the data want it beyond [%s, %s]", value_text(p.lower, p.unit).c_str(),
           value_text(p.upper, p.unit).c_str());
     else
-      say("   +- %s (95 %%)", value_text(result.ci95_half_width[i], p.unit).c_str());
+      say("   +- %s (95 %%, the mean of %d seeds' fits; seeds' part %s)",
+          value_text(result.ci95_half_width[i], p.unit).c_str(), result.seeds,
+          value_text(result.ci95_seed_part[i], p.unit).c_str());
     if (significant[i] || result.at_bound[i]) {
       adopted[i] = result.values[i];
       say("\n");
@@ -200,6 +205,24 @@ void require_single_series_options(const CalibrateArguments& a) {
   if (a.fits.empty()) throw InputError("--fit is required (or --spec FILE for a joint calibration)");
 }
 
+// The fit is one seed's simulation (common random numbers); it is repeated at two more seeds (replications 1
+// and 2 of the scenario's seed) and the answer is the three fits' mean (calibration.hpp).
+std::vector<calibration::Predictor> other_seed_predictors(const CalibrateArguments& a,
+                                                          const CheckedInputs& in,
+                                                          const ExecutionContext& context,
+                                                          Progress& progress) {
+  const std::uint64_t seed = load_for(a, a.scenario, a.set_overrides).seed;
+  std::vector<calibration::Predictor> other_seeds;
+  for (int replication = 1; replication <= 2; ++replication)
+    other_seeds.push_back(
+        [&a, &in, &context, &progress, seed, replication](const std::vector<double>& values) {
+          progress.expect_later(std::nullopt, "the fit at seed " + std::to_string(replication + 1) + " of 3");
+          return simulate_points(a, in.observable, context, a.scenario, in.series.points, in.parameters,
+                                 values, replication_seed(seed, replication));
+        });
+  return other_seeds;
+}
+
 int calibrate(const CalibrateArguments& a) {
   if (!a.predict_from.empty() && a.spec.empty())
     throw InputError("--predict-from " + a.predict_from + ": only with --spec (the spec it was fitted with)");
@@ -224,10 +247,12 @@ int calibrate(const CalibrateArguments& a) {
                                             std::to_string(a.max_evaluations));
     return simulate_points(a, in.observable, context, a.scenario, points, parameters, values);
   };
-  say("calibrate: %zu parameter(s) on %zu points of series '%s' (%s), common random numbers (seed of "
-      "the scenario)\n",
+  const auto other_seeds = other_seed_predictors(a, in, context, progress);
+  say("calibrate: %zu parameter(s) on %zu points of series '%s' (%s), common random numbers, "
+      "fitted at 3 seeds (the scenario's and two replications') and averaged\n",
       parameters.size(), points.size(), a.series.c_str(), a.data.c_str());
-  const auto result = calibration::calibrate(parameters, initial, points, predict, a.max_evaluations);
+  const auto result =
+      calibration::calibrate(parameters, initial, points, predict, a.max_evaluations, other_seeds);
 
   progress.finish();
   say("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
@@ -258,8 +283,11 @@ int calibrate(const CalibrateArguments& a) {
                                      {"initial", initial[i]},
                                      {"value", result.values[i]}};
     // No interval is written where the fit has none (not identifiable): "identifiable" says why.
-    if (result.identifiable[i] && std::isfinite(result.ci95_half_width[i]))
+    if (result.identifiable[i] && std::isfinite(result.ci95_half_width[i])) {
       parameter["ci95_half_width"] = result.ci95_half_width[i];
+      parameter["ci95_seed_part"] = result.ci95_seed_part[i];
+      parameter["seeds"] = result.seeds;
+    }
     parameter["identifiable"] = static_cast<bool>(result.identifiable[i]);
     parameter["at_bound"] = static_cast<bool>(result.at_bound[i]);
     parameter["significant"] = static_cast<bool>(significant[i]);

@@ -16,6 +16,8 @@ namespace {
 // The fit works on each parameter scaled to its range, u = (value - lower) / (upper - lower), so that the
 // forward-difference step (1 % of the range, or of u) means the same for every parameter; values outside
 // [lower, upper] are clamped (Levenberg-Marquardt has no bounds).
+constexpr double fit_epsfcn = 1e-4;
+
 struct Residuals {
   using Scalar = double;
   using InputType = Eigen::VectorXd;
@@ -97,6 +99,23 @@ void fill_covariance(const std::vector<FitParameter>& parameters, const Eigen::M
         result.separable[i] = false;
 }
 
+// Levenberg-Marquardt from u on one seed's predictor; returns the fitted u (Eigen's status in `status`).
+Eigen::VectorXd fit_one_seed(const std::vector<FitParameter>& parameters, const std::vector<DataPoint>& data,
+                             const Predictor& predict, int* evaluations, Eigen::VectorXd u,
+                             int max_evaluations, int& status) {
+  Residuals residuals{&parameters, &data, &predict, evaluations};
+  // Forward differences with a step of sqrt(epsfcn) = 1 % of the range (or of u): large enough to step over
+  // the small discontinuities of a discrete-event run (an event order that flips), small enough to follow
+  // the curve.
+  Eigen::NumericalDiff<Residuals> numerical(residuals, fit_epsfcn);
+  Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Residuals>> solver(numerical);
+  solver.parameters.maxfev = max_evaluations;
+  solver.parameters.xtol = 1e-4;
+  solver.parameters.ftol = 1e-6;
+  status = static_cast<int>(solver.minimize(u));
+  return u;
+}
+
 } // namespace
 
 FitQuality fit_quality(const std::vector<DataPoint>& data, const std::vector<double>& predicted) {
@@ -120,8 +139,8 @@ FitQuality fit_quality(const std::vector<DataPoint>& data, const std::vector<dou
 }
 
 CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const std::vector<double>& initial,
-                            const std::vector<DataPoint>& data, const Predictor& predict,
-                            int max_evaluations) {
+                            const std::vector<DataPoint>& data, const Predictor& predict, int max_evaluations,
+                            const std::vector<Predictor>& other_seeds) {
   if (parameters.empty()) throw std::invalid_argument("calibrate: no parameter to fit");
   if (initial.size() != parameters.size())
     throw std::invalid_argument("calibrate: one initial value per parameter");
@@ -151,17 +170,30 @@ CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const s
   ++result.evaluations;
   result.before = fit_quality(data, result.predicted_before);
 
-  // Forward differences with a step of sqrt(epsfcn) = 1 % of the range (or of u): large enough to step over
-  // the small discontinuities of a discrete-event run (an event order that flips), small enough to follow
-  // the curve.
-  constexpr double epsfcn = 1e-4;
-  Eigen::NumericalDiff<Residuals> numerical(residuals, epsfcn);
-  Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Residuals>> solver(numerical);
-  solver.parameters.maxfev = max_evaluations;
-  solver.parameters.xtol = 1e-4;
-  solver.parameters.ftol = 1e-6;
-  result.status = static_cast<int>(solver.minimize(u));
+  u = fit_one_seed(parameters, data, predict, &result.evaluations, u, max_evaluations, result.status);
   result.status_text = status_text(result.status);
+  // The seeds' part: the fit is of one seed's simulation (common random numbers), and near a knee a
+  // discrete-event run's response to a parameter is too rough for a linearised noise term (measured: three
+  // seeds' fits of a ProtoDUNE host cost spread three times wider than it said). So each other seed is fitted
+  // too, from this fit, and the answer is the mean of the seeds' fits, its seeds' part their standard error.
+  Eigen::MatrixXd seed_covariance = Eigen::MatrixXd::Zero(k, k);
+  if (!other_seeds.empty()) {
+    std::vector<Eigen::VectorXd> fits{u};
+    for (const auto& other : other_seeds) {
+      int status = 0;
+      fits.push_back(fit_one_seed(parameters, data, other, &result.evaluations, u, max_evaluations, status));
+    }
+    const auto seeds = static_cast<double>(fits.size());
+    Eigen::VectorXd mean = Eigen::VectorXd::Zero(k);
+    for (const auto& fit : fits)
+      mean += fit.cwiseMax(0.0).cwiseMin(1.0) / seeds;
+    for (const auto& fit : fits) {
+      const Eigen::VectorXd d = fit.cwiseMax(0.0).cwiseMin(1.0) - mean;
+      seed_covariance += d * d.transpose() / (seeds - 1.0) / seeds;
+    }
+    u = mean;
+    result.seeds = static_cast<int>(fits.size());
+  }
   result.values = residuals.to_values(u);
   result.predicted_after = predict(result.values);
   ++result.evaluations;
@@ -173,6 +205,7 @@ CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const s
   Eigen::VectorXd u_clamped = u;
   for (int i = 0; i < k; ++i)
     u_clamped[i] = std::clamp(u[i], 0.0, 1.0);
+  Eigen::NumericalDiff<Residuals> numerical(residuals, fit_epsfcn);
   numerical.df(u_clamped, jacobian); // k + 1 more evaluations, counted by the functor
   const double reduced_chi_square = n > k ? result.after.chi_square / (n - k) : 1.0;
   const Eigen::MatrixXd jtj = jacobian.transpose() * jacobian;
@@ -180,10 +213,11 @@ CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const s
   // pseudo-inverse would report the measured combination's small variance and the wrong sign of their
   // correlation; the ridge keeps the unmeasured direction's variance huge and the correlation near -1 or 1.
   const double ridge = 1e-10 * std::max(1e-300, jtj.diagonal().maxCoeff());
-  const Eigen::MatrixXd covariance =
-      (jtj + ridge * Eigen::MatrixXd::Identity(k, k)).ldlt().solve(Eigen::MatrixXd::Identity(k, k)) *
-      std::max(1.0, reduced_chi_square);
+  const Eigen::MatrixXd jtj_inverse =
+      (jtj + ridge * Eigen::MatrixXd::Identity(k, k)).ldlt().solve(Eigen::MatrixXd::Identity(k, k));
+  const Eigen::MatrixXd covariance = jtj_inverse * std::max(1.0, reduced_chi_square);
   const double t = models::student_t_975(std::max(1, n - k));
+  const double t_seeds = models::student_t_975(std::max(1, result.seeds - 1));
   for (int i = 0; i < k; ++i) {
     const auto& p = parameters[static_cast<std::size_t>(i)];
     const double range = p.upper - p.lower;
@@ -192,10 +226,13 @@ CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const s
     const bool identifiable = jacobian.col(i).norm() > 1e-6;
     result.identifiable.push_back(identifiable);
     result.at_bound.push_back(u[i] <= 0.0 || u[i] >= 1.0);
-    result.ci95_half_width.push_back(identifiable ? t * std::sqrt(std::max(0.0, covariance(i, i))) * range
+    const double fit_part = t * std::sqrt(std::max(0.0, covariance(i, i))) * range;
+    const double seed_part = t_seeds * std::sqrt(std::max(0.0, seed_covariance(i, i))) * range;
+    result.ci95_half_width.push_back(identifiable ? std::hypot(fit_part, seed_part)
                                                   : std::numeric_limits<double>::infinity());
+    if (!other_seeds.empty()) result.ci95_seed_part.push_back(seed_part);
   }
-  fill_covariance(parameters, covariance, result);
+  fill_covariance(parameters, covariance + seed_covariance, result);
   return result;
 }
 

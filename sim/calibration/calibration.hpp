@@ -39,8 +39,14 @@ FitQuality fit_quality(const std::vector<DataPoint>& data, const std::vector<dou
 
 struct CalibrationResult {
   std::vector<double> values; // fitted, in the parameters' units
-  std::vector<double>
-      ci95_half_width;            // Student t over n - k degrees of freedom, from the Jacobian at the fit
+  // Student t over n - k degrees of freedom, from the Jacobian at the fit and, with other seeds, the seeds'
+  // part below added in quadrature.
+  std::vector<double> ci95_half_width;
+  // The seeds' part alone: how far a fit at another seed would move the value. With common random numbers the
+  // fit is of one seed's simulation; its noise at each point (the spread of the predictions at the fitted
+  // values over the seeds) moves the fitted value by A e, A = (J^T J)^-1 J^T. Empty without other seeds.
+  std::vector<double> ci95_seed_part;
+  int seeds = 1;                  // simulations per point the seeds' part rests on
   std::vector<bool> at_bound;     // the fit ran into a bound: the interval is not meaningful
   std::vector<bool> identifiable; // false: the residuals do not change with this parameter
   // Covariance of the fitted values, in their units (k x k, row-major), and the correlations it implies.
@@ -59,9 +65,10 @@ struct CalibrationResult {
 inline constexpr double separable_correlation = 0.95;
 
 // Throws std::invalid_argument for no parameters, a bound pair with lower >= upper, an initial value outside
-// its bounds, fewer data points than parameters, or a non-positive sd.
+// its bounds, fewer data points than parameters, or a non-positive sd. `other_seeds`: the same predictor at
+// other seeds, each fitted from the first seed's fit (up to max_evaluations each).
 CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const std::vector<double>& initial,
                             const std::vector<DataPoint>& data, const Predictor& predict,
-                            int max_evaluations = 40);
+                            int max_evaluations = 40, const std::vector<Predictor>& other_seeds = {});
 
 } // namespace sonicsim::calibration

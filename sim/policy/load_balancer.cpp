@@ -1,10 +1,11 @@
 #include "sim/policy/load_balancer.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <algorithm>
 
 namespace sonicsim {
 
-int choose_pod(LoadBalancer policy, int job, int pods, std::mt19937_64& rng) {
+int choose_pod(LoadBalancer policy, int job, int pods, RandomEngine& rng) {
   switch (policy) {
   case LoadBalancer::round_robin:
     return job % pods;
@@ -20,7 +21,7 @@ int choose_pod(LoadBalancer policy, int job, int pods, std::mt19937_64& rng) {
 ConnectionBalancer::ConnectionBalancer(LoadBalancer policy, int pods)
     : policy_(policy), open_(static_cast<std::size_t>(pods), 0) {}
 
-int ConnectionBalancer::connect(int job, int worker, std::mt19937_64& rng) {
+int ConnectionBalancer::connect(int job, int worker, RandomEngine& rng) {
   int pod = 0;
   if (policy_ == LoadBalancer::client_node) {
     pod = worker;

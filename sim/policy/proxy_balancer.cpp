@@ -1,5 +1,6 @@
 #include "sim/policy/proxy_balancer.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <algorithm>
 
 namespace sonicsim {
@@ -8,7 +9,7 @@ ProxyBalancer::ProxyBalancer(ProxyBalancing policy, int choice_count)
     : policy_(policy), choice_count_(choice_count) {}
 
 std::optional<int> ProxyBalancer::choose(const std::vector<int>& serving, const std::vector<int>& outstanding,
-                                         std::optional<int> avoid, std::mt19937_64& rng) {
+                                         std::optional<int> avoid, RandomEngine& rng) {
   // The candidates: every serving pod, less the one to avoid when it is not the only one. Only a retry on
   // another server builds a list; every other request draws from the serving pods as they are.
   thread_local std::vector<int> without_avoided;

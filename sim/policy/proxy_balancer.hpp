@@ -4,6 +4,7 @@
 
 #include "sim/scenario/operations.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -21,7 +22,7 @@ public:
   // (the first drawn on ties), or, when choice_count covers every serving pod, scans them all (lowest
   // number on ties).
   std::optional<int> choose(const std::vector<int>& serving, const std::vector<int>& outstanding,
-                            std::optional<int> avoid, std::mt19937_64& rng);
+                            std::optional<int> avoid, RandomEngine& rng);
 
 private:
   ProxyBalancing policy_;

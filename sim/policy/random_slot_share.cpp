@@ -2,12 +2,13 @@
 
 #include "sim/random/distribution.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <algorithm>
 #include <cmath>
 
 namespace sonicsim {
 
-RandomSlotShare::RandomSlotShare(const Campaign::RandomSlots& settings, std::mt19937_64 rng)
+RandomSlotShare::RandomSlotShare(const Campaign::RandomSlots& settings, RandomEngine rng)
     : settings_(settings), rng_(std::move(rng)) {
   draw_next_step();
 }

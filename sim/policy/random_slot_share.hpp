@@ -6,6 +6,7 @@
 
 #include "sim/scenario/scenario.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <random>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace sonicsim {
 
 class RandomSlotShare {
 public:
-  RandomSlotShare(const Campaign::RandomSlots& settings, std::mt19937_64 rng);
+  RandomSlotShare(const Campaign::RandomSlots& settings, RandomEngine rng);
   // The fraction of the slots on offer at time t_s (>= 0).
   double at(double t_s);
 
@@ -21,7 +22,7 @@ private:
   void draw_next_step();
 
   Campaign::RandomSlots settings_;
-  std::mt19937_64 rng_;
+  RandomEngine rng_;
   std::vector<double> from_s_;   // step times, increasing; the first is 0
   std::vector<double> fraction_; // fraction in force from each step on
 };

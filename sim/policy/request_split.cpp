@@ -2,13 +2,14 @@
 
 #include "sim/random/distribution.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 namespace sonicsim {
 
-std::vector<int> RequestSplitter::split(const Module& module, std::int64_t inferences, std::mt19937_64& rng) {
+std::vector<int> RequestSplitter::split(const Module& module, std::int64_t inferences, RandomEngine& rng) {
   group_weights_.resize(static_cast<std::size_t>(module.groups));
   // sonicsim's own normal draw (not std::normal_distribution, whose output differs between standard
   // libraries).

@@ -6,6 +6,7 @@
 
 #include "sim/scenario/scenario.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -17,7 +18,7 @@ public:
   // The request sizes (inferences each) of one event of `module` with `inferences` inferences, in the order
   // they are sent. Draws one standard normal per group from `rng` when module.group_spread > 0 (none
   // otherwise); the sizes sum to `inferences` exactly (cumulative rounding of the group shares).
-  std::vector<int> split(const Module& module, std::int64_t inferences, std::mt19937_64& rng);
+  std::vector<int> split(const Module& module, std::int64_t inferences, RandomEngine& rng);
 
 private:
   std::vector<double> group_weights_; // reused between calls

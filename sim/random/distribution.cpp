@@ -1,23 +1,24 @@
 #include "sim/random/distribution.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <algorithm>
 #include <cmath>
 
 namespace sonicsim {
 
-double uniform01(std::mt19937_64& rng) {
+double uniform01(RandomEngine& rng) {
   constexpr double two_to_minus_53 = 1.0 / 9007199254740992.0;
   return static_cast<double>(rng() >> 11) * two_to_minus_53;
 }
 
-double standard_normal(std::mt19937_64& rng) {
+double standard_normal(RandomEngine& rng) {
   constexpr double two_pi = 6.283185307179586476925;
   const double u1 = 1.0 - uniform01(rng); // in (0, 1]: log(u1) is finite
   const double u2 = uniform01(rng);
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(two_pi * u2);
 }
 
-double sample(const DistributionSpec& spec, std::mt19937_64& rng) {
+double sample(const DistributionSpec& spec, RandomEngine& rng) {
   using Kind = DistributionSpec::Kind;
   switch (spec.kind) {
   case Kind::constant:
@@ -44,7 +45,7 @@ double sample(const DistributionSpec& spec, std::mt19937_64& rng) {
   return spec.mean;
 }
 
-std::int64_t sample_count(const DistributionSpec& spec, std::mt19937_64& rng) {
+std::int64_t sample_count(const DistributionSpec& spec, RandomEngine& rng) {
   // Clamped below 2^62 so that a far tail draw cannot overflow llround (the loader bounds counts far lower).
   return std::max<std::int64_t>(0, std::llround(std::min(sample(spec, rng), 4.6e18)));
 }

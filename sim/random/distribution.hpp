@@ -7,6 +7,7 @@
 #include <random>
 
 #include "sim/random/distribution_spec.hpp"
+#include "sim/random/random_engine.hpp"
 
 namespace sonicsim {
 
@@ -19,10 +20,10 @@ namespace sonicsim {
 //   mu = ln(mean) - sigma^2/2, so E[X] = mean and SD[X] = sd.
 // - exponential: rate 1/mean.
 // - uniform: on [min, max).
-double sample(const DistributionSpec& spec, std::mt19937_64& rng);
+double sample(const DistributionSpec& spec, RandomEngine& rng);
 
 // A count (inferences per event): one draw rounded to the nearest integer, at least 0.
-std::int64_t sample_count(const DistributionSpec& spec, std::mt19937_64& rng);
+std::int64_t sample_count(const DistributionSpec& spec, RandomEngine& rng);
 
 // The mean of sample_count's counts, exactly (not the distribution's mean: rounding and the truncation at 0
 // move it): the sum over k >= 1 of P(draw >= k - 1/2). What a scenario's count of inferences per event
@@ -30,8 +31,8 @@ std::int64_t sample_count(const DistributionSpec& spec, std::mt19937_64& rng);
 double expected_count(const DistributionSpec& spec);
 
 // A uniform double in [0, 1) from the top 53 bits of one engine output.
-double uniform01(std::mt19937_64& rng);
+double uniform01(RandomEngine& rng);
 // A standard normal draw (Box-Muller, consuming two engine outputs and keeping no state between calls).
-double standard_normal(std::mt19937_64& rng);
+double standard_normal(RandomEngine& rng);
 
 } // namespace sonicsim

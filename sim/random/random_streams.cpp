@@ -1,16 +1,17 @@
 #include "sim/random/random_streams.hpp"
 
+#include "sim/random/random_engine.hpp"
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 namespace sonicsim {
 
-std::mt19937_64 make_stream(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+RandomEngine make_stream(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
   std::seed_seq sequence{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
                          static_cast<std::uint32_t>(stream), static_cast<std::uint32_t>(index),
                          static_cast<std::uint32_t>(index >> 32)};
-  return std::mt19937_64(sequence);
+  return RandomEngine(sequence);
 }
 
 std::vector<int> stratified_assignment(const std::vector<double>& fractions, int count, std::uint64_t seed,

@@ -2,6 +2,7 @@
 // that derive from the scenario seed. Pure code.
 #pragma once
 
+#include "sim/random/random_engine.hpp"
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -26,7 +27,7 @@ enum RandomStream : std::uint64_t {
   stream_job_preemption = 13, // + job index: when the job is preempted
 };
 
-std::mt19937_64 make_stream(std::uint64_t seed, std::uint64_t stream, std::uint64_t index = 0);
+RandomEngine make_stream(std::uint64_t seed, std::uint64_t stream, std::uint64_t index = 0);
 
 // Assigns `count` items to classes so that class c gets round(fraction_c * count) items (largest remainder),
 // in an order shuffled by the seed (so that, e.g., NIC class is not correlated with job index).

@@ -44,6 +44,28 @@ TEST_CASE("a straight line's slope is recovered with its confidence interval") {
   CHECK(result.evaluations == calls);
 }
 
+TEST_CASE("the interval carries the seeds' part: a fit at another seed would move the value") {
+  // A constant c fitted to 4 points of 5 +- 1: fit part t_{0.975,3} x 1 / sqrt(4) = 3.182 x 0.5. The other
+  // two seeds predict c + 0.2 and c - 0.2 at every point, so their fits are 4.8 and 5.2: the answer is the
+  // mean 5, its seeds' part t_{0.975,2} x 0.2 / sqrt(3) = 4.303 x 0.11547 (sd of 5, 4.8, 5.2 is 0.2).
+  const std::vector<DataPoint> data{{1, 5, 1}, {2, 5, 1}, {3, 5, 1}, {4, 5, 1}};
+  const auto at_offset = [](double offset) {
+    return Predictor(
+        [offset](const std::vector<double>& v) { return std::vector<double>(4, v[0] + offset); });
+  };
+  const auto result =
+      calibrate({{"c", 0, 10, ""}}, {1.0}, data, at_offset(0.0), 40, {at_offset(0.2), at_offset(-0.2)});
+  CHECK(result.values[0] == doctest::Approx(5.0).epsilon(1e-6));
+  CHECK(result.seeds == 3);
+  CHECK(result.ci95_seed_part[0] == doctest::Approx(4.303 * 0.2 / std::sqrt(3.0)).epsilon(1e-3));
+  CHECK(result.ci95_half_width[0] ==
+        doctest::Approx(std::hypot(3.182 * 0.5, 4.303 * 0.2 / std::sqrt(3.0))).epsilon(1e-3));
+  // Without other seeds: the fit's part alone, and no seeds' part.
+  const auto one_seed = calibrate({{"c", 0, 10, ""}}, {1.0}, data, at_offset(0.0));
+  CHECK(one_seed.ci95_seed_part.empty());
+  CHECK(one_seed.ci95_half_width[0] == doctest::Approx(3.182 * 0.5).epsilon(1e-3));
+}
+
 TEST_CASE("a parameter the data does not depend on is reported as not identifiable") {
   std::vector<DataPoint> data{{1, 2, 0.1}, {2, 4, 0.1}, {3, 6, 0.1}};
   const Predictor predict = [&](const std::vector<double>& v) {

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include "sim/random/random_engine.hpp"
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -24,7 +25,7 @@ constexpr double module_alone_s = 10.0;
 SimulationOutcome stand_in(const Scenario& scenario, double scatter) {
   const int gpus = scenario.platform.server_groups.front().devices();
   const double load = scenario.workload.jobs / (jobs_per_gpu * gpus);
-  std::mt19937_64 random(scenario.seed);
+  RandomEngine random(scenario.seed);
   const double noise = 1.0 + scatter * std::normal_distribution<double>(0.0, 1.0)(random);
   SimulationOutcome outcome;
   outcome.ok = true;

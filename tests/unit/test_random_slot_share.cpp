@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "sim/random/random_engine.hpp"
 #include <cmath>
 #include <random>
 #include <vector>
@@ -22,7 +23,7 @@ Campaign::RandomSlots settings(double min, double max, double mean_hold_s) {
 } // namespace
 
 TEST_CASE("random slot share: values in [min, max], uniform mean, exponential holds of the given mean") {
-  RandomSlotShare share(settings(0.2, 0.6, 100.0), std::mt19937_64(7));
+  RandomSlotShare share(settings(0.2, 0.6, 100.0), sonicsim::RandomEngine(7));
   // Walk step by step: a change of value marks a new step (two equal doubles in a row have probability 0).
   double last = share.at(0.0), sum = last, since_s = 0.0, holds_sum_s = 0.0;
   int steps = 1, holds = 0;
@@ -46,8 +47,8 @@ TEST_CASE("random slot share: values in [min, max], uniform mean, exponential ho
 }
 
 TEST_CASE("random slot share: the value at a time does not depend on what was asked before") {
-  RandomSlotShare in_order(settings(0.0, 1.0, 60.0), std::mt19937_64(3));
-  RandomSlotShare far_first(settings(0.0, 1.0, 60.0), std::mt19937_64(3));
+  RandomSlotShare in_order(settings(0.0, 1.0, 60.0), sonicsim::RandomEngine(3));
+  RandomSlotShare far_first(settings(0.0, 1.0, 60.0), sonicsim::RandomEngine(3));
   const double far = far_first.at(10000.0);
   std::vector<double> times{0.0, 30.0, 61.0, 500.0, 9999.0};
   for (const double t : times)
@@ -56,7 +57,7 @@ TEST_CASE("random slot share: the value at a time does not depend on what was as
 }
 
 TEST_CASE("random slot share: min == max is a constant share") {
-  RandomSlotShare share(settings(0.5, 0.5, 10.0), std::mt19937_64(1));
+  RandomSlotShare share(settings(0.5, 0.5, 10.0), sonicsim::RandomEngine(1));
   for (double t = 0; t < 1000; t += 7)
     CHECK(share.at(t) == 0.5);
 }
