@@ -13,10 +13,11 @@ namespace sonicsim {
 namespace {
 
 // Peak resident memory of `sonicsim run` on the default scenario (2 events per job, precision off), measured
-// 2026-11-29 (GNU time's %M): 73,644 KiB at 5,000 jobs, 108,160 at 10,000, 178,860 at 20,000: 7.2 kB per job
-// over ~40 MB. A job of several threads holds a little more per thread; the estimate is a floor, rounded up.
+// 2026-11-29 with the PCG64 streams (GNU time's %M): 61,668 KiB at 5,000 jobs, 84,432 at 10,000, 130,812 at
+// 20,000: 4.7 kB per job over ~40 MB. A job of several threads holds a little more per thread (10,000 jobs of
+// 4 threads: 112,688 KiB, 0.96 kB per extra thread); the estimate is a floor, rounded up.
 constexpr double base_bytes = 40e6;
-constexpr double bytes_per_job = 7.3e3;
+constexpr double bytes_per_job = 4.8e3;
 constexpr double bytes_per_extra_thread = 1e3;
 
 } // namespace
