@@ -90,8 +90,9 @@ KernelFlows::Path& KernelFlows::path(sg4::Host* from, sg4::Host* to) {
   if (settings_.tcp_window_bytes > 0 && p.timing.latency_s > 0)
     cap = std::min(cap, settings_.tcp_window_bytes / (2.0 * p.timing.latency_s));
   // A NIC left out of the routes because it carries one flow at a time is that flow's bound.
-  for (const auto& [host, bound_bytes_per_s] : settings_.host_bounds)
-    if (host == from || host == to) cap = std::min(cap, bound_bytes_per_s);
+  for (const sg4::Host* host : {from, to})
+    if (const auto bound = settings_.host_bounds.find(host); bound != settings_.host_bounds.end())
+      cap = std::min(cap, bound->second);
   p.timing.cap_bytes_per_s = cap;
   // A pod's flows may leave its NIC out while it has room (slack links, kernel_flows.hpp).
   if (settings_.flow_classes && settings_.fast_path)

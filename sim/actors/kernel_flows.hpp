@@ -67,7 +67,9 @@ struct FlowSettings {
   bool flow_classes = true; // identical flows share one SimGrid comm (above); needs exact CM02
   // Hosts whose NIC was left out of SimGrid's routes because it never carries more than one flow at a time
   // in each direction: the NIC is then exactly a bound on that flow (bytes/s), applied as the flow's cap.
-  std::vector<std::pair<const simgrid::s4u::Host*, double>> host_bounds;
+  // Looked up by host for every path made (one per job), so a map: a list scanned there made a run's set-up
+  // quadratic in its nodes (10^6 jobs spent minutes there before the first event).
+  std::unordered_map<const simgrid::s4u::Host*, double> host_bounds;
   // Hosts whose flows are not started here (the background sources, which are actors): SimGrid pays their
   // latency itself.
   std::vector<const simgrid::s4u::Host*> other_senders;

@@ -92,7 +92,7 @@ void add_worker_nodes(SitePlatform& site, sg4::NetZone* zone, const Scenario& sc
       ++nics_left_out;
     } else if (prune_single_flow_nics) {
       set_routes(zone, host, {}, {});
-      site.single_flow_nic_bounds.emplace_back(host, bytes_per_s(nic_bps));
+      site.single_flow_nic_bounds.emplace(host, bytes_per_s(nic_bps));
       ++single_flow_nics_left_out;
     } else {
       auto* nic = zone->create_split_duplex_link(name + "_nic", bytes_per_s(nic_bps));

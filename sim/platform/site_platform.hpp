@@ -12,6 +12,7 @@
 #include <simgrid/s4u.hpp>
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace sonicsim {
@@ -40,7 +41,8 @@ struct SitePlatform {
 
   // Worker nodes whose NIC was left out of the routes because it carries one flow at a time in each
   // direction, with the NIC's bandwidth (bytes/s): the flow's bound (kernel_flows.hpp, FlowSettings).
-  std::vector<std::pair<const simgrid::s4u::Host*, double>> single_flow_nic_bounds;
+  // A map, not a list: every path made looks its two hosts up (a list made set-up quadratic in the nodes).
+  std::unordered_map<const simgrid::s4u::Host*, double> single_flow_nic_bounds;
   // Which links were left out of SimGrid's routes because they can never be saturated, and why; empty: none.
   std::string links_left_out;
 
