@@ -364,8 +364,13 @@ void RunRecorder::write_timeseries_csv(std::ostream& out) const {
   out << "time_s,nv_inference_count,nv_inference_exec_count,nv_inference_queue_duration_us,nv_gpu_"
          "utilization,"
          "jobs_running";
+  // The links with a series, found once: a row looping over every link (three per worker node) made the file
+  // take rows x nodes (10^6 jobs: hours after the last event).
+  std::vector<const TrackedLink*> series;
   for (const auto& link : links_)
-    if (link.bytes_over_time) out << ',' << link.link.name << "_gbps";
+    if (link.bytes_over_time) series.push_back(&link);
+  for (const TrackedLink* link : series)
+    out << ',' << link->link.name << "_gbps";
   if (operations_) operations_->write_timeseries_header(out);
   out << '\n' << std::setprecision(9);
   const double end_s = horizon_s();
@@ -375,9 +380,8 @@ void RunRecorder::write_timeseries_csv(std::ostream& out) const {
         << ',' << queue_wait_us_.sum_between(t, t_end) << ','
         << (gpu_count_ ? gpu_busy_s_.sum_between(t, t_end) / device_seconds(t, t_end, interval_s) : 0.0)
         << ',' << jobs_running_s_.sum_between(t, t_end) / interval_s;
-    for (const auto& link : links_)
-      if (link.bytes_over_time)
-        out << ',' << 8.0 * link.bytes_over_time->sum_between(t, t_end) / interval_s / 1e9;
+    for (const TrackedLink* link : series)
+      out << ',' << 8.0 * link->bytes_over_time->sum_between(t, t_end) / interval_s / 1e9;
     if (operations_) operations_->write_timeseries_row(out, t, t_end);
     out << '\n';
   }
