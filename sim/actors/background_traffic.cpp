@@ -3,7 +3,6 @@
 
 #include "sim/random/distribution.hpp"
 
-#include "sim/random/random_engine.hpp"
 #include <algorithm>
 #include <cmath>
 

@@ -2,7 +2,6 @@
 
 #include "sim/random/random_streams.hpp"
 
-#include "sim/random/random_engine.hpp"
 #include <algorithm>
 
 namespace sonicsim {

@@ -178,17 +178,20 @@ CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const s
   // too, from this fit, and the answer is the mean of the seeds' fits, its seeds' part their standard error.
   Eigen::MatrixXd seed_covariance = Eigen::MatrixXd::Zero(k, k);
   if (!other_seeds.empty()) {
-    std::vector<Eigen::VectorXd> fits{u};
+    // Each fit within the bounds (the values a fit gives), once.
+    std::vector<Eigen::VectorXd> fits{u.cwiseMax(0.0).cwiseMin(1.0)};
     for (const auto& other : other_seeds) {
       int status = 0;
-      fits.push_back(fit_one_seed(parameters, data, other, &result.evaluations, u, max_evaluations, status));
+      fits.push_back(fit_one_seed(parameters, data, other, &result.evaluations, u, max_evaluations, status)
+                         .cwiseMax(0.0)
+                         .cwiseMin(1.0));
     }
     const auto seeds = static_cast<double>(fits.size());
     Eigen::VectorXd mean = Eigen::VectorXd::Zero(k);
     for (const auto& fit : fits)
-      mean += fit.cwiseMax(0.0).cwiseMin(1.0) / seeds;
+      mean += fit / seeds;
     for (const auto& fit : fits) {
-      const Eigen::VectorXd d = fit.cwiseMax(0.0).cwiseMin(1.0) - mean;
+      const Eigen::VectorXd d = fit - mean;
       seed_covariance += d * d.transpose() / (seeds - 1.0) / seeds;
     }
     u = mean;

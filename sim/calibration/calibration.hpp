@@ -39,14 +39,13 @@ FitQuality fit_quality(const std::vector<DataPoint>& data, const std::vector<dou
 
 struct CalibrationResult {
   std::vector<double> values; // fitted, in the parameters' units
-  // Student t over n - k degrees of freedom, from the Jacobian at the fit and, with other seeds, the seeds'
-  // part below added in quadrature.
+  // With other seeds, `values` is the mean of each seed's fit. Half-width: Student t over n - k degrees of
+  // freedom from the Jacobian at the values, and with other seeds the seeds' part below in quadrature.
   std::vector<double> ci95_half_width;
-  // The seeds' part alone: how far a fit at another seed would move the value. With common random numbers the
-  // fit is of one seed's simulation; its noise at each point (the spread of the predictions at the fitted
-  // values over the seeds) moves the fitted value by A e, A = (J^T J)^-1 J^T. Empty without other seeds.
+  // The seeds' part alone: the standard error of the mean of the seeds' fits, times Student t over seeds - 1
+  // degrees of freedom (each fit is of one seed's simulation). Empty without other seeds.
   std::vector<double> ci95_seed_part;
-  int seeds = 1;                  // simulations per point the seeds' part rests on
+  int seeds = 1;                  // fits `values` is the mean of
   std::vector<bool> at_bound;     // the fit ran into a bound: the interval is not meaningful
   std::vector<bool> identifiable; // false: the residuals do not change with this parameter
   // Covariance of the fitted values, in their units (k x k, row-major), and the correlations it implies.

@@ -1,6 +1,5 @@
 #include "sim/policy/proxy_balancer.hpp"
 
-#include "sim/random/random_engine.hpp"
 #include <algorithm>
 
 namespace sonicsim {

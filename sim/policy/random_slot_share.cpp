@@ -2,7 +2,6 @@
 
 #include "sim/random/distribution.hpp"
 
-#include "sim/random/random_engine.hpp"
 #include <algorithm>
 #include <cmath>
 
