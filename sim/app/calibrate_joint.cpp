@@ -11,6 +11,7 @@
 #include "sim/app/joint_derived.hpp"
 #include "sim/app/joint_runs.hpp"
 #include "sim/app/model_form_json.hpp"
+#include "sim/calibration/conditional_fit.hpp"
 #include "sim/calibration/joint_fit.hpp"
 #include "sim/calibration/joint_prediction.hpp"
 #include "sim/calibration/model_form.hpp"
@@ -111,8 +112,12 @@ nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration:
   const std::size_t k = r.values.size();
   for (std::size_t i = 0; i < k; ++i) {
     const auto& p = spec.parameters[i];
+    const bool seeds_part = i < r.ci95_seed_part.size();
     say("  %-58s %10s %s", p.fit.key.c_str(), (g(r.values[i]) + p.fit.unit).c_str(),
-        r.identifiable[i] ? ("+- " + g(r.ci95_half_width[i]) + p.fit.unit + " (95 %)").c_str() : "");
+        r.identifiable[i] ? ("+- " + g(r.ci95_half_width[i]) + p.fit.unit + " (95 %" +
+                             (seeds_part ? "; seeds' part " + g(r.ci95_seed_part[i]) : "") + ")")
+                                .c_str()
+                          : "");
     say(adoption.adopted[i] ? "  adopted\n" : "  NOT ADOPTED: %s; kept at %s\n", adoption.why_not[i].c_str(),
         (g(p.initial) + p.fit.unit).c_str());
     nlohmann::ordered_json correlations = nlohmann::ordered_json::object();
@@ -132,6 +137,7 @@ nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration:
                                 {"correlations", correlations}};
     if (r.identifiable[i] && std::isfinite(r.ci95_half_width[i]))
       json["ci95_half_width"] = r.ci95_half_width[i];
+    if (seeds_part) json["ci95_seed_part"] = r.ci95_seed_part[i];
     if (!adoption.adopted[i]) json["not_adopted_because"] = adoption.why_not[i];
     out.push_back(json);
   }
@@ -291,6 +297,26 @@ calibration::CalibrationResult fit_from_file(const JointSpec& spec, const std::s
   return r;
 }
 
+// What the fit adopts, and what is not adopted back at its kept value with the others fitted again beside it
+// (sim/calibration/conditional_fit.hpp): `result` becomes that refit, `unconditional` the table of the fit of
+// all parameters together (empty when every parameter was adopted at once).
+Adoption adopt_refitted(const JointSpec& spec, const JointSimulator& simulator,
+                        calibration::CalibrationResult& result, nlohmann::ordered_json& unconditional,
+                        const TextOutput& say) {
+  const ConditionalFit conditional =
+      fit_conditionally(spec, simulator, result, [&](const std::vector<std::string>&) {
+        if (!unconditional.empty()) return;
+        say("the fit of all parameters together:\n");
+        unconditional = parameters_json(spec, result, adopt(spec, result), say);
+      });
+  if (conditional.rounds > 0) {
+    result = conditional.result;
+    say("\nthe adopted parameters fitted again with the others held at their kept values (%d round%s):\n",
+        conditional.rounds, conditional.rounds > 1 ? "s" : "");
+  }
+  return conditional.adoption;
+}
+
 } // namespace
 
 int calibrate_joint(const std::string& spec_path, const ExecutionContext& context,
@@ -306,18 +332,29 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   nlohmann::ordered_json starts = nlohmann::ordered_json::array();
   auto result = predict_from.empty() ? fit_spec(spec, simulator, say, starts)
                                      : fit_from_file(spec, predict_from, points, say);
-  say("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
-  const Adoption adoption = adopt(spec, result);
+  say("\n%s after %d evaluations\n", result.status_text.c_str(), result.evaluations);
+  if (predict_from.empty())
+    say(result.seeds > 1 ? "the answer: the mean of the best start's fits at %d seeds, their spread in each "
+                           "interval\n\n"
+                         : "the answer: the fit at %d seed (its seed noise is not in the intervals)\n\n",
+        result.seeds);
+  else
+    say("\n");
+  nlohmann::ordered_json unconditional;
+  const Adoption adoption = predict_from.empty() ? adopt_refitted(spec, simulator, result, unconditional, say)
+                                                 : adopt(spec, result);
   nlohmann::ordered_json out;
   out["spec"] = spec_path;
   out["status"] = result.status_text;
   if (predict_from.empty()) out["evaluations"] = result.evaluations;
+  if (predict_from.empty()) out["seeds"] = result.seeds;
   if (predict_from.empty())
     out["starts"] = starts;
   else
     out["predicted_from"] = predict_from;
   out["covariance"] = result.covariance;
   out["parameters"] = parameters_json(spec, result, adoption, say);
+  if (!unconditional.empty()) out["unconditional_parameters"] = unconditional;
   if (predict_from.empty()) out["series"] = series_json(spec, result, say);
   if (!adoption.checks.empty()) out["constraints"] = constraints_json(adoption.checks, say);
   const std::vector<double>& values = adoption.values;
@@ -329,10 +366,13 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   std::optional<ModelForm> model_form;
   if (spec.leave_one_series_out && predict_from.empty()) {
     say("\nmodel form: each series predicted by a fit to the others\n");
-    model_form = leave_one_series_out(spec, simulator, values, [&](const HeldOutPoint& point) {
-      say("  without %-30s x %-6g measured %-8.4g predicted %-8.4g %+6.2f %%\n", point.series.c_str(),
-          point.x, point.measured, point.predicted, 100.0 * point.relative_error());
-    });
+    model_form = leave_one_series_out(
+        spec, simulator, values,
+        [&](const HeldOutPoint& point) {
+          say("  without %-30s x %-6g measured %-8.4g predicted %-8.4g %+6.2f %%\n", point.series.c_str(),
+              point.x, point.measured, point.predicted, 100.0 * point.relative_error());
+        },
+        adoption.adopted);
     say("model form: held-out points off by %.2f %% (relative RMS); %zu of %zu within their 95 %% interval "
         "(measurement sd and the other series' model error)\n",
         100.0 * model_form->relative_rms, model_form->covered, model_form->held_out.size());

@@ -69,7 +69,7 @@ bool needs_direct(Figure figure) {
 } // namespace
 
 std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
-                                                 const std::vector<double>& values) {
+                                                 const std::vector<double>& values, int replication) {
   std::vector<SimulationRequest> requests;
   std::vector<PointRequests> points;
   std::vector<SeriesPointRun> runs;
@@ -79,7 +79,7 @@ std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const Ex
       overrides.push_back(series.x_key + "=" + value_text(point.x, ""));
       for (auto& o : parameter_overrides(spec, {series.name}, values))
         overrides.push_back(std::move(o));
-      points.push_back(add_run(requests, series.scenario, series.variants, overrides, 0,
+      points.push_back(add_run(requests, series.scenario, series.variants, overrides, replication,
                                needs_direct(series.observable.figure)));
       runs.push_back({&series, &point, {}, {}, 0.0});
     }
@@ -95,9 +95,9 @@ std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const Ex
 }
 
 std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
-                                    const std::vector<double>& values) {
+                                    const std::vector<double>& values, int replication) {
   std::vector<double> predicted;
-  for (const auto& run : simulate_series_runs(spec, context, values))
+  for (const auto& run : simulate_series_runs(spec, context, values, replication))
     predicted.push_back(run.value);
   return predicted;
 }
@@ -146,8 +146,8 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
 }
 
 JointSimulator joint_simulator(const ExecutionContext& context) {
-  return {[&context](const JointSpec& spec, const std::vector<double>& values) {
-            return simulate_series(spec, context, values);
+  return {[&context](const JointSpec& spec, const std::vector<double>& values, int replication) {
+            return simulate_series(spec, context, values, replication);
           },
           [&context](const JointSpec& spec, const JointPrediction& prediction,
                      const std::vector<std::vector<double>>& values) {

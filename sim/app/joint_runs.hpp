@@ -23,13 +23,14 @@ struct SeriesPointRun {
   double value = 0.0;
 };
 
-// Every point of every series simulated at `values`, in spec order (series, then points).
+// Every point of every series simulated at `values`, in spec order (series, then points), at a replication's
+// seed (0: the scenarios' own).
 std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
-                                                 const std::vector<double>& values);
+                                                 const std::vector<double>& values, int replication = 0);
 
 // The simulated observable at every point of every series, in spec order (series, then points).
 std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
-                                    const std::vector<double>& values);
+                                    const std::vector<double>& values, int replication = 0);
 
 // A prediction's value for several parameter vectors and replications at once: values[v] for replication
 // r is out[v][r]; none where a crossing is not within the sweep.

@@ -138,9 +138,10 @@ FitQuality fit_quality(const std::vector<DataPoint>& data, const std::vector<dou
   return q;
 }
 
-CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const std::vector<double>& initial,
-                            const std::vector<DataPoint>& data, const Predictor& predict, int max_evaluations,
-                            const std::vector<Predictor>& other_seeds) {
+namespace {
+
+void check_inputs(const std::vector<FitParameter>& parameters, const std::vector<double>& initial,
+                  const std::vector<DataPoint>& data) {
   if (parameters.empty()) throw std::invalid_argument("calibrate: no parameter to fit");
   if (initial.size() != parameters.size())
     throw std::invalid_argument("calibrate: one initial value per parameter");
@@ -156,22 +157,24 @@ CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const s
   }
   for (const auto& point : data)
     if (!(point.sd > 0.0)) throw std::invalid_argument("calibrate: every data point needs an sd > 0");
+}
 
-  CalibrationResult result;
+Eigen::VectorXd scaled(const std::vector<FitParameter>& parameters, const std::vector<double>& values) {
+  Eigen::VectorXd u(static_cast<Eigen::Index>(parameters.size()));
+  for (std::size_t i = 0; i < parameters.size(); ++i)
+    u[static_cast<Eigen::Index>(i)] =
+        (values[i] - parameters[i].lower) / (parameters[i].upper - parameters[i].lower);
+  return u;
+}
+
+// From u, the first seed's fit: the other seeds' fits and their mean, the fit's quality there, and the
+// covariance with its seeds' part. `result` keeps what it holds of the first fit (before, status).
+void finish(const std::vector<FitParameter>& parameters, const std::vector<DataPoint>& data,
+            const Predictor& predict, int max_evaluations, const std::vector<Predictor>& other_seeds,
+            Eigen::VectorXd u, CalibrationResult& result) {
   Residuals residuals{&parameters, &data, &predict, &result.evaluations};
   const auto k = static_cast<int>(parameters.size());
   const auto n = static_cast<int>(data.size());
-  Eigen::VectorXd u(k);
-  for (int i = 0; i < k; ++i) {
-    const auto& p = parameters[static_cast<std::size_t>(i)];
-    u[i] = (initial[static_cast<std::size_t>(i)] - p.lower) / (p.upper - p.lower);
-  }
-  result.predicted_before = predict(initial);
-  ++result.evaluations;
-  result.before = fit_quality(data, result.predicted_before);
-
-  u = fit_one_seed(parameters, data, predict, &result.evaluations, u, max_evaluations, result.status);
-  result.status_text = status_text(result.status);
   // The seeds' part: the fit is of one seed's simulation (common random numbers), and near a knee a
   // discrete-event run's response to a parameter is too rough for a linearised noise term (measured: three
   // seeds' fits of a ProtoDUNE host cost spread three times wider than it said). So each other seed is fitted
@@ -236,6 +239,37 @@ CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const s
     if (!other_seeds.empty()) result.ci95_seed_part.push_back(seed_part);
   }
   fill_covariance(parameters, covariance + seed_covariance, result);
+}
+
+} // namespace
+
+CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const std::vector<double>& initial,
+                            const std::vector<DataPoint>& data, const Predictor& predict, int max_evaluations,
+                            const std::vector<Predictor>& other_seeds) {
+  check_inputs(parameters, initial, data);
+  CalibrationResult result;
+  result.predicted_before = predict(initial);
+  ++result.evaluations;
+  result.before = fit_quality(data, result.predicted_before);
+  const Eigen::VectorXd u = fit_one_seed(parameters, data, predict, &result.evaluations,
+                                         scaled(parameters, initial), max_evaluations, result.status);
+  result.status_text = status_text(result.status);
+  finish(parameters, data, predict, max_evaluations, other_seeds, u, result);
+  return result;
+}
+
+CalibrationResult add_seeds(const std::vector<FitParameter>& parameters, const std::vector<DataPoint>& data,
+                            const Predictor& predict, const CalibrationResult& first_seed,
+                            const std::vector<Predictor>& other_seeds, int max_evaluations) {
+  check_inputs(parameters, first_seed.values, data);
+  CalibrationResult result;
+  result.predicted_before = first_seed.predicted_before;
+  result.before = first_seed.before;
+  result.evaluations = first_seed.evaluations;
+  result.status = first_seed.status;
+  result.status_text = first_seed.status_text;
+  finish(parameters, data, predict, max_evaluations, other_seeds, scaled(parameters, first_seed.values),
+         result);
   return result;
 }
 

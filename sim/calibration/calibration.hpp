@@ -70,4 +70,11 @@ CalibrationResult calibrate(const std::vector<FitParameter>& parameters, const s
                             const std::vector<DataPoint>& data, const Predictor& predict,
                             int max_evaluations = 40, const std::vector<Predictor>& other_seeds = {});
 
+// The seeds' part for a fit already made at one seed (`first_seed`, by calibrate without other seeds; e.g.
+// the best of several starts): each other seed fitted from its values, the answer their mean, as calibrate
+// with other_seeds gives. Keeps first_seed's `before` and status; counts on from its evaluations.
+CalibrationResult add_seeds(const std::vector<FitParameter>& parameters, const std::vector<DataPoint>& data,
+                            const Predictor& predict, const CalibrationResult& first_seed,
+                            const std::vector<Predictor>& other_seeds, int max_evaluations = 40);
+
 } // namespace sonicsim::calibration

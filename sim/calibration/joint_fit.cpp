@@ -53,9 +53,12 @@ JointFit fit_joint(const JointSpec& spec, const JointSimulator& simulator,
   for (const auto& p : spec.parameters)
     parameters.push_back(p.fit);
   const auto data = series_data(spec);
-  const calibration::Predictor simulate = [&](const std::vector<double>& values) {
-    return simulator.series(spec, values);
+  const auto at_replication = [&](int replication) -> calibration::Predictor {
+    return [&spec, &simulator, replication](const std::vector<double>& values) {
+      return simulator.series(spec, values, replication);
+    };
   };
+  const calibration::Predictor simulate = at_replication(0);
   JointFit out;
   std::vector<std::vector<double>> starts{initial_values(spec)};
   starts.insert(starts.end(), spec.starts.begin(), spec.starts.end());
@@ -70,6 +73,13 @@ JointFit fit_joint(const JointSpec& spec, const JointSimulator& simulator,
     result.predicted_before = out.result.predicted_before;
     result.before = out.result.before;
     if (result.after.chi_square < out.result.after.chi_square) out.result = std::move(result);
+  }
+  // Which start wins is decided at one seed; how far its answer moves with the seed is the seeds' part.
+  if (spec.seeds > 1) {
+    std::vector<calibration::Predictor> others;
+    for (int r = 1; r < spec.seeds; ++r)
+      others.push_back(at_replication(r));
+    out.result = calibration::add_seeds(parameters, data, simulate, out.result, others, spec.max_evaluations);
   }
   return out;
 }

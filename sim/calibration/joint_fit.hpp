@@ -20,8 +20,11 @@ namespace sonicsim {
 // The simulations a joint calibration asks for. Each call is one batch (it may run in parallel) and must be
 // deterministic (common random numbers).
 struct JointSimulator {
-  // The simulated observable at every point of every series of `spec`, in spec order (series, then points).
-  std::function<std::vector<double>(const JointSpec& spec, const std::vector<double>& values)> series;
+  // The simulated observable at every point of every series of `spec`, in spec order (series, then points),
+  // at a replication's seed (0: the scenarios' own seeds; r: replication_seed(seed, r)).
+  std::function<std::vector<double>(const JointSpec& spec, const std::vector<double>& values,
+                                    int replication)>
+      series;
   // A prediction's value for each parameter vector and replication: out[v][r]; none where a crossing is not
   // within the sweep.
   std::function<std::vector<std::vector<std::optional<double>>>(
@@ -46,9 +49,10 @@ struct JointFit {
 std::vector<double> initial_values(const JointSpec& spec);
 std::vector<calibration::DataPoint> series_data(const JointSpec& spec);
 
-// Fits from the initial values and from each further start; `on_start` hears of each start as it ends. The
-// uncalibrated prediction (`predicted_before`, `before`) stays the one at the initial values, whichever start
-// wins.
+// Fits from the initial values and from each further start at replication 0; `on_start` hears of each start
+// as it ends. The uncalibrated prediction (`predicted_before`, `before`) stays the one at the initial values,
+// whichever start wins. With spec.seeds > 1 the best start's answer is fitted again at replications 1 ..
+// seeds - 1 and the result is the seeds' mean, the seeds' part in its covariance (calibration::add_seeds).
 JointFit fit_joint(const JointSpec& spec, const JointSimulator& simulator,
                    const std::function<void(const FitStart&)>& on_start = {});
 

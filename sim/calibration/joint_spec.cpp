@@ -240,8 +240,8 @@ JointSpec read_joint_spec(const std::string& path) {
   SourceInfo source{path, {}};
   const Cursor c(source, root);
   c.check_keys();
-  only_keys(
-      c, {"parameters", "series", "predictions", "constraints", "model_form", "max_evaluations", "starts"});
+  only_keys(c, {"parameters", "series", "predictions", "constraints", "model_form", "max_evaluations",
+                "starts", "seeds"});
   JointSpec spec;
   spec.file = path;
   require(c["parameters"], c["parameters"].node().IsSequence() && c["parameters"].node().size() > 0,
@@ -303,6 +303,7 @@ JointSpec read_joint_spec(const std::string& path) {
     }
   }
   if (c["max_evaluations"].present()) spec.max_evaluations = read_int(c["max_evaluations"], 2, 1000);
+  if (c["seeds"].present()) spec.seeds = read_int(c["seeds"], 1, 20);
   return spec;
 }
 

@@ -87,6 +87,9 @@ struct JointSpec {
   // prediction's spread over those fits added to its interval (sim/calibration/model_form.hpp).
   bool leave_one_series_out = false;
   int max_evaluations = 30;
+  // Seeds the fit is made at (sim/calibration/joint_fit.hpp): the answer is their fits' mean and the
+  // seeds' spread is part of its interval. 1: the fit of one seed's simulations, its seed noise not counted.
+  int seeds = 3;
 };
 
 // Throws ScenarioError (file, line, key) or measurements::MeasurementError (a data cell) on bad input.

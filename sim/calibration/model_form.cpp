@@ -32,7 +32,8 @@ std::size_t count_covered(const std::vector<HeldOutPoint>& points) {
 
 ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simulator,
                                const std::vector<double>& fitted,
-                               const std::function<void(const HeldOutPoint&)>& on_held_out) {
+                               const std::function<void(const HeldOutPoint&)>& on_held_out,
+                               const std::vector<bool>& free) {
   ModelForm out;
   for (std::size_t s = 0; s < spec.series.size(); ++s) {
     JointSpec rest = spec;
@@ -43,16 +44,24 @@ ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simu
     std::vector<std::string> names;
     for (const auto& series : rest.series)
       names.push_back(series.name);
-    std::vector<std::size_t> kept; // indices into spec.parameters
+    // Every parameter acting on the series kept is set in their runs; only the free ones are fitted, the
+    // others at their values in `fitted`.
+    std::vector<std::size_t> kept;      // indices into spec.parameters of those fitted
+    std::vector<std::size_t> positions; // their positions among rest.parameters
+    std::vector<double> acting_values;  // every acting parameter's value, as fitted
     std::vector<calibration::FitParameter> parameters;
     std::vector<double> start;
-    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-      if (acts_on(spec.parameters[i], names)) {
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
+      if (!acts_on(spec.parameters[i], names)) continue;
+      if (free.empty() || free[i]) {
         kept.push_back(i);
-        rest.parameters.push_back(spec.parameters[i]);
+        positions.push_back(rest.parameters.size());
         parameters.push_back(spec.parameters[i].fit);
         start.push_back(fitted[i]);
       }
+      rest.parameters.push_back(spec.parameters[i]);
+      acting_values.push_back(fitted[i]);
+    }
     std::vector<calibration::DataPoint> data;
     for (const auto& series : rest.series)
       for (const auto& point : series.points)
@@ -60,7 +69,10 @@ ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simu
     std::vector<double> values = fitted;
     if (!kept.empty() && data.size() > kept.size()) {
       const calibration::Predictor simulate = [&](const std::vector<double>& v) {
-        return simulator.series(rest, v);
+        std::vector<double> all = acting_values;
+        for (std::size_t j = 0; j < positions.size(); ++j)
+          all[positions[j]] = v[j];
+        return simulator.series(rest, all, 0);
       };
       const auto r = calibration::calibrate(parameters, start, data, simulate, spec.max_evaluations);
       for (std::size_t j = 0; j < kept.size(); ++j)
@@ -68,7 +80,7 @@ ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simu
     }
     JointSpec alone = spec;
     alone.series = {spec.series[s]};
-    const auto predicted = simulator.series(alone, values);
+    const auto predicted = simulator.series(alone, values, 0);
     for (std::size_t p = 0; p < spec.series[s].points.size(); ++p) {
       const auto& point = spec.series[s].points[p];
       out.held_out.push_back({spec.series[s].name, point.x, point.y, point.sd, predicted[p]});

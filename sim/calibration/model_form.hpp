@@ -30,11 +30,13 @@ struct ModelForm {
 };
 
 // Fits the spec once per series without it, each from the full fit's values (`fitted`), and predicts the
-// left-out series. A parameter that acts only on the left-out series keeps its fitted value. `on_held_out`
-// hears of each point as its series' fit ends.
+// left-out series. A parameter that acts only on the left-out series keeps its fitted value, as does one
+// that `free` (when given) excludes: a value the calibration holds (not adopted) is held here too.
+// `on_held_out` hears of each point as its series' fit ends.
 ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simulator,
                                const std::vector<double>& fitted,
-                               const std::function<void(const HeldOutPoint&)>& on_held_out = {});
+                               const std::function<void(const HeldOutPoint&)>& on_held_out = {},
+                               const std::vector<bool>& free = {});
 
 // The prediction's spread over the leave-one-out fits (one seed each): its jackknife standard error, times
 // Student's t for the fits less one, joins the interval. None when a fit gives no value (a crossing beyond

@@ -2,6 +2,7 @@
 // with a stand-in for the simulations: each series is a closed-form function of the parameters, so every
 // fitted value, adoption, interval and held-out error below is computed by hand.
 #include "models/student_t.hpp"
+#include "sim/calibration/conditional_fit.hpp"
 #include "sim/calibration/joint_fit.hpp"
 #include "sim/calibration/joint_prediction.hpp"
 #include "sim/calibration/model_form.hpp"
@@ -46,7 +47,7 @@ double value_of(const JointSpec& spec, const std::vector<double>& values, const 
 // fixed scatter per replication (+0.1, -0.1, 0, ...).
 JointSimulator stand_in(int* prediction_batches = nullptr) {
   JointSimulator simulator;
-  simulator.series = [](const JointSpec& spec, const std::vector<double>& values) {
+  simulator.series = [](const JointSpec& spec, const std::vector<double>& values, int) {
     std::vector<double> out;
     const double a = value_of(spec, values, "a"), b = value_of(spec, values, "b");
     for (const auto& s : spec.series)
@@ -103,7 +104,7 @@ TEST_CASE("joint fit: two parameters seen only as their sum are refused as not s
   spec.parameters = {parameter("a", 0, 10, 0.5, {}), parameter("b", 0, 10, 0.5, {})};
   spec.series = {series("line", {{1, 2}, {2, 4}, {3, 6}}, 0.1)};
   JointSimulator simulator = stand_in();
-  simulator.series = [](const JointSpec& s, const std::vector<double>& v) {
+  simulator.series = [](const JointSpec& s, const std::vector<double>& v, int) {
     std::vector<double> out;
     for (const auto& point : s.series.front().points)
       out.push_back((v[0] + v[1]) * point.x);
@@ -199,4 +200,119 @@ TEST_CASE(
   CHECK(result.model_form_values[1] == doctest::Approx(20.0).epsilon(1e-4));
   CHECK(result.model_form_se == doctest::Approx(1.0).epsilon(1e-3));
   CHECK(result.half_width == doctest::Approx(std::hypot(0.5, models::student_t_975(1) * 1.0)).epsilon(1e-3));
+}
+
+TEST_CASE("joint fit at three seeds: the answer is the seeds' mean and its interval carries their spread") {
+  // line: y = 2 x measured; replication r simulates a x (1 + e_r), e = 0, +1 %, -2 %, so each seed's fit is
+  // a_r = 2 / (1 + e_r): 2, 1.980198, 2.040816. The answer is their mean, the seeds' part t_{2} times their
+  // standard error (sd / sqrt 3).
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0, 10, 1.0, {})};
+  spec.series = {series("line", {{1, 2}, {2, 4}, {3, 6}, {4, 8}, {5, 10}}, 0.1)};
+  JointSimulator simulator = stand_in();
+  int highest_replication = 0;
+  simulator.series = [&](const JointSpec& s, const std::vector<double>& v, int replication) {
+    highest_replication = std::max(highest_replication, replication);
+    const double e[] = {0.0, 0.01, -0.02};
+    std::vector<double> out;
+    for (const auto& point : s.series.front().points)
+      out.push_back(v[0] * point.x * (1.0 + e[replication]));
+    return out;
+  };
+  const std::vector<double> a{2.0, 2.0 / 1.01, 2.0 / 0.98};
+  const double mean = (a[0] + a[1] + a[2]) / 3.0;
+  double ss = 0.0;
+  for (const double x : a)
+    ss += (x - mean) * (x - mean);
+  const double seed_part = models::student_t_975(2) * std::sqrt(ss / 2.0 / 3.0);
+
+  spec.seeds = 1;
+  const auto one = fit_joint(spec, simulator);
+  CHECK(highest_replication == 0);
+  CHECK(one.result.seeds == 1);
+  CHECK(one.result.values[0] == doctest::Approx(2.0).epsilon(1e-4));
+  CHECK(one.result.ci95_seed_part.empty());
+
+  spec.seeds = 3;
+  const auto three = fit_joint(spec, simulator);
+  CHECK(highest_replication == 2);
+  CHECK(three.result.seeds == 3);
+  CHECK(three.result.values[0] == doctest::Approx(mean).epsilon(1e-4));
+  REQUIRE(three.result.ci95_seed_part.size() == 1);
+  CHECK(three.result.ci95_seed_part[0] == doctest::Approx(seed_part).epsilon(1e-3));
+  // The fit's part is the same linear one (0.037, the data's sd through the Jacobian; reduced chi-square
+  // below 1 at both answers); the seeds' part (0.077) joins it in quadrature and is most of the interval.
+  CHECK(three.result.ci95_half_width[0] ==
+        doctest::Approx(std::hypot(one.result.ci95_half_width[0], seed_part)).epsilon(1e-3));
+  CHECK(seed_part > one.result.ci95_half_width[0]);
+  // The uncalibrated prediction stays the one at the initial values, at the first seed.
+  CHECK(three.result.predicted_before.front() == doctest::Approx(1.0));
+}
+
+TEST_CASE(
+    "conditional fit: a parameter held at its kept value makes the others be fitted again with it there") {
+  // y = a x + b measured as 2 x - 0.5 (x = 1..5); b's bounds [0, 1] keep it from the -0.5 the data want, so
+  // it is not adopted and goes back to its assumed 0.5. Fitted with b = 0.5, a = sum x (y - 0.5) / sum x^2
+  // = 2 - 15 / 55 = 1.72727, not the 1.8636 it took beside b at its bound (b = 0: 2 - 0.5 x 15 / 55).
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0, 10, 1.0, {}), parameter("b", 0, 1, 0.5, {})};
+  spec.series = {series("line", {{1, 1.5}, {2, 3.5}, {3, 5.5}, {4, 7.5}, {5, 9.5}}, 0.1)};
+  spec.seeds = 1;
+  JointSimulator simulator = stand_in();
+  simulator.series = [](const JointSpec& s, const std::vector<double>& v, int) {
+    std::vector<double> out;
+    for (const auto& point : s.series.front().points)
+      out.push_back(value_of(s, v, "a") * point.x + value_of(s, v, "b"));
+    return out;
+  };
+  const auto fit = fit_joint(spec, simulator);
+  CHECK(fit.result.at_bound[1]);
+  CHECK(fit.result.values[0] == doctest::Approx(2.0 - 0.5 * 15.0 / 55.0).epsilon(1e-3));
+  std::vector<std::vector<std::string>> rounds;
+  const ConditionalFit conditional =
+      fit_conditionally(spec, simulator, fit.result, [&](const auto& held) { rounds.push_back(held); });
+  CHECK(conditional.rounds == 1);
+  CHECK(rounds == std::vector<std::vector<std::string>>{{"b"}});
+  CHECK(conditional.adoption.adopted == std::vector<bool>{true, false});
+  CHECK(conditional.adoption.why_not[1].find("at its bound") == 0);
+  CHECK(conditional.adoption.values[0] == doctest::Approx(2.0 - 15.0 / 55.0).epsilon(1e-4));
+  CHECK(conditional.adoption.values[1] == 0.5);
+  // The series after the fit are those of the scenarios as they will run: a = 1.72727 with b = 0.5.
+  CHECK(conditional.result.predicted_after[0] == doctest::Approx(2.0 - 15.0 / 55.0 + 0.5).epsilon(1e-4));
+  // The held parameter keeps what the full fit said of it, and no covariance.
+  CHECK(conditional.result.at_bound[1]);
+  CHECK(conditional.result.covariance[1 * 2 + 1] == 0.0);
+  CHECK(conditional.unconditional.values[0] == doctest::Approx(fit.result.values[0]));
+
+  // Everything adopted at once: nothing is fitted again.
+  spec.series.front().points = {{1, 2.5, 0.1}, {2, 4.5, 0.1}, {3, 6.5, 0.1}, {4, 8.5, 0.1}, {5, 10.5, 0.1}};
+  const auto inside = fit_joint(spec, simulator);
+  const ConditionalFit none = fit_conditionally(spec, simulator, inside.result);
+  CHECK(none.rounds == 0);
+  CHECK(none.unconditional.values.empty());
+  CHECK(none.adoption.adopted == std::vector<bool>{true, true});
+}
+
+TEST_CASE("model form: a parameter the calibration holds stays where it is held in the leave-one-out fits") {
+  // p and q both measure 2 x + 1 (x = 1..3), both simulated as a x + b. With b free, leaving p out refits b
+  // too (a = 2, b = 1); with b held at 0.5, only a moves, to sum x (y - 0.5) / sum x^2 = 31 / 14.
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0, 10, 2.0, {}), parameter("b", 0, 5, 0.5, {})};
+  spec.series = {series("p", {{1, 3.0}, {2, 5.0}, {3, 7.0}}, 0.01),
+                 series("q", {{1, 3.0}, {2, 5.0}, {3, 7.0}}, 0.01)};
+  JointSimulator simulator = stand_in();
+  simulator.series = [](const JointSpec& s, const std::vector<double>& v, int) {
+    std::vector<double> out;
+    for (const auto& one : s.series)
+      for (const auto& point : one.points)
+        out.push_back(value_of(s, v, "a") * point.x + value_of(s, v, "b"));
+    return out;
+  };
+  const ModelForm held = leave_one_series_out(spec, simulator, {2.0, 0.5}, {}, {true, false});
+  REQUIRE(held.values.size() == 2);
+  CHECK(held.values[0][1] == 0.5);
+  CHECK(held.values[0][0] == doctest::Approx(31.0 / 14.0).epsilon(1e-4));
+  const ModelForm free = leave_one_series_out(spec, simulator, {2.0, 0.5});
+  CHECK(free.values[0][0] == doctest::Approx(2.0).epsilon(1e-3));
+  CHECK(free.values[0][1] == doctest::Approx(1.0).epsilon(1e-3));
 }
