@@ -57,8 +57,7 @@ CalendarEvent EventCalendar::push(double time_s, std::uint32_t slot) {
   const double now = now_s();
   if (!(time_s >= now - 1e-9 * std::max(1.0, std::fabs(now))))
     throw std::logic_error("EventCalendar: an event dated in the past");
-  heap_.push_back(Entry{time_s, order_++, slot, slots_[slot].generation});
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  heap_.push(Entry{time_s, order_++, slot, slots_[slot].generation});
   if (simgrid_driving_ && time_s <= drive_until_s_ && (wakes_.empty() || time_s < wakes_.front().first))
     arm_wake(time_s);
   return CalendarEvent{slot, slots_[slot].generation};
@@ -76,17 +75,14 @@ void EventCalendar::cancel(CalendarEvent& event) {
 }
 
 bool EventCalendar::drop_cancelled_top() {
-  while (!heap_.empty() && slots_[heap_.front().slot].generation != heap_.front().generation) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    heap_.pop_back();
-  }
+  while (!heap_.empty() && slots_[heap_.top().slot].generation != heap_.top().generation)
+    heap_.pop();
   return !heap_.empty();
 }
 
 void EventCalendar::run_top() {
-  const Entry entry = heap_.front();
-  std::pop_heap(heap_.begin(), heap_.end(), Later{});
-  heap_.pop_back();
+  const Entry entry = heap_.top();
+  heap_.pop();
   Slot& slot = slots_[entry.slot];
   ++slot.generation; // it runs: cancelling it now does nothing
   now_s_ = std::max(now_s_, entry.time_s);
@@ -154,7 +150,7 @@ void EventCalendar::run() {
     // An event well before SimGrid's next action end runs without it: until then nothing SimGrid computes
     // changes but its actions' progress, which a flow's start or change brings to the date first. The margin
     // (1e-9 of the date, at least 1 ns) keeps an end that rounding could bring forward out of that step.
-    const double event_s = heap_.front().time_s;
+    const double event_s = heap_.top().time_s;
     if (!(event_s < simgrid_next_end_s() - 1e-9 * std::max(1.0, std::fabs(event_s)))) {
       let_simgrid_drive();
       continue;
@@ -168,8 +164,8 @@ void EventCalendar::run() {
 // comes first, every event dated in between running on a wake; then the own loop looks again.
 void EventCalendar::let_simgrid_drive() {
   const double clock_s = sg4::Engine::get_clock();
-  double until_s = drop_cancelled_top() ? std::max(heap_.front().time_s, clock_s)
-                                        : std::numeric_limits<double>::infinity();
+  double until_s =
+      drop_cancelled_top() ? std::max(heap_.top().time_s, clock_s) : std::numeric_limits<double>::infinity();
   // An action ending in less than the clock's resolution still needs SimGrid's step to end: a date one ulp
   // ahead lets it take that step (SimGrid moves by the action's own delta, not to the date).
   const double next_end_s = simgrid_next_end_s();
@@ -200,7 +196,7 @@ void EventCalendar::let_simgrid_drive() {
 }
 
 void EventCalendar::run_due(double limit_s) {
-  while (drop_cancelled_top() && heap_.front().time_s <= limit_s)
+  while (drop_cancelled_top() && heap_.top().time_s <= limit_s)
     run_top();
 }
 
@@ -220,7 +216,7 @@ void EventCalendar::arm_wake(double time_s) {
 
 void EventCalendar::arm_head() {
   if (!simgrid_driving_ || !drop_cancelled_top()) return;
-  const double head_s = heap_.front().time_s;
+  const double head_s = heap_.top().time_s;
   if (head_s > drive_until_s_ || (!wakes_.empty() && wakes_.front().first <= head_s)) return;
   arm_wake(head_s);
 }

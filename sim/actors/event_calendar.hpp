@@ -22,6 +22,8 @@
 // One calendar per engine (SimGrid allows one engine per process); the actors reach it through calendar::.
 #pragma once
 
+#include "sim/actors/quaternary_heap.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -130,10 +132,10 @@ private:
     std::uint32_t slot;
     std::uint32_t generation;
   };
-  // The heap's order: a min-heap on (date, order).
-  struct Later {
+  // The heap's order: by date, then by scheduling order (a strict total order: no two entries tie).
+  struct Earlier {
     bool operator()(const Entry& a, const Entry& b) const {
-      return a.time_s > b.time_s || (a.time_s == b.time_s && a.order > b.order);
+      return a.time_s < b.time_s || (a.time_s == b.time_s && a.order < b.order);
     }
   };
   std::uint32_t take_slot();
@@ -152,7 +154,7 @@ private:
   simgrid::kernel::resource::Model* network_model_ = nullptr;
   std::deque<Slot> slots_; // a deque: a slot stays in place while its call runs and others are added
   std::vector<std::uint32_t> free_slots_;
-  std::vector<Entry> heap_;
+  QuaternaryHeap<Entry, Earlier> heap_;
   std::uint64_t order_ = 0;
   double now_s_ = 0.0;
   bool in_event_ = false;

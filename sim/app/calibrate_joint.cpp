@@ -9,6 +9,7 @@
 
 #include "models/student_t.hpp"
 #include "sim/app/joint_derived.hpp"
+#include "sim/app/joint_prediction_output.hpp"
 #include "sim/app/joint_runs.hpp"
 #include "sim/app/model_form_json.hpp"
 #include "sim/calibration/conditional_fit.hpp"
@@ -119,7 +120,7 @@ nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration:
                                 .c_str()
                           : "");
     say(adoption.adopted[i] ? "  adopted\n" : "  NOT ADOPTED: %s; kept at %s\n", adoption.why_not[i].c_str(),
-        (g(p.initial) + p.fit.unit).c_str());
+        (g(p.assumed) + p.fit.unit).c_str());
     nlohmann::ordered_json correlations = nlohmann::ordered_json::object();
     for (std::size_t j = 0; j < k; ++j)
       if (j != i) correlations[spec.parameters[j].fit.key] = r.correlation[i * k + j];
@@ -127,6 +128,7 @@ nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration:
                                 {"meaning", p.meaning},
                                 {"unit", p.fit.unit},
                                 {"initial", p.initial},
+                                {"assumed", p.assumed},
                                 {"value", r.values[i]},
                                 {"identifiable", static_cast<bool>(r.identifiable[i])},
                                 {"separable", static_cast<bool>(r.separable[i])},
@@ -165,56 +167,6 @@ nlohmann::ordered_json constraints_json(const std::vector<ConstraintCheck>& chec
                    {"contradicted", std::fabs(check.residual_sd()) > contradiction_sd}});
   }
   return out;
-}
-
-// One prediction, printed and as calibration.json has it.
-nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutput& say) {
-  if (p.value)
-    say("predicted %-34s %10s +- %s (95 %%: seed se %s, calibration se %s, model-form se %s)%s%s\n",
-        p.id.c_str(), g(*p.value).c_str(), g(p.half_width).c_str(), g(p.seed_se).c_str(),
-        g(p.parameter_se).c_str(), g(p.model_form_se).c_str(), p.problem.empty() ? "" : ": ",
-        p.problem.c_str());
-  else
-    say("predicted %-34s none: %s\n", p.id.c_str(), p.problem.c_str());
-  nlohmann::ordered_json json{{"id", p.id}, {"title", p.title}};
-  if (p.value) {
-    json.update({{"value", *p.value},
-                 {"ci95_half_width", std::isfinite(p.half_width) ? nlohmann::ordered_json(p.half_width)
-                                                                 : nlohmann::ordered_json(nullptr)},
-                 {"seed_se", p.seed_se},
-                 {"calibration_se", p.parameter_se},
-                 {"model_form_se", std::isfinite(p.model_form_se) ? nlohmann::ordered_json(p.model_form_se)
-                                                                  : nlohmann::ordered_json(nullptr)},
-                 {"model_form_values", p.model_form_values}});
-    if (!p.problem.empty()) json["problem"] = p.problem;
-  } else {
-    json["problem"] = p.problem;
-  }
-  return json;
-}
-
-std::string predictions_markdown(const JointSpec& spec, const std::vector<PredictionResult>& results,
-                                 const std::vector<double>& values, const std::vector<bool>& adopted) {
-  std::ostringstream md;
-  md << "| prediction | value | 95 % interval | seed part (se) | calibration part (se) | model-form part "
-        "(se) "
-        "|\n|---|---|---|---|---|---|\n";
-  for (const auto& p : results) {
-    if (!p.value) {
-      md << "| " << p.id << ": " << p.title << " | - | " << p.problem << " | | | |\n";
-      continue;
-    }
-    const std::string interval = std::isfinite(p.half_width)
-                                     ? g(*p.value - p.half_width) + " to " + g(*p.value + p.half_width)
-                                     : "not bounded: " + p.problem;
-    md << "| " << p.id << ": " << p.title << " | " << g(*p.value) << " | " << interval << " | "
-       << g(p.seed_se) << " | " << g(p.parameter_se) << " | " << g(p.model_form_se) << " |\n";
-  }
-  md << "\nParameters (from `" << spec.file << "`):\n\n";
-  for (std::size_t i = 0; i < values.size(); ++i)
-    md << "- `" << spec.parameters[i].fit.key << "` = " << g(values[i]) << spec.parameters[i].fit.unit
-       << (adopted[i] ? " (calibrated)" : " (not measured by the data: held at its assumed value)") << "\n";
-  return md.str();
 }
 
 // The fit from every start, each start's end printed as it comes and listed in calibration.json's `starts`.

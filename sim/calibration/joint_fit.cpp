@@ -90,7 +90,8 @@ Adoption adopt(const JointSpec& spec, const calibration::CalibrationResult& fit)
   // The released facts that are not series, at the start and at the fit: a value that moves the scenario
   // beyond contradiction_sd from one is not adopted.
   out.checks = check_constraints(spec, initial, fit.values);
-  out.values = initial;
+  for (const auto& p : spec.parameters)
+    out.values.push_back(p.assumed);
   for (std::size_t i = 0; i < fit.values.size(); ++i) {
     const std::string contradicted = contradicted_fact(spec, out.checks, initial, fit.values, i);
     out.why_not.push_back(why_not_adopted(spec, fit, i, contradicted));

@@ -62,7 +62,7 @@ struct Adoption {
   std::vector<bool> adopted;
   std::vector<std::string> why_not;    // per parameter: "" when adopted
   std::vector<ConstraintCheck> checks; // each released fact at the start and at the fit
-  std::vector<double> values;          // adopted: the fitted value; else the initial one
+  std::vector<double> values;          // adopted: the fitted value; else its assumed one
 };
 
 Adoption adopt(const JointSpec& spec, const calibration::CalibrationResult& fit);

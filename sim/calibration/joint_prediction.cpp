@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sonicsim {
 namespace {
@@ -24,12 +25,34 @@ std::optional<std::pair<double, double>> mean_and_se(const std::vector<std::opti
 
 } // namespace
 
+std::pair<double, double> PredictionResult::span() const {
+  if (!value) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  double low = *value, high = *value;
+  for (const auto& h : held) {
+    // No crossing within the sweep at this bound: the data and the sweep do not bound the answer.
+    if (!h.prediction)
+      return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+    low = std::min(low, *h.prediction);
+    high = std::max(high, *h.prediction);
+  }
+  return {low - half_width, high + half_width};
+}
+
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
                          const JointSimulator& simulator, const std::vector<double>& values,
                          const std::vector<double>& covariance, const std::vector<bool>& fitted) {
   const std::size_t k = values.size();
-  PredictionResult result{
-      prediction.id, prediction.title, std::nullopt, 0.0, 0.0, 0.0, std::vector<double>(k, 0.0), "", 0.0, {}};
+  PredictionResult result{prediction.id,
+                          prediction.title,
+                          std::nullopt,
+                          0.0,
+                          0.0,
+                          0.0,
+                          std::vector<double>(k, 0.0),
+                          "",
+                          0.0,
+                          {},
+                          {}};
   // The fitted values, then each fitted parameter one sd up: one batch.
   std::vector<std::vector<double>> sets{values};
   std::vector<std::size_t> stepped;
@@ -49,7 +72,23 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
     sets.push_back(up);
     stepped.push_back(i);
   }
+  // Each held parameter acting on it at its two bounds, in the same batch.
+  std::vector<std::size_t> held;
+  for (std::size_t i = 0; i < k; ++i)
+    if (!fitted[i] && acts_on(spec.parameters[i], prediction.series))
+      for (const double bound : {spec.parameters[i].fit.lower, spec.parameters[i].fit.upper}) {
+        auto at = values;
+        at[i] = bound;
+        sets.push_back(at);
+        held.push_back(i);
+      }
   const auto runs = simulator.prediction(spec, prediction, sets);
+  for (std::size_t h = 0; h < held.size(); ++h) {
+    const auto& at = runs[1 + stepped.size() + h];
+    const auto mean = mean_and_se(at);
+    result.held.push_back({spec.parameters[held[h]].fit.key, sets[1 + stepped.size() + h][held[h]],
+                           mean ? std::optional<double>(mean->first) : std::nullopt});
+  }
   const auto centre = mean_and_se(runs[0]);
   if (!centre) {
     result.problem = "does not cross within the sweep (" + std::to_string(prediction.sweep.front()) + " to " +

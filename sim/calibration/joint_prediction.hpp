@@ -25,6 +25,19 @@ struct PredictionResult {
   // fits, and each fit's value; 0 and none without model_form in the spec.
   double model_form_se = 0.0;
   std::vector<double> model_form_values;
+  // Each parameter the calibration holds (not adopted: the released data do not place it) that acts on the
+  // prediction, at its lower and at its upper bound, the others as adopted (not fitted again): the answer
+  // rests on where it really is. `prediction`: the mean over the replications; none where one does not cross.
+  struct HeldAt {
+    std::string key;
+    double value = 0.0;
+    std::optional<double> prediction;
+  };
+  std::vector<HeldAt> held;
+  // The interval over the held parameters' range: from the lowest of the value and the held predictions less
+  // the half-width to the highest plus it; -inf or +inf where a held prediction does not cross. Without
+  // held parameters, value +- half_width.
+  std::pair<double, double> span() const;
 };
 
 // `values`: the adopted values; `covariance`: k x k of the fitted values (row-major); `fitted[i]`: whether

@@ -93,7 +93,7 @@ void check_scenario_runs(const Cursor& c, const std::string& scenario,
 }
 
 JointParameter read_parameter(const Cursor& c) {
-  only_keys(c, {"key", "lower", "upper", "initial", "unit", "set", "series", "meaning"});
+  only_keys(c, {"key", "lower", "upper", "initial", "assumed", "unit", "set", "series", "meaning"});
   JointParameter p;
   p.fit.key = read_string(c["key"]);
   p.fit.lower = read_number(c["lower"]);
@@ -101,6 +101,8 @@ JointParameter read_parameter(const Cursor& c) {
   require(c["upper"], p.fit.lower < p.fit.upper, "upper above lower");
   p.initial = c["initial"].present() ? read_number(c["initial"]) : p.fit.lower;
   require(c["initial"], p.initial >= p.fit.lower && p.initial <= p.fit.upper, "a start within the bounds");
+  p.assumed = c["assumed"].present() ? read_number(c["assumed"]) : p.initial;
+  require(c["assumed"], p.assumed >= p.fit.lower && p.assumed <= p.fit.upper, "a value within the bounds");
   if (c["unit"].present()) p.fit.unit = read_string(c["unit"]);
   p.sets = c["set"].present() ? strings(c["set"]) : std::vector<std::string>{p.fit.key + "={}" + p.fit.unit};
   for (const auto& expression : p.sets)

@@ -17,7 +17,10 @@ namespace sonicsim {
 
 struct JointParameter {
   calibration::FitParameter fit; // key: the name the results give it; bounds and unit
-  double initial = 0.0;
+  double initial = 0.0;          // where the fit starts
+  // Where it stays when the data do not measure it (not adopted): the best value the sources give, which
+  // need not be a good start for the fit. Default: initial.
+  double assumed = 0.0;
   // The --set expressions that put the value in a run (default: KEY={}UNIT), {} standing for the value: a
   // value inside a larger one (the mean of a distribution). {C-} stands for C minus the value: two
   // quantities whose sum is measured, e.g. two models' shares of one measured direct-inference time; {C-/N}

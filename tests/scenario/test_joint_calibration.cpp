@@ -45,14 +45,16 @@ TEST_CASE("calibrate --spec: two parameters seen only through their ratio are fi
   CHECK(std::filesystem::exists(dir / "predictions.md"));
 }
 
-TEST_CASE("calibrate --spec: a spec naming a series that is not in it is refused at its line") {
-  const auto dir = std::filesystem::temp_directory_path() / "sonicsim_joint_bad";
+namespace {
+
+// tests/data/joint_calibration.yaml with `line` inserted before its parameter's "lower: 0.8", written to a
+// temporary directory; the spec's paths made absolute (the copy lives elsewhere). Returns calibrate's result.
+sonicsim::testing::CommandResult calibrate_edited_spec(const std::string& name, const std::string& line) {
+  const auto dir = std::filesystem::temp_directory_path() / name;
   std::filesystem::create_directories(dir);
   std::ifstream good(std::string(SONICSIM_SOURCE_DIR) + "/tests/data/joint_calibration.yaml");
   std::string text((std::istreambuf_iterator<char>(good)), std::istreambuf_iterator<char>());
-  const auto at = text.find("    lower: 0.8");
-  text.insert(at, "    series: [nowhere]\n");
-  // The spec's paths are relative to the repository root: absolute here, as the copy lives elsewhere.
+  text.insert(text.find("    lower: 0.8"), line);
   const std::string root = SONICSIM_SOURCE_DIR;
   for (const std::string folder : {"configs/", "tests/data/"})
     for (auto p = text.find(" " + folder); p != std::string::npos; p = text.find(" " + folder, p + 1))
@@ -61,10 +63,27 @@ TEST_CASE("calibrate --spec: a spec naming a series that is not in it is refused
     std::ofstream bad(dir / "spec.yaml");
     bad << text;
   }
-  const auto result = sonicsim::testing::run_sonicsim("calibrate --spec " + (dir / "spec.yaml").string() +
-                                                      " --out " + (dir / "out").string());
+  auto result = sonicsim::testing::run_sonicsim("calibrate --spec " + (dir / "spec.yaml").string() +
+                                                " --out " + (dir / "out").string());
+  std::filesystem::remove_all(dir);
+  return result;
+}
+
+} // namespace
+
+TEST_CASE("calibrate --spec: a spec naming a series that is not in it is refused at its line") {
+  const auto result = calibrate_edited_spec("sonicsim_joint_bad", "    series: [nowhere]\n");
   INFO(result.output);
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("spec.yaml:") != std::string::npos);
   CHECK(result.output.find("no series 'nowhere'") != std::string::npos);
+}
+
+TEST_CASE("calibrate --spec: an assumed value outside the parameter's bounds is refused at its line") {
+  const auto result = calibrate_edited_spec("sonicsim_joint_bad_assumed", "    assumed: 99\n");
+  INFO(result.output);
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("spec.yaml:") != std::string::npos);
+  CHECK(result.output.find("assumed") != std::string::npos);
+  CHECK(result.output.find("a value within the bounds") != std::string::npos);
 }

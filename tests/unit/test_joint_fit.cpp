@@ -22,6 +22,7 @@ JointParameter parameter(const std::string& key, double lower, double upper, dou
   JointParameter p;
   p.fit = {key, lower, upper, ""};
   p.initial = initial;
+  p.assumed = initial;
   p.series = std::move(series);
   return p;
 }
@@ -284,6 +285,12 @@ TEST_CASE(
   CHECK(conditional.result.covariance[1 * 2 + 1] == 0.0);
   CHECK(conditional.unconditional.values[0] == doctest::Approx(fit.result.values[0]));
 
+  // Held where the spec assumes it (`assumed`, not the fit's start): b = 1, a = 2 - 1.5 x 15 / 55.
+  spec.parameters[1].assumed = 1.0;
+  const ConditionalFit assumed = fit_conditionally(spec, simulator, fit.result);
+  CHECK(assumed.adoption.values[1] == 1.0);
+  CHECK(assumed.adoption.values[0] == doctest::Approx(2.0 - 1.5 * 15.0 / 55.0).epsilon(1e-4));
+
   // Everything adopted at once: nothing is fitted again.
   spec.series.front().points = {{1, 2.5, 0.1}, {2, 4.5, 0.1}, {3, 6.5, 0.1}, {4, 8.5, 0.1}, {5, 10.5, 0.1}};
   const auto inside = fit_joint(spec, simulator);
@@ -315,4 +322,42 @@ TEST_CASE("model form: a parameter the calibration holds stays where it is held 
   const ModelForm free = leave_one_series_out(spec, simulator, {2.0, 0.5});
   CHECK(free.values[0][0] == doctest::Approx(2.0).epsilon(1e-3));
   CHECK(free.values[0][1] == doctest::Approx(1.0).epsilon(1e-3));
+}
+
+TEST_CASE(
+    "joint prediction: a held parameter acting on it is run at its two bounds, and the span covers them") {
+  // The prediction is 10 a + b; a is fitted (sd 0.1), b is held at 1 (not adopted) within [0, 4]: the
+  // value 21, the half-width 1.96 x 10 x 0.1, and b at its bounds gives 20 and 24, so the span is
+  // 20 - 1.96 to 24 + 1.96. A held parameter that does not act on the prediction costs no run.
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0, 10, 2, {}), parameter("b", 0, 4, 1, {}),
+                     parameter("c", 0, 1, 0.5, {"elsewhere"})};
+  JointPrediction prediction;
+  prediction.id = "ten_a_plus_b";
+  prediction.series = {"line"};
+  prediction.replications = 1;
+  JointSimulator simulator = stand_in();
+  int sets = 0;
+  simulator.prediction = [&](const JointSpec& s, const JointPrediction&,
+                             const std::vector<std::vector<double>>& values) {
+    std::vector<std::vector<std::optional<double>>> out;
+    for (const auto& v : values) {
+      ++sets;
+      out.push_back({10.0 * value_of(s, v, "a") + value_of(s, v, "b")});
+    }
+    return out;
+  };
+  const std::vector<double> covariance{0.01, 0, 0, 0, 0, 0, 0, 0, 0};
+  const auto p = predict(spec, prediction, simulator, {2.0, 1.0, 0.5}, covariance, {true, false, false});
+  CHECK(sets == 4); // the value, a one sd up, b at 0 and at 4
+  REQUIRE(p.value);
+  CHECK(*p.value == doctest::Approx(21.0));
+  CHECK(p.half_width == doctest::Approx(1.96 * 10.0 * 0.1).epsilon(1e-6));
+  REQUIRE(p.held.size() == 2);
+  CHECK(p.held[0].key == "b");
+  CHECK(p.held[0].value == 0.0);
+  CHECK(*p.held[0].prediction == doctest::Approx(20.0));
+  CHECK(*p.held[1].prediction == doctest::Approx(24.0));
+  CHECK(p.span().first == doctest::Approx(20.0 - 1.96));
+  CHECK(p.span().second == doctest::Approx(24.0 + 1.96));
 }

@@ -1,0 +1,88 @@
+#include "sim/app/joint_prediction_output.hpp"
+
+#include "sim/metrics/number_text.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace sonicsim {
+namespace {
+
+std::string g(double value) {
+  return significant(value, 4);
+}
+
+} // namespace
+
+nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutput& say) {
+  if (p.value)
+    say("predicted %-34s %10s +- %s (95 %%: seed se %s, calibration se %s, model-form se %s)%s%s\n",
+        p.id.c_str(), g(*p.value).c_str(), g(p.half_width).c_str(), g(p.seed_se).c_str(),
+        g(p.parameter_se).c_str(), g(p.model_form_se).c_str(), p.problem.empty() ? "" : ": ",
+        p.problem.c_str());
+  else
+    say("predicted %-34s none: %s\n", p.id.c_str(), p.problem.c_str());
+  for (const auto& h : p.held)
+    say("  with %s held at %s: %s\n", h.key.c_str(), g(h.value).c_str(),
+        h.prediction ? g(*h.prediction).c_str() : "none (no crossing within the sweep)");
+  if (p.value && !p.held.empty())
+    say("  over the held values' range: %s to %s\n", g(p.span().first).c_str(), g(p.span().second).c_str());
+  nlohmann::ordered_json json{{"id", p.id}, {"title", p.title}};
+  if (p.value) {
+    json.update({{"value", *p.value},
+                 {"ci95_half_width", std::isfinite(p.half_width) ? nlohmann::ordered_json(p.half_width)
+                                                                 : nlohmann::ordered_json(nullptr)},
+                 {"seed_se", p.seed_se},
+                 {"calibration_se", p.parameter_se},
+                 {"model_form_se", std::isfinite(p.model_form_se) ? nlohmann::ordered_json(p.model_form_se)
+                                                                  : nlohmann::ordered_json(nullptr)},
+                 {"model_form_values", p.model_form_values}});
+    if (!p.problem.empty()) json["problem"] = p.problem;
+    if (!p.held.empty()) {
+      nlohmann::ordered_json held = nlohmann::ordered_json::array();
+      for (const auto& h : p.held)
+        held.push_back({{"key", h.key},
+                        {"value", h.value},
+                        {"prediction", h.prediction ? nlohmann::ordered_json(*h.prediction)
+                                                    : nlohmann::ordered_json(nullptr)}});
+      json["held"] = held;
+      const auto [low, high] = p.span();
+      json["span"] = {std::isfinite(low) ? nlohmann::ordered_json(low) : nlohmann::ordered_json(nullptr),
+                      std::isfinite(high) ? nlohmann::ordered_json(high) : nlohmann::ordered_json(nullptr)};
+    }
+  } else {
+    json["problem"] = p.problem;
+  }
+  return json;
+}
+
+std::string predictions_markdown(const JointSpec& spec, const std::vector<PredictionResult>& results,
+                                 const std::vector<double>& values, const std::vector<bool>& adopted) {
+  std::ostringstream md;
+  md << "| prediction | value | 95 % interval | seed part (se) | calibration part (se) | model-form part "
+        "(se) | over the held values' range "
+        "|\n|---|---|---|---|---|---|---|\n";
+  for (const auto& p : results) {
+    if (!p.value) {
+      md << "| " << p.id << ": " << p.title << " | - | " << p.problem << " | | | | |\n";
+      continue;
+    }
+    const std::string interval = std::isfinite(p.half_width)
+                                     ? g(*p.value - p.half_width) + " to " + g(*p.value + p.half_width)
+                                     : "not bounded: " + p.problem;
+    const auto [low, high] = p.span();
+    const std::string span = p.held.empty()              ? "(none held)"
+                             : std::isfinite(low + high) ? g(low) + " to " + g(high)
+                                                         : "not bounded: a held value gives no crossing";
+    md << "| " << p.id << ": " << p.title << " | " << g(*p.value) << " | " << interval << " | "
+       << g(p.seed_se) << " | " << g(p.parameter_se) << " | " << g(p.model_form_se) << " | " << span
+       << " |\n";
+  }
+  md << "\nParameters (from `" << spec.file << "`):\n\n";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    md << "- `" << spec.parameters[i].fit.key << "` = " << g(values[i]) << spec.parameters[i].fit.unit
+       << (adopted[i] ? " (calibrated)" : " (not measured by the data: held at its assumed value)") << "\n";
+  return md.str();
+}
+
+} // namespace sonicsim
