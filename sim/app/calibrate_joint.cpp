@@ -119,8 +119,8 @@ nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration:
                              (seeds_part ? "; seeds' part " + g(r.ci95_seed_part[i]) : "") + ")")
                                 .c_str()
                           : "");
-    say(adoption.adopted[i] ? "  adopted\n" : "  NOT ADOPTED: %s; kept at %s\n", adoption.why_not[i].c_str(),
-        (g(p.assumed) + p.fit.unit).c_str());
+    say(adoption.adopted[i] ? "  adopted\n" : "  NOT ADOPTED: %s; held at %s\n", adoption.why_not[i].c_str(),
+        (g(adoption.values[i]) + p.fit.unit).c_str());
     nlohmann::ordered_json correlations = nlohmann::ordered_json::object();
     for (std::size_t j = 0; j < k; ++j)
       if (j != i) correlations[spec.parameters[j].fit.key] = r.correlation[i * k + j];
@@ -141,6 +141,7 @@ nlohmann::ordered_json parameters_json(const JointSpec& spec, const calibration:
       json["ci95_half_width"] = r.ci95_half_width[i];
     if (seeds_part) json["ci95_seed_part"] = r.ci95_seed_part[i];
     if (!adoption.adopted[i]) json["not_adopted_because"] = adoption.why_not[i];
+    if (!adoption.adopted[i]) json["held_at"] = adoption.values[i];
     out.push_back(json);
   }
   return out;

@@ -96,7 +96,12 @@ Adoption adopt(const JointSpec& spec, const calibration::CalibrationResult& fit)
     const std::string contradicted = contradicted_fact(spec, out.checks, initial, fit.values, i);
     out.why_not.push_back(why_not_adopted(spec, fit, i, contradicted));
     out.adopted.push_back(out.why_not.back().empty());
-    if (out.adopted.back()) out.values[i] = fit.values[i];
+    // At its bound for no other reason, it is held at that bound: the data push it beyond the range the spec
+    // allows, so within the range their answer is the bound (its interval, one-sided, is not one to adopt).
+    // For any other reason the data do not place it, and it stays at its assumed value.
+    const bool held_at_bound =
+        fit.at_bound[i] && contradicted.empty() && fit.identifiable[i] && fit.separable[i];
+    if (out.adopted.back() || held_at_bound) out.values[i] = fit.values[i];
   }
   return out;
 }

@@ -62,7 +62,8 @@ struct Adoption {
   std::vector<bool> adopted;
   std::vector<std::string> why_not;    // per parameter: "" when adopted
   std::vector<ConstraintCheck> checks; // each released fact at the start and at the fit
-  std::vector<double> values;          // adopted: the fitted value; else its assumed one
+  // Adopted: the fitted value; at its bound (and nothing else against it): that bound; else its assumed one.
+  std::vector<double> values;
 };
 
 Adoption adopt(const JointSpec& spec, const calibration::CalibrationResult& fit);

@@ -250,13 +250,69 @@ TEST_CASE("joint fit at three seeds: the answer is the seeds' mean and its inter
   CHECK(three.result.predicted_before.front() == doctest::Approx(1.0));
 }
 
+TEST_CASE("conditional fit: parameters held where they are kept make the others be fitted again with them") {
+  // y = a x + b + c measured as 2 x + 1 (x = 1..5): b and c are seen only as their sum, so neither is
+  // adopted and both go back to their assumed values, 0.5 and 1. Fitted with b + c = 1.5, a = sum x (y - 1.5)
+  // / sum x^2 = 2 - 0.5 x 15 / 55 = 1.86364, not the 2 it took beside b + c = 1.
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0, 10, 1.0, {}), parameter("b", 0, 5, 2.0, {}),
+                     parameter("c", 0, 5, 2.0, {})};
+  spec.parameters[1].assumed = 0.5;
+  spec.parameters[2].assumed = 1.0;
+  spec.series = {series("line", {{1, 3}, {2, 5}, {3, 7}, {4, 9}, {5, 11}}, 0.1)};
+  spec.seeds = 1;
+  JointSimulator simulator = stand_in();
+  simulator.series = [](const JointSpec& s, const std::vector<double>& v, int) {
+    std::vector<double> out;
+    for (const auto& point : s.series.front().points)
+      out.push_back(value_of(s, v, "a") * point.x + value_of(s, v, "b") + value_of(s, v, "c"));
+    return out;
+  };
+  const auto fit = fit_joint(spec, simulator);
+  CHECK(fit.result.values[0] == doctest::Approx(2.0).epsilon(1e-3));
+  std::vector<std::vector<std::string>> rounds;
+  const ConditionalFit conditional =
+      fit_conditionally(spec, simulator, fit.result, [&](const auto& held) { rounds.push_back(held); });
+  CHECK(conditional.rounds == 1);
+  CHECK(rounds == std::vector<std::vector<std::string>>{{"b", "c"}});
+  CHECK(conditional.adoption.adopted == std::vector<bool>{true, false, false});
+  CHECK(conditional.adoption.why_not[1].find("not separable from c") == 0);
+  CHECK(conditional.adoption.values[0] == doctest::Approx(2.0 - 0.5 * 15.0 / 55.0).epsilon(1e-4));
+  CHECK(conditional.adoption.values[1] == 0.5);
+  CHECK(conditional.adoption.values[2] == 1.0);
+  // The series after the fit are those of the scenarios as they will run: a = 1.86364 with b + c = 1.5.
+  CHECK(conditional.result.predicted_after[0] ==
+        doctest::Approx(2.0 - 0.5 * 15.0 / 55.0 + 1.5).epsilon(1e-4));
+  // The held parameters keep what the full fit said of them, and no covariance.
+  CHECK(!conditional.result.separable[1]);
+  CHECK(conditional.result.covariance[1 * 3 + 1] == 0.0);
+  CHECK(conditional.unconditional.values[0] == doctest::Approx(fit.result.values[0]));
+
+  // Everything adopted at once: nothing is fitted again.
+  spec.parameters.pop_back();
+  spec.series.front().points = {{1, 2.5, 0.1}, {2, 4.5, 0.1}, {3, 6.5, 0.1}, {4, 8.5, 0.1}, {5, 10.5, 0.1}};
+  simulator.series = [](const JointSpec& s, const std::vector<double>& v, int) {
+    std::vector<double> out;
+    for (const auto& point : s.series.front().points)
+      out.push_back(value_of(s, v, "a") * point.x + value_of(s, v, "b"));
+    return out;
+  };
+  const auto inside = fit_joint(spec, simulator);
+  const ConditionalFit none = fit_conditionally(spec, simulator, inside.result);
+  CHECK(none.rounds == 0);
+  CHECK(none.unconditional.values.empty());
+  CHECK(none.adoption.adopted == std::vector<bool>{true, true});
+}
+
 TEST_CASE(
-    "conditional fit: a parameter held at its kept value makes the others be fitted again with it there") {
-  // y = a x + b measured as 2 x - 0.5 (x = 1..5); b's bounds [0, 1] keep it from the -0.5 the data want, so
-  // it is not adopted and goes back to its assumed 0.5. Fitted with b = 0.5, a = sum x (y - 0.5) / sum x^2
-  // = 2 - 15 / 55 = 1.72727, not the 1.8636 it took beside b at its bound (b = 0: 2 - 0.5 x 15 / 55).
+    "conditional fit: a parameter the data push beyond its bound is held at that bound, not its assumed "
+    "value") {
+  // y = a x + b measured as 2 x - 0.5 (x = 1..5); b's bounds [0, 1] keep it from the -0.5 the data want: the
+  // data do say where it is, beyond the range the spec allows, so it is held at the bound they push it to
+  // (0), not at its assumed 0.7; a = 2 - 0.5 x 15 / 55 beside it.
   JointSpec spec;
   spec.parameters = {parameter("a", 0, 10, 1.0, {}), parameter("b", 0, 1, 0.5, {})};
+  spec.parameters[1].assumed = 0.7;
   spec.series = {series("line", {{1, 1.5}, {2, 3.5}, {3, 5.5}, {4, 7.5}, {5, 9.5}}, 0.1)};
   spec.seeds = 1;
   JointSimulator simulator = stand_in();
@@ -268,36 +324,11 @@ TEST_CASE(
   };
   const auto fit = fit_joint(spec, simulator);
   CHECK(fit.result.at_bound[1]);
-  CHECK(fit.result.values[0] == doctest::Approx(2.0 - 0.5 * 15.0 / 55.0).epsilon(1e-3));
-  std::vector<std::vector<std::string>> rounds;
-  const ConditionalFit conditional =
-      fit_conditionally(spec, simulator, fit.result, [&](const auto& held) { rounds.push_back(held); });
-  CHECK(conditional.rounds == 1);
-  CHECK(rounds == std::vector<std::vector<std::string>>{{"b"}});
+  const ConditionalFit conditional = fit_conditionally(spec, simulator, fit.result);
   CHECK(conditional.adoption.adopted == std::vector<bool>{true, false});
   CHECK(conditional.adoption.why_not[1].find("at its bound") == 0);
-  CHECK(conditional.adoption.values[0] == doctest::Approx(2.0 - 15.0 / 55.0).epsilon(1e-4));
-  CHECK(conditional.adoption.values[1] == 0.5);
-  // The series after the fit are those of the scenarios as they will run: a = 1.72727 with b = 0.5.
-  CHECK(conditional.result.predicted_after[0] == doctest::Approx(2.0 - 15.0 / 55.0 + 0.5).epsilon(1e-4));
-  // The held parameter keeps what the full fit said of it, and no covariance.
-  CHECK(conditional.result.at_bound[1]);
-  CHECK(conditional.result.covariance[1 * 2 + 1] == 0.0);
-  CHECK(conditional.unconditional.values[0] == doctest::Approx(fit.result.values[0]));
-
-  // Held where the spec assumes it (`assumed`, not the fit's start): b = 1, a = 2 - 1.5 x 15 / 55.
-  spec.parameters[1].assumed = 1.0;
-  const ConditionalFit assumed = fit_conditionally(spec, simulator, fit.result);
-  CHECK(assumed.adoption.values[1] == 1.0);
-  CHECK(assumed.adoption.values[0] == doctest::Approx(2.0 - 1.5 * 15.0 / 55.0).epsilon(1e-4));
-
-  // Everything adopted at once: nothing is fitted again.
-  spec.series.front().points = {{1, 2.5, 0.1}, {2, 4.5, 0.1}, {3, 6.5, 0.1}, {4, 8.5, 0.1}, {5, 10.5, 0.1}};
-  const auto inside = fit_joint(spec, simulator);
-  const ConditionalFit none = fit_conditionally(spec, simulator, inside.result);
-  CHECK(none.rounds == 0);
-  CHECK(none.unconditional.values.empty());
-  CHECK(none.adoption.adopted == std::vector<bool>{true, true});
+  CHECK(conditional.adoption.values[1] == 0.0);
+  CHECK(conditional.adoption.values[0] == doctest::Approx(2.0 - 0.5 * 15.0 / 55.0).epsilon(1e-4));
 }
 
 TEST_CASE("model form: a parameter the calibration holds stays where it is held in the leave-one-out fits") {
