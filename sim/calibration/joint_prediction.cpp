@@ -72,21 +72,27 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
     sets.push_back(up);
     stepped.push_back(i);
   }
-  // Each held parameter acting on it at its two bounds, in the same batch.
-  std::vector<std::size_t> held;
+  // Each held parameter acting on it at its two bounds, in the same batch (a bound it is held at is the
+  // value's own runs).
+  std::vector<std::pair<std::size_t, double>> held; // parameter, bound
+  std::vector<std::size_t> held_set;                // its runs' index in `sets`
   for (std::size_t i = 0; i < k; ++i)
     if (!fitted[i] && acts_on(spec.parameters[i], prediction.series))
       for (const double bound : {spec.parameters[i].fit.lower, spec.parameters[i].fit.upper}) {
+        held.emplace_back(i, bound);
+        if (bound == values[i]) {
+          held_set.push_back(0);
+          continue;
+        }
         auto at = values;
         at[i] = bound;
+        held_set.push_back(sets.size());
         sets.push_back(at);
-        held.push_back(i);
       }
   const auto runs = simulator.prediction(spec, prediction, sets);
   for (std::size_t h = 0; h < held.size(); ++h) {
-    const auto& at = runs[1 + stepped.size() + h];
-    const auto mean = mean_and_se(at);
-    result.held.push_back({spec.parameters[held[h]].fit.key, sets[1 + stepped.size() + h][held[h]],
+    const auto mean = mean_and_se(runs[held_set[h]]);
+    result.held.push_back({spec.parameters[held[h].first].fit.key, held[h].second,
                            mean ? std::optional<double>(mean->first) : std::nullopt});
   }
   const auto centre = mean_and_se(runs[0]);

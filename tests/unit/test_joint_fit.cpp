@@ -391,4 +391,13 @@ TEST_CASE(
   CHECK(*p.held[1].prediction == doctest::Approx(24.0));
   CHECK(p.span().first == doctest::Approx(20.0 - 1.96));
   CHECK(p.span().second == doctest::Approx(24.0 + 1.96));
+
+  // Held at its lower bound: that bound is the value's own runs, not run again.
+  sets = 0;
+  const auto at_bound =
+      predict(spec, prediction, simulator, {2.0, 0.0, 0.5}, covariance, {true, false, false});
+  CHECK(sets == 3);
+  REQUIRE(at_bound.held.size() == 2);
+  CHECK(*at_bound.held[0].prediction == doctest::Approx(20.0));
+  CHECK(*at_bound.held[1].prediction == doctest::Approx(24.0));
 }
