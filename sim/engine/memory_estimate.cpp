@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace sonicsim {
 
@@ -46,11 +47,25 @@ void check_run_fits(const Scenario& scenario) {
   const auto limit = memory_limit();
   if (!limit) return;
   const double needed = estimated_run_bytes(scenario);
-  if (needed <= limit->bytes) return;
+  if (needed <= limit->bytes) {
+    if (const auto notice = large_run_notice(scenario, limit); !notice.empty())
+      std::fprintf(stderr, "%s\n", notice.c_str());
+    return;
+  }
   throw InputError("workload.jobs: " + std::to_string(scenario.workload.jobs) + " job slots need about " +
                    significant(needed / 1e9, 3) + " GB at least (" + significant(bytes_per_job / 1e3, 2) +
                    " kB per job, measured), more than the " + significant(limit->bytes / 1e9, 3) + " GB of " +
                    limit->what + "; expected fewer jobs, or a campaign simulated at a smaller scale");
+}
+
+std::string large_run_notice(const Scenario& scenario, const std::optional<MemoryLimit>& limit) {
+  const double needed = estimated_run_bytes(scenario);
+  if (needed < large_run_bytes) return "";
+  return "run: " + std::to_string(scenario.workload.jobs) + " job slots will hold about " +
+         significant(needed / 1e9, 3) + " GB (" + significant(bytes_per_job / 1e3, 2) +
+         " kB per job, measured)" +
+         (limit ? ", within the " + significant(limit->bytes / 1e9, 3) + " GB of " + limit->what : "") +
+         "; the outputs are written when the run ends";
 }
 
 } // namespace sonicsim

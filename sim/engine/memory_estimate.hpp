@@ -22,7 +22,15 @@ struct MemoryLimit {
 };
 std::optional<MemoryLimit> memory_limit();
 
-// Throws InputError, naming workload.jobs, the estimate and the limit, when the estimate is over the limit.
+// Throws InputError, naming workload.jobs, the estimate and the limit, when the estimate is over the limit;
+// otherwise, for a large run, prints large_run_notice on stderr.
 void check_run_fits(const Scenario& scenario);
+
+// Above this estimate a run says what it will hold before it starts (a run of minutes to hours).
+inline constexpr double large_run_bytes = 1e9;
+
+// What a large run will hold, said before it starts: the estimate, and the limit it is within; "" below
+// large_run_bytes. `limit`: the process's (memory_limit()), none when unknown.
+std::string large_run_notice(const Scenario& scenario, const std::optional<MemoryLimit>& limit);
 
 } // namespace sonicsim

@@ -234,7 +234,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   const auto wall_start = std::chrono::steady_clock::now();
   // A campaign may run on a fraction of the site (campaign_scale.hpp); outputs show the scenario as written.
   const Scenario scenario = scaled_for_simulation(scenario_as_written);
-  check_run_fits(scenario); // before the engine holds anything: a run that cannot fit is told so at once
+  check_run_fits(scenario); // before the engine holds anything (memory_estimate.hpp)
   EngineCommandLine command_line(scenario);
   const auto engine = command_line.start_engine();
 
