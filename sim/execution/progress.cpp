@@ -80,9 +80,15 @@ void Progress::update_fraction(std::optional<double> fraction, const std::string
   one_task_ = true;
   const double elapsed = elapsed_s();
   char text[160];
-  if (fraction && *fraction > 0.0 && *fraction < 1.0)
+  // Below 1 % done no ETA: a saturated run ends few events at first (10^6 jobs queue at their GPUs for
+  // simulated days before their first event ends), and an extrapolation from there said 494 days for a run
+  // of 40 minutes.
+  if (fraction && *fraction >= min_fraction_for_eta && *fraction < 1.0)
     std::snprintf(text, sizeof text, "%s: %.0f %% done, %.0f s elapsed, ETA %.0f s", label_.c_str(),
                   100.0 * *fraction, elapsed, elapsed / *fraction * (1.0 - *fraction));
+  else if (fraction && *fraction > 0.0 && *fraction < 1.0)
+    std::snprintf(text, sizeof text, "%s: %.2f %% done, %.0f s elapsed, ETA from 1 %% done", label_.c_str(),
+                  100.0 * *fraction, elapsed);
   else
     std::snprintf(text, sizeof text, "%s: %.0f s elapsed", label_.c_str(), elapsed);
   draw(std::string(text) + (detail.empty() ? "" : " (" + detail + ")"));

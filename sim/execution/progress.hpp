@@ -15,6 +15,8 @@
 
 namespace sonicsim {
 
+inline constexpr double min_fraction_for_eta = 0.01;
+
 class Progress {
 public:
   // `label` starts every line ("sweep", "validate"); `unit` names what is counted ("simulations").
@@ -25,7 +27,8 @@ public:
 
   // `done` of the total finished, `running` under way; `detail` (optional) ends the line.
   void update(std::size_t done, std::size_t running = 0, const std::string& detail = "");
-  // For one long task: the fraction done (none: unknown, no ETA), and `detail` (e.g. the simulated time).
+  // For one long task: the fraction done (none: unknown, no ETA; below min_fraction_for_eta, no ETA yet), and
+  // `detail` (e.g. the simulated time).
   void update_fraction(std::optional<double> fraction, const std::string& detail);
   // A new batch of `more` simulations joins the total.
   void add(std::size_t more);
