@@ -42,17 +42,10 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
                          const JointSimulator& simulator, const std::vector<double>& values,
                          const std::vector<double>& covariance, const std::vector<bool>& fitted) {
   const std::size_t k = values.size();
-  PredictionResult result{prediction.id,
-                          prediction.title,
-                          std::nullopt,
-                          0.0,
-                          0.0,
-                          0.0,
-                          std::vector<double>(k, 0.0),
-                          "",
-                          0.0,
-                          {},
-                          {}};
+  PredictionResult result;
+  result.id = prediction.id;
+  result.title = prediction.title;
+  result.gradient.assign(k, 0.0);
   // The fitted values, then each fitted parameter one sd up: one batch.
   std::vector<std::vector<double>> sets{values};
   std::vector<std::size_t> stepped;
