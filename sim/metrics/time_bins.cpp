@@ -9,7 +9,18 @@ void TimeBins::grow_to(std::size_t index) {
   if (index >= bins_.size()) bins_.resize(index + 1, 0.0);
 }
 
+void TimeBins::settle() const {
+  if (rate_steps_.empty()) return;
+  double rate = 0.0;
+  for (std::size_t i = 0; i < bins_.size() && i < rate_steps_.size(); ++i) {
+    rate += rate_steps_[i];
+    bins_[i] += rate * bin_width_s_;
+  }
+  rate_steps_.clear();
+}
+
 void TimeBins::coarsen() {
+  settle();
   const std::size_t merged = (bins_.size() + 1) / 2;
   for (std::size_t i = 0; i < merged; ++i)
     bins_[i] = bins_[2 * i] + (2 * i + 1 < bins_.size() ? bins_[2 * i + 1] : 0.0);
@@ -39,6 +50,16 @@ void TimeBins::add_spread(double start_s, double end_s, double amount) {
   const std::size_t last = index_for(end_s); // coarsens first, so that the start's index uses the final width
   auto index = static_cast<std::size_t>(std::max(0.0, start_s) / bin_width_s_);
   grow_to(last);
+  if (last - std::min(index, last) > long_spread_bins) {
+    // The two partial bins at the ends directly, the whole bins between by their rate's steps.
+    const double first_end_s = static_cast<double>(index + 1) * bin_width_s_;
+    bins_[index] += rate * (first_end_s - std::max(start_s, static_cast<double>(index) * bin_width_s_));
+    bins_[last] += rate * (end_s - static_cast<double>(last) * bin_width_s_);
+    if (rate_steps_.size() < bins_.size() + 1) rate_steps_.resize(bins_.size() + 1, 0.0);
+    rate_steps_[index + 1] += rate;
+    rate_steps_[last] -= rate;
+    return;
+  }
   for (; index <= last; ++index) {
     const double bin_start = static_cast<double>(index) * bin_width_s_;
     const double overlap = std::min(end_s, bin_start + bin_width_s_) - std::max(start_s, bin_start);
@@ -47,6 +68,7 @@ void TimeBins::add_spread(double start_s, double end_s, double amount) {
 }
 
 double TimeBins::sum_between(double start_s, double end_s) const {
+  settle();
   double total = 0.0;
   if (!(end_s > start_s) || bins_.empty()) return total;
   // Only the bins that overlap [start, end): the writers call this once per output row.

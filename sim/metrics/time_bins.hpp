@@ -26,16 +26,28 @@ public:
   std::size_t size() const { return bins_.size(); }
   // The time up to which amounts were recorded (the end of the last bin).
   double horizon_s() const { return static_cast<double>(bins_.size()) * bin_width_s_; }
-  double bin(std::size_t i) const { return i < bins_.size() ? bins_[i] : 0.0; }
+  double bin(std::size_t i) const {
+    settle();
+    return i < bins_.size() ? bins_[i] : 0.0;
+  }
+
+  // A spread over more than this many bins adds its rate to a difference array (O(1)) instead of to every
+  // bin: a job's whole life at 10^6 jobs spans millions of bins, and spreading each one bin by bin made the
+  // end of such a run quadratic (its last jobs' ends took longer than all its events).
+  static constexpr std::size_t long_spread_bins = 64;
 
 private:
   // The bin of a time, after coarsening until it fits under max_bins.
   std::size_t index_for(double time_s);
   void grow_to(std::size_t index);
   void coarsen();
+  // Adds the long spreads' rates (rate_steps_) into the bins, once, before any bin is read or merged.
+  void settle() const;
   double bin_width_s_;
   std::size_t bin_limit_;
-  std::vector<double> bins_;
+  mutable std::vector<double> bins_;
+  // Where a long spread's rate starts (+) and stops (-), by bin: bin i gains width x (sum of steps to i).
+  mutable std::vector<double> rate_steps_;
 };
 
 } // namespace sonicsim

@@ -32,3 +32,33 @@ TEST_CASE("time bins coarsen instead of growing without bound") {
   CHECK(bins.size() <= TimeBins::max_bins);
   CHECK(bins.sum_between(0.0, 1e9) == doctest::Approx(105.0 + 1e8));
 }
+
+TEST_CASE("time bins: a spread over many bins gives each bin what the bin-by-bin spread gives, in O(1)") {
+  // 1 s bins. 1,000 over [0.5 s, 1000.5 s) is 1 per second: 0.5 in bin 0, 1 in each of bins 1-999, 0.5 in
+  // bin 1000 (the long path, over 64 bins); beside it a short spread and an amount at a point, and a second
+  // long spread overlapping the first: 600 over [200.25 s, 500.25 s), 2 per second.
+  TimeBins bins(1.0);
+  bins.add_spread(0.5, 1000.5, 1000.0);
+  bins.add_spread(10.0, 12.0, 4.0);
+  bins.add_at(10.5, 1.0);
+  bins.add_spread(200.25, 500.25, 600.0);
+  CHECK(bins.bin(0) == doctest::Approx(0.5));
+  CHECK(bins.bin(1) == doctest::Approx(1.0));
+  CHECK(bins.bin(10) == doctest::Approx(1.0 + 2.0 + 1.0));
+  CHECK(bins.bin(200) == doctest::Approx(1.0 + 1.5));
+  CHECK(bins.bin(201) == doctest::Approx(1.0 + 2.0));
+  CHECK(bins.bin(500) == doctest::Approx(1.0 + 0.5));
+  CHECK(bins.bin(999) == doctest::Approx(1.0));
+  CHECK(bins.bin(1000) == doctest::Approx(0.5));
+  CHECK(bins.bin(1001) == 0.0);
+  CHECK(bins.sum_between(0.0, 2000.0) == doctest::Approx(1000.0 + 4.0 + 1.0 + 600.0));
+  // Added after a read, and across a coarsening (the width doubles at 2,048 bins): the sums hold.
+  TimeBins small(1.0, 2048);
+  small.add_spread(0.0, 1500.0, 1500.0);
+  CHECK(small.sum_between(0.0, 1500.0) == doctest::Approx(1500.0));
+  small.add_spread(100.0, 3000.0, 2900.0);
+  CHECK(small.bin_width_s() == 2.0);
+  CHECK(small.sum_between(0.0, 3000.0) == doctest::Approx(1500.0 + 2900.0));
+  CHECK(small.bin(0) == doctest::Approx(2.0));         // [0, 2 s): the first spread only
+  CHECK(small.bin(100) == doctest::Approx(2.0 + 2.0)); // [200, 202 s): both
+}
