@@ -150,20 +150,25 @@ if [[ $mode == all ]]; then
   cms=configs/cms_miniaod_2024_one_model_per_t4.yaml
   cms_grid=10,50,100,150,200,250,300,350,400,500,600,800,1000,1400
   for model in particlenet_ak4 particlenet_ak8 deepmet deeptau; do
-    serve=(--set workload.pipeline.particlenet_ak4.inference=direct --set workload.pipeline.$model.inference=service)
+    serve=(--set workload.pipeline.particlenet_ak4.inference=direct)
+    if [[ $model == particlenet_ak8 ]]; then # the three AK8 taggers, three models served together
+      for tagger in 1 2 3; do serve+=(--set workload.pipeline.particlenet_ak8_$tagger.inference=service); done
+    else
+      serve+=(--set workload.pipeline.$model.inference=service)
+    fi
     sweep cms_$model "$cms" "${serve[@]}" --vary workload.jobs=$cms_grid
     "$sonicsim" analytic "$cms" "${serve[@]}" --json --jobs 1:1400:10 >"$data/cms_${model}_analytic.json"
   done
   "$sonicsim" run "$cms" --set workload.inference=direct --set workload.jobs=10 --out "$work/cms_direct" >/dev/null
   cp "$work/cms_direct/summary.json" "$data/cms_direct_summary.json"
-  # T4 per model: the MVA's counts (2,500 / jobs per T4) times 1, 1.5, 2 and 3, one T4 per pod.
-  for scale in 1 1.5 2 3; do
+  # The measured layout (102 T4 in 4-GPU VMs: 6, 5, 2 + one 2-GPU VM and 12 pods) and its pods times 0.5, 1.5
+  # and 2 (each group at least one pod).
+  for scale in 0.5 1 1.5 2; do
     layout=()
-    for entry in pn_ak4_t4:8.6 pn_ak8_t4:9.7 deepmet_t4:2.7 deeptau_t4:14.2; do
+    for entry in pn_ak4_t4:6 pn_ak8_t4:5 deepmet_t4:2 deepmet_t4_2gpu:1 deeptau_t4:12; do
       group=${entry%%:*}
-      pods=$("$py" -c "import math; print(math.ceil(${entry##*:} * $scale))")
-      layout+=(--set platform.server_groups.$group.pods=$pods --set platform.server_groups.$group.devices.count=1
-               --set platform.server_groups.$group.host_cores=8)
+      pods=$("$py" -c "import math; print(max(1, round(${entry##*:} * $scale)))")
+      layout+=(--set platform.server_groups.$group.pods=$pods)
     done
     start=$SECONDS
     "$sonicsim" run configs/cms_miniaod_2024_large_scale.yaml "${layout[@]}" --out "$work/cms_large_$scale" >/dev/null 2>&1
