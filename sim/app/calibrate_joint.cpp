@@ -278,7 +278,8 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   const JointSpec spec = read_joint_spec(spec_path);
   check_spec_loads(spec);
   const TextOutput say{text};
-  const JointSimulator simulator = joint_simulator(context);
+  RunCache prediction_runs;
+  const JointSimulator simulator = joint_simulator(context, &prediction_runs);
   const std::size_t points = series_data(spec).size();
   say("calibrate: %zu parameter(s) jointly on %zu series, %zu points (%s); common random numbers\n",
       spec.parameters.size(), spec.series.size(), points, spec_path.c_str());
@@ -349,6 +350,9 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
     if (model_form) add_model_form(spec, prediction, simulator, *model_form, p);
     out["predictions"].push_back(prediction_json(p, say));
   }
+  if (!spec.predictions.empty())
+    say("\npredictions: %zu runs made, %zu answered by a run already made for another\n",
+        prediction_runs.summaries.size(), prediction_runs.reused);
   write_file_atomically(output_dir / "predictions.md",
                         predictions_markdown(spec, predictions, values, adoption.adopted));
   // Last: a directory without calibration.json is not a finished calibration.

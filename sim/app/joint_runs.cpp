@@ -6,8 +6,10 @@
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 
 namespace sonicsim {
@@ -43,10 +45,50 @@ PointRequests add_run(std::vector<SimulationRequest>& requests, const std::strin
   return point;
 }
 
+// The outcomes of a batch in request order; a request already run in this command (the same recipe, in
+// `cache`) is not run again.
+std::vector<SimulationOutcome> outcomes_of(const ExecutionContext& context,
+                                           const std::vector<SimulationRequest>& requests, RunCache* cache) {
+  if (!cache) return run_batch(context, requests);
+  std::vector<std::string> keys;
+  std::vector<SimulationRequest> to_run;
+  std::vector<std::size_t> ran;
+  std::set<std::string> queued;
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    keys.push_back(requests[k].recipe.to_json().dump());
+    if (cache->summaries.count(keys.back()) == 0 && queued.insert(keys.back()).second) {
+      to_run.push_back(requests[k]);
+      ran.push_back(k);
+    }
+  }
+  const auto fresh = run_batch(context, to_run);
+  std::vector<SimulationOutcome> outcomes(requests.size());
+  std::vector<bool> run_now(requests.size(), false);
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    outcomes[ran[i]] = fresh[i];
+    run_now[ran[i]] = true;
+    if (fresh[i].ok) cache->summaries.emplace(keys[ran[i]], fresh[i].summary);
+  }
+  for (std::size_t k = 0; k < requests.size(); ++k)
+    if (!run_now[k]) {
+      // From an earlier batch, or twice in this one.
+      const auto hit = cache->summaries.find(keys[k]);
+      if (hit == cache->summaries.end()) { // the same recipe, run once in this batch, failed
+        outcomes[k] =
+            outcomes[static_cast<std::size_t>(std::find(keys.begin(), keys.end(), keys[k]) - keys.begin())];
+        continue;
+      }
+      outcomes[k].ok = true;
+      outcomes[k].summary = hit->second;
+      ++cache->reused;
+    }
+  return outcomes;
+}
+
 // The summaries of a batch, each service run joined with its baseline.
 std::vector<RunSummary> run_all(const ExecutionContext& context, std::vector<SimulationRequest>& requests,
-                                const std::vector<PointRequests>& points) {
-  const auto outcomes = run_batch(context, requests);
+                                const std::vector<PointRequests>& points, RunCache* cache = nullptr) {
+  const auto outcomes = outcomes_of(context, requests, cache);
   std::vector<RunSummary> summaries;
   for (const auto& point : points) {
     if (!outcomes[point.service].ok)
@@ -104,7 +146,7 @@ std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContex
 
 std::vector<std::vector<std::optional<double>>>
 simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
-                    const std::vector<std::vector<double>>& values) {
+                    const std::vector<std::vector<double>>& values, RunCache* cache) {
   const bool crossing = prediction.observable == "crossing_jobs";
   const FigureName figure = parse_figure_name(crossing ? prediction.figure : prediction.observable, "figure");
   const std::vector<double> xs = crossing ? prediction.sweep : std::vector<double>{0.0};
@@ -120,7 +162,7 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
         points.push_back(add_run(requests, prediction.scenario, prediction.variants, overrides, r,
                                  crossing || needs_direct(figure.figure)));
       }
-  const auto summaries = run_all(context, requests, points);
+  const auto summaries = run_all(context, requests, points, cache);
   std::vector<std::vector<std::optional<double>>> out(values.size());
   std::size_t k = 0;
   for (std::size_t v = 0; v < values.size(); ++v)
@@ -145,13 +187,13 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
   return out;
 }
 
-JointSimulator joint_simulator(const ExecutionContext& context) {
+JointSimulator joint_simulator(const ExecutionContext& context, RunCache* prediction_cache) {
   return {[&context](const JointSpec& spec, const std::vector<double>& values, int replication) {
             return simulate_series(spec, context, values, replication);
           },
-          [&context](const JointSpec& spec, const JointPrediction& prediction,
-                     const std::vector<std::vector<double>>& values) {
-            return simulate_prediction(spec, prediction, context, values);
+          [&context, prediction_cache](const JointSpec& spec, const JointPrediction& prediction,
+                                       const std::vector<std::vector<double>>& values) {
+            return simulate_prediction(spec, prediction, context, values, prediction_cache);
           }};
 }
 

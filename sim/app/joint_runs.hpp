@@ -9,7 +9,10 @@
 #include "sim/calibration/joint_spec.hpp"
 #include "sim/execution/run_or_submit.hpp"
 
+#include <cstddef>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace sonicsim {
@@ -32,13 +35,23 @@ std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const Ex
 std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
                                     const std::vector<double>& values, int replication = 0);
 
+// Summaries already simulated in one command, by the recipe that made them (scenario file, variants,
+// overrides, seed): predictions on the same scenario share their runs (a large-scale run's events/s per job
+// and its gain over direct inference; a held parameter's bound that equals its value).
+struct RunCache {
+  std::map<std::string, RunSummary> summaries;
+  std::size_t reused = 0; // runs answered from here
+};
+
 // A prediction's value for several parameter vectors and replications at once: values[v] for replication
-// r is out[v][r]; none where a crossing is not within the sweep.
+// r is out[v][r]; none where a crossing is not within the sweep. Runs in `cache` are not made again.
 std::vector<std::vector<std::optional<double>>>
 simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
-                    const std::vector<std::vector<double>>& values);
+                    const std::vector<std::vector<double>>& values, RunCache* cache = nullptr);
 
-// The two above, as the pure joint fit asks for its simulations (sim/calibration/joint_fit.hpp).
-JointSimulator joint_simulator(const ExecutionContext& context);
+// The two above, as the pure joint fit asks for its simulations (sim/calibration/joint_fit.hpp). The fit's
+// series are simulated afresh at every call; predictions use `prediction_cache` when given (it must outlive
+// the simulator).
+JointSimulator joint_simulator(const ExecutionContext& context, RunCache* prediction_cache = nullptr);
 
 } // namespace sonicsim

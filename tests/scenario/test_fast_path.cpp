@@ -34,8 +34,9 @@ const std::string pure_simgrid =
 
 // `fast_settings` picks what is compared with pure SimGrid: by default everything the simulator does (the
 // fast path, flow classes, NICs left out of routes).
-void check_fast_path(const std::string& name, const std::string& arguments,
-                     const std::string& fast_settings = "") {
+// Returns the fast run's summary.json.
+std::string check_fast_path(const std::string& name, const std::string& arguments,
+                            const std::string& fast_settings = "") {
   CAPTURE(name);
   const fs::path base = fs::temp_directory_path() / ("sonicsim_fast_path_" + name);
   fs::remove_all(base);
@@ -57,6 +58,7 @@ void check_fast_path(const std::string& name, const std::string& arguments,
   CHECK(c.events > 0);
   CHECK(c.unmatched == 0);
   CHECK(c.beyond == 0);
+  return sonicsim::testing::read_text(base / "fast" / "summary.json");
 }
 
 // Paired replications with and without the fast path (check_paired_event_means, events_comparison.hpp).
@@ -86,6 +88,20 @@ TEST_CASE("flow classes: a saturated switch with background traffic, every flow 
                   "--set platform.site_switch.bandwidth=20Gbps --set platform.site_switch.background=5Gbps "
                   "--set 'platform.site_switch.background_on_off={rate: 5Gbps, mean_on: 30s, mean_off: 30s}'",
                   " --set platform.network.fast_path=false --set platform.network.flow_classes=true");
+}
+
+TEST_CASE("worker NICs no narrower than the only pod's NIC: left out, the same events as pure SimGrid") {
+  // Eight single-thread jobs per node on 10 Gb/s NICs (16 Gb/s of caps: the NICs could fill) send to one pod
+  // behind a 10 Gb/s NIC. 400 jobs at up to
+  // 2 Gb/s each saturate that NIC much of the time; every flow through a worker NIC also crosses it, so the
+  // worker NICs are left out (site_platform.cpp) and each node's flows join one class with every other's.
+  const std::string summary =
+      check_fast_path("implied_worker_nics",
+                      "--set workload.jobs=400 --set workload.events_per_job=4 --set output.precision=off "
+                      "--set platform.jobs_per_node=8 --set 'platform.nic_mix=[{bandwidth: 10Gbps}]' "
+                      "--set platform.server_groups.gke_4xt4.nic_bandwidth=10Gbps");
+  CHECK(summary.find("50 of 50 worker NICs left out of SimGrid's routes: every flow through them crosses a "
+                     "link no wider (10 Gb/s)") != std::string::npos);
 }
 
 TEST_CASE("fast path: the shipped scenarios, where their links fill, event by event") {
