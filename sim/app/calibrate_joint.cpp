@@ -4,6 +4,7 @@
 // predicts the spec's predictions with intervals that carry the fit's uncertainty. Writes calibration.json
 // and predictions.md.
 #include "sim/app/calibrate_joint.hpp"
+#include "sim/calibration/rival_fits.hpp"
 
 #include "sim/metrics/json_fields.hpp"
 
@@ -185,11 +186,42 @@ calibration::CalibrationResult fit_spec(const JointSpec& spec, const JointSimula
   return fit.result;
 }
 
+// The starts' ends the data cannot tell from the best (sim/calibration/rival_fits.hpp), from
+// calibration.json's `starts` (values and chi-square of each), said as found.
+std::vector<RivalFit> rival_fits_of(const nlohmann::ordered_json& starts, std::size_t points,
+                                    std::size_t fitted, const TextOutput& say) {
+  std::vector<FitStart> ends;
+  for (const auto& start : starts)
+    ends.push_back(
+        {{}, start.at("values").get<std::vector<double>>(), start.at("chi_square").get<double>(), 0});
+  const auto rivals = rival_fits(ends, points, fitted);
+  if (ends.size() > 1) {
+    double best = ends.front().chi_square;
+    for (const auto& end : ends)
+      best = std::min(best, end.chi_square);
+    say("\nrival fits (a start's end within %.1f of the best chi-square %.2f: the 95 %% quantile over %zu "
+        "parameters, scaled by the reduced chi-square): %s\n",
+        rival_margin(best, points, fitted), best, fitted, rivals.empty() ? "none" : "");
+    for (const auto& r : rivals)
+      say("  start %zu: chi-square %.2f; every prediction is made at its values too\n", r.start + 1,
+          r.chi_square);
+  }
+  return rivals;
+}
+
+nlohmann::ordered_json rival_fits_json(const std::vector<RivalFit>& rivals) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& r : rivals)
+    out.push_back({{"start", r.start + 1}, {"chi_square", r.chi_square}, {"values", r.values}});
+  return out;
+}
+
 // A finished fit read back from its calibration.json (--predict-from): the values, what was adopted and the
 // covariance (written since this option exists; before, rebuilt from the 95 % half-widths, which are t_{n-k}
 // standard deviations, and the correlations). The series' points are not simulated again.
 calibration::CalibrationResult fit_from_file(const JointSpec& spec, const std::string& path,
-                                             std::size_t points, const TextOutput& say) {
+                                             std::size_t points, const TextOutput& say,
+                                             nlohmann::ordered_json& starts) {
   const JsonFields json = [&]() {
     try {
       return JsonFields::read_file(path);
@@ -245,6 +277,16 @@ calibration::CalibrationResult fit_from_file(const JointSpec& spec, const std::s
     }
     if (r.covariance[i * k + i] < 0.0) json.at("covariance").at(i * k + i).fail("a variance of 0 or more");
   }
+  // Where each start ended, for the rival fits (written since they exist; none before).
+  if (json.has("starts"))
+    for (std::size_t i = 0; i < json.at("starts").size(); ++i) {
+      const JsonFields start = json.at("starts").at(i);
+      std::vector<double> values;
+      for (std::size_t j = 0; j < start.at("values").size(); ++j)
+        values.push_back(start.at("values").at(j).number());
+      if (values.size() != k) start.at("values").fail(std::to_string(k) + " values, one per parameter");
+      starts.push_back({{"values", values}, {"chi_square", start.at("chi_square").number()}});
+    }
   r.status_text = "read from " + path + " (not fitted again)";
   say("parameters read from %s; the series are not simulated again\n", path.c_str());
   return r;
@@ -285,7 +327,7 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
       spec.parameters.size(), spec.series.size(), points, spec_path.c_str());
   nlohmann::ordered_json starts = nlohmann::ordered_json::array();
   auto result = predict_from.empty() ? fit_spec(spec, simulator, say, starts)
-                                     : fit_from_file(spec, predict_from, points, say);
+                                     : fit_from_file(spec, predict_from, points, say, starts);
   say("\n%s after %d evaluations\n", result.status_text.c_str(), result.evaluations);
   if (predict_from.empty())
     say(result.seeds > 1 ? "the answer: the mean of the best start's fits at %d seeds, their spread in each "
@@ -343,9 +385,12 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
                          {"relative_rms", model_form->relative_rms},
                          {"covered", model_form->covered}};
   }
+  const std::vector<RivalFit> rivals = rival_fits_of(starts, points, spec.parameters.size(), say);
+  if (!rivals.empty()) out["rival_fits"] = rival_fits_json(rivals);
   std::vector<PredictionResult> predictions;
   for (const auto& prediction : spec.predictions) {
-    predictions.push_back(predict(spec, prediction, simulator, values, result.covariance, adoption.adopted));
+    predictions.push_back(
+        predict(spec, prediction, simulator, values, result.covariance, adoption.adopted, rivals));
     auto& p = predictions.back();
     if (model_form) add_model_form(spec, prediction, simulator, *model_form, p);
     out["predictions"].push_back(prediction_json(p, say));

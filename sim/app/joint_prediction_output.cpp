@@ -12,6 +12,13 @@ std::string g(double value) {
   return significant(value, 4);
 }
 
+// What a prediction's span covers, in words.
+std::string span_name(const PredictionResult& p) {
+  if (p.rivals.empty()) return "the held values' range";
+  if (p.held.empty()) return "the rival fits";
+  return "the held values' range and the rival fits";
+}
+
 } // namespace
 
 nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutput& say) {
@@ -25,8 +32,11 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
   for (const auto& h : p.held)
     say("  with %s held at %s: %s\n", h.key.c_str(), g(h.value).c_str(),
         h.prediction ? g(*h.prediction).c_str() : "none (no crossing within the sweep)");
-  if (p.value && !p.held.empty())
-    say("  over the held values' range: %s to %s\n", g(p.span().first).c_str(), g(p.span().second).c_str());
+  for (const auto& r : p.rivals)
+    say("  at start %zu's fit (chi-square %.2f): %s\n", r.start + 1, r.chi_square,
+        r.prediction ? g(*r.prediction).c_str() : "none (no crossing within the sweep)");
+  if (p.value && !(p.held.empty() && p.rivals.empty()))
+    say("  over %s: %s to %s\n", span_name(p).c_str(), g(p.span().first).c_str(), g(p.span().second).c_str());
   nlohmann::ordered_json json{{"id", p.id}, {"title", p.title}};
   if (p.value) {
     json.update({{"value", *p.value},
@@ -38,7 +48,7 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
                                                                   : nlohmann::ordered_json(nullptr)},
                  {"model_form_values", p.model_form_values}});
     if (!p.problem.empty()) json["problem"] = p.problem;
-    if (!p.held.empty()) {
+    if (!(p.held.empty() && p.rivals.empty())) {
       nlohmann::ordered_json held = nlohmann::ordered_json::array();
       for (const auto& h : p.held)
         held.push_back({{"key", h.key},
@@ -46,6 +56,13 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
                         {"prediction", h.prediction ? nlohmann::ordered_json(*h.prediction)
                                                     : nlohmann::ordered_json(nullptr)}});
       json["held"] = held;
+      nlohmann::ordered_json rivals = nlohmann::ordered_json::array();
+      for (const auto& r : p.rivals)
+        rivals.push_back({{"start", r.start + 1},
+                          {"chi_square", r.chi_square},
+                          {"prediction", r.prediction ? nlohmann::ordered_json(*r.prediction)
+                                                      : nlohmann::ordered_json(nullptr)}});
+      if (!rivals.empty()) json["rival_fits"] = rivals;
       const auto [low, high] = p.span();
       json["span"] = {std::isfinite(low) ? nlohmann::ordered_json(low) : nlohmann::ordered_json(nullptr),
                       std::isfinite(high) ? nlohmann::ordered_json(high) : nlohmann::ordered_json(nullptr)};
@@ -60,7 +77,7 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
                                  const std::vector<double>& values, const std::vector<bool>& adopted) {
   std::ostringstream md;
   md << "| prediction | value | 95 % interval | seed part (se) | calibration part (se) | model-form part "
-        "(se) | over the held values' range "
+        "(se) | over the held values and the rival fits "
         "|\n|---|---|---|---|---|---|---|\n";
   for (const auto& p : results) {
     if (!p.value) {
@@ -71,9 +88,10 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
                                      ? g(*p.value - p.half_width) + " to " + g(*p.value + p.half_width)
                                      : "not bounded: " + p.problem;
     const auto [low, high] = p.span();
-    const std::string span = p.held.empty()              ? "(none held)"
-                             : std::isfinite(low + high) ? g(low) + " to " + g(high)
-                                                         : "not bounded: a held value gives no crossing";
+    const std::string span = p.held.empty() && p.rivals.empty() ? "(none held, no rival fit)"
+                             : std::isfinite(low + high)
+                                 ? g(low) + " to " + g(high)
+                                 : "not bounded: a held value or a rival fit gives no crossing";
     md << "| " << p.id << ": " << p.title << " | " << g(*p.value) << " | " << interval << " | "
        << g(p.seed_se) << " | " << g(p.parameter_se) << " | " << g(p.model_form_se) << " | " << span
        << " |\n";

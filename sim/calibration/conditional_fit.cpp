@@ -73,19 +73,12 @@ ConditionalFit fit_conditionally(const JointSpec& spec, const JointSimulator& si
     if (out.unconditional.values.empty()) out.unconditional = fit;
     if (on_round) on_round(held_keys);
     const std::vector<double> kept = out.adoption.values; // the held at their kept values
-    const auto at_replication = [&](int replication) -> calibration::Predictor {
-      return [&spec, &simulator, &kept, &free, replication](const std::vector<double>& values) {
-        std::vector<double> full = kept;
-        for (std::size_t a = 0; a < free.size(); ++a)
-          full[free[a]] = values[a];
-        return simulator.series(spec, full, replication);
-      };
-    };
     std::vector<calibration::Predictor> others;
     for (int r = 1; r < spec.seeds; ++r)
-      others.push_back(at_replication(r));
+      others.push_back(series_predictor(spec, simulator, kept, free, r));
     const auto refit =
-        calibration::calibrate(parameters, start, data, at_replication(0), spec.max_evaluations, others);
+        calibration::calibrate(parameters, start, data, series_predictor(spec, simulator, kept, free, 0),
+                               spec.max_evaluations, others);
     out.result = expand(refit, out.result, free, kept);
     ++out.rounds;
     // Adopted again at the refit; the held stay held, for the reason they were.

@@ -47,18 +47,26 @@ std::vector<calibration::DataPoint> series_data(const JointSpec& spec) {
   return out;
 }
 
+calibration::Predictor series_predictor(const JointSpec& spec, const JointSimulator& simulator,
+                                        std::vector<double> base, std::vector<std::size_t> positions,
+                                        int replication) {
+  return [&spec, &simulator, base = std::move(base), positions = std::move(positions),
+          replication](const std::vector<double>& values) {
+    if (positions.empty()) return simulator.series(spec, values, replication);
+    std::vector<double> full = base;
+    for (std::size_t a = 0; a < positions.size(); ++a)
+      full[positions[a]] = values[a];
+    return simulator.series(spec, full, replication);
+  };
+}
+
 JointFit fit_joint(const JointSpec& spec, const JointSimulator& simulator,
                    const std::function<void(const FitStart&)>& on_start) {
   std::vector<calibration::FitParameter> parameters;
   for (const auto& p : spec.parameters)
     parameters.push_back(p.fit);
   const auto data = series_data(spec);
-  const auto at_replication = [&](int replication) -> calibration::Predictor {
-    return [&spec, &simulator, replication](const std::vector<double>& values) {
-      return simulator.series(spec, values, replication);
-    };
-  };
-  const calibration::Predictor simulate = at_replication(0);
+  const calibration::Predictor simulate = series_predictor(spec, simulator, {}, {}, 0);
   JointFit out;
   std::vector<std::vector<double>> starts{initial_values(spec)};
   starts.insert(starts.end(), spec.starts.begin(), spec.starts.end());
@@ -78,7 +86,7 @@ JointFit fit_joint(const JointSpec& spec, const JointSimulator& simulator,
   if (spec.seeds > 1) {
     std::vector<calibration::Predictor> others;
     for (int r = 1; r < spec.seeds; ++r)
-      others.push_back(at_replication(r));
+      others.push_back(series_predictor(spec, simulator, {}, {}, r));
     out.result = calibration::add_seeds(parameters, data, simulate, out.result, others, spec.max_evaluations);
   }
   return out;

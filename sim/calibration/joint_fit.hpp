@@ -49,6 +49,13 @@ struct JointFit {
 std::vector<double> initial_values(const JointSpec& spec);
 std::vector<calibration::DataPoint> series_data(const JointSpec& spec);
 
+// The series at `base` with the values being fitted put at `positions` (values[a] at positions[a]), at a
+// replication's seed (0: the scenarios' own): what a fit of some parameters beside others held asks for.
+// With no positions the values fitted are the whole vector.
+calibration::Predictor series_predictor(const JointSpec& spec, const JointSimulator& simulator,
+                                        std::vector<double> base, std::vector<std::size_t> positions,
+                                        int replication);
+
 // Fits from the initial values and from each further start at replication 0; `on_start` hears of each start
 // as it ends. The uncalibrated prediction (`predicted_before`, `before`) stays the one at the initial values,
 // whichever start wins. With spec.seeds > 1 the best start's answer is fitted again at replications 1 ..

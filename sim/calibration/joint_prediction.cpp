@@ -28,19 +28,24 @@ std::optional<std::pair<double, double>> mean_and_se(const std::vector<std::opti
 std::pair<double, double> PredictionResult::span() const {
   if (!value) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   double low = *value, high = *value;
-  for (const auto& h : held) {
-    // No crossing within the sweep at this bound: the data and the sweep do not bound the answer.
-    if (!h.prediction)
-      return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-    low = std::min(low, *h.prediction);
-    high = std::max(high, *h.prediction);
+  std::vector<std::optional<double>> others;
+  for (const auto& h : held)
+    others.push_back(h.prediction);
+  for (const auto& r : rivals)
+    others.push_back(r.prediction);
+  for (const auto& other : others) {
+    // No crossing within the sweep there: the data and the sweep do not bound the answer.
+    if (!other) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+    low = std::min(low, *other);
+    high = std::max(high, *other);
   }
   return {low - half_width, high + half_width};
 }
 
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
                          const JointSimulator& simulator, const std::vector<double>& values,
-                         const std::vector<double>& covariance, const std::vector<bool>& fitted) {
+                         const std::vector<double>& covariance, const std::vector<bool>& fitted,
+                         const std::vector<RivalFit>& rivals) {
   const std::size_t k = values.size();
   PredictionResult result;
   result.id = prediction.id;
@@ -82,7 +87,20 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
         held_set.push_back(sets.size());
         sets.push_back(at);
       }
+  // Each rival fit's values, in the same batch.
+  const std::size_t first_rival = sets.size();
+  for (const auto& rival : rivals) {
+    auto at = rival.values;
+    for (std::size_t i = 0; i < k && i < at.size(); ++i)
+      at[i] = std::clamp(at[i], spec.parameters[i].fit.lower, spec.parameters[i].fit.upper);
+    sets.push_back(at);
+  }
   const auto runs = simulator.prediction(spec, prediction, sets);
+  for (std::size_t r = 0; r < rivals.size(); ++r) {
+    const auto mean = mean_and_se(runs[first_rival + r]);
+    result.rivals.push_back(
+        {rivals[r].start, rivals[r].chi_square, mean ? std::optional<double>(mean->first) : std::nullopt});
+  }
   for (std::size_t h = 0; h < held.size(); ++h) {
     const auto mean = mean_and_se(runs[held_set[h]]);
     result.held.push_back({spec.parameters[held[h].first].fit.key, held[h].second,

@@ -7,7 +7,9 @@
 
 #include "sim/calibration/joint_fit.hpp"
 #include "sim/calibration/joint_spec.hpp"
+#include "sim/calibration/rival_fits.hpp"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,9 +36,18 @@ struct PredictionResult {
     std::optional<double> prediction;
   };
   std::vector<HeldAt> held;
-  // The interval over the held parameters' range: from the lowest of the value and the held predictions less
-  // the half-width to the highest plus it; -inf or +inf where a held prediction does not cross. Without
-  // held parameters, value +- half_width.
+  // At each rival fit's values (sim/calibration/rival_fits.hpp: another start's fit the data cannot tell from
+  // the answer), all its parameters as that fit put them; the mean over the replications, none where one does
+  // not cross.
+  struct RivalAt {
+    std::size_t start = 0;
+    double chi_square = 0.0;
+    std::optional<double> prediction;
+  };
+  std::vector<RivalAt> rivals;
+  // The interval over the held parameters' range and the rival fits: from the lowest of the value, the held
+  // and the rivals' predictions less the half-width to the highest plus it; -inf or +inf where one of them
+  // does not cross. Without either, value +- half_width.
   std::pair<double, double> span() const;
 };
 
@@ -44,6 +55,7 @@ struct PredictionResult {
 // parameter i carries an interval (adopted), else it is held at its value with no uncertainty.
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
                          const JointSimulator& simulator, const std::vector<double>& values,
-                         const std::vector<double>& covariance, const std::vector<bool>& fitted);
+                         const std::vector<double>& covariance, const std::vector<bool>& fitted,
+                         const std::vector<RivalFit>& rivals = {});
 
 } // namespace sonicsim

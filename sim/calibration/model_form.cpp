@@ -68,13 +68,9 @@ ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simu
         data.push_back({point.x, point.y, point.sd});
     std::vector<double> values = fitted;
     if (!kept.empty() && data.size() > kept.size()) {
-      const calibration::Predictor simulate = [&](const std::vector<double>& v) {
-        std::vector<double> all = acting_values;
-        for (std::size_t j = 0; j < positions.size(); ++j)
-          all[positions[j]] = v[j];
-        return simulator.series(rest, all, 0);
-      };
-      const auto r = calibration::calibrate(parameters, start, data, simulate, spec.max_evaluations);
+      const auto r = calibration::calibrate(parameters, start, data,
+                                            series_predictor(rest, simulator, acting_values, positions, 0),
+                                            spec.max_evaluations);
       for (std::size_t j = 0; j < kept.size(); ++j)
         values[kept[j]] = r.values[j];
     }
