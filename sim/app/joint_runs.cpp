@@ -157,7 +157,7 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
       for (const double x : xs) {
         std::vector<std::string> overrides = prediction.overrides;
         if (crossing) overrides.push_back("workload.jobs=" + value_text(x, ""));
-        for (auto& o : parameter_overrides(spec, prediction.series, v))
+        for (auto& o : prediction_overrides(spec, prediction, v))
           overrides.push_back(std::move(o));
         points.push_back(add_run(requests, prediction.scenario, prediction.variants, overrides, r,
                                  crossing || needs_direct(figure.figure)));

@@ -57,7 +57,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
   for (std::size_t i = 0; i < k; ++i) {
     const double sd = std::sqrt(std::max(0.0, covariance[i * k + i]));
     // A parameter that does not act on the prediction's runs has no gradient: it costs no runs.
-    if (!fitted[i] || !(sd > 0.0) || !acts_on(spec.parameters[i], prediction.series)) continue;
+    if (!fitted[i] || !(sd > 0.0) || !acts_on_prediction(spec.parameters[i], prediction)) continue;
     // One sd up, or down when up leaves the parameter's bounds (the scenario may refuse a value beyond them),
     // or as far as the bounds allow: the gradient divides by the step taken.
     const calibration::FitParameter& fit = spec.parameters[i].fit;
@@ -75,7 +75,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
   std::vector<std::pair<std::size_t, double>> held; // parameter, bound
   std::vector<std::size_t> held_set;                // its runs' index in `sets`
   for (std::size_t i = 0; i < k; ++i)
-    if (!fitted[i] && acts_on(spec.parameters[i], prediction.series))
+    if (!fitted[i] && acts_on_prediction(spec.parameters[i], prediction))
       for (const double bound : {spec.parameters[i].fit.lower, spec.parameters[i].fit.upper}) {
         held.emplace_back(i, bound);
         if (bound == values[i]) {

@@ -150,7 +150,7 @@ JointSeries read_series(const std::string& spec, const Cursor& c) {
 
 JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
   only_keys(c, {"id", "title", "scenario", "variant", "overrides", "observable", "figure", "sweep", "series",
-                "replications"});
+                "replications", "set"});
   JointPrediction p;
   p.id = read_string(c["id"]);
   p.title = read_string(c["title"]);
@@ -188,7 +188,37 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
                                                                                : c["observable"]);
   p.series = strings(c["series"]);
   if (c["replications"].present()) p.replications = read_int(c["replications"], 2, 100);
+  if (const Cursor set = c["set"]; set.present()) {
+    require(set, set.node().IsMap(), "a map {PARAMETER_KEY: [KEY=VALUE with {} for its value, ...]}");
+    for (const auto& entry : set.node())
+      p.set[entry.first.Scalar()] = strings(set[entry.first.Scalar()]);
+  }
   return p;
+}
+
+// A prediction's `set:` names parameters of the spec, each expression expands (at the parameter's start),
+// and the prediction's scenario loads with them, told at the entry's line.
+void check_prediction_set(const JointSpec& spec, const Cursor& c, const JointPrediction& p) {
+  if (p.set.empty()) return;
+  const Cursor set = c["set"];
+  std::vector<std::string> overrides = p.overrides;
+  for (const auto& entry : set.node()) {
+    const std::string key = entry.first.Scalar();
+    const auto at = std::find_if(spec.parameters.begin(), spec.parameters.end(),
+                                 [&key](const JointParameter& q) { return q.fit.key == key; });
+    if (at == spec.parameters.end()) set.key_cursor(entry.first).fail("a parameter of this spec");
+    try {
+      for (auto& o : expand_set(p.set.at(key), at->initial))
+        overrides.push_back(std::move(o));
+    } catch (const InputError& error) {
+      set[key].fail(error.what());
+    }
+  }
+  try {
+    load_variant_file(p.scenario, p.variants, overrides);
+  } catch (const ScenarioError& e) {
+    set.fail("expressions the prediction's scenario takes (" + p.scenario + "): " + spec_override_problem(e));
+  }
 }
 
 // A parameter's, prediction's or constraint's `series:` names series of the spec, told at its line.
@@ -271,6 +301,7 @@ JointSpec read_joint_spec(const std::string& path) {
     for (std::size_t i = 0; i < c["predictions"].node().size(); ++i) {
       spec.predictions.push_back(read_prediction(path, c["predictions"][i]));
       require_series_of(spec, c["predictions"][i]["series"], spec.predictions.back().series);
+      check_prediction_set(spec, c["predictions"][i], spec.predictions.back());
     }
   if (c["model_form"].present()) {
     spec.leave_one_series_out = read_choice(c["model_form"], {"none", "leave_one_series_out"}) != "none";
@@ -313,13 +344,17 @@ std::vector<std::string> parameter_override(const JointParameter& p, const std::
                                             double value) {
   const bool acts = p.series.empty() || std::find(p.series.begin(), p.series.end(), series) != p.series.end();
   if (!acts) return {};
+  return expand_set(p.sets, value);
+}
+
+std::vector<std::string> expand_set(const std::vector<std::string>& expressions, double value) {
   auto number = [](double x) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.9g", x);
     return std::string(buffer);
   };
   std::vector<std::string> out;
-  for (std::string expression : p.sets) {
+  for (std::string expression : expressions) {
     for (auto open = expression.find('{'); open != std::string::npos; open = expression.find('{', open)) {
       const auto close = expression.find('}', open);
       const std::string inside = expression.substr(open + 1, close - open - 1);
@@ -384,6 +419,32 @@ bool acts_on(const JointParameter& p, const std::vector<std::string>& series) {
   for (const auto& name : series)
     if (std::find(p.series.begin(), p.series.end(), name) != p.series.end()) return true;
   return false;
+}
+
+std::vector<std::string> prediction_overrides(const JointSpec& spec, const JointPrediction& prediction,
+                                              const std::vector<double>& values) {
+  std::vector<std::string> overrides;
+  for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
+    const JointParameter& p = spec.parameters[i];
+    const auto own = prediction.set.find(p.fit.key);
+    if (own != prediction.set.end()) {
+      const auto expressions = expand_set(own->second, values[i]);
+      overrides.insert(overrides.end(), expressions.begin(), expressions.end());
+      continue;
+    }
+    // As parameter_overrides: once, through the first of the series it acts on.
+    for (const auto& name : prediction.series.empty() ? std::vector<std::string>{""} : prediction.series) {
+      const auto expressions = parameter_override(p, name, values[i]);
+      if (expressions.empty()) continue;
+      overrides.insert(overrides.end(), expressions.begin(), expressions.end());
+      break;
+    }
+  }
+  return overrides;
+}
+
+bool acts_on_prediction(const JointParameter& p, const JointPrediction& prediction) {
+  return prediction.set.count(p.fit.key) > 0 || acts_on(p, prediction.series);
 }
 
 } // namespace sonicsim

@@ -9,6 +9,7 @@
 #include "sim/calibration/measured_series.hpp"
 #include "sim/metrics/figure_table.hpp"
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,6 +59,11 @@ struct JointPrediction {
   std::vector<double> sweep;                   // crossing_jobs: the workload.jobs values
   std::vector<std::string> series;             // the parameters of these series apply (their set_for_series)
   int replications = 3;
+  // A parameter's expressions in this prediction's scenario, by the parameter's key ({} its value, as in a
+  // parameter's set): a parameter named here acts on the prediction besides those of `series`. For a
+  // calibrated value whose key differs in the scenario predicted (the T4 switch time of the all-models
+  // series, in the large-scale run's AK8 pool).
+  std::map<std::string, std::vector<std::string>> set;
 };
 
 // A released measurement the fitted scenarios must respect that is not a series: a count or a size per event
@@ -106,6 +112,16 @@ std::string spec_override_problem(const ScenarioError& error);
 // The --set expressions that put `value` of parameter p into a run of `series`; none when p does not act on
 // it. Throws InputError for a {C-} whose C is not a number.
 std::vector<std::string> parameter_override(const JointParameter& p, const std::string& series, double value);
+
+// The expressions with each {} (or {C-}, {C-/N}) filled in from `value`. Throws InputError for a {C-} whose C
+// is not a number.
+std::vector<std::string> expand_set(const std::vector<std::string>& expressions, double value);
+
+// The overrides a prediction's runs get for these parameter values: a parameter in its `set` by those
+// expressions, another acting on one of its series by its own. And whether a parameter acts on it.
+std::vector<std::string> prediction_overrides(const JointSpec& spec, const JointPrediction& prediction,
+                                              const std::vector<double>& values);
+bool acts_on_prediction(const JointParameter& p, const JointPrediction& prediction);
 
 // The overrides a run of `series` (none: any) gets for these parameter values (those acting on it), once per
 // parameter.

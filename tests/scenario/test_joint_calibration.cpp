@@ -47,14 +47,16 @@ TEST_CASE("calibrate --spec: two parameters seen only through their ratio are fi
 
 namespace {
 
-// tests/data/joint_calibration.yaml with `line` inserted before its parameter's "lower: 0.8", written to a
-// temporary directory; the spec's paths made absolute (the copy lives elsewhere). Returns calibrate's result.
-sonicsim::testing::CommandResult calibrate_edited_spec(const std::string& name, const std::string& line) {
+// tests/data/joint_calibration.yaml with `line` inserted before `before` (its parameter's "lower: 0.8"),
+// written to a temporary directory; the spec's paths made absolute (the copy lives elsewhere). Returns
+// calibrate's result.
+sonicsim::testing::CommandResult calibrate_edited_spec(const std::string& name, const std::string& line,
+                                                       const std::string& before = "    lower: 0.8") {
   const auto dir = std::filesystem::temp_directory_path() / name;
   std::filesystem::create_directories(dir);
   std::ifstream good(std::string(SONICSIM_SOURCE_DIR) + "/tests/data/joint_calibration.yaml");
   std::string text((std::istreambuf_iterator<char>(good)), std::istreambuf_iterator<char>());
-  text.insert(text.find("    lower: 0.8"), line);
+  text.insert(text.find(before), line);
   const std::string root = SONICSIM_SOURCE_DIR;
   for (const std::string folder : {"configs/", "tests/data/"})
     for (auto p = text.find(" " + folder); p != std::string::npos; p = text.find(" " + folder, p + 1))
@@ -86,4 +88,15 @@ TEST_CASE("calibrate --spec: an assumed value outside the parameter's bounds is 
   CHECK(result.output.find("spec.yaml:") != std::string::npos);
   CHECK(result.output.find("assumed") != std::string::npos);
   CHECK(result.output.find("a value within the bounds") != std::string::npos);
+}
+
+TEST_CASE("calibrate --spec: a prediction's set naming no parameter of the spec is refused at its line") {
+  const auto result = calibrate_edited_spec(
+      "sonicsim_joint_bad_prediction_set",
+      "    set: {platform.nowhere: [\"platform.server_groups.t4.devices.model_switch_time={}ms\"]}\n",
+      "    replications: 2");
+  INFO(result.output);
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("spec.yaml:") != std::string::npos);
+  CHECK(result.output.find("a parameter of this spec") != std::string::npos);
 }

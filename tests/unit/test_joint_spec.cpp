@@ -27,3 +27,30 @@ TEST_CASE("a parameter's value goes where {} stands, C minus it where {C-} stand
     CHECK_THROWS_AS(parameter_override(p, "", 1), InputError);
   }
 }
+
+TEST_CASE("a prediction's set puts a parameter into its scenario by other keys, and makes it act there") {
+  // The T4 switch time is fitted on the all-models series under group t4; the large-scale run's AK8 pool is
+  // group pn_ak8_t4, and its predictions name the single-model series, on which the switch time does not act.
+  JointSpec spec;
+  JointParameter speed, switch_time;
+  speed.fit.key = "speed";
+  speed.sets = {"platform.speed={}"};
+  speed.series = {"scan"};
+  switch_time.fit.key = "platform.server_groups.t4.devices.model_switch_time";
+  switch_time.sets = {"platform.server_groups.t4.devices.model_switch_time={}ms"};
+  switch_time.series = {"all_models"};
+  spec.parameters = {speed, switch_time};
+  JointPrediction prediction;
+  prediction.series = {"scan"};
+  CHECK(prediction_overrides(spec, prediction, {1.5, 3.0}) == std::vector<std::string>{"platform.speed=1.5"});
+  CHECK(acts_on_prediction(speed, prediction));
+  CHECK_FALSE(acts_on_prediction(switch_time, prediction));
+  prediction.set[switch_time.fit.key] = {"platform.server_groups.pn_ak8_t4.devices.model_switch_time={}ms"};
+  CHECK(prediction_overrides(spec, prediction, {1.5, 3.0}) ==
+        std::vector<std::string>{"platform.speed=1.5",
+                                 "platform.server_groups.pn_ak8_t4.devices.model_switch_time=3ms"});
+  CHECK(acts_on_prediction(switch_time, prediction));
+  // A set replaces the parameter's own expressions there, even where it acts through the series too.
+  prediction.set[speed.fit.key] = {"platform.other_speed={}"};
+  CHECK(prediction_overrides(spec, prediction, {1.5, 3.0}).front() == "platform.other_speed=1.5");
+}
