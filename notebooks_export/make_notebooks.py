@@ -485,7 +485,7 @@ NB3 = [
             plan = json.load(open(plan_files[jobs]))
             for r in plan["runs"]:
                 if r["jobs"] == jobs and r["pods"] > 1:
-                    ax1.plot(r["gpus"], r["module_s"]["mean"], "D", mfc="none", mec=color, ms=9, mew=1.5)
+                    ax1.plot(r["gpus"], r["module_mean_s"]["mean"], "D", mfc="none", mec=color, ms=9, mew=1.5)
     ax1.plot([], [], "D", mfc="none", mec="k", ms=9, label="sonicsim plan runs with several pods (1,000 jobs)")
     ax1.set_yscale("log")
     ticks = [10, 15, 20, 30, 50, 100, 200, 500, 1000]
