@@ -23,6 +23,14 @@ std::optional<std::pair<double, double>> mean_and_se(const std::vector<std::opti
   return std::pair{mean, n > 1 ? std::sqrt(squares / (n - 1) / n) : 0.0};
 }
 
+// One sd up, or down when up leaves the parameter's bounds (the scenario may refuse a value beyond them), or
+// as far as the bounds allow: the gradient divides by the step taken. 0: no room at all.
+double gradient_step(const calibration::FitParameter& fit, double value, double sd) {
+  const double step = value + sd <= fit.upper ? sd : value - sd >= fit.lower ? -sd : 0.0;
+  if (step != 0.0) return step;
+  return fit.upper - value >= value - fit.lower ? fit.upper - value : fit.lower - value;
+}
+
 } // namespace
 
 std::pair<double, double> PredictionResult::span() const {
@@ -58,12 +66,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
     const double sd = std::sqrt(std::max(0.0, covariance[i * k + i]));
     // A parameter that does not act on the prediction's runs has no gradient: it costs no runs.
     if (!fitted[i] || !(sd > 0.0) || !acts_on_prediction(spec.parameters[i], prediction)) continue;
-    // One sd up, or down when up leaves the parameter's bounds (the scenario may refuse a value beyond them),
-    // or as far as the bounds allow: the gradient divides by the step taken.
-    const calibration::FitParameter& fit = spec.parameters[i].fit;
-    double step = values[i] + sd <= fit.upper ? sd : values[i] - sd >= fit.lower ? -sd : 0.0;
-    if (step == 0.0)
-      step = fit.upper - values[i] >= values[i] - fit.lower ? fit.upper - values[i] : fit.lower - values[i];
+    const double step = gradient_step(spec.parameters[i].fit, values[i], sd);
     if (step == 0.0) continue;
     auto up = values;
     up[i] += step;
