@@ -4,7 +4,6 @@
 // predicts the spec's predictions with intervals that carry the fit's uncertainty. Writes calibration.json
 // and predictions.md.
 #include "sim/app/calibrate_joint.hpp"
-#include "sim/calibration/rival_fits.hpp"
 
 #include "sim/metrics/json_fields.hpp"
 
@@ -17,6 +16,7 @@
 #include "sim/calibration/joint_fit.hpp"
 #include "sim/calibration/joint_prediction.hpp"
 #include "sim/calibration/model_form.hpp"
+#include "sim/calibration/rival_fits.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/number_text.hpp"
@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -171,9 +172,9 @@ nlohmann::ordered_json constraints_json(const std::vector<ConstraintCheck>& chec
   return out;
 }
 
-// The fit from every start, each start's end printed as it comes and listed in calibration.json's `starts`.
+// The fit from every start, each start's end printed as it comes and kept in `starts`.
 calibration::CalibrationResult fit_spec(const JointSpec& spec, const JointSimulator& simulator,
-                                        const TextOutput& say, nlohmann::ordered_json& starts) {
+                                        const TextOutput& say, std::vector<FitStart>& starts) {
   const auto fit = fit_joint(spec, simulator, [&](const FitStart& start) {
     const std::size_t n = starts.size() + 1;
     if (n == 1)
@@ -181,24 +182,27 @@ calibration::CalibrationResult fit_spec(const JointSpec& spec, const JointSimula
           start.evaluations);
     else
       say("start %zu: chi-square %.2f after %d evaluations\n", n, start.chi_square, start.evaluations);
-    starts.push_back({{"start", start.start}, {"values", start.values}, {"chi_square", start.chi_square}});
+    starts.push_back(start);
   });
   return fit.result;
 }
 
-// The starts' ends the data cannot tell from the best (sim/calibration/rival_fits.hpp), from
-// calibration.json's `starts` (values and chi-square of each), said as found.
-std::vector<RivalFit> rival_fits_of(const nlohmann::ordered_json& starts, std::size_t points,
-                                    std::size_t fitted, const TextOutput& say) {
-  std::vector<FitStart> ends;
+// calibration.json's `starts`: where each start began and ended, and its chi-square.
+nlohmann::ordered_json starts_json(const std::vector<FitStart>& starts) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const auto& start : starts)
-    ends.push_back(
-        {{}, start.at("values").get<std::vector<double>>(), start.at("chi_square").get<double>(), 0});
+    out.push_back({{"start", start.start}, {"values", start.values}, {"chi_square", start.chi_square}});
+  return out;
+}
+
+// The starts' ends the data cannot tell from the best (sim/calibration/rival_fits.hpp), said as found.
+std::vector<RivalFit> rival_fits_of(const std::vector<FitStart>& ends, std::size_t points, std::size_t fitted,
+                                    const TextOutput& say) {
   const auto rivals = rival_fits(ends, points, fitted);
   if (ends.size() > 1) {
-    double best = ends.front().chi_square;
-    for (const auto& end : ends)
-      best = std::min(best, end.chi_square);
+    const double best = std::min_element(ends.begin(), ends.end(), [](const FitStart& a, const FitStart& b) {
+                          return a.chi_square < b.chi_square;
+                        })->chi_square;
     say("\nrival fits (a start's end within %.1f of the best chi-square %.2f: the 95 %% quantile over %zu "
         "parameters, scaled by the reduced chi-square): %s\n",
         rival_margin(best, points, fitted), best, fitted, rivals.empty() ? "none" : "");
@@ -221,7 +225,7 @@ nlohmann::ordered_json rival_fits_json(const std::vector<RivalFit>& rivals) {
 // standard deviations, and the correlations). The series' points are not simulated again.
 calibration::CalibrationResult fit_from_file(const JointSpec& spec, const std::string& path,
                                              std::size_t points, const TextOutput& say,
-                                             nlohmann::ordered_json& starts) {
+                                             std::vector<FitStart>& starts) {
   const JsonFields json = [&]() {
     try {
       return JsonFields::read_file(path);
@@ -285,7 +289,7 @@ calibration::CalibrationResult fit_from_file(const JointSpec& spec, const std::s
       for (std::size_t j = 0; j < start.at("values").size(); ++j)
         values.push_back(start.at("values").at(j).number());
       if (values.size() != k) start.at("values").fail(std::to_string(k) + " values, one per parameter");
-      starts.push_back({{"values", values}, {"chi_square", start.at("chi_square").number()}});
+      starts.push_back({{}, values, start.at("chi_square").number(), 0});
     }
   r.status_text = "read from " + path + " (not fitted again)";
   say("parameters read from %s; the series are not simulated again\n", path.c_str());
@@ -325,7 +329,7 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   const std::size_t points = series_data(spec).size();
   say("calibrate: %zu parameter(s) jointly on %zu series, %zu points (%s); common random numbers\n",
       spec.parameters.size(), spec.series.size(), points, spec_path.c_str());
-  nlohmann::ordered_json starts = nlohmann::ordered_json::array();
+  std::vector<FitStart> starts;
   auto result = predict_from.empty() ? fit_spec(spec, simulator, say, starts)
                                      : fit_from_file(spec, predict_from, points, say, starts);
   say("\n%s after %d evaluations\n", result.status_text.c_str(), result.evaluations);
@@ -345,7 +349,7 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   if (predict_from.empty()) out["evaluations"] = result.evaluations;
   if (predict_from.empty()) out["seeds"] = result.seeds;
   if (predict_from.empty())
-    out["starts"] = starts;
+    out["starts"] = starts_json(starts);
   else
     out["predicted_from"] = predict_from;
   out["covariance"] = result.covariance;

@@ -6,10 +6,9 @@
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <set>
+#include <map>
 #include <stdexcept>
 
 namespace sonicsim {
@@ -45,43 +44,38 @@ PointRequests add_run(std::vector<SimulationRequest>& requests, const std::strin
   return point;
 }
 
-// The outcomes of a batch in request order; a request already run in this command (the same recipe, in
-// `cache`) is not run again.
+// The outcomes of a batch in request order. With a cache, each recipe runs once: not at all when an earlier
+// batch of this command ran it, once when it comes several times in this batch.
 std::vector<SimulationOutcome> outcomes_of(const ExecutionContext& context,
                                            const std::vector<SimulationRequest>& requests, RunCache* cache) {
   if (!cache) return run_batch(context, requests);
   std::vector<std::string> keys;
+  std::map<std::string, std::size_t> to_run_index; // recipe -> its place in to_run
   std::vector<SimulationRequest> to_run;
-  std::vector<std::size_t> ran;
-  std::set<std::string> queued;
+  std::vector<std::size_t> run_for; // to_run's request indices
   for (std::size_t k = 0; k < requests.size(); ++k) {
     keys.push_back(requests[k].recipe.to_json().dump());
-    if (cache->summaries.count(keys.back()) == 0 && queued.insert(keys.back()).second) {
+    if (cache->summaries.count(keys[k]) == 0 && to_run_index.emplace(keys[k], to_run.size()).second) {
       to_run.push_back(requests[k]);
-      ran.push_back(k);
+      run_for.push_back(k);
     }
   }
   const auto fresh = run_batch(context, to_run);
   std::vector<SimulationOutcome> outcomes(requests.size());
-  std::vector<bool> run_now(requests.size(), false);
-  for (std::size_t i = 0; i < fresh.size(); ++i) {
-    outcomes[ran[i]] = fresh[i];
-    run_now[ran[i]] = true;
-    if (fresh[i].ok) cache->summaries.emplace(keys[ran[i]], fresh[i].summary);
-  }
-  for (std::size_t k = 0; k < requests.size(); ++k)
-    if (!run_now[k]) {
-      // From an earlier batch, or twice in this one.
-      const auto hit = cache->summaries.find(keys[k]);
-      if (hit == cache->summaries.end()) { // the same recipe, run once in this batch, failed
-        outcomes[k] =
-            outcomes[static_cast<std::size_t>(std::find(keys.begin(), keys.end(), keys[k]) - keys.begin())];
-        continue;
-      }
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    const auto earlier = cache->summaries.find(keys[k]);
+    if (earlier != cache->summaries.end()) {
       outcomes[k].ok = true;
-      outcomes[k].summary = hit->second;
+      outcomes[k].summary = earlier->second;
       ++cache->reused;
+      continue;
     }
+    const std::size_t i = to_run_index.at(keys[k]);
+    outcomes[k] = fresh[i];
+    if (run_for[i] != k) ++cache->reused;
+  }
+  for (const auto& [key, i] : to_run_index)
+    if (fresh[i].ok) cache->summaries.emplace(key, fresh[i].summary);
   return outcomes;
 }
 

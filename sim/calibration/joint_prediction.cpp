@@ -36,17 +36,16 @@ double gradient_step(const calibration::FitParameter& fit, double value, double 
 std::pair<double, double> PredictionResult::span() const {
   if (!value) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   double low = *value, high = *value;
-  std::vector<std::optional<double>> others;
+  bool bounded = true; // no crossing within the sweep somewhere: the data and the sweep do not bound it
+  const auto take = [&](const std::optional<double>& other) {
+    bounded = bounded && other.has_value();
+    if (other) low = std::min(low, *other), high = std::max(high, *other);
+  };
   for (const auto& h : held)
-    others.push_back(h.prediction);
+    take(h.prediction);
   for (const auto& r : rivals)
-    others.push_back(r.prediction);
-  for (const auto& other : others) {
-    // No crossing within the sweep there: the data and the sweep do not bound the answer.
-    if (!other) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-    low = std::min(low, *other);
-    high = std::max(high, *other);
-  }
+    take(r.prediction);
+  if (!bounded) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   return {low - half_width, high + half_width};
 }
 

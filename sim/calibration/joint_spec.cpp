@@ -196,6 +196,14 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
   return p;
 }
 
+// The parameter of `key` a map's entry names (a prediction's set, a start), or a failure at that key's line.
+const JointParameter& parameter_named(const JointSpec& spec, const Cursor& map, const YAML::Node& key,
+                                      const std::string& otherwise) {
+  for (const auto& p : spec.parameters)
+    if (p.fit.key == key.Scalar()) return p;
+  map.key_cursor(key).fail(otherwise);
+}
+
 // A prediction's `set:` names parameters of the spec, each expression expands (at the parameter's start),
 // and the prediction's scenario loads with them, told at the entry's line.
 void check_prediction_set(const JointSpec& spec, const Cursor& c, const JointPrediction& p) {
@@ -204,11 +212,9 @@ void check_prediction_set(const JointSpec& spec, const Cursor& c, const JointPre
   std::vector<std::string> overrides = p.overrides;
   for (const auto& entry : set.node()) {
     const std::string key = entry.first.Scalar();
-    const auto at = std::find_if(spec.parameters.begin(), spec.parameters.end(),
-                                 [&key](const JointParameter& q) { return q.fit.key == key; });
-    if (at == spec.parameters.end()) set.key_cursor(entry.first).fail("a parameter of this spec");
+    const JointParameter& named = parameter_named(spec, set, entry.first, "a parameter of this spec");
     try {
-      for (auto& o : expand_set(p.set.at(key), at->initial))
+      for (auto& o : expand_set(p.set.at(key), named.initial))
         overrides.push_back(std::move(o));
     } catch (const InputError& error) {
       set[key].fail(error.what());
@@ -325,12 +331,10 @@ JointSpec read_joint_spec(const std::string& path) {
         values.push_back(p.initial);
       for (const auto& entry : start.node()) {
         const std::string key = entry.first.Scalar();
-        const auto at = std::find_if(spec.parameters.begin(), spec.parameters.end(),
-                                     [&key](const JointParameter& p) { return p.fit.key == key; });
-        if (at == spec.parameters.end()) start.key_cursor(entry.first).fail("not a parameter of this spec");
+        const JointParameter* at = &parameter_named(spec, start, entry.first, "not a parameter of this spec");
         const double value = read_number(start[key]);
         require(start[key], value >= at->fit.lower && value <= at->fit.upper, "a start within the bounds");
-        values[static_cast<std::size_t>(at - spec.parameters.begin())] = value;
+        values[static_cast<std::size_t>(at - spec.parameters.data())] = value;
       }
       spec.starts.push_back(values);
     }
@@ -338,113 +342,6 @@ JointSpec read_joint_spec(const std::string& path) {
   if (c["max_evaluations"].present()) spec.max_evaluations = read_int(c["max_evaluations"], 2, 1000);
   if (c["seeds"].present()) spec.seeds = read_int(c["seeds"], 1, 20);
   return spec;
-}
-
-std::vector<std::string> parameter_override(const JointParameter& p, const std::string& series,
-                                            double value) {
-  const bool acts = p.series.empty() || std::find(p.series.begin(), p.series.end(), series) != p.series.end();
-  if (!acts) return {};
-  return expand_set(p.sets, value);
-}
-
-std::vector<std::string> expand_set(const std::vector<std::string>& expressions, double value) {
-  auto number = [](double x) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.9g", x);
-    return std::string(buffer);
-  };
-  std::vector<std::string> out;
-  for (std::string expression : expressions) {
-    for (auto open = expression.find('{'); open != std::string::npos; open = expression.find('{', open)) {
-      const auto close = expression.find('}', open);
-      const std::string inside = expression.substr(open + 1, close - open - 1);
-      std::string replacement;
-      if (inside.empty()) {
-        replacement = number(value);
-      } else if (inside.find('-') != std::string::npos && inside.find_first_of("{: ") == std::string::npos) {
-        // The '-' that ends C: before "/N", or the last character.
-        const auto shared = inside.rfind("-/");
-        const auto minus = shared != std::string::npos ? shared : inside.size() - 1;
-        // {C-}: C minus the value; {C-/N}: that shared by N (one measured sum over N equal parts).
-        const std::string shape = "{" + inside + "} in '" + expression +
-                                  "': expected {}, {C-} or {C-/N} with C and N numbers, N > 0";
-        const auto parsed = [&](const std::string& text) {
-          std::size_t used = 0;
-          double x = 0.0;
-          try {
-            x = std::stod(text, &used);
-          } catch (const std::exception&) {
-            used = 0;
-          }
-          if (text.empty() || used != text.size() || !std::isfinite(x)) throw InputError(shape);
-          return x;
-        };
-        if (inside[minus] != '-') throw InputError(shape);
-        const double constant = parsed(inside.substr(0, minus));
-        const std::string rest = inside.substr(minus + 1);
-        double parts = 1.0;
-        if (!rest.empty()) {
-          if (rest.front() != '/') throw InputError(shape);
-          parts = parsed(rest.substr(1));
-          if (!(parts > 0.0)) throw InputError(shape);
-        }
-        replacement = number((constant - value) / parts);
-      } else {
-        ++open; // a YAML flow map's brace, not a placeholder
-        continue;
-      }
-      expression.replace(open, close - open + 1, replacement);
-      open += replacement.size();
-    }
-    out.push_back(expression);
-  }
-  return out;
-}
-
-std::vector<std::string> parameter_overrides(const JointSpec& spec, const std::vector<std::string>& series,
-                                             const std::vector<double>& values) {
-  std::vector<std::string> overrides;
-  for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-    for (const auto& name : series.empty() ? std::vector<std::string>{""} : series) {
-      const auto expressions = parameter_override(spec.parameters[i], name, values[i]);
-      if (expressions.empty()) continue;
-      overrides.insert(overrides.end(), expressions.begin(), expressions.end());
-      break; // once per parameter
-    }
-  return overrides;
-}
-
-bool acts_on(const JointParameter& p, const std::vector<std::string>& series) {
-  if (p.series.empty()) return true;
-  for (const auto& name : series)
-    if (std::find(p.series.begin(), p.series.end(), name) != p.series.end()) return true;
-  return false;
-}
-
-std::vector<std::string> prediction_overrides(const JointSpec& spec, const JointPrediction& prediction,
-                                              const std::vector<double>& values) {
-  std::vector<std::string> overrides;
-  for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
-    const JointParameter& p = spec.parameters[i];
-    const auto own = prediction.set.find(p.fit.key);
-    if (own != prediction.set.end()) {
-      const auto expressions = expand_set(own->second, values[i]);
-      overrides.insert(overrides.end(), expressions.begin(), expressions.end());
-      continue;
-    }
-    // As parameter_overrides: once, through the first of the series it acts on.
-    for (const auto& name : prediction.series.empty() ? std::vector<std::string>{""} : prediction.series) {
-      const auto expressions = parameter_override(p, name, values[i]);
-      if (expressions.empty()) continue;
-      overrides.insert(overrides.end(), expressions.begin(), expressions.end());
-      break;
-    }
-  }
-  return overrides;
-}
-
-bool acts_on_prediction(const JointParameter& p, const JointPrediction& prediction) {
-  return prediction.set.count(p.fit.key) > 0 || acts_on(p, prediction.series);
 }
 
 } // namespace sonicsim
