@@ -49,48 +49,57 @@ std::uint32_t EventCalendar::take_slot() {
     free_slots_.pop_back();
     return slot;
   }
-  slots_.emplace_back();
-  return static_cast<std::uint32_t>(slots_.size() - 1);
+  if (slot_count_ == (1u << slot_bits))
+    throw std::runtime_error("the event calendar holds at most " + std::to_string(1u << slot_bits) +
+                             " pending events; this run needs more (fewer jobs per simulation, or "
+                             "--campaign-windows)");
+  if ((slot_count_ >> chunk_bits) == chunks_.size())
+    chunks_.push_back(std::make_unique<Slot[]>(1u << chunk_bits));
+  return slot_count_++;
 }
 
 CalendarEvent EventCalendar::push(double time_s, std::uint32_t slot) {
   const double now = now_s();
   if (!(time_s >= now - 1e-9 * std::max(1.0, std::fabs(now))))
     throw std::logic_error("EventCalendar: an event dated in the past");
-  heap_.push(Entry{time_s, order_++, slot, slots_[slot].generation});
+  if (order_ == order_limit)
+    throw std::runtime_error("the event calendar ran " + std::to_string(order_limit) +
+                             " events, its limit for one run (--campaign-windows cuts a run into several)");
+  heap_.push(Entry{date_key(time_s), (order_++ << slot_bits) | slot});
   if (simgrid_driving_ && time_s <= drive_until_s_ && (wakes_.empty() || time_s < wakes_.front().first))
     arm_wake(time_s);
-  return CalendarEvent{slot, slots_[slot].generation};
+  return CalendarEvent{slot, slot_at(slot).generation};
 }
 
 void EventCalendar::cancel(CalendarEvent& event) {
   if (!event.pending()) return;
-  Slot& slot = slots_[event.slot];
+  Slot& slot = slot_at(event.slot);
   if (slot.generation == event.generation) {
-    ++slot.generation; // its heap entry no longer matches: dropped when it comes up
-    slot.call.reset();
-    free_slots_.push_back(event.slot);
+    ++slot.generation; // the handle no longer matches
+    slot.call.reset(); // the slot is freed when its heap entry comes up (drop_cancelled_top)
   }
   event = CalendarEvent{};
 }
 
 bool EventCalendar::drop_cancelled_top() {
-  while (!heap_.empty() && slots_[heap_.top().slot].generation != heap_.top().generation)
+  while (!heap_.empty() && slot_at(heap_.top().slot()).call.empty()) {
+    free_slots_.push_back(heap_.top().slot());
     heap_.pop();
+  }
   return !heap_.empty();
 }
 
 void EventCalendar::run_top() {
   const Entry entry = heap_.top();
   heap_.pop();
-  Slot& slot = slots_[entry.slot];
+  Slot& slot = slot_at(entry.slot());
   ++slot.generation; // it runs: cancelling it now does nothing
-  now_s_ = std::max(now_s_, entry.time_s);
+  now_s_ = std::max(now_s_, date_from_key(entry.date_key));
   in_event_ = true;
   slot.call();
   in_event_ = false;
   slot.call.reset();
-  free_slots_.push_back(entry.slot); // only now: the call may have added events
+  free_slots_.push_back(entry.slot()); // only now: the call may have added events
   ++counts_.events;
   if (on_event_) on_event_(now_s_);
 }
@@ -150,7 +159,7 @@ void EventCalendar::run() {
     // An event well before SimGrid's next action end runs without it: until then nothing SimGrid computes
     // changes but its actions' progress, which a flow's start or change brings to the date first. The margin
     // (1e-9 of the date, at least 1 ns) keeps an end that rounding could bring forward out of that step.
-    const double event_s = heap_.top().time_s;
+    const double event_s = date_from_key(heap_.top().date_key);
     if (!(event_s < simgrid_next_end_s() - 1e-9 * std::max(1.0, std::fabs(event_s)))) {
       let_simgrid_drive();
       continue;
@@ -164,8 +173,8 @@ void EventCalendar::run() {
 // comes first, every event dated in between running on a wake; then the own loop looks again.
 void EventCalendar::let_simgrid_drive() {
   const double clock_s = sg4::Engine::get_clock();
-  double until_s =
-      drop_cancelled_top() ? std::max(heap_.top().time_s, clock_s) : std::numeric_limits<double>::infinity();
+  double until_s = drop_cancelled_top() ? std::max(date_from_key(heap_.top().date_key), clock_s)
+                                        : std::numeric_limits<double>::infinity();
   // An action ending in less than the clock's resolution still needs SimGrid's step to end: a date one ulp
   // ahead lets it take that step (SimGrid moves by the action's own delta, not to the date).
   const double next_end_s = simgrid_next_end_s();
@@ -196,7 +205,7 @@ void EventCalendar::let_simgrid_drive() {
 }
 
 void EventCalendar::run_due(double limit_s) {
-  while (drop_cancelled_top() && heap_.top().time_s <= limit_s)
+  while (drop_cancelled_top() && date_from_key(heap_.top().date_key) <= limit_s)
     run_top();
 }
 
@@ -216,7 +225,7 @@ void EventCalendar::arm_wake(double time_s) {
 
 void EventCalendar::arm_head() {
   if (!simgrid_driving_ || !drop_cancelled_top()) return;
-  const double head_s = heap_.top().time_s;
+  const double head_s = date_from_key(heap_.top().date_key);
   if (head_s > drive_until_s_ || (!wakes_.empty() && wakes_.front().first <= head_s)) return;
   arm_wake(head_s);
 }

@@ -22,13 +22,15 @@
 // One calendar per engine (SimGrid allows one engine per process); the actors reach it through calendar::.
 #pragma once
 
+#include "sim/actors/date_key.hpp"
+#include "sim/actors/once_call.hpp"
 #include "sim/actors/quaternary_heap.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -42,41 +44,6 @@ class Model;
 }
 
 namespace sonicsim {
-
-// A callable run once, stored in place when small (the jobs' steps are: no allocation per event).
-class CalendarCall {
-public:
-  static constexpr std::size_t inline_bytes = 56;
-  CalendarCall() = default;
-  CalendarCall(const CalendarCall&) = delete;
-  CalendarCall& operator=(const CalendarCall&) = delete;
-  ~CalendarCall() { reset(); }
-
-  template <class F> void emplace(F&& f) {
-    using Stored = std::decay_t<F>;
-    reset();
-    if constexpr (sizeof(Stored) <= inline_bytes && alignof(Stored) <= alignof(std::max_align_t)) {
-      new (storage_) Stored(std::forward<F>(f));
-      invoke_ = [](void* at) { (*static_cast<Stored*>(at))(); };
-      destroy_ = [](void* at) { static_cast<Stored*>(at)->~Stored(); };
-    } else {
-      *reinterpret_cast<Stored**>(storage_) = new Stored(std::forward<F>(f));
-      invoke_ = [](void* at) { (**static_cast<Stored**>(at))(); };
-      destroy_ = [](void* at) { delete *static_cast<Stored**>(at); };
-    }
-  }
-  void operator()() { invoke_(storage_); }
-  void reset() {
-    if (destroy_) destroy_(storage_);
-    invoke_ = nullptr;
-    destroy_ = nullptr;
-  }
-
-private:
-  alignas(std::max_align_t) unsigned char storage_[inline_bytes];
-  void (*invoke_)(void*) = nullptr;
-  void (*destroy_)(void*) = nullptr;
-};
 
 // An event that may still be cancelled; a default one refers to none.
 struct CalendarEvent {
@@ -99,7 +66,7 @@ public:
   double now_s() const;
   template <class F> CalendarEvent at(double time_s, F&& call) {
     const std::uint32_t slot = take_slot();
-    slots_[slot].call.emplace(std::forward<F>(call));
+    slot_at(slot).call.emplace(std::forward<F>(call));
     return push(time_s, slot);
   }
   // Nothing happens if the event has run or was cancelled; `event` then refers to none.
@@ -122,20 +89,33 @@ public:
   const Counts& counts() const { return counts_; }
 
 private:
+  // A pending event's call. A cancelled one keeps its slot, with an empty call, until its heap entry comes up
+  // (a heap entry then always names its own event: no generation in the entry).
   struct Slot {
-    CalendarCall call;
-    std::uint32_t generation = 0;
+    OnceCall call;
+    std::uint32_t generation = 0; // for the handles: bumped when the event runs or is cancelled
   };
+  // Slots in fixed chunks: a slot stays in place while its call runs and others are added, and its address
+  // is a shift and a mask (a std::deque of 80-byte slots divides by its block's count on every access).
+  static constexpr unsigned chunk_bits = 10;
+  Slot& slot_at(std::uint32_t slot) { return chunks_[slot >> chunk_bits][slot & ((1u << chunk_bits) - 1)]; }
+  // A heap entry in 16 bytes, four to a cache line: the date as an integer that orders as the date does
+  // (date_key.hpp), and
+  // the scheduling order (ties run first come, first served) above the slot. Ordered by date, then by
+  // scheduling order (unique, so the slot's bits never decide): a strict total order, and integer compares
+  // (the date's bits as an integer: no floating-point compare, two integers in one 16-byte load).
+  static constexpr unsigned slot_bits = 26; // 67 million pending events (5 GB of slots)
+  static constexpr std::uint64_t order_limit = std::uint64_t{1} << (64 - slot_bits); // 2.7e11 events a run
   struct Entry {
-    double time_s;
-    std::uint64_t order; // scheduling order: ties run first come, first served
-    std::uint32_t slot;
-    std::uint32_t generation;
+    std::uint64_t date_key;
+    std::uint64_t order_and_slot;
+    std::uint32_t slot() const {
+      return static_cast<std::uint32_t>(order_and_slot & ((1u << slot_bits) - 1));
+    }
   };
-  // The heap's order: by date, then by scheduling order (a strict total order: no two entries tie).
   struct Earlier {
     bool operator()(const Entry& a, const Entry& b) const {
-      return a.time_s < b.time_s || (a.time_s == b.time_s && a.order < b.order);
+      return a.date_key < b.date_key || (a.date_key == b.date_key && a.order_and_slot < b.order_and_slot);
     }
   };
   std::uint32_t take_slot();
@@ -152,7 +132,8 @@ private:
 
   Driver driver_;
   simgrid::kernel::resource::Model* network_model_ = nullptr;
-  std::deque<Slot> slots_; // a deque: a slot stays in place while its call runs and others are added
+  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  std::uint32_t slot_count_ = 0;
   std::vector<std::uint32_t> free_slots_;
   QuaternaryHeap<Entry, Earlier> heap_;
   std::uint64_t order_ = 0;

@@ -133,13 +133,13 @@ void KernelFlows::release(std::uint32_t flow) {
   ++f.generation; // stale entries in the links' fast lists no longer match
   f.fast = false;
   f.end_event = CalendarEvent{};
-  f.done = nullptr;
+  f.done.reset();
   f.in_class = nullptr;
   f.via_gateway = false;
   free_flows_.push_back(flow);
 }
 
-void KernelFlows::start(Path* path, double bytes, std::function<void()> done) {
+void KernelFlows::start(Path* path, double bytes, OnceCall done) {
   const std::uint32_t id = allocate();
   Flow& f = flows_[id];
   f.path = path;
@@ -234,7 +234,7 @@ void KernelFlows::finish(std::uint32_t id, bool defer_callback) {
       }
   }
   f.fast = false;
-  std::function<void()> done = std::move(f.done);
+  OnceCall done = std::move(f.done);
   release(id);
   if (defer_callback)
     defer(std::move(done));
@@ -272,7 +272,7 @@ void KernelFlows::on_state_change(const void* activity) {
   finish(id, true); // inside SimGrid's model update: the callback waits for the end of the step
 }
 
-void KernelFlows::defer(std::function<void()> call) {
+void KernelFlows::defer(OnceCall call) {
   deferred_.push_back(std::move(call));
   if (drain_armed_) return;
   drain_armed_ = true;

@@ -42,6 +42,7 @@
 #pragma once
 
 #include "sim/actors/event_calendar.hpp"
+#include "sim/actors/once_call.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -110,14 +111,14 @@ public:
   // The path from `from` to `to` (looked up once; valid as long as this object).
   Path* route(simgrid::s4u::Host* from, simgrid::s4u::Host* to) { return &path(from, to); }
   // Starts a flow of `bytes` on the path now; `done` runs once it has been delivered.
-  void start(Path* path, double bytes, std::function<void()> done);
-  void start(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes, std::function<void()> done) {
+  void start(Path* path, double bytes, OnceCall done);
+  void start(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes, OnceCall done) {
     start(route(from, to), bytes, std::move(done));
   }
   // The latency and cap of a flow on the path from `from` to `to`.
   FlowTiming timing(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
   // Runs `call` after the current kernel step, in the order deferred.
-  void defer(std::function<void()> call);
+  void defer(OnceCall call);
   const FlowCounts& counts() const { return counts_; }
 
   struct FlowClass;
@@ -164,7 +165,7 @@ private:
     double bytes = 0.0;
     double start_s = 0.0;
     CalendarEvent end_event; // its end, while on the fast path
-    std::function<void()> done;
+    OnceCall done;
     FlowClass* in_class = nullptr;
     double done_at = 0.0;     // in_class's served_bytes at which it is done
     bool via_gateway = false; // in_class leaves its pod's NIC out
@@ -207,7 +208,7 @@ private:
   std::map<std::pair<std::vector<LinkLoad*>, double>, FlowClass> classes_; // by links and cap
   std::unordered_map<const void*, FlowClass*> class_comms_;                // by the comm's kernel activity
   simgrid::kernel::resource::Model* network_model_ = nullptr;
-  std::vector<std::function<void()>> deferred_, running_;
+  std::vector<OnceCall> deferred_, running_;
   bool drain_armed_ = false;
   FlowCounts counts_;
 };

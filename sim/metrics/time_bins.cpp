@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sonicsim {
 
@@ -26,13 +27,40 @@ void TimeBins::coarsen() {
     bins_[i] = bins_[2 * i] + (2 * i + 1 < bins_.size() ? bins_[2 * i + 1] : 0.0);
   bins_.resize(merged);
   bin_width_s_ *= 2.0;
+  cached_from_s_ = 1.0;
+  cached_to_s_ = 0.0;
+}
+
+namespace {
+
+// The least non-negative double whose quotient by `width_s` (as divided, rounded) reaches `index`: the
+// product as a first guess, then moved by ulps to the exact edge (a step or two at most).
+double first_time_of(std::size_t index, double width_s) {
+  const auto reaches = [&](double t) { return t / width_s >= static_cast<double>(index); };
+  double t = static_cast<double>(index) * width_s;
+  while (!reaches(t))
+    t = std::nextafter(t, std::numeric_limits<double>::infinity());
+  for (double before = std::nextafter(t, 0.0); t > 0.0 && reaches(before); before = std::nextafter(t, 0.0))
+    t = before;
+  return t;
+}
+
+} // namespace
+
+std::size_t TimeBins::index_at_width(double time_s) {
+  if (time_s >= cached_from_s_ && time_s < cached_to_s_) return cached_index_;
+  cached_index_ = static_cast<std::size_t>(time_s / bin_width_s_);
+  cached_from_s_ = first_time_of(cached_index_, bin_width_s_);
+  cached_to_s_ = first_time_of(cached_index_ + 1, bin_width_s_);
+  return cached_index_;
 }
 
 std::size_t TimeBins::index_for(double time_s) {
   const double clamped_s = std::max(0.0, time_s);
+  if (clamped_s >= cached_from_s_ && clamped_s < cached_to_s_) return cached_index_; // fits: it did before
   while (clamped_s / bin_width_s_ >= static_cast<double>(bin_limit_))
     coarsen();
-  return static_cast<std::size_t>(clamped_s / bin_width_s_);
+  return index_at_width(clamped_s);
 }
 
 void TimeBins::add_at(double time_s, double amount) {
@@ -48,7 +76,7 @@ void TimeBins::add_spread(double start_s, double end_s, double amount) {
   }
   const double rate = amount / (end_s - start_s);
   const std::size_t last = index_for(end_s); // coarsens first, so that the start's index uses the final width
-  auto index = static_cast<std::size_t>(std::max(0.0, start_s) / bin_width_s_);
+  std::size_t index = index_at_width(std::max(0.0, start_s));
   grow_to(last);
   if (last - std::min(index, last) > long_spread_bins) {
     // The two partial bins at the ends directly, the whole bins between by their rate's steps.

@@ -39,12 +39,21 @@ public:
 private:
   // The bin of a time, after coarsening until it fits under max_bins.
   std::size_t index_for(double time_s);
+  // The bin of a time at the current width: floor(time / width) as the division rounds it, taken from the
+  // last bin's exact range of times when the time is in it (no division: most amounts fall in the bin of
+  // the one before).
+  std::size_t index_at_width(double time_s);
   void grow_to(std::size_t index);
   void coarsen();
   // Adds the long spreads' rates (rate_steps_) into the bins, once, before any bin is read or merged.
   void settle() const;
   double bin_width_s_;
   std::size_t bin_limit_;
+  // The last bin looked up and the times that fall in it, [from, to): every double in that range gives that
+  // bin by the division (which is monotonic in the time), found once per bin. Empty until a lookup and after
+  // the width changes.
+  double cached_from_s_ = 1.0, cached_to_s_ = 0.0;
+  std::size_t cached_index_ = 0;
   mutable std::vector<double> bins_;
   // Where a long spread's rate starts (+) and stops (-), by bin: bin i gains width x (sum of steps to i).
   mutable std::vector<double> rate_steps_;

@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <vector>
+
 using sonicsim::TimeBins;
 
 TEST_CASE("time bins spread an amount over the bins it lasts") {
@@ -61,4 +64,41 @@ TEST_CASE("time bins: a spread over many bins gives each bin what the bin-by-bin
   CHECK(small.sum_between(0.0, 3000.0) == doctest::Approx(1500.0 + 2900.0));
   CHECK(small.bin(0) == doctest::Approx(2.0));         // [0, 2 s): the first spread only
   CHECK(small.bin(100) == doctest::Approx(2.0 + 2.0)); // [200, 202 s): both
+}
+
+TEST_CASE("time bins: an amount goes to the bin the division gives, at and around every bin's edge") {
+  // The bin of a time is floor(time / width) as the division rounds it; the bins look it up from the last
+  // bin's exact range of times (no division when the time is in it). At a width of 0.1 s, k x 0.1 and its
+  // neighbouring doubles are where a range found by multiplication would be off by one: each amount must
+  // land where the division puts it, in increasing order (the range reused) and across the edges.
+  const double width_s = 0.1;
+  TimeBins bins(width_s);
+  std::vector<double> expected;
+  for (int k = 0; k < 3000; ++k) {
+    const double edge_s = k * width_s;
+    for (const double t : {std::nextafter(edge_s, 0.0), edge_s, std::nextafter(edge_s, 1e9), edge_s + 0.05}) {
+      if (t < 0.0) continue;
+      const auto index = static_cast<std::size_t>(t / width_s);
+      if (expected.size() <= index) expected.resize(index + 1, 0.0);
+      expected[index] += 1.0;
+      bins.add_at(t, 1.0);
+    }
+  }
+  REQUIRE(bins.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CAPTURE(i);
+    CHECK(bins.bin(i) == expected[i]);
+  }
+  // A short spread whose start and end sit at edges: its two partial bins as the divisions give them.
+  TimeBins spread(width_s);
+  const double start_s = std::nextafter(30 * width_s, 0.0), end_s = 31 * width_s;
+  spread.add_spread(start_s, end_s, 1.0);
+  const auto first = static_cast<std::size_t>(start_s / width_s),
+             last = static_cast<std::size_t>(end_s / width_s);
+  double total = 0.0;
+  for (std::size_t i = first; i <= last; ++i)
+    total += spread.bin(i);
+  CHECK(total == doctest::Approx(1.0));
+  CHECK(spread.bin(first - 1) == 0.0);
+  CHECK(spread.bin(last + 1) == 0.0);
 }
