@@ -396,7 +396,7 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
     predictions.push_back(
         predict(spec, prediction, simulator, values, result.covariance, adoption.adopted, rivals));
     auto& p = predictions.back();
-    if (model_form) add_model_form(spec, prediction, simulator, *model_form, p);
+    if (model_form) add_model_form(spec, prediction, simulator, *model_form, values, p);
     out["predictions"].push_back(prediction_json(p, say));
   }
   if (!spec.predictions.empty())

@@ -23,10 +23,11 @@ std::string span_name(const PredictionResult& p) {
 
 nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutput& say) {
   if (p.value)
-    say("predicted %-34s %10s +- %s (95 %%: seed se %s, calibration se %s, model-form se %s)%s%s\n",
+    say("predicted %-34s %10s +- %s (95 %%: seed se %s, calibration se %s, model-form se %s, model misfit "
+        "+- %s)%s%s\n",
         p.id.c_str(), g(*p.value).c_str(), g(p.half_width).c_str(), g(p.seed_se).c_str(),
-        g(p.parameter_se).c_str(), g(p.model_form_se).c_str(), p.problem.empty() ? "" : ": ",
-        p.problem.c_str());
+        g(p.parameter_se).c_str(), g(p.model_form_se).c_str(), g(p.model_error_half_width).c_str(),
+        p.problem.empty() ? "" : ": ", p.problem.c_str());
   else
     say("predicted %-34s none: %s\n", p.id.c_str(), p.problem.c_str());
   for (const auto& h : p.held)
@@ -46,7 +47,18 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
                  {"calibration_se", p.parameter_se},
                  {"model_form_se", std::isfinite(p.model_form_se) ? nlohmann::ordered_json(p.model_form_se)
                                                                   : nlohmann::ordered_json(nullptr)},
-                 {"model_form_values", p.model_form_values}});
+                 {"model_form_values", p.model_form_values},
+                 {"model_error_relative", p.model_error_relative},
+                 {"model_error_half_width", std::isfinite(p.model_error_half_width)
+                                                ? nlohmann::ordered_json(p.model_error_half_width)
+                                                : nlohmann::ordered_json(nullptr)}});
+    if (p.crossing_curve_lower || p.crossing_curve_higher) {
+      const auto or_null = [](const std::optional<double>& x) {
+        return x ? nlohmann::ordered_json(*x) : nlohmann::ordered_json(nullptr);
+      };
+      json["model_error_crossings"] = {{"curve_lower", or_null(p.crossing_curve_lower)},
+                                       {"curve_higher", or_null(p.crossing_curve_higher)}};
+    }
     if (!p.problem.empty()) json["problem"] = p.problem;
     if (!(p.held.empty() && p.rivals.empty())) {
       nlohmann::ordered_json held = nlohmann::ordered_json::array();
@@ -77,11 +89,11 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
                                  const std::vector<double>& values, const std::vector<bool>& adopted) {
   std::ostringstream md;
   md << "| prediction | value | 95 % interval | seed part (se) | calibration part (se) | model-form part "
-        "(se) | over the held values and the rival fits "
-        "|\n|---|---|---|---|---|---|---|\n";
+        "(se) | model misfit (95 % half-width) | over the held values and the rival fits "
+        "|\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& p : results) {
     if (!p.value) {
-      md << "| " << p.id << ": " << p.title << " | - | " << p.problem << " | | | | |\n";
+      md << "| " << p.id << ": " << p.title << " | - | " << p.problem << " | | | | | |\n";
       continue;
     }
     const std::string interval = std::isfinite(p.half_width)
@@ -93,8 +105,9 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
                                  ? g(low) + " to " + g(high)
                                  : "not bounded: a held value or a rival fit gives no crossing";
     md << "| " << p.id << ": " << p.title << " | " << g(*p.value) << " | " << interval << " | "
-       << g(p.seed_se) << " | " << g(p.parameter_se) << " | " << g(p.model_form_se) << " | " << span
-       << " |\n";
+       << g(p.seed_se) << " | " << g(p.parameter_se) << " | " << g(p.model_form_se) << " | "
+       << (std::isfinite(p.model_error_half_width) ? g(p.model_error_half_width) : std::string("not bounded"))
+       << " | " << span << " |\n";
   }
   md << "\nParameters (from `" << spec.file << "`):\n\n";
   for (std::size_t i = 0; i < values.size(); ++i)

@@ -168,6 +168,7 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
             analysis::named_figure_value(figure, summaries[k], scenario, "prediction " + prediction.id));
         if (crossing)
           levels.push_back(
+              prediction.level_scale *
               analysis::named_figure_value(FigureName{Figure::direct_events_per_s_per_job, "", ""},
                                            summaries[k], scenario, "prediction " + prediction.id));
       }

@@ -95,7 +95,9 @@ const char* prediction_check_text(const ValidationCase& c, Verdict verdict) {
 
 // The measured value, or for a prediction case the predicted one with its 95 % half-width.
 std::string reference_text(const ValidationCase& c, const CaseOutcome& o) {
-  if (c.predicted) return "pred. " + number(c.predicted->value) + " ± " + number(c.predicted->half_width);
+  if (c.predicted)
+    return "pred. " + number(c.predicted->value) +
+           (std::isfinite(c.predicted->half_width) ? " ± " + number(c.predicted->half_width) : ", unbounded");
   return measured_text(o.measured, o.measured_uncertainty);
 }
 

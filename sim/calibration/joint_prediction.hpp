@@ -27,6 +27,15 @@ struct PredictionResult {
   // fits, and each fit's value; 0 and none without model_form in the spec.
   double model_form_se = 0.0;
   std::vector<double> model_form_values;
+  // The model's misfit where it was not fitted: the simulated figure off by 1.96 x the held-out points'
+  // relative RMS (`model_error_relative`), carried to the prediction (a crossing: where the curve so moved
+  // crosses); this half-width joins the interval. 0 without model_form in the spec.
+  double model_error_relative = 0.0;
+  double model_error_half_width = 0.0;
+  // crossing_jobs: where the curve crosses when it is that much lower, and when that much higher (none where
+  // it does not cross within the sweep: lower, already below direct at its first point; higher, still above
+  // at its last).
+  std::optional<double> crossing_curve_lower, crossing_curve_higher;
   // Each parameter the calibration holds (not adopted: the released data do not place it) that acts on the
   // prediction, at its lower and at its upper bound, the others as adopted (not fitted again): the answer
   // rests on where it really is. `prediction`: the mean over the replications; none where one does not cross.

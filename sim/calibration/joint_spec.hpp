@@ -64,6 +64,10 @@ struct JointPrediction {
   // calibrated value whose key differs in the scenario predicted (the T4 switch time of the all-models
   // series, in the large-scale run's AK8 pool).
   std::map<std::string, std::vector<std::string>> set;
+  // crossing_jobs: the direct level the curve is compared with, times this (not a spec key: the model-form
+  // term asks where the curve crosses when it is off by the held-out error, sim/calibration/model_form.hpp;
+  // the same runs, only the crossing moves).
+  double level_scale = 1.0;
 };
 
 // A released measurement the fitted scenarios must respect that is not a series: a count or a size per event

@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <optional>
+#include <string>
 
 namespace sonicsim {
 namespace {
@@ -94,22 +97,90 @@ ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simu
   return out;
 }
 
+namespace {
+
+// The prediction's mean over its replications with the curve scaled by `curve_scale` (a crossing's direct
+// level divided by it); none if a replication does not cross.
+std::optional<double> crossing_with_curve_scaled(const JointSpec& spec, const JointPrediction& prediction,
+                                                 const JointSimulator& simulator,
+                                                 const std::vector<double>& values, double curve_scale) {
+  JointPrediction moved = prediction;
+  moved.level_scale = prediction.level_scale / curve_scale;
+  const auto per_replication = simulator.prediction(spec, moved, {values}).front();
+  double sum = 0.0;
+  for (const auto& x : per_replication) {
+    if (!x) return std::nullopt;
+    sum += *x;
+  }
+  return sum / static_cast<double>(per_replication.size());
+}
+
+// The half-width the model's misfit (relative, 95 %) gives the prediction; infinite, with `problem` saying
+// which way, where the moved curve does not cross within the sweep.
+double misfit_half_width(const JointSpec& spec, const JointPrediction& prediction,
+                         const JointSimulator& simulator, const std::vector<double>& values,
+                         PredictionResult& result) {
+  const double relative = result.model_error_relative, value = *result.value;
+  if (prediction.observable == "direct_inference_gain") return relative * (1.0 + value);
+  if (prediction.observable != "crossing_jobs") return relative * std::fabs(value);
+  char share[32];
+  std::snprintf(share, sizeof share, "%.1f %%", 100.0 * relative);
+  if (relative >= 1.0) { // the curve could be nothing
+    result.problem = std::string("the held-out error (") + share + ") leaves the curve unbounded";
+    return std::numeric_limits<double>::infinity();
+  }
+  result.crossing_curve_lower =
+      crossing_with_curve_scaled(spec, prediction, simulator, values, 1.0 - relative);
+  result.crossing_curve_higher =
+      crossing_with_curve_scaled(spec, prediction, simulator, values, 1.0 + relative);
+  const auto bound_text = [](double x) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.4g", x);
+    return std::string(text);
+  };
+  std::vector<std::string> open;
+  if (!result.crossing_curve_lower)
+    open.push_back(std::string("with the simulated curve ") + share +
+                   " lower (the held-out error) it is below direct inference from the sweep's first point (" +
+                   (prediction.sweep.empty() ? std::string("?") : bound_text(prediction.sweep.front())) +
+                   " jobs): the released data cannot say that it beats direct inference at all");
+  if (!result.crossing_curve_higher)
+    open.push_back(std::string("with the simulated curve ") + share +
+                   " higher it stays above direct inference to the sweep's last point (" +
+                   (prediction.sweep.empty() ? std::string("?") : bound_text(prediction.sweep.back())) +
+                   " jobs)");
+  if (!open.empty()) {
+    result.problem = open.front() + (open.size() > 1 ? "; " + open.back() : std::string());
+    if (result.crossing_curve_higher)
+      result.problem +=
+          "; with it higher it crosses at " + bound_text(*result.crossing_curve_higher) + " jobs";
+    if (result.crossing_curve_lower)
+      result.problem += "; with it lower it crosses at " + bound_text(*result.crossing_curve_lower) + " jobs";
+    return std::numeric_limits<double>::infinity();
+  }
+  return std::max(std::fabs(*result.crossing_curve_lower - value),
+                  std::fabs(*result.crossing_curve_higher - value));
+}
+
+} // namespace
+
 void add_model_form(const JointSpec& spec, const JointPrediction& prediction, const JointSimulator& simulator,
-                    const ModelForm& model_form, PredictionResult& result) {
+                    const ModelForm& model_form, const std::vector<double>& values,
+                    PredictionResult& result) {
   if (model_form.values.size() < 2 || !result.value) return;
   JointPrediction once = prediction;
   once.replications = 1;
-  const auto values = simulator.prediction(spec, once, model_form.values);
+  const auto per_fit = simulator.prediction(spec, once, model_form.values);
   std::vector<double> xs;
-  for (const auto& per_fit : values) {
-    if (!per_fit.front()) {
+  for (const auto& fit : per_fit) {
+    if (!fit.front()) {
       result.model_form_se = std::numeric_limits<double>::infinity();
       result.half_width = std::numeric_limits<double>::infinity();
       result.problem = "a fit without one of the series gives no value (no crossing within the sweep): the "
                        "released data do not bound this prediction";
       return;
     }
-    xs.push_back(*per_fit.front());
+    xs.push_back(*fit.front());
   }
   const double n = static_cast<double>(xs.size());
   double mean = 0.0, squares = 0.0;
@@ -121,6 +192,10 @@ void add_model_form(const JointSpec& spec, const JointPrediction& prediction, co
   result.model_form_values = xs;
   const double t = models::student_t_975(static_cast<int>(xs.size()) - 1);
   result.half_width = std::hypot(result.half_width, t * result.model_form_se);
+
+  result.model_error_relative = 1.96 * model_form.relative_rms;
+  result.model_error_half_width = misfit_half_width(spec, prediction, simulator, values, result);
+  result.half_width = std::hypot(result.half_width, result.model_error_half_width); // inf: not bounded
 }
 
 } // namespace sonicsim

@@ -38,10 +38,18 @@ ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simu
                                const std::function<void(const HeldOutPoint&)>& on_held_out = {},
                                const std::vector<bool>& free = {});
 
-// The prediction's spread over the leave-one-out fits (one seed each): its jackknife standard error, times
-// Student's t for the fits less one, joins the interval. None when a fit gives no value (a crossing beyond
-// the sweep): the interval is then not bounded by the data, and `result.problem` says so.
+// Two terms join the prediction's interval, in quadrature:
+// - the prediction's spread over the leave-one-out fits (one seed each): its jackknife standard error, times
+//   Student's t for the fits less one (how far the parameters move without a series);
+// - the model's misfit: the held-out points land a relative RMS off their measurements, so the simulated
+//   figure may be off by 1.96 x that (the 95 % interval whose coverage count_covered reports). A figure
+//   moves by that share of itself (a gain: of 1 + the gain, its throughput's share); a crossing moves to
+//   where the curve so moved crosses the direct level, from the prediction's own runs at `values` (the
+//   adopted values). A fit without its series can leave a parameter where the full fit put it (nothing
+//   else moves it); the misfit term does not rest on the fits moving.
+// None when a fit, or the moved curve, gives no value (a crossing beyond the sweep): the interval is then not
+// bounded by the data, and `result.problem` says so.
 void add_model_form(const JointSpec& spec, const JointPrediction& prediction, const JointSimulator& simulator,
-                    const ModelForm& model_form, PredictionResult& result);
+                    const ModelForm& model_form, const std::vector<double>& values, PredictionResult& result);
 
 } // namespace sonicsim

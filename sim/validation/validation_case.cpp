@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -151,16 +152,31 @@ void read_prediction(const std::string& path, const YAML::Node& root, Validation
     if (root[key])
       fail(path, root[key], key, "a prediction case has no measurement; expected predicted: only");
   if (!predicted.IsMap() || !predicted["value"] || !predicted["ci95_half_width"] || !predicted["command"])
-    fail(path, predicted, "predicted",
-         "expected {value: X, ci95_half_width: H, command: \"the sonicsim command that predicted it\"}");
+    fail(
+        path, predicted, "predicted",
+        "expected {value: X, ci95_half_width: H or unbounded, command: \"the sonicsim command that predicted "
+        "it\"}");
   ValidationCase::Prediction p;
   p.value = finite_number(path, predicted["value"], "predicted.value");
-  p.half_width = positive_number(path, predicted["ci95_half_width"], "predicted.ci95_half_width");
+  const YAML::Node half = predicted["ci95_half_width"];
+  const bool unbounded = half.IsScalar() && half.Scalar() == "unbounded";
+  p.half_width = unbounded ? std::numeric_limits<double>::infinity()
+                           : positive_number(path, half, "predicted.ci95_half_width");
+  if (predicted["reproduce_within"])
+    p.reproduce_within = positive_number(path, predicted["reproduce_within"], "predicted.reproduce_within");
+  else if (unbounded)
+    fail(path, half, "predicted.ci95_half_width",
+         "unbounded needs predicted.reproduce_within: H (the interval's bounded parts, which the check holds "
+         "the "
+         "simulation to; a check within an unbounded interval could not fail)");
   p.command = predicted["command"].as<std::string>();
   c.predicted = p;
   c.measured = p.value;
-  c.absolute_tolerance = p.half_width; // the check: the simulation lands in the predicted interval
-  c.tolerance_reason = "the calibration's 95 % interval (" + p.command + ")";
+  // The check: the simulation lands in the predicted interval (or its bounded parts).
+  c.absolute_tolerance = p.reproduce_within.value_or(p.half_width);
+  c.tolerance_reason = p.reproduce_within
+                           ? "the bounded parts of the calibration's 95 % interval (" + p.command + ")"
+                           : "the calibration's 95 % interval (" + p.command + ")";
 }
 
 } // namespace

@@ -57,7 +57,10 @@ struct ValidationCase {
   // that made it). Validate checks that the simulation still lands in that interval.
   struct Prediction {
     double value = 0.0;
-    double half_width = 0.0;
+    double half_width = 0.0; // infinite: `unbounded` (the released data do not bound it)
+    // The check's tolerance, when not the half-width: for an unbounded interval, its bounded parts (seeds,
+    // fitted parameters, leave-one-out fits), so that a drift of the simulation still shows.
+    std::optional<double> reproduce_within;
     std::string command;
   };
   std::optional<Prediction> predicted;

@@ -195,12 +195,73 @@ TEST_CASE(
   PredictionResult result;
   result.value = 21.0;
   result.half_width = 0.5;
-  add_model_form(spec, prediction, stand_in(), form, result);
+  add_model_form(spec, prediction, stand_in(), form, {2.1}, result);
   REQUIRE(result.model_form_values.size() == 2);
   CHECK(result.model_form_values[0] == doctest::Approx(22.0).epsilon(1e-4));
   CHECK(result.model_form_values[1] == doctest::Approx(20.0).epsilon(1e-4));
   CHECK(result.model_form_se == doctest::Approx(1.0).epsilon(1e-3));
-  CHECK(result.half_width == doctest::Approx(std::hypot(0.5, models::student_t_975(1) * 1.0)).epsilon(1e-3));
+  // The misfit: the figure off by 1.96 x the held-out RMS (9.56 %) of itself, 21 x 18.7 % = 3.93.
+  CHECK(result.model_error_relative == doctest::Approx(1.96 * form.relative_rms));
+  CHECK(result.model_error_half_width == doctest::Approx(1.96 * form.relative_rms * 21.0).epsilon(1e-9));
+  CHECK(result.half_width == doctest::Approx(std::hypot(std::hypot(0.5, models::student_t_975(1) * 1.0),
+                                                        1.96 * form.relative_rms * 21.0))
+                                 .epsilon(1e-3));
+}
+
+TEST_CASE("model form: a crossing moves to where the curve off by the held-out error crosses; a gain by its "
+          "throughput's share") {
+  // Per-job throughput 100 / jobs against a direct level of 2 (times the prediction's level_scale): it
+  // crosses at 50 / level_scale jobs. A held-out RMS of 5 % puts the curve 9.8 % higher or lower: it then
+  // crosses at 54.9 or 45.1 jobs, so the misfit's half-width is 4.9 jobs (both sides the same here).
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0.5, 5, 2.0, {})};
+  JointSimulator simulator = stand_in();
+  simulator.prediction = [](const JointSpec&, const JointPrediction& prediction,
+                            const std::vector<std::vector<double>>& sets) {
+    std::vector<std::vector<std::optional<double>>> out;
+    for (std::size_t v = 0; v < sets.size(); ++v) {
+      const double crossing = 50.0 / prediction.level_scale;
+      out.emplace_back(static_cast<std::size_t>(prediction.replications),
+                       crossing < 60.0 ? std::optional<double>(crossing) : std::nullopt); // sweep to 60
+    }
+    return out;
+  };
+  ModelForm form;
+  form.values = {{2.0}, {2.0}}; // the fits without each series did not move
+  form.relative_rms = 0.05;
+  JointPrediction prediction;
+  prediction.observable = "crossing_jobs";
+  prediction.sweep = {10, 20, 40, 60};
+  prediction.replications = 2;
+  PredictionResult result;
+  result.value = 50.0;
+  result.half_width = 1.0;
+  add_model_form(spec, prediction, simulator, form, {2.0}, result);
+  CHECK(result.model_form_se == 0.0);
+  CHECK(result.model_error_half_width == doctest::Approx(50.0 * 1.96 * 0.05).epsilon(1e-9));
+  CHECK(result.half_width == doctest::Approx(std::hypot(1.0, 4.9)).epsilon(1e-9));
+  CHECK(result.problem.empty());
+
+  // A curve so far off that it no longer crosses within the sweep: not bounded, and said.
+  form.relative_rms = 0.2; // the curve 39 % higher crosses at 69.6 jobs, beyond the sweep
+  PredictionResult unbounded;
+  unbounded.value = 50.0;
+  add_model_form(spec, prediction, simulator, form, {2.0}, unbounded);
+  CHECK(std::isinf(unbounded.half_width));
+  CHECK(
+      unbounded.problem.find("higher it stays above direct inference to the sweep's last point (60 jobs)") !=
+      std::string::npos);
+  REQUIRE(unbounded.crossing_curve_lower);
+  CHECK(*unbounded.crossing_curve_lower == doctest::Approx(50.0 * (1.0 - 1.96 * 0.2)));
+  CHECK(!unbounded.crossing_curve_higher);
+
+  // A gain g = S / D - 1: S off by 9.8 % moves g by 9.8 % of (1 + g).
+  form.relative_rms = 0.05;
+  prediction.observable = "direct_inference_gain";
+  PredictionResult gain;
+  gain.value = 0.2;
+  add_model_form(spec, prediction, simulator, form, {2.0}, gain);
+  CHECK(gain.model_error_half_width == doctest::Approx(1.96 * 0.05 * 1.2).epsilon(1e-12));
 }
 
 TEST_CASE("joint fit at three seeds: the answer is the seeds' mean and its interval carries their spread") {

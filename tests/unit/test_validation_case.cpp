@@ -86,6 +86,19 @@ TEST_CASE("a prediction case has no measurement: its interval is the check") {
   REQUIRE(c.predicted);
   CHECK(c.predicted->half_width == 3);
   CHECK(*c.absolute_tolerance == 3);
+  // An interval the released data do not bound: the check holds the simulation to its bounded parts (a check
+  // within an unbounded interval could not fail), and without them the case is refused.
+  auto unbounded = crossing_case;
+  unbounded.replace(
+      unbounded.find("measured:"), std::string::npos,
+      "predicted: {value: 364, ci95_half_width: unbounded, reproduce_within: 7.0, command: x}\n");
+  const auto u = load_validation_case(write_case("unbounded.yaml", unbounded));
+  REQUIRE(u.predicted);
+  CHECK(std::isinf(u.predicted->half_width));
+  CHECK(*u.absolute_tolerance == 7.0);
+  unbounded.replace(unbounded.find(" reproduce_within: 7.0,"), 23, "");
+  CHECK_THROWS_WITH_AS(load_validation_case(write_case("unbounded_alone.yaml", unbounded)),
+                       doctest::Contains("unbounded needs predicted.reproduce_within"), ScenarioError);
   // A prediction case that also states a measurement is refused at that key.
   text += "tolerance: {relative: 0.1, why: x}\n";
   CHECK_THROWS_WITH_AS(load_validation_case(write_case("both.yaml", text)),
@@ -114,7 +127,7 @@ TEST_CASE(
   c.absolute_tolerance = 0.5;
   CHECK(case_run_precision(c, run, 0.02) == 0.02);
   c.relative_tolerance = 0.10;
-  c.predicted = ValidationCase::Prediction{25.0, 3.0, "sonicsim calibrate"};
+  c.predicted = ValidationCase::Prediction{25.0, 3.0, std::nullopt, "sonicsim calibrate"};
   CHECK(case_run_precision(c, run, 0.02) == 0.02);
   // A curve's point passes within 2 sd of its measured value: the small batch's point at 4 clients, 13.842
   // +- 0.574 s, allows 8.3 %, decided by a run known to 3.3 %; at 301 clients, 49.493 +- 7.626 s, 30.8 %:
