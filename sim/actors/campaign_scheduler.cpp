@@ -10,8 +10,6 @@
 #include <limits>
 #include <string>
 
-namespace sg4 = simgrid::s4u;
-
 namespace sonicsim {
 
 CampaignScheduler::CampaignScheduler(JobContext& context)
@@ -80,27 +78,40 @@ void CampaignScheduler::job_finished(int slot, const std::vector<int>& pods) {
   --running_;
 }
 
-void CampaignScheduler::operator()() {
+void CampaignScheduler::start(std::function<void()> on_closed) {
+  on_closed_ = std::move(on_closed);
+  calendar::at(calendar::now_s(), [this]() { negotiate(); });
+}
+
+void CampaignScheduler::negotiate() {
   const double end_s = campaign_.window_s ? *campaign_.window_s : std::numeric_limits<double>::infinity();
   // finish_events: past the window's end the grid goes on as scheduled (the site stays loaded) until the
   // events that started before it have ended; a day at most.
   constexpr double longest_tail_s = 86400.0;
-  while (true) {
-    const double now_s = calendar::now_s();
-    if (now_s >= end_s &&
-        (!campaign_.finish_events || context_->events_open_at_end == 0 || now_s >= end_s + longest_tail_s))
-      break;
-    const bool work_left = events_left_ != 0; // unbounded (none) or events still to hand out
-    if (!work_left && running_ == 0) break;
-    const double target = std::min(slots_at(now_s), cap_at(now_s));
-    // Lowest free slot first, so that which slot (NIC, CPU) a job gets does not depend on timing details.
-    for (std::size_t slot = 0;
-         work_left && events_left_ != 0 && running_ < target && slot < slot_busy_since_s_.size(); ++slot)
-      if (!slot_busy_since_s_[slot]) start_job(static_cast<int>(slot), now_s);
-    reclaim_finished_jobs();
-    sg4::this_actor::sleep_for(now_s < end_s ? std::min(match_interval_s, end_s - now_s) : match_interval_s);
-  }
   const double now_s = calendar::now_s();
+  if (now_s >= end_s &&
+      (!campaign_.finish_events || context_->events_open_at_end == 0 || now_s >= end_s + longest_tail_s)) {
+    close();
+    return;
+  }
+  const bool work_left = events_left_ != 0; // unbounded (none) or events still to hand out
+  if (!work_left && running_ == 0) {
+    close();
+    return;
+  }
+  const double target = std::min(slots_at(now_s), cap_at(now_s));
+  // Lowest free slot first, so that which slot (NIC, CPU) a job gets does not depend on timing details.
+  for (std::size_t slot = 0;
+       work_left && events_left_ != 0 && running_ < target && slot < slot_busy_since_s_.size(); ++slot)
+    if (!slot_busy_since_s_[slot]) start_job(static_cast<int>(slot), now_s);
+  reclaim_finished_jobs();
+  calendar::at(now_s + (now_s < end_s ? std::min(match_interval_s, end_s - now_s) : match_interval_s),
+               [this]() { negotiate(); });
+}
+
+void CampaignScheduler::close() {
+  const double now_s = calendar::now_s();
+  const double end_s = campaign_.window_s ? *campaign_.window_s : std::numeric_limits<double>::infinity();
   for (const auto& since_s : slot_busy_since_s_)
     if (since_s) recorder_.record_job_interval(*since_s, now_s);
   closed_ = true;
@@ -112,6 +123,7 @@ void CampaignScheduler::operator()() {
   context_->stopped_at_s = now_s;
   for (const auto& server : servers_.owned)
     server->stop();
+  if (on_closed_) on_closed_();
 }
 
 } // namespace sonicsim

@@ -4,6 +4,10 @@
 // simulated window ends. A job holds its slot until it ends; when slots or the cap drop, running jobs are not
 // killed (as on a real grid): the count falls as they finish. The scheduler matches every
 // match_interval_s, like an HTCondor negotiation cycle.
+//
+// The scheduler is a chain of calendar events, not a SimGrid actor: a run without actors lets the calendar
+// run its events without SimGrid's engine stepping at each (event_calendar.hpp), which is most of a
+// campaign's.
 #pragma once
 
 #include "sim/actors/job_client.hpp"
@@ -13,6 +17,7 @@
 
 #include "sim/random/random_engine.hpp"
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <random>
 #include <vector>
@@ -24,7 +29,11 @@ public:
   static constexpr double match_interval_s = 10.0;
 
   explicit CampaignScheduler(JobContext& context);
-  void operator()();
+  CampaignScheduler(const CampaignScheduler&) = delete;
+  CampaignScheduler& operator=(const CampaignScheduler&) = delete;
+  // Its first negotiation cycle now; `on_closed` runs when the campaign has closed (the window over and its
+  // events ended, or no work left).
+  void start(std::function<void()> on_closed);
 
   // Slots the campaign may use at simulated time t (before the cap), and the cap (infinite when uncapped):
   // the schedules are read at campaign time start + t.
@@ -32,6 +41,8 @@ public:
   double cap_at(double t_s) const;
 
 private:
+  void negotiate(); // one cycle: jobs started on free slots, then the next cycle or the close
+  void close();
   void start_job(int slot, double now_s);
   void job_finished(int slot, const std::vector<int>& pods);
   // Frees the jobs that have finished (never from inside their own callbacks).
@@ -49,6 +60,7 @@ private:
   std::optional<std::int64_t> events_left_; // none: unbounded (the window ends the campaign)
   int next_job_ = 0;
   bool closed_ = false; // the window has ended: jobs still running were recorded up to its end
+  std::function<void()> on_closed_;
   RandomEngine rng_;
   std::optional<RandomSlotShare> random_slots_; // campaign.slots_random, when set
 };

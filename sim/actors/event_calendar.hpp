@@ -15,7 +15,7 @@
 //   calendar's next date becomes a SimGrid timer ("wake") and SimGrid runs to the end, running the events
 //   dated up to it on wakes, exactly as when it drives throughout. The answer is the same either way, to the
 //   rounding of its actions' progress (one step where it would take several).
-// - SimGrid (scenarios with actors: background traffic, a campaign's scheduler; or
+// - SimGrid (scenarios with actors: background traffic; or
 //   `platform.network.event_calendar: false`): SimGrid's engine runs the whole run and every date of the
 //   calendar is a wake. tests/scenario/test_event_calendar.cpp compares the two event by event.
 //

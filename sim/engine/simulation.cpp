@@ -241,11 +241,10 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   std::unique_ptr<OutputFiles> files;
   if (options.output_dir) files = std::make_unique<OutputFiles>(*options.output_dir);
   const SitePlatform site = build_site_platform(scenario);
-  // SimGrid drives throughout when it has actors (background sources, a campaign's scheduler): they act on
-  // its clock. Otherwise the calendar runs what touches no SimGrid resource itself (event_calendar.hpp).
+  // SimGrid drives throughout when it has actors (background sources): they act on its clock. Otherwise the
+  // calendar runs what touches no SimGrid resource itself (event_calendar.hpp).
   const BackgroundTraffic& background = scenario.platform.site_switch.background;
-  const bool simgrid_actors =
-      scenario.workload.campaign || background.rate_bps > 0 || background.schedule || background.on_off;
+  const bool simgrid_actors = background.rate_bps > 0 || background.schedule || background.on_off;
   EventCalendar calendar(simgrid_actors || !scenario.platform.network.event_calendar
                              ? EventCalendar::Driver::simgrid
                              : EventCalendar::Driver::own_loop);
@@ -278,15 +277,19 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   RunLength run_length(scenario, recorder);
   if (!scenario.workload.campaign) context.run_length = &run_length;
   int jobs_running = 0; // outlives the run: the jobs' last callbacks count down on it
+  // SimGrid ends a run when only daemon actors are left, and the background sources are daemons: with them,
+  // this actor keeps the run alive until the last job has finished or the campaign has closed.
+  sg4::ActorPtr keeper;
+  if (simgrid_actors)
+    keeper = sg4::Actor::create("jobs", site.background_source, []() { sg4::this_actor::suspend(); });
+  std::optional<CampaignScheduler> scheduler; // outlives the run: its cycles are calendar events
   if (scenario.workload.campaign) {
-    sg4::Actor::create("campaign_scheduler", site.background_source, CampaignScheduler(context));
+    scheduler.emplace(context);
+    scheduler->start([keeper]() {
+      if (keeper && keeper->is_suspended()) keeper->resume();
+    });
   } else {
-    // SimGrid ends a run when only daemon actors are left, and the background sources are daemons: with
-    // them, this actor keeps the run alive until the last job has finished.
     jobs_running = scenario.workload.jobs;
-    sg4::ActorPtr keeper;
-    if (simgrid_actors)
-      keeper = sg4::Actor::create("jobs", site.background_source, []() { sg4::this_actor::suspend(); });
     for (const auto& placement : place_jobs(scenario, directory.layout))
       start_fixed_job(context, placement, [&jobs_running, &context, keeper]() {
         if (--jobs_running > 0) return;

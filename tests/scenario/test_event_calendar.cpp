@@ -10,8 +10,8 @@
 //
 // The scenarios cover what the own loop hands over: flows that fill the site switch and go to SimGrid and
 // back (600 ProtoDUNE jobs), simultaneous batch replies (small batch), several models and threads per job
-// (CMS on one T4), pods behind a load balancer (CMS large scale), and cancelled events (timeouts,
-// preemption).
+// (CMS on one T4), pods behind a load balancer (CMS large scale), cancelled events (timeouts,
+// preemption), and a campaign's scheduler (jobs coming and going, the switch saturated part of the time).
 #include "events_comparison.hpp"
 #include "simulate.hpp"
 
@@ -89,4 +89,14 @@ TEST_CASE("event calendar: cancelled events (timeouts and preemption)") {
   check_calendar("timeouts_preemption",
                  "--set workload.jobs=600 --set workload.events_per_job=4 --set workload.client.timeout=20s "
                  "--set workload.preemption.mean_time=300s");
+}
+
+TEST_CASE("event calendar: a campaign's scheduler on the calendar, with and without SimGrid driving") {
+  // The 2022 campaign at a tenth of the site for an hour: jobs started every 10 s as slots come and go, the
+  // switch saturated part of the time, so flows go to SimGrid's classes and back. Its scheduler is calendar
+  // events (campaign_scheduler.hpp): the own loop runs most of its events without SimGrid's engine stepping.
+  const double own_share = check_calendar(
+      "campaign_2022", config_path("protodune_2022_campaign.yaml") +
+                           " --set workload.campaign.window=1h --set workload.campaign.warmup=10min");
+  CHECK(own_share > 0.5);
 }

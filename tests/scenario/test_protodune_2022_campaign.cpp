@@ -7,6 +7,7 @@
 #include "models/network_limit.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/execution/process_pool.hpp"
+#include "sim/metrics/histogram_peaks.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
@@ -244,11 +245,19 @@ TEST_CASE(
   const auto summaries = simulate_all({{}, pure, determined, with(determined, pure)});
   const auto& classes = *summaries[0].campaign;
   const auto& simgrid = *summaries[1].campaign;
-  // The event-time histogram's peaks: as many, each within 2 bins (2 s) of the other's (measured: 21.5 and
-  // 52.5 s both).
-  REQUIRE(classes.event_time_peaks.size() == simgrid.event_time_peaks.size());
-  for (std::size_t p = 0; p < classes.event_time_peaks.size(); ++p)
-    CHECK(std::abs(classes.event_time_peaks[p].position_s - simgrid.event_time_peaks[p].position_s) <= 2.0);
+  // The event-time histogram's two regimes, unsaturated (~22 s) and saturated (~52 s): as many maxima, each
+  // within 2 bins (2 s) of the other's. Found with a valley of 80 % rather than the reported rule's 50 %: at
+  // this scale the valley after the first maximum is 30-52 % of it from seed to seed (measured, pure SimGrid,
+  // seeds 1-5: 0.49, 0.40, 0.35, 0.52, 0.30; the seed the config gives, 0.49 before the campaign's scheduler
+  // moved to the calendar and 0.50 after), so the reported rule's count is a coin toss between seeds, which
+  // the two runs are to each other.
+  const sonicsim::PeakRule regimes{3.0, 0.10, 0.8};
+  const auto peaks_classes = sonicsim::find_peaks(classes.event_time_counts, 1.0, regimes);
+  const auto peaks_simgrid = sonicsim::find_peaks(simgrid.event_time_counts, 1.0, regimes);
+  REQUIRE(peaks_classes.size() == 2);
+  REQUIRE(peaks_classes.size() == peaks_simgrid.size());
+  for (std::size_t p = 0; p < peaks_classes.size(); ++p)
+    CHECK(std::abs(peaks_classes[p].position_s - peaks_simgrid[p].position_s) <= 2.0);
   // Running jobs and outbound traffic over the window, and the traffic below saturation: within 2 % (measured
   // 949.8 / 85.36 Gb/s and 66.9 Gb/s at 416 jobs both ways; the 10 % of the checks above is the physics).
   CHECK(classes.mean_running_jobs == doctest::Approx(simgrid.mean_running_jobs).epsilon(0.02));
