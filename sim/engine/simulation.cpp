@@ -57,6 +57,24 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario, const ServerLayou
 // Starts a job of a fixed run. Preempted (workload.preemption), it is resubmitted at once on its slot with
 // the events it did not finish, which are its own again (same job number, same random stream); with nothing
 // to resubmit it counts as finished.
+// The site's other traffic, as SimGrid actors (daemons: they end with the run).
+void start_background_sources(const Scenario& scenario, const SitePlatform& site, RunRecorder& recorder) {
+  const BackgroundTraffic& background = scenario.platform.site_switch.background;
+  if (background.rate_bps > 0 || background.schedule) {
+    sg4::Actor::create(
+        "background_traffic", site.background_source,
+        BackgroundTrafficSource(site, recorder, background,
+                                scenario.workload.campaign ? scenario.workload.campaign->start_s : 0.0))
+        ->daemonize();
+  }
+  if (background.on_off) {
+    sg4::Actor::create("background_on_off", site.background_source,
+                       OnOffTrafficSource(site, recorder, *background.on_off,
+                                          make_stream(scenario.seed, stream_background_on_off)))
+        ->daemonize();
+  }
+}
+
 void start_fixed_job(JobContext& context, JobPlacement placement, const std::function<void()>& on_finish) {
   auto on_preempted = [&context, placement, on_finish](int events_back) {
     if (events_back == 0) {
@@ -297,19 +315,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
         if (keeper && keeper->is_suspended()) keeper->resume();
       });
   }
-  if (background.rate_bps > 0 || background.schedule) {
-    sg4::Actor::create(
-        "background_traffic", site.background_source,
-        BackgroundTrafficSource(site, recorder, background,
-                                scenario.workload.campaign ? scenario.workload.campaign->start_s : 0.0))
-        ->daemonize();
-  }
-  if (background.on_off) {
-    sg4::Actor::create("background_on_off", site.background_source,
-                       OnOffTrafficSource(site, recorder, *background.on_off,
-                                          make_stream(scenario.seed, stream_background_on_off)))
-        ->daemonize();
-  }
+  start_background_sources(scenario, site, recorder);
 
   if (options.on_progress) calendar.set_on_event(progress_reporter(scenario, recorder, options.on_progress));
   calendar.run();
