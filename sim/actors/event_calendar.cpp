@@ -111,6 +111,7 @@ bool EventCalendar::simgrid_busy() const {
 void EventCalendar::bring_simgrid_to_now() {
   if (simgrid_driving_) return; // SimGrid's clock is now's
   next_end_known_ = false;      // what follows changes SimGrid's actions
+  if (holding_clock_) return;   // before_solve_: its changes happen at SimGrid's clock
   // The own loop runs an event only before SimGrid's next action end (run), and no wake is armed: SimGrid
   // only moves its clock and its actions' progress. run_until stops within 1e-5 s of its date, and rounding
   // may leave the clock an ulp short: a few rounds.
@@ -131,6 +132,11 @@ void EventCalendar::simgrid_action_ended() {
 // The date of SimGrid's next action end (infinite with none), computed once per change of its actions.
 double EventCalendar::simgrid_next_end_s() {
   if (!next_end_known_) {
+    if (before_solve_ && !holding_clock_) {
+      holding_clock_ = true;
+      before_solve_();
+      holding_clock_ = false;
+    }
     const double clock_s = sg4::Engine::get_clock();
     const double delta_s = simgrid_busy() ? network_model_->next_occurring_event(clock_s) : -1.0;
     simgrid_next_end_s_ = delta_s >= 0 ? clock_s + delta_s : std::numeric_limits<double>::infinity();

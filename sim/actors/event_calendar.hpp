@@ -80,6 +80,10 @@ public:
   void run();
   // Called after each event with its date (progress reports).
   void set_on_event(std::function<void(double)> on_event) { on_event_ = std::move(on_event); }
+  // Own loop: called after SimGrid's actions changed, before its clock moves (once per change, when the
+  // loop next asks for SimGrid's next action end). What it changes happens at SimGrid's clock: its calls
+  // to bring_simgrid_to_now do not move it (kernel_flows.hpp, "Links whose rates fit").
+  void set_before_solve(std::function<void()> before_solve) { before_solve_ = std::move(before_solve); }
 
   struct Counts {
     std::uint64_t events = 0;       // run
@@ -147,6 +151,8 @@ private:
   std::uint64_t simgrid_ends_ = 0;
   std::vector<std::pair<double, simgrid::kernel::timer::Timer*>> wakes_; // armed, not run yet
   std::function<void(double)> on_event_;
+  std::function<void()> before_solve_;
+  bool holding_clock_ = false; // inside before_solve_
   Counts counts_;
 };
 

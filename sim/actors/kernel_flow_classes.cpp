@@ -81,8 +81,9 @@ void KernelFlows::sync_class(FlowClass& c) {
 }
 
 bool KernelFlows::slack(const Path& path) const {
-  return path.via_gateway && std::all_of(path.slack.begin(), path.slack.end(), [](const LinkLoad* link) {
-           return link->committed_bytes_per_s <= link->capacity_bytes_per_s;
+  return path.via_gateway && std::all_of(path.slack.begin(), path.slack.end(), [this](const LinkLoad* link) {
+           return link->committed_bytes_per_s <= link->capacity_bytes_per_s ||
+                  (settings_.check_rates && link->rates_fit); // checked before SimGrid's clock moves
          });
 }
 
@@ -101,6 +102,7 @@ void KernelFlows::join_class(std::uint32_t id, double bytes) {
   leave_out_slack(id);
   ++counts_.via_gateway;
   enter_class(id, gateway_class(path), bytes);
+  count_gateway_member(id, +1);
 }
 
 void KernelFlows::leave_out_slack(std::uint32_t id) {
@@ -118,6 +120,7 @@ void KernelFlows::enter_class(std::uint32_t id, FlowClass& c, double bytes) {
   f.in_class = &c;
   f.done_at = c.served_bytes + bytes;
   c.members.emplace(f.done_at, id);
+  if (c.members.size() == 1) note_members(c);
   reshape_class(c);
 }
 
@@ -128,6 +131,7 @@ double KernelFlows::leave_class(std::uint32_t id) {
   const double left_bytes = std::max(0.0, f.done_at - from.served_bytes);
   from.members.erase({f.done_at, id});
   f.in_class = nullptr;
+  if (from.members.empty()) note_members(from);
   if (!from.members.empty()) {
     reshape_class(from);
   } else if (from.action) {
@@ -140,6 +144,7 @@ double KernelFlows::leave_class(std::uint32_t id) {
 
 void KernelFlows::regroup(std::uint32_t id) {
   Flow& f = flows_[id];
+  count_gateway_member(id, -1);
   const double left_bytes = leave_class(id);
   f.via_gateway = false;
   for (LinkLoad* link : f.path->slack)
@@ -150,17 +155,8 @@ void KernelFlows::regroup(std::uint32_t id) {
 
 void KernelFlows::ungroup(LinkLoad& link) {
   if (link.committed_bytes_per_s > link.capacity_bytes_per_s) return;
-  for (FlowClass* c : link.own_classes) {
-    std::vector<std::uint32_t> movable;
-    for (const auto& member : c->members)
-      if (slack(*flows_[member.second].path)) movable.push_back(member.second);
-    for (const std::uint32_t id : movable) {
-      const double left_bytes = leave_class(id);
-      leave_out_slack(id);
-      ++counts_.ungrouped;
-      enter_class(id, gateway_class(*flows_[id].path), left_bytes);
-    }
-  }
+  link.rates_fit = true; // its caps fit again
+  move_to_gateway(link);
 }
 
 // Called with served_bytes up to date (join_class syncs first; a new comm follows a member's end at once).
@@ -196,6 +192,7 @@ void KernelFlows::on_class_done(FlowClass& c) {
     c.members.erase(c.members.begin());
     finish(id, true);
   }
+  if (c.members.empty()) note_members(c);
   // The others go on in a new comm, started after this step (not inside SimGrid's update) at the same date.
   if (!c.members.empty())
     defer([this, &c]() {

@@ -101,8 +101,10 @@ KernelFlows::Path& KernelFlows::path(sg4::Host* from, sg4::Host* to) {
       // `p` stays valid as the gateway's path is added (std::map keeps its elements in place).
       Path& alternative = host == to ? path(from, gateway) : path(gateway, to);
       for (LinkLoad* link : p.links)
-        if (std::find(alternative.links.begin(), alternative.links.end(), link) == alternative.links.end())
+        if (std::find(alternative.links.begin(), alternative.links.end(), link) == alternative.links.end()) {
           p.slack.push_back(link);
+          link->left_out = true;
+        }
       if (!p.slack.empty()) p.via_gateway = &alternative;
       return p;
     }
@@ -152,6 +154,7 @@ void KernelFlows::start(Path* path, double bytes, OnceCall done) {
     for (LinkLoad* link : f.path->links) {
       link->committed_bytes_per_s += timing.cap_bytes_per_s;
       if (link->committed_bytes_per_s > link->capacity_bytes_per_s) fits = false;
+      note_commitment(*link);
     }
   }
   if (fits) {
@@ -160,6 +163,7 @@ void KernelFlows::start(Path* path, double bytes, OnceCall done) {
     for (LinkLoad* link : f.path->links) {
       link->fast.emplace_back(id, f.generation);
       ++link->fast_count;
+      link->fast_bytes_per_s += timing.cap_bytes_per_s;
     }
     f.end_event = calendar::at(f.start_s + timing.latency_s + bytes / timing.cap_bytes_per_s, [this, id]() {
       flows_[id].end_event = CalendarEvent{};
@@ -177,11 +181,9 @@ void KernelFlows::start(Path* path, double bytes, OnceCall done) {
       for (const auto& [other, generation] : link->fast)
         if (flows_[other].generation == generation && flows_[other].fast) hand_over(other);
       link->fast.clear();
-      // No longer slack: the flows that left it out go to their pod's own class.
-      for (const auto& [other, generation] : link->left_out_by)
-        if (flows_[other].generation == generation && flows_[other].via_gateway) regroup(other);
-      link->left_out_by.clear();
-      link->left_out_count = 0;
+      // No longer slack by its caps: the flows that left it out go to their pod's own class, unless its rates
+      // are checked (check_left_out_links, before SimGrid's clock moves).
+      if (!(settings_.check_rates && link->rates_fit)) regroup_left_out(*link);
     }
   }
   // Its latency first, then its bytes in SimGrid (which, outside exact CM02, pays the latency itself).
@@ -194,8 +196,10 @@ void KernelFlows::start(Path* path, double bytes, OnceCall done) {
 void KernelFlows::hand_over(std::uint32_t id) {
   Flow& f = flows_[id];
   f.fast = false;
-  for (LinkLoad* link : f.path->links)
+  for (LinkLoad* link : f.path->links) {
     --link->fast_count;
+    link->fast_bytes_per_s -= f.path->timing.cap_bytes_per_s;
+  }
   calendar::cancel(f.end_event);
   ++counts_.handed;
   const FlowTiming timing = f.path->timing;
@@ -215,6 +219,7 @@ void KernelFlows::finish(std::uint32_t id, bool defer_callback) {
     for (LinkLoad* link : f.path->links) {
       const bool was_full = link->committed_bytes_per_s > link->capacity_bytes_per_s;
       link->committed_bytes_per_s -= f.path->timing.cap_bytes_per_s;
+      note_commitment(*link);
       // Room again: its pods' flows may leave it out, after this step (this may be inside SimGrid's update).
       if (was_full && link->committed_bytes_per_s <= link->capacity_bytes_per_s &&
           !link->own_classes.empty() && !link->ungroup_deferred) {
@@ -224,9 +229,13 @@ void KernelFlows::finish(std::uint32_t id, bool defer_callback) {
           ungroup(*link);
         });
       }
-      if (f.fast) --link->fast_count;
+      if (f.fast) {
+        --link->fast_count;
+        link->fast_bytes_per_s -= f.path->timing.cap_bytes_per_s;
+      }
       drop_stale(link->fast, link->fast_count, &Flow::fast, id);
     }
+    if (f.via_gateway) count_gateway_member(id, -1);
     if (f.via_gateway)
       for (LinkLoad* link : f.path->slack) {
         --link->left_out_count;

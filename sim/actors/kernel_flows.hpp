@@ -37,6 +37,18 @@
 // they have left, to their pod's own class at once; when the NIC has room again, they move back (after the
 // step, as every change of a class). Part of flow classes (the same switch).
 //
+// Links whose rates fit. A pod's NIC that its flows' caps overfill may still carry them at rates that fit,
+// while the switch they share is saturated (14 flows of ~0.07 Gb/s on a 16 Gb/s NIC in the 2022 campaign):
+// then it binds none of them either. So on the calendar's own loop (FlowSettings::check_rates) such a
+// pod's flows also go through the gateway, and before SimGrid's clock moves after any change
+// (check_left_out_links, from EventCalendar::set_before_solve) the solution is checked: the rates of the
+// flows on each NIC left out (fast flows at their cap, its own classes, its share of the gateway classes)
+// must fit it. Where they do not, its gateway flows move to its own class and SimGrid solves again, at the
+// same date; a NIC whose own classes' rates leave a tenth of it free takes its flows back through the
+// gateway. Exact: a max-min allocation of the system without some links that those links can carry is the
+// max-min allocation of the whole system (it is feasible there, and no flow of it can grow in the larger
+// system's relaxation). The solver's variables then no longer grow with the pods.
+//
 // Callbacks and deferred calls run after the current kernel step (an event at the current date), never inside
 // SimGrid's model update or inside the caller: a callback may start flows and submit requests.
 #pragma once
@@ -77,6 +89,9 @@ struct FlowSettings {
   // Hosts behind a link of their own (a pod behind its NIC), each with the host whose routes are its own
   // less that link (the pods' gateway): see "Slack links" above.
   std::vector<std::pair<const simgrid::s4u::Host*, simgrid::s4u::Host*>> gateways;
+  // Links whose rates fit (above): needs the calendar's own loop, which calls check_left_out_links before
+  // SimGrid's clock moves.
+  bool check_rates = false;
 };
 
 // How SimGrid times a flow on an idle path: latency + bytes / cap.
@@ -120,6 +135,9 @@ public:
   // Runs `call` after the current kernel step, in the order deferred.
   void defer(OnceCall call);
   const FlowCounts& counts() const { return counts_; }
+  // Before SimGrid's clock moves after a change (links whose rates fit, above): SimGrid solves, and each
+  // pod's NIC left out by flows whose caps overfill it is checked against their rates.
+  void check_left_out_links();
 
   struct FlowClass;
   // The load of one link: what the fast path knows of it.
@@ -133,6 +151,16 @@ public:
     std::uint32_t left_out_count = 0;
     std::vector<FlowClass*> own_classes; // classes of paths that may leave this link out, when it is slack
     bool ungroup_deferred = false;
+    // Links whose rates fit (above): whether flows may leave it out though their caps overfill it; the caps
+    // of its fast flows; how many members of each gateway class leave it out.
+    bool rates_fit = true;
+    double fast_bytes_per_s = 0.0;
+    // Kept small and in the order of the changes (sums and moves in a deterministic order): only the
+    // gateway classes with members on it, and its own classes that have members.
+    std::vector<std::pair<FlowClass*, std::uint32_t>> gateway_members;
+    std::vector<FlowClass*> own_busy;
+    bool left_out = false;     // some path may leave it out (a pod's NIC)
+    int overcommitted_at = -1; // its place in overcommitted_, while a left-out link's caps overfill it
   };
   // A path between two hosts: its links and how a flow alone on it is timed.
   struct Path {
@@ -183,8 +211,12 @@ private:
   bool slack(const Path& path) const;     // has a gateway, and every link it would leave out has room
   FlowClass& gateway_class(Path& path);
   void leave_out_slack(std::uint32_t flow);
-  void regroup(std::uint32_t flow); // from the gateway to its pod's own class (its NIC filled up)
-  void ungroup(LinkLoad& link);     // the flows of its pods' own classes through the gateway (room again)
+  void regroup(std::uint32_t flow);     // from the gateway to its pod's own class (its NIC filled up)
+  void ungroup(LinkLoad& link);         // the flows of its pods' own classes through the gateway (room again)
+  void move_to_gateway(LinkLoad& link); // its own classes' members whose paths are slack, through the gateway
+  void count_gateway_member(std::uint32_t flow, int change); // in its slack links' gateway_members
+  double load_by_rates(const LinkLoad& link) const;          // at SimGrid's last solution
+  void regroup_left_out(LinkLoad& link);                     // its gateway flows to their pods' own classes
   void sync_class(FlowClass& c);
   void reshape_class(FlowClass& c);
   void on_class_done(FlowClass& c);
@@ -201,6 +233,11 @@ private:
   FlowSettings settings_;
   bool exact_cm02_ = false; // see the constructor
   std::map<std::pair<const void*, const void*>, Path> paths_;
+  // The links some path may leave out (pods' NICs) whose flows' caps overfill them: those the check of
+  // rates looks at (kept as the caps change, so that a check costs nothing while none is).
+  std::vector<LinkLoad*> overcommitted_;
+  void note_commitment(LinkLoad& link); // after its committed_bytes_per_s changed
+  void note_members(FlowClass& c);      // after its members changed: in its links' own_busy or not
   std::unordered_map<const void*, LinkLoad> links_;
   std::deque<Flow> flows_;
   std::vector<std::uint32_t> free_flows_;

@@ -263,9 +263,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   // calendar runs what touches no SimGrid resource itself (event_calendar.hpp).
   const BackgroundTraffic& background = scenario.platform.site_switch.background;
   const bool simgrid_actors = background.rate_bps > 0 || background.schedule || background.on_off;
-  EventCalendar calendar(simgrid_actors || !scenario.platform.network.event_calendar
-                             ? EventCalendar::Driver::simgrid
-                             : EventCalendar::Driver::own_loop);
+  const bool own_loop = !simgrid_actors && scenario.platform.network.event_calendar;
+  EventCalendar calendar(own_loop ? EventCalendar::Driver::own_loop : EventCalendar::Driver::simgrid);
   ServerDirectory directory;
   directory.layout = make_server_layout(scenario);
   const ServerLayout& layout = directory.layout;
@@ -280,7 +279,9 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                                  scenario.platform.network.flow_classes,
                                  site.single_flow_nic_bounds,
                                  {site.background_source, site.on_off_source},
-                                 pod_gateways(site)});
+                                 pod_gateways(site),
+                                 own_loop});
+  if (own_loop) calendar.set_before_solve([&flows]() { flows.check_left_out_links(); });
   // The background sources are SimGrid actors; their flows are counted at their peak on the fast path.
   if (background.rate_bps > 0 || background.schedule)
     flows.add_other_traffic(site.background_source, site.background_sink,
