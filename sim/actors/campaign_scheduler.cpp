@@ -83,8 +83,12 @@ void CampaignScheduler::start(std::function<void()> on_closed) {
   calendar::at(calendar::now_s(), [this]() { negotiate(); });
 }
 
+double CampaignScheduler::window_end_s() const {
+  return campaign_.window_s ? *campaign_.window_s : std::numeric_limits<double>::infinity();
+}
+
 void CampaignScheduler::negotiate() {
-  const double end_s = campaign_.window_s ? *campaign_.window_s : std::numeric_limits<double>::infinity();
+  const double end_s = window_end_s();
   // finish_events: past the window's end the grid goes on as scheduled (the site stays loaded) until the
   // events that started before it have ended; a day at most.
   constexpr double longest_tail_s = 86400.0;
@@ -111,12 +115,11 @@ void CampaignScheduler::negotiate() {
 
 void CampaignScheduler::close() {
   const double now_s = calendar::now_s();
-  const double end_s = campaign_.window_s ? *campaign_.window_s : std::numeric_limits<double>::infinity();
   for (const auto& since_s : slot_busy_since_s_)
     if (since_s) recorder_.record_job_interval(*since_s, now_s);
   closed_ = true;
   // Rates (running jobs, traffic, events/s) are measured up to the window's end, not over the tail.
-  recorder_.set_measurement_window(campaign_.warmup_s, std::min(now_s, end_s));
+  recorder_.set_measurement_window(campaign_.warmup_s, std::min(now_s, window_end_s()));
   // The jobs still running stop here (their pending timers and flows do nothing more), and the servers
   // forget their requests.
   context_->stopped = true;

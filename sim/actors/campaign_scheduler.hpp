@@ -43,6 +43,7 @@ public:
 private:
   void negotiate(); // one cycle: jobs started on free slots, then the next cycle or the close
   void close();
+  double window_end_s() const; // infinite without a window
   void start_job(int slot, double now_s);
   void job_finished(int slot, const std::vector<int>& pods);
   // Frees the jobs that have finished (never from inside their own callbacks).

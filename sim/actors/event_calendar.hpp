@@ -31,8 +31,6 @@
 #include <functional>
 #include <limits>
 #include <memory>
-#include <new>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -104,10 +102,9 @@ private:
   static constexpr unsigned chunk_bits = 10;
   Slot& slot_at(std::uint32_t slot) { return chunks_[slot >> chunk_bits][slot & ((1u << chunk_bits) - 1)]; }
   // A heap entry in 16 bytes, four to a cache line: the date as an integer that orders as the date does
-  // (date_key.hpp), and
-  // the scheduling order (ties run first come, first served) above the slot. Ordered by date, then by
-  // scheduling order (unique, so the slot's bits never decide): a strict total order, and integer compares
-  // (the date's bits as an integer: no floating-point compare, two integers in one 16-byte load).
+  // (date_key.hpp), and the scheduling order (ties run first come, first served) above the slot. Ordered by
+  // date, then by scheduling order (unique, so the slot's bits never decide): a strict total order of
+  // integer compares.
   static constexpr unsigned slot_bits = 26; // 67 million pending events (5 GB of slots)
   static constexpr std::uint64_t order_limit = std::uint64_t{1} << (64 - slot_bits); // 2.7e11 events a run
   struct Entry {

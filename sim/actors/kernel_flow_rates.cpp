@@ -113,7 +113,7 @@ void KernelFlows::note_commitment(LinkLoad& link) {
 }
 
 void KernelFlows::check_left_out_links() {
-  if (!settings_.check_rates) return;
+  if (overcommitted_.empty()) return; // the usual case, at every change: nothing to sum (always, unchecked)
   // Each round moves one NIC's flows: out of the gateway when the rates overfill it (and then none is taken
   // back in this check), into it when its own classes leave a tenth of it free (it binds none of its flows,
   // so without it their rates stay and it is not sent out again). So the rounds end; a bound says so if not.

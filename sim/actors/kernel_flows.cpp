@@ -235,12 +235,13 @@ void KernelFlows::finish(std::uint32_t id, bool defer_callback) {
       }
       drop_stale(link->fast, link->fast_count, &Flow::fast, id);
     }
-    if (f.via_gateway) count_gateway_member(id, -1);
-    if (f.via_gateway)
+    if (f.via_gateway) {
+      count_gateway_member(id, -1);
       for (LinkLoad* link : f.path->slack) {
         --link->left_out_count;
         drop_stale(link->left_out_by, link->left_out_count, &Flow::via_gateway, id);
       }
+    }
   }
   f.fast = false;
   OnceCall done = std::move(f.done);
