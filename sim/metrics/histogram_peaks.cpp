@@ -28,9 +28,34 @@ std::vector<double> smooth_counts(const std::vector<double>& counts, double sigm
   return smoothed;
 }
 
+namespace {
+
+// The variance of each smoothed count when each bin's count is Poisson (its variance is the count): the
+// kernel's weights squared over the squared weight sum.
+std::vector<double> smoothed_variances(const std::vector<double>& counts, double sigma_bins) {
+  if (sigma_bins <= 0.0) return counts;
+  const auto reach = static_cast<long>(std::ceil(4.0 * sigma_bins));
+  const auto n = static_cast<long>(counts.size());
+  std::vector<double> variances(counts.size(), 0.0);
+  for (long i = 0; i < n; ++i) {
+    double sum = 0.0, weight = 0.0;
+    for (long k = std::max(-reach, -i); k <= reach && i + k < n; ++k) {
+      const double w =
+          std::exp(-0.5 * (static_cast<double>(k) / sigma_bins) * (static_cast<double>(k) / sigma_bins));
+      sum += w * w * std::max(0.0, counts[static_cast<std::size_t>(i + k)]);
+      weight += w;
+    }
+    variances[static_cast<std::size_t>(i)] = weight > 0 ? sum / (weight * weight) : 0.0;
+  }
+  return variances;
+}
+
+} // namespace
+
 std::vector<HistogramPeak> find_peaks(const std::vector<double>& counts, double bin_width_s,
                                       const PeakRule& rule) {
   const std::vector<double> s = smooth_counts(counts, rule.smoothing_sigma_bins);
+  const std::vector<double> variance = smoothed_variances(counts, rule.smoothing_sigma_bins);
   if (s.empty()) return {};
   const double highest = *std::max_element(s.begin(), s.end());
   if (highest <= 0.0) return {};
@@ -50,9 +75,13 @@ std::vector<HistogramPeak> find_peaks(const std::vector<double>& counts, double 
   for (const std::size_t m : maxima) {
     if (!kept.empty()) {
       const std::size_t previous = kept.back();
-      const double valley =
-          *std::min_element(s.begin() + static_cast<long>(previous), s.begin() + static_cast<long>(m) + 1);
-      if (valley >= rule.valley_fraction * std::min(s[previous], s[m])) {
+      const auto lowest =
+          std::min_element(s.begin() + static_cast<long>(previous), s.begin() + static_cast<long>(m) + 1);
+      const std::size_t lower = s[m] < s[previous] ? m : previous;
+      const double dip = s[lower] - *lowest;
+      const double dip_se =
+          std::sqrt(variance[lower] + variance[static_cast<std::size_t>(lowest - s.begin())]);
+      if (*lowest >= rule.valley_fraction * s[lower] || dip <= rule.min_dip_sigma * dip_se) {
         if (s[m] > s[previous]) kept.back() = m;
         continue;
       }

@@ -104,7 +104,7 @@ nlohmann::ordered_json campaign_summary_to_json(const CampaignSummary& c) {
        {{"bin_s", c.histogram_bin_s},
         {"peak_rule",
          "Gaussian smoothing (sigma 3 bins); peaks: local maxima >= 10 % of the highest, separated by a "
-         "valley < 50 % of the lower peak"},
+         "valley < 80 % of the lower peak and more than 3 standard errors below it (Poisson counts)"},
         {"peaks", peaks},
         {"counts", c.event_time_counts}}}};
 }

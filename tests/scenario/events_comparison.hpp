@@ -15,7 +15,8 @@ struct EventsComparison {
 };
 
 // Each event's start_s, end_s and event_s agree within 1e-6 s, or within the file's own resolution (9
-// significant digits, two units of the last) where that is coarser.
+// significant digits, two units of the last), or within 1e-8 of the event's end date (SimGrid's roundings of
+// dates add up over a run), whichever is coarsest.
 EventsComparison compare_events(const std::filesystem::path& a_csv, const std::filesystem::path& b_csv);
 
 // Where simultaneous events make two exact-in-law ways of simulating part event by event (a rounding decides
