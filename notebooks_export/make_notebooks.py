@@ -182,8 +182,8 @@ NB1 = [
       number of jobs, so each extra job only adds waiting in the queue. The event time grows **linearly**:
       `t = t_GPU N / N_GPU` (Eq. 5), a slope of `t_GPU / N_GPU` ≈ 0.45 s per extra job.
 
-    **Small batch** saturates earlier (~181 jobs in the model, ~190 measured) for two reasons: the GPU is less
-    efficient on requests of 235 patches (20,000 instead of 31,250 patches/s per T4, so `t_GPU` is 2.75 s
+    **Small batch** saturates earlier (~199 jobs in the model, ~190 measured) for two reasons: the GPU is less
+    efficient on requests of 235 patches (22,000 instead of 31,250 patches/s per T4, so `t_GPU` is 2.5 s
     instead of 1.8 s), and its 214 requests per event add 2.6 s of round trips (12 ms each), which changes
     `t_ideal` only a little. Beyond the knee, its slope is steeper for the same reason (bigger `t_GPU`).
 
@@ -225,11 +225,11 @@ NB1 = [
     * The measured large-batch plateau (~12-15 s) sits 0.5-2 s above the ~12 s of the models. The paper rounds it
       to 13 s (Table 3); the cloud GPUs of 2020 varied by 30-40 % (arXiv:2009.04509 section 3.5), while the model uses one
       fixed throughput curve.
-    * Beyond the knee, small batch: the measured module (49 s at 301 jobs, 188 s at 486) grows more slowly than
-      the models (~92 s and ~214 s). In saturation the event time is `t_GPU N / N_GPU` (Eq. 5), so the measured
-      event times give the GPU throughput the 4 GPUs actually delivered: ~22,000 patches/s per T4, as the paper's
-      stress test found for small batches (section 3.2), against the 20,000/s at 235 that the scenario's curve
-      takes from section 3.4.
+    * Beyond the knee, small batch: in saturation the event time is `t_GPU N / N_GPU` (Eq. 5), so the measured
+      event times give the GPU throughput the 4 GPUs actually delivered: ~22,000-23,000 patches/s per T4, as the
+      paper's stress test monitored for small batches (section 3.2: 22,000/GPU). The scenario's curve takes that
+      22,000/s at 235; with section 3.4's rounder "about 80,000 on 4 GPUs" (20,000/GPU) the models saturated
+      early and missed the points at 189 and 301 jobs.
     * Large batch at 400 jobs: the measured module is 89 s against ~66 s simulated, yet the measured *event* time
       (186 s) is close to the simulated one (~176 s): at that point the measured non-ML part was shorter than
       110 s. Only the total is fixed by the GPUs in saturation; how the waiting splits between modules is not.
@@ -586,8 +586,9 @@ NB4 = [
 
     The GPU's speed depends on the batch it runs: a small batch does not fill the T4, so each patch costs more.
     The scenario gives this curve as points (throughput against executed batch size); sonicsim interpolates
-    between them, and a batch of `b` patches takes `b / T(b)` seconds on one GPU. Two points are measured (arXiv:2009.04509
-    section 3.4: 80,000 and 125,000 patches/s on 4 T4, i.e. 20,000/s at 235 and 31,250/s at 1,693). Between
+    between them, and a batch of `b` patches takes `b / T(b)` seconds on one GPU. Two points are measured under load on 4 T4
+    (arXiv:2009.04509 section 3.2: 22,000/s per T4 at 235; section 3.4: 125,000 patches/s, i.e. 31,250/s per T4
+    at 1,693). Between
     and below them the curve is the saturating form `T = Tmax b / (b + b_half)` through those two points, an
     assumption; above 1,693 it is flat, because in 2020 merging requests into batches of 5,358 gained nothing
     (section 3.2). See `validation/data/README.md`.
@@ -599,8 +600,8 @@ NB4 = [
     ax.plot(b_grid, np.interp(b_grid, curve[:, 0], curve[:, 1]) / 1e3, "-", color="k",
             label="throughput used by sonicsim (linear between the points)")
     ax.plot(curve[:, 0], curve[:, 1] / 1e3, "o", color="k", ms=5, label="scenario points")
-    ax.plot([235, 1693], [20.0, 31.25], "s", ms=10, mfc="none", mec="tab:red", mew=2,
-            label="measured (arXiv:2009.04509): 20,000/s at 235, 31,250/s at 1,693")
+    ax.plot([235, 1693], [22.0, 31.25], "s", ms=10, mfc="none", mec="tab:red", mew=2,
+            label="measured (arXiv:2009.04509): 22,000/s at 235, 31,250/s at 1,693")
     b = summary["results"]["server"]["mean_executed_batch"]
     ax.axvline(b, color="tab:orange", ls="--")
     ax.text(b * 1.08, 5, f"small batch, 300 jobs,\\ndynamic batching on:\\nmean executed batch {b:.0f}",
@@ -662,7 +663,7 @@ NB4 = [
       request, and the module time is the same with the batcher on or off.
     * **Small batch, beyond the knee: a large gain.** Once the GPUs are saturated, requests queue; each time a GPU
       frees up, the batcher takes all of them as one batch of several hundred to thousands of patches. On the curve
-      above, that moves the GPU from ~20,000 to ~28,000-31,000 patches/s: the 4 GPUs now serve ~40-50 % more
+      above, that moves the GPU from ~22,000 to ~28,000-31,000 patches/s: the 4 GPUs now serve ~30-40 % more
       patches per second, so the queue (and the module time) grows much more slowly. The knee itself moves little, because
       merging only starts once there is a queue; what changes is the slope beyond it.
     * **Large batch: no gain.** Requests of ~1,700 patches are already on the flat part of the curve (31,250/s):

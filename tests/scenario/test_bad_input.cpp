@@ -105,8 +105,8 @@ TEST_CASE("a preferred batch size above max_batch_size") {
 TEST_CASE("a throughput curve with no points") {
   expect_rejected(
       scenario_with("no_points.yaml",
-                    "points: [[1, 202], [16, 2975], [64, 9448], [128, 14821], [235, 20000], [512, 25845], "
-                    "[1024, 29503],\n                 [1693, 31250], [16384, 31250]]",
+                    "points: [[1, 270], [16, 3857], [64, 11468], [128, 17090], [235, 22000], [512, 27025], "
+                    "[1024, 29925],\n                 [1693, 31250], [16384, 31250]]",
                     "points: []"),
       "38:17", "models.emtrkmichelid.throughput.T4.points", "expected a non-empty list");
 }

@@ -73,7 +73,7 @@ TEST_CASE("small-batch sweep: knee ~190 jobs") {
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   const Fits fits = read_fits(dir);
-  // Measured ~190 (arXiv:2009.04509 Fig. 7 left, small batch); model: 4 x 125 s / 2.77 s ~ 181. Within 10 %
+  // Measured ~190 (arXiv:2009.04509 Fig. 7 left, small batch); model: 4 x 125 s / 2.5 s ~ 200. Within 10 %
   // (issue).
   CHECK(fits.simulated_knee_jobs == doctest::Approx(190.0).epsilon(0.10));
   CHECK(fits.simulated_knee_jobs == doctest::Approx(fits.model_knee_jobs).epsilon(0.10));

@@ -65,10 +65,10 @@ TEST_CASE("a deterministic split is counted exactly, CPU mix and small batches i
   // 4 groups of 250 -> chunks 100, 100, 50 each: 12 requests.
   CHECK(parameters.requests == doctest::Approx(12.0));
   CHECK(parameters.inferences == doctest::Approx(1000.0));
-  // Throughput at 100 and 50 interpolated on the T4 curve: [64, 9448] .. [128, 14821]; below 64: [16, 2975]
-  // .. .
-  const double t100_s = 100.0 / (9448.0 + (100.0 - 64.0) / 64.0 * (14821.0 - 9448.0));
-  const double t50_s = 50.0 / (2975.0 + (50.0 - 16.0) / 48.0 * (9448.0 - 2975.0));
+  // Throughput at 100 and 50 interpolated on the T4 curve: [64, 11468] .. [128, 17090]; below 64:
+  // [16, 3857] .. .
+  const double t100_s = 100.0 / (11468.0 + (100.0 - 64.0) / 64.0 * (17090.0 - 11468.0));
+  const double t50_s = 50.0 / (3857.0 + (50.0 - 16.0) / 48.0 * (11468.0 - 3857.0));
   CHECK(parameters.t_gpu_s == doctest::Approx(4.0 * (2.0 * t100_s + t50_s)));
   // E[1/speed] = 0.5 / 0.5 + 0.5 / 2 = 1.25.
   CHECK(parameters.mean_inverse_cpu_speed == doctest::Approx(1.25));
