@@ -5,57 +5,53 @@
 
 namespace sonicsim {
 
-std::vector<double> smooth_counts(const std::vector<double>& counts, double sigma_bins) {
-  if (sigma_bins <= 0.0) return counts;
+namespace {
+
+// The Gaussian kernel's weights at offsets -reach .. reach bins (reach = 4 sigma).
+std::vector<double> gaussian_kernel(double sigma_bins) {
   const auto reach = static_cast<long>(std::ceil(4.0 * sigma_bins));
   std::vector<double> kernel;
   for (long k = -reach; k <= reach; ++k)
     kernel.push_back(
         std::exp(-0.5 * (static_cast<double>(k) / sigma_bins) * (static_cast<double>(k) / sigma_bins)));
+  return kernel;
+}
+
+// Each bin's weighted sum of counts (weights to the power `power`) over the kernel's weight sum to the same
+// power, the kernel renormalised at the edges: power 1 smooths, power 2 gives the smoothed count's variance
+// when each count is Poisson (its variance is the count).
+std::vector<double> kernel_sums(const std::vector<double>& counts, double sigma_bins, int power) {
+  const std::vector<double> kernel = gaussian_kernel(sigma_bins);
+  const auto reach = static_cast<long>(kernel.size() / 2);
   const auto n = static_cast<long>(counts.size());
-  std::vector<double> smoothed(counts.size(), 0.0);
+  std::vector<double> out(counts.size(), 0.0);
   for (long i = 0; i < n; ++i) {
     double sum = 0.0, weight = 0.0;
     for (long k = -reach; k <= reach; ++k) {
       const long j = i + k;
       if (j < 0 || j >= n) continue;
       const double w = kernel[static_cast<std::size_t>(k + reach)];
-      sum += w * counts[static_cast<std::size_t>(j)];
+      sum += (power == 2 ? w * w : w) * counts[static_cast<std::size_t>(j)];
       weight += w;
     }
-    smoothed[static_cast<std::size_t>(i)] = weight > 0 ? sum / weight : 0.0;
+    out[static_cast<std::size_t>(i)] = weight > 0 ? sum / (power == 2 ? weight * weight : weight) : 0.0;
   }
-  return smoothed;
-}
-
-namespace {
-
-// The variance of each smoothed count when each bin's count is Poisson (its variance is the count): the
-// kernel's weights squared over the squared weight sum.
-std::vector<double> smoothed_variances(const std::vector<double>& counts, double sigma_bins) {
-  if (sigma_bins <= 0.0) return counts;
-  const auto reach = static_cast<long>(std::ceil(4.0 * sigma_bins));
-  const auto n = static_cast<long>(counts.size());
-  std::vector<double> variances(counts.size(), 0.0);
-  for (long i = 0; i < n; ++i) {
-    double sum = 0.0, weight = 0.0;
-    for (long k = std::max(-reach, -i); k <= reach && i + k < n; ++k) {
-      const double w =
-          std::exp(-0.5 * (static_cast<double>(k) / sigma_bins) * (static_cast<double>(k) / sigma_bins));
-      sum += w * w * std::max(0.0, counts[static_cast<std::size_t>(i + k)]);
-      weight += w;
-    }
-    variances[static_cast<std::size_t>(i)] = weight > 0 ? sum / (weight * weight) : 0.0;
-  }
-  return variances;
+  return out;
 }
 
 } // namespace
 
+std::vector<double> smooth_counts(const std::vector<double>& counts, double sigma_bins) {
+  if (sigma_bins <= 0.0) return counts;
+  return kernel_sums(counts, sigma_bins, 1);
+}
+
 std::vector<HistogramPeak> find_peaks(const std::vector<double>& counts, double bin_width_s,
                                       const PeakRule& rule) {
   const std::vector<double> s = smooth_counts(counts, rule.smoothing_sigma_bins);
-  const std::vector<double> variance = smoothed_variances(counts, rule.smoothing_sigma_bins);
+  // Poisson counts: the smoothed count's variance (a count, without smoothing).
+  const std::vector<double> variance =
+      rule.smoothing_sigma_bins > 0.0 ? kernel_sums(counts, rule.smoothing_sigma_bins, 2) : counts;
   if (s.empty()) return {};
   const double highest = *std::max_element(s.begin(), s.end());
   if (highest <= 0.0) return {};

@@ -9,7 +9,7 @@
 // Poisson); otherwise they are one peak (the higher one is kept). So a shoulder, or a tail made bumpy by the
 // sample's noise, is not a second peak. Why 80 % and not a deeper valley: the 2022 campaign's two regimes
 // (unsaturated ~22 s, saturated ~52 s, 200-1,000 events per bin) have a valley at 30-52 % of the lower peak
-// from seed to seed, hundreds of standard errors deep; at 50 % the reported count was a coin toss.
+// from seed to seed, about 30 standard errors deep; at 50 % the reported count was a coin toss.
 #pragma once
 
 #include <cstdint>
