@@ -54,13 +54,19 @@ std::vector<JobPlacement> place_jobs(const Scenario& scenario, const ServerLayou
   return placements;
 }
 
-// Starts a job of a fixed run. Preempted (workload.preemption), it is resubmitted at once on its slot with
-// the events it did not finish, which are its own again (same job number, same random stream); with nothing
-// to resubmit it counts as finished.
+// The site's steady or scheduled background traffic (a source at a rate), and its on/off bursts: each a
+// SimGrid actor when set.
+bool has_steady_background(const BackgroundTraffic& background) {
+  return background.rate_bps > 0 || background.schedule.has_value();
+}
+bool has_background_actors(const BackgroundTraffic& background) {
+  return has_steady_background(background) || background.on_off.has_value();
+}
+
 // The site's other traffic, as SimGrid actors (daemons: they end with the run).
 void start_background_sources(const Scenario& scenario, const SitePlatform& site, RunRecorder& recorder) {
   const BackgroundTraffic& background = scenario.platform.site_switch.background;
-  if (background.rate_bps > 0 || background.schedule) {
+  if (has_steady_background(background)) {
     sg4::Actor::create(
         "background_traffic", site.background_source,
         BackgroundTrafficSource(site, recorder, background,
@@ -75,6 +81,9 @@ void start_background_sources(const Scenario& scenario, const SitePlatform& site
   }
 }
 
+// Starts a job of a fixed run. Preempted (workload.preemption), it is resubmitted at once on its slot with
+// the events it did not finish, which are its own again (same job number, same random stream); with nothing
+// to resubmit it counts as finished.
 void start_fixed_job(JobContext& context, JobPlacement placement, const std::function<void()>& on_finish) {
   auto on_preempted = [&context, placement, on_finish](int events_back) {
     if (events_back == 0) {
@@ -262,7 +271,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   // SimGrid drives throughout when it has actors (background sources): they act on its clock. Otherwise the
   // calendar runs what touches no SimGrid resource itself (event_calendar.hpp).
   const BackgroundTraffic& background = scenario.platform.site_switch.background;
-  const bool simgrid_actors = background.rate_bps > 0 || background.schedule || background.on_off;
+  const bool simgrid_actors = has_background_actors(background);
   const bool own_loop = !simgrid_actors && scenario.platform.network.event_calendar;
   EventCalendar calendar(own_loop ? EventCalendar::Driver::own_loop : EventCalendar::Driver::simgrid);
   ServerDirectory directory;
@@ -283,7 +292,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                                  own_loop});
   if (own_loop) calendar.set_before_solve([&flows]() { flows.check_left_out_links(); });
   // The background sources are SimGrid actors; their flows are counted at their peak on the fast path.
-  if (background.rate_bps > 0 || background.schedule)
+  if (has_steady_background(background))
     flows.add_other_traffic(site.background_source, site.background_sink,
                             site.background_limiter->get_bandwidth());
   if (background.on_off)
