@@ -213,6 +213,18 @@ std::vector<RivalFit> rival_fits_of(const std::vector<FitStart>& ends, std::size
   return rivals;
 }
 
+// The held-out ratios of the SONIC points to their direct levels, which a crossing's or a gain's misfit
+// rests on.
+void say_ratios(const ModelForm& form, const TextOutput& say) {
+  if (form.ratios.empty()) return;
+  for (const auto& r : form.ratios)
+    say("  %-30s x %-6g over its direct level: measured %-7.4g predicted %-7.4g %+6.2f %%\n",
+        r.series.c_str(), r.x, r.measured, r.predicted, 100.0 * r.relative_error());
+  say("model form: ratios to direct inference off by %.2f %% (relative RMS; what a crossing or a gain rests "
+      "on); %zu of %zu within their 95 %% interval\n",
+      100.0 * form.ratio_relative_rms, form.ratio_covered, form.ratios.size());
+}
+
 nlohmann::ordered_json rival_fits_json(const std::vector<RivalFit>& rivals) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const auto& r : rivals)
@@ -376,6 +388,7 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
     say("model form: held-out points off by %.2f %% (relative RMS); %zu of %zu within their 95 %% interval "
         "(measurement sd and the other series' model error)\n",
         100.0 * model_form->relative_rms, model_form->covered, model_form->held_out.size());
+    say_ratios(*model_form, say);
     out["model_form"] = model_form_json(*model_form);
   } else if (spec.leave_one_series_out) {
     // The fit's own leave-one-out fits, as it found them: the predictions made from it carry the same term.
@@ -388,6 +401,10 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
                          {"values", model_form->values},
                          {"relative_rms", model_form->relative_rms},
                          {"covered", model_form->covered}};
+    if (!model_form->ratios.empty())
+      out["model_form"].update({{"ratio_relative_rms", model_form->ratio_relative_rms},
+                                {"ratio_covered", model_form->ratio_covered}});
+    say_ratios(*model_form, say);
   }
   const std::vector<RivalFit> rivals = rival_fits_of(starts, points, spec.parameters.size(), say);
   if (!rivals.empty()) out["rival_fits"] = rival_fits_json(rivals);

@@ -19,15 +19,30 @@ std::string span_name(const PredictionResult& p) {
   return "the held values' range and the rival fits";
 }
 
+// An interval's ends in words: "a to b", or a side the data leave open named as such.
+std::string interval_text(std::pair<double, double> ends) {
+  const bool low = std::isfinite(ends.first), high = std::isfinite(ends.second);
+  if (low && high) return g(ends.first) + " to " + g(ends.second);
+  if (high) return "not bounded below; to " + g(ends.second);
+  if (low) return "from " + g(ends.first) + "; not bounded above";
+  return "not bounded";
+}
+
+nlohmann::ordered_json end_or_null(double end) {
+  return std::isfinite(end) ? nlohmann::ordered_json(end) : nlohmann::ordered_json(nullptr);
+}
+
 } // namespace
 
 nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutput& say) {
   if (p.value)
-    say("predicted %-34s %10s +- %s (95 %%: seed se %s, calibration se %s, model-form se %s, model misfit "
+    say("predicted %-34s %10s %s (95 %%: seed se %s, calibration se %s, model-form se %s, model misfit "
         "+- %s)%s%s\n",
-        p.id.c_str(), g(*p.value).c_str(), g(p.half_width).c_str(), g(p.seed_se).c_str(),
-        g(p.parameter_se).c_str(), g(p.model_form_se).c_str(), g(p.model_error_half_width).c_str(),
-        p.problem.empty() ? "" : ": ", p.problem.c_str());
+        p.id.c_str(), g(*p.value).c_str(),
+        std::isfinite(p.half_width) ? ("+- " + g(p.half_width)).c_str()
+                                    : ("(" + interval_text(p.interval()) + ")").c_str(),
+        g(p.seed_se).c_str(), g(p.parameter_se).c_str(), g(p.model_form_se).c_str(),
+        g(p.model_error_half_width).c_str(), p.problem.empty() ? "" : ": ", p.problem.c_str());
   else
     say("predicted %-34s none: %s\n", p.id.c_str(), p.problem.c_str());
   for (const auto& h : p.held)
@@ -37,18 +52,21 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
     say("  at start %zu's fit (chi-square %.2f): %s\n", r.start + 1, r.chi_square,
         r.prediction ? g(*r.prediction).c_str() : "none (no crossing within the sweep)");
   if (p.value && !(p.held.empty() && p.rivals.empty()))
-    say("  over %s: %s to %s\n", span_name(p).c_str(), g(p.span().first).c_str(), g(p.span().second).c_str());
+    say("  over %s: %s\n", span_name(p).c_str(), interval_text(p.span()).c_str());
   nlohmann::ordered_json json{{"id", p.id}, {"title", p.title}};
   if (p.value) {
     json.update({{"value", *p.value},
                  {"ci95_half_width", std::isfinite(p.half_width) ? nlohmann::ordered_json(p.half_width)
                                                                  : nlohmann::ordered_json(nullptr)},
+                 {"ci95", {end_or_null(p.interval().first), end_or_null(p.interval().second)}},
+                 {"bounded_parts_half_width", end_or_null(p.bounded_parts_half_width)},
                  {"seed_se", p.seed_se},
                  {"calibration_se", p.parameter_se},
                  {"model_form_se", std::isfinite(p.model_form_se) ? nlohmann::ordered_json(p.model_form_se)
                                                                   : nlohmann::ordered_json(nullptr)},
                  {"model_form_values", p.model_form_values},
                  {"model_error_relative", p.model_error_relative},
+                 {"model_error_of", p.model_error_on_ratio ? "the ratio to direct inference" : "the figure"},
                  {"model_error_half_width", std::isfinite(p.model_error_half_width)
                                                 ? nlohmann::ordered_json(p.model_error_half_width)
                                                 : nlohmann::ordered_json(nullptr)}});
@@ -76,8 +94,7 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
                                                       : nlohmann::ordered_json(nullptr)}});
       if (!rivals.empty()) json["rival_fits"] = rivals;
       const auto [low, high] = p.span();
-      json["span"] = {std::isfinite(low) ? nlohmann::ordered_json(low) : nlohmann::ordered_json(nullptr),
-                      std::isfinite(high) ? nlohmann::ordered_json(high) : nlohmann::ordered_json(nullptr)};
+      json["span"] = {end_or_null(low), end_or_null(high)};
     }
   } else {
     json["problem"] = p.problem;
@@ -97,13 +114,15 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
       continue;
     }
     const std::string interval = std::isfinite(p.half_width)
-                                     ? g(*p.value - p.half_width) + " to " + g(*p.value + p.half_width)
-                                     : "not bounded: " + p.problem;
+                                     ? interval_text(p.interval())
+                                     : interval_text(p.interval()) + " (" + p.problem + ")";
     const auto [low, high] = p.span();
+    const bool held_or_rival_open =
+        std::isfinite(p.interval().first + p.interval().second) && !std::isfinite(low + high);
     const std::string span = p.held.empty() && p.rivals.empty() ? "(none held, no rival fit)"
-                             : std::isfinite(low + high)
-                                 ? g(low) + " to " + g(high)
-                                 : "not bounded: a held value or a rival fit gives no crossing";
+                             : held_or_rival_open
+                                 ? "not bounded: a held value or a rival fit gives no crossing"
+                                 : interval_text(p.span());
     md << "| " << p.id << ": " << p.title << " | " << g(*p.value) << " | " << interval << " | "
        << g(p.seed_se) << " | " << g(p.parameter_se) << " | " << g(p.model_form_se) << " | "
        << (std::isfinite(p.model_error_half_width) ? g(p.model_error_half_width) : std::string("not bounded"))

@@ -4,24 +4,40 @@
 
 namespace sonicsim {
 
+namespace {
+
+nlohmann::ordered_json points_json(const std::vector<HeldOutPoint>& points, const char* predicted) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& p : points)
+    out.push_back({{"series", p.series},
+                   {"x", p.x},
+                   {"measured", p.measured},
+                   {"sd", p.sd},
+                   {predicted, p.predicted},
+                   {"relative_error", p.relative_error()}});
+  return out;
+}
+
+double share(std::size_t covered, std::size_t of) {
+  return of == 0 ? 0.0 : static_cast<double>(covered) / static_cast<double>(of);
+}
+
+} // namespace
+
 nlohmann::ordered_json model_form_json(const ModelForm& model_form) {
-  nlohmann::ordered_json points = nlohmann::ordered_json::array();
-  for (const auto& p : model_form.held_out)
-    points.push_back({{"series", p.series},
-                      {"x", p.x},
-                      {"measured", p.measured},
-                      {"sd", p.sd},
-                      {"predicted_without_its_series", p.predicted},
-                      {"relative_error", p.relative_error()}});
-  return {{"method", "leave_one_series_out"},
-          {"left_out", model_form.left_out},
-          {"values", model_form.values},
-          {"held_out", points},
-          {"relative_rms", model_form.relative_rms},
-          {"covered", model_form.covered},
-          {"coverage", model_form.held_out.empty() ? 0.0
-                                                   : static_cast<double>(model_form.covered) /
-                                                         static_cast<double>(model_form.held_out.size())}};
+  nlohmann::ordered_json out{{"method", "leave_one_series_out"},
+                             {"left_out", model_form.left_out},
+                             {"values", model_form.values},
+                             {"held_out", points_json(model_form.held_out, "predicted_without_its_series")},
+                             {"relative_rms", model_form.relative_rms},
+                             {"covered", model_form.covered},
+                             {"coverage", share(model_form.covered, model_form.held_out.size())}};
+  if (!model_form.ratios.empty())
+    out.update({{"ratios_to_direct", points_json(model_form.ratios, "predicted_each_without_its_series")},
+                {"ratio_relative_rms", model_form.ratio_relative_rms},
+                {"ratio_covered", model_form.ratio_covered},
+                {"ratio_coverage", share(model_form.ratio_covered, model_form.ratios.size())}});
+  return out;
 }
 
 std::optional<ModelForm> model_form_from_file(const JointSpec& spec, const std::string& path) {
@@ -46,6 +62,17 @@ std::optional<ModelForm> model_form_from_file(const JointSpec& spec, const std::
   }
   out.relative_rms = form.number_or("relative_rms", 0.0);
   out.covered = form.has("covered") ? static_cast<std::size_t>(form.at("covered").integer()) : 0;
+  // The held-out points, where the file has them: the ratios to the direct levels are computed from them by
+  // the spec's references, as the fit that wrote the file would have.
+  if (form.has("held_out")) {
+    const JsonFields points = form.at("held_out");
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const JsonFields p = points.at(i);
+      out.held_out.push_back({p.at("series").text(), p.at("x").number(), p.at("measured").number(),
+                              p.at("sd").number(), p.at("predicted_without_its_series").number()});
+    }
+    summarise_held_out(spec, out);
+  }
   return out;
 }
 

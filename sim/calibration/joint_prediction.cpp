@@ -33,8 +33,26 @@ double gradient_step(const calibration::FitParameter& fit, double value, double 
 
 } // namespace
 
+std::pair<double, double> PredictionResult::interval() const {
+  constexpr double open = std::numeric_limits<double>::infinity();
+  if (!value) return {-open, open};
+  if (std::isfinite(half_width)) return {*value - half_width, *value + half_width};
+  // Open: only a crossing's misfit opens one side alone; any other open part opens both.
+  if (!std::isfinite(bounded_parts_half_width) || !(crossing_curve_lower || crossing_curve_higher))
+    return {-open, open};
+  const double low = crossing_curve_lower
+                         ? *value - std::hypot(bounded_parts_half_width, *value - *crossing_curve_lower)
+                         : -open;
+  const double high = crossing_curve_higher
+                          ? *value + std::hypot(bounded_parts_half_width, *crossing_curve_higher - *value)
+                          : open;
+  return {low, high};
+}
+
 std::pair<double, double> PredictionResult::span() const {
   if (!value) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  const auto [interval_low, interval_high] = interval();
+  const double below = *value - interval_low, above = interval_high - *value; // each possibly infinite
   double low = *value, high = *value;
   bool bounded = true; // no crossing within the sweep somewhere: the data and the sweep do not bound it
   const auto take = [&](const std::optional<double>& other) {
@@ -46,7 +64,7 @@ std::pair<double, double> PredictionResult::span() const {
   for (const auto& r : rivals)
     take(r.prediction);
   if (!bounded) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-  return {low - half_width, high + half_width};
+  return {low - below, high + above};
 }
 
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
@@ -143,6 +161,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
   const int replications = static_cast<int>(runs[0].size());
   const double t_seeds = replications > 1 ? models::student_t_975(replications - 1) : 0.0;
   result.half_width = std::hypot(1.96 * result.parameter_se, t_seeds * result.seed_se);
+  result.bounded_parts_half_width = result.half_width;
   return result;
 }
 

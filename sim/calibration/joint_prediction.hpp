@@ -23,6 +23,9 @@ struct PredictionResult {
   double seed_se = 0.0, parameter_se = 0.0;
   std::vector<double> gradient; // per parameter, per unit of it (0 for those not fitted)
   std::string problem;          // why there is no value or no interval
+  // The parts a rerun of the same code reproduces within: seeds, calibration and model-form, without the
+  // model misfit (which moves the curve, not the runs). Equal to half_width without model_form in the spec.
+  double bounded_parts_half_width = 0.0;
   // The model's own error (sim/calibration/model_form.hpp): the jackknife se over the leave-one-series-out
   // fits, and each fit's value; 0 and none without model_form in the spec.
   double model_form_se = 0.0;
@@ -32,6 +35,8 @@ struct PredictionResult {
   // crosses); this half-width joins the interval. 0 without model_form in the spec.
   double model_error_relative = 0.0;
   double model_error_half_width = 0.0;
+  bool model_error_on_ratio = false; // the relative RMS is the held-out ratios' to the direct level's
+
   // crossing_jobs: where the curve crosses when it is that much lower, and when that much higher (none where
   // it does not cross within the sweep: lower, already below direct at its first point; higher, still above
   // at its last).
@@ -54,9 +59,16 @@ struct PredictionResult {
     std::optional<double> prediction;
   };
   std::vector<RivalAt> rivals;
+  // The 95 % interval: value +- half_width where it is bounded. A crossing whose curve, moved by the model
+  // misfit, leaves the sweep on one side only (DeepMET on one T4: with the curve lower it is below direct
+  // inference from the first point) is open on that side (-inf or +inf) and bounded on the other by the
+  // bounded parts and that side's misfit in quadrature. Both open without a value, where a leave-one-out fit
+  // gives none, or where the misfit leaves the curve unbounded.
+  std::pair<double, double> interval() const;
   // The interval over the held parameters' range and the rival fits: from the lowest of the value, the held
-  // and the rivals' predictions less the half-width to the highest plus it; -inf or +inf where one of them
-  // does not cross. Without either, value +- half_width.
+  // and the rivals' predictions less the interval's lower half-width to the highest plus its upper one (each
+  // side as interval() gives it at the value); both open where one of them does not cross. Without either,
+  // interval().
   std::pair<double, double> span() const;
 };
 

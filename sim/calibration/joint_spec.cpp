@@ -121,9 +121,35 @@ JointParameter read_parameter(const Cursor& c) {
   return p;
 }
 
+// A series' reference names another series of the spec that measures the direct-inference level, with one
+// point or a point at each of this series' x.
+void check_reference(const JointSpec& spec, const JointSeries& series, const Cursor& c) {
+  if (series.reference.empty()) return;
+  const auto named = std::find_if(spec.series.begin(), spec.series.end(),
+                                  [&](const JointSeries& s) { return s.name == series.reference; });
+  std::string names;
+  for (const auto& s : spec.series)
+    if (s.name != series.name && s.observable.figure == Figure::direct_events_per_s_per_job)
+      names += (names.empty() ? "" : ", ") + s.name;
+  if (named == spec.series.end() || named->name == series.name)
+    c.fail("the name of another series of this spec measuring direct_events_per_s_per_job (" +
+           (names.empty() ? std::string("there is none") : names) + ")");
+  if (named->observable.figure != Figure::direct_events_per_s_per_job)
+    c.fail("a series measuring direct_events_per_s_per_job; " + named->name + " measures " +
+           named->observable.text());
+  if (series.observable.figure == Figure::direct_events_per_s_per_job)
+    c.fail("no reference: this series measures the direct level itself");
+  if (named->points.size() == 1) return;
+  for (const auto& point : series.points)
+    if (std::none_of(named->points.begin(), named->points.end(),
+                     [&](const calibration::MeasuredPoint& r) { return r.x == point.x; }))
+      c.fail("a reference with one point or one at each of this series' x; " + named->name + " has " +
+             std::to_string(named->points.size()) + " and none at x = " + std::to_string(point.x));
+}
+
 JointSeries read_series(const std::string& spec, const Cursor& c) {
   only_keys(c, {"name", "scenario", "variant", "overrides", "data", "x", "y", "sd", "x_key", "observable",
-                "why_sd"});
+                "why_sd", "reference"});
   JointSeries s;
   s.name = read_string(c["name"]);
   s.scenario = resolve(spec, c["scenario"]);
@@ -140,6 +166,7 @@ JointSeries read_series(const std::string& spec, const Cursor& c) {
   check_scenario_runs(c, s.scenario, s.variants, s.overrides, s.observable.module, c["observable"]);
   require(c["why_sd"], c["why_sd"].present(), "why_sd: where the points' sd come from");
   s.why_sd = read_string(c["why_sd"]);
+  if (c["reference"].present()) s.reference = read_string(c["reference"]);
   try {
     s.points = calibration::read_measured_series(s.data, s.name, s.columns, {});
   } catch (const measurements::MeasurementError& error) {
@@ -298,6 +325,8 @@ JointSpec read_joint_spec(const std::string& path) {
     spec.series.push_back(read_series(path, c["series"][i]));
     points += spec.series.back().points.size();
   }
+  for (std::size_t i = 0; i < spec.series.size(); ++i)
+    check_reference(spec, spec.series[i], c["series"][i]["reference"]);
   for (std::size_t i = 0; i < spec.parameters.size(); ++i)
     require_series_of(spec, c["parameters"][i]["series"], spec.parameters[i].series);
   require(c["series"], points > spec.parameters.size(),

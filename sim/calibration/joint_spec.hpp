@@ -43,6 +43,9 @@ struct JointSeries {
   std::string x_key = "workload.jobs";
   FigureName observable;
   std::string why_sd; // where the points' sd come from
+  // The series measuring the direct-inference level this one is compared with ("" for none): a crossing or
+  // a gain rests on the ratio of the two, whose held-out error the model form reports apart.
+  std::string reference;
   std::vector<calibration::MeasuredPoint> points;
 };
 

@@ -31,7 +31,46 @@ std::size_t count_covered(const std::vector<HeldOutPoint>& points) {
   return covered;
 }
 
+double relative_rms_of(const std::vector<HeldOutPoint>& points) {
+  double squares = 0.0;
+  for (const auto& point : points)
+    squares += point.relative_error() * point.relative_error();
+  return points.empty() ? 0.0 : std::sqrt(squares / static_cast<double>(points.size()));
+}
+
+// Each point of a series with a reference over the reference's point at the same x, or its only one.
+std::vector<HeldOutPoint> ratios_to_references(const JointSpec& spec,
+                                               const std::vector<HeldOutPoint>& points) {
+  std::vector<HeldOutPoint> out;
+  for (const auto& series : spec.series) {
+    if (series.reference.empty()) continue;
+    std::vector<const HeldOutPoint*> references;
+    for (const auto& point : points)
+      if (point.series == series.reference) references.push_back(&point);
+    for (const auto& point : points) {
+      if (point.series != series.name) continue;
+      const HeldOutPoint* reference = references.size() == 1 ? references.front() : nullptr;
+      for (const auto* r : references)
+        if (r->x == point.x) reference = r;
+      if (!reference) continue; // the spec's check makes this not happen
+      const double measured = point.measured / reference->measured;
+      out.push_back({series.name, point.x, measured,
+                     measured * std::hypot(point.sd / point.measured, reference->sd / reference->measured),
+                     point.predicted / reference->predicted});
+    }
+  }
+  return out;
+}
+
 } // namespace
+
+void summarise_held_out(const JointSpec& spec, ModelForm& form) {
+  form.relative_rms = relative_rms_of(form.held_out);
+  form.covered = count_covered(form.held_out);
+  form.ratios = ratios_to_references(spec, form.held_out);
+  form.ratio_relative_rms = relative_rms_of(form.ratios);
+  form.ratio_covered = count_covered(form.ratios);
+}
 
 ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simulator,
                                const std::vector<double>& fitted,
@@ -88,12 +127,7 @@ ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simu
     out.left_out.push_back(spec.series[s].name);
     out.values.push_back(values);
   }
-  double squares = 0.0;
-  for (const auto& point : out.held_out)
-    squares += point.relative_error() * point.relative_error();
-  out.relative_rms =
-      out.held_out.empty() ? 0.0 : std::sqrt(squares / static_cast<double>(out.held_out.size()));
-  out.covered = count_covered(out.held_out);
+  summarise_held_out(spec, out);
   return out;
 }
 
@@ -176,6 +210,7 @@ void add_model_form(const JointSpec& spec, const JointPrediction& prediction, co
     if (!fit.front()) {
       result.model_form_se = std::numeric_limits<double>::infinity();
       result.half_width = std::numeric_limits<double>::infinity();
+      result.bounded_parts_half_width = std::numeric_limits<double>::infinity();
       result.problem = "a fit without one of the series gives no value (no crossing within the sweep): the "
                        "released data do not bound this prediction";
       return;
@@ -192,8 +227,13 @@ void add_model_form(const JointSpec& spec, const JointPrediction& prediction, co
   result.model_form_values = xs;
   const double t = models::student_t_975(static_cast<int>(xs.size()) - 1);
   result.half_width = std::hypot(result.half_width, t * result.model_form_se);
+  result.bounded_parts_half_width = result.half_width;
 
-  result.model_error_relative = 1.96 * model_form.relative_rms;
+  const bool on_ratio =
+      (prediction.observable == "crossing_jobs" || prediction.observable == "direct_inference_gain") &&
+      !model_form.ratios.empty();
+  result.model_error_relative = 1.96 * (on_ratio ? model_form.ratio_relative_rms : model_form.relative_rms);
+  result.model_error_on_ratio = on_ratio;
   result.model_error_half_width = misfit_half_width(spec, prediction, simulator, values, result);
   result.half_width = std::hypot(result.half_width, result.model_error_half_width); // inf: not bounded
 }

@@ -27,7 +27,17 @@ struct ModelForm {
   std::vector<HeldOutPoint> held_out;      // every point, predicted by the fit that left its series out
   double relative_rms = 0.0;               // of the held-out points' relative errors
   std::size_t covered = 0;                 // held-out points within their 95 % interval (see coverage)
+  // A crossing or a gain rests on a SONIC figure over its direct level, not on either alone: each held-out
+  // point of a series with a `reference` over that reference's held-out point (each from the fit that left
+  // its own series out), the measured ratio's sd from both sds. Empty where no series has a reference.
+  std::vector<HeldOutPoint> ratios;
+  double ratio_relative_rms = 0.0;
+  std::size_t ratio_covered = 0;
 };
+
+// The held-out summary from `held_out`: the relative RMS and coverage of the points, and the ratios to the
+// references with theirs. leave_one_series_out ends with it; a calibration.json read back calls it again.
+void summarise_held_out(const JointSpec& spec, ModelForm& form);
 
 // Fits the spec once per series without it, each from the full fit's values (`fitted`), and predicts the
 // left-out series. A parameter that acts only on the left-out series keeps its fitted value, as does one
@@ -43,10 +53,12 @@ ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simu
 //   Student's t for the fits less one (how far the parameters move without a series);
 // - the model's misfit: the held-out points land a relative RMS off their measurements, so the simulated
 //   figure may be off by 1.96 x that (the 95 % interval whose coverage count_covered reports). A figure
-//   moves by that share of itself (a gain: of 1 + the gain, its throughput's share); a crossing moves to
-//   where the curve so moved crosses the direct level, from the prediction's own runs at `values` (the
-//   adopted values). A fit without its series can leave a parameter where the full fit put it (nothing
-//   else moves it); the misfit term does not rest on the fits moving.
+//   moves by that share of itself. A gain or a crossing takes the held-out ratios' RMS instead where the
+//   spec has them (a SONIC figure over its direct level: the direct level's own error is in it): a gain
+//   moves by that share of 1 + the gain; a crossing moves to where the curve so moved crosses the direct
+//   level, from the prediction's own runs at `values` (the adopted values). A fit without its series can
+//   leave a parameter where the full fit put it (nothing else moves it); the misfit term does not rest on the
+//   fits moving.
 // None when a fit, or the moved curve, gives no value (a crossing beyond the sweep): the interval is then not
 // bounded by the data, and `result.problem` says so.
 void add_model_form(const JointSpec& spec, const JointPrediction& prediction, const JointSimulator& simulator,

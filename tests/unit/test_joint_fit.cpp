@@ -221,8 +221,9 @@ TEST_CASE("model form: a crossing moves to where the curve off by the held-out e
     std::vector<std::vector<std::optional<double>>> out;
     for (std::size_t v = 0; v < sets.size(); ++v) {
       const double crossing = 50.0 / prediction.level_scale;
+      const bool within = crossing >= prediction.sweep.front() && crossing < prediction.sweep.back();
       out.emplace_back(static_cast<std::size_t>(prediction.replications),
-                       crossing < 60.0 ? std::optional<double>(crossing) : std::nullopt); // sweep to 60
+                       within ? std::optional<double>(crossing) : std::nullopt);
     }
     return out;
   };
@@ -246,6 +247,7 @@ TEST_CASE("model form: a crossing moves to where the curve off by the held-out e
   form.relative_rms = 0.2; // the curve 39 % higher crosses at 69.6 jobs, beyond the sweep
   PredictionResult unbounded;
   unbounded.value = 50.0;
+  unbounded.half_width = 1.0; // the bounded parts
   add_model_form(spec, prediction, simulator, form, {2.0}, unbounded);
   CHECK(std::isinf(unbounded.half_width));
   CHECK(
@@ -254,6 +256,33 @@ TEST_CASE("model form: a crossing moves to where the curve off by the held-out e
   REQUIRE(unbounded.crossing_curve_lower);
   CHECK(*unbounded.crossing_curve_lower == doctest::Approx(50.0 * (1.0 - 1.96 * 0.2)));
   CHECK(!unbounded.crossing_curve_higher);
+  // Open above only: below, the bounded parts (1 job) and the misfit's 19.6 jobs on that side.
+  CHECK(unbounded.bounded_parts_half_width == doctest::Approx(1.0));
+  CHECK(unbounded.interval().first == doctest::Approx(50.0 - std::hypot(1.0, 19.6)));
+  CHECK(std::isinf(unbounded.interval().second));
+  // A rival fit at 45 jobs takes the same lower side; the span stays open above.
+  unbounded.rivals.push_back({1, 0.0, 45.0});
+  CHECK(unbounded.span().first == doctest::Approx(45.0 - std::hypot(1.0, 19.6)));
+  CHECK(std::isinf(unbounded.span().second));
+
+  // DeepMET's case: the curve 39 % lower is below direct inference from the sweep's first point (35 jobs) on,
+  // so the released data cannot say it ever beats direct inference; the curve 39 % higher crosses at 69.6.
+  prediction.sweep = {35, 60, 100};
+  PredictionResult open_below;
+  open_below.value = 50.0;
+  open_below.half_width = 1.0;
+  add_model_form(spec, prediction, simulator, form, {2.0}, open_below);
+  CHECK(!open_below.crossing_curve_lower);
+  REQUIRE(open_below.crossing_curve_higher);
+  CHECK(std::isinf(open_below.interval().first));
+  CHECK(open_below.interval().second ==
+        doctest::Approx(50.0 + std::hypot(1.0, *open_below.crossing_curve_higher - 50.0)));
+  CHECK(open_below.interval().second == doctest::Approx(50.0 + std::hypot(1.0, 19.6)));
+  // A rival that does not cross within the sweep opens both sides: the sweep does not bound it.
+  open_below.rivals.push_back({1, 0.0, std::nullopt});
+  CHECK(std::isinf(open_below.span().first));
+  CHECK(std::isinf(open_below.span().second));
+  prediction.sweep = {10, 20, 40, 60};
 
   // A gain g = S / D - 1: S off by 9.8 % moves g by 9.8 % of (1 + g).
   form.relative_rms = 0.05;
@@ -461,4 +490,53 @@ TEST_CASE(
   REQUIRE(at_bound.held.size() == 2);
   CHECK(*at_bound.held[0].prediction == doctest::Approx(20.0));
   CHECK(*at_bound.held[1].prediction == doctest::Approx(24.0));
+}
+
+TEST_CASE("model form: a crossing's or a gain's misfit is the held-out ratio to the direct level, a figure's "
+          "its own") {
+  // Two SONIC series, each with its direct reference. Held out: s at 1.02 and 0.99 of measured, its
+  // reference d at 1.03; t at 0.98, its reference e at 1.00. The ratios: 1.02/1.03, 0.99/1.03, 0.98/1.00.
+  JointSpec spec;
+  spec.series = {series("s", {{1, 4.0}, {2, 4.0}}, 0.04), series("d", {{1, 3.8}}, 0.06),
+                 series("t", {{5, 5.0}}, 0.05), series("e", {{5, 4.0}}, 0.08)};
+  spec.series[0].reference = "d";
+  spec.series[2].reference = "e";
+  ModelForm form;
+  form.held_out = {{"s", 1, 4.0, 0.04, 4.08},
+                   {"s", 2, 4.0, 0.04, 3.96},
+                   {"d", 1, 3.8, 0.06, 3.8 * 1.03},
+                   {"t", 5, 5.0, 0.05, 4.9},
+                   {"e", 5, 4.0, 0.08, 4.0}};
+  summarise_held_out(spec, form);
+  REQUIRE(form.ratios.size() == 3);
+  CHECK(form.ratios[0].series == "s");
+  CHECK(form.ratios[0].measured == doctest::Approx(4.0 / 3.8));
+  CHECK(form.ratios[0].sd == doctest::Approx(4.0 / 3.8 * std::hypot(0.01, 0.06 / 3.8)));
+  CHECK(form.ratios[0].relative_error() == doctest::Approx(1.02 / 1.03 - 1.0));
+  CHECK(form.ratios[1].relative_error() == doctest::Approx(0.99 / 1.03 - 1.0));
+  CHECK(form.ratios[2].relative_error() == doctest::Approx(-0.02));
+  const double ratio_rms =
+      std::sqrt((std::pow(1.02 / 1.03 - 1.0, 2) + std::pow(0.99 / 1.03 - 1.0, 2) + 0.0004) / 3);
+  CHECK(form.ratio_relative_rms == doctest::Approx(ratio_rms));
+  const double point_rms = std::sqrt((0.0004 + 0.0001 + 0.0009 + 0.0004 + 0.0) / 5);
+  CHECK(form.relative_rms == doctest::Approx(point_rms));
+  // s's second ratio is 3.9 % low, within 1.96 x hypot(its sd 1.9 %, t's ratio error 2 %) = 5.4 %; t's is
+  // 2 % low, within 1.96 x hypot(its sd 2.2 %, s's ratio RMS 2.8 %) = 7.1 %. All three covered.
+  CHECK(form.ratio_covered == 3);
+
+  form.values = {{1.0}, {1.0}};
+  JointPrediction prediction;
+  prediction.replications = 1;
+  prediction.observable = "direct_inference_gain";
+  PredictionResult gain;
+  gain.value = 0.1;
+  add_model_form(spec, prediction, stand_in(), form, {1.0}, gain);
+  CHECK(gain.model_error_on_ratio);
+  CHECK(gain.model_error_half_width == doctest::Approx(1.96 * ratio_rms * 1.1));
+  prediction.observable = "events_per_s_per_job";
+  PredictionResult level;
+  level.value = 4.0;
+  add_model_form(spec, prediction, stand_in(), form, {1.0}, level);
+  CHECK(!level.model_error_on_ratio);
+  CHECK(level.model_error_half_width == doctest::Approx(1.96 * point_rms * 4.0));
 }
