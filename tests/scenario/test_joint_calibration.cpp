@@ -100,3 +100,16 @@ TEST_CASE("calibrate --spec: a prediction's set naming no parameter of the spec 
   CHECK(result.output.find("spec.yaml:") != std::string::npos);
   CHECK(result.output.find("a parameter of this spec") != std::string::npos);
 }
+
+TEST_CASE("calibrate --spec: a series whose reference is not another series' direct level is refused at its "
+          "line") {
+  // The only series measures the direct level itself: it names itself, and no other series could serve.
+  const auto result = calibrate_edited_spec("sonicsim_joint_bad_reference", "    reference: direct_purdue\n",
+                                            "    why_sd: the parity");
+  INFO(result.output);
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("spec.yaml:27:") != std::string::npos);
+  CHECK(result.output.find("series[0].reference") != std::string::npos);
+  CHECK(result.output.find("another series of this spec measuring direct_events_per_s_per_job (there is "
+                           "none)") != std::string::npos);
+}
