@@ -95,9 +95,13 @@ const char* prediction_check_text(const ValidationCase& c, Verdict verdict) {
 
 // The measured value, or for a prediction case the predicted one with its 95 % half-width.
 std::string reference_text(const ValidationCase& c, const CaseOutcome& o) {
-  if (c.predicted)
-    return "pred. " + number(c.predicted->value) +
-           (std::isfinite(c.predicted->half_width) ? " ± " + number(c.predicted->half_width) : ", unbounded");
+  if (c.predicted) {
+    const auto& p = *c.predicted;
+    const std::string open = p.high  ? " (not bounded below; to " + number(*p.high) + ")"
+                             : p.low ? " (from " + number(*p.low) + "; not bounded above)"
+                                     : ", unbounded";
+    return "pred. " + number(p.value) + (std::isfinite(p.half_width) ? " ± " + number(p.half_width) : open);
+  }
   return measured_text(o.measured, o.measured_uncertainty);
 }
 

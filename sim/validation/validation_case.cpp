@@ -169,6 +169,17 @@ void read_prediction(const std::string& path, const YAML::Node& root, Validation
          "unbounded needs predicted.reproduce_within: H (the interval's bounded parts, which the check holds "
          "the "
          "simulation to; a check within an unbounded interval could not fail)");
+  if (const YAML::Node ends = predicted["ci95"]; ends) {
+    const char* expected =
+        "[low, high] with null for an open side, beside ci95_half_width: unbounded (one end "
+        "at most; a bounded interval is its half-width)";
+    if (!unbounded || !ends.IsSequence() || ends.size() != 2 || (ends[0].IsNull() == ends[1].IsNull()))
+      fail(path, ends, "predicted.ci95", expected);
+    if (!ends[0].IsNull()) p.low = finite_number(path, ends[0], "predicted.ci95[0]");
+    if (!ends[1].IsNull()) p.high = finite_number(path, ends[1], "predicted.ci95[1]");
+    if ((p.low && *p.low > p.value) || (p.high && *p.high < p.value))
+      fail(path, ends, "predicted.ci95", "an end on its side of the value " + std::to_string(p.value));
+  }
   p.command = predicted["command"].as<std::string>();
   c.predicted = p;
   c.measured = p.value;

@@ -62,6 +62,9 @@ struct ValidationCase {
     // fitted parameters, leave-one-out fits), so that a drift of the simulation still shows.
     std::optional<double> reproduce_within;
     std::string command;
+    // An unbounded interval's end where it has one (`ci95: [null, 398.2]`: not bounded below), for the
+    // report.
+    std::optional<double> low, high;
   };
   std::optional<Prediction> predicted;
   // What the scenario gave before it was calibrated on the measurement (the "before" of the report), with

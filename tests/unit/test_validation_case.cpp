@@ -96,6 +96,21 @@ TEST_CASE("a prediction case has no measurement: its interval is the check") {
   REQUIRE(u.predicted);
   CHECK(std::isinf(u.predicted->half_width));
   CHECK(*u.absolute_tolerance == 7.0);
+  CHECK_FALSE(u.predicted->high);
+  // Open on one side only (DeepMET's crossing: not bounded below), its other end for the report.
+  auto one_sided = unbounded;
+  one_sided.replace(one_sided.find(" reproduce_within"), 0, " ci95: [null, 398.2],");
+  const auto o = load_validation_case(write_case("one_sided.yaml", one_sided));
+  REQUIRE(o.predicted->high);
+  CHECK(*o.predicted->high == 398.2);
+  CHECK_FALSE(o.predicted->low);
+  CHECK(*o.absolute_tolerance == 7.0); // the check is still the bounded parts
+  for (const char* bad_ends : {"[null, 300]", "[null, null]", "[1, 500]", "[null]"}) {
+    auto bad_case = unbounded;
+    bad_case.replace(bad_case.find(" reproduce_within"), 0, std::string(" ci95: ") + bad_ends + ",");
+    CHECK_THROWS_WITH_AS(load_validation_case(write_case("bad_ends.yaml", bad_case)),
+                         doctest::Contains("predicted.ci95"), ScenarioError);
+  }
   unbounded.replace(unbounded.find(" reproduce_within: 7.0,"), 23, "");
   CHECK_THROWS_WITH_AS(load_validation_case(write_case("unbounded_alone.yaml", unbounded)),
                        doctest::Contains("unbounded needs predicted.reproduce_within"), ScenarioError);
