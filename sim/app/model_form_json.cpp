@@ -2,6 +2,8 @@
 
 #include "sim/metrics/json_fields.hpp"
 
+#include <algorithm>
+
 namespace sonicsim {
 
 namespace {
@@ -72,6 +74,12 @@ std::optional<ModelForm> model_form_from_file(const JointSpec& spec, const std::
                               p.at("sd").number(), p.at("predicted_without_its_series").number()});
     }
     summarise_held_out(spec, out);
+  } else if (std::any_of(spec.series.begin(), spec.series.end(),
+                         [](const JointSeries& s) { return !s.reference.empty(); })) {
+    // Without its points the ratios to the direct levels cannot be formed, and the crossings' misfit would
+    // silently fall back to the points' RMS.
+    form.fail("held_out points: this spec's series name direct references, whose held-out ratios the "
+              "predictions' misfit rests on (fit again without --predict-from)");
   }
   return out;
 }

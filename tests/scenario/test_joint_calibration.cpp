@@ -113,3 +113,25 @@ TEST_CASE("calibrate --spec: a series whose reference is not another series' dir
   CHECK(result.output.find("another series of this spec measuring direct_events_per_s_per_job (there is "
                            "none)") != std::string::npos);
 }
+
+TEST_CASE("calibrate --predict-from: a calibration.json without its held-out points is refused where the "
+          "spec's series name direct references") {
+  // The crossings' misfit rests on the held-out ratios to the direct levels, formed from those points:
+  // without them it would fall back to the points' RMS and print other intervals than the fit did.
+  const std::string root = SONICSIM_SOURCE_DIR;
+  const auto dir = std::filesystem::temp_directory_path() / "sonicsim_predict_from_no_held_out";
+  std::filesystem::create_directories(dir);
+  std::ifstream in(root + "/validation/calibration/cms_miniaod_2024_calibration.json");
+  auto json = nlohmann::json::parse(in);
+  json["model_form"].erase("held_out");
+  std::ofstream(dir / "calibration.json") << json.dump();
+  const auto result = sonicsim::testing::run_sonicsim(
+      "calibrate --spec " + root + "/validation/calibration/cms_miniaod_2024.yaml --predict-from " +
+      (dir / "calibration.json").string() + " --out " + (dir / "out").string());
+  std::filesystem::remove_all(dir);
+  INFO(result.output);
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("key model_form") != std::string::npos);
+  CHECK(result.output.find("held_out points: this spec's series name direct references") !=
+        std::string::npos);
+}
