@@ -82,12 +82,14 @@ TEST_CASE("plan with confidence: 2,000 jobs on A100s give one answer for seeds 1
 TEST_CASE("plan with confidence: a multi-model plan gives each group the smallest count meeting its target") {
   const fs::path dir = fs::temp_directory_path() / "sonicsim_plan_cms";
   fs::remove_all(dir);
-  // CMS Mini-AOD, 500 four-thread jobs, each model's module time within 1.5x of its own at low load. The
+  // CMS Mini-AOD, 500 four-thread jobs, each model's module time within 1.6x of its own at low load. The
   // runs keep the scenario's length (precision rule off): this checks the search's evidence, and the rule
-  // would make each run up to 16 times longer.
+  // would make each run up to 16 times longer. (With 1.5x, DeepMET's group at 1 + 2 devices sits at 1.495
+  // (1.461-1.529) since the calibration of 2026-11-29: undecided at 10 replications, which the plan rightly
+  // reports as no answer; this test is about the search, so its target is off that edge.)
   const auto result =
       run_sonicsim("plan " + sonicsim::testing::config_path("cms_miniaod_2024_large_scale.yaml") +
-                   " --jobs 500 --tolerance 0.5 --set output.precision=off -j 2 --out " + dir.string());
+                   " --jobs 500 --tolerance 0.6 --set output.precision=off -j 2 --out " + dir.string());
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   const auto plan = sonicsim::testing::read_json(dir / "plan.json");
