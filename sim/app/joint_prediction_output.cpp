@@ -28,19 +28,21 @@ std::string interval_text(std::pair<double, double> ends) {
   return "not bounded";
 }
 
-nlohmann::ordered_json end_or_null(double end) {
-  return std::isfinite(end) ? nlohmann::ordered_json(end) : nlohmann::ordered_json(nullptr);
+// A number, or null where it is infinite (an open side, an unbounded part).
+nlohmann::ordered_json finite_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
 }
 
 } // namespace
 
 nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutput& say) {
+  const auto interval = p.interval();
   if (p.value)
     say("predicted %-34s %10s %s (95 %%: seed se %s, calibration se %s, model-form se %s, model misfit "
         "+- %s)%s%s\n",
         p.id.c_str(), g(*p.value).c_str(),
         std::isfinite(p.half_width) ? ("+- " + g(p.half_width)).c_str()
-                                    : ("(" + interval_text(p.interval()) + ")").c_str(),
+                                    : ("(" + interval_text(interval) + ")").c_str(),
         g(p.seed_se).c_str(), g(p.parameter_se).c_str(), g(p.model_form_se).c_str(),
         g(p.model_error_half_width).c_str(), p.problem.empty() ? "" : ": ", p.problem.c_str());
   else
@@ -56,20 +58,16 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
   nlohmann::ordered_json json{{"id", p.id}, {"title", p.title}};
   if (p.value) {
     json.update({{"value", *p.value},
-                 {"ci95_half_width", std::isfinite(p.half_width) ? nlohmann::ordered_json(p.half_width)
-                                                                 : nlohmann::ordered_json(nullptr)},
-                 {"ci95", {end_or_null(p.interval().first), end_or_null(p.interval().second)}},
-                 {"bounded_parts_half_width", end_or_null(p.bounded_parts_half_width)},
+                 {"ci95_half_width", finite_or_null(p.half_width)},
+                 {"ci95", {finite_or_null(interval.first), finite_or_null(interval.second)}},
+                 {"bounded_parts_half_width", finite_or_null(p.bounded_parts_half_width)},
                  {"seed_se", p.seed_se},
                  {"calibration_se", p.parameter_se},
-                 {"model_form_se", std::isfinite(p.model_form_se) ? nlohmann::ordered_json(p.model_form_se)
-                                                                  : nlohmann::ordered_json(nullptr)},
+                 {"model_form_se", finite_or_null(p.model_form_se)},
                  {"model_form_values", p.model_form_values},
                  {"model_error_relative", p.model_error_relative},
                  {"model_error_of", p.model_error_on_ratio ? "the ratio to direct inference" : "the figure"},
-                 {"model_error_half_width", std::isfinite(p.model_error_half_width)
-                                                ? nlohmann::ordered_json(p.model_error_half_width)
-                                                : nlohmann::ordered_json(nullptr)}});
+                 {"model_error_half_width", finite_or_null(p.model_error_half_width)}});
     if (p.crossing_curve_lower || p.crossing_curve_higher) {
       const auto or_null = [](const std::optional<double>& x) {
         return x ? nlohmann::ordered_json(*x) : nlohmann::ordered_json(nullptr);
@@ -94,7 +92,7 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
                                                       : nlohmann::ordered_json(nullptr)}});
       if (!rivals.empty()) json["rival_fits"] = rivals;
       const auto [low, high] = p.span();
-      json["span"] = {end_or_null(low), end_or_null(high)};
+      json["span"] = {finite_or_null(low), finite_or_null(high)};
     }
   } else {
     json["problem"] = p.problem;
@@ -113,12 +111,11 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
       md << "| " << p.id << ": " << p.title << " | - | " << p.problem << " | | | | | |\n";
       continue;
     }
-    const std::string interval = std::isfinite(p.half_width)
-                                     ? interval_text(p.interval())
-                                     : interval_text(p.interval()) + " (" + p.problem + ")";
+    const auto ends = p.interval();
+    const std::string interval =
+        interval_text(ends) + (std::isfinite(p.half_width) ? std::string() : " (" + p.problem + ")");
     const auto [low, high] = p.span();
-    const bool held_or_rival_open =
-        std::isfinite(p.interval().first + p.interval().second) && !std::isfinite(low + high);
+    const bool held_or_rival_open = std::isfinite(ends.first + ends.second) && !std::isfinite(low + high);
     const std::string span = p.held.empty() && p.rivals.empty() ? "(none held, no rival fit)"
                              : held_or_rival_open
                                  ? "not bounded: a held value or a rival fit gives no crossing"

@@ -36,7 +36,6 @@ struct PredictionResult {
   double model_error_relative = 0.0;
   double model_error_half_width = 0.0;
   bool model_error_on_ratio = false; // the relative RMS is the held-out ratios' to the direct level's
-
   // crossing_jobs: where the curve crosses when it is that much lower, and when that much higher (none where
   // it does not cross within the sweep: lower, already below direct at its first point; higher, still above
   // at its last).
