@@ -416,6 +416,8 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
     if (model_form) add_model_form(spec, prediction, simulator, *model_form, values, p);
     out["predictions"].push_back(prediction_json(p, say));
   }
+  if (auto envelopes = envelopes_json(spec, predictions, say); !envelopes.empty())
+    out["envelopes"] = std::move(envelopes);
   if (!spec.predictions.empty())
     say("\npredictions: %zu runs made, %zu answered by a run already made for another\n",
         prediction_runs.summaries.size(), prediction_runs.reused);

@@ -33,7 +33,42 @@ nlohmann::ordered_json finite_or_null(double x) {
   return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
 }
 
+// Each prediction of its own with its other readings (results in the spec's order), for the envelopes.
+std::vector<std::vector<const PredictionResult*>> readings_of(const JointSpec& spec,
+                                                              const std::vector<PredictionResult>& results) {
+  std::vector<std::vector<const PredictionResult*>> groups;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!spec.predictions[i].reading_of.empty()) continue;
+    std::vector<const PredictionResult*> group{&results[i]};
+    for (std::size_t j = i + 1; j < results.size(); ++j)
+      if (spec.predictions[j].reading_of == spec.predictions[i].id) group.push_back(&results[j]);
+    if (group.size() > 1) groups.push_back(group);
+  }
+  return groups;
+}
+
 } // namespace
+
+nlohmann::ordered_json envelopes_json(const JointSpec& spec, const std::vector<PredictionResult>& results,
+                                      const TextOutput& say) {
+  nlohmann::ordered_json envelopes = nlohmann::ordered_json::array();
+  const auto groups = readings_of(spec, results);
+  if (!groups.empty())
+    say("\nthe answers: each prediction over its readings the released data cannot choose between (from the "
+        "lowest span to the highest)\n");
+  for (const auto& group : groups) {
+    const auto [low, high] = reading_envelope(group);
+    nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+    for (const PredictionResult* reading : group)
+      ids.push_back(reading->id);
+    say("  %-34s %s (%zu readings)\n", group.front()->id.c_str(), interval_text({low, high}).c_str(),
+        group.size());
+    envelopes.push_back({{"id", group.front()->id},
+                         {"readings", ids},
+                         {"envelope", {finite_or_null(low), finite_or_null(high)}}});
+  }
+  return envelopes;
+}
 
 nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutput& say) {
   const auto interval = p.interval();
@@ -124,6 +159,19 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
        << g(p.seed_se) << " | " << g(p.parameter_se) << " | " << g(p.model_form_se) << " | "
        << (std::isfinite(p.model_error_half_width) ? g(p.model_error_half_width) : std::string("not bounded"))
        << " | " << span << " |\n";
+  }
+  if (const auto groups = readings_of(spec, results); !groups.empty()) {
+    md << "\nThe answers: each prediction over its other readings (spec key `reading_of`, settings the "
+          "released data "
+          "cannot choose between), from the lowest span to the highest:\n\n| prediction | readings | "
+          "envelope |\n|---|---|---|\n";
+    for (const auto& group : groups) {
+      std::string ids;
+      for (std::size_t r = 1; r < group.size(); ++r)
+        ids += (r > 1 ? ", " : "") + group[r]->id;
+      md << "| " << group.front()->id << " | " << ids << " | **" << interval_text(reading_envelope(group))
+         << "** |\n";
+    }
   }
   md << "\nParameters (from `" << spec.file << "`):\n\n";
   for (std::size_t i = 0; i < values.size(); ++i)

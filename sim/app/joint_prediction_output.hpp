@@ -16,6 +16,11 @@ namespace sonicsim {
 // One prediction, printed and as calibration.json has it.
 nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutput& say);
 
+// Each prediction that has other readings (spec key `reading_of`): the envelope of their spans, printed and
+// as calibration.json's `envelopes` has it. Empty when no prediction has readings.
+nlohmann::ordered_json envelopes_json(const JointSpec& spec, const std::vector<PredictionResult>& results,
+                                      const TextOutput& say);
+
 // predictions.md: the table, then the parameters' values and whether each is calibrated or held.
 std::string predictions_markdown(const JointSpec& spec, const std::vector<PredictionResult>& results,
                                  const std::vector<double>& values, const std::vector<bool>& adopted);

@@ -67,6 +67,17 @@ std::pair<double, double> PredictionResult::span() const {
   return {low - below, high + above};
 }
 
+std::pair<double, double> reading_envelope(const std::vector<const PredictionResult*>& readings) {
+  constexpr double open = std::numeric_limits<double>::infinity();
+  std::pair<double, double> envelope{open, -open};
+  for (const PredictionResult* reading : readings) {
+    if (!reading->value) return {-open, open};
+    const auto [low, high] = reading->span();
+    envelope = {std::min(envelope.first, low), std::max(envelope.second, high)};
+  }
+  return envelope;
+}
+
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
                          const JointSimulator& simulator, const std::vector<double>& values,
                          const std::vector<double>& covariance, const std::vector<bool>& fitted,

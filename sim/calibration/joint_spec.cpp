@@ -177,7 +177,7 @@ JointSeries read_series(const std::string& spec, const Cursor& c) {
 
 JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
   only_keys(c, {"id", "title", "scenario", "variant", "overrides", "observable", "figure", "sweep", "series",
-                "replications", "set"});
+                "replications", "set", "reading_of"});
   JointPrediction p;
   p.id = read_string(c["id"]);
   p.title = read_string(c["title"]);
@@ -215,12 +215,35 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
                                                                                : c["observable"]);
   p.series = strings(c["series"]);
   if (c["replications"].present()) p.replications = read_int(c["replications"], 2, 100);
+  if (c["reading_of"].present()) p.reading_of = read_string(c["reading_of"]);
   if (const Cursor set = c["set"]; set.present()) {
     require(set, set.node().IsMap(), "a map {PARAMETER_KEY: [KEY=VALUE with {} for its value, ...]}");
     for (const auto& entry : set.node())
       p.set[entry.first.Scalar()] = strings(set[entry.first.Scalar()]);
   }
   return p;
+}
+
+// A prediction's id is new, and its `reading_of` names an earlier prediction of its own (not another reading)
+// with the same observable: an envelope over readings of different figures would mean nothing.
+void check_reading_of(const JointSpec& spec, const Cursor& c) {
+  const JointPrediction& p = spec.predictions.back();
+  for (std::size_t i = 0; i + 1 < spec.predictions.size(); ++i)
+    require(c["id"], spec.predictions[i].id != p.id,
+            "an id no other prediction has ('" + p.id + "' is taken)");
+  if (p.reading_of.empty()) return;
+  for (std::size_t i = 0; i + 1 < spec.predictions.size(); ++i) {
+    const JointPrediction& other = spec.predictions[i];
+    if (other.id != p.reading_of) continue;
+    require(c["reading_of"], other.reading_of.empty(),
+            "the id of a prediction of its own ('" + other.id + "' is itself a reading of '" +
+                other.reading_of + "')");
+    require(c["reading_of"], other.observable == p.observable,
+            "a prediction of the same observable ('" + other.id + "' predicts " + other.observable +
+                ", this one " + p.observable + ")");
+    return;
+  }
+  c["reading_of"].fail("the id of an earlier prediction of this spec (none is '" + p.reading_of + "')");
 }
 
 // The parameter of `key` a map's entry names (a prediction's set, a start), or a failure at that key's line.
@@ -337,6 +360,7 @@ JointSpec read_joint_spec(const std::string& path) {
       spec.predictions.push_back(read_prediction(path, c["predictions"][i]));
       require_series_of(spec, c["predictions"][i]["series"], spec.predictions.back().series);
       check_prediction_set(spec, c["predictions"][i], spec.predictions.back());
+      check_reading_of(spec, c["predictions"][i]);
     }
   if (c["model_form"].present()) {
     spec.leave_one_series_out = read_choice(c["model_form"], {"none", "leave_one_series_out"}) != "none";

@@ -71,6 +71,10 @@ struct JointPrediction {
   // term asks where the curve crosses when it is off by the held-out error, sim/calibration/model_form.hpp;
   // the same runs, only the crossing moves).
   double level_scale = 1.0;
+  // The id of an earlier prediction this one is another reading of (a mechanism's setting the released data
+  // cannot choose): the answer to that prediction is the envelope of its readings' spans
+  // (sim/calibration/joint_prediction.hpp, reading_envelope). Empty: a prediction of its own.
+  std::string reading_of;
 };
 
 // A released measurement the fitted scenarios must respect that is not a series: a count or a size per event

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -42,6 +43,18 @@ TEST_CASE("calibrate --spec: two parameters seen only through their ratio are fi
   // Two seeds: the seeds' part is Student's t with 1 degree of freedom (12.706) times their standard error.
   CHECK(prediction["ci95_half_width"].get<double>() ==
         doctest::Approx(12.706 * prediction["seed_se"].get<double>()).epsilon(1e-3));
+  // The second prediction is another reading of the first (`reading_of`): the answer is the envelope of
+  // the two spans (each over the values held at the parameters' bounds, as neither is adopted).
+  const auto& reading = json["predictions"][1];
+  REQUIRE(json["envelopes"].size() == 1);
+  const auto& envelope = json["envelopes"][0];
+  CHECK(envelope["id"] == "gain_at_8_jobs");
+  CHECK(envelope["readings"] == nlohmann::json::array({"gain_at_8_jobs", "gain_at_8_jobs_limit_10"}));
+  CHECK(envelope["envelope"][0].get<double>() ==
+        std::min(prediction["span"][0].get<double>(), reading["span"][0].get<double>()));
+  CHECK(envelope["envelope"][1].get<double>() ==
+        std::max(prediction["span"][1].get<double>(), reading["span"][1].get<double>()));
+  CHECK(result.output.find("the answers: each prediction over its readings") != std::string::npos);
   CHECK(std::filesystem::exists(dir / "predictions.md"));
 }
 
@@ -99,6 +112,18 @@ TEST_CASE("calibrate --spec: a prediction's set naming no parameter of the spec 
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("spec.yaml:") != std::string::npos);
   CHECK(result.output.find("a parameter of this spec") != std::string::npos);
+}
+
+TEST_CASE("calibrate --spec: a prediction read as another of a prediction the spec does not have is refused "
+          "at its line") {
+  const auto result = calibrate_edited_spec("sonicsim_joint_bad_reading_of", "    reading_of: nowhere\n",
+                                            "    replications: 2");
+  INFO(result.output);
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("spec.yaml:") != std::string::npos);
+  CHECK(result.output.find("reading_of") != std::string::npos);
+  CHECK(result.output.find("the id of an earlier prediction of this spec (none is 'nowhere')") !=
+        std::string::npos);
 }
 
 TEST_CASE("calibrate --spec: a series whose reference is not another series' direct level is refused at its "

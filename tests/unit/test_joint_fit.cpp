@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 using namespace sonicsim;
@@ -539,4 +540,36 @@ TEST_CASE("model form: a crossing's or a gain's misfit is the held-out ratio to 
   add_model_form(spec, prediction, stand_in(), form, {1.0}, level);
   CHECK(!level.model_error_on_ratio);
   CHECK(level.model_error_half_width == doctest::Approx(1.96 * point_rms * 4.0));
+}
+
+TEST_CASE("readings' envelope: from the lowest span to the highest, open where a reading is open") {
+  // Two readings with closed intervals: 100 +- 10 with a rival fit at 80 (span 70-110), and 200 +- 20 (no
+  // rival, held value: the span is the interval, 180-220). The answer runs from 70 to 220.
+  PredictionResult requests;
+  requests.value = 100.0;
+  requests.half_width = requests.bounded_parts_half_width = 10.0;
+  requests.rivals.push_back({1, 0.0, 80.0});
+  REQUIRE(requests.span().first == doctest::Approx(70.0));
+  PredictionResult inferences;
+  inferences.value = 200.0;
+  inferences.half_width = inferences.bounded_parts_half_width = 20.0;
+  auto envelope = reading_envelope({&requests, &inferences});
+  CHECK(envelope.first == doctest::Approx(70.0));
+  CHECK(envelope.second == doctest::Approx(220.0));
+  // A reading open below (a crossing the model's misfit leaves unbounded there, upper end 130 = 120 +
+  // hypot(6, 8)) opens the answer below and keeps the highest upper end.
+  PredictionResult open_below;
+  open_below.value = 120.0;
+  open_below.half_width = std::numeric_limits<double>::infinity();
+  open_below.bounded_parts_half_width = 6.0;
+  open_below.crossing_curve_higher = 128.0;
+  REQUIRE(open_below.interval().second == doctest::Approx(130.0));
+  envelope = reading_envelope({&requests, &open_below});
+  CHECK(std::isinf(envelope.first));
+  CHECK(envelope.second == doctest::Approx(130.0));
+  // A reading with no value (no crossing within its sweep) leaves nothing bounded.
+  PredictionResult none;
+  envelope = reading_envelope({&requests, &inferences, &none});
+  CHECK(std::isinf(envelope.first));
+  CHECK(std::isinf(envelope.second));
 }
