@@ -203,6 +203,10 @@ void require_single_series_options(const CalibrateArguments& a) {
     if (value->empty())
       throw InputError(std::string(option) + " is required (or --spec FILE for a joint calibration)");
   if (a.fits.empty()) throw InputError("--fit is required (or --spec FILE for a joint calibration)");
+  if (std::error_code ec; !std::filesystem::is_regular_file(a.scenario, ec))
+    throw InputError(a.scenario + ": " +
+                     (std::filesystem::exists(a.scenario, ec) ? "not a regular file" : "no such file") +
+                     "; expected a YAML scenario file (SCENARIO)");
 }
 
 // The fit is one seed's simulation (common random numbers); it is repeated at two more seeds (replications 1
@@ -328,8 +332,10 @@ void register_calibrate_command(CLI::App& app, int& result) {
   auto* command = app.add_subcommand(
       "calibrate", "Fit scenario parameters to a measured series by simulation (Levenberg-Marquardt, common "
                    "random numbers); report intervals, residuals, MAPE, Pearson r and a held-out check");
-  command->add_option("scenario", a->scenario, "Scenario YAML file (not with --spec)")
-      ->check(CLI::ExistingFile);
+  // No file check here: CLI11 validates a positional before it reports the arguments it did not expect, so a
+  // mistyped option's value (`--output DIR`) would be reported as a missing scenario. The scenario's loader
+  // names a missing file.
+  command->add_option("scenario", a->scenario, "Scenario YAML file (not with --spec)");
   command
       ->add_option("--spec", a->spec,
                    "A joint calibration: several measured series, each with its scenario, variants and "

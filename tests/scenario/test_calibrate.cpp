@@ -183,3 +183,21 @@ TEST_CASE("calibrate rejects a key that does not exist or is not a number") {
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("key 'models.emtrkmichelid.compute_input.per_byte'") != std::string::npos);
 }
+
+TEST_CASE("calibrate names a mistyped option and a missing scenario, not one as the other") {
+  // `--output DIR` (the option is --out): before, the scenario positional took DIR and its file check spoke
+  // first ("File is actually a directory"), hiding the mistyped option.
+  const std::string spec = std::string(SONICSIM_SOURCE_DIR) + "/tests/data/joint_calibration.yaml";
+  auto result = sonicsim::testing::run_sonicsim("calibrate --spec " + spec + " --output " +
+                                                std::filesystem::temp_directory_path().string());
+  INFO(result.output);
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("The following argument was not expected: --output") != std::string::npos);
+  // A single-series calibration whose scenario does not exist says so, naming the file.
+  std::string command = calibrate_command("--fit workload.jobs=1:2", "", "unused");
+  const std::string scenario = std::string(SONICSIM_SOURCE_DIR) + "/configs/protodune_2020_large_batch.yaml";
+  command.replace(command.find(scenario), scenario.size(), "nowhere.yaml");
+  result = sonicsim::testing::run_sonicsim(command);
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("nowhere.yaml: no such file; expected a YAML scenario file") != std::string::npos);
+}
