@@ -162,9 +162,8 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
   }
   if (const auto groups = readings_of(spec, results); !groups.empty()) {
     md << "\nThe answers: each prediction over its other readings (spec key `reading_of`, settings the "
-          "released data "
-          "cannot choose between), from the lowest span to the highest:\n\n| prediction | readings | "
-          "envelope |\n|---|---|---|\n";
+          "released data cannot choose between), from the lowest span to the highest:\n\n"
+          "| prediction | readings | envelope |\n|---|---|---|\n";
     for (const auto& group : groups) {
       std::string ids;
       for (std::size_t r = 1; r < group.size(); ++r)

@@ -71,14 +71,14 @@ struct PredictionResult {
   std::pair<double, double> span() const;
 };
 
-// `values`: the adopted values; `covariance`: k x k of the fitted values (row-major); `fitted[i]`: whether
-// parameter i carries an interval (adopted), else it is held at its value with no uncertainty.
 // The answer to a prediction that has other readings (spec key `reading_of`: a setting the released data
 // cannot choose, the batcher's limit in requests or in inferences, say): from the lowest of the readings'
 // spans to the highest, a side open if any reading leaves it open, and open on both when a reading has no
 // value (it does not cross within its sweep). `readings` holds the prediction itself and its readings.
 std::pair<double, double> reading_envelope(const std::vector<const PredictionResult*>& readings);
 
+// `values`: the adopted values; `covariance`: k x k of the fitted values (row-major); `fitted[i]`: whether
+// parameter i carries an interval (adopted), else it is held at its value with no uncertainty.
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
                          const JointSimulator& simulator, const std::vector<double>& values,
                          const std::vector<double>& covariance, const std::vector<bool>& fitted,
