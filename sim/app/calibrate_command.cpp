@@ -8,6 +8,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/execution_flags.hpp"
 #include "sim/app/html_report.hpp"
+#include "sim/app/input_files.hpp"
 #include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/calibration/calibration.hpp"
@@ -203,10 +204,7 @@ void require_single_series_options(const CalibrateArguments& a) {
     if (value->empty())
       throw InputError(std::string(option) + " is required (or --spec FILE for a joint calibration)");
   if (a.fits.empty()) throw InputError("--fit is required (or --spec FILE for a joint calibration)");
-  if (std::error_code ec; !std::filesystem::is_regular_file(a.scenario, ec))
-    throw InputError(a.scenario + ": " +
-                     (std::filesystem::exists(a.scenario, ec) ? "not a regular file" : "no such file") +
-                     "; expected a YAML scenario file (SCENARIO)");
+  require_input_file(a.scenario, "a YAML scenario file (SCENARIO)");
 }
 
 // The fit is one seed's simulation (common random numbers); it is repeated at two more seeds (replications 1
@@ -332,9 +330,7 @@ void register_calibrate_command(CLI::App& app, int& result) {
   auto* command = app.add_subcommand(
       "calibrate", "Fit scenario parameters to a measured series by simulation (Levenberg-Marquardt, common "
                    "random numbers); report intervals, residuals, MAPE, Pearson r and a held-out check");
-  // No file check here: CLI11 validates a positional before it reports the arguments it did not expect, so a
-  // mistyped option's value (`--output DIR`) would be reported as a missing scenario. The scenario's loader
-  // names a missing file.
+  // Its file is checked where the single-series options are (sim/app/input_files.hpp says why not here).
   command->add_option("scenario", a->scenario, "Scenario YAML file (not with --spec)");
   command
       ->add_option("--spec", a->spec,

@@ -6,6 +6,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/import_output.hpp"
 #include "sim/app/import_replay.hpp"
+#include "sim/app/input_files.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/measurements/model_analyzer.hpp"
@@ -154,6 +155,8 @@ std::vector<fs::path> input_paths(const std::vector<std::string>& named) {
 }
 
 int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
+  for (const auto& path : arguments.files)
+    require_input_path(path, "perf_analyzer CSV files, or folders of them");
   // Where and how replays run means nothing without them.
   const auto& execution = arguments.execution;
   if (!arguments.replay && (execution.slurm || execution.slurm_dry_run || !arguments.output_dir.empty()))
@@ -181,6 +184,7 @@ struct ModelAnalyzerArguments {
 };
 
 int import_model_analyzer(const ModelAnalyzerArguments& arguments) {
+  require_input_file(arguments.file, "Model Analyzer's metrics-model-inference.csv");
   const auto imported = measurements::import_model_analyzer(arguments.file, arguments.config);
   std::printf("Model Analyzer: %s, configuration '%s' (%zu in the file), model %s on %s\n\n",
               arguments.file.c_str(), imported.config.c_str(), imported.configs.size(),
@@ -219,6 +223,7 @@ struct TritonConfigArguments {
 };
 
 int import_triton_config(const TritonConfigArguments& arguments) {
+  require_input_file(arguments.file, "a Triton config.pbtxt");
   const auto config = measurements::read_triton_config(arguments.file);
   std::printf("config.pbtxt: %s\n", arguments.file.c_str());
   if (!config.notes.empty()) {
@@ -271,9 +276,8 @@ void register_import_command(CLI::App& app, int& result) {
       "perf-analyzer",
       "perf_analyzer -f CSV files (one per batch size): the device curve (batch / Server Compute "
       "Infer) and the server host costs (Compute Input, Compute Output)");
-  perf->add_option("files", arguments->files, "perf_analyzer CSV files, or folders of them")
-      ->required()
-      ->check(CLI::ExistingPath);
+  // Paths checked where the command runs (sim/app/input_files.hpp says why not here).
+  perf->add_option("files", arguments->files, "perf_analyzer CSV files, or folders of them")->required();
   perf->add_option("--yaml", arguments->yaml,
                    "Write the scenario YAML to this file (the report stays on stdout), or '-' for the YAML "
                    "alone on stdout with the report on stderr: valid YAML when redirected");
@@ -318,9 +322,8 @@ void register_import_command(CLI::App& app, int& result) {
       "model-analyzer",
       "Model Analyzer's metrics-model-inference.csv: per batch size, the saturated throughput of "
       "one model configuration");
-  analyzer->add_option("file", analyzer_arguments->file, "metrics-model-inference.csv")
-      ->required()
-      ->check(CLI::ExistingFile);
+  // Files checked where the commands run (sim/app/input_files.hpp says why not here).
+  analyzer->add_option("file", analyzer_arguments->file, "metrics-model-inference.csv")->required();
   analyzer->add_option("--config", analyzer_arguments->config,
                        "Model configuration (Model Config Path; default: the first in the file)");
   analyzer->add_option("--model", analyzer_arguments->model, "Model name for the YAML (default: MODEL)")
@@ -334,7 +337,7 @@ void register_import_command(CLI::App& app, int& result) {
       "triton-config",
       "A Triton config.pbtxt: max_batch_size, bytes per inference from the inputs' and outputs' "
       "dims, instance_group, dynamic_batching; every other field named");
-  config->add_option("file", config_arguments->file, "config.pbtxt")->required()->check(CLI::ExistingFile);
+  config->add_option("file", config_arguments->file, "config.pbtxt")->required();
   config->add_option("--model", config_arguments->model, "Model name for the YAML (default: MODEL)")
       ->check(plain_name);
   config->callback(

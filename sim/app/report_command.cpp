@@ -3,6 +3,7 @@
 // traffic fit and event-time histogram).
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
+#include "sim/app/input_files.hpp"
 #include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/sweep_point_files.hpp"
@@ -122,6 +123,8 @@ struct ReportArguments {
 };
 
 int report_command(const ReportArguments& arguments) {
+  for (const auto& directory : arguments.directories)
+    require_input_directory(directory, "a result directory (a command's --out)");
   std::vector<fs::path> directories(arguments.directories.begin(), arguments.directories.end());
   const fs::path out = arguments.out.empty() ? directories.front() / "report.html" : fs::path(arguments.out);
   // Checked before any result is read: never a folder, a result file or a device node replaced.
@@ -147,9 +150,9 @@ void register_report_command(CLI::App& app, int& result) {
       "report",
       "One self-contained HTML file (interactive charts, opens offline) from result directories of run, "
       "sweep, plan, compare, validate or calibrate");
+  // Checked where the command runs (sim/app/input_files.hpp says why not here).
   command->add_option("directories", arguments->directories, "Result directories (the commands' --out)")
-      ->required()
-      ->check(CLI::ExistingDirectory);
+      ->required();
   command->add_option("--out", arguments->out,
                       "The HTML file (default: DIR/report.html of the first directory)");
   command

@@ -120,3 +120,35 @@ TEST_CASE("a bad --set override and an unwritable output directory") {
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("/proc/sonicsim_cannot_write_here") != std::string::npos);
 }
+
+TEST_CASE("a mistyped option is named as such, and a missing input as missing, by every command taking one") {
+  // CLI11 checked a positional's file before it reported the arguments it did not expect: the value of a
+  // mistyped option (`--yml FILE`) took the positional's place and was reported missing, the option not
+  // named.
+  const std::string values = config_path("protodune_2020_large_batch.yaml");
+  const struct {
+    std::string command, mistyped, missing, expected;
+  } commands[] = {
+      {"import supersonic", "--yml x.yaml " + values, "import supersonic nowhere.yaml",
+       "nowhere.yaml: no such file; expected a SuperSONIC Helm values.yaml"},
+      {"import triton-config", "--modle x " + values, "import triton-config nowhere.pbtxt",
+       "nowhere.pbtxt: no such file; expected a Triton config.pbtxt"},
+      {"import model-analyzer", "--conifg x " + values, "import model-analyzer nowhere.csv",
+       "nowhere.csv: no such file; expected Model Analyzer's metrics-model-inference.csv"},
+      {"import perf-analyzer", "--yml x.yaml " + values, "import perf-analyzer nowhere_dir",
+       "nowhere_dir: no such file or directory; expected perf_analyzer CSV files"},
+      {"report", "--ouput x " + scratch_dir().string(), "report nowhere_dir",
+       "nowhere_dir: no such directory; expected a result directory"},
+  };
+  for (const auto& c : commands) {
+    CAPTURE(c.command);
+    auto result = run_sonicsim(c.command + " " + c.mistyped);
+    CAPTURE(result.output);
+    CHECK(result.exit_code == 2);
+    CHECK(result.output.find("not expected") != std::string::npos);
+    CHECK(result.output.find(c.mistyped.substr(0, c.mistyped.find(' '))) != std::string::npos);
+    result = run_sonicsim(c.missing);
+    CHECK(result.exit_code == 2);
+    CHECK(result.output.find(c.expected) != std::string::npos);
+  }
+}
