@@ -6,20 +6,26 @@
 #include <system_error>
 
 namespace sonicsim {
+namespace {
+
+// PATH is what `is_kind` asks, or an InputError naming it: `absent` when nothing is there, `other` when
+// something else is.
+void require_input(const std::string& path, bool (*is_kind)(const std::filesystem::path&, std::error_code&),
+                   const char* absent, const char* other, const std::string& expected) {
+  std::error_code ec;
+  if (is_kind(path, ec)) return;
+  throw InputError(path + ": " + (std::filesystem::exists(path, ec) ? other : absent) + "; expected " +
+                   expected);
+}
+
+} // namespace
 
 void require_input_file(const std::string& path, const std::string& expected) {
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec)) return;
-  throw InputError(path + ": " + (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file") +
-                   "; expected " + expected);
+  require_input(path, std::filesystem::is_regular_file, "no such file", "not a regular file", expected);
 }
 
 void require_input_directory(const std::string& path, const std::string& expected) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return;
-  throw InputError(path + ": " +
-                   (std::filesystem::exists(path, ec) ? "not a directory" : "no such directory") +
-                   "; expected " + expected);
+  require_input(path, std::filesystem::is_directory, "no such directory", "not a directory", expected);
 }
 
 void require_input_path(const std::string& path, const std::string& expected) {
