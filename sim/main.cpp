@@ -2,13 +2,17 @@
 // This file only declares the command line; each subcommand lives in sim/app/.
 #include "sim/app/commands.hpp"
 #include "sim/engine/engine_arguments.hpp"
+#include "sim/engine/simgrid_settings_check.hpp"
 #include "sim/execution/process_arguments.hpp"
+#include "sim/scenario/input_error.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -58,6 +62,30 @@ std::string suggestion(const CLI::App& command, const std::string& message) {
   return best.empty() ? std::string() : "; did you mean " + best + "?";
 }
 
+// NaN passes CLI11's Range and PositiveNumber (every comparison with NaN is false), and 1e999 reads as inf:
+// every floating-point option of the command given must be finite, whatever its own check, before any command
+// runs.
+void refuse_non_finite_numbers(const CLI::App& command) {
+  for (const auto* option : command.get_options()) {
+    if (option->get_type_name().find("FLOAT") == std::string::npos) continue;
+    for (const auto& result : option->results()) {
+      std::size_t start = 0;
+      for (;;) {
+        const auto comma = result.find(',', start);
+        const std::string piece = result.substr(start, comma - start);
+        char* end = nullptr;
+        const double value = std::strtod(piece.c_str(), &end);
+        if (!piece.empty() && end == piece.c_str() + piece.size() && !std::isfinite(value))
+          throw CLI::ValidationError(option->get_name() + " " + piece + ": expected a finite number");
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+  }
+  for (const auto* sub : command.get_subcommands())
+    refuse_non_finite_numbers(*sub);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -79,8 +107,16 @@ int main(int argc, char** argv) {
                        : "expected KEY:VALUE (a SimGrid setting), got " + text;
           },
           "KEY:VALUE"));
-  app.parse_complete_callback(
-      [&simgrid_settings]() { sonicsim::EngineCommandLine::set_user_settings(simgrid_settings); });
+  app.parse_complete_callback([&app, &simgrid_settings]() {
+    refuse_non_finite_numbers(app);
+    // Checked here, once, before any command runs a simulation in this process or in its children.
+    try {
+      sonicsim::check_simgrid_settings(simgrid_settings);
+    } catch (const sonicsim::InputError& error) {
+      throw CLI::ValidationError(error.what());
+    }
+    sonicsim::EngineCommandLine::set_user_settings(simgrid_settings);
+  });
   sonicsim::register_run_command(app, result);
   sonicsim::register_bench_command(app, result);
   sonicsim::register_validate_command(app, result);

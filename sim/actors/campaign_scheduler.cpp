@@ -56,7 +56,7 @@ void CampaignScheduler::start_job(int slot, double now_s) {
   // resubmitted).
   context_->jobs.push_back(std::make_unique<JobClient>(
       *context_, std::move(placement), [this, slot, connections]() { job_finished(slot, connections); },
-      [this, slot, connections](int events_back) {
+      [this, slot, connections](int events_back, int /*events_ended: a campaign starts a new job for them*/) {
         if (events_left_) *events_left_ += events_back;
         job_finished(slot, connections);
       }));

@@ -15,7 +15,7 @@ namespace sg4 = simgrid::s4u;
 namespace sonicsim {
 
 JobClient::JobClient(JobContext& context, JobPlacement placement, std::function<void()> on_finish,
-                     std::function<void(int)> on_preempted)
+                     std::function<void(int, int)> on_preempted)
     : context_(context), scenario_(context.scenario), placement_(std::move(placement)),
       on_finish_(std::move(on_finish)), on_preempted_(std::move(on_preempted)) {
   const SitePlatform& site = context_.site;
@@ -79,6 +79,7 @@ void JobClient::begin() {
   warmup_end_s_ = job_start_s_;
   events_ = placement_.events.value_or(context_.run_length ? context_.run_length->current()
                                                            : workload.events_per_job);
+  next_event_ = placement_.first_event;
   if (workload.warmup_events == 0 && !workload.campaign) context_.recorder.record_job_ready(job_start_s_);
   // A rate limit refusing new clients: the job's channel to that model is refused, and it calls the
   // fallback server for the whole job (or has every request refused, without one).

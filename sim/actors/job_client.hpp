@@ -63,8 +63,11 @@ struct JobPlacement {
   std::vector<int> pods;     // per served model: the pod its gRPC channel is connected to (for the whole job)
   double cpu_speed = 1.0;    // relative speed of its CPU type
   double start_s = 0.0;      // when the job starts its first event
-  std::optional<int> events; // events to process; default: workload.events_per_job
-  bool local_gpu = false;    // its node has a GPU: remote_inference modules run there, without the network
+  std::optional<int> events; // the job's events, all submissions together; default: workload.events_per_job
+  // Events of this job that ended (completed or failed for good) in its earlier submissions: a resubmission
+  // goes on from there, numbering its events after them, and never runs one of them again.
+  int first_event = 0;
+  bool local_gpu = false; // its node has a GPU: remote_inference modules run there, without the network
   // How many times this job was preempted and resubmitted before: each submission draws its own time to
   // preemption (the same draw every time would preempt a resubmitted job at the same point, for ever).
   int resubmission = 0;
@@ -102,9 +105,10 @@ public:
   // `on_finish` runs when the job's last thread has finished (campaign mode: frees the grid slot; the
   // scheduler records the job). Outside campaigns the job records itself first.
   // `on_preempted` runs when the job is preempted (workload.preemption), with the number of its events not
-  // done (the lost ones and those it never started); the job then never finishes, and on_finish never runs.
+  // done (the lost ones and those it never started) and of those that ended; the job then never finishes,
+  // and on_finish never runs.
   JobClient(JobContext& context, JobPlacement placement, std::function<void()> on_finish = {},
-            std::function<void(int)> on_preempted = {});
+            std::function<void(int events_back, int events_ended)> on_preempted = {});
   JobClient(const JobClient&) = delete;
   JobClient& operator=(const JobClient&) = delete;
   ~JobClient();
@@ -225,7 +229,7 @@ private:
   const Scenario& scenario_;
   JobPlacement placement_;
   std::function<void()> on_finish_;
-  std::function<void(int)> on_preempted_;
+  std::function<void(int, int)> on_preempted_;
   bool preempted_ = false;
   bool preempt_returned_ = false; // preempt() and the resubmission it asked for are done
   CalendarEvent preemption_;      // armed at the start, cancelled when the job ends

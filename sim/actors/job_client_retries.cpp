@@ -7,6 +7,8 @@
 #include "sim/actors/job_client_parts.hpp"
 #include "sim/actors/server_pool.hpp"
 
+#include <cassert>
+
 namespace sg4 = simgrid::s4u;
 
 namespace sonicsim {
@@ -46,12 +48,17 @@ void JobClient::preempt() {
       try_ended(sender);
     }
   }
-  const int not_done = std::max(0, events_ - next_event_) + lost;
+  // The job's life over its submissions: every event it started either ended (completed, or failed for good)
+  // or was lost here and goes back with those never started. Ended + back is the job's events, so completed,
+  // failed and abandoned events never add up to more than the workload.
+  const int ended = next_event_ - lost;
+  const int not_done = events_ - ended;
+  assert(ended >= placement_.first_event && not_done >= lost && ended + not_done == events_);
   const JobPreemption& preemption = *scenario_.workload.preemption;
   const bool resubmit = preemption.resubmit && placement_.resubmission < preemption.max_resubmissions;
   if (preemption.resubmit && !resubmit) operations->job_abandoned(not_done);
   operations->job_preempted(resubmit ? not_done : 0);
-  if (on_preempted_) on_preempted_(resubmit ? not_done : 0);
+  if (on_preempted_) on_preempted_(resubmit ? not_done : 0, ended);
   preempt_returned_ = true; // nothing below this call refers to the job any more: it may be reclaimed
 }
 

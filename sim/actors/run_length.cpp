@@ -11,6 +11,12 @@ int RunLength::events_per_job(int job_events, double now_s) {
   // A job that ran out of an earlier, shorter length just takes the current one; only running out of the
   // current length calls for a judgement.
   if (judged_ || job_events < events_per_job_) return events_per_job_;
+  // A run whose jobs can be preempted keeps the workload as written: its completed, failed and abandoned
+  // events add up to jobs x events_per_job, which a longer run would change under the jobs abandoned.
+  if (scenario_.workload.preemption) {
+    judged_ = true;
+    return events_per_job_;
+  }
   RunPrecision precision = recorder_.precision_so_far(now_s);
   precision.events_per_job = events_per_job_;
   const auto next = next_events_per_job(precision, scenario_.output.max_extension);

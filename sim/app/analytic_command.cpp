@@ -3,6 +3,7 @@
 // network limit and the MVA curve next to the piecewise model; --json gives the same as one JSON document.
 #include "sim/app/commands.hpp"
 #include "sim/app/pod_needs_output.hpp"
+#include "sim/metrics/json_fields.hpp"
 #include "sim/metrics/scenario_json.hpp"
 #include "sim/scenario/provenance.hpp"
 
@@ -235,10 +236,11 @@ void print_analytic(const AnalyticAnswer& answer) {
 
 int analytic(const AnalyticArguments& arguments) {
   const AnalyticAnswer answer = compute_analytic(arguments);
-  if (arguments.quiet) return exit_ok; // the scenario loaded and the models answered: that is the result
+  // --json is the result and -q silences the rest, as on every command; -q alone: the scenario loaded and the
+  // models answered, which is the result.
   if (arguments.json)
-    std::cout << analytic_json(answer).dump(2) << "\n";
-  else
+    std::cout << json_text(analytic_json(answer), 2) << "\n";
+  else if (!arguments.quiet)
     print_analytic(answer);
   return exit_ok;
 }

@@ -5,6 +5,7 @@
 // with nothing else simulated (sim/engine/flow_floor.hpp), the ceiling for a simulator that gives each
 // request a SimGrid flow.
 #include "sim/app/commands.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/app/bench_answers.hpp"
 #include "sim/app/output_options.hpp"
@@ -80,7 +81,7 @@ std::vector<Measurement> measure(const Scenario& scenario, int repeat) {
                                    {"bytes_to_servers", result.summary.bytes_to_servers},
                                    {"fast_flows", result.summary.flows_fast},
                                    {"flows", result.summary.flows_fast + result.summary.flows_simgrid}};
-        return out.dump();
+        return json_text(out);
       },
       [&measurements](std::size_t i, const ChildResult& child) {
         if (!child.ok) throw std::runtime_error("benchmark run failed: " + child.output);
@@ -362,7 +363,7 @@ int bench(const BenchArguments& arguments) {
     if (campaign_exponent) out["campaign_cpu_exponent"] = *campaign_exponent;
     if (!answers.is_null()) out["answers"] = answers;
     if (!peer.is_null()) out["peer"] = peer;
-    std::printf("%s\n", out.dump(1).c_str());
+    std::printf("%s\n", json_text(out, 1).c_str());
   }
   return exit_ok;
 }

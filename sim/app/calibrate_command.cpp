@@ -14,9 +14,11 @@
 #include "sim/calibration/calibration.hpp"
 #include "sim/calibration/measured_series.hpp"
 #include "sim/engine/output_files.hpp"
+#include "sim/execution/interruption.hpp"
 #include "sim/execution/progress.hpp"
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/execution/state_file.hpp"
+#include "sim/metrics/json_fields.hpp"
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/overrides.hpp"
@@ -313,12 +315,13 @@ int calibrate(const CalibrateArguments& a) {
   }
 
   const std::string dir = in.output_dir.string();
+  throw_if_interrupted("the calibration was stopped before its results were written; nothing was written");
   write_calibrated_yaml(a, calibrated_values(a, in, result, adopted), in.output_dir / "calibrated.yaml");
   // Last: a directory without calibration.json is not a finished calibration.
-  write_file_atomically(dir + "/calibration.json", out.dump(2) + "\n");
+  write_file_atomically(dir + "/calibration.json", json_text(out, 2) + "\n");
   say("\nwrote %s/calibration.json and %s/calibrated.yaml\n", dir.c_str(), dir.c_str());
   std::fflush(stdout);
-  if (a.json) std::printf("%s\n", out.dump(1).c_str());
+  if (a.json) std::printf("%s\n", json_text(out, 1).c_str());
   write_html_report_if_asked(a.html, in.output_dir, !text);
   return exit_ok;
 }
@@ -392,6 +395,9 @@ void register_calibrate_command(CLI::App& app, int& result) {
   add_seed_option(*command, a->seed);
   command->callback([a, &result]() {
     if (a->seed) a->set_overrides.push_back("seed=" + std::to_string(*a->seed));
+    // One guard for the whole command: a Ctrl-C between two batches of simulations stops it too (each batch's
+    // own guard would otherwise leave that moment to the default action, or forget it).
+    const InterruptionGuard guard;
     result = guarded(*a, calibrate);
   });
 }

@@ -5,6 +5,7 @@
 // and predictions.md.
 #include "sim/app/calibrate_joint.hpp"
 
+#include "sim/execution/interruption.hpp"
 #include "sim/metrics/json_fields.hpp"
 
 #include "models/student_t.hpp"
@@ -421,12 +422,13 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   if (!spec.predictions.empty())
     say("\npredictions: %zu runs made, %zu answered by a run already made for another\n",
         prediction_runs.summaries.size(), prediction_runs.reused);
+  throw_if_interrupted("the calibration was stopped before its results were written; nothing was written");
   write_file_atomically(output_dir / "predictions.md",
                         predictions_markdown(spec, predictions, values, adoption.adopted));
   // Last: a directory without calibration.json is not a finished calibration.
-  write_file_atomically(output_dir / "calibration.json", out.dump(2) + "\n");
+  write_file_atomically(output_dir / "calibration.json", json_text(out, 2) + "\n");
   say("\nwrote %s/calibration.json and predictions.md\n", output_dir.string().c_str());
-  if (json_out) std::printf("%s\n", out.dump(1).c_str());
+  if (json_out) std::printf("%s\n", json_text(out, 1).c_str());
   return 0;
 }
 

@@ -49,9 +49,10 @@ void rebase_paths(YAML::Node node, const std::filesystem::path& from_dir,
 } // namespace
 
 YAML::Node scenario_tree(const CalibrateArguments& a) {
+  // Loaded first: it checks the file (a regular file within the size bound) and its content.
+  const Scenario as_written = load_scenario_file(a.scenario);
   YAML::Node tree = YAML::LoadFile(a.scenario);
   SourceInfo source{a.scenario, {}};
-  const Scenario as_written = load_scenario_file(a.scenario);
   for (const auto& name : a.variants)
     for (const auto& variant : as_written.variants)
       if (variant.name == name)

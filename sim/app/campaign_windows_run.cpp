@@ -1,4 +1,5 @@
 #include "sim/app/campaign_windows_run.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/analysis/campaign_windows.hpp"
 #include "sim/app/commands.hpp"
@@ -125,7 +126,7 @@ int run_campaign_windows(const Scenario& scenario, const ScenarioSource& source,
                                    {"campaign", campaign_summary_to_json(merged)},
                                    {"per_window", rows}};
   // Last: a directory without campaign_windows.json is not a finished result.
-  write_file_atomically(output_dir / "campaign_windows.json", out.dump(1) + "\n");
+  write_file_atomically(output_dir / "campaign_windows.json", json_text(out, 1) + "\n");
 
   if (!execution.quiet) {
     std::printf("campaign %s in %d time windows of %.4g h, each after its own %.4g h warm-up (%s, %.1f s)\n",

@@ -5,6 +5,7 @@
 // to every column); `--columns` names the columns.
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/app/compare_table.hpp"
 #include "sim/app/execution_flags.hpp"
@@ -153,9 +154,9 @@ int compare(const CompareArguments& arguments) {
     }
   const auto table = compare_figures(compared, jobs, reference_jobs, replications);
   if (text) print_compare_table(table);
-  write_file_atomically(output_dir / "compare.json", compare_to_json(table).dump(1) + "\n");
+  write_file_atomically(output_dir / "compare.json", json_text(compare_to_json(table), 1) + "\n");
   if (text) std::printf("\nwrote %s\n", (output_dir / "compare.json").string().c_str());
-  if (arguments.json) std::printf("%s\n", compare_to_json(table).dump(1).c_str());
+  if (arguments.json) std::printf("%s\n", json_text(compare_to_json(table), 1).c_str());
   std::fflush(stdout);
   write_html_report_if_asked(arguments.html, output_dir, !text);
   for (std::size_t i = 0; i < compared.size(); ++i)

@@ -5,6 +5,7 @@
 #include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/metrics/figure_table.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -30,7 +31,7 @@ int figures(const FiguresArguments& arguments) {
                                    {"meaning", spec.meaning}};
     for (const auto& old : old_figure_names())
       out["renamed"][old.old_name] = {{"now", spec_of(old.figure).name}, {"where", old.where}};
-    std::printf("%s\n", out.dump(1).c_str());
+    std::printf("%s\n", json_text(out, 1).c_str());
     return exit_ok;
   }
   const TextOutput say{!arguments.quiet};

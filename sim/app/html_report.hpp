@@ -17,9 +17,10 @@ std::size_t write_html_report(const std::vector<std::filesystem::path>& director
                               const std::filesystem::path& out,
                               const std::vector<std::string>& measured_cases = {});
 
-// The --html flag of a command that writes results, and what it does: DIR/report.html from DIR, said on
-// stdout unless quiet.
+// The --html flag of a command that writes results, and what it does: DIR/report.html from DIR, said unless
+// quiet: on stdout, or on stderr when stdout holds the command's --json document (nothing else goes there).
 void add_html_option(CLI::App& command, bool& html);
-void write_html_report_if_asked(bool html, const std::filesystem::path& dir, bool quiet = false);
+void write_html_report_if_asked(bool html, const std::filesystem::path& dir, bool quiet = false,
+                                bool json = false);
 
 } // namespace sonicsim

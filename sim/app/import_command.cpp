@@ -28,22 +28,6 @@ namespace fs = std::filesystem;
 namespace sonicsim {
 namespace {
 
-// A model or device name goes into the YAML printed for the scenario (as a key and in a comment): a plain
-// name keeps that YAML valid, whatever the shell passed.
-const CLI::Validator plain_name(
-    [](const std::string& text) {
-      const bool plain =
-          !text.empty() && text.size() <= 100 && std::all_of(text.begin(), text.end(), [](char ch) {
-            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' ||
-                   ch == '+';
-          });
-      return plain ? std::string()
-                   : "expected a plain name (letters, digits, '_', '-', '.', '+'; at most 100 characters), "
-                     "got '" +
-                         text + "'";
-    },
-    "NAME");
-
 // A duration in the unit that keeps it readable, as the scenario reader accepts it.
 std::string duration_text(double seconds) {
   char buffer[64];

@@ -1,4 +1,5 @@
 #include "sim/app/import_replay.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -257,7 +258,7 @@ int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedF
                                    {"host_cores", arguments.host_cores},
                                    {"complete", failed == 0},
                                    {"replays", rows}};
-  write_file_atomically(output_dir / "replay.json", out.dump(1) + "\n");
+  write_file_atomically(output_dir / "replay.json", json_text(out, 1) + "\n");
   std::printf("\nwrote %s\n", (output_dir / "replay.json").string().c_str());
   return failed ? exit_run_failed : exit_ok;
 }

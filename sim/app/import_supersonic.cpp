@@ -64,8 +64,9 @@ void register_import_supersonic(CLI::App& import_command, int& result) {
   command->add_option("--yaml", arguments->yaml,
                       "Write the group's YAML to this file (the report stays on stdout), or '-' for the YAML "
                       "alone on stdout with the report on stderr");
-  command->add_option("--group", arguments->group,
-                      "Server group name for the YAML's comment (default: triton)");
+  command
+      ->add_option("--group", arguments->group, "Server group name for the YAML's comment (default: triton)")
+      ->check(plain_name);
   command->callback([arguments, &result]() { result = guarded(*arguments, import_supersonic); });
 }
 

@@ -1,6 +1,7 @@
 #include "sim/app/input_files.hpp"
 
 #include "sim/scenario/input_error.hpp"
+#include "sim/text/input_file.hpp"
 
 #include <filesystem>
 #include <system_error>
@@ -14,14 +15,17 @@ void require_input(const std::string& path, bool (*is_kind)(const std::filesyste
                    const char* absent, const char* other, const std::string& expected) {
   std::error_code ec;
   if (is_kind(path, ec)) return;
-  throw InputError(path + ": " + (std::filesystem::exists(path, ec) ? other : absent) + "; expected " +
-                   expected);
+  const bool too_long = ec == std::errc::filename_too_long;
+  throw InputError(path + ": " + (std::filesystem::exists(path, ec) ? other : absent) +
+                   (too_long ? " (name too long)" : "") + "; expected " + expected);
 }
 
 } // namespace
 
 void require_input_file(const std::string& path, const std::string& expected) {
-  require_input(path, std::filesystem::is_regular_file, "no such file", "not a regular file", expected);
+  // The one rule of every input file (sim/text/input_file.hpp): regular, and within the size bound.
+  if (const auto problem = input_file_problem(path))
+    throw InputError(path + ": " + *problem + "; expected " + expected);
 }
 
 void require_input_directory(const std::string& path, const std::string& expected) {

@@ -1,5 +1,6 @@
 #include "sim/app/joint_runs.hpp"
 #include "sim/analysis/figure_context.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/app/calibrate_inputs.hpp"
 #include "sim/metrics/direct_baseline.hpp"
@@ -54,7 +55,7 @@ std::vector<SimulationOutcome> outcomes_of(const ExecutionContext& context,
   std::vector<SimulationRequest> to_run;
   std::vector<std::size_t> run_for; // to_run's request indices
   for (std::size_t k = 0; k < requests.size(); ++k) {
-    keys.push_back(requests[k].recipe.to_json().dump());
+    keys.push_back(json_text(requests[k].recipe.to_json()));
     if (cache->summaries.count(keys[k]) == 0 && to_run_index.emplace(keys[k], to_run.size()).second) {
       to_run.push_back(requests[k]);
       run_for.push_back(k);

@@ -1,4 +1,5 @@
 #include "sim/app/plan_autoscaler.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
@@ -58,11 +59,17 @@ std::vector<AutoscalerSetting> settings_grid(const AutoscalerSettings& base,
   for (const auto& text : a.thresholds)
     thresholds.push_back(threshold_of(text, base.metric));
   for (const auto& text : a.startup_delays) {
+    double delay_s = 0;
     try {
-      delays.push_back(parse_duration_s(text));
+      delay_s = parse_duration_s(text);
     } catch (const std::exception& e) {
       throw InputError("--startup-delays '" + text + "': " + e.what());
     }
+    // The scenario key's own bound (autoscaler.startup_delay: 0..24h): a pod that starts later than a day is
+    // no deployment's, and a day of simulated traffic would never see it.
+    if (!(delay_s >= 0 && delay_s <= 86400))
+      throw InputError("--startup-delays '" + text + "': expected a duration from 0s to 24h");
+    delays.push_back(delay_s);
   }
   if (thresholds.empty()) thresholds = {base.threshold};
   if (delays.empty()) delays = {base.startup_delay_s};
@@ -237,9 +244,9 @@ int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments&
                                         ? std::filesystem::path("out") / ("plan_autoscaler_" + scenario.name)
                                         : std::filesystem::path(arguments.output_dir);
   std::filesystem::create_directories(dir);
-  write_file_atomically(dir / "plan_autoscaler.json", out.dump(2) + "\n");
+  write_file_atomically(dir / "plan_autoscaler.json", json_text(out, 2) + "\n");
   if (arguments.json)
-    std::cout << out.dump(2) << "\n";
+    std::cout << json_text(out, 2) << "\n";
   else if (!arguments.quiet) {
     print_plan(plan, metric, reference_name, wall_s, static_cast<int>(requests.size()));
     std::printf("wrote %s\n", (dir / "plan_autoscaler.json").string().c_str());
@@ -248,17 +255,45 @@ int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments&
   return plan.answer ? exit_ok : exit_no_configuration;
 }
 
+// An option's value that must say something: an empty one (--reference '', a list ",") would otherwise be
+// taken as the option left out.
+static CLI::Validator not_empty(const std::string& expected) {
+  return CLI::Validator(
+      [expected](const std::string& text) {
+        return text.empty() ? "an empty value; expected " + expected : std::string();
+      },
+      "VALUE");
+}
+
+// A comma-separated list read whole and split here: CLI11's delimiter drops empty items, so "--thresholds ,"
+// left the option waiting for values and took the next option's for them.
+static std::function<void(const std::string&)>
+list_into(std::vector<std::string>& items, const std::string& option, const std::string& expected) {
+  return [&items, option, expected](const std::string& text) {
+    items.clear();
+    std::size_t start = 0;
+    for (;;) {
+      const auto comma = text.find(',', start);
+      const std::string item = text.substr(start, comma - start);
+      if (item.empty())
+        throw CLI::ValidationError(option + " '" + text + "': an empty item; expected a list of " + expected);
+      items.push_back(item);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  };
+}
+
 void add_autoscaler_plan_options(CLI::App& command, bool& enabled, AutoscalerPlanArguments& plan) {
   command.add_flag("--autoscaler", enabled,
                    "On a scenario with an autoscaled group: the autoscaler settings (threshold, min, max, "
                    "start-up delay) with the fewest device-hours that keep the event time within --tolerance "
                    "(default 0.05 here) of a static pool, every setting and the reference on the same seeds; "
                    "the trade-off table and plan_autoscaler.json");
-  command
-      .add_option("--thresholds", plan.thresholds,
-                  "With --autoscaler: thresholds to try, in the metric's unit (e.g. 50ms,100ms,200ms)")
-      ->delimiter(',')
-      ->allow_extra_args(false);
+  command.add_option_function<std::string>(
+      "--thresholds",
+      list_into(plan.thresholds, "--thresholds", "thresholds in the metric's unit, e.g. 50ms,100ms"),
+      "With --autoscaler: thresholds to try, in the metric's unit (e.g. 50ms,100ms,200ms)");
   command.add_option("--min-pods", plan.min_pods, "With --autoscaler: minimums to try")
       ->delimiter(',')
       ->allow_extra_args(false)
@@ -267,14 +302,14 @@ void add_autoscaler_plan_options(CLI::App& command, bool& enabled, AutoscalerPla
       ->delimiter(',')
       ->allow_extra_args(false)
       ->check(CLI::Range(1, 10000));
+  command.add_option_function<std::string>(
+      "--startup-delays", list_into(plan.startup_delays, "--startup-delays", "durations, e.g. 120s,240s"),
+      "With --autoscaler: start-up delays to try, a what-if (e.g. 120s,240s)");
   command
-      .add_option("--startup-delays", plan.startup_delays,
-                  "With --autoscaler: start-up delays to try, a what-if (e.g. 120s,240s)")
-      ->delimiter(',')
-      ->allow_extra_args(false);
-  command.add_option("--reference", plan.reference_variant,
-                     "With --autoscaler: the static deployment to compare with, a variant (default: the pool "
-                     "fixed at the largest maximum tried)");
+      .add_option("--reference", plan.reference_variant,
+                  "With --autoscaler: the static deployment to compare with, a variant (default: the pool "
+                  "fixed at the largest maximum tried)")
+      ->check(not_empty("the name of one of the scenario's variants"));
 }
 
 } // namespace sonicsim

@@ -4,6 +4,7 @@
 // batch of parallel runs at a time (sim/planning/boundary_search.hpp), and every run is printed as evidence.
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/metrics/number_text.hpp"
 
@@ -235,7 +236,7 @@ int plan(const PlanArguments& arguments) {
   const auto json_path = output_dir / "plan.json";
   write_plan_json(json_path, result);
   if (text) std::printf("\nwrote %s\n", json_path.string().c_str());
-  if (arguments.json) std::printf("%s\n", plan_to_json(result).dump(1).c_str());
+  if (arguments.json) std::printf("%s\n", json_text(plan_to_json(result), 1).c_str());
   std::fflush(stdout);
   write_html_report_if_asked(arguments.html, output_dir, !text);
   if (!result.found) {

@@ -1,5 +1,6 @@
 // plan.json: the same answer and evidence as the text of plan_report.cpp, for programs.
 #include "sim/app/plan_report.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/cost_bill_output.hpp"
@@ -216,7 +217,7 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
 }
 
 void write_plan_json(const std::filesystem::path& path, const Plan& plan) {
-  write_file_atomically(path, plan_to_json(plan).dump(1) + "\n");
+  write_file_atomically(path, json_text(plan_to_json(plan), 1) + "\n");
 }
 
 } // namespace sonicsim

@@ -107,10 +107,12 @@ void add_html_option(CLI::App& command, bool& html) {
                    "Also write report.html in the output directory (as sonicsim report DIR does)");
 }
 
-void write_html_report_if_asked(bool html, const fs::path& dir, bool quiet) {
+void write_html_report_if_asked(bool html, const fs::path& dir, bool quiet, bool json) {
   if (!html) return;
   const std::size_t charts = write_html_report({dir}, dir / "report.html");
-  if (!quiet) std::printf("wrote %s (%zu charts)\n", (dir / "report.html").string().c_str(), charts);
+  if (!quiet)
+    std::fprintf(json ? stderr : stdout, "wrote %s (%zu charts)\n", (dir / "report.html").string().c_str(),
+                 charts);
 }
 
 namespace {

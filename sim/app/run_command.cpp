@@ -112,8 +112,9 @@ int run_replications(const RunArguments& arguments, const Scenario& scenario,
   std::ostringstream csv;
   write_replicated_csv(csv, replicated);
   write_file_atomically(output_dir / "replications.csv", csv.str());
-  write_file_atomically(output_dir / "replications.json", replicated_to_json(replicated).dump(1) + "\n");
-  if (arguments.json) std::cout << replicated_to_json(replicated).dump(1) << "\n";
+  write_file_atomically(output_dir / "replications.json",
+                        json_text(replicated_to_json(replicated), 1) + "\n");
+  if (arguments.json) std::cout << json_text(replicated_to_json(replicated), 1) << "\n";
   if (text)
     std::cout << "\nwrote " << (output_dir / "replications.json").string()
               << ", replications.csv, replication_0/ .. replication_" << count - 1 << "/\n";
@@ -205,7 +206,7 @@ int run(const RunArguments& arguments) {
   }
   if (arguments.json) std::cout << read_result_text(output_dir / "summary.json");
   std::cout.flush();
-  write_html_report_if_asked(arguments.html, output_dir, arguments.quiet);
+  write_html_report_if_asked(arguments.html, output_dir, arguments.quiet, arguments.json);
   if (result.summary.events_completed > 0) return exit_ok;
   return no_event_completed(result.summary, "");
 }

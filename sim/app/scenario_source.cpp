@@ -7,6 +7,9 @@
 #include "sim/scenario/scenario_loader.hpp"
 #include "sim/scenario/units.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace sonicsim {
 
 void ScenarioSource::add_options(CLI::App& command) {
@@ -67,6 +70,20 @@ const CLI::Validator directory_path(
                  : std::string();
     },
     "DIR");
+
+const CLI::Validator plain_name(
+    [](const std::string& text) {
+      const bool plain =
+          !text.empty() && text.size() <= 100 && std::all_of(text.begin(), text.end(), [](char ch) {
+            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' ||
+                   ch == '+';
+          });
+      return plain ? std::string()
+                   : "expected a plain name (letters, digits, '_', '-', '.', '+'; at most 100 characters), "
+                     "got '" +
+                         text + "'";
+    },
+    "NAME");
 
 int report_error(const std::exception& error) {
   if (dynamic_cast<const Interrupted*>(&error)) {

@@ -46,6 +46,10 @@ void add_seed_option(CLI::App& command, std::optional<std::uint64_t>& seed);
 // simulation, by ensure_writable_directory).
 extern const CLI::Validator directory_path;
 
+// A model, device or server group name that goes into the YAML an import prints (as a key and in a comment):
+// a plain name keeps that YAML valid, whatever the shell passed (a newline would start a line of its own).
+extern const CLI::Validator plain_name;
+
 // Runs a command body, turning errors into a message on stderr and an exit code: bad input (a ScenarioError
 // or an InputError) gives 2, anything else 1.
 int report_error(const std::exception& error);

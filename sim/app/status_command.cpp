@@ -5,7 +5,9 @@
 // shard ended with simulations missing (`sonicsim sweep ... --slurm --resume` resubmits just those shards),
 // 2 when DIR holds no sweep. --json prints the same state as one document.
 #include "sim/app/commands.hpp"
+#include "sim/metrics/json_fields.hpp"
 
+#include "sim/app/input_files.hpp"
 #include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/sweep_point_files.hpp"
@@ -132,6 +134,8 @@ SweepPlan read_sweep_plan(const nlohmann::ordered_json& json) {
 
 // A sweep's simulations (its sweep_plan.json), or what a non-sharded command submitted.
 int sweep_status(const StatusArguments& arguments, const TextOutput& say, Json& out) {
+  require_input_directory(arguments.directory, "a sweep's output directory or one with simulations run on a "
+                                               "cluster");
   const fs::path dir(arguments.directory);
   const fs::path plan_path = dir / "sweep_plan.json";
   const auto cluster = cluster_in(dir);
@@ -212,7 +216,7 @@ int status(const StatusArguments& arguments) {
   const TextOutput say{!arguments.quiet && !arguments.json};
   Json out;
   const int code = sweep_status(arguments, say, out);
-  if (arguments.json) std::printf("%s\n", out.dump(1).c_str());
+  if (arguments.json) std::printf("%s\n", json_text(out, 1).c_str());
   return code;
 }
 

@@ -12,6 +12,7 @@
 // runs it, so a sweep on Slurm and the same sweep run here give byte-identical points and sweep.csv.
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/metrics/number_text.hpp"
 
@@ -205,7 +206,7 @@ SweepResults run_sweep_here(const SweepLayout& layout, const SweepArguments& arg
                write_point_file(output_dir, PointRecord{unit.index, unit.replication,
                                                         point_overrides(axes, grid[unit.index]),
                                                         unit.fingerprint, outcome.wall_clock_s,
-                                                        run_summary_to_json(outcome.summary).dump()});
+                                                        json_text(run_summary_to_json(outcome.summary))});
                finished.emplace(std::make_pair(unit.index, unit.replication), outcome.summary);
              });
   });
@@ -283,7 +284,7 @@ int write_sweep_results(const SweepLayout& layout, const SweepArguments& argumen
     write_fits_csv(fits_csv, fits);
     write_file_atomically(output_dir / "fits.csv", fits_csv.str());
 
-    if (arguments.json) std::printf("%s\n", sweep_to_json(axes, rows, fits).dump(1).c_str());
+    if (arguments.json) std::printf("%s\n", json_text(sweep_to_json(axes, rows, fits), 1).c_str());
     if (!arguments.quiet && !arguments.json) {
       print_sweep_rows(axes, rows);
       if (!fits.empty())
@@ -294,7 +295,7 @@ int write_sweep_results(const SweepLayout& layout, const SweepArguments& argumen
                   (output_dir / "sweep.csv").string().c_str(), rows.size(), grid.size(), elapsed_s);
     }
     std::fflush(stdout);
-    write_html_report_if_asked(arguments.html, output_dir, arguments.quiet);
+    write_html_report_if_asked(arguments.html, output_dir, arguments.quiet, arguments.json);
   }
   report_failures(failures);
   if (!failures.empty()) {

@@ -1,4 +1,5 @@
 #include "sim/app/sweep_layout.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/execution/scenario_recipe.hpp"
 #include "sim/execution/state_file.hpp"
@@ -78,7 +79,7 @@ void write_sweep_plan(const SweepLayout& layout, bool merge_only, const Executio
     // the merge of a submission keep it, so its shard numbers stay those of the array.
     if (execution.on_cluster() || (!merge_only && shard.count <= 1) ||
         !std::filesystem::exists(output_dir / "sweep_plan.json"))
-      write_file_atomically(output_dir / "sweep_plan.json", plan.dump(1) + "\n");
+      write_file_atomically(output_dir / "sweep_plan.json", json_text(plan, 1) + "\n");
   }
 }
 

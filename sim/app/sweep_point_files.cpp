@@ -1,4 +1,5 @@
 #include "sim/app/sweep_point_files.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/execution/scenario_recipe.hpp"
 #include "sim/execution/state_file.hpp"
@@ -32,7 +33,8 @@ void write_point_file(const std::filesystem::path& sweep_dir, const PointRecord&
                                      {"fingerprint", record.fingerprint},
                                      {"wall_clock_s", record.wall_clock_s},
                                      {"summary", nlohmann::ordered_json::parse(record.summary_json)}});
-  write_file_atomically(point_file_path(sweep_dir, record.index, record.replication), json.dump(1) + "\n");
+  write_file_atomically(point_file_path(sweep_dir, record.index, record.replication),
+                        json_text(json, 1) + "\n");
 }
 
 std::optional<RunSummary> read_point_file(const std::filesystem::path& sweep_dir, std::size_t index,

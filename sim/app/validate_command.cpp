@@ -4,6 +4,7 @@
 // not fail the run).
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/app/execution_flags.hpp"
 #include "sim/app/output_options.hpp"
@@ -60,8 +61,11 @@ std::string run_key(const RunSpec& run) {
 
 std::string number(double value) {
   char buffer[64];
-  if (std::abs(value) >= 1000)
+  // Whole numbers up to a billion; beyond, "%.0f" of 1e308 would print 309 digits.
+  if (std::abs(value) >= 1000 && std::abs(value) < 1e9)
     std::snprintf(buffer, sizeof buffer, "%.0f", value);
+  else if (std::abs(value) >= 1e9)
+    std::snprintf(buffer, sizeof buffer, "%.4g", value);
   else
     std::snprintf(buffer, sizeof buffer, "%.3g", value);
   return buffer;
@@ -175,7 +179,7 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
       md << "- before calibration: " << number(*c.uncalibrated) << " (" << c.uncalibrated_note << ")\n";
   }
   // Checked writes: a full disk is "cannot write", never a cut report under its final name.
-  write_file_atomically(dir / "report.json", outcomes_to_json(cases, outcomes).dump(2) + "\n");
+  write_file_atomically(dir / "report.json", json_text(outcomes_to_json(cases, outcomes), 2) + "\n");
   write_file_atomically(dir / "report.md", md.str());
 }
 
@@ -377,7 +381,7 @@ int validate(const ValidateArguments& arguments) {
     std::fflush(stdout);
     write_html_report_if_asked(arguments.html, report_dir, !table);
   }
-  if (arguments.json) std::printf("%s\n", outcomes_to_json(cases, outcomes).dump(1).c_str());
+  if (arguments.json) std::printf("%s\n", json_text(outcomes_to_json(cases, outcomes), 1).c_str());
   if (table || failures > 0 || drifted > 0) {
     const int measured = static_cast<int>(cases.size()) - predictions;
     // A known discrepancy is outside its tolerance: counted apart, never as a pass.

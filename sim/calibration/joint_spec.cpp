@@ -1,5 +1,7 @@
 #include "sim/calibration/joint_spec.hpp"
 
+#include "sim/text/input_file.hpp"
+
 #include "sim/measurements/measurement_error.hpp"
 
 #include "sim/scenario/input_error.hpp"
@@ -215,7 +217,13 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
                                                                                : c["observable"]);
   p.series = strings(c["series"]);
   if (c["replications"].present()) p.replications = read_int(c["replications"], 2, 100);
-  if (c["reading_of"].present()) p.reading_of = read_string(c["reading_of"]);
+  if (c["reading_of"].present()) {
+    p.reading_of = read_string(c["reading_of"]);
+    // Leaving the key out says "no other reading"; an empty id names nothing.
+    if (p.reading_of.empty())
+      c["reading_of"].fail_value(
+          "the id of an earlier prediction (leave the key out when this is no reading)");
+  }
   if (const Cursor set = c["set"]; set.present()) {
     require(set, set.node().IsMap(), "a map {PARAMETER_KEY: [KEY=VALUE with {} for its value, ...]}");
     for (const auto& entry : set.node())
@@ -315,13 +323,14 @@ std::string spec_override_problem(const ScenarioError& error) {
 
 JointSpec read_joint_spec(const std::string& path) {
   YAML::Node root;
-  std::error_code status_error;
-  if (fs::exists(path, status_error) && !fs::is_regular_file(path, status_error))
-    throw ScenarioError(path, 0, 0, "", "not a regular file; expected a calibration spec (YAML)");
+  std::string text;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw ScenarioError(path, 0, 0, "", "no such file; expected a calibration spec (YAML)");
+    text = read_input_file(path);
+  } catch (const std::runtime_error& e) {
+    throw ScenarioError(path, 0, 0, "", std::string(e.what()) + "; expected a calibration spec (YAML)");
+  }
+  try {
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& error) {
     throw ScenarioError(path, error.mark.line + 1, error.mark.column + 1, "", "malformed YAML: " + error.msg);
   }

@@ -13,20 +13,58 @@ namespace sonicsim {
 
 namespace {
 
-// Peak resident memory of `sonicsim run` on the default scenario (2 events per job, precision off), measured
-// 2026-11-29 with the PCG64 streams (GNU time's %M): 61,668 KiB at 5,000 jobs, 84,432 at 10,000, 130,812 at
-// 20,000: 4.7 kB per job over ~40 MB. A job of several threads holds a little more per thread (10,000 jobs of
-// 4 threads: 112,688 KiB, 0.96 kB per extra thread); the estimate is a floor, rounded up.
-constexpr double base_bytes = 40e6;
-constexpr double bytes_per_job = 4.8e3;
-constexpr double bytes_per_extra_thread = 1e3;
+// Peak resident memory of `sonicsim run` (GNU time's %M, KiB; 2 events per job, precision off), measured
+// 2026-12-02 on the release build, each term on its own grid with the others at the default scenario's:
+// - job slots: the default scenario (remote inference) 133,304 KiB at 20,000 jobs, 507,740 at 100,000,
+//   982,920 at 200,000: 4.85 KiB per job; a CPU-only pipeline 280,416 at 100,000 and 530,160 at 200,000:
+//   2.50 KiB per job (no connections, senders or request slots);
+// - threads: 10,000 jobs of 4 threads 112,688 against 84,432 KiB at 1: 0.96 KiB per extra thread;
+// - modules: 2 jobs of 1,000, 2,000 and 4,000 one-ms CPU modules 157,052, 274,888 and 514,304 KiB: 120 KiB
+// per
+//   module whatever the jobs (each module's recorders and histograms);
+// - pods: 100 to 4,000 pods of 8 T4 41,168 to 78,320 KiB, 4,000 of 1 T4 71,756, 1,000 of 32 T4 53,992: 7.9
+// KiB
+//   per pod and 0.2 KiB per device;
+// - the base: 40,308 KiB for 2 jobs of the default scenario.
+// Each term is rounded up; the estimate is then a peak, not a floor: the measured runs lie 0-6 % below it.
+constexpr double kib = 1024.0;
+constexpr double base_bytes = 41e3 * kib;
+constexpr double bytes_per_served_job = 4.9 * kib;
+constexpr double bytes_per_cpu_job = 2.6 * kib;
+constexpr double bytes_per_extra_thread = 1.0 * kib;
+constexpr double bytes_per_module = 122 * kib;
+constexpr double bytes_per_pod = 8.0 * kib;
+constexpr double bytes_per_device = 0.25 * kib;
+// What the address space holds beyond the resident pages (the allocator's arenas, SimGrid's maps and the
+// stacks reserved): 20-40 MiB over the grid above (/proc's VmPeak against VmHWM), so 64 MiB and 5 %.
+constexpr double address_space_reserve_bytes = 64.0 * kib * kib;
+constexpr double address_space_factor = 1.05;
+
+bool serves_remotely(const Scenario& scenario) {
+  for (const auto& module : scenario.workload.pipeline)
+    if (module.served()) return true;
+  return false;
+}
 
 } // namespace
 
-double estimated_run_bytes(const Scenario& scenario) {
+MemoryEstimate estimate_run_memory(const Scenario& scenario) {
+  MemoryEstimate e;
   const double jobs = scenario.workload.jobs;
   const double threads = std::max(1, scenario.workload.threads);
-  return base_bytes + jobs * (bytes_per_job + (threads - 1.0) * bytes_per_extra_thread);
+  e.jobs_bytes = jobs * ((serves_remotely(scenario) ? bytes_per_served_job : bytes_per_cpu_job) +
+                         (threads - 1.0) * bytes_per_extra_thread);
+  e.modules_bytes = static_cast<double>(scenario.workload.pipeline.size()) * bytes_per_module;
+  for (const auto& group : scenario.platform.server_groups) {
+    const double pods = std::max(group.pods, group.autoscaler ? group.autoscaler->max_pods : 0);
+    e.pods_bytes += pods * (bytes_per_pod + group.devices_per_pod * bytes_per_device);
+  }
+  e.total_bytes = base_bytes + e.jobs_bytes + e.modules_bytes + e.pods_bytes;
+  return e;
+}
+
+double estimated_run_bytes(const Scenario& scenario) {
+  return estimate_run_memory(scenario).total_bytes;
 }
 
 std::optional<MemoryLimit> memory_limit() {
@@ -46,23 +84,48 @@ std::optional<MemoryLimit> memory_limit() {
 void check_run_fits(const Scenario& scenario) {
   const auto limit = memory_limit();
   if (!limit) return;
-  const double needed = estimated_run_bytes(scenario);
+  const MemoryEstimate e = estimate_run_memory(scenario);
+  // An address-space limit counts what is reserved, not only what is resident.
+  const bool address_space = limit->what.find("address-space") != std::string::npos;
+  const double needed =
+      address_space ? e.total_bytes * address_space_factor + address_space_reserve_bytes : e.total_bytes;
   if (needed <= limit->bytes) {
     if (const auto notice = large_run_notice(scenario, limit); !notice.empty())
       std::fprintf(stderr, "%s\n", notice.c_str());
     return;
   }
-  throw InputError("workload.jobs: " + std::to_string(scenario.workload.jobs) + " job slots need about " +
-                   significant(needed / 1e9, 3) + " GB at least (" + significant(bytes_per_job / 1e3, 2) +
-                   " kB per job, measured), more than the " + significant(limit->bytes / 1e9, 3) + " GB of " +
-                   limit->what + "; expected fewer jobs, or a campaign simulated at a smaller scale");
+  // Named by what takes most of it.
+  const double largest = std::max({e.jobs_bytes, e.modules_bytes, e.pods_bytes});
+  const std::string key = largest == e.modules_bytes ? "workload.pipeline"
+                          : largest == e.pods_bytes  ? "platform.server_groups"
+                                                     : "workload.jobs";
+  const std::string what =
+      largest == e.modules_bytes
+          ? std::to_string(scenario.workload.pipeline.size()) + " modules hold about " +
+                significant(e.modules_bytes / 1e9, 3) + " GB (" + significant(bytes_per_module / 1e3, 3) +
+                " kB per module, measured)"
+      : largest == e.pods_bytes
+          ? "the pods hold about " + significant(e.pods_bytes / 1e9, 3) + " GB (" +
+                significant(bytes_per_pod / 1e3, 2) + " kB per pod, measured)"
+          : std::to_string(scenario.workload.jobs) + " job slots hold about " +
+                significant(e.jobs_bytes / 1e9, 3) + " GB (" +
+                significant(e.jobs_bytes / std::max(1, scenario.workload.jobs) / 1e3, 2) +
+                " kB per job, measured)";
+  throw InputError(
+      key + ": " + what + "; the run needs about " + significant(needed / 1e9, 3) + " GB at its peak" +
+      (address_space ? " of address space" : "") + ", more than the " + significant(limit->bytes / 1e9, 3) +
+      " GB of " + limit->what +
+      "; expected a smaller run (fewer jobs, modules or pods, or a campaign simulated at a smaller "
+      "scale)");
 }
 
 std::string large_run_notice(const Scenario& scenario, const std::optional<MemoryLimit>& limit) {
   const double needed = estimated_run_bytes(scenario);
   if (needed < large_run_bytes) return "";
   return "run: " + std::to_string(scenario.workload.jobs) + " job slots will hold about " +
-         significant(needed / 1e9, 3) + " GB (" + significant(bytes_per_job / 1e3, 2) +
+         significant(needed / 1e9, 3) + " GB (" +
+         significant(estimate_run_memory(scenario).jobs_bytes / std::max(1, scenario.workload.jobs) / 1e3,
+                     2) +
          " kB per job, measured)" +
          (limit ? ", within the " + significant(limit->bytes / 1e9, 3) + " GB of " + limit->what : "") +
          "; the outputs are written when the run ends";

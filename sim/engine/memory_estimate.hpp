@@ -10,8 +10,14 @@
 
 namespace sonicsim {
 
-// Bytes a run of `scenario` (as simulated: a campaign at its scale) holds at its peak, at least: a base and
-// a cost per job slot, measured on the default scenario (see memory_estimate.cpp).
+// Bytes a run of `scenario` (as simulated: a campaign at its scale) holds at its peak, resident: a base and
+// what grows, each term measured on its own grid (memory_estimate.cpp): job slots (and their threads),
+// modules, pods and their devices.
+struct MemoryEstimate {
+  double jobs_bytes = 0.0, modules_bytes = 0.0, pods_bytes = 0.0;
+  double total_bytes = 0.0; // with the base
+};
+MemoryEstimate estimate_run_memory(const Scenario& scenario);
 double estimated_run_bytes(const Scenario& scenario);
 
 // The memory this process may use: the smaller of its address-space limit and the machine's physical memory,
@@ -22,8 +28,10 @@ struct MemoryLimit {
 };
 std::optional<MemoryLimit> memory_limit();
 
-// Throws InputError, naming workload.jobs, the estimate and the limit, when the estimate is over the limit;
-// otherwise, for a large run, prints large_run_notice on stderr.
+// Throws InputError, naming the key that takes most (workload.jobs, workload.pipeline or the server groups),
+// the estimate and the limit, when the estimate is over the limit (an address-space limit with 5 % and 64 MiB
+// more: what is reserved beyond what is resident); otherwise, for a large run, prints large_run_notice on
+// stderr.
 void check_run_fits(const Scenario& scenario);
 
 // Above this estimate a run says what it will hold before it starts (a run of minutes to hours).

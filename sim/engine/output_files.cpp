@@ -1,4 +1,5 @@
 #include "sim/engine/output_files.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/metrics/summary_json.hpp"
 
@@ -97,10 +98,11 @@ void OutputFiles::finish(const Scenario& scenario, const RunSummary& summary, co
                                            recorder.write_openmetrics(out, *openmetrics_start_epoch_s);
                                          }),
                            "metrics.om");
-    written.emplace_back(
-        write_partial(directory_, "summary.json",
-                      [&](std::ostream& out) { out << summary_to_json(scenario, summary).dump(2) << '\n'; }),
-        "summary.json");
+    written.emplace_back(write_partial(directory_, "summary.json",
+                                       [&](std::ostream& out) {
+                                         out << json_text(summary_to_json(scenario, summary), 2) << '\n';
+                                       }),
+                         "summary.json");
   } catch (...) {
     std::error_code ignored;
     for (const char* name : {"events.csv", "timeseries.csv", "event_time_histogram.csv", "campaign.csv",

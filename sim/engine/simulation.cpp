@@ -81,11 +81,11 @@ void start_background_sources(const Scenario& scenario, const SitePlatform& site
   }
 }
 
-// Starts a job of a fixed run. Preempted (workload.preemption), it is resubmitted at once on its slot with
-// the events it did not finish, which are its own again (same job number, same random stream); with nothing
+// Starts a job of a fixed run. Preempted (workload.preemption), it is resubmitted at once on its slot, going
+// on after the events that ended (same job number, same random stream, the next event numbers); with nothing
 // to resubmit it counts as finished.
 void start_fixed_job(JobContext& context, JobPlacement placement, const std::function<void()>& on_finish) {
-  auto on_preempted = [&context, placement, on_finish](int events_back) {
+  auto on_preempted = [&context, placement, on_finish](int events_back, int events_ended) {
     if (events_back == 0) {
       on_finish();
       return;
@@ -100,7 +100,7 @@ void start_fixed_job(JobContext& context, JobPlacement placement, const std::fun
                  jobs.end());
     }
     JobPlacement again = placement;
-    again.events = events_back;
+    again.first_event = events_ended;
     ++again.resubmission;
     again.start_s = calendar::now_s();
     start_fixed_job(context, again, on_finish);
@@ -242,7 +242,7 @@ std::vector<std::unique_ptr<ServerPool>> build_pools(const Scenario& scenario, S
 
 // The precision rule's outcome in the summary: how long the run became, and a warning when it could not
 // reach the precision asked.
-void report_precision(RunSummary& summary, const RunLength& run_length) {
+void report_precision(RunSummary& summary, const RunLength& run_length, bool preemptible) {
   RunPrecision& precision = summary.precision;
   precision.events_per_job = run_length.current();
   precision.extensions = run_length.extensions();
@@ -251,8 +251,11 @@ void report_precision(RunSummary& summary, const RunLength& run_length) {
   summary.warnings.push_back("the run is too short for the precision asked (output.precision " +
                              percent_text(precision.target_relative) + "): " + precision.shortfall() +
                              ", at " + std::to_string(precision.events_per_job) + " events per job after " +
-                             std::to_string(precision.extensions) +
-                             " extensions (output.max_extension); its figures are indicative");
+                             std::to_string(precision.extensions) + " extensions (output.max_extension" +
+                             (preemptible ? "; a run with workload.preemption is not extended: it keeps the "
+                                            "workload as written"
+                                          : "") +
+                             "); its figures are indicative");
 }
 
 } // namespace
@@ -335,7 +338,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   // A campaign ends with its window; what the stopped jobs' timers did after it is not part of the run.
   result.summary = recorder.summarize(context.stopped_at_s.value_or(calendar::now_s()));
   if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);
-  report_precision(result.summary, run_length);
+  report_precision(result.summary, run_length, scenario.workload.preemption.has_value());
   result.summary.flows_fast = flows.counts().fast;
   result.summary.flows_simgrid = flows.counts().simgrid;
   result.summary.flows_handed = flows.counts().handed;

@@ -1,4 +1,5 @@
 #include "sim/execution/array_task.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/engine/simulation.hpp"
 #include "sim/execution/scenario_recipe.hpp"
@@ -52,7 +53,7 @@ int run_array_task(const fs::path& tasks_file, int index) {
       {"fingerprint", task.fingerprint},
       {"wall_clock_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()},
       {"summary", run_summary_to_json(run.summary)}};
-  write_file_atomically(result, out.dump() + "\n");
+  write_file_atomically(result, json_text(out) + "\n");
   return 0;
 }
 

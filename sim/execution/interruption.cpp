@@ -6,6 +6,7 @@ namespace sonicsim {
 namespace {
 
 volatile std::sig_atomic_t received_signal = 0;
+int guards_alive = 0; // nested guards: the outermost installs and restores, the inner ones share its flag
 
 extern "C" void note_signal(int signal) {
   received_signal = signal;
@@ -18,7 +19,9 @@ struct InterruptionGuard::Saved {
   struct sigaction terminate {};
 };
 
-InterruptionGuard::InterruptionGuard() : saved_(new Saved) {
+InterruptionGuard::InterruptionGuard() : saved_(nullptr) {
+  if (guards_alive++ > 0) return;
+  saved_ = new Saved;
   received_signal = 0;
   struct sigaction action {};
   action.sa_handler = note_signal;
@@ -29,6 +32,8 @@ InterruptionGuard::InterruptionGuard() : saved_(new Saved) {
 }
 
 InterruptionGuard::~InterruptionGuard() {
+  --guards_alive;
+  if (!saved_) return;
   sigaction(SIGINT, &saved_->interrupt, nullptr);
   sigaction(SIGTERM, &saved_->terminate, nullptr);
   delete saved_;
@@ -36,6 +41,10 @@ InterruptionGuard::~InterruptionGuard() {
 
 int InterruptionGuard::received() {
   return received_signal;
+}
+
+void throw_if_interrupted(const std::string& what) {
+  if (received_signal) throw Interrupted(what);
 }
 
 void block_interruption() {

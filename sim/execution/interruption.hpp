@@ -15,8 +15,11 @@ struct Interrupted : std::runtime_error {
 };
 
 // While one lives, SIGINT and SIGTERM set a flag instead of ending the process (the previous handlers come
-// back when it goes). Only the parent process that waits for children holds one; a child blocks both, so
-// that its parent alone decides what stops (and kills it).
+// back when it goes). Guards nest: a command that runs several batches of children holds one for its whole
+// length, so that a signal between two batches (when no batch's guard lives) is neither the default action's
+// silent death nor forgotten by the next batch's guard; the inner guards share the outer one's flag. Only the
+// parent process that waits for children holds one; a child blocks both, so that its parent alone decides
+// what stops (and kills it).
 class InterruptionGuard {
 public:
   InterruptionGuard();
@@ -30,6 +33,10 @@ private:
   struct Saved;
   Saved* saved_;
 };
+
+// Throws Interrupted(what) when a guard has noted a signal: a command checks before it writes its results, so
+// that a Ctrl-C after its last batch still ends it with nothing written.
+void throw_if_interrupted(const std::string& what);
 
 // Blocks SIGINT and SIGTERM (in a child process: a Ctrl-C at the terminal reaches the whole process group,
 // and the engine's own handler would end the child with a warning of its own).

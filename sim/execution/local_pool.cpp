@@ -1,4 +1,5 @@
 #include "sim/execution/local_pool.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/engine/simulation.hpp"
 #include "sim/execution/process_pool.hpp"
@@ -22,7 +23,7 @@ std::vector<SimulationOutcome> run_counted(const std::vector<SimulationRequest>&
   run_in_child_processes(
       requests.size(), parallel,
       [&](std::size_t k) {
-        return run_summary_to_json(run_simulation(requests[k].scenario, requests[k].here).summary).dump();
+        return json_text(run_summary_to_json(run_simulation(requests[k].scenario, requests[k].here).summary));
       },
       [&](std::size_t k, const ChildResult& child) {
         SimulationOutcome& outcome = outcomes[k];

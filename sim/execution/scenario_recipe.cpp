@@ -1,4 +1,5 @@
 #include "sim/execution/scenario_recipe.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/metrics/summary_json.hpp"
 #include "sim/scenario/input_error.hpp"
@@ -62,7 +63,7 @@ ScenarioRecipe ScenarioRecipe::from_json(const nlohmann::ordered_json& json) {
 std::string scenario_fingerprint(const Scenario& scenario) {
   auto json = scenario_to_json(scenario);
   json.erase("source_file"); // a sweep merged from machines reads the same scenario from different paths
-  const std::string text = json.dump();
+  const std::string text = json_text(json);
   // FNV-1a, 64 bits: stable across platforms and standard libraries (std::hash is not).
   std::uint64_t hash = 14695981039346656037ull;
   for (const unsigned char c : text) {

@@ -1,4 +1,5 @@
 #include "sim/execution/slurm_backend.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/execution/process_arguments.hpp"
@@ -118,7 +119,7 @@ std::optional<fs::path> SlurmBackend::prepare_array(const std::vector<Simulation
   }
   fs::create_directories(batch_dir);
   const nlohmann::ordered_json file{{"results", (dir_ / "results").string()}, {"tasks", tasks}};
-  write_file_atomically(batch_dir / "tasks.json", file.dump(1) + "\n");
+  write_file_atomically(batch_dir / "tasks.json", json_text(file, 1) + "\n");
   std::vector<std::string> command = own_command("slurm-task", EngineCommandLine::user_settings());
   command.push_back((batch_dir / "tasks.json").string());
   std::ostringstream script;
@@ -181,7 +182,7 @@ fs::path SlurmBackend::write_merge_script(const std::string& name, const std::ve
 }
 
 void SlurmBackend::write_record(const nlohmann::ordered_json& record) {
-  write_file_atomically(dir_ / "jobs.json", record.dump(2) + "\n");
+  write_file_atomically(dir_ / "jobs.json", json_text(record, 2) + "\n");
 }
 
 Submission SlurmBackend::submit(const std::vector<SimulationRequest>& requests,

@@ -82,6 +82,8 @@ void write_output_file(const std::string& option, const std::filesystem::path& p
 std::string json_problem(const nlohmann::json::exception& error) {
   if (const auto* parse = dynamic_cast<const nlohmann::json::parse_error*>(&error))
     return "not complete JSON: it stops making sense at byte " + std::to_string(parse->byte);
+  // 406: a number such as 1e999, beyond the range of a double.
+  if (error.id == 406) return "a number beyond the range of a double";
   if (dynamic_cast<const nlohmann::json::out_of_range*>(&error)) return "a field it must hold is missing";
   if (dynamic_cast<const nlohmann::json::type_error*>(&error))
     return "a field holds the wrong kind of value (e.g. a list or text where a count belongs)";

@@ -3,12 +3,13 @@
 #include "sim/measurements/measurement_error.hpp"
 
 #include "sim/text/csv.hpp"
+#include "sim/text/input_file.hpp"
 #include "sim/text/utf8.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <sstream>
 
 namespace sonicsim::measurements {
 
@@ -19,8 +20,12 @@ std::string trimmed_field(const std::string& text) {
 }
 
 std::vector<CsvRecord> read_csv_records(const std::string& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in) throw MeasurementError(path, 0, "cannot open the file; expected " + what);
+  std::istringstream in;
+  try {
+    in.str(read_input_file(path));
+  } catch (const std::runtime_error& e) {
+    throw MeasurementError(path, 0, std::string(e.what()) + "; expected " + what);
+  }
   std::vector<CsvRecord> records;
   std::string text;
   int line = 0;

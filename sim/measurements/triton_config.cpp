@@ -1,5 +1,7 @@
 #include "sim/measurements/triton_config.hpp"
 
+#include "sim/text/input_file.hpp"
+
 #include "sim/measurements/measurement_error.hpp"
 #include "triton_model_config.pb.h"
 
@@ -236,10 +238,12 @@ void read_dynamic_batching(const triton::ModelConfig& config, const Locations& w
 } // namespace
 
 TritonConfig read_triton_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw MeasurementError(path, 0, "cannot open the file; expected a Triton config.pbtxt");
   std::ostringstream text;
-  text << in.rdbuf();
+  try {
+    text << read_input_file(path);
+  } catch (const std::runtime_error& e) {
+    throw MeasurementError(path, 0, std::string(e.what()) + "; expected a Triton config.pbtxt");
+  }
   triton::ModelConfig config;
   Collector collector;
   pb::TextFormat::Parser parser;

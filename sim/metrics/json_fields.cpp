@@ -79,6 +79,21 @@ void throw_not_json(const std::string& name, const std::string& text, std::size_
       ": not valid JSON (cut short or edited by hand?); expected the file as sonicsim writes it");
 }
 
+void throw_number_overflow(const std::string& name, const std::string& text) {
+  std::string key;
+  try {
+    [[maybe_unused]] const auto parsed =
+        nlohmann::json::parse(text, [&key](int, nlohmann::json::parse_event_t event, nlohmann::json& value) {
+          if (event == nlohmann::json::parse_event_t::key) key = value.get<std::string>();
+          return true;
+        });
+  } catch (const nlohmann::json::exception&) {
+  }
+  throw InputError(name + ": key " + (key.empty() ? std::string("(the document)") : key) +
+                   ": got a number beyond the range of a double; expected the file as sonicsim writes it "
+                   "(finite numbers)");
+}
+
 JsonFields JsonFields::read_file(const std::filesystem::path& path) {
   const std::string name = path.string();
   auto document =

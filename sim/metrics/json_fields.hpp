@@ -45,6 +45,13 @@ private:
   std::string file_, key_path_;
 };
 
+// The JSON text sonicsim writes to a file or stdout (indent as nlohmann's dump: -1 on one line). Text that is
+// not UTF-8 (a Latin-1 file name, which the file system allows) is written with U+FFFD in place of the bytes
+// that are not: the JSON library would throw its own text otherwise, after a whole simulation.
+template <class Json> std::string json_text(const Json& json, int indent = -1) {
+  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 // What a JSON value is, in words: "a string", "the number 3", "an array of 2", ...
 std::string describe_json(const nlohmann::json& value);
 
@@ -55,11 +62,17 @@ std::string read_result_text(const std::filesystem::path& path);
 // `text`.
 [[noreturn]] void throw_not_json(const std::string& name, const std::string& text, std::size_t byte);
 // `text` (read from `name`) parsed as `Json` (nlohmann::json, or ordered_json to keep the order of keys).
+// Throws InputError "NAME: key KEY: got a number beyond the range of a double ..." (1e999 in a file: the
+// JSON library's own text would name neither); `text` is read again, noting each key, to say which (only a
+// file that fails pays for that).
+[[noreturn]] void throw_number_overflow(const std::string& name, const std::string& text);
 template <class Json> Json parse_result_json(const std::string& text, const std::string& name) {
   try {
     return Json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw_not_json(name, text, e.byte);
+  } catch (const nlohmann::json::out_of_range&) {
+    throw_number_overflow(name, text);
   }
 }
 

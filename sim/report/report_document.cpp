@@ -1,4 +1,5 @@
 #include "sim/report/report_document.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 namespace sonicsim::report {
 
@@ -119,7 +120,7 @@ std::string ReportDocument::html(const std::string& javascript) const {
     specs.push_back(spec);
   // Any "<" inside a script block may change how the page parses ("</script>" ends the block, "<!--<script>"
   // makes the next "</script>" not end it): JSON spells it \u003c. In JSON a "<" can only be inside a string.
-  const std::string dumped = specs.dump();
+  const std::string dumped = json_text(specs);
   std::string specs_text;
   specs_text.reserve(dumped.size());
   for (const char c : dumped) {

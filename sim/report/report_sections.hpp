@@ -40,6 +40,8 @@ void add_autoscaler_plan_section(ReportDocument& document, const std::filesystem
 void add_compare_section(ReportDocument& document, const std::filesystem::path& dir);
 void add_validate_section(ReportDocument& document, const std::filesystem::path& dir);
 void add_calibrate_section(ReportDocument& document, const std::filesystem::path& dir);
+// calibrate --spec's calibration.json, already read (add_calibrate_section tells the two layouts apart).
+void add_joint_calibration_section(ReportDocument& document, const Json& calibration);
 
 // Shared by the sections: a JSON file read whole (numbers in tables go through metrics' significant()).
 Json read_json_file(const std::filesystem::path& path);

@@ -104,6 +104,9 @@ void add_validate_section(ReportDocument& document, const fs::path& dir) {
 
 void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
   const Json calibration = read_json_file(dir / "calibration.json");
+  // A joint calibration (calibrate --spec) lists its series; a single-series one names its series.
+  if (calibration.contains("series") && calibration.at("series").is_array())
+    return add_joint_calibration_section(document, calibration);
   document.section("Calibration on series '" + calibration.at("series").get<std::string>() + "'",
                    "calibration.json");
   std::vector<std::vector<std::string>> rows{{"parameter", "value", "95 % half-width", "adopted"}};

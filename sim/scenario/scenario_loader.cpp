@@ -13,6 +13,7 @@
 #include "sim/scenario/schema.hpp"
 #include "sim/scenario/units.hpp"
 #include "sim/scenario/yaml_values.hpp"
+#include "sim/text/input_file.hpp"
 
 namespace sonicsim {
 namespace {
@@ -248,17 +249,11 @@ const Variant& find_variant(const Scenario& base, const std::string& name) {
 }
 
 std::string read_text_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw ScenarioError(path, 0, 0, "",
-                        std::filesystem::exists(path, ec)
-                            ? "not a regular file; expected a YAML scenario file"
-                            : "no such file; expected a YAML scenario file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(path, 0, 0, "", std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  try {
+    return read_input_file(path);
+  } catch (const std::runtime_error& e) {
+    throw ScenarioError(path, 0, 0, "", std::string(e.what()) + "; expected a YAML scenario file");
+  }
 }
 
 } // namespace

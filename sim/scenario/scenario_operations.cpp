@@ -3,6 +3,7 @@
 #include "sim/scenario/scenario_sections.hpp"
 #include "sim/scenario/supersonic_values.hpp"
 #include "sim/scenario/yaml_values.hpp"
+#include "sim/text/input_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -226,9 +227,10 @@ void read_supersonic_group(const Cursor& c, ServerGroup& g) {
   const fs::path base =
       c.source_name().front() == '<' ? fs::current_path() : fs::path(c.source_name()).parent_path();
   g.supersonic_values_file = (base / read_string(file)).string();
-  if (!fs::is_regular_file(g.supersonic_values_file))
-    file.fail("no such file: " + g.supersonic_values_file +
-              " (a relative path is read from the scenario file's folder)");
+  if (const auto problem = input_file_problem(g.supersonic_values_file))
+    file.fail(
+        g.supersonic_values_file + ": " + *problem +
+        " (a relative path is read from the scenario file's folder); expected a SuperSONIC values file");
   const SupersonicValues values = read_supersonic_values(g.supersonic_values_file);
   for (const char* key : {"pods", "proxy"})
     if (c[key].present())

@@ -5,6 +5,7 @@
 // templates/envoy/configmaps.yaml with cfg/envoy-filter.lua (the proxy and its rate limiters).
 #include "sim/scenario/supersonic_values.hpp"
 #include "sim/scenario/supersonic_values_reader.hpp"
+#include "sim/text/input_file.hpp"
 
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/scenario/schema.hpp"
@@ -45,6 +46,13 @@ double ValuesReader::number(const Cursor& c, const std::string& expected) const 
   } catch (const std::exception&) {
   }
   c.fail_value(expected);
+}
+
+double ValuesReader::probe_seconds(const Cursor& c, const std::string& example) const {
+  const std::string expected = "seconds in 0..86400, e.g. " + example;
+  const double value = number(c, expected);
+  if (!(value >= 0 && value <= 86400)) c.fail_value(expected);
+  return value;
 }
 
 bool ValuesReader::flag(const Cursor& c) const {
@@ -204,6 +212,9 @@ void ValuesReader::read() {
   read_triton();
   read_envoy();
   read_keda();
+  // Each key once (Helm refuses a key written twice), each node once however many aliases name it: after the
+  // sections are read, so that a problem in them is told at its own line first.
+  root_.check_keys();
 }
 
 } // namespace sonicsim::detail
@@ -211,13 +222,15 @@ void ValuesReader::read() {
 namespace sonicsim {
 
 SupersonicValues read_supersonic_values(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(path, 0, 0, "", "cannot read the SuperSONIC values file");
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const std::runtime_error& e) {
+    throw ScenarioError(path, 0, 0, "", std::string(e.what()) + "; expected a SuperSONIC values file");
+  }
   YAML::Node tree;
   try {
-    tree = YAML::Load(text.str());
+    tree = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     const bool known = !e.mark.is_null();
     throw ScenarioError(path, known ? e.mark.line + 1 : 0, known ? e.mark.column + 1 : 0, "",

@@ -62,6 +62,8 @@ private:
   // A map's keys, each either one the import reads or one it names as not simulated; any other is an
   // error with a suggestion (a misspelt key would leave the chart's default in force unnoticed).
   void check_keys(const Cursor& c, const std::vector<std::string>& known) const;
+  // A probe's seconds: a finite number in 0..86400 (the scenario's bound on autoscaler.readiness_probe).
+  double probe_seconds(const Cursor& c, const std::string& example) const;
   double number(const Cursor& c, const std::string& expected) const;
   bool flag(const Cursor& c) const;
   // A number written in the file, or the chart's default; Helm's `default` turns a written 0 into the

@@ -86,11 +86,10 @@ void ValuesReader::read_triton() {
   const Cursor readiness = triton["readinessProbe"];
   double startup_budget_s = 0 + 10 * 12; // the chart's startupProbe: initialDelay 0, period 10, 12 failures
   if (startup.present() && !(startup["reset"].present() && flag(startup["reset"]))) {
-    const double initial = startup["initialDelaySeconds"].present()
-                               ? number(startup["initialDelaySeconds"], "seconds, e.g. 0")
-                               : 0;
+    const double initial =
+        startup["initialDelaySeconds"].present() ? probe_seconds(startup["initialDelaySeconds"], "0") : 0;
     const double period =
-        startup["periodSeconds"].present() ? number(startup["periodSeconds"], "seconds, e.g. 10") : 10;
+        startup["periodSeconds"].present() ? probe_seconds(startup["periodSeconds"], "10") : 10;
     const double failures =
         startup["failureThreshold"].present() ? number(startup["failureThreshold"], "a count, e.g. 12") : 12;
     startup_budget_s = initial + period * failures;
@@ -101,10 +100,12 @@ void ValuesReader::read_triton() {
   if (readiness.present() && readiness["reset"].present() && flag(readiness["reset"])) {
     probe = {0, 10};
   } else if (readiness.present()) {
+    // The scenario's own bound on autoscaler.readiness_probe (0..24h): a probe later than a day is no
+    // simulated deployment's.
     if (readiness["initialDelaySeconds"].present())
-      probe.initial_delay_s = number(readiness["initialDelaySeconds"], "seconds, e.g. 10");
+      probe.initial_delay_s = probe_seconds(readiness["initialDelaySeconds"], "10");
     if (readiness["periodSeconds"].present())
-      probe.period_s = number(readiness["periodSeconds"], "seconds, e.g. 10");
+      probe.period_s = probe_seconds(readiness["periodSeconds"], "10");
     if (!(probe.period_s >= 1.0))
       readiness["periodSeconds"].fail_value("at least 1 (Kubernetes's minimum), e.g. 10");
   }

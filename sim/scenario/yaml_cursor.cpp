@@ -3,9 +3,11 @@
 #include "sim/text/utf8.hpp"
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "sim/scenario/scenario_error.hpp"
+#include "sim/scenario/yaml_walk_guard.hpp"
 
 namespace sonicsim {
 namespace {
@@ -62,33 +64,39 @@ Cursor Cursor::key_cursor(const YAML::Node& key_node) const {
 
 namespace {
 
-void check_keys_below(const Cursor& at, std::vector<YAML::Node>& enclosing) {
+void check_keys_below(const Cursor& at, YamlWalkGuard& guard) {
   const YAML::Node& node = at.node();
   if (!node.IsMap() && !node.IsSequence()) return;
-  for (const auto& above : enclosing)
-    if (above.is(node))
-      at.fail("refers to a map or list that contains it (a YAML alias of itself); expected values");
-  enclosing.push_back(node);
+  const auto entry = guard.enter(node);
+  if (entry == YamlWalkGuard::Entry::seen_before) return;
+  if (entry != YamlWalkGuard::Entry::first_time) at.fail(YamlWalkGuard::problem(entry));
   if (node.IsMap()) {
-    for (const auto& entry : node) {
-      const Cursor key = at.key_cursor(entry.first);
-      if (!entry.first.IsScalar()) key.fail("a key that is a map or a list; expected a name");
-      if (!is_valid_utf8(entry.first.Scalar()))
+    std::map<std::string, int> first_line;
+    for (const auto& item : node) {
+      const Cursor key = at.key_cursor(item.first);
+      if (!item.first.IsScalar()) key.fail("a key that is a map or a list; expected a name");
+      if (!is_valid_utf8(item.first.Scalar()))
         key.fail("a key that is not valid UTF-8; expected text in UTF-8");
-      check_keys_below(at[entry.first.Scalar()], enclosing);
+      // yaml-cpp keeps both and answers with the first; Helm and other readers refuse the file or take the
+      // last, so the run would say something the file does not.
+      const auto [first, inserted] = first_line.emplace(item.first.Scalar(), item.first.Mark().line + 1);
+      if (!inserted)
+        key.fail("duplicate key '" + item.first.Scalar() + "' (first written at line " +
+                 std::to_string(first->second) + "); write each key once");
+      check_keys_below(at[item.first.Scalar()], guard);
     }
   } else {
     for (std::size_t i = 0; i < node.size(); ++i)
-      check_keys_below(at[i], enclosing);
+      check_keys_below(at[i], guard);
   }
-  enclosing.pop_back();
+  guard.leave();
 }
 
 } // namespace
 
 void Cursor::check_keys() const {
-  std::vector<YAML::Node> enclosing;
-  check_keys_below(*this, enclosing);
+  YamlWalkGuard guard;
+  check_keys_below(*this, guard);
 }
 
 std::string Cursor::scalar(const std::string& what) const {

@@ -3,6 +3,8 @@
 #include "sim/metrics/figure_table.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario_error.hpp"
+#include "sim/scenario/yaml_walk_guard.hpp"
+#include "sim/text/input_file.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -10,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -30,40 +33,51 @@ const std::set<std::string> known_keys{
 }
 
 // A key written twice in a map: yaml-cpp keeps one silently, so the case would say something the file does
-// not.
-// Also refuses a node that contains itself (an alias of an enclosing map, `note: &m {x: 1, <<: *m}`): walking
-// it would never end. `enclosing` holds the nodes above this one.
+// not. Each map or list once, bounded (sim/scenario/yaml_walk_guard.hpp): a node that contains itself or a
+// document too deep or too large is refused.
 void check_duplicate_keys(const std::string& file, const YAML::Node& node, const std::string& where,
-                          std::vector<YAML::Node>& enclosing) {
-  for (const auto& above : enclosing)
-    if (above.is(node))
-      fail(file, node, where.empty() ? std::string() : where.substr(0, where.size() - 1),
-           "refers to a map or list that contains it (a YAML alias of itself); expected plain values");
+                          YamlWalkGuard& guard) {
   if (!node.IsMap() && !node.IsSequence()) return;
-  enclosing.push_back(node);
+  const auto entry = guard.enter(node);
+  if (entry == YamlWalkGuard::Entry::seen_before) return;
+  if (entry != YamlWalkGuard::Entry::first_time)
+    fail(file, node, where.empty() ? std::string() : where.substr(0, where.size() - 1),
+         YamlWalkGuard::problem(entry));
   if (node.IsMap()) {
-    std::set<std::string> seen;
-    for (const auto& entry : node) {
-      if (!entry.first.IsScalar()) fail(file, entry.first, where, "a key that is not plain text");
-      const auto key = entry.first.as<std::string>();
-      if (!seen.insert(key).second)
-        fail(file, entry.first, where + key, "written twice; expected each key once");
-      check_duplicate_keys(file, entry.second, where + key + ".", enclosing);
+    std::map<std::string, int> first_line;
+    for (const auto& item : node) {
+      if (!item.first.IsScalar()) fail(file, item.first, where, "a key that is not plain text");
+      const auto key = item.first.as<std::string>();
+      const auto [first, inserted] = first_line.emplace(key, item.first.Mark().line + 1);
+      if (!inserted)
+        fail(file, item.first, where + key,
+             "duplicate key '" + key + "' (first written at line " + std::to_string(first->second) +
+                 "); write each key once");
+      check_duplicate_keys(file, item.second, where + key + ".", guard);
     }
   } else {
     for (const auto& item : node)
-      check_duplicate_keys(file, item, where, enclosing);
+      check_duplicate_keys(file, item, where, guard);
   }
-  enclosing.pop_back();
+  guard.leave();
 }
 
 void check_duplicate_keys(const std::string& file, const YAML::Node& node, const std::string& where) {
-  std::vector<YAML::Node> enclosing;
-  check_duplicate_keys(file, node, where, enclosing);
+  YamlWalkGuard guard;
+  check_duplicate_keys(file, node, where, guard);
+}
+
+// A value that is text (a title, an id, a file name): a scalar, not a map or a list.
+std::string text_value(const std::string& file, const YAML::Node& node, const std::string& key) {
+  if (!node.IsScalar()) fail(file, node, key, "got a map or a list; expected text");
+  return node.Scalar();
 }
 
 // A number that a verdict depends on: finite (YAML's .inf and .nan would make any result pass or fail).
 double finite_number(const std::string& file, const YAML::Node& node, const std::string& key) {
+  // A quoted value is text (yaml-cpp tags it "!"), as a scenario reads it: "12" is not a number here.
+  if (node.IsScalar() && node.Tag() == "!")
+    fail(file, node, key, "got the text \"" + node.Scalar() + "\"; expected a number, unquoted");
   const double value = node.as<double>();
   if (!std::isfinite(value)) fail(file, node, key, "got " + node.Scalar() + "; expected a finite number");
   return value;
@@ -78,7 +92,8 @@ double positive_number(const std::string& file, const YAML::Node& node, const st
 
 // Scenario and data paths are relative to the repository root (two levels above the case file).
 std::string resolve(const std::string& case_file, const std::string& path) {
-  if (fs::path(path).is_absolute() || fs::exists(path)) return path;
+  std::error_code unreadable; // a name too long reads as absent: the file check that follows names it
+  if (fs::path(path).is_absolute() || fs::exists(path, unreadable)) return path;
   return (fs::path(case_file).parent_path().parent_path().parent_path() / path).lexically_normal().string();
 }
 
@@ -87,11 +102,9 @@ RunSpec read_run(const std::string& file, const YAML::Node& node, const std::str
   if (!node["scenario"])
     fail(file, node, where + "scenario", "missing; expected a scenario file, e.g. configs/x.yaml");
   run.scenario_path = resolve(file, node["scenario"].as<std::string>());
-  if (!fs::exists(run.scenario_path))
-    fail(file, node["scenario"], where + "scenario", "no such file: " + run.scenario_path);
-  if (!fs::is_regular_file(run.scenario_path))
+  if (const auto problem = input_file_problem(run.scenario_path))
     fail(file, node["scenario"], where + "scenario",
-         run.scenario_path + " is not a regular file; expected a scenario file, e.g. configs/x.yaml");
+         run.scenario_path + ": " + *problem + "; expected a scenario file, e.g. configs/x.yaml");
   if (const auto variant = node["variant"]) {
     if (variant.IsScalar())
       run.variants.push_back(variant.as<std::string>());
@@ -194,13 +207,14 @@ void read_prediction(const std::string& path, const YAML::Node& root, Validation
 
 ValidationCase load_validation_case(const std::string& path) {
   YAML::Node root;
-  std::error_code status_error;
-  if (fs::exists(path, status_error) && !fs::is_regular_file(path, status_error))
-    throw ScenarioError(path, 0, 0, "", "not a regular file; expected a validation case (YAML)");
+  std::string text;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw ScenarioError(path, 0, 0, "", "no such file; expected a validation case (YAML)");
+    text = read_input_file(path);
+  } catch (const std::runtime_error& e) {
+    throw ScenarioError(path, 0, 0, "", std::string(e.what()) + "; expected a validation case (YAML)");
+  }
+  try {
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& error) {
     throw ScenarioError(path, error.mark.line + 1, error.mark.column + 1, "", "malformed YAML: " + error.msg);
   }
@@ -219,10 +233,10 @@ ValidationCase load_validation_case(const std::string& path) {
       for (const char* required : {"measured", "tolerance"})
         if (!root[required])
           fail(path, root, required, "missing; every case states it (or predicted: for a prediction case)");
-    c.id = root["id"].as<std::string>();
-    c.title = root["title"].as<std::string>();
-    c.source = root["source"].as<std::string>();
-    c.observable = root["observable"].as<std::string>();
+    c.id = text_value(path, root["id"], "id");
+    c.title = text_value(path, root["title"], "title");
+    c.source = text_value(path, root["source"], "source");
+    c.observable = text_value(path, root["observable"], "observable");
     // A figure's name from before the figure table is read as its current name, with a notice.
     try {
       const FigureName name = parse_figure_name(c.observable, "observable");
@@ -231,7 +245,7 @@ ValidationCase load_validation_case(const std::string& path) {
     } catch (const InputError&) {
       // Not a figure: a derived observable, or unknown (runs_for() says which are known).
     }
-    if (root["module"]) c.module = root["module"].as<std::string>();
+    if (root["module"]) c.module = text_value(path, root["module"], "module");
     c.run = read_run(path, root, "");
     if (root["baseline"]) c.baseline = read_run(path, root["baseline"], "baseline.");
     if (const auto sweep = root["sweep"]) {
@@ -247,9 +261,9 @@ ValidationCase load_validation_case(const std::string& path) {
     if (const auto data = root["dataset"]) {
       CurveDataset dataset;
       dataset.file = resolve(path, data["file"].as<std::string>());
-      if (!fs::is_regular_file(dataset.file))
+      if (const auto problem = input_file_problem(dataset.file))
         fail(path, data["file"], "dataset.file",
-             dataset.file + " is not a regular file; expected a CSV of measured series");
+             dataset.file + ": " + *problem + "; expected a CSV of measured series");
       dataset.series = data["series"].as<std::string>();
       dataset.x_column = data["x"].as<std::string>();
       dataset.y_column = data["y"].as<std::string>();
@@ -257,7 +271,7 @@ ValidationCase load_validation_case(const std::string& path) {
       if (data["reference"]) dataset.reference_column = data["reference"].as<std::string>();
       c.dataset = dataset;
     }
-    if (root["figure"]) c.figure = root["figure"].as<std::string>();
+    if (root["figure"]) c.figure = text_value(path, root["figure"], "figure");
     if (const auto reference = root["reference"]) {
       if (!(reference.IsScalar() && reference.Scalar() == "direct"))
         c.reference = positive_number(path, reference, "reference");
@@ -278,7 +292,8 @@ ValidationCase load_validation_case(const std::string& path) {
       c.uncalibrated = finite_number(path, before["value"], "uncalibrated.value");
       c.uncalibrated_note = before["note"].as<std::string>();
     }
-    if (root["known_discrepancy"]) c.known_discrepancy = root["known_discrepancy"].as<std::string>();
+    if (root["known_discrepancy"])
+      c.known_discrepancy = text_value(path, root["known_discrepancy"], "known_discrepancy");
     if (root["fast"]) c.fast = root["fast"].as<bool>();
     return c;
   } catch (const YAML::Exception& error) {

@@ -95,7 +95,7 @@ expect "plan with a 1e15 s CPU step" "key 'workload.pipeline.non_ml.duration'|ke
 expect "analytic with group_spread=1e308" "key 'workload.pipeline.EmTrkMichelId.group_spread'|group_spread" \
   "$binary" analytic --set workload.pipeline.EmTrkMichelId.group_spread=1e308
 expect "run --seed -1" "--seed: expected an integer from 0" "$binary" run --seed -1
-expect "plan --tolerance inf" "--tolerance must be a fraction" "$binary" plan --jobs 10 --tolerance inf -j 1
+expect "plan --tolerance inf" "--tolerance inf: expected a finite number" "$binary" plan --jobs 10 --tolerance inf -j 1
 expect "plan --tolerance 1e308" "--tolerance must be a fraction" "$binary" plan --jobs 10 --tolerance 1e308 -j 1
 
 if ((failures)); then

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `sonicsim report` in a real browser: the outputs of run, sweep, plan, compare, validate, calibrate and a
+# `sonicsim report` in a real browser: the outputs of run, sweep, plan, compare, validate, calibrate (one series
+# and the committed joint CMS calibration) and a
 # campaign and an autoscaled pool, each turned into an HTML report and opened in headless Chromium (Debian's chromium, started and
 # stopped here, with a fresh profile). A report fails on any script or console error, a chart that drew no mark,
 # or a page that did not finish drawing. A screenshot of each is saved in SHOTS_DIR.
@@ -29,6 +30,9 @@ make_results() { # KIND: writes results/KIND
     --data "$repo/validation/data/protodune_2020_fig7_left.csv" --series large_batch --x clients \
     --y emtrk_time_mean_s --sd emtrk_time_sd_s --observable module_mean_s:EmTrkMichelId \
     --fit models.emtrkmichelid.compute_input.per_byte=0ns:10ns --max-evaluations 3 -j 2 --out results/calibrate ;;
+  # The committed CMS joint calibration (calibrate --spec's calibration.json), drawn as it is.
+  joint_calibration) mkdir -p results/joint_calibration &&
+    cp "$repo/validation/calibration/cms_miniaod_2024_calibration.json" results/joint_calibration/calibration.json ;;
   campaign) "$sonicsim" run "$repo/configs/protodune_2022_campaign.yaml" --quiet --out results/campaign ;;
   # An autoscaled pool: its pods and its metric over time (the SuperSONIC day cut to 4 h of 100 slots).
   operations) "$sonicsim" run "$repo/configs/supersonic_autoscaling.yaml" --quiet --set workload.jobs=100 \
@@ -47,7 +51,7 @@ make_results() { # KIND: writes results/KIND
 chromium_flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
   --disable-component-update --disable-sync --hide-scrollbars --virtual-time-budget=20000)
 
-for kind in run sweep plan compare validate calibrate campaign operations pool_sweep autoscaler_plan; do
+for kind in run sweep plan compare validate calibrate joint_calibration campaign operations pool_sweep autoscaler_plan; do
   if ! make_results "$kind" >"$kind.log" 2>&1; then
     echo "FAIL $kind: the command failed"; tail -5 "$kind.log"; failures=$((failures + 1)); continue
   fi
@@ -91,6 +95,15 @@ PY
   if [[ $kind == plan && $verdict == ok* ]]; then
     for expected in "Answer: " "Bill at the answer" "Options searched" "rests on" "one panel per device type"; do
       grep -q "$expected" "$kind.dom" || verdict="the plan page lacks '$expected'"
+    done
+  fi
+  # The joint calibration's page: its fit, every series, every prediction with its interval, and the readings'
+  # envelope (one chart per series and one of the predictions by reading: 4 + 1).
+  if [[ $kind == joint_calibration && $verdict == ok* ]]; then
+    [[ $verdict == "ok 5 charts" ]] || verdict="the joint calibration drew $verdict, expected 5 charts"
+    for expected in "Joint calibration" "pn_ak4_single_t4" "ak8_t4_crossing_jobs" "not bounded below; to" \
+      "Predictions by reading" "leave_one_series_out"; do
+      grep -q "$expected" "$kind.dom" || verdict="the joint calibration page lacks '$expected'"
     done
   fi
   # A pooled sweep and an autoscaler plan draw the trade-off, in names a reader knows, and no fixed-pool model.

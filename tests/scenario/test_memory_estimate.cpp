@@ -1,5 +1,6 @@
-// The run's memory estimate (sim/engine/memory_estimate.hpp): 40 MB and 4.8 kB per job slot as measured, and
-// a large run told what it will hold before it starts.
+// The run's memory estimate (sim/engine/memory_estimate.hpp): each term as measured (job slots, threads,
+// modules, pods), and a large run told what it will hold before it starts.
+
 #include "../unit/minimal_scenario.hpp"
 #include "sim/engine/memory_estimate.hpp"
 #include "sim/scenario/scenario_loader.hpp"
@@ -8,20 +9,34 @@
 
 using namespace sonicsim;
 
-TEST_CASE("memory estimate: 10^6 single-thread jobs hold about 4.84 GB, and are told so before they start") {
+TEST_CASE("memory estimate: each term as measured, and a large run told what it will hold before it starts") {
+  // The measured costs (memory_estimate.cpp), in KiB: 41,000 base, 4.9 per job with remote inference, 2.6 per
+  // CPU-only job, 1.0 per extra thread, 122 per module, 8 per pod and 0.25 per device.
+  constexpr double kib = 1024.0;
   Scenario scenario = load_scenario_text(testing::minimal_scenario_yaml, "minimal");
   scenario.workload.jobs = 1000000;
-  CHECK(estimated_run_bytes(scenario) == doctest::Approx(40e6 + 1e6 * 4.8e3));
+  const MemoryEstimate e = estimate_run_memory(scenario);
+  CHECK(e.jobs_bytes == doctest::Approx(1e6 * 4.9 * kib));
+  CHECK(e.modules_bytes == doctest::Approx(2 * 122 * kib)); // reco and EmTrkMichelId
+  CHECK(e.total_bytes == doctest::Approx(41e3 * kib + e.jobs_bytes + e.modules_bytes + e.pods_bytes));
+  // 10^6 jobs: 5.02 GB for the slots, 5.06 GB with the rest.
   const std::string notice = large_run_notice(scenario, MemoryLimit{24e9, "the machine's memory"});
-  CHECK(notice.find("1000000 job slots will hold about 4.84 GB") != std::string::npos);
   INFO(notice);
+  CHECK(notice.find("1000000 job slots will hold about 5.06 GB (5.0 kB per job, measured)") !=
+        std::string::npos);
   CHECK(notice.find("within the 24") != std::string::npos);
-  CHECK(notice.find("GB of the machine's memory") != std::string::npos);
-  // Four threads per job hold 1 kB more per extra thread: 40 MB + 10^6 x 7.8 kB.
+  // Four threads per job hold 1 KiB more per extra thread.
   scenario.workload.threads = 4;
-  CHECK(estimated_run_bytes(scenario) == doctest::Approx(40e6 + 1e6 * 7.8e3));
-  // 400 jobs (~42 MB) start without a word.
-  scenario.workload.jobs = 400;
+  CHECK(estimate_run_memory(scenario).jobs_bytes == doctest::Approx(1e6 * (4.9 + 3.0) * kib));
+  // A CPU-only pipeline holds no connections or senders: 2.6 KiB per job (it was estimated at twice that).
   scenario.workload.threads = 1;
+  scenario.workload.pipeline.pop_back();
+  CHECK(estimate_run_memory(scenario).jobs_bytes == doctest::Approx(1e6 * 2.6 * kib));
+  // 5,000 pods of 8 devices: 5,000 x (8 + 8 x 0.25) KiB.
+  scenario.platform.server_groups.front().pods = 5000;
+  scenario.platform.server_groups.front().devices_per_pod = 8;
+  CHECK(estimate_run_memory(scenario).pods_bytes == doctest::Approx(5000 * 10.0 * kib));
+  // 400 jobs (~44 MB) start without a word.
+  scenario.workload.jobs = 400;
   CHECK(large_run_notice(scenario, std::nullopt).empty());
 }

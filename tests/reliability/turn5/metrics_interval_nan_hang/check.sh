@@ -1,0 +1,2 @@
+#!/bin/sh
+[ ! -e out ] || { echo "out/ was written"; exit 1; }
