@@ -13,6 +13,7 @@
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/measurements/perf_analyzer_reading.hpp"
 #include "sim/measurements/triton_config.hpp"
+#include "sim/metrics/number_text.hpp"
 #include "sim/scenario/units.hpp"
 
 #include <algorithm>
@@ -52,6 +53,11 @@ std::string direct_inference_statement(const measurements::PerfAnalyzerImport& i
   if (!inferences_per_event) return text + " Give --inferences-per-event N for the estimate.";
   const models::ThroughputCurve curve(imported.curve_points);
   const double n = *inferences_per_event;
+  // The estimate becomes a scenario duration: at most 10 years, as the loader bounds every duration.
+  if (!(curve.batch_time_s(n) <= 10 * 365.25 * 86400))
+    throw InputError("--inferences-per-event " + significant(n) +
+                     ": the curve's batch of that size takes more than 10 years; expected the model's inferences "
+                     "per event (e.g. 55000)");
   char line[256];
   std::snprintf(
       line, sizeof line,
@@ -268,7 +274,8 @@ void register_import_command(CLI::App& app, int& result) {
   perf->add_option("--inferences-per-event", arguments->inferences_per_event,
                    "With --device CPU: the model's inferences per event, for an estimate of its direct-"
                    "inference time per event (and what the files cannot give)")
-      ->check(CLI::PositiveNumber);
+      // The scenario's own bound on inferences (integers 1..10^9; a mean may be fractional, as 2.79 taus).
+      ->check(CLI::Range(1e-3, 1e9));
   perf->add_option("--model", arguments->model, "Model name for the YAML (default: MODEL)")
       ->check(plain_name);
   perf->add_option("--device", arguments->device, "Device type of the measurement (default: T4)")

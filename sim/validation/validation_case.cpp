@@ -247,6 +247,9 @@ ValidationCase load_validation_case(const std::string& path) {
     }
     if (root["module"]) c.module = text_value(path, root["module"], "module");
     c.run = read_run(path, root, "");
+    for (const char* section : {"baseline", "sweep", "dataset"})
+      if (root[section] && !root[section].IsMap())
+        fail(path, root[section], section, "got a list or a value; expected a map of its fields");
     if (root["baseline"]) c.baseline = read_run(path, root["baseline"], "baseline.");
     if (const auto sweep = root["sweep"]) {
       if (sweep["key"]) c.sweep_key = sweep["key"].as<std::string>();

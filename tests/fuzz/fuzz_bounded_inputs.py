@@ -89,7 +89,7 @@ class Surfaces:
         argv = {"scenario": [self.sonicsim, "run", "s.yaml", "--quiet", "--out", "out"] + SMALL,
                 "case": [self.sonicsim, "validate", "--cases-dir", "cases", "--report", "rep", "-j", "1"],
                 "spec": [self.sonicsim, "calibrate", "--spec", "spec.yaml", "-j", "1", "-q", "--out", "out",
-                         "--max-evaluations", "1"],
+                         "--max-evaluations", "2"],
                 "values": [self.sonicsim, "import", "supersonic", "values.yaml"]}[kind]
         return argv, case, r"(s|c|spec|values)\.yaml:\d+:\d+: ", lambda: written_figures(
             os.path.join(case, "out")), "%s: %s = an alias graph" % (kind, key)
@@ -147,7 +147,7 @@ class Surfaces:
             argv = [self.sonicsim, "calibrate", self.scenario, "--data", "d.csv", "--series", "large_batch", "--x",
                     "clients", "--y", "emtrk_time_mean_s", "--sd", "emtrk_time_sd_s", "--observable",
                     "module_mean_s:EmTrkMichelId", "--fit", "models.emtrkmichelid.compute_input.per_byte=0ns:10ns",
-                    "--max-evaluations", "1", "-j", "1", "-q", "--out", "out"]
+                    "--max-evaluations", "2", "-j", "1", "-q", "--out", "out"]
             location = r"d\.csv"
         elif where == "predict_from":
             make(os.path.join(case, "cal.json"))
@@ -263,7 +263,7 @@ class Surfaces:
                 return problems + [("summary.json", ["no operations: %s" % error])]
             e = ops["events"]
             ended = (e["completed"] + e["completed_after_retry"] + e["completed_with_fallback"] + e["failed_rejected"]
-                     + e["failed_timed_out"] + ops["events_abandoned"])
+                     + e["failed_timed_out"] + ops.get("events_abandoned", 0))
             if ended != jobs * events:
                 problems.append(("summary.json", ["completed + failed + abandoned = %d, not %d jobs x %d events"
                                                   % (ended, jobs, events)]))

@@ -454,7 +454,10 @@ def fuzz_main(description, surfaces_class, surface_names, label):
         counts[name][outcome] = counts[name].get(outcome, 0) + 1
         if outcome == "FAILURE":
             kept = os.path.join(keep, "failure_%05d_%s" % (runs, name))
-            shutil.copytree(cwd, kept, symlinks=True)
+            try:
+                shutil.copytree(cwd, kept, symlinks=True)
+            except shutil.Error:  # a FIFO or a device among the inputs: kept as far as it copies
+                pass
             with open(os.path.join(kept, "cmd.sh"), "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write("#!/bin/sh\n# %s: %s\n# %s\ncd \"$(dirname \"$0\")\" && %s\n" % (
                     name, what.replace("\n", " "), detail.replace("\n", " ")[:300],
