@@ -55,9 +55,10 @@ std::string direct_inference_statement(const measurements::PerfAnalyzerImport& i
   const double n = *inferences_per_event;
   // The estimate becomes a scenario duration: at most 10 years, as the loader bounds every duration.
   if (!(curve.batch_time_s(n) <= 10 * 365.25 * 86400))
-    throw InputError("--inferences-per-event " + significant(n) +
-                     ": the curve's batch of that size takes more than 10 years; expected the model's inferences "
-                     "per event (e.g. 55000)");
+    throw InputError(
+        "--inferences-per-event " + significant(n) +
+        ": the curve's batch of that size takes more than 10 years; expected the model's inferences "
+        "per event (e.g. 55000)");
   char line[256];
   std::snprintf(
       line, sizeof line,
