@@ -23,7 +23,8 @@ double as_double(std::uint64_t n) {
 void print_operations_lines(std::ostream& out, const OperationsSummary& operations) {
   for (const auto& p : operations.pools) {
     out << format("pool %-15s", p.group.c_str())
-        << format("%.2f pods serving on average, peak %d held (%s %d..%d); %.3g device-h held, %.3g for a "
+        // %.4g: a pool that never changed serves "44 pods", not "44.00"; a mean reads "43.87".
+        << format("%.4g pods serving on average, peak %d held (%s %d..%d); %.3g device-h held, %.3g for a "
                   "static %d (%.0f %%)\n",
                   p.mean_serving_pods, p.peak_pods, p.autoscaled ? "autoscaled" : "fixed", p.min_pods,
                   p.max_pods, p.device_hours, p.static_peak_device_hours, p.peak_pods,

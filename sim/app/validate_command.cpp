@@ -90,6 +90,20 @@ std::string measured_text(double measured, double uncertainty) {
   return text;
 }
 
+// What a verdict is judged against, beside the error (a "146.5 %" that passes reads as a bug without it):
+// "±10%", "±0.025", ">= 0.9", joined by "and" as the judge takes them all.
+std::string tolerance_text(const ValidationCase& c) {
+  std::vector<std::string> parts;
+  if (c.relative_tolerance) parts.push_back("±" + number(100.0 * *c.relative_tolerance) + "%");
+  if (c.absolute_tolerance) parts.push_back("±" + number(*c.absolute_tolerance));
+  if (c.minimum) parts.push_back(">= " + number(*c.minimum));
+  if (c.maximum) parts.push_back("<= " + number(*c.maximum));
+  std::string text;
+  for (const auto& part : parts)
+    text += (text.empty() ? "" : " and ") + part;
+  return text.empty() ? "-" : text;
+}
+
 // A measured case's verdict; a prediction case's check: the simulation "reproduced" its prediction or
 // "DRIFTED" from it (the code or the data changed since it was made).
 const char* prediction_check_text(const ValidationCase& c, Verdict verdict) {
@@ -147,7 +161,8 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
         "relative "
         "error, and "
         "the verdict against a tolerance taken from the measurement's uncertainty.\n\n"
-        "| case | measured | analytic | simulated | error | verdict |\n|---|---|---|---|---|---|\n";
+        "| case | measured | analytic | simulated | error | tolerance | verdict "
+        "|\n|---|---|---|---|---|---|---|\n";
   for (const bool predicted : {false, true}) {
     if (predicted) {
       if (std::none_of(cases.begin(), cases.end(), [](const ValidationCase& c) { return c.predicted; }))
@@ -157,7 +172,8 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
             "it made (its value and 95 % interval, and the command that made it), a regression check. They "
             "are "
             "not counted as passes; the measurements they predict are not released.\n\n"
-            "| case | predicted | analytic | simulated | error | check |\n|---|---|---|---|---|---|\n";
+            "| case | predicted | analytic | simulated | error | tolerance | check "
+            "|\n|---|---|---|---|---|---|---|\n";
     }
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const auto& c = cases[i];
@@ -165,7 +181,7 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
       const auto& o = outcomes[i];
       md << "| " << c.id << " | " << reference_text(c, o) << " | " << (o.analytic ? number(*o.analytic) : "-")
          << " | " << simulated_text(o) << " | " << (o.error ? number(100.0 * *o.error) + " %" : "-") << " | "
-         << prediction_check_text(c, o.verdict) << " |\n";
+         << tolerance_text(c) << " | " << prediction_check_text(c, o.verdict) << " |\n";
     }
   }
   md << "\n## Cases\n";
@@ -363,15 +379,16 @@ int validate(const ValidateArguments& arguments) {
       if (!heading)
         std::printf(predicted
                         ? "\npredictions (not measurements: the simulation against the prediction it made, "
-                          "a regression check)\n%-34s %14s %10s %14s %8s  %s\n"
-                        : "%-34s %14s %10s %14s %8s  %s\n",
+                          "a regression check)\n%-34s %14s %10s %14s %8s %11s  %s\n"
+                        : "%-34s %14s %10s %14s %8s %11s  %s\n",
                     "case", predicted ? "predicted" : "measured", "analytic", "simulated", "error",
-                    predicted ? "check" : "verdict");
+                    "tolerance", predicted ? "check" : "verdict");
       heading = true;
       char error[32] = "-";
       if (o.error) std::snprintf(error, sizeof error, "%.1f%%", 100.0 * *o.error);
-      std::printf("%-34s %14s %10s %14s %8s  %s\n", cases[i].id.c_str(), reference_text(cases[i], o).c_str(),
-                  number_or_dash(o.analytic).c_str(), simulated_text(o).c_str(), error,
+      std::printf("%-34s %14s %10s %14s %8s %11s  %s\n", cases[i].id.c_str(),
+                  reference_text(cases[i], o).c_str(), number_or_dash(o.analytic).c_str(),
+                  simulated_text(o).c_str(), error, tolerance_text(cases[i]).c_str(),
                   prediction_check_text(cases[i], o.verdict));
     }
   }
