@@ -1,5 +1,5 @@
 // `sonicsim validate [CASE...]`: runs the validation cases (validation/cases/*.yaml) in parallel processes,
-// prints case | measured | analytic | simulated | error | verdict, writes validation/report.md and
+// prints case | measured | analytic | simulated | error | tolerance | verdict, writes validation/report.md and
 // report.json, and exits non-zero when a case fails (a known discrepancy is reported with its reason and does
 // not fail the run).
 #include "sim/app/commands.hpp"
