@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <new>
 
 namespace sonicsim {
 
@@ -89,6 +90,15 @@ int report_error(const std::exception& error) {
   if (dynamic_cast<const Interrupted*>(&error)) {
     std::cerr << "sonicsim: interrupted: " << error.what() << "\n";
     return exit_interrupted;
+  }
+  // Past the memory estimate (a huge input being read, what the estimate does not count): said in words, with
+  // what to change, never the library's "std::bad_alloc".
+  if (dynamic_cast<const std::bad_alloc*>(&error)) {
+    std::cerr
+        << "sonicsim: error: out of memory: the command needed more than this process may hold (its "
+           "address-space limit, ulimit -v, or the machine's memory); nothing was written but *.partial "
+           "files; expected a smaller input or run, or more memory\n";
+    return exit_run_failed;
   }
   const bool bad_input =
       dynamic_cast<const ScenarioError*>(&error) || dynamic_cast<const InputError*>(&error) ||

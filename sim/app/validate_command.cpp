@@ -1,7 +1,7 @@
 // `sonicsim validate [CASE...]`: runs the validation cases (validation/cases/*.yaml) in parallel processes,
-// prints case | measured | analytic | simulated | error | tolerance | verdict, writes validation/report.md and
-// report.json, and exits non-zero when a case fails (a known discrepancy is reported with its reason and does
-// not fail the run).
+// prints case | measured | analytic | simulated | error | tolerance | verdict, writes validation/report.md
+// and report.json, and exits non-zero when a case fails (a known discrepancy is reported with its reason and
+// does not fail the run).
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
 #include "sim/metrics/json_fields.hpp"

@@ -25,6 +25,8 @@ namespace {
 // - pods: 100 to 4,000 pods of 8 T4 41,168 to 78,320 KiB, 4,000 of 1 T4 71,756, 1,000 of 32 T4 53,992: 7.9
 // KiB
 //   per pod and 0.2 KiB per device;
+// - WAN down windows: 2 jobs with 10,000 and 40,000 windows 63,036 and 135,096 KiB: 2.4 KiB per window;
+// - models: 1,000 and 4,000 models of which one is used 50,816 and 83,892 KiB: 11 KiB per model;
 // - the base: 40,308 KiB for 2 jobs of the default scenario.
 // Each term is rounded up; the estimate is then a peak, not a floor: over these 16 runs (and 780,000 jobs,
 // 3.74 GB) it lies 2.2-7.4 % above the measured peak, never below.
@@ -36,6 +38,8 @@ constexpr double bytes_per_extra_thread = 1.0 * kib;
 constexpr double bytes_per_module = 122 * kib;
 constexpr double bytes_per_pod = 8.0 * kib;
 constexpr double bytes_per_device = 0.25 * kib;
+constexpr double bytes_per_wan_window = 2.5 * kib;
+constexpr double bytes_per_model = 12 * kib;
 // What the address space holds beyond the resident pages (the allocator's arenas, SimGrid's maps and the
 // stacks reserved): 20-40 MiB over the grid above (/proc's VmPeak against VmHWM), so 64 MiB and 5 %.
 constexpr double address_space_reserve_bytes = 64.0 * kib * kib;
@@ -56,11 +60,14 @@ MemoryEstimate estimate_run_memory(const Scenario& scenario) {
   e.jobs_bytes = jobs * ((serves_remotely(scenario) ? bytes_per_served_job : bytes_per_cpu_job) +
                          (threads - 1.0) * bytes_per_extra_thread);
   e.modules_bytes = static_cast<double>(scenario.workload.pipeline.size()) * bytes_per_module;
+  e.models_bytes = static_cast<double>(scenario.models.size()) * bytes_per_model;
+  e.wan_windows_bytes = static_cast<double>(scenario.platform.wan.down.size()) * bytes_per_wan_window;
   for (const auto& group : scenario.platform.server_groups) {
     const double pods = std::max(group.pods, group.autoscaler ? group.autoscaler->max_pods : 0);
     e.pods_bytes += pods * (bytes_per_pod + group.devices_per_pod * bytes_per_device);
   }
-  e.total_bytes = base_bytes + e.jobs_bytes + e.modules_bytes + e.pods_bytes;
+  e.total_bytes =
+      base_bytes + e.jobs_bytes + e.modules_bytes + e.models_bytes + e.wan_windows_bytes + e.pods_bytes;
   return e;
 }
 
@@ -95,29 +102,37 @@ void check_run_fits(const Scenario& scenario) {
       std::fprintf(stderr, "%s\n", notice.c_str());
     return;
   }
-  // Named by what takes most of it.
-  const double largest = std::max({e.jobs_bytes, e.modules_bytes, e.pods_bytes});
-  const std::string key = largest == e.modules_bytes ? "workload.pipeline"
-                          : largest == e.pods_bytes  ? "platform.server_groups"
-                                                     : "workload.jobs";
-  const std::string what =
-      largest == e.modules_bytes
-          ? std::to_string(scenario.workload.pipeline.size()) + " modules hold about " +
-                significant(e.modules_bytes / 1e9, 3) + " GB (" + significant(bytes_per_module / 1e3, 3) +
-                " kB per module, measured)"
-      : largest == e.pods_bytes
-          ? "the pods hold about " + significant(e.pods_bytes / 1e9, 3) + " GB (" +
-                significant(bytes_per_pod / 1e3, 2) + " kB per pod, measured)"
-          : std::to_string(scenario.workload.jobs) + " job slots hold about " +
-                significant(e.jobs_bytes / 1e9, 3) + " GB (" +
-                significant(e.jobs_bytes / std::max(1, scenario.workload.jobs) / 1e3, 2) +
-                " kB per job, measured)";
-  throw InputError(
-      key + ": " + what + "; the run needs about " + significant(needed / 1e9, 3) + " GB at its peak" +
-      (address_space ? " of address space" : "") + ", more than the " + significant(limit->bytes / 1e9, 3) +
-      " GB of " + limit->what +
-      "; expected a smaller run (fewer jobs, modules or pods, or a campaign simulated at a smaller "
-      "scale)");
+  // Named by what takes most of it: the key, how many, and the measured cost of one.
+  struct Term {
+    double bytes;
+    const char* key;
+    std::string count;
+    double bytes_each;
+    const char* each;
+  };
+  const double jobs = std::max(1, scenario.workload.jobs);
+  const Term terms[] = {
+      {e.jobs_bytes, "workload.jobs", std::to_string(scenario.workload.jobs) + " job slots",
+       e.jobs_bytes / jobs, "job"},
+      {e.modules_bytes, "workload.pipeline", std::to_string(scenario.workload.pipeline.size()) + " modules",
+       bytes_per_module, "module"},
+      {e.models_bytes, "models", std::to_string(scenario.models.size()) + " models", bytes_per_model,
+       "model"},
+      {e.wan_windows_bytes, "platform.wan.down",
+       std::to_string(scenario.platform.wan.down.size()) + " windows", bytes_per_wan_window, "window"},
+      {e.pods_bytes, "platform.server_groups", "the pods", bytes_per_pod, "pod"}};
+  const Term& largest = *std::max_element(std::begin(terms), std::end(terms),
+                                          [](const Term& a, const Term& b) { return a.bytes < b.bytes; });
+  const std::string key = largest.key;
+  const std::string what = largest.count + " hold about " + significant(largest.bytes / 1e9, 3) + " GB (" +
+                           significant(largest.bytes_each / 1e3, 2) + " kB per " + largest.each +
+                           ", measured)";
+  throw InputError(key + ": " + what + "; the run needs about " + significant(needed / 1e9, 3) +
+                   " GB at its peak" + (address_space ? " of address space" : "") + ", more than the " +
+                   significant(limit->bytes / 1e9, 3) + " GB of " + limit->what +
+                   "; expected a smaller run (fewer jobs, modules, models, windows or pods, or a campaign "
+                   "simulated at a smaller "
+                   "scale)");
 }
 
 std::string large_run_notice(const Scenario& scenario, const std::optional<MemoryLimit>& limit) {

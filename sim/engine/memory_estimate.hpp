@@ -12,9 +12,9 @@ namespace sonicsim {
 
 // Bytes a run of `scenario` (as simulated: a campaign at its scale) holds at its peak, resident: a base and
 // what grows, each term measured on its own grid (memory_estimate.cpp): job slots (and their threads),
-// modules, pods and their devices.
+// modules, models, WAN down windows, pods and their devices.
 struct MemoryEstimate {
-  double jobs_bytes = 0.0, modules_bytes = 0.0, pods_bytes = 0.0;
+  double jobs_bytes = 0.0, modules_bytes = 0.0, models_bytes = 0.0, wan_windows_bytes = 0.0, pods_bytes = 0.0;
   double total_bytes = 0.0; // with the base
 };
 MemoryEstimate estimate_run_memory(const Scenario& scenario);

@@ -94,8 +94,11 @@ def check(name, sonicsim, surfaces):
                 if bad:
                     return "exit 0 with a non-finite figure '%s' in %s" % (bad.group(0), source)
         if os.path.exists(os.path.join(work, "check.sh")):
-            after = subprocess.run(["sh", os.path.join(work, "check.sh")], cwd=work, env=env, capture_output=True,
-                                   timeout=TIMEOUT_S)
+            try:
+                after = subprocess.run(["sh", os.path.join(work, "check.sh")], cwd=work, env=env,
+                                       capture_output=True, timeout=TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                return "check.sh timed out after %d s" % TIMEOUT_S
             if after.returncode != 0:
                 return "check.sh failed: %s" % (after.stdout + after.stderr).decode("utf-8", "replace").strip()[:300]
         return None

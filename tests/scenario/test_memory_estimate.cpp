@@ -11,14 +11,18 @@ using namespace sonicsim;
 
 TEST_CASE("memory estimate: each term as measured, and a large run told what it will hold before it starts") {
   // The measured costs (memory_estimate.cpp), in KiB: 41,000 base, 4.9 per job with remote inference, 2.6 per
-  // CPU-only job, 1.0 per extra thread, 122 per module, 8 per pod and 0.25 per device.
+  // CPU-only job, 1.0 per extra thread, 122 per module, 12 per model, 2.5 per WAN down window, 8 per pod and
+  // 0.25 per device.
   constexpr double kib = 1024.0;
   Scenario scenario = load_scenario_text(testing::minimal_scenario_yaml, "minimal");
   scenario.workload.jobs = 1000000;
   const MemoryEstimate e = estimate_run_memory(scenario);
   CHECK(e.jobs_bytes == doctest::Approx(1e6 * 4.9 * kib));
   CHECK(e.modules_bytes == doctest::Approx(2 * 122 * kib)); // reco and EmTrkMichelId
-  CHECK(e.total_bytes == doctest::Approx(41e3 * kib + e.jobs_bytes + e.modules_bytes + e.pods_bytes));
+  CHECK(e.models_bytes == doctest::Approx(12 * kib));       // m
+  CHECK(e.wan_windows_bytes == doctest::Approx(0.0));
+  CHECK(e.total_bytes ==
+        doctest::Approx(41e3 * kib + e.jobs_bytes + e.modules_bytes + e.models_bytes + e.pods_bytes));
   // 10^6 jobs: 5.02 GB for the slots, 5.06 GB with the rest.
   const std::string notice = large_run_notice(scenario, MemoryLimit{24e9, "the machine's memory"});
   INFO(notice);
@@ -36,6 +40,10 @@ TEST_CASE("memory estimate: each term as measured, and a large run told what it 
   scenario.platform.server_groups.front().pods = 5000;
   scenario.platform.server_groups.front().devices_per_pod = 8;
   CHECK(estimate_run_memory(scenario).pods_bytes == doctest::Approx(5000 * 10.0 * kib));
+  // 10^5 WAN down windows: 10^5 x 2.5 KiB.
+  scenario.platform.wan.down.resize(100000);
+  CHECK(estimate_run_memory(scenario).wan_windows_bytes == doctest::Approx(1e5 * 2.5 * kib));
+  scenario.platform.wan.down.clear();
   // 400 jobs (~44 MB) start without a word.
   scenario.workload.jobs = 400;
   CHECK(large_run_notice(scenario, std::nullopt).empty());
