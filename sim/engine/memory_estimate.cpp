@@ -84,7 +84,7 @@ std::optional<MemoryLimit> memory_limit() {
   if (::getrlimit(RLIMIT_AS, &address_space) == 0 && address_space.rlim_cur != RLIM_INFINITY) {
     const double bytes = static_cast<double>(address_space.rlim_cur);
     if (!limit || bytes < limit->bytes)
-      limit = MemoryLimit{bytes, "the process's address-space limit (ulimit -v)"};
+      limit = MemoryLimit{bytes, "the process's address-space limit (ulimit -v)", true};
   }
   return limit;
 }
@@ -93,8 +93,7 @@ void check_run_fits(const Scenario& scenario) {
   const auto limit = memory_limit();
   if (!limit) return;
   const MemoryEstimate e = estimate_run_memory(scenario);
-  // An address-space limit counts what is reserved, not only what is resident.
-  const bool address_space = limit->what.find("address-space") != std::string::npos;
+  const bool address_space = limit->address_space;
   const double needed =
       address_space ? e.total_bytes * address_space_factor + address_space_reserve_bytes : e.total_bytes;
   if (needed <= limit->bytes) {

@@ -25,6 +25,7 @@ double estimated_run_bytes(const Scenario& scenario);
 struct MemoryLimit {
   double bytes = 0.0;
   std::string what;
+  bool address_space = false; // ulimit -v: it counts what is reserved, not only what is resident
 };
 std::optional<MemoryLimit> memory_limit();
 

@@ -74,18 +74,7 @@ void add_series(ReportDocument& document, const Json& series) {
   if (!one_point) lines["mark"]["point"] = true;
   lines["params"] = zoom_params();
   chart["layer"].push_back(lines);
-  Json bars = layer("rule", {{"x", channel("x", "quantitative", "jobs")},
-                             {"y", channel("low", "quantitative", observable)},
-                             {"y2", {{"field", "high"}}}});
-  bars["mark"]["color"] = "black";
-  chart["layer"].push_back(bars);
-  Json points = layer("point", {{"x", channel("x", "quantitative", "jobs")},
-                                {"y", channel("mean", "quantitative", observable)}});
-  points["mark"]["shape"] = "diamond";
-  points["mark"]["size"] = 90;
-  points["mark"]["color"] = "black";
-  points["mark"]["filled"] = false;
-  chart["layer"].push_back(points);
+  add_measured_layers(chart, "jobs", observable);
   document.chart(chart);
 }
 

@@ -148,19 +148,7 @@ void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
   lines["data"] = {{"values", predicted}};
   lines["params"] = zoom_params();
   chart["layer"].push_back(lines);
-  // The measured points last, so that no simulated line hides them: black, open diamonds with their bars.
-  Json bars = layer("rule", {{"x", channel("x", "quantitative", x_title)},
-                             {"y", channel("low", "quantitative", observable)},
-                             {"y2", {{"field", "high"}}}});
-  bars["mark"]["color"] = "black";
-  chart["layer"].push_back(bars);
-  Json points = layer("point", {{"x", channel("x", "quantitative", x_title)},
-                                {"y", channel("mean", "quantitative", observable)}});
-  points["mark"]["shape"] = "diamond";
-  points["mark"]["size"] = 90;
-  points["mark"]["color"] = "black";
-  points["mark"]["filled"] = false;
-  chart["layer"].push_back(points);
+  add_measured_layers(chart, x_title, observable);
   document.chart(chart);
   Json residual_chart =
       layered_chart("Residuals after the fit, in measured standard deviations", residuals, 760, 180);

@@ -68,4 +68,19 @@ Json legend_outside() {
   return Json{{"orient", "bottom"}, {"direction", "vertical"}, {"labelLimit", 0}, {"titleLimit", 0}};
 }
 
+void add_measured_layers(Json& chart, const std::string& x_title, const std::string& y_title) {
+  Json bars = layer("rule", {{"x", channel("x", "quantitative", x_title)},
+                             {"y", channel("low", "quantitative", y_title)},
+                             {"y2", {{"field", "high"}}}});
+  bars["mark"]["color"] = "black";
+  chart["layer"].push_back(bars);
+  Json points = layer("point", {{"x", channel("x", "quantitative", x_title)},
+                                {"y", channel("mean", "quantitative", y_title)}});
+  points["mark"]["shape"] = "diamond";
+  points["mark"]["size"] = 90;
+  points["mark"]["color"] = "black";
+  points["mark"]["filled"] = false;
+  chart["layer"].push_back(points);
+}
+
 } // namespace sonicsim::report

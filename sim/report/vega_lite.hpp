@@ -28,6 +28,10 @@ Json labelled_rule_x(double x, const std::string& label, const std::string& colo
 // A horizontal rule at y with a label at the right end.
 Json labelled_rule_y(double y, const std::string& label, const std::string& colour);
 
+// The measured points of a fit, with their bars (fields x, mean, low, high of the chart's data): black open
+// diamonds, added last so that no simulated line hides them.
+void add_measured_layers(Json& chart, const std::string& x_title, const std::string& y_title);
+
 // Legends to the right of the plot, outside it.
 Json legend_outside();
 

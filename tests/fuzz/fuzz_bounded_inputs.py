@@ -30,7 +30,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_surfaces import fuzz_main, written_figures  # noqa: E402
+from fuzz_surfaces import Surfaces as SurfaceFolders, fuzz_main, written_figures  # noqa: E402
 
 SMALL = ["--set", "workload.jobs=4", "--set", "workload.events_per_job=2", "--set", "workload.warmup_events=1",
          "--set", "output.precision=off"]
@@ -67,11 +67,7 @@ class Surfaces:
         self.spec = os.path.join(root, "tests/data/joint_calibration.yaml")
         self.values = os.path.join(root, "tests/reliability/turn5/supersonic_values_duplicate_key/values.yaml")
 
-    def fresh(self):
-        case = os.path.join(self.work, "case")
-        shutil.rmtree(case, ignore_errors=True)
-        os.makedirs(case)
-        return case
+    fresh = SurfaceFolders.fresh  # an empty case folder under the work directory
 
     def yaml_aliases(self, rng):
         case = self.fresh()
