@@ -129,31 +129,54 @@ void derive_connection(Derivation& d) {
              format("%.4g", window_rate_bps / 1e9) + " Gb/s, WAN, pod NIC, switch - background)");
 }
 
+namespace {
+
+// " x the shared node's slowdown S" when the scenario has a client node, for a derivation's words.
+std::string shared_node_words(const Derivation& d, bool inference) {
+  const double slowdown = inference ? d.inference_slowdown : d.cpu_slowdown;
+  if (!d.scenario.platform.client_node.enabled()) return "";
+  return format(" x the shared client node's mean slowdown %.4g", slowdown) +
+         (inference ? " (inference work)" : " (CPU work)");
+}
+
+} // namespace
+
 // A module that runs on the job's CPU: a CPU module, local inference, or a remote module run directly.
 void derive_cpu_module(Derivation& d, const Module& module) {
   ScenarioParameters& out = d.out;
   switch (module.type) {
   case Module::Type::cpu: {
-    const double t_s = module.duration_s.expected() * out.mean_inverse_cpu_speed;
+    const double work_s = module.duration_s.expected() * out.mean_inverse_cpu_speed;
+    d.cpu_work_s += work_s;
+    const double t_s = work_s * d.cpu_slowdown;
     out.t_other_cpu_s += t_s;
-    d.note("t_cpu[" + module.name + "]", t_s, "s", describe(module.duration_s) + " s x E[1/speed]");
+    d.note("t_cpu[" + module.name + "]", t_s, "s",
+           describe(module.duration_s) + " s x E[1/speed]" + shared_node_words(d, false));
     break;
   }
   case Module::Type::local_inference: {
-    const double t_s =
+    // The job client counts the whole piece (preprocessing included) as inference on the node.
+    const double work_s =
         (module.preprocess_s.expected() + module.inferences.expected() * module.local_time_per_inference_s) *
         out.mean_inverse_cpu_speed;
+    d.inference_work_s += work_s;
+    const double t_s = work_s * d.inference_slowdown;
     out.t_other_cpu_s += t_s;
     d.note("t_cpu[" + module.name + "]", t_s, "s",
-           "local inference: (preprocess + inferences x time per inference) x E[1/speed]");
+           "local inference: (preprocess + inferences x time per inference) x E[1/speed]" +
+               shared_node_words(d, true));
     break;
   }
   case Module::Type::remote_inference: {
-    // Direct inference: the model on the job's CPU, like any CPU module.
-    const double t_s =
-        (module.preprocess_s.expected() + module.direct_s->expected()) * out.mean_inverse_cpu_speed;
+    // Direct inference: the model on the job's CPU, like any CPU module; its preprocessing is not inference.
+    const double preprocess_s = module.preprocess_s.expected() * out.mean_inverse_cpu_speed;
+    const double direct_s = module.direct_s->expected() * out.mean_inverse_cpu_speed;
+    d.cpu_work_s += preprocess_s;
+    d.inference_work_s += direct_s;
+    const double t_s = preprocess_s * d.cpu_slowdown + direct_s * d.inference_slowdown;
     out.t_other_cpu_s += t_s;
-    d.note("t_cpu[" + module.name + "]", t_s, "s", "direct inference: (preprocess + direct) x E[1/speed]");
+    d.note("t_cpu[" + module.name + "]", t_s, "s",
+           "direct inference: (preprocess + direct) x E[1/speed]" + shared_node_words(d, true));
     break;
   }
   }
@@ -250,9 +273,11 @@ void derive_remote_module(Derivation& d, const Module& module, std::uint64_t mod
   // Compression (a what-if): fewer bytes on the wire, CPU time per uncompressed byte added to
   // preprocessing, as the job client does.
   const double raw_input_bytes = split.inferences * model->second.input_bytes_per_inference;
-  const double preprocess_s =
+  const double preprocess_work_s =
       (module.preprocess_s.expected() + raw_input_bytes * module.compression_time_per_byte_s) *
       out.mean_inverse_cpu_speed;
+  d.cpu_work_s += preprocess_work_s;
+  const double preprocess_s = preprocess_work_s * d.cpu_slowdown;
   out.t_preprocess_s += preprocess_s;
   out.inferences += split.inferences;
   out.requests += split.requests;

@@ -2,6 +2,7 @@
 // the connection and each module (derive_modules.cpp), then here the server stations, the outbound links, the
 // totals in words and the caveats.
 #include "models/network_limit.hpp"
+#include "sim/analysis/client_node_sharing.hpp"
 #include "sim/analysis/parameter_derivation.hpp"
 #include "sim/policy/request_split.hpp"
 #include "sim/random/distribution.hpp"
@@ -248,10 +249,17 @@ void add_caveats(Derivation& d) {
 
 } // namespace
 
-ScenarioParameters derive_parameters(const Scenario& scenario) {
+namespace {
+
+// One derivation at given client-node slowdowns; `work` (optional) gets the thread's CPU and inference work
+// at its speed alone on a core.
+ScenarioParameters derive_at(const Scenario& scenario, const ClientNodeSlowdown& slowdown,
+                             std::pair<double, double>* work) {
   Derivation d(scenario);
   d.out.scenario_name = scenario.name;
   d.out.threads = scenario.workload.threads;
+  d.cpu_slowdown = slowdown.cpu;
+  d.inference_slowdown = slowdown.inference;
   derive_connection(d);
   std::uint64_t module_index = 0;
   for (const auto& module : scenario.workload.pipeline) {
@@ -270,7 +278,52 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
   derive_outbound_links(d);
   note_event_totals(d);
   add_caveats(d);
+  if (work) *work = {d.cpu_work_s, d.inference_work_s};
   return d.out;
+}
+
+// The client node's mean slowdowns, what they rest on, and its caveat.
+void note_client_node(ScenarioParameters& out, const Scenario& scenario, const ClientNodeSlowdown& s,
+                      double cpu_work_s, double inference_work_s) {
+  const ClientNode& node = scenario.platform.client_node;
+  char text[640];
+  std::snprintf(text, sizeof text,
+                "%d threads on %d physical cores x %d (yield %.3g, inference contention %.3g): mean field at "
+                "the fixed point, busy %.1f %% of the time (%.1f %% in inference)",
+                s.threads_on_node, node.physical_cores, node.threads_per_core, node.hyperthread_yield,
+                node.inference_contention, 100.0 * s.busy_share, 100.0 * s.inference_share);
+  out.quantities.push_back({"client-node slowdown (CPU work)", s.cpu, "", text});
+  out.quantities.push_back({"client-node slowdown (inference)", s.inference, "", text});
+  std::snprintf(text, sizeof text,
+                "jobs share client nodes (platform.client_node): the models take every node full (%d jobs x "
+                "%d threads) and its threads busy independently, so a thread's CPU work per event is %.4g s "
+                "where alone on a core it is %.4g s; fewer jobs than a node holds run faster, and the "
+                "simulator's threads on one node are not independent (docs/model.md, \"Client nodes\")",
+                scenario.platform.jobs_per_node, scenario.workload.threads,
+                cpu_work_s * s.cpu + inference_work_s * s.inference, cpu_work_s + inference_work_s);
+  out.caveats.push_back(text);
+  for (const auto& group : scenario.platform.server_groups)
+    if (group.on_client_nodes)
+      out.caveats.push_back("group '" + group.name +
+                            "' runs on the client nodes: its instances' work slows the jobs' threads in the "
+                            "simulator; the models leave it out of the node's load");
+}
+
+} // namespace
+
+ScenarioParameters derive_parameters(const Scenario& scenario) {
+  const ClientNode& node = scenario.platform.client_node;
+  std::pair<double, double> work{0.0, 0.0};
+  ScenarioParameters alone = derive_at(scenario, ClientNodeSlowdown{}, &work);
+  if (!node.enabled()) return alone;
+  // The rest of an event at low load: transfers, round trips and the servers' time, unchanged by the node.
+  const double wait_s = alone.latency_model().t_ideal_s() + alone.t_host_s - work.first - work.second;
+  const int threads_on_node = scenario.platform.jobs_per_node * scenario.workload.threads;
+  const ClientNodeSlowdown slowdown =
+      client_node_slowdown(node, threads_on_node, work.first, work.second, wait_s);
+  ScenarioParameters out = derive_at(scenario, slowdown, nullptr);
+  note_client_node(out, scenario, slowdown, work.first, work.second);
+  return out;
 }
 
 } // namespace sonicsim::analysis

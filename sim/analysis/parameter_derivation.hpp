@@ -50,6 +50,11 @@ struct Derivation {
   std::vector<double> group_bytes;
   double rtt_s = 0.0, switch_left_bps = 0.0;
   double seconds_per_bit = 0.0; // expected time per bit over the NIC mix (time, not rate, is what averages)
+  // A shared client node (client_node_sharing.hpp): the mean slowdown of a thread's non-inference CPU work
+  // and of its inference on the CPU, set before the modules are derived (1: a node of its own), and the work
+  // the modules add up at the thread's speed alone on a core, from which the slowdowns are found.
+  double cpu_slowdown = 1.0, inference_slowdown = 1.0;
+  double cpu_work_s = 0.0, inference_work_s = 0.0;
 };
 
 // derive_modules.cpp: the CPU mix, the servers' pods and the rate one connection gets; then each module.
