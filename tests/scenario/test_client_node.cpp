@@ -93,8 +93,9 @@ TEST_CASE("served remotely, the inference leaves its core to the sibling thread:
 // The analytic models take the node's sharing as a mean field (sim/analysis/client_node_sharing.hpp).
 // Before they did, they took every thread at a core of its own: 0.9 s of CPU work per event here where the
 // run has 1.3-1.5 s, and 0.57 s on the shipped CMS config where its run has 1.00 s. The mean field is within
-// 3 % of a low-load run on both (measured: 1.491 against 1.487 s and 1.001 against 1.004 s, 0.3 % each); 3 % is the documented gap (docs/model.md,
-// "Client nodes"), above the runs' own +-1 % (95 %, 3,000 events or more).
+// 3 % of a low-load run on both (measured: 1.491 against 1.487 s and 1.001 against 1.004 s, 0.3 % each); 3 %
+// is the documented gap (docs/model.md, "Client nodes"), above the runs' own +-1 % (95 %, 3,000 events or
+// more).
 TEST_CASE("the analytic event time on a shared client node agrees with a low-load run") {
   const auto check = [](const sonicsim::Scenario& scenario, const RunSummary& run) {
     const auto parameters = sonicsim::analysis::derive_parameters(scenario);
@@ -106,6 +107,6 @@ TEST_CASE("the analytic event time on a shared client node agrees with a low-loa
   check(sonicsim::load_scenario_text(text, "shared.yaml", {}), simulate_text(text, "shared.yaml"));
   const std::vector<std::string> low_load{"workload.jobs=10"};
   check(sonicsim::load_scenario_file(sonicsim::testing::config_path("cms_miniaod_2024_one_model_per_t4.yaml"),
-                                low_load),
+                                     low_load),
         sonicsim::testing::simulate("cms_miniaod_2024_one_model_per_t4.yaml", low_load));
 }
