@@ -78,31 +78,6 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
         "; raise --max-gpus or relax the targets";
     return out;
   }
-  if (*search.first_true == 0 && layouts.front().gpus() > 1) {
-    // The answer is the grid's first layout, set by the pod-NIC rule: its neighbour with one GPU fewer is
-    // outside the grid, so simulate it. Only a failing neighbour makes the answer the fewest.
-    if (const auto fewer = layout_for_gpus(layouts.front().gpus() - 1, 1, settings_.max_gpus_per_pod)) {
-      PodLayout neighbour = *fewer;
-      neighbour.device_type = type;
-      neighbour.nic_bps = nic;
-      const auto judged = judge_points(runs, {RunPoint{neighbour, {}, jobs}}, false);
-      if (judged.front().decision == Decision::no) {
-        out.first_failing = *runs.find(RunPoint{neighbour, {}, jobs});
-      } else {
-        const auto text = [&](const PodLayout& l) {
-          return std::to_string(l.gpus()) + " " + type + " in " + std::to_string(l.pods) + " pod(s)";
-        };
-        out.option.at_most_gpus = layouts.front().gpus();
-        out.option.reason =
-            text(layouts.front()) + " meets the targets, but so does " + text(neighbour) + " (" +
-            decision_text(judged.front().decision) +
-            "), which has fewer pods than the rule that keeps the pod NICs below 90 % busy allows: the " +
-            "answer is at most " + std::to_string(layouts.front().gpus()) +
-            " GPUs, at the edge of the grid searched";
-        return out;
-      }
-    }
-  }
   out.option.found = true;
   out.option.layout = layouts[static_cast<std::size_t>(*search.first_true)];
   {
@@ -119,7 +94,7 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
     if (high != *search.first_true) out.option.high = layouts[static_cast<std::size_t>(high)];
   }
   out.answer_run = *runs.find(point(*search.first_true));
-  if (search.first_possible > 0 && !out.first_failing)
+  if (search.first_possible > 0)
     if (const auto* below = runs.find(point(search.first_possible - 1))) out.first_failing = *below;
   out.option.cost_usd_per_event = cost_interval(*out.answer_run);
   return out;
