@@ -175,8 +175,12 @@ void derive_cpu_module(Derivation& d, const Module& module) {
     d.inference_work_s += direct_s;
     const double t_s = preprocess_s * d.cpu_slowdown + direct_s * d.inference_slowdown;
     out.t_other_cpu_s += t_s;
+    // Each part at its own slowdown, as the sum above takes them.
     d.note("t_cpu[" + module.name + "]", t_s, "s",
-           "direct inference: (preprocess + direct) x E[1/speed]" + shared_node_words(d, true));
+           d.scenario.platform.client_node.enabled()
+               ? "direct inference: preprocess x E[1/speed]" + shared_node_words(d, false) +
+                     " + direct x E[1/speed]" + shared_node_words(d, true)
+               : "direct inference: (preprocess + direct) x E[1/speed]");
     break;
   }
   }
