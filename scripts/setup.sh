@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libsimgrid-dev libeigen3-dev libyaml-cpp-dev libcli11-dev doctest-dev
           nlohmann-json3-dev python3 python3-matplotlib python3-pandas python3-numpy jupyter-nbconvert
-          python3-nbformat python3-ipykernel python3-simpy3 clang-format libprotobuf-dev protobuf-compiler libpcg-cpp-dev
+          python3-nbformat python3-ipykernel python3-simpy3 python3-yaml clang-format libprotobuf-dev protobuf-compiler libpcg-cpp-dev
           slurm-wlm munge prometheus chromium help2man man-db)
 missing=()
 for package in "${packages[@]}"; do

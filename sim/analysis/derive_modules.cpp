@@ -238,6 +238,7 @@ SplitMeans time_on_groups(Derivation& d, const Module& module, const Model& mode
     split.requests = timed.requests;
     split.draws = timed.draws;
     if (!on_cpu) split.gpu_s += share * timed.gpu_s;
+    if (!on_cpu) d.out.t_gpu_merging_saving_s += share * std::max(0.0, timed.gpu_s - device_s);
     device_demand[static_cast<std::size_t>(g)].push_back({module.model, on_cpu ? 0.0 : share * device_s});
     d.device_batches[static_cast<std::size_t>(g)].push_back(on_cpu ? 0.0 : share * batches);
     int instances_per_pod = 0;

@@ -207,6 +207,22 @@ void add_caveats(Derivation& d) {
           "' has dynamic batching: under load the server merges requests into larger batches that run faster "
           "than t_GPU assumes, so the SONIC model's knee is early; the MVA's device demand is the merged "
           "batch's (t_GPU_merged), its knee is where a saturated batcher would put it");
+  }
+  if (out.t_gpu_merging_saving_s > 0.0) {
+    // Measured by tests/consistency (the shipped CMS configs): at low load the run's module time lies at the
+    // SONIC model's (plus host handling), above the MVA's by this saving.
+    const double sonic_module_s = out.t_preprocess_s + out.t_gpu_s + out.t_transmit_s + out.t_travel_s;
+    out.caveats.push_back(
+        "below the knee the server rarely has two requests to merge, so requests run alone: there the "
+        "MVA's module time is short by up to " +
+        format("%.4g", out.t_gpu_merging_saving_s) + " s per event (t_GPU - t_GPU_merged, " +
+        format("%.0f", 100.0 * out.t_gpu_merging_saving_s / sonic_module_s) +
+        " % of the SONIC model's module time) and its GPU utilisation low by the same device time; at low "
+        "load read the SONIC model's module time, near and past the knee the MVA's");
+  }
+  for (std::size_t m = 0; m < layout.served_models.size(); ++m) {
+    const std::string& name = layout.served_models[m];
+    const Model& model = scenario.models.at(name);
     for (const auto& instances : model.triton.instance_groups)
       if (instances.count > 1 && instances.kind == InstanceGroup::Kind::gpu) {
         out.caveats.push_back("model '" + name + "' runs " + std::to_string(instances.count) +

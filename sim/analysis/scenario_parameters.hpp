@@ -50,6 +50,10 @@ struct ScenarioParameters {
   int n_gpu = 1;             // devices of the groups serving the models (instances on a device share it)
   int pods = 1;              // pods of those groups
   double t_host_s = 0.0;     // core-seconds per event on server hosts (request handling, CPU instances)
+  // Dynamic batching: device-seconds per event the MVA's merged demand saves against the requests run alone
+  // (t_GPU - t_GPU_merged, summed over the batched models). At low load requests do run alone, so the MVA's
+  // module time there is short by up to this much; the SONIC model's t_GPU is the low-load one.
+  double t_gpu_merging_saving_s = 0.0;
   // Events a job runs at once (workload.threads): each thread is a customer of the closed network, so the
   // models are solved for jobs x threads customers and job counts are customers / threads.
   int threads = 1;

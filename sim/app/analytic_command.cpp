@@ -133,7 +133,11 @@ nlohmann::ordered_json analytic_json(const AnalyticAnswer& answer) {
                   // Per CPU process (a job's thread: each has an event in flight), and per job.
                   {"optimal_cpu_per_gpu", model.optimal_cpu_per_gpu()},
                   {"threads_per_job", parameters.threads},
-                  {"optimal_jobs_per_gpu", model.optimal_cpu_per_gpu() / parameters.threads}};
+                  {"optimal_jobs_per_gpu", model.optimal_cpu_per_gpu() / parameters.threads},
+                  // Beside Eq. 1-5 (notes: what the SONIC model lacks and the MVA has, or misreads at low
+                  // load): server host work per event, and the device time dynamic batching saves.
+                  {"t_host_s", parameters.t_host_s},
+                  {"t_gpu_merging_saving_s", parameters.t_gpu_merging_saving_s}};
   out["network_limit"] = {{"jobs", network_limit_jobs},
                           {"link", parameters.shared_outbound_link},
                           {"capacity_bps", parameters.shared_outbound_bps},

@@ -5,6 +5,8 @@
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace sonicsim {
 namespace {
@@ -21,11 +23,19 @@ YAML::Node list_element(const YAML::Node& list, const std::string& component) {
   return YAML::Node(YAML::NodeType::Undefined);
 }
 
-// A relative path of the scenario file, as the output folder reaches it; the text itself otherwise.
-std::string rebased(const std::string& text, const std::filesystem::path& from_dir,
+// The keys whose values are paths relative to the scenario file (docs/scenario_reference.md): a file or a
+// folder, with or without a folder in its name.
+bool path_key(const std::string& key) {
+  return key == "perf_analyzer" || key == "triton_config" || key == "supersonic_values";
+}
+
+// A relative path of the scenario file, as the output folder reaches it; the text itself otherwise. Under a
+// path key every relative value moves ("values.yaml" beside the scenario too, or calibrated.yaml written
+// elsewhere does not load); elsewhere only a value with a folder in it that names an existing file.
+std::string rebased(const std::string& text, bool under_path_key, const std::filesystem::path& from_dir,
                     const std::filesystem::path& to_dir) {
-  if (text.empty() || text.find('/') == std::string::npos || std::filesystem::path(text).is_absolute())
-    return text;
+  if (text.empty() || std::filesystem::path(text).is_absolute()) return text;
+  if (!under_path_key && text.find('/') == std::string::npos) return text;
   std::error_code error;
   const auto target = from_dir / text;
   if (!std::filesystem::exists(target, error)) return text;
@@ -34,15 +44,18 @@ std::string rebased(const std::string& text, const std::filesystem::path& from_d
                                    : relative.string();
 }
 
-void rebase_paths(YAML::Node node, const std::filesystem::path& from_dir,
+void rebase_paths(YAML::Node node, bool under_path_key, const std::filesystem::path& from_dir,
                   const std::filesystem::path& to_dir) {
   if (node.IsScalar()) {
     const std::string text = node.Scalar();
-    const std::string moved = rebased(text, from_dir, to_dir);
+    const std::string moved = rebased(text, under_path_key, from_dir, to_dir);
     if (moved != text) node = moved;
-  } else if (node.IsSequence() || node.IsMap()) {
+  } else if (node.IsSequence()) {
+    for (auto element : node)
+      rebase_paths(element, under_path_key, from_dir, to_dir);
+  } else if (node.IsMap()) {
     for (auto entry : node)
-      rebase_paths(node.IsMap() ? entry.second : YAML::Node(entry), from_dir, to_dir);
+      rebase_paths(entry.second, path_key(entry.first.Scalar()), from_dir, to_dir);
   }
 }
 
@@ -97,10 +110,26 @@ void write_calibrated_yaml(const CalibrateArguments& a, const std::vector<Calibr
   SourceInfo source{a.scenario, {}};
   for (const auto& v : adopted) {
     apply_set_override(tree, v.parameter->key + "=" + value_text(v.value, v.parameter->unit), source);
-    tree["provenance"][v.parameter->key] = YAML::Node(YAML::NodeType::Map);
+    // What the scenario said of this value, or of a part or a whole of it ("assumed" for the curve whose
+    // point is now fitted), no longer describes it: the calibrated entry replaces it, not stands beside it.
+    const std::string& key = v.parameter->key;
+    if (tree["provenance"] && tree["provenance"].IsMap()) {
+      std::vector<std::string> stale;
+      for (const auto& entry : tree["provenance"]) {
+        const std::string other = entry.first.Scalar();
+        const auto prefix = [](const std::string& shorter, const std::string& longer) {
+          return longer.size() > shorter.size() && longer.compare(0, shorter.size(), shorter) == 0 &&
+                 longer[shorter.size()] == '.';
+        };
+        if (other != key && (prefix(other, key) || prefix(key, other))) stale.push_back(other);
+      }
+      for (const auto& other : stale)
+        tree["provenance"].remove(other);
+    }
+    tree["provenance"][key] = YAML::Node(YAML::NodeType::Map);
     tree["provenance"][v.parameter->key]["calibrated"] = v.provenance;
   }
-  rebase_paths(tree, std::filesystem::path(a.scenario).parent_path(), path.parent_path());
+  rebase_paths(tree, false, std::filesystem::path(a.scenario).parent_path(), path.parent_path());
   YAML::Emitter yaml;
   yaml << tree;
   write_file_atomically(path.string(), "# " + a.scenario + " calibrated by `sonicsim calibrate` on series '" +

@@ -10,6 +10,7 @@
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/execution/scenario_recipe.hpp"
 #include "sim/execution/state_file.hpp"
+#include "sim/measurements/perf_analyzer_reading.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/units.hpp"
 
@@ -136,12 +137,6 @@ std::vector<double> replay_errors(const std::vector<calibration::Replay>& replay
   return errors;
 }
 
-struct ReadingFit {
-  std::string reading;
-  double low = 0.0, high = 0.0, median_magnitude = 0.0, worst = 0.0;
-  bool ran = false;
-};
-
 ReadingFit reading_fit(const std::string& reading, const std::vector<double>& errors) {
   ReadingFit fit{reading};
   if (errors.empty()) return fit;
@@ -164,28 +159,37 @@ std::string fit_text(const ReadingFit& f) {
   return text;
 }
 
+} // namespace
+
 // The replay's judgement, both readings replayed: the one that reproduces the files best by median |error|,
 // and whether it does within 10 % at every row (a perf_analyzer measurement repeated on one server spreads by
 // a few per cent; a reading that misses by more describes another server, or the files hold what neither
-// reading captures).
-std::string replay_verdict(const ReadingFit& asked, const ReadingFit& other) {
+// reading captures). Medians within 0.1 percentage point are a tie: the replay cannot choose, so the reading
+// the files' own signatures recommend (`recommended`) stands, and the verdict says so rather than naming
+// whichever was asked for "best".
+std::string replay_verdict(const ReadingFit& asked, const ReadingFit& other, const std::string& recommended) {
   constexpr double tolerance = 0.10;
+  constexpr double tie = 0.001;
   if (!asked.ran && !other.ran) return "verdict: no replay finished; nothing to judge the readings by";
-  const ReadingFit& best =
-      !other.ran || (asked.ran && asked.median_magnitude <= other.median_magnitude) ? asked : other;
-  char text[600];
-  std::snprintf(text, sizeof text,
-                "verdict: errors by reading: %s; %s. The %s reading reproduces the files best, %s (every row "
-                "within %.0f %%: %s)",
+  const bool tied =
+      asked.ran && other.ran && std::fabs(asked.median_magnitude - other.median_magnitude) <= tie;
+  const ReadingFit& best = tied ? (other.reading == recommended ? other : asked)
+                           : !other.ran || (asked.ran && asked.median_magnitude <= other.median_magnitude)
+                               ? asked
+                               : other;
+  const std::string judged =
+      tied ? "The two readings reproduce the files equally (median |error| within 0.1 %), so the replay "
+             "cannot choose between them; the " +
+                 best.reading + " reading the files' signatures recommend stands, "
+           : "The " + best.reading + " reading reproduces the files best, ";
+  char text[800];
+  std::snprintf(text, sizeof text, "verdict: errors by reading: %s; %s. %s%s (every row within %.0f %%: %s)",
                 asked.ran ? fit_text(asked).c_str() : (asked.reading + " failed").c_str(),
-                other.ran ? fit_text(other).c_str() : (other.reading + " failed").c_str(),
-                best.reading.c_str(),
+                other.ran ? fit_text(other).c_str() : (other.reading + " failed").c_str(), judged.c_str(),
                 best.worst <= tolerance ? "and within the tolerance" : "but not within the tolerance",
                 100.0 * tolerance, best.worst <= tolerance ? "yes" : "no");
   return text;
 }
-
-} // namespace
 
 int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedFiles& files) {
   const ExecutionOptions execution = execution_options(arguments.execution, false);
@@ -245,9 +249,11 @@ int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedF
     row["mean_executed_batch"] = summary.mean_executed_batch;
     rows.push_back(row);
   }
-  const auto verdict =
-      replay_verdict(reading_fit(arguments.mapping, replay_errors(replays, outcomes, 0)),
-                     reading_fit(other_arguments.mapping, replay_errors(other, outcomes, replays.size())));
+  const auto verdict = replay_verdict(
+      reading_fit(arguments.mapping, replay_errors(replays, outcomes, 0)),
+      reading_fit(other_arguments.mapping, replay_errors(other, outcomes, replays.size())),
+      measurements::device_time_mapping_name(
+          measurements::advise_reading(files.imported, arguments.device == cpu_device_type).reading));
   std::printf("\n%s\n", verdict.c_str());
   const nlohmann::ordered_json out{{"model", arguments.model},
                                    {"reading", arguments.mapping},

@@ -47,6 +47,17 @@ ImportedFiles read_perf_analyzer_files(const PerfAnalyzerArguments& arguments);
 // exit 1 when a replay failed.
 int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedFiles& files);
 
+// How well one reading's replays reproduce the files: signed errors' range, median and largest |error|.
+struct ReadingFit {
+  std::string reading; // "compute-infer" or "merged-async"
+  double low = 0.0, high = 0.0, median_magnitude = 0.0, worst = 0.0;
+  bool ran = false; // at least one replay of this reading finished
+};
+
+// The verdict line over both readings; `recommended` is the reading the files' signatures call for, which
+// stands when the replays tie.
+std::string replay_verdict(const ReadingFit& asked, const ReadingFit& other, const std::string& recommended);
+
 // Makes "perf_analyzer_replay" known to ScenarioRecipe::rebuild() in this process.
 void register_replay_generator();
 

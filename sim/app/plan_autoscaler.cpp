@@ -159,6 +159,39 @@ void print_plan(const planning::AutoscalerPlan& plan, LoadMetric metric, const s
 
 } // namespace
 
+// The static reference: a named variant, or the pool fixed at the largest maximum tried, with its name. The
+// variant is applied after the user's --set, not before: a --set meant for the autoscaled candidates (its
+// start-up delay, its metric) must not be read into the static pool the variant writes, while a --set of the
+// load (workload.jobs) still reaches the reference, which then serves the same day.
+std::pair<Scenario, std::string> static_reference(const ScenarioSource& source, const Scenario& scenario,
+                                                  const AutoscalerPlanArguments& arguments,
+                                                  const std::vector<AutoscalerSetting>& grid) {
+  if (arguments.reference_variant.empty()) {
+    int largest = 0;
+    for (const auto& s : grid)
+      largest = std::max(largest, s.max_pods);
+    Scenario reference = scenario;
+    ServerGroup& fixed = autoscaled_group(reference);
+    fixed.autoscaler.reset();
+    fixed.pods = largest;
+    return {reference, "a static " + std::to_string(largest) + " pods"};
+  }
+  const auto named = std::find_if(scenario.variants.begin(), scenario.variants.end(),
+                                  [&](const Variant& v) { return v.name == arguments.reference_variant; });
+  if (named == scenario.variants.end()) {
+    source.load_variants({arguments.reference_variant}); // throws, naming the variants there are
+    throw InputError("--reference " + arguments.reference_variant + ": no such variant");
+  }
+  try {
+    return {source.load_variants(source.variants, named->overrides),
+            "variant " + arguments.reference_variant};
+  } catch (const ScenarioError& e) {
+    throw ScenarioError("--reference " + arguments.reference_variant +
+                            " (its overrides applied after --set) at " + e.file,
+                        e.line, e.column, e.key_path, e.message);
+  }
+}
+
 int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments& arguments,
                     const ExecutionOptions& execution, int parallel) {
   if (!(arguments.tolerance > 0.0 && arguments.tolerance <= 1.0))
@@ -174,21 +207,7 @@ int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments&
                      "; name the static reference with --reference VARIANT");
   const std::vector<AutoscalerSetting> grid = settings_grid(*group.autoscaler, arguments);
   const LoadMetric metric = group.autoscaler->metric;
-  // The static reference: a named variant, or the pool fixed at the largest maximum tried.
-  std::vector<std::string> reference_variants = source.variants;
-  reference_variants.push_back(arguments.reference_variant);
-  Scenario reference =
-      arguments.reference_variant.empty() ? scenario : source.load_variants(reference_variants);
-  std::string reference_name = "variant " + arguments.reference_variant;
-  if (arguments.reference_variant.empty()) {
-    int largest = 0;
-    for (const auto& s : grid)
-      largest = std::max(largest, s.max_pods);
-    ServerGroup& fixed = autoscaled_group(reference);
-    fixed.autoscaler.reset();
-    fixed.pods = largest;
-    reference_name = "a static " + std::to_string(largest) + " pods";
-  }
+  const auto [reference, reference_name] = static_reference(source, scenario, arguments, grid);
   std::vector<SimulationRequest> requests;
   for (int r = 0; r < arguments.replications; ++r) {
     SimulationRequest request{reference, {}, {}};

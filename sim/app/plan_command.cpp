@@ -49,6 +49,8 @@ struct PlanArguments {
   std::vector<std::string> nics;
   int max_gpus_per_pod = 8;
   int max_gpus = 256;
+  int max_jobs = 0;
+  double max_link_load = 1.0;
   bool cost = false;
   std::string output_dir;
   bool quiet = false, json = false;
@@ -148,8 +150,8 @@ int plan_settings(const PlanArguments& arguments) {
                          arguments.execution.parallel);
 }
 
-int plan(const PlanArguments& arguments) {
-  if (arguments.autoscaler) return plan_settings(arguments);
+// The options that do not depend on the scenario, checked before it is read.
+void check_plan_options(const PlanArguments& arguments) {
   if ((arguments.jobs > 0) == (arguments.gpus > 0))
     throw InputError(
         "give exactly one of --jobs N (the fewest GPUs for N jobs) and --gpus G (the most jobs G "
@@ -162,6 +164,11 @@ int plan(const PlanArguments& arguments) {
   if (arguments.max_replications < arguments.replications)
     throw InputError("--max-replications (" + std::to_string(arguments.max_replications) +
                      ") must be at least --replications (" + std::to_string(arguments.replications) + ")");
+}
+
+int plan(const PlanArguments& arguments) {
+  if (arguments.autoscaler) return plan_settings(arguments);
+  check_plan_options(arguments);
   const std::vector<planning::PlanTarget> targets = plan_targets(arguments);
   const std::vector<double> nics_bps = nic_bandwidths(arguments.nics);
   const ExecutionOptions execution =
@@ -192,6 +199,8 @@ int plan(const PlanArguments& arguments) {
   };
   settings.max_gpus_per_pod = arguments.max_gpus_per_pod;
   settings.max_gpus = arguments.max_gpus;
+  settings.max_jobs = arguments.max_jobs;
+  settings.max_link_load = arguments.max_link_load;
   settings.parallel = execution.parallel;
   // Each batch of simulations here (child processes), or on Slurm as a job array that this process waits for;
   // with --slurm alone, this process itself becomes a Slurm job that does so.
@@ -318,6 +327,18 @@ void register_plan_command(CLI::App& app, int& result) {
   command
       ->add_option("--max-gpus", arguments->max_gpus, "Largest number of GPUs the search tries (default 256)")
       ->check(CLI::Range(1, 100000));
+  command
+      ->add_option("--max-jobs", arguments->max_jobs,
+                   "With --gpus: the largest number of jobs the search tries (default: 3 x the analytic "
+                   "estimate, 10 x when the MVA does not predict a target's figure); a search that meets "
+                   "the targets up to it answers 'at least N jobs' and exits 3")
+      ->check(CLI::Range(1, 10000000));
+  command
+      ->add_option("--max-link-load", arguments->max_link_load,
+                   "The highest load allowed on a link more pods cannot relieve (the site switch, the WAN), "
+                   "as a fraction of its capacity: a plan needing more is refused before simulating "
+                   "(default 1: the capacity itself, past which no target holds; 0.9 keeps a 10 % margin)")
+      ->check(CLI::Range(0.01, 1.0));
   command->add_flag(
       "--cost", arguments->cost,
       "Require the cost per event (the scenario's costs.device_hour.TYPE and costs.cpu_hour, in USD per "

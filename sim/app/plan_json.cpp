@@ -111,7 +111,9 @@ nlohmann::ordered_json options_json(const Plan& plan) {
                        {"jobs", o.jobs},
                        {"cost_usd_per_event", o.cost_usd_per_event ? interval_json(*o.cost_usd_per_event)
                                                                    : nlohmann::ordered_json()},
-                       {"chosen", k == plan.chosen},
+                       {"chosen", plan.found && k == plan.chosen},
+                       {"at_least_jobs", o.at_least_jobs},
+                       {"at_most_gpus", o.at_most_gpus},
                        {"reason", o.reason},
                        {"assumptions", provenance_to_json(o.assumptions)}});
   }
@@ -147,7 +149,9 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
                       {"gpus", plan.analytic_layout.gpus()},
                       {"pods", plan.analytic_layout.pods},
                       {"jobs", plan.analytic_jobs},
-                      {"job_step", plan.job_step}};
+                      {"estimate_basis", plan.estimate_basis},
+                      {"job_step", plan.job_step},
+                      {"job_ceiling", plan.job_ceiling}};
   json["reference"] = run_json(plan.reference);
   json["runs"] = nlohmann::ordered_json::array();
   for (const auto& run : plan.runs)
@@ -160,6 +164,9 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
   json["budget_exhausted"] = plan.budget_exhausted;
   if (!plan.found) {
     json["reason"] = plan.not_found_reason;
+    // A most-jobs search stopped by its ceiling: a lower bound, not an answer.
+    if (plan.at_least_jobs > 0) json["at_least_jobs"] = plan.at_least_jobs;
+    if (plan.at_most_gpus > 0) json["at_most_gpus"] = plan.at_most_gpus;
     return json;
   }
   if (plan.answer_run) json["answer_run"] = run_json(*plan.answer_run);

@@ -131,9 +131,11 @@ void print_plan_question(const Plan& plan) {
     std::printf("analytic bracket (MVA, module %.4g s with one job): %s\n", plan.analytic_module_low_load_s,
                 layout_text(plan.analytic_layout, "").c_str());
   if (plan.mode == Plan::Mode::most_jobs)
-    std::printf("analytic bracket (MVA, module %.4g s with one job): %d jobs on %s (search grid: %d jobs)\n",
+    std::printf("analytic bracket (MVA, module %.4g s with one job): %d jobs on %s %s (search grid: %d jobs, "
+                "up to %d)\n",
                 plan.analytic_module_low_load_s, plan.analytic_jobs,
-                layout_text(plan.analytic_layout, "").c_str(), plan.job_step);
+                layout_text(plan.analytic_layout, "").c_str(), plan.estimate_basis.c_str(), plan.job_step,
+                plan.job_ceiling);
 }
 
 // The confirming simulations and, when several were searched, each device type x NIC option.
@@ -184,11 +186,12 @@ void print_plan_evidence(const Plan& plan) {
       std::string answer = o.found
                                ? (plan.mode == Plan::Mode::most_jobs ? std::to_string(o.jobs) + " jobs"
                                                                      : layout_text(o.layout, o.device_type))
-                               : "none";
+                           : o.at_least_jobs > 0 ? "at least " + std::to_string(o.at_least_jobs) + " jobs"
+                                                 : "none";
       std::printf("  %-6s NIC %-10s -> %-36s cost/event %-22s %s\n", o.device_type.c_str(),
                   gbps_text(o.nic_bps).c_str(), answer.c_str(),
                   o.cost_usd_per_event ? interval_text(*o.cost_usd_per_event).c_str() : "-",
-                  k == plan.chosen ? "chosen" : o.reason.c_str());
+                  plan.found && k == plan.chosen ? "chosen" : o.reason.c_str());
       if (!o.assumptions.empty())
         std::printf("         rests on:\n%s", assumptions_text(o.assumptions, "           ").c_str());
     }

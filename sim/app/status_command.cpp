@@ -55,6 +55,20 @@ std::string ranges(const std::set<int>& values) {
   return text;
 }
 
+// A job's state in words. A merge job is queued behind the array (a dependency), so the batch system says
+// PENDING for it the whole time the array's tasks run: said as such, so that a merge "PENDING" is not read
+// as nothing running.
+std::string job_state_text(const JobStatus& job, const SubmissionStatus& status, bool behind_array) {
+  if (!job.state) return "ended (or no longer known to the batch system)";
+  std::size_t unfinished = 0;
+  for (const auto& [task, state] : status.array_tasks)
+    if (state == TaskState::running || state == TaskState::pending) ++unfinished;
+  if (behind_array && *job.state == "PENDING" && unfinished > 0)
+    return *job.state + ", waiting for the array (" + std::to_string(unfinished) +
+           " task(s) still running or queued); it starts when they end";
+  return *job.state;
+}
+
 const std::string damaged_remedy =
     "delete it and run the same command again (with --resume for a sweep): finished simulations are kept, "
     "and what the file held is recomputed";
@@ -83,7 +97,7 @@ int batch_status(const fs::path& dir, const Cluster& cluster, const TextOutput& 
   const auto say_job = [&](const char* what, const JobStatus& job) {
     if (job.id.empty()) return;
     say("%s: %s job %s: %s\n", system, what, job.id.c_str(),
-        job.state ? job.state->c_str() : "ended (or no longer known to the batch system)");
+        job_state_text(job, status, &job == &status.merge).c_str());
   };
   say_job("driver", status.driver);
   if (!status.array.id.empty()) {
@@ -184,8 +198,7 @@ int sweep_status(const StatusArguments& arguments, const TextOutput& say, Json& 
   if (record) {
     say("%s: array job %s (%d shards), merge job %s: %s\n", batch_system_name(cluster->system()),
         submission.array.id.c_str(), submission.shards, submission.merge.id.c_str(),
-        submission.merge.state ? submission.merge.state->c_str()
-                               : "ended (or no longer known to the batch system)");
+        job_state_text(submission.merge, submission, true).c_str());
   }
   const bool complete = fs::exists(dir / "sweep.csv") && done == total;
   if (done == total)

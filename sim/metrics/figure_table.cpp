@@ -58,6 +58,9 @@ const std::vector<FigureSpec> table{
      "busy GPU-seconds / (GPUs x window), every group's devices"},
     {F::bottleneck_utilisation, "bottleneck_utilisation", "bottleneck utilisation", "fraction", lower, false,
      false, "utilisation of the busiest shared resource"},
+    {F::switch_utilisation, "switch_utilisation", "site switch utilisation", "fraction", lower, false, false,
+     "the site switch's outbound utilisation over the window: what fills when many jobs send (not relieved "
+     "by more devices)"},
     {F::mean_request_size, "mean_request_size", "mean request size", "inferences", higher, false, false,
      "mean inferences per request"},
     {F::mean_executed_batch, "mean_executed_batch", "mean executed batch", "inferences", higher, false, false,
@@ -207,6 +210,10 @@ std::optional<double> value_of(Figure figure, const RunSummary& s, const FigureC
     return s.gpu_utilisation;
   case F::bottleneck_utilisation:
     return s.bottleneck.utilisation;
+  case F::switch_utilisation:
+    for (const auto& link : s.links)
+      if (link.kind == ResourceKind::site_switch) return link.utilisation;
+    return std::nullopt;
   case F::mean_request_size:
     return s.mean_request_size;
   case F::mean_executed_batch:

@@ -35,6 +35,7 @@ enum class Figure {
   inferences_per_s,
   gpu_utilisation,
   bottleneck_utilisation,
+  switch_utilisation,
   mean_request_size,
   mean_executed_batch,
   mean_queue_wait_s,

@@ -89,6 +89,15 @@ struct PlanOption {
   int jobs = 0;     // most jobs: the answer
   int jobs_low = 0; // most jobs: the range (== jobs when decided by the intervals)
   int jobs_high = 0;
+  // most jobs, not found: every count simulated up to this one met the targets and none above was tried
+  // (the search's ceiling), so the answer is "at least" this many; 0 otherwise.
+  int at_least_jobs = 0;
+  // fewest GPUs, not found: the grid's first layout meets, and so does one GPU fewer outside the grid, so
+  // the answer is "at most" this many; 0 otherwise.
+  int at_most_gpus = 0;
+  // How the analytic estimate that started the search was made: the targets the MVA predicts, or the
+  // module target when it predicts none of them.
+  std::string estimate_basis;
   std::optional<ConfidenceInterval> cost_usd_per_event;
   PodLayout analytic_layout;
   int analytic_jobs = 0;
@@ -134,7 +143,11 @@ struct Plan {
   double analytic_module_low_load_s = 0.0;
   PodLayout analytic_layout;
   int analytic_jobs = 0;
-  int job_step = 1; // most_jobs: the resolution of the job search
+  int job_step = 1;    // most_jobs: the resolution of the job search
+  int job_ceiling = 0; // most_jobs: the largest count the search could try (--max-jobs or from the estimate)
+  std::string estimate_basis; // most_jobs: what the analytic estimate was made for (PlanOption)
+  int at_least_jobs = 0;      // most_jobs, not found: the bound the ceiling left (PlanOption)
+  int at_most_gpus = 0;       // fewest_gpus, not found: the bound the grid's edge left (PlanOption)
 
   std::vector<PlanRun> references; // one per option searched (the first is the chosen option's)
   std::vector<PlanRun> runs;       // every confirming run, in the order they ran

@@ -28,6 +28,12 @@ double plain_number(const std::string& text, const std::string& whole) {
   }
 }
 
+// The figures a candidate can have below zero: the gain over direct inference is a loss when the remote
+// calls cost more than the local ones. Every other figure is a time, a rate, a fraction, a price or a count.
+bool can_be_negative(Figure figure) {
+  return figure == Figure::direct_inference_gain;
+}
+
 } // namespace
 
 std::string target_unit(const PlanTarget& target) {
@@ -81,8 +87,16 @@ PlanTarget parse_plan_target(const std::string& text) {
       number = trim(number.substr(0, number.size() - unit.size()));
     target.limit = plain_number(number, text);
   }
-  if (!(target.limit > 0.0) || !std::isfinite(target.limit))
-    throw InputError("--target '" + text + "': the limit must be a positive finite number");
+  if (!std::isfinite(target.limit))
+    throw InputError("--target '" + text + "': the limit must be a finite number");
+  if (can_be_negative(target.figure.figure)) return target; // break-even (>=0) and losses are questions too
+  if (target.limit < 0.0 || (target.limit == 0.0 && !target.at_most))
+    throw InputError("--target '" + text + "': " + spec.name + " is never negative, so a limit of " + value +
+                     " is met by every candidate; " + "the limit must be positive");
+  if (target.limit == 0.0 && std::string(spec.unit) != "count")
+    throw InputError("--target '" + text + "': " + spec.name +
+                     " is above 0 whenever anything runs, so no candidate meets it; the limit must be "
+                     "positive (<=0 is for counts: events_failed<=0)");
   return target;
 }
 

@@ -64,6 +64,9 @@ void Planner::Search::describe_space() {
            : ""));
   plan_.held_fixed.push_back("WAN " + gbps_text(p.wan.bandwidth_bps) + ", " + significant(p.wan.rtt_s * 1e3) +
                              " ms round trip");
+  plan_.held_fixed.push_back("the site switch and WAN at most " +
+                             significant(100.0 * settings_.max_link_load, 3) +
+                             " % busy (--max-link-load; a plan needing more is refused before simulating)");
   plan_.held_fixed.push_back("host cores " + std::to_string(g.host_cores) + " per pod");
   plan_.held_fixed.push_back("worker NICs and job CPUs as the scenario has them");
   if (settings_.device_types.empty()) plan_.held_fixed.push_back("device type " + g.device_type);
@@ -81,19 +84,29 @@ std::string Planner::Search::curve_names(const Model& model) {
 // reason, or empty.
 std::string Planner::Search::fixed_network_reason(const LayoutAnalysis& analysis, int jobs) const {
   const auto& fixed = fixed_network_limit(analysis);
-  const double usable_jobs = saturation_threshold * fixed.jobs_at_saturation;
+  // The model's verdict, not a margin: past its capacity the link's queue grows without bound, so no target
+  // holds. Below it the simulations decide; --max-link-load keeps a margin the user asks for.
+  const double usable_jobs = settings_.max_link_load * fixed.jobs_at_saturation;
   if (jobs <= usable_jobs) return "";
-  char text[512];
+  bool compressed = false;
+  for (const auto& module : scenario_.workload.pipeline)
+    compressed = compressed || module.compression_ratio > 1.0;
+  const double need_bps = jobs * analysis.job_traffic_bps;
+  char text[768];
   std::snprintf(
       text, sizeof text,
-      "impossible target: the %s (%s) saturates first: %d jobs x %d thread(s) at %.3g Gb/event every "
-      "%.4g s need "
-      "%.3g Gb/s, but it fills at %.0f jobs (%.0f %% busy at %.0f), so no number of GPUs serves "
-      "%d jobs; give the network more capacity, compress the inputs or plan for fewer jobs",
+      "impossible target: the %s (%s) saturates first: %d jobs x %d thread(s) at %.3g Gb/event "
+      "every %.4g s need %.3g Gb/s; it is full at %.0f jobs, and %s, so no number of GPUs serves "
+      "%d jobs; give the network more capacity%s or plan for at most %.0f jobs",
       fixed.resource.c_str(), fixed.capacity.c_str(), jobs, analysis.threads,
       analysis.job_traffic_bps * analysis.t_ideal_s / analysis.threads / 1e9, analysis.t_ideal_s,
-      jobs * analysis.job_traffic_bps / 1e9, fixed.jobs_at_saturation, saturation_threshold * 100.0,
-      usable_jobs, jobs);
+      need_bps / 1e9, fixed.jobs_at_saturation,
+      settings_.max_link_load >= 1.0 ? std::string("more jobs than that cannot be served at all").c_str()
+                                     : ("--max-link-load " + significant(settings_.max_link_load, 3) +
+                                        " allows it " + significant(100.0 * settings_.max_link_load, 3) +
+                                        " % busy (" + significant(usable_jobs, 4) + " jobs)")
+                                           .c_str(),
+      jobs, compressed ? ", compress the inputs further" : ", compress the inputs", std::floor(usable_jobs));
   return text;
 }
 
@@ -248,9 +261,16 @@ Plan Planner::Search::conclude(std::vector<OptionSearch>& searches) {
       }
     for (auto& s : searches)
       plan_.options.push_back(s.option);
-    plan_.chosen = pick;
+    plan_.chosen = pick; // the option the reason is read from; no option is chosen (found stays false)
     plan_.impossible = searches[pick].impossible;
     plan_.not_found_reason = searches[pick].option.reason;
+    plan_.at_least_jobs = searches[pick].option.at_least_jobs;
+    plan_.at_most_gpus = searches[pick].option.at_most_gpus;
+    plan_.estimate_basis = searches[pick].option.estimate_basis;
+    plan_.job_ceiling = searches[pick].ceiling_jobs;
+    plan_.analytic_jobs = searches[pick].option.analytic_jobs;
+    plan_.analytic_layout = searches[pick].option.analytic_layout;
+    plan_.job_step = searches[pick].job_step;
     if (searches[pick].runs) plan_.reference = searches[pick].runs->reference();
     return plan_;
   }
@@ -270,6 +290,8 @@ Plan Planner::Search::conclude(std::vector<OptionSearch>& searches) {
   plan_.analytic_layout = chosen.option.analytic_layout;
   plan_.analytic_jobs = chosen.option.analytic_jobs;
   plan_.job_step = chosen.job_step;
+  plan_.job_ceiling = chosen.ceiling_jobs;
+  plan_.estimate_basis = chosen.option.estimate_basis;
   if (plan_.mode == Plan::Mode::most_jobs) {
     plan_.jobs = chosen.option.jobs;
     plan_.jobs_low = chosen.option.jobs_low;

@@ -33,10 +33,14 @@ constexpr double bracket_min_capacity_fraction = 0.8;
 // --gpus: the job search works on a grid of 2 % of the analytic estimate. Replications of short runs scatter
 // the module time by about 1-2 % (seed to seed), so a finer grid would resolve noise, not the answer.
 constexpr double job_grid_fraction = 0.02;
-// --gpus: the search looks up to 3 x the analytic estimate. The estimate is the MVA's, which is conservative
-// (dynamic batching can only add capacity), and no shipped scenario simulates beyond 1.5 x it; 3 x leaves
-// room for what the MVA does not model before the search says "not found".
+// --gpus: the search looks up to 3 x the analytic estimate when the MVA predicts the figure of every target
+// (module, event, GPU utilisation, events per job): the estimate is conservative (dynamic batching can only
+// add capacity), and no shipped scenario simulates beyond 1.5 x it; 3 x leaves room for what the MVA does not
+// model. A target the MVA does not predict (the gain over direct inference, a count, a percentile) has only
+// the module estimate to start from, so the search looks up to 10 x it. The search gallops upward (its steps
+// double), so a far ceiling costs a few batches, and only when nothing fails below it. --max-jobs sets it.
 constexpr double job_search_ceiling = 3.0;
+constexpr double job_search_ceiling_unpredicted = 10.0;
 // --gpus: the MVA curve is evaluated up to twice the first resource's knee: beyond it every module time is
 // far above tolerance (the saturated branch grows linearly with the jobs).
 constexpr double mva_curve_extent = 2.0;
@@ -57,10 +61,14 @@ struct PlannerSettings {
   std::vector<PlanTarget> targets; // all must hold; default: module_time<=1.10x
   int max_gpus_per_pod = 8;        // GPUs in one pod before another pod is added
   int max_gpus = 256;              // largest number of GPUs the search tries
-  int parallel = 1;                // runs per batch
-  int replications = 3;            // per candidate at first
-  int max_replications = 10;       // per candidate, for undecided ones
-  double indifference = 0.01;      // fraction of a target's limit below which a difference is not resolved
+  int max_jobs = 0;                // --gpus: largest number of jobs the search tries; 0: from the estimate
+  // The highest load the plan allows a link the pods cannot relieve (site switch, WAN): a plan needing more
+  // is refused before any simulation. 1: the link's capacity, past which no target holds; below 1, a margin.
+  double max_link_load = 1.0;
+  int parallel = 1;           // runs per batch
+  int replications = 3;       // per candidate at first
+  int max_replications = 10;  // per candidate, for undecided ones
+  double indifference = 0.01; // fraction of a target's limit below which a difference is not resolved
   // The precision rule every simulation of the plan is held to (output.precision for its runs); none:
   // plan_precision_factor x the scenario's (capped at 50 %), and off when the scenario's is off.
   std::optional<double> run_precision;

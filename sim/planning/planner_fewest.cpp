@@ -78,6 +78,8 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
         "; raise --max-gpus or relax the targets";
     return out;
   }
+  // The grid's first layout is set by the pod-NIC rule, not by a failing neighbour: simulate one GPU fewer.
+  if (*search.first_true == 0 && !edge_neighbour_fails(out, runs, layouts.front(), jobs)) return out;
   out.option.found = true;
   out.option.layout = layouts[static_cast<std::size_t>(*search.first_true)];
   {
@@ -94,10 +96,38 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
     if (high != *search.first_true) out.option.high = layouts[static_cast<std::size_t>(high)];
   }
   out.answer_run = *runs.find(point(*search.first_true));
-  if (search.first_possible > 0)
+  if (search.first_possible > 0 && !out.first_failing)
     if (const auto* below = runs.find(point(search.first_possible - 1))) out.first_failing = *below;
   out.option.cost_usd_per_event = cost_interval(*out.answer_run);
   return out;
+}
+
+// The answer is the grid's first layout, set by the pod-NIC rule: its neighbour with one GPU fewer is outside
+// the grid, so it is simulated here. Only a failing neighbour makes the answer the fewest; one that meets (or
+// stays undecided) leaves "at most" this many GPUs, said in the option's reason. False in that case.
+bool Planner::Search::edge_neighbour_fails(OptionSearch& out, PlanRuns& runs, const PodLayout& first,
+                                           int jobs) {
+  if (first.gpus() <= 1) return true; // nothing fewer to try
+  const auto fewer = layout_for_gpus(first.gpus() - 1, 1, settings_.max_gpus_per_pod);
+  if (!fewer) return true;
+  PodLayout neighbour = *fewer;
+  neighbour.device_type = first.device_type;
+  neighbour.nic_bps = first.nic_bps;
+  const auto judged = judge_points(runs, {RunPoint{neighbour, {}, jobs}}, false);
+  if (judged.front().decision == Decision::no) {
+    out.first_failing = *runs.find(RunPoint{neighbour, {}, jobs});
+    return true;
+  }
+  const auto text = [&](const PodLayout& l) {
+    return std::to_string(l.gpus()) + " " + l.device_type + " in " + std::to_string(l.pods) + " pod(s)";
+  };
+  out.option.at_most_gpus = first.gpus();
+  out.option.reason = text(first) + " meets the targets, but so does " + text(neighbour) + " (" +
+                      decision_text(judged.front().decision) +
+                      "), which has fewer pods than the rule that keeps the pod NICs below 90 % busy allows: "
+                      "the answer is at most " +
+                      std::to_string(first.gpus()) + " GPUs, at the edge of the grid searched";
+  return false;
 }
 
 } // namespace sonicsim::planning

@@ -3,18 +3,75 @@
 
 namespace sonicsim::planning {
 
-int Planner::Search::analytic_most_jobs(const PodLayout& layout, const LayoutAnalysis& analysis) const {
+namespace {
+
+// The MVA's value of a target's figure at one point of the curve, or none when the MVA does not predict it.
+std::optional<double> mva_value(const PlanTarget& target, const analysis::AnalyticPoint& point) {
+  if (!target.figure.module.empty()) return std::nullopt; // one module of several: the MVA sums them
+  switch (target.figure.figure) {
+  case Figure::module_mean_s:
+    return point.mva_module_s;
+  case Figure::event_mean_s:
+    return point.mva_event_s;
+  case Figure::gpu_utilisation:
+    return point.mva_gpu_utilisation;
+  case Figure::events_per_s_per_job:
+    return point.mva_events_per_s / point.jobs;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool meets(const PlanTarget& target, double value, double low_load) {
+  const double limit = target.relative ? target.limit * low_load : target.limit;
+  return target.at_most ? value <= limit : value >= limit;
+}
+
+} // namespace
+
+Planner::Search::JobEstimate Planner::Search::analytic_most_jobs(const PodLayout& layout,
+                                                                 const LayoutAnalysis& analysis) const {
   const auto parameters = analysis::derive_parameters(with_layout(scenario_, layout));
   const int limit = static_cast<int>(std::ceil(mva_curve_extent * analysis.first().jobs_at_saturation)) + 2;
   std::vector<int> counts;
   for (int n = 1; n <= limit; ++n)
     counts.push_back(n);
   const auto curve = analysis::analytic_curve(parameters, counts);
+  // The targets the search decides on (those more jobs never help) whose figure the MVA predicts.
+  std::vector<PlanTarget> predicted;
+  std::vector<std::string> unpredicted;
+  for (const auto& target : settings_.targets) {
+    if (!monotone_in_devices(target)) continue;
+    if (mva_value(target, curve.front()))
+      predicted.push_back(target);
+    else
+      unpredicted.push_back(target.text);
+  }
+  JobEstimate out;
+  out.predicted = unpredicted.empty();
+  if (predicted.empty()) {
+    predicted.push_back(relative_module_target(bracket_tolerance_));
+    out.basis = "for " + predicted.back().text + ": the MVA does not predict " + unpredicted.front();
+  } else {
+    out.basis = "for " + predicted.front().text;
+    for (std::size_t k = 1; k < predicted.size(); ++k)
+      out.basis += ", " + predicted[k].text;
+    if (!unpredicted.empty()) out.basis += " (the MVA does not predict " + unpredicted.front() + ")";
+  }
+  // The largest count below which every point meets every predicted target.
   int best = 1;
-  for (const auto& point : curve)
-    if (point.mva_module_s <= (1.0 + bracket_tolerance_) * curve.front().mva_module_s) best = point.jobs;
-  const double network_jobs = saturation_threshold * analysis.network_limit().jobs_at_saturation;
-  return std::max(1, std::min(best, static_cast<int>(network_jobs)));
+  for (const auto& point : curve) {
+    bool all = true;
+    for (const auto& target : predicted)
+      all = all && meets(target, *mva_value(target, point), *mva_value(target, curve.front()));
+    if (!all) break;
+    best = point.jobs;
+  }
+  const double network_jobs =
+      std::min(saturation_threshold * analysis.network_limit().jobs_at_saturation,
+               settings_.max_link_load * fixed_network_limit(analysis).jobs_at_saturation);
+  out.jobs = std::max(1, std::min(best, static_cast<int>(network_jobs)));
+  return out;
 }
 
 OptionSearch Planner::Search::search_most_jobs(const std::string& type, double nic, int gpus) {
@@ -25,16 +82,18 @@ OptionSearch Planner::Search::search_most_jobs(const std::string& type, double n
   layout->device_type = type;
   layout->nic_bps = nic;
   auto analysis = analyse_layout(scenario_, *layout);
-  int estimate = analytic_most_jobs(*layout, analysis);
+  auto estimated = analytic_most_jobs(*layout, analysis);
   // Enough pods that their NICs do not stop the GPUs short, when the GPUs can be split that far.
-  const int min_pods = pods_for_network(analysis, estimate, saturation_threshold);
+  const int min_pods = pods_for_network(analysis, estimated.jobs, saturation_threshold);
   if (min_pods > layout->pods) {
     layout = layout_for_gpus(gpus, std::min(min_pods, gpus), settings_.max_gpus_per_pod);
     layout->device_type = type;
     layout->nic_bps = nic;
     analysis = analyse_layout(scenario_, *layout);
-    estimate = analytic_most_jobs(*layout, analysis);
+    estimated = analytic_most_jobs(*layout, analysis);
   }
+  const int estimate = estimated.jobs;
+  out.option.estimate_basis = estimated.basis;
   if (plan_.layout_rule.empty()) plan_.layout_rule = layout_rule(settings_.max_gpus_per_pod, layout->pods);
   if (plan_.analytic_module_low_load_s == 0.0) plan_.analytic_module_low_load_s = analysis.module_low_load_s;
   out.option.layout = *layout;
@@ -53,7 +112,12 @@ OptionSearch Planner::Search::search_most_jobs(const std::string& type, double n
     return out;
   }
   auto point = [&](int k) { return RunPoint{*layout, {}, k * step}; };
-  const int last = static_cast<int>(std::ceil(job_search_ceiling * estimate / step)) + 2;
+  const double ceiling_factor = estimated.predicted ? job_search_ceiling : job_search_ceiling_unpredicted;
+  const int ceiling_jobs = settings_.max_jobs > 0
+                               ? std::max(settings_.max_jobs, step)
+                               : static_cast<int>(std::ceil(ceiling_factor * estimate)) + 2 * step;
+  const int last = std::max(1, ceiling_jobs / step);
+  out.ceiling_jobs = last * step;
   // True = the targets fail: more jobs never help.
   const auto judge = [&](const std::vector<int>& indices) {
     std::vector<RunPoint> points;
@@ -76,11 +140,23 @@ OptionSearch Planner::Search::search_most_jobs(const std::string& type, double n
     out.option.reason = "even " + std::to_string(step) + " jobs are not confirmed to meet the targets";
     return out;
   }
+  if (!search.first_true) {
+    // Nothing failed up to the ceiling: the answer lies above it, not at it. A bound, not an answer.
+    out.option.at_least_jobs = confirmed * step;
+    out.option.reason =
+        "every count simulated up to " + std::to_string(confirmed * step) +
+        " jobs meets the targets and the search's ceiling (" + std::to_string(last * step) + " jobs, " +
+        (settings_.max_jobs > 0 ? std::string("--max-jobs")
+                                : significant(ceiling_factor, 3) + " x the analytic estimate") +
+        ") stopped it before any count failed: the answer is at least " + std::to_string(confirmed * step) +
+        " jobs; raise --max-jobs to find it";
+    return out;
+  }
   out.option.found = true;
   out.option.jobs = confirmed * step;
   {
     // The range: from the highest index meeting by its interval to below the lowest failing by it.
-    int low = confirmed, high = search.first_true ? *search.first_true - 1 : last;
+    int low = confirmed, high = *search.first_true - 1;
     for (const auto& [index, decision] : search.decisions) {
       const auto strict = strict_decision(*runs.find(point(index)));
       if (index <= confirmed && strict != Decision::yes) low = std::min(low, index - 1);
@@ -94,8 +170,7 @@ OptionSearch Planner::Search::search_most_jobs(const std::string& type, double n
     out.option.jobs_high = high * step;
   }
   out.answer_run = *runs.find(point(confirmed));
-  if (search.first_true)
-    if (const auto* above = runs.find(point(*search.first_true))) out.first_failing = *above;
+  if (const auto* above = runs.find(point(*search.first_true))) out.first_failing = *above;
   out.option.cost_usd_per_event = cost_interval(*out.answer_run);
   return out;
 }

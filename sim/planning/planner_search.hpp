@@ -43,6 +43,7 @@ struct OptionSearch {
   bool impossible = false;
   bool budget_exhausted = false;
   int job_step = 1;
+  int ceiling_jobs = 0; // most jobs: the largest count the search could try
 };
 
 class Planner::Search {
@@ -159,8 +160,16 @@ private:
   std::vector<PodLayout> layouts_for(const std::string& type, double nic, int min_pods) const;
 
   OptionSearch search_fewest(const std::string& type, double nic, int jobs);
+  // plan --jobs: whether one GPU fewer than the grid's first layout fails (see planner_fewest.cpp).
+  bool edge_neighbour_fails(OptionSearch& out, PlanRuns& runs, const PodLayout& first, int jobs);
 
-  int analytic_most_jobs(const PodLayout& layout, const LayoutAnalysis& analysis) const;
+  // The MVA's most jobs for the targets it predicts (--gpus), where the job search starts.
+  struct JobEstimate {
+    int jobs = 1;
+    bool predicted = true; // every monotone target's figure is one the MVA predicts
+    std::string basis;     // in words, for the plan's bracket line
+  };
+  JobEstimate analytic_most_jobs(const PodLayout& layout, const LayoutAnalysis& analysis) const;
 
   OptionSearch search_most_jobs(const std::string& type, double nic, int gpus);
 

@@ -18,7 +18,7 @@ std::string layout_rule(int max_gpus_per_pod, int min_pods) {
   std::string rule = "GPUs fill one pod up to " + std::to_string(max_gpus_per_pod) +
                      " per pod, then pods are added (each with its own NIC), all pods with equal GPUs";
   if (min_pods > 1)
-    rule += "; at least " + std::to_string(min_pods) + " pods so that the pod NICs stay below saturation";
+    rule += "; at least " + std::to_string(min_pods) + " pods so that the pod NICs stay below 90 % busy";
   return rule;
 }
 

@@ -65,6 +65,38 @@ std::vector<Provenance> assumptions_in_use(const Scenario& scenario) {
   return out;
 }
 
+void add_variant_assumptions(Scenario& scenario, const Variant& variant) {
+  const auto within = [](const std::string& path, const std::string& key) {
+    // key is path, or a part of it, or contains it: "a.b" and "a.b.c" touch, "a.b" and "a.bc" do not.
+    const auto prefix = [](const std::string& shorter, const std::string& longer) {
+      return longer.size() >= shorter.size() && longer.compare(0, shorter.size(), shorter) == 0 &&
+             (longer.size() == shorter.size() || longer[shorter.size()] == '.');
+    };
+    return prefix(path, key) || prefix(key, path);
+  };
+  const std::string why =
+      "variant '" + variant.name + "'" +
+      (variant.description.empty() ? std::string(", a what-if") : ": " + variant.description);
+  for (const auto& argument : variant.overrides) {
+    const std::string path = argument.substr(0, argument.find('='));
+    auto& entries = scenario.provenance;
+    entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                 [&](const Provenance& p) {
+                                   // A measurement or derivation no longer describes what the variant
+                                   // changed; an assumption or a calibration written for it still does.
+                                   return within(path, p.key) && (p.kind == Provenance::Kind::measured ||
+                                                                  p.kind == Provenance::Kind::derived);
+                                 }),
+                  entries.end());
+    Provenance p;
+    p.key = path;
+    p.kind = Provenance::Kind::assumed;
+    p.text = why;
+    p.origin = variant.origin;
+    entries.push_back(p);
+  }
+}
+
 std::string assumptions_text(const std::vector<Provenance>& assumptions, const std::string& indent) {
   std::string text;
   for (const auto& a : assumptions)

@@ -20,6 +20,13 @@ const char* provenance_kind_name(Provenance::Kind kind);
 // that assumption in.
 std::vector<Provenance> assumptions_in_use(const Scenario& scenario);
 
+// A what-if variant's values are assumptions of the what-if: each path it overrides becomes an assumed entry
+// ("variant 'fp16': its description"), replacing a measurement or derivation the scenario's provenance
+// gave for that path or a part of it (the measured curve a variant doubles is no longer the measured curve);
+// an assumption or calibration written for it stays beside. Applied in the order the variants were, after
+// the scenario is read.
+void add_variant_assumptions(Scenario& scenario, const Variant& variant);
+
 // "KEY: WHY" per line, each starting with `indent`; nothing when there is none.
 std::string assumptions_text(const std::vector<Provenance>& assumptions, const std::string& indent);
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/scenario/default_scenario.hpp"
+#include "sim/scenario/provenance.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 #include "sim/scenario/schema.hpp"
 #include "sim/scenario/units.hpp"
@@ -226,7 +227,10 @@ Scenario load_text(const std::string& yaml_text, const std::string& source_name,
       apply_set_override(tree, argument, source);
     const Cursor root(source, tree);
     root.check_keys();
-    return read_scenario(root, source_name);
+    Scenario scenario = read_scenario(root, source_name);
+    for (const Variant* variant : variants)
+      add_variant_assumptions(scenario, *variant);
+    return scenario;
   } catch (const YAML::Exception& e) {
     // Every read goes through a Cursor; this only guards against a yaml-cpp surprise escaping unlabelled.
     const bool known = !e.mark.is_null();

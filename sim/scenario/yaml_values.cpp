@@ -1,6 +1,7 @@
 #include "sim/scenario/yaml_values.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <cmath>
 
@@ -137,9 +138,19 @@ DistributionSpec read_distribution(const Cursor& c, Quantity quantity) {
 
 uint64_t read_seed(const Cursor& c) {
   const std::string text = c.scalar("an integer >= 0");
+  // Plain digits are read exactly over the whole 64-bit range: replications, plans and calibrations derive
+  // 64-bit seeds and print them (replications.json, plan.json), and `run --seed S` must reproduce each one.
+  if (!text.empty() &&
+      std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+    uint64_t seed = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+    require(c, error == std::errc() && end == text.data() + text.size(),
+            "an integer from 0 to 18446744073709551615 (2^64 - 1)");
+    return seed;
+  }
   long long seed = 0;
   try {
-    seed = parse_integer(text); // up to 2^53, far more seeds than anyone will sweep
+    seed = parse_integer(text); // other spellings (1e6): up to 2^53, exact in a double
   } catch (const UnitError& e) {
     c.fail(e.what());
   }

@@ -30,7 +30,7 @@ double read_bandwidth_bps(const Cursor& c); // finite, |value| <= max_bandwidth_
 double read_number(const Cursor& c);        // finite, |value| <= max_number
 int read_int(const Cursor& c, int minimum, int maximum = 1'000'000'000); // an integer in [minimum, maximum]
 bool read_bool(const Cursor& c);
-std::uint64_t read_seed(const Cursor& c); // an integer in [0, 2^53]
+std::uint64_t read_seed(const Cursor& c); // an integer in [0, 2^64 - 1]
 std::string read_string(const Cursor& c);
 std::string read_choice(const Cursor& c, const std::vector<std::string>& choices);
 

@@ -5,6 +5,7 @@
 
 #include "sim/scenario/input_error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -18,7 +19,8 @@ const std::vector<Figure> simulated_sweep_figures{
     Figure::event_mean_s,           Figure::event_p50_s,       Figure::event_p95_s,
     Figure::events_per_s,           Figure::inferences_per_s,  Figure::gpu_utilisation,
     Figure::bottleneck_utilisation, Figure::mean_request_size, Figure::mean_executed_batch,
-    Figure::events_completed,       Figure::events_failed,     Figure::requests_rejected};
+    Figure::events_completed,       Figure::events_failed,     Figure::requests_rejected,
+    Figure::switch_utilisation};
 const std::vector<Figure> pool_sweep_figures{Figure::device_hours, Figure::peak_pods, Figure::mean_held_pods,
                                              Figure::static_peak_device_hours, Figure::cost_usd_per_event};
 const std::vector<Figure> interval_sweep_figures{Figure::module_mean_s, Figure::event_mean_s,
@@ -133,7 +135,7 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
          ",events_per_s,mva_events_per_s,inferences_per_s,gpu_utilisation,mva_gpu_utilisation"
          ",bottleneck,bottleneck_utilisation,mean_request_size,mean_executed_batch"
          ",events_completed,events_failed,requests_rejected,analytic_knee_jobs,network_limit_jobs"
-         ",too_short";
+         ",switch_utilisation,too_short";
   // An autoscaled pool's figures (only then: a sweep of fixed pools keeps its columns as before).
   if (autoscaled)
     for (const Figure figure : pool_sweep_figures)
@@ -169,7 +171,8 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
         << sim("mean_request_size") << "," << sim("mean_executed_batch") << ","
         << count(row.mean("events_completed")) << "," << count(row.mean("events_failed")) << ","
         << count(row.mean("requests_rejected")) << "," << (a ? csv_number(row.analytic_knee_jobs) : "") << ","
-        << (a ? csv_number(row.network_limit_jobs) : "") << "," << row.too_short;
+        << (a ? csv_number(row.network_limit_jobs) : "") << "," << sim("switch_utilisation") << ","
+        << row.too_short;
     if (autoscaled)
       for (const Figure figure : pool_sweep_figures)
         out << "," << sim(spec_of(figure).name);
@@ -203,7 +206,7 @@ std::vector<CurveFit> fit_module_curves(const std::vector<VaryAxis>& axes,
   }
   for (const auto& group : group_order) {
     std::vector<double> jobs, simulated, analytic_jobs, analytic, mva;
-    double model_knee_jobs = 0.0;
+    double model_knee_jobs = 0.0, network_limit_jobs = 0.0;
     for (const SweepRow* row : groups[group]) {
       // A point too short for the precision rule is not evidence for the fit.
       const auto module_s = row->mean("module_mean_s");
@@ -216,30 +219,43 @@ std::vector<CurveFit> fit_module_curves(const std::vector<VaryAxis>& axes,
         analytic.push_back(row->analytic->sonic_module_s);
         mva.push_back(row->analytic->mva_module_s);
         model_knee_jobs = row->analytic_knee_jobs;
+        network_limit_jobs = row->network_limit_jobs;
       }
     }
     auto add = [&](const char* series, const std::vector<double>& x, const std::vector<double>& y,
-                   double knee) {
+                   double knee, double network_limit) {
       try {
-        fits.push_back(CurveFit{group, series, x.size(), models::fit_plateau_knee(x, y), knee});
+        CurveFit fit{group, series, x.size(), models::fit_plateau_knee(x, y), knee, network_limit};
+        fit.jobs_low = *std::min_element(x.begin(), x.end());
+        fit.jobs_high = *std::max_element(x.begin(), x.end());
+        fits.push_back(fit);
       } catch (const std::invalid_argument&) {
         // Fewer than 3 distinct job counts: nothing to fit.
       }
     };
-    add("simulated", jobs, simulated, 0.0);
-    add("analytic", analytic_jobs, analytic, model_knee_jobs);
-    add("mva", analytic_jobs, mva, 0.0);
+    add("simulated", jobs, simulated, 0.0, 0.0);
+    add("analytic", analytic_jobs, analytic, model_knee_jobs, network_limit_jobs);
+    add("mva", analytic_jobs, mva, 0.0, 0.0);
   }
   return fits;
 }
 
+bool CurveFit::knee_found() const {
+  const double half_width = 1.96 * fit.knee_se;
+  return std::isfinite(fit.knee) && std::isfinite(half_width) && fit.slope > 0.0 &&
+         fit.knee - half_width >= jobs_low && fit.knee + half_width <= jobs_high;
+}
+
 void write_fits_csv(std::ostream& out, const std::vector<CurveFit>& fits) {
-  out << "group,series,points,plateau_s,knee_jobs,knee_se_jobs,slope_s_per_job,model_knee_jobs\n";
+  out << "group,series,points,plateau_s,knee_jobs,knee_se_jobs,slope_s_per_job,model_knee_jobs,knee_found,"
+         "network_limit_jobs\n";
   for (const auto& fit : fits) {
     out << csv_field(fit.group) << "," << fit.series << "," << fit.points << ","
         << csv_number(fit.fit.plateau) << "," << csv_number(fit.fit.knee) << ","
         << csv_number(fit.fit.knee_se) << "," << csv_number(fit.fit.slope) << ","
-        << (fit.model_knee_jobs > 0 ? csv_number(fit.model_knee_jobs) : "") << "\n";
+        << (fit.model_knee_jobs > 0 ? csv_number(fit.model_knee_jobs) : "") << ","
+        << (fit.knee_found() ? "true" : "false") << ","
+        << (fit.network_limit_jobs > 0 ? csv_number(fit.network_limit_jobs) : "") << "\n";
   }
 }
 
@@ -255,10 +271,21 @@ void print_fits(std::ostream& out, const std::vector<CurveFit>& fits) {
                     "knee jobs", "+/- jobs", "slope s/job", "model knee");
       out << line;
     }
-    std::snprintf(line, sizeof line, "  %-10s %10.3f %12.1f %10.1f %14.5f %14s\n", fit.series.c_str(),
-                  fit.fit.plateau, fit.fit.knee, fit.fit.knee_se, fit.fit.slope,
-                  fit.model_knee_jobs > 0 ? csv_number(fit.model_knee_jobs).c_str() : "");
+    if (fit.knee_found())
+      std::snprintf(line, sizeof line, "  %-10s %10.3f %12.1f %10.1f %14.5f %14s\n", fit.series.c_str(),
+                    fit.fit.plateau, fit.fit.knee, fit.fit.knee_se, fit.fit.slope,
+                    fit.model_knee_jobs > 0 ? csv_number(fit.model_knee_jobs).c_str() : "");
+    else // a flat curve, or a knee whose interval leaves the points: the sweep shows none
+      std::snprintf(line, sizeof line, "  %-10s %10.3f %23s %14s %14s\n", fit.series.c_str(), fit.fit.plateau,
+                    "no knee in the range", "",
+                    fit.model_knee_jobs > 0 ? csv_number(fit.model_knee_jobs).c_str() : "");
     out << line;
+    if (fit.network_limit_jobs > 0.0 && fit.network_limit_jobs <= fit.jobs_high) {
+      // The analytic model's other limit: the tightest link full (Eq. 1-5 themselves stay flat past it).
+      std::snprintf(line, sizeof line, "  %-10s %23s %.0f jobs (analytic: the tightest link is full)\n",
+                    "network", "limit", fit.network_limit_jobs);
+      out << line;
+    }
   }
 }
 

@@ -65,7 +65,13 @@ struct CurveFit {
   std::string series; // simulated | analytic | mva
   std::size_t points = 0;
   models::PlateauKneeFit fit;
-  double model_knee_jobs = 0.0; // analytic only: the exact knee N_GPU t_ideal / t_GPU; 0 otherwise
+  double model_knee_jobs = 0.0;    // analytic only: the exact knee N_GPU t_ideal / t_GPU; 0 otherwise
+  double network_limit_jobs = 0.0; // analytic only: the jobs at which the tightest link is full; 0 otherwise
+  double jobs_low = 0.0, jobs_high = 0.0; // the job counts the fit saw
+  // The fit found a knee: a finite one with a finite 95 % interval (+- 1.96 standard errors) inside the job
+  // counts swept, on a rising saturated branch. A flat curve's "knee" (any value fits it, the error is not
+  // finite) and a knee beyond the points are not knees the sweep shows, so no table or chart reports them.
+  bool knee_found() const;
 };
 
 // Empty unless the first axis is workload.jobs; groups with fewer than 3 distinct job counts are left out.

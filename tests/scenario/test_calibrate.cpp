@@ -1,6 +1,8 @@
 // `sonicsim calibrate` on the 2020 Fig. 7 series (validation/data/protodune_2020_fig7_left.csv).
 #include "simulate.hpp"
 
+#include "sim/app/calibrated_scenario.hpp"
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -200,4 +202,47 @@ TEST_CASE("calibrate names a mistyped option and a missing scenario, not one as 
   result = sonicsim::testing::run_sonicsim(command);
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("nowhere.yaml: no such file; expected a YAML scenario file") != std::string::npos);
+}
+
+TEST_CASE("calibrated.yaml: a file beside the scenario is found from the output folder, and the fitted "
+          "value's old provenance is replaced, not kept beside") {
+  // A scenario in its own folder reads ParticleNet AK4's perf_analyzer files from a folder beside it
+  // ("pn_ak4", no '/' in the name: the rebase skipped such paths, so calibrated.yaml written elsewhere did
+  // not load), and says the client node is assumed: after a fit of a value under it, that entry no longer
+  // describes the value and must not stand beside the calibrated one.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "sonicsim_calibrated_yaml";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "scenario");
+  const std::string root = SONICSIM_SOURCE_DIR;
+  const std::string data = root + "/validation/data/cms_miniaod_2024/perf_analyzer/";
+  fs::copy(data + "particlenet_AK4_PT", dir / "scenario" / "pn_ak4");
+  std::string text = read(root + "/configs/cms_miniaod_2024_one_model_per_t4.yaml");
+  const std::string written = "../validation/data/cms_miniaod_2024/perf_analyzer/particlenet_AK4_PT\n";
+  REQUIRE(text.find(written) != std::string::npos);
+  text.replace(text.find(written), written.size(), "pn_ak4\n");
+  // Every other relative folder as an absolute path, so that only pn_ak4 is left to rebase.
+  for (std::size_t at; (at = text.find("../validation/")) != std::string::npos;)
+    text.replace(at, 3, root + "/");
+  text.replace(text.find("provenance:\n"), 12,
+               "provenance:\n  platform.client_node: {assumed: \"the scan VMs' cores\"}\n");
+  std::ofstream(dir / "scenario" / "s.yaml") << text;
+  sonicsim::CalibrateArguments arguments;
+  arguments.scenario = (dir / "scenario" / "s.yaml").string();
+  arguments.series = "test";
+  arguments.data = "test.csv";
+  const sonicsim::calibration::FitParameter contention{"platform.client_node.inference_contention", 0.0, 2.0,
+                                                       ""};
+  const fs::path out = dir / "elsewhere" / "calibrated.yaml";
+  fs::create_directories(out.parent_path());
+  sonicsim::write_calibrated_yaml(arguments, {{&contention, 0.6, "fitted for this test"}}, out);
+  const std::string calibrated = read(out);
+  CHECK(calibrated.find("../scenario/pn_ak4") != std::string::npos);
+  CHECK(calibrated.find("platform.client_node:") == std::string::npos);
+  CHECK(calibrated.find("platform.client_node.inference_contention:\n    calibrated: fitted for this test") !=
+        std::string::npos);
+  const auto check = sonicsim::testing::run_sonicsim("analytic " + out.string());
+  INFO(check.output);
+  CHECK(check.exit_code == 0);
+  fs::remove_all(dir);
 }

@@ -2,6 +2,7 @@
 // is the files' device time, and perf_analyzer's own setup re-simulated lands where the files say.
 #include "simulate.hpp"
 
+#include "sim/app/import_replay.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
@@ -151,4 +152,21 @@ TEST_CASE(
   const auto misuse =
       sonicsim::testing::run_sonicsim("import perf-analyzer " + pn_ak4_pt + " --inferences-per-event 4");
   CHECK(misuse.exit_code == 2);
+}
+
+TEST_CASE("the replay's verdict: a tie between the readings keeps the reading the files recommend") {
+  // Both readings reproduce the files to the same median |error|: the replay cannot choose, so the verdict
+  // must not name the asked reading "best" against the files' own recommendation (it did: merged-async asked,
+  // compute-infer recommended, equal medians gave "The merged-async reading reproduces the files best").
+  const sonicsim::ReadingFit asked{"merged-async", -0.05, 0.04, 0.03, 0.05, true};
+  const sonicsim::ReadingFit other{"compute-infer", -0.04, 0.05, 0.03, 0.05, true};
+  const std::string tied = sonicsim::replay_verdict(asked, other, "compute-infer");
+  CHECK(tied.find("cannot choose between them") != std::string::npos);
+  CHECK(tied.find("the compute-infer reading the files' signatures recommend stands") != std::string::npos);
+  CHECK(tied.find("reproduces the files best") == std::string::npos);
+  // A real difference (2 points of median |error|) is judged by the replay, whatever is recommended.
+  const sonicsim::ReadingFit better{"merged-async", -0.02, 0.01, 0.01, 0.02, true};
+  const std::string judged = sonicsim::replay_verdict(better, other, "compute-infer");
+  CHECK(judged.find("The merged-async reading reproduces the files best, and within the tolerance") !=
+        std::string::npos);
 }

@@ -105,6 +105,11 @@ sweep_resume)
   killed=no
   for _ in $(seq 600); do
     if [[ $(squeue -h -r -j "${array_job}_2" -o %T 2>/dev/null) == RUNNING ]]; then
+      # While a task runs the merge job is PENDING behind the array: status says it waits, not that
+      # nothing runs.
+      during=$("$sonicsim" status slurm_sweep || true)
+      grep -q "merge job $merge_job: PENDING, waiting for the array" <<<"$during" ||
+        fail "status while task 2 runs: $during"
       scancel --signal=KILL "${array_job}_2"
       killed=yes
       break

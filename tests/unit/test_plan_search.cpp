@@ -202,6 +202,33 @@ TEST_CASE(
   CHECK(decide(throughput, rate) == Decision::undecided);
 }
 
+TEST_CASE("targets: break-even and zero-count limits are questions; a limit every candidate meets is not") {
+  // The gain over direct inference is negative when the remote calls cost more: >=0 asks for break-even,
+  // and a loss one accepts (>=-0.05) is a question too.
+  const auto break_even = parse_plan_target("direct_inference_gain>=0");
+  CHECK(break_even.limit == 0.0);
+  CHECK_FALSE(break_even.at_most);
+  CHECK(parse_plan_target("direct_inference_gain>=-0.05").limit == doctest::Approx(-0.05));
+  // No failed event at all: a count's <=0.
+  CHECK(parse_plan_target("events_failed<=0").limit == 0.0);
+  CHECK(parse_plan_target("requests_rejected<=0").at_most);
+  // A count is never negative, so >=0 holds for every candidate; a time is never 0, so <=0 holds for none.
+  CHECK_THROWS_WITH_AS(parse_plan_target("events_completed>=0"), doctest::Contains("met by every candidate"),
+                       InputError);
+  CHECK_THROWS_AS(parse_plan_target("events_failed<=-1"), InputError);
+  CHECK_THROWS_WITH_AS(parse_plan_target("gpu_utilisation<=0"), doctest::Contains("no candidate meets it"),
+                       InputError);
+  CHECK_THROWS_AS(parse_plan_target("event_mean_s<=0s"), InputError);
+  // At a limit of 0 the indifference zone (a fraction of the limit) is empty: only the interval decides.
+  ConfidenceInterval gain;
+  gain.mean = 0.004;
+  gain.half_width = 0.01;
+  gain.n = 5;
+  CHECK(decide(break_even, gain, 0.05) == Decision::undecided);
+  gain.half_width = 0.003;
+  CHECK(decide(break_even, gain, 0.05) == Decision::yes);
+}
+
 TEST_CASE("targets: the names from before the figure table are read as the new ones, with a notice") {
   const auto old = parse_plan_target("event_time_p95<=200s");
   CHECK(old.figure.figure == Figure::event_p95_s);
