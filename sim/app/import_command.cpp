@@ -9,12 +9,13 @@
 #include "sim/app/input_files.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/execution/state_file.hpp"
-#include "sim/measurements/model_analyzer.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/measurements/perf_analyzer_reading.hpp"
-#include "sim/measurements/triton_config.hpp"
+#include "sim/metrics/json_fields.hpp"
 #include "sim/metrics/number_text.hpp"
 #include "sim/scenario/units.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -132,6 +133,48 @@ void print_perf_analyzer_report(FILE* out, const PerfAnalyzerArguments& argument
     std::fprintf(out, "\n%s\n", direct_inference_statement(imported, arguments.inferences_per_event).c_str());
 }
 
+// What the report says, as one document (--json): the rows read, the curve, the host costs, the notes and
+// the reading the files call for, and the YAML.
+nlohmann::ordered_json perf_analyzer_json(const PerfAnalyzerArguments& arguments, const ImportedFiles& files,
+                                          const std::string& yaml) {
+  const auto& imported = files.imported;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& file : imported.files)
+    for (const auto& row : file.rows)
+      rows.push_back({{"file", file.path},
+                      {"line", row.line},
+                      {"batch_size", file.batch_size},
+                      {"concurrency", row.concurrency},
+                      {"queue_s", row.queue_s},
+                      {"compute_input_s", row.compute_input_s},
+                      {"compute_infer_s", row.compute_infer_s},
+                      {"compute_output_s", row.compute_output_s},
+                      {"measured_inferences_per_s", row.inferences_per_s}});
+  nlohmann::ordered_json curve = nlohmann::ordered_json::array();
+  for (const auto& [batch, rate] : imported.curve_points)
+    curve.push_back({batch, rate});
+  const auto fit = [](const measurements::HostCostFit& f) {
+    return nlohmann::ordered_json{{"per_request_s", f.per_request_s},
+                                  {"per_byte_s", f.per_byte_s},
+                                  {"max_relative_residual", f.max_relative_residual}};
+  };
+  const auto advice = measurements::advise_reading(imported, arguments.device == cpu_device_type);
+  nlohmann::ordered_json out{{"model", arguments.model},
+                             {"device", arguments.device},
+                             {"reading", measurements::device_time_mapping_name(files.mapping)},
+                             {"recommended_reading", measurements::device_time_mapping_name(advice.reading)},
+                             {"advice", measurements::reading_advice_text(advice, files.mapping)},
+                             {"rows", rows},
+                             {"curve_points", curve},
+                             {"compute_input", fit(imported.compute_input)},
+                             {"compute_output", fit(imported.compute_output)},
+                             {"notes", imported.notes},
+                             {"yaml", yaml}};
+  if (arguments.device == cpu_device_type)
+    out["direct_inference"] = direct_inference_statement(imported, arguments.inferences_per_event);
+  return out;
+}
+
 // The files a command reads: those named, and those inside the folders named.
 std::vector<fs::path> input_paths(const std::vector<std::string>& named) {
   std::vector<fs::path> paths;
@@ -156,104 +199,22 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
     throw InputError("--inferences-per-event is for files of a Triton CPU server: only with --device CPU");
   // The output file is checked before any work: never one of the measurements, a folder or a device node.
   const bool yaml_to_file = arguments.yaml && *arguments.yaml != "-";
-  const ImportOutput output(arguments.yaml,
-                            yaml_to_file ? input_paths(arguments.files) : std::vector<fs::path>{});
+  const ImportOutput output(
+      arguments.yaml, yaml_to_file ? input_paths(arguments.files) : std::vector<fs::path>{}, arguments.json);
   const ImportedFiles files = read_perf_analyzer_files(arguments);
   const std::string yaml = perf_analyzer_yaml(arguments, files);
   // "-": the YAML alone on stdout, the report (and a replay's) on stderr.
   print_perf_analyzer_report(output.report(), arguments, files);
   output.emit(yaml, "scenario YAML");
-  if (!arguments.replay) return exit_ok;
-  return replay_perf_analyzer(arguments, files);
-}
-
-struct ModelAnalyzerArguments {
-  std::string file;
-  std::string config;
-  std::string model = "MODEL";
-  std::string device = "T4";
-};
-
-int import_model_analyzer(const ModelAnalyzerArguments& arguments) {
-  require_input_file(arguments.file, "Model Analyzer's metrics-model-inference.csv");
-  const auto imported = measurements::import_model_analyzer(arguments.file, arguments.config);
-  std::printf("Model Analyzer: %s, configuration '%s' (%zu in the file), model %s on %s\n\n",
-              arguments.file.c_str(), imported.config.c_str(), imported.configs.size(),
-              arguments.model.c_str(), arguments.device.c_str());
-  std::printf("%6s %6s %14s %12s %8s\n", "batch", "conc.", "throughput /s", "p99 ms", "GPU %");
-  for (const auto& row : imported.rows) {
-    std::printf("%6d %6d %14.6g", row.batch_size, row.concurrency, row.throughput_per_s);
-    if (row.p99_latency_s)
-      std::printf(" %12.4g", *row.p99_latency_s * 1e3);
-    else
-      std::printf(" %12s", "-");
-    if (row.gpu_utilisation)
-      std::printf(" %8.1f\n", 100.0 * *row.gpu_utilisation);
-    else
-      std::printf(" %8s\n", "-");
+  int code = exit_ok;
+  nlohmann::ordered_json replay;
+  if (arguments.replay) code = replay_perf_analyzer(arguments, files, &replay);
+  if (arguments.json) {
+    auto document = perf_analyzer_json(arguments, files, yaml);
+    if (arguments.replay) document["replay"] = replay; // null when submitted to a cluster
+    std::printf("%s\n", json_text(document, 1).c_str());
   }
-  std::printf("\n  the curve: per batch size, the highest throughput over the concurrencies (the server "
-              "saturated), host work included\n");
-  if (!imported.notes.empty()) {
-    std::printf("\nwhat the file suggests the import cannot capture:\n");
-    for (const auto& note : imported.notes)
-      std::printf("  - %s\n", note.c_str());
-  }
-  std::printf("\n# YAML: under models.%s\nthroughput:\n  %s:\n    points: [", arguments.model.c_str(),
-              arguments.device.c_str());
-  for (std::size_t i = 0; i < imported.curve_points.size(); ++i)
-    std::printf("%s[%.6g, %.6g]", i ? ", " : "", imported.curve_points[i].first,
-                imported.curve_points[i].second);
-  std::printf("]\n");
-  return exit_ok;
-}
-
-struct TritonConfigArguments {
-  std::string file;
-  std::string model = "MODEL";
-};
-
-int import_triton_config(const TritonConfigArguments& arguments) {
-  require_input_file(arguments.file, "a Triton config.pbtxt");
-  const auto config = measurements::read_triton_config(arguments.file);
-  std::printf("config.pbtxt: %s\n", arguments.file.c_str());
-  if (!config.notes.empty()) {
-    std::printf("\nnot simulated (named so that nothing is dropped silently):\n");
-    for (const auto& note : config.notes)
-      std::printf("  - %s\n", note.c_str());
-  }
-  std::printf("\n# YAML: under models.%s (or write triton_config: %s there)\n", arguments.model.c_str(),
-              arguments.file.c_str());
-  if (config.input_bytes_per_inference)
-    std::printf("input_bytes_per_inference: \"%.10gB\"\n", *config.input_bytes_per_inference);
-  if (config.output_bytes_per_inference)
-    std::printf("output_bytes_per_inference: \"%.10gB\"\n", *config.output_bytes_per_inference);
-  std::printf("triton:\n  max_batch_size: %d\n", config.max_batch_size);
-  if (!config.instance_groups.empty()) {
-    std::printf("  instance_group: [");
-    for (std::size_t i = 0; i < config.instance_groups.size(); ++i) {
-      const auto& group = config.instance_groups[i];
-      std::printf("%s{count: %d, kind: %s", i ? ", " : "", group.count, group.cpu ? "CPU" : "GPU");
-      if (!group.gpus.empty()) {
-        std::printf(", gpus: [");
-        for (std::size_t g = 0; g < group.gpus.size(); ++g)
-          std::printf("%s%d", g ? ", " : "", group.gpus[g]);
-        std::printf("]");
-      }
-      std::printf("}");
-    }
-    std::printf("]\n");
-  }
-  if (config.dynamic_batching) {
-    std::printf("  dynamic_batching:\n    preferred_batch_size: [");
-    for (std::size_t i = 0; i < config.preferred_batch_sizes.size(); ++i)
-      std::printf("%s%d", i ? ", " : "", config.preferred_batch_sizes[i]);
-    std::printf("]\n    max_queue_delay: \"%.10gus\"\n", config.max_queue_delay_s * 1e6);
-    if (config.max_queue_size || config.timeout_s)
-      std::printf("    default_queue_policy: {max_queue_size: %d, timeout: \"%.10gus\"}\n",
-                  config.max_queue_size.value_or(0), config.timeout_s.value_or(0.0) * 1e6);
-  }
-  return exit_ok;
+  return code;
 }
 
 } // namespace
@@ -306,34 +267,13 @@ void register_import_command(CLI::App& app, int& result) {
   perf->add_option(
       "--out", arguments->output_dir,
       "Replay: the directory of replay.json (and of a cluster's files; default out/import_replay)");
+  perf->add_flag("--json", arguments->json,
+                 "Print the import as one JSON document on stdout (the rows read, the curve, the host costs, "
+                 "the reading advice, the YAML and, with --replay, the replay), and nothing else there");
   add_execution_options(*perf, arguments->execution, ExecutionShape::simulations, "the replays (--replay)");
   register_replay_generator();
   perf->callback([arguments, &result]() { result = guarded(*arguments, import_perf_analyzer); });
-  auto analyzer_arguments = std::make_shared<ModelAnalyzerArguments>();
-  auto* analyzer = command->add_subcommand(
-      "model-analyzer",
-      "Model Analyzer's metrics-model-inference.csv: per batch size, the saturated throughput of "
-      "one model configuration");
-  // Files checked where the commands run (sim/app/input_files.hpp says why not here).
-  analyzer->add_option("file", analyzer_arguments->file, "metrics-model-inference.csv")->required();
-  analyzer->add_option("--config", analyzer_arguments->config,
-                       "Model configuration (Model Config Path; default: the first in the file)");
-  analyzer->add_option("--model", analyzer_arguments->model, "Model name for the YAML (default: MODEL)")
-      ->check(plain_name);
-  analyzer->add_option("--device", analyzer_arguments->device, "Device type of the measurement (default: T4)")
-      ->check(plain_name);
-  analyzer->callback(
-      [analyzer_arguments, &result]() { result = guarded(*analyzer_arguments, import_model_analyzer); });
-  auto config_arguments = std::make_shared<TritonConfigArguments>();
-  auto* config = command->add_subcommand(
-      "triton-config",
-      "A Triton config.pbtxt: max_batch_size, bytes per inference from the inputs' and outputs' "
-      "dims, instance_group, dynamic_batching; every other field named");
-  config->add_option("file", config_arguments->file, "config.pbtxt")->required();
-  config->add_option("--model", config_arguments->model, "Model name for the YAML (default: MODEL)")
-      ->check(plain_name);
-  config->callback(
-      [config_arguments, &result]() { result = guarded(*config_arguments, import_triton_config); });
+  register_import_model_files(*command, result);
   register_import_supersonic(*command, result);
 }
 

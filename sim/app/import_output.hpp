@@ -1,7 +1,8 @@
 // Where an import's report and YAML go, the same for every `sonicsim import`: without --yaml both on stdout;
 // with `--yaml -` the YAML alone on stdout (valid YAML when redirected) and the report on stderr; with
 // `--yaml FILE` the YAML written there (never over one of the inputs, a folder or a device node) and the
-// report on stdout.
+// report on stdout. With --json the document is the result on stdout: the report is not printed (its content
+// is in the document), the YAML is in the document too, and a --yaml FILE is still written.
 #pragma once
 
 #include <cstdio>
@@ -15,15 +16,19 @@ namespace sonicsim {
 class ImportOutput {
 public:
   // Checks a --yaml FILE before any work; `inputs` are the files it must not replace.
-  ImportOutput(std::optional<std::string> yaml_option, std::vector<std::filesystem::path> inputs);
+  ImportOutput(std::optional<std::string> yaml_option, std::vector<std::filesystem::path> inputs,
+               bool json = false);
   bool to_file() const { return yaml_option_ && *yaml_option_ != "-"; }
-  FILE* report() const { return yaml_option_ == "-" ? stderr : stdout; }
+  bool json() const { return json_; }
+  // Where the text report goes: stdout, stderr (--yaml -), or nowhere (--json).
+  FILE* report() const;
   // After the report: the YAML where it goes; `what` names it in the line that says where it was written.
   void emit(const std::string& yaml, const std::string& what) const;
 
 private:
   std::optional<std::string> yaml_option_;
   std::vector<std::filesystem::path> inputs_;
+  bool json_ = false;
 };
 
 } // namespace sonicsim

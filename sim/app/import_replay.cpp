@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "sim/app/commands.hpp"
+#include "sim/app/output_options.hpp"
 #include "sim/calibration/perf_analyzer_replay.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/run_or_submit.hpp"
@@ -191,7 +192,9 @@ std::string replay_verdict(const ReadingFit& asked, const ReadingFit& other, con
   return text;
 }
 
-int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedFiles& files) {
+int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedFiles& files,
+                         nlohmann::ordered_json* document) {
+  const TextOutput say{!arguments.json};
   const ExecutionOptions execution = execution_options(arguments.execution, false);
   const std::filesystem::path output_dir = arguments.output_dir.empty()
                                                ? std::filesystem::path("out/import_replay")
@@ -219,11 +222,10 @@ int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedF
   const auto simulated = run_or_submit(context, requests);
   if (!simulated) return exit_ok; // submitted: the merge job prints the table and writes replay.json
   const auto& outcomes = *simulated;
-  std::printf(
-      "\nreplay of perf_analyzer's setup (%d instance(s) per device, dynamic batching %s, %d host cores):\n",
+  say("\nreplay of perf_analyzer's setup (%d instance(s) per device, dynamic batching %s, %d host cores):\n",
       arguments.instances, arguments.dynamic_batching ? "on" : "off", arguments.host_cores);
-  std::printf("%6s %6s %13s %13s %9s %13s\n", "batch", "conc.", "measured /s", "simulated /s", "error",
-              "mean executed");
+  say("%6s %6s %13s %13s %9s %13s\n", "batch", "conc.", "measured /s", "simulated /s", "error",
+      "mean executed");
   int failed = 0;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < replays.size(); ++i) {
@@ -232,8 +234,7 @@ int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedF
                                {"concurrency", replays[i].concurrency},
                                {"measured_inferences_per_s", replays[i].measured_inferences_per_s}};
     if (!outcomes[i].ok) {
-      std::printf("%6d %6d  failed: %s\n", replays[i].batch_size, replays[i].concurrency,
-                  outcomes[i].error.c_str());
+      say("%6d %6d  failed: %s\n", replays[i].batch_size, replays[i].concurrency, outcomes[i].error.c_str());
       row["error"] = outcomes[i].error;
       rows.push_back(row);
       ++failed;
@@ -242,8 +243,8 @@ int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedF
     const auto& summary = outcomes[i].summary;
     const double measured = replays[i].measured_inferences_per_s;
     const double relative_error = summary.inferences_per_s / measured - 1.0;
-    std::printf("%6d %6d %13.5g %13.5g %8.1f%% %13.4g\n", replays[i].batch_size, replays[i].concurrency,
-                measured, summary.inferences_per_s, 100.0 * relative_error, summary.mean_executed_batch);
+    say("%6d %6d %13.5g %13.5g %8.1f%% %13.4g\n", replays[i].batch_size, replays[i].concurrency, measured,
+        summary.inferences_per_s, 100.0 * relative_error, summary.mean_executed_batch);
     row["inferences_per_s"] = summary.inferences_per_s;
     row["relative_error"] = relative_error;
     row["mean_executed_batch"] = summary.mean_executed_batch;
@@ -254,7 +255,7 @@ int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedF
       reading_fit(other_arguments.mapping, replay_errors(other, outcomes, replays.size())),
       measurements::device_time_mapping_name(
           measurements::advise_reading(files.imported, arguments.device == cpu_device_type).reading));
-  std::printf("\n%s\n", verdict.c_str());
+  say("\n%s\n", verdict.c_str());
   const nlohmann::ordered_json out{{"model", arguments.model},
                                    {"reading", arguments.mapping},
                                    {"verdict", verdict},
@@ -265,7 +266,8 @@ int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedF
                                    {"complete", failed == 0},
                                    {"replays", rows}};
   write_file_atomically(output_dir / "replay.json", json_text(out, 1) + "\n");
-  std::printf("\nwrote %s\n", (output_dir / "replay.json").string().c_str());
+  if (document) *document = out;
+  say("\nwrote %s\n", (output_dir / "replay.json").string().c_str());
   return failed ? exit_run_failed : exit_ok;
 }
 

@@ -7,6 +7,8 @@
 #include "sim/app/execution_flags.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +34,7 @@ struct PerfAnalyzerArguments {
   std::optional<std::string> yaml;
   // --device CPU: the model's inferences per event, to state a direct-inference time per event.
   std::optional<double> inferences_per_event;
+  bool json = false; // --json: one document on stdout (the report's content, the YAML, the replay)
   ExecutionFlags execution{2};
 };
 
@@ -43,9 +46,10 @@ struct ImportedFiles {
 };
 ImportedFiles read_perf_analyzer_files(const PerfAnalyzerArguments& arguments);
 
-// Runs the replays (or submits them), prints measured against simulated Inferences/s and writes replay.json;
-// exit 1 when a replay failed.
-int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedFiles& files);
+// Runs the replays (or submits them), prints measured against simulated Inferences/s (not with --json) and
+// writes replay.json, whose content it also puts in `document` (when given); exit 1 when a replay failed.
+int replay_perf_analyzer(const PerfAnalyzerArguments& arguments, const ImportedFiles& files,
+                         nlohmann::ordered_json* document = nullptr);
 
 // How well one reading's replays reproduce the files: signed errors' range, median and largest |error|.
 struct ReadingFit {

@@ -6,7 +6,10 @@
 #include "sim/app/import_output.hpp"
 #include "sim/app/input_files.hpp"
 #include "sim/app/scenario_source.hpp"
+#include "sim/metrics/json_fields.hpp"
 #include "sim/scenario/supersonic_values.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <memory>
@@ -20,6 +23,7 @@ struct SupersonicArguments {
   std::string file;
   std::optional<std::string> yaml;
   std::string group = "triton";
+  bool json = false;
 };
 
 void print_supersonic_report(FILE* out, const SupersonicValues& values) {
@@ -43,10 +47,24 @@ std::string group_yaml(const SupersonicArguments& arguments, const SupersonicVal
 
 int import_supersonic(const SupersonicArguments& arguments) {
   require_input_file(arguments.file, "a SuperSONIC Helm values.yaml");
-  const ImportOutput output(arguments.yaml, {arguments.file});
+  const ImportOutput output(arguments.yaml, {arguments.file}, arguments.json);
   const SupersonicValues values = read_supersonic_values(arguments.file);
   print_supersonic_report(output.report(), values);
-  output.emit(group_yaml(arguments, values), "server group's YAML");
+  const std::string yaml = group_yaml(arguments, values);
+  output.emit(yaml, "server group's YAML");
+  if (arguments.json) {
+    nlohmann::ordered_json read = nlohmann::ordered_json::array();
+    for (const auto& reading : values.read)
+      read.push_back(
+          {{"line", reading.line ? nlohmann::ordered_json(reading.line) : nlohmann::ordered_json()},
+           {"key", reading.key},
+           {"value", reading.value},
+           {"meaning", reading.meaning}});
+    const nlohmann::ordered_json out{{"file", values.file},      {"chart", "0.3.1"},
+                                     {"group", arguments.group}, {"read", read},
+                                     {"notes", values.notes},    {"yaml", yaml}};
+    std::printf("%s\n", json_text(out, 1).c_str());
+  }
   return exit_ok;
 }
 
@@ -67,6 +85,10 @@ void register_import_supersonic(CLI::App& import_command, int& result) {
   command
       ->add_option("--group", arguments->group, "Server group name for the YAML's comment (default: triton)")
       ->check(plain_name);
+  command->add_flag(
+      "--json", arguments->json,
+      "Print the import as one JSON document on stdout (every key read with its line, the notes, "
+      "the YAML), and nothing else there");
   command->callback([arguments, &result]() { result = guarded(*arguments, import_supersonic); });
 }
 

@@ -214,11 +214,17 @@ int plan(const PlanArguments& arguments) {
       requests.push_back(SimulationRequest{
           planned, arguments.source.recipe(planned, planning::plan_overrides(scenario, planned)), {}});
     const int taken_before = store.taken();
-    // Ctrl-C: plan.json is a finished answer only; the finished simulations are kept for --resume.
+    // Ctrl-C: plan.json is a finished answer only; the finished simulations are kept for --resume. Counted
+    // over the whole plan, as its progress line counts them (the pool knows its batch only).
     std::vector<SimulationOutcome> outcomes;
-    Interruptible{"plan.json is not written (a finished answer only); the finished simulations are kept in " +
-                  store.directory().string() + ": the same command with --resume takes them"}
-        .run([&] { outcomes = store.run(context, requests); });
+    try {
+      outcomes = store.run(context, requests);
+    } catch (const Interrupted&) {
+      throw Interrupted(std::to_string(store.finished()) +
+                        " simulations of the plan had finished, all kept in " + store.directory().string() +
+                        " (the ones running were stopped and are not counted); plan.json is not written (a "
+                        "finished answer only): the same command with --resume takes them");
+    }
     if (store.taken() > taken_before && !arguments.quiet)
       std::fprintf(stderr, "plan: %d of %zu simulations taken from %s (--resume)\n",
                    store.taken() - taken_before, requests.size(), store.directory().string().c_str());

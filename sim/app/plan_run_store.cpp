@@ -36,6 +36,7 @@ std::vector<SimulationOutcome> PlanRunStore::run(const ExecutionContext& context
     const nlohmann::ordered_json json{{"wall_clock_s", outcome.wall_clock_s},
                                       {"summary", run_summary_to_json(outcome.summary)}};
     write_file_atomically(directory_ / (fingerprints[missing_index[k]] + ".json"), json_text(json) + "\n");
+    ++kept_;
   };
   const auto ran = run_batch(context, missing, keep);
   for (std::size_t k = 0; k < ran.size(); ++k)

@@ -20,12 +20,16 @@ public:
   std::vector<SimulationOutcome> run(const ExecutionContext& context,
                                      const std::vector<SimulationRequest>& requests);
   int taken() const { return taken_; } // simulations read back instead of run
+  // Every simulation of the plan finished so far (read back or run and kept): the count its progress line
+  // shows, and the one an interruption reports.
+  int finished() const { return taken_ + kept_; }
   const std::filesystem::path& directory() const { return directory_; }
 
 private:
   std::filesystem::path directory_;
   bool resume_ = false;
   int taken_ = 0;
+  int kept_ = 0; // run here and kept
 };
 
 } // namespace sonicsim

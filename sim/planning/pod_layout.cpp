@@ -63,7 +63,16 @@ Scenario with_layout(Scenario scenario, const PodLayout& layout) {
   ServerGroup& group = scenario.platform.server_groups.front();
   group.pods = layout.pods;
   group.devices_per_pod = layout.gpus_per_pod;
-  if (!layout.device_type.empty()) group.device_type = layout.device_type;
+  if (!layout.device_type.empty() && layout.device_type != group.device_type) {
+    group.device_type = layout.device_type;
+    // The search chose the type: whatever the scenario said of its type (a variant's what-if) no longer
+    // describes this layout, and an answer on it must not list it.
+    const std::string type_key = "platform.server_groups." + group.name + ".devices.type";
+    auto& entries = scenario.provenance;
+    entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                 [&](const Provenance& p) { return p.key == type_key; }),
+                  entries.end());
+  }
   if (layout.nic_bps > 0.0) group.nic_bandwidth_bps = layout.nic_bps;
   return scenario;
 }

@@ -21,7 +21,8 @@ commands=(run bench validate analytic sweep plan compare calibrate status report
 scenario_commands=(run bench analytic sweep plan compare calibrate)
 variant_commands=(run bench analytic sweep plan calibrate compare)
 quiet_commands=(run bench validate analytic sweep plan compare calibrate status report figures)
-json_commands=(run sweep bench validate analytic plan compare calibrate figures status)
+json_commands=(run sweep bench validate analytic plan compare calibrate figures status "import perf-analyzer"
+  "import model-analyzer" "import triton-config" "import supersonic")
 parallel_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
 slurm_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
 dry_run_commands=(run validate sweep compare "import perf-analyzer")
@@ -107,6 +108,28 @@ for spec in "analytic ${tiny[*]} --json" "run ${tiny[*]} --json --out run_json" 
   "$sonicsim" $spec >stdout 2>stderr || fail "$spec: exit $?: $(tail -n 3 stderr)"
   python3 -c 'import json,sys; json.load(open("stdout"))' 2>/dev/null || fail "$spec: stdout is not one JSON document: $(head -c 300 stdout)"
 done
+
+# import --json: one document with what the text report says and the YAML (it had no --json). The
+# perf_analyzer import and its replay, the Model Analyzer table, a config.pbtxt, a SuperSONIC values file.
+pa=$root/validation/data/cms_miniaod_2024/perf_analyzer/particlenet_AK4_PT
+for spec in "import perf-analyzer $pa --device-time merged-async --json --replay --out replay_json -j 2" \
+  "import model-analyzer $root/tests/data/model_analyzer/metrics-model-inference.csv --json" \
+  "import triton-config $root/tests/data/triton/emtrkmichelid_config.pbtxt --json" \
+  "import supersonic $root/configs/supersonic_values/values-minimal.yaml --json"; do
+  "$sonicsim" $spec >stdout 2>stderr || fail "$spec: exit $?: $(tail -n 3 stderr)"
+  python3 - "$spec" <<'PY' || fail "$spec: stdout is not the import's document: $(head -c 300 stdout)"
+import json, sys
+document = json.load(open("stdout"))
+assert document["yaml"].strip(), "no YAML"
+if "perf-analyzer" in sys.argv[1]:
+    assert len(document["curve_points"]) == 8 and document["recommended_reading"] == "merged-async"
+    assert len(document["replay"]["replays"]) == 8 and document["replay"]["verdict"].startswith("verdict:")
+if "supersonic" in sys.argv[1]:
+    assert document["read"] and all("key" in r for r in document["read"])
+PY
+done
+"$sonicsim" import perf-analyzer "$pa" --json --yaml - >stdout 2>stderr
+[[ $? == 2 && ! -s stdout ]] || fail "import --json --yaml - is not refused: $(head -c 300 stderr)"
 
 # status --json: the sweep of 2 points above, all done, as one document (and what its text says).
 "$sonicsim" status sweep_out --json >stdout 2>stderr || fail "status --json: exit $?: $(tail -n 3 stderr)"

@@ -61,6 +61,11 @@ interrupt "$dir/plan.log" '[[ $(ls "$dir/plan/runs" 2>/dev/null | wc -l) -ge 3 ]
   "$sonicsim" plan --jobs 500 "${quick_plan[@]}" --out "$dir/plan"
 grep -q "the same command with --resume takes them" "$dir/plan.log" || { echo "FAIL: plan: no word of what is kept"; cat "$dir/plan.log"; exit 1; }
 [[ -e $dir/plan/plan.json ]] && { echo "FAIL: an interrupted plan wrote plan.json"; exit 1; }
+# The count it gives is the plan's, as its progress line counts: every simulation kept in runs/ (it gave the
+# interrupted batch's alone: "7 of 9 had finished" with 10 kept).
+said=$(sed -n 's/.*interrupted: \([0-9]*\) simulations of the plan had finished.*/\1/p' "$dir/plan.log")
+[[ $said == $(ls "$dir/plan/runs" | wc -l) ]] ||
+  { echo "FAIL: plan: the message counts '$said', runs/ holds $(ls "$dir/plan/runs" | wc -l)"; cat "$dir/plan.log"; exit 1; }
 "$sonicsim" plan --jobs 500 "${quick_plan[@]}" --out "$dir/plan" --resume >"$dir/resume_plan.log" 2>&1 ||
   { echo "FAIL: plan --resume"; cat "$dir/resume_plan.log"; exit 1; }
 grep -q "taken from .*(--resume)" "$dir/resume_plan.log" || { echo "FAIL: plan --resume took nothing"; cat "$dir/resume_plan.log"; exit 1; }

@@ -22,6 +22,10 @@ make_results() { # KIND: writes results/KIND
   case $1 in
   run) "$sonicsim" run --quiet --openmetrics --set workload.jobs=40 --out results/run ;;
   sweep) "$sonicsim" sweep --vary workload.jobs=20:380:60 "${small[@]}" --replications 2 -j 2 --out results/sweep ;;
+  # The site switch filling (issue 63's sweep): 4 pods and a 20 Gb/s switch saturate near 601 jobs, where the
+  # analytic model's network limit lies; Eq. 1-5 stay flat there, so no analytic knee may be drawn.
+  switch_sweep) "$sonicsim" sweep --vary workload.jobs=100:1000:100 --set platform.server_groups.gke_4xt4.pods=4 \
+    --set platform.site_switch.bandwidth=20Gbps "${small[@]}" -j 2 --out results/switch_sweep ;;
   plan) "$sonicsim" plan --jobs 200 "${small[@]}" -j 2 --out results/plan ;;
   compare) "$sonicsim" compare "$repo/configs/protodune_2020_large_batch.yaml" --columns fp16 --jobs 100 "${small[@]}" \
     --out results/compare ;;
@@ -51,7 +55,7 @@ make_results() { # KIND: writes results/KIND
 chromium_flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
   --disable-component-update --disable-sync --hide-scrollbars --virtual-time-budget=20000)
 
-for kind in run sweep plan compare validate calibrate joint_calibration campaign operations pool_sweep autoscaler_plan; do
+for kind in run sweep switch_sweep plan compare validate calibrate joint_calibration campaign operations pool_sweep autoscaler_plan; do
   if ! make_results "$kind" >"$kind.log" 2>&1; then
     echo "FAIL $kind: the command failed"; tail -5 "$kind.log"; failures=$((failures + 1)); continue
   fi
@@ -90,6 +94,14 @@ PY
   if grep -q "Uncaught" "$kind.chromium"; then verdict="uncaught error: $(grep -m1 Uncaught "$kind.chromium")"; fi
   # A page travels: no path of the machine it was made on.
   if grep -q "$work" "$kind.dom"; then verdict="the page holds a path of this machine: $(grep -o -m1 "$work[^\"<]*" "$kind.dom")"; fi
+  # The switch sweep draws what its fits found and what the analytic model predicts: the simulated knee and
+  # the network limit, labelled; the site switch's utilisation; no analytic knee (its fit found none).
+  if [[ $kind == switch_sweep && $verdict == ok* ]]; then
+    grep -q "network limit (analytic) 601 jobs" "$kind.dom" || verdict="the switch sweep lacks the network limit"
+    grep -q "Site switch utilisation" "$kind.dom" || verdict="the switch sweep lacks the switch's utilisation"
+    grep -q "simulated knee" "$kind.dom" || verdict="the switch sweep lacks the simulated knee"
+    grep -q "analytic knee" "$kind.dom" && verdict="the switch sweep draws an analytic knee its fit did not find"
+  fi
   # The plan's page answers its reader: the answer, the bill, the options with what each rests on, one panel
   # per device type.
   if [[ $kind == plan && $verdict == ok* ]]; then
