@@ -1,7 +1,7 @@
 // `sonicsim plan`: the fewest GPUs (and pods) that keep the accelerated module within a tolerance of its
 // unsaturated time at N jobs (--jobs), or the most jobs G GPUs serve so (--gpus). The analytic models (MVA of
 // the closed network, the network limits) bracket the answer; simulations around the bracket confirm it, a
-// batch of parallel runs at a time (sim/planning/boundary_search.hpp), and every run is printed as evidence.
+// batch of parallel runs at a time (sim/planning/confident_search.hpp), and every run is printed as evidence.
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
 #include "sim/metrics/json_fields.hpp"
