@@ -42,6 +42,14 @@ void add_model_switches(Derivation& d, std::size_t g, ScenarioParameters::Server
     station.demand_by_model[i].second += added_s;
     station.demand_s += added_s;
   }
+  // The same at low load, where each request is its own batch: what the SONIC model leaves out.
+  double requests = 0.0;
+  for (const double r : d.device_requests[g])
+    requests += r;
+  for (std::size_t i = 0; i < d.device_requests[g].size() && requests > 0.0; ++i) {
+    const double r = d.device_requests[g][i];
+    d.out.t_model_switch_s += r * (1.0 - r / requests) * group.model_switch_s;
+  }
   d.note("model_switches[" + group.name + "]", switches, "switches/event",
          "sum over the models on the devices of batches x (1 - their share of the batches): batches of "
          "models interleaved at random; each adds model_switch_time and model_switch_slowdown x its time");
@@ -123,6 +131,13 @@ void derive_outbound_links(Derivation& d) {
     const std::string label =
         layout.single_group ? "pod NICs (all pods)" : pod_nics_name(layout, group) + " (all its pods)";
     std::string capacity = std::to_string(group.pods) + " x " + gbps_text(group.nic_bandwidth_bps);
+    if (out.t_model_switch_s > 0.0)
+      out.caveats.push_back(
+          "models share a device with a switch time: at low load each request follows another "
+          "model's with the probability its share leaves, " +
+          format("%.4g", out.t_model_switch_s) +
+          " s per event; the MVA's device demand has the switches (at its merged batches), the "
+          "SONIC model of arXiv:2009.04509 has none");
     if (!layout.single_group) capacity += format(" for %.3g of the traffic", share);
     out.outbound_links.push_back(
         {pod_nics_name(layout, group), label, capacity,
@@ -249,6 +264,13 @@ void add_caveats(Derivation& d) {
         "input handling, execution and output handling; the MVA limits the instances only for a model alone "
         "on its devices, so with several models and few instances per device the simulator saturates "
         "earlier");
+  if (out.t_model_switch_s > 0.0)
+    out.caveats.push_back(
+        "models share a device with a switch time: at low load each request follows another "
+        "model's with the probability its share leaves, " +
+        format("%.4g", out.t_model_switch_s) +
+        " s per event; the MVA's device demand has the switches (at its merged batches), the "
+        "SONIC model of arXiv:2009.04509 has none");
   if (!layout.single_group)
     out.caveats.push_back(
         "several server groups: the SONIC model pools every device (N_GPU); the MVA keeps each "
@@ -333,7 +355,11 @@ ScenarioParameters derive_parameters(const Scenario& scenario) {
   ScenarioParameters alone = derive_at(scenario, ClientNodeSlowdown{}, &work);
   if (!node.enabled()) return alone;
   // The rest of an event at low load: transfers, round trips and the servers' time, unchanged by the node.
-  const double wait_s = alone.latency_model().t_ideal_s() + alone.t_host_s - work.first - work.second;
+  // Eq. 2's sum, written out: the latency model refuses t_GPU = 0 (its knee divides by it), which a scenario
+  // whose every model runs on CPU instances has.
+  const double t_ideal_s =
+      alone.t_other_cpu_s + alone.t_preprocess_s + alone.t_gpu_s + alone.t_transmit_s + alone.t_travel_s;
+  const double wait_s = t_ideal_s + alone.t_host_s - work.first - work.second;
   const int threads_on_node = scenario.platform.jobs_per_node * scenario.workload.threads;
   const ClientNodeSlowdown slowdown =
       client_node_slowdown(node, threads_on_node, work.first, work.second, wait_s);

@@ -29,7 +29,7 @@ struct Derivation {
       : scenario(s), layout(make_server_layout(s)), serving(s.platform.server_groups.size(), false),
         device_demand(s.platform.server_groups.size()), host_demand(s.platform.server_groups.size()),
         gpu_instances(s.platform.server_groups.size()), device_batches(s.platform.server_groups.size()),
-        group_bytes(s.platform.server_groups.size(), 0.0) {}
+        device_requests(s.platform.server_groups.size()), group_bytes(s.platform.server_groups.size(), 0.0) {}
 
   void note(std::string symbol, double value, std::string unit, std::string derivation) {
     out.quantities.push_back(
@@ -47,6 +47,8 @@ struct Derivation {
   // Per group: each model's device batches per event (merged batches when the MVA assumes merging), for the
   // model-switch time of shared devices.
   std::vector<std::vector<double>> device_batches;
+  // The same as each request runs alone (low load, no merging): the switches the SONIC model lacks.
+  std::vector<std::vector<double>> device_requests;
   std::vector<double> group_bytes;
   double rtt_s = 0.0, switch_left_bps = 0.0;
   double seconds_per_bit = 0.0; // expected time per bit over the NIC mix (time, not rate, is what averages)

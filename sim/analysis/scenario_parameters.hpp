@@ -54,6 +54,9 @@ struct ScenarioParameters {
   // (t_GPU - t_GPU_merged, summed over the batched models). At low load requests do run alone, so the MVA's
   // module time there is short by up to this much; the SONIC model's t_GPU is the low-load one.
   double t_gpu_merging_saving_s = 0.0;
+  // Models sharing a device with a switch time: device-seconds per event the switches add when each request
+  // runs alone (low load). The MVA's device demand has them (at its merged batches); Eq. 1-5 do not.
+  double t_model_switch_s = 0.0;
   // Events a job runs at once (workload.threads): each thread is a customer of the closed network, so the
   // models are solved for jobs x threads customers and job counts are customers / threads.
   int threads = 1;

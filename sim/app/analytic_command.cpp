@@ -65,6 +65,13 @@ struct AnalyticAnswer {
 AnalyticAnswer compute_analytic(const AnalyticArguments& arguments) {
   const Scenario scenario = arguments.source.load();
   const auto parameters = analysis::derive_parameters(scenario);
+  // Every model on CPU instances (a fallback server on the client nodes): no device time, so Eq. 1-5 have no
+  // knee (N_GPU t_ideal / t_GPU) and the tool says so, as it does for a scenario without inference.
+  if (!(parameters.t_gpu_s > 0.0))
+    throw InputError(
+        "scenario '" + scenario.name +
+        "': no request reaches a device (every model runs on CPU instances), so t_GPU is 0 and the "
+        "SONIC model of arXiv:2009.04509 has no knee; simulate it (sonicsim run, sweep) instead");
   const auto model = parameters.latency_model();
   model.validate();
   const auto network = parameters.closed_network();
@@ -137,7 +144,8 @@ nlohmann::ordered_json analytic_json(const AnalyticAnswer& answer) {
                   // Beside Eq. 1-5 (notes: what the SONIC model lacks and the MVA has, or misreads at low
                   // load): server host work per event, and the device time dynamic batching saves.
                   {"t_host_s", parameters.t_host_s},
-                  {"t_gpu_merging_saving_s", parameters.t_gpu_merging_saving_s}};
+                  {"t_gpu_merging_saving_s", parameters.t_gpu_merging_saving_s},
+                  {"t_model_switch_s", parameters.t_model_switch_s}};
   out["network_limit"] = {{"jobs", network_limit_jobs},
                           {"link", parameters.shared_outbound_link},
                           {"capacity_bps", parameters.shared_outbound_bps},

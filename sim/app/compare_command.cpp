@@ -7,6 +7,7 @@
 #include "sim/app/html_report.hpp"
 #include "sim/metrics/json_fields.hpp"
 
+#include "sim/analysis/scenario_parameters.hpp"
 #include "sim/app/compare_table.hpp"
 #include "sim/app/execution_flags.hpp"
 #include "sim/app/output_options.hpp"
@@ -77,6 +78,33 @@ std::vector<std::string> column_names(const CompareArguments& arguments, const S
   return names;
 }
 
+// The one-group analysis the ratio, knee and network limit rows come from; none, with the reason, for a
+// scenario it does not describe: several server groups (GPU against FPGA, a CPU fallback beside the T4), or
+// no device time at all.
+std::optional<planning::LayoutAnalysis> one_group_analysis(const Scenario& scenario, std::string& why) {
+  const auto& groups = scenario.platform.server_groups;
+  if (groups.size() != 1) {
+    why = "they size one server group's devices, and this column has " + std::to_string(groups.size()) +
+          " (sonicsim analytic gives its MVA)";
+    return std::nullopt;
+  }
+  if (!(analysis::derive_parameters(scenario).t_gpu_s > 0.0)) {
+    why = "no request reaches a device (every model runs on CPU instances), so t_GPU is 0";
+    return std::nullopt;
+  }
+  const ServerGroup& group = groups.front();
+  return planning::analyse_layout(
+      scenario, planning::PodLayout{group.pods, group.devices_per_pod, group.device_type, 0.0});
+}
+
+// Where the compared scenario's first shared resource fills: the layout's, or else the MVA's asymptotes
+// (several groups), in jobs.
+double first_saturation_jobs(const ComparedScenario& c) {
+  if (c.analysis) return c.analysis->limits.empty() ? 0.0 : c.analysis->first().jobs_at_saturation;
+  const auto parameters = analysis::derive_parameters(c.scenario);
+  return models::asymptotic_bounds(parameters.closed_network(), 1.0).saturation_jobs / parameters.threads;
+}
+
 int compare(const CompareArguments& arguments) {
   const ExecutionOptions execution =
       execution_options(arguments.execution, arguments.quiet || arguments.json);
@@ -100,15 +128,12 @@ int compare(const CompareArguments& arguments) {
   const std::vector<std::string> at_jobs{"workload.jobs=" + std::to_string(jobs)};
   std::vector<ComparedScenario> compared;
   for (const auto& name : names) {
-    ComparedScenario c{
-        name, arguments.source.load_variants(variant_list(applied, name), at_jobs), {}, {}, {}};
-    const ServerGroup& group = planning::planned_group(c.scenario);
-    c.analysis = planning::analyse_layout(
-        c.scenario, planning::PodLayout{group.pods, group.devices_per_pod, group.device_type, 0.0});
+    ComparedScenario c{name, arguments.source.load_variants(variant_list(applied, name), at_jobs), {}, {}, {},
+                       {}};
+    c.analysis = one_group_analysis(c.scenario, c.no_analysis);
     compared.push_back(std::move(c));
   }
-  const double base_knee =
-      compared.front().analysis.limits.empty() ? 0.0 : compared.front().analysis.first().jobs_at_saturation;
+  const double base_knee = first_saturation_jobs(compared.front());
   const int reference_jobs =
       std::min(jobs, std::max(min_reference_jobs, static_cast<int>(std::lround(0.1 * base_knee))));
   const std::filesystem::path output_dir = arguments.output_dir.empty()

@@ -31,6 +31,10 @@ static void print_compare_notes(const CompareTable& table, bool pooled) {
         "changes are of the means\n",
         table.replications);
   for (const auto& f : table.figures)
+    if (!f.no_analysis.empty())
+      std::printf("%s: no analytic ratio, knee or network limit (-): %s\n", f.name.c_str(),
+                  f.no_analysis.c_str());
+  for (const auto& f : table.figures)
     if (!f.description.empty()) std::printf("  %s: %s\n", f.name.c_str(), f.description.c_str());
   for (const auto& f : table.figures)
     if (!f.assumptions.empty())
@@ -59,10 +63,11 @@ const CompareRow& row_of(Figure figure) {
   throw std::logic_error("compare: no row format for figure " + std::string(spec_of(figure).name));
 }
 
-// A value computed, not simulated: no interval.
-std::optional<ConfidenceInterval> exact(double value) {
+// A value computed, not simulated: no interval; none where the analysis gave none.
+std::optional<ConfidenceInterval> exact(std::optional<double> value) {
+  if (!value) return std::nullopt;
   ConfidenceInterval ci;
-  ci.mean = value;
+  ci.mean = *value;
   ci.n = 1;
   return ci;
 }
@@ -167,11 +172,15 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
     column["bottleneck"] = f.bottleneck;
     column["too_short"] = f.too_short;
     column["assumptions"] = provenance_to_json(f.assumptions);
-    column["ratio_analytic"] = f.ratio_analytic;
+    const auto or_null = [](const std::optional<double>& v) {
+      return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
+    };
+    column["ratio_analytic"] = or_null(f.ratio_analytic);
     column["ratio_simulated"] = mean_or_null(f.ratio_simulated);
-    column["knee_jobs_analytic"] = f.knee_analytic;
+    column["knee_jobs_analytic"] = or_null(f.knee_analytic);
     column["knee_jobs_simulated"] = mean_or_null(f.knee_simulated);
-    column["network_limit_jobs"] = f.network_limit_jobs;
+    column["network_limit_jobs"] = or_null(f.network_limit_jobs);
+    if (!f.no_analysis.empty()) column["no_analysis"] = f.no_analysis;
     column["network_link"] = f.network_link;
     if (f.pooled)
       for (const Figure figure : compared_pool_figures)

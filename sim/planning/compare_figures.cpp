@@ -34,10 +34,13 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
     f.assumptions = assumptions_in_use(c.scenario);
     const auto parameters = analysis::derive_parameters(c.scenario);
     const int gpus = c.scenario.platform.server_groups.front().devices();
-    f.ratio_analytic = c.analysis.ratio;
-    f.knee_analytic = c.analysis.jobs_per_gpu() * gpus; // in jobs: the ratio is per CPU thread
-    f.network_limit_jobs = c.analysis.network_limit().jobs_at_saturation;
-    f.network_link = c.analysis.network_limit().resource;
+    if (c.analysis) {
+      f.ratio_analytic = c.analysis->ratio;
+      f.knee_analytic = c.analysis->jobs_per_gpu() * gpus; // in jobs: the ratio is per CPU thread
+      f.network_limit_jobs = c.analysis->network_limit().jobs_at_saturation;
+      f.network_link = c.analysis->network_limit().resource;
+    }
+    f.no_analysis = c.no_analysis;
     Scenario priced = c.scenario;
     priced.workload.jobs = jobs;
     const FigureContext at_jobs{parameters.accelerated_modules, &priced, parameters.inferences};
@@ -59,7 +62,9 @@ CompareTable compare_figures(const std::vector<ComparedScenario>& compared, int 
       const auto gpu_s = value_of(Figure::gpu_s_per_event, s, at_jobs);
       const auto ratio = cpu_gpu_ratio(low_event_s, gpu_s);
       ratios.push_back(ratio);
-      knees.push_back(ratio ? std::optional<double>(*ratio * gpus / c.analysis.threads) : std::nullopt);
+      // The knee as ratio x GPUs sizes one group's devices: none without the analysis that says so.
+      knees.push_back(ratio && c.analysis ? std::optional<double>(*ratio * gpus / c.analysis->threads)
+                                          : std::nullopt);
       bottlenecks.push_back(s.bottleneck);
       for (const RunSummary* run : {&s, &low})
         if (run->precision.too_short())

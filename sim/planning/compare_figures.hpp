@@ -21,7 +21,10 @@ namespace sonicsim {
 struct ComparedScenario {
   std::string name; // empty: the base
   Scenario scenario;
-  planning::LayoutAnalysis analysis;
+  // The one-group layout analysis (ratio, knee, network limit); none for a scenario it does not describe
+  // (several server groups, or no device time), `no_analysis` then says why.
+  std::optional<planning::LayoutAnalysis> analysis;
+  std::string no_analysis;
   // One per replication (replication r with seed replication_seed(seed, r) in every column: common random
   // numbers), at the compared job count and at low load.
   std::vector<SimulationOutcome> loaded;
@@ -49,10 +52,12 @@ struct VariantFigures {
   // undecided (its figures are shown, marked, and are not evidence).
   std::string too_short;
   std::vector<Provenance> assumptions; // the assumed values the column's scenario uses
-  double ratio_analytic = 0.0;         // t_ideal / t_GPU
-  double knee_analytic = 0.0;          // jobs: ratio x GPUs
-  double network_limit_jobs = 0.0;
+  // The analytic values, none where the one-group analysis does not describe the column (`no_analysis`).
+  std::optional<double> ratio_analytic; // t_ideal / t_GPU
+  std::optional<double> knee_analytic;  // jobs: ratio x GPUs
+  std::optional<double> network_limit_jobs;
   std::string network_link;
+  std::string no_analysis;
   bool pooled = false; // a group's pods change in time: device_hours and peak_pods are simulated
 
   std::optional<ConfidenceInterval> figure(Figure figure) const;

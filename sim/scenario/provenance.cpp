@@ -79,6 +79,9 @@ void add_variant_assumptions(Scenario& scenario, const Variant& variant) {
       (variant.description.empty() ? std::string(", a what-if") : ": " + variant.description);
   for (const auto& argument : variant.overrides) {
     const std::string path = argument.substr(0, argument.find('='));
+    // The load is the question asked of the variant (and compare and plan set it), not a value its answer
+    // rests on.
+    if (path == "workload.jobs") continue;
     auto& entries = scenario.provenance;
     entries.erase(std::remove_if(entries.begin(), entries.end(),
                                  [&](const Provenance& p) {

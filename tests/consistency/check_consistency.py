@@ -35,6 +35,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import generated  # noqa: E402
+import yaml  # python3-yaml (scripts/setup.sh)
 
 # The documented gap between the analytic models and a low-load run (docs/model.md, "Where the analytic
 # models and the simulation differ"), as a fraction of the analytic value. At low load both describe the
@@ -48,10 +49,10 @@ MODEL_GAP = 0.03
 # Where a scenario's low-load event holds what neither analytic model describes, the gap measured and why
 # (docs/model.md, "Where the analytic models and the simulation differ"). A failure here means the gap grew.
 KNOWN_GAPS = {
-    # Six models on one T4 from four-thread jobs behind a 0.93 Gb/s link: the SONIC model has neither the
-    # T4's model switches (1.14 per event x 0.55 ms, +2.5 % of the module) nor the job's four threads
-    # contending for the link (13.4 ms of transfers per event each, +3-4 %); measured +9.1 % at one job.
-    "cms_miniaod_2024_all_models_one_t4": (0.11, "model switches and a job's threads sharing its link"),
+    # Six models on one T4 from four-thread jobs behind a 0.93 Gb/s link: Eq. 1-5 do not have a job's four
+    # threads contending for the link (13.4 ms of transfers per event each); measured +5.2 % of the module at
+    # one job with the switches and the host work added.
+    "cms_miniaod_2024_all_models_one_t4": (0.08, "a job's threads sharing its link"),
 }
 
 
@@ -74,7 +75,7 @@ def run_json(cmd, cwd=None, timeout=300):
 # ---------------------------------------------------------------------------------------------- analytic
 
 
-def analytic_case(sonicsim, work, name, scenario, overrides, gap=MODEL_GAP):
+def analytic_case(sonicsim, work, name, scenario, overrides, variant=None, gap=MODEL_GAP):
     """Returns (rows, failures): the analytic and simulated event and module times at low load.
 
     The analytic value compared is the one the analytic output itself says to read at low load: the MVA's,
@@ -82,16 +83,18 @@ def analytic_case(sonicsim, work, name, scenario, overrides, gap=MODEL_GAP):
     the MVA's merged demand is short by t_gpu_merging_saving_s, so the SONIC model's times (request-sized
     batches) plus the server host work it lacks (t_host_s, which the MVA has) are compared instead.
     """
-    sets = []
+    sets = ["--variant", variant] if variant else []
     for o in overrides:
         sets += ["--set", o]
     try:
         whole = run_json([sonicsim, "analytic", scenario] + sets + ["--jobs", "1"])
     except Failure as e:
         # A scenario without inference as a service has no analytic model; the command must say so plainly.
-        if "has no remote_inference module" in str(e):
-            return [(name, 0, "(none)", math.nan, math.nan, 0.0, 0.0, True,
-                     "analytic refuses: no remote_inference module (exit 2)")], []
+        for refusal, why in (("has no remote_inference module", "no remote_inference module"),
+                             ("no request reaches a device", "every model on CPU instances")):
+            if refusal in str(e) and ": exit 2:" in str(e):
+                return [(name, 0, "(none)", math.nan, math.nan, 0.0, 0.0, True,
+                         "analytic refuses in words (exit 2): %s" % why)], []
         raise
     model = whole["model"]
     knee = model.get("knee_jobs") or 1e9
@@ -122,9 +125,14 @@ def analytic_case(sonicsim, work, name, scenario, overrides, gap=MODEL_GAP):
         return [], ["%s: dynamic batching saves %.4g s per event in the MVA, but analytic's notes do not say "
                     "so" % (name, model["t_gpu_merging_saving_s"])]
     host = model.get("t_host_s", 0.0)
+    # Asynchronous calls overlap (the analytic notes say the models assume blocking calls one after another):
+    # the blocking module time is then an upper bound, and the event time still agrees.
+    overlapping = any("asynchronous requests overlap" in n for n in whole.get("notes", []))
     if batching:
-        reference = {"event_mean_s": (curve["sonic_event_s"] + host, "SONIC+host"),
-                     "module_mean_s": (curve["sonic_module_s"] + host, "SONIC+host")}
+        # Plus the model switches at request-sized batches, which Eq. 1-5 lack too (the notes give them).
+        extra = host + model.get("t_model_switch_s", 0.0)
+        reference = {"event_mean_s": (curve["sonic_event_s"] + extra, "SONIC+host"),
+                     "module_mean_s": (curve["sonic_module_s"] + extra, "SONIC+host")}
     else:
         reference = {"event_mean_s": (curve["mva_event_s"], "MVA"), "module_mean_s": (curve["mva_module_s"], "MVA")}
     out = os.path.join(work, name)
@@ -141,6 +149,9 @@ def analytic_case(sonicsim, work, name, scenario, overrides, gap=MODEL_GAP):
         error = (simulated - analytic) / analytic
         allowed = gap + half / analytic
         ok = abs(error) <= allowed
+        if overlapping and figure == "module_mean_s":
+            which += " (bound)"
+            ok = error <= allowed
         rows.append((name, jobs, figure, analytic, simulated, error, allowed, ok, which))
         if not ok:
             failures.append("%s: %s at %d jobs: %s %.6g, run %.6g +- %.2g (%+.2f %%, allowed %.2f %%: gap %.0f %% "
@@ -167,6 +178,10 @@ def shipped_cases(repo):
             # state the analytic model describes. Their fixed-pool, fixed-jobs form has one.
             overrides.append("workload.campaign=null")
         cases.append((stem, path, overrides))
+        # Every variant too: a what-if the analytic model must follow (or refuse in words).
+        variants = (yaml.safe_load(text) or {}).get("variants") or {}
+        for variant in variants:
+            cases.append(("%s+%s" % (stem, variant), path, overrides, variant))
     return cases
 
 
@@ -316,7 +331,6 @@ def import_check(sonicsim, work, repo):
     fragment = os.path.join(work, "imported.yaml")
     run([sonicsim, "import", "perf-analyzer", folder, "--model", "particlenet_ak4", "--device-time",
          "merged-async", "--input-bytes", "9760B", "--output-bytes", "40B", "--yaml", fragment])
-    import yaml  # python3-yaml, a dependency of python3-matplotlib's stack on Debian; read only here
     with open(fragment, encoding="utf-8") as f:
         imported = yaml.safe_load(f)
     points = imported["throughput"]["T4"]["points"]
@@ -363,9 +377,9 @@ def main():
     if not only or "analytic" in only:
         cases = shipped_cases(args.repo) + generated.scenarios(args.repo, work)
         with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
-            futures = [pool.submit(analytic_case, sonicsim, work, name, path, overrides)
-                       for name, path, overrides in cases]
-            for (name, _, _), future in zip(cases, futures):
+            futures = [pool.submit(analytic_case, sonicsim, work, *case) for case in cases]
+            for case, future in zip(cases, futures):
+                name = case[0]
                 try:
                     r, f = future.result()
                     rows += r

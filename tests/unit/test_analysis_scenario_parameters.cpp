@@ -119,3 +119,28 @@ TEST_CASE("a named figure in a run: narrowed to its module, GPU time with the sc
       analysis::named_figure_value(name("module_mean_s:absent"), run, scenario, "prediction x"),
       doctest::Contains("prediction x: a run does not define module_mean_s:absent"), std::runtime_error);
 }
+
+TEST_CASE("the analytic inference count is the mean of the counts the job client draws, rounded") {
+  // A ParticleNet AK8-like count, uniform [0, 0.674) jets per event: the job client rounds each draw, so an
+  // event has a jet with probability (0.674 - 0.5) / 0.674 = 0.2582, and the analytic model must send that
+  // many, not the distribution's mean 0.337 (it did: the module time 12 % above a low-load run's).
+  auto scenario = sonicsim::load_default_variant(
+      {}, {"workload.pipeline.EmTrkMichelId.inferences={dist: uniform, min: 0, max: 0.674}"});
+  const auto parameters = derive_parameters(scenario);
+  CHECK(parameters.inferences == doctest::Approx((0.674 - 0.5) / 0.674).epsilon(1e-9));
+  CHECK(parameters.requests == doctest::Approx(parameters.inferences).epsilon(0.01)); // one request a jet
+}
+
+TEST_CASE("models sharing a device: the switches at request-sized batches, which Eq. 1-5 lack, are counted") {
+  // The three ParticleNet AK8 taggers alone on one T4 (0.549 ms per switch), each 0.2582 requests per event:
+  // a request follows another model's with probability 2/3, so 3 x 0.2582 x 2/3 x 0.549 ms per event.
+  const auto scenario = sonicsim::load_variant_file(std::string(SONICSIM_SOURCE_DIR) +
+                                                        "/configs/cms_miniaod_2024_one_model_per_t4.yaml",
+                                                    {"particlenet_ak8"});
+  const auto parameters = derive_parameters(scenario);
+  const double per_model = (0.674 - 0.5) / 0.674;
+  CHECK(parameters.t_model_switch_s == doctest::Approx(3.0 * per_model * 2.0 / 3.0 * 0.549e-3).epsilon(0.01));
+  CHECK(std::any_of(parameters.caveats.begin(), parameters.caveats.end(), [](const std::string& c) {
+    return c.find("models share a device with a switch time") != std::string::npos;
+  }));
+}

@@ -84,8 +84,32 @@ TEST_CASE("compare figures: replications' means and intervals, the simulated rat
   CHECK(f.figure(Figure::module_mean_s)->mean == doctest::Approx(1.0));
   CHECK(f.bottleneck.find("pod NICs") != std::string::npos);
   // The analytic columns come from the layout analysis, the same for both scenarios here.
-  CHECK(f.knee_analytic == doctest::Approx(b.knee_analytic));
-  CHECK(b.knee_analytic > 0.0);
+  REQUIRE(f.knee_analytic);
+  REQUIRE(b.knee_analytic);
+  CHECK(*f.knee_analytic == doctest::Approx(*b.knee_analytic));
+  CHECK(*b.knee_analytic > 0.0);
+}
+
+TEST_CASE(
+    "compare figures: a column the one-group analysis does not describe has no analytic values, and says "
+    "why") {
+  // compare refused a scenario with two server groups (GPU against FPGA, a CPU fallback beside the T4) with
+  // the planner's words; now such a column's analytic ratio, knee and network limit are absent (null, "-")
+  // and its reason travels with it, while the simulated figures stand.
+  ComparedScenario base = column("");
+  base.analysis.reset();
+  base.no_analysis = "they size one server group's devices, and this column has 2";
+  base.loaded = {run(2.0, 10.0, 0.5, 1000.0, "GPU pool")};
+  base.reference = {run(0.5, 2.0, 0.1, 100.0, "none")};
+  const CompareTable table = compare_figures({base}, 10, 2, 1);
+  const VariantFigures& f = table.figures[0];
+  CHECK_FALSE(f.ratio_analytic);
+  CHECK_FALSE(f.knee_analytic);
+  CHECK_FALSE(f.network_limit_jobs);
+  CHECK_FALSE(f.knee_simulated); // ratio x GPUs sizes one group too
+  CHECK(f.ratio_simulated);
+  CHECK(f.no_analysis == base.no_analysis);
+  CHECK(f.figure(Figure::module_mean_s)->mean == doctest::Approx(2.0));
 }
 
 TEST_CASE("compare figures: a run short of the precision rule marks its column undecided, naming it") {
