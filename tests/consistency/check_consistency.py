@@ -259,6 +259,36 @@ def compare_check(sonicsim, work, names):
     return failures, checked
 
 
+def compare_every_config(sonicsim, work, repo, names):
+    """`compare` over every variant of every shipped config with a fixed pool (a campaign day is left to the
+    operations tests): it must answer (it refused two-group scenarios in the planner's words), with only the
+    table's names in its columns."""
+    failures, compared = [], 0
+    configs = os.path.join(repo, "configs")
+    for file in sorted(os.listdir(configs)):
+        path = os.path.join(configs, file)
+        if not file.endswith(".yaml"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            document = yaml.safe_load(f) or {}
+        if not document.get("variants") or "campaign" in (document.get("workload") or {}):
+            continue
+        try:
+            table = run_json([sonicsim, "compare", path, "--jobs", "8", "--set", "workload.events_per_job=6",
+                              "--set", "workload.warmup_events=1",
+                              "--set", "output.precision=off", "-j", "2", "--out",
+                              os.path.join(work, "compare_" + file[:-5]), "-q"])
+        except Failure as e:
+            failures.append("compare %s: %s" % (file, e))
+            continue
+        compared += 1
+        for column in table["columns"]:
+            for key in ("module_mean_s", "event_mean_s", "events_per_s", "gpu_utilisation"):
+                if key not in column or key not in names:
+                    failures.append("compare %s: column %s lacks %s" % (file, column["name"], key))
+    return failures, compared
+
+
 # -------------------------------------------------------------------------------------------------- plan
 
 # Student t, 0.975 quantile, by degrees of freedom (1..30); the plan's intervals use the same.
@@ -409,6 +439,13 @@ def main():
             f, checked = compare_check(sonicsim, work, names)
             failures += f
             print("compare --columns fp16 against run --variant fp16, 2 replications: %d figures compared" % checked)
+        except Failure as e:
+            failures.append("compare: %s" % e)
+    if not only or "compare" in only:
+        try:
+            f, configs = compare_every_config(sonicsim, work, args.repo, names)
+            failures += f
+            print("compare over every variant of %d shipped configs with a fixed pool: answered" % configs)
         except Failure as e:
             failures.append("compare: %s" % e)
     if not only or "plan" in only:
