@@ -230,7 +230,7 @@ bool shows_switch_filling(const CsvTable& table) {
   double most_jobs = 0.0, busiest = 0.0, limit = 0.0;
   for (const auto& row : table.rows) {
     busiest = std::max(busiest, cell(table, row, "switch_utilisation").value_or(0.0));
-    if (table.header.at(1) == "workload.jobs")
+    if (has_column(table, "workload.jobs")) // the jobs by name, whichever axis they are
       most_jobs = std::max(most_jobs, std::strtod(row[table.column("workload.jobs")].c_str(), nullptr));
     limit = std::max(limit, cell(table, row, "network_limit_jobs").value_or(0.0));
   }

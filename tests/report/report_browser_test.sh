@@ -3,15 +3,16 @@
 # and the committed joint CMS calibration) and a
 # campaign and an autoscaled pool, each turned into an HTML report and opened in headless Chromium (Debian's chromium, started and
 # stopped here, with a fresh profile). A report fails on any script or console error, a chart that drew no mark,
-# or a page that did not finish drawing. A screenshot of each is saved in SHOTS_DIR.
-# Usage: report_browser_test.sh SONICSIM REPOSITORY SHOTS_DIR
+# or a page that did not finish drawing. A screenshot of each is saved in SHOTS_DIR when one is given (to look
+# at by hand); without it (as ctest runs it) they stay in the test's temporary folder, removed at the end.
+# Usage: report_browser_test.sh SONICSIM REPOSITORY [SHOTS_DIR]
 set -uo pipefail
 sonicsim=$1
 repo=$2
-shots=$3
 command -v chromium >/dev/null || { echo "FAIL: chromium is needed (scripts/setup.sh installs Debian's chromium)"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+shots=${3:-$work/shots}
 mkdir -p "$shots"
 cd "$work" || exit 1
 failures=0
