@@ -1,28 +1,28 @@
 #!/usr/bin/env python3
 """The second route, kept: the same question through different commands must give the same answer.
 
-Checks, over every shipped config (and its variants where they change the model) and a set of generated
-scenarios (tests/consistency/generated.py, a fixed seed):
-  analytic   `analytic` (Eq. 1-5 and the exact MVA) against a low-load `run` (10 % of the first resource's
-             knee, at most 8 jobs): the event and module times agree within the documented model gap
-             (docs/model.md, "Where the analytic models and the simulation differ"; MODEL_GAP below) plus
-             the run's own 95 % half-width, or the case names why the analytic model cannot be compared.
-  figures    every figure a command writes (summary.json, replications.json, compare.json, sweep.csv,
-             plan.json's runs) is a name of the figure table (`figures --json`), and summary.json's numbers
-             are the ones the figure table's own definitions give from its results block.
-  compare    `compare --columns V --replications R` against `run --variant V --replications R`: the same seeds,
-             so every figure's mean is the same number.
-  plan       `plan --jobs N`'s answer against a sweep of the same pods: the answer meets the target and one
-             GPU fewer fails it, each at the 95 % bound, by replications the sweep ran itself.
-  import     `import perf-analyzer --yaml` then `run` of a perf_analyzer-like scenario against the importer's
-             own `--replay`: the same inferences/s.
+Over every shipped config, every variant of each, and six generated scenarios (tests/consistency/generated.py,
+a fixed seed):
+  analytic   `analytic` (Eq. 1-5 and the exact MVA) against a low-load `run` (at most 8 jobs and 10 % of the
+             first limit, the GPUs at most 2 % busy in the MVA, whole client nodes where jobs share them):
+             the event and module times agree within the documented gap (docs/model.md, "Where the analytic
+             models and the simulation differ"; MODEL_GAP and KNOWN_GAPS below) plus the run's own 95 %
+             half-width, or `analytic` refuses in words (exit 2) a scenario it does not describe.
+  figures    every figure name in summary.json and replications.json is the table's (`figures --json`) or a
+             documented resource figure, and summary.json's figures are its own results block's numbers.
+  compare    `compare --columns fp16` against `run --variant fp16` at the same seeds: the same means; and
+             `compare` over every variant of every shipped config with a fixed pool answers.
+  plan       `plan --gpus 4` and `plan --jobs 500`: the answer and its failing neighbour (one job count more, one
+             layout of fewer GPUs) simulated again by `run` at the plan's own seeds, the ratio's 95 % interval
+             computed here: the answer meets at its upper bound, the neighbour fails at its lower bound.
+  import     `import perf-analyzer --yaml`'s points and host costs against the scenario reading the same
+             perf_analyzer folder: the same module time, GPU utilisation and batch.
 
 Usage: check_consistency.py SONICSIM REPO [--only NAME[,NAME]] [--work DIR] [-j N]
-Exit 1 on any disagreement, with the two numbers and their commands; a summary table on stdout.
+Exit 1 on any disagreement, with the two numbers and the command; a table of every comparison on stdout.
 """
 import argparse
 import concurrent.futures
-import csv
 import json
 import math
 import os
@@ -305,47 +305,58 @@ def interval(values):
     return mean, mean - half, mean + half
 
 
-def plan_check(sonicsim, work):
-    """`plan --gpus 4`'s answer and its failing neighbour, each simulated again by `run` at the plan's own
-    seeds, with the ratio to the reference and its 95 % interval computed here: the answer meets
-    module_mean_s<=1.1x at its upper bound, the neighbour fails at its lower bound."""
+def plan_check(sonicsim, work, mode):
+    """A plan's answer and its failing neighbour, each simulated again by `run` at the plan's own seeds, with
+    the ratio to the reference and its 95 % interval computed here: the answer meets module_mean_s<=1.1x at
+    its upper bound, the neighbour fails at its lower bound. `mode`: ["--gpus", "4"] (the neighbour one job
+    count more) or ["--jobs", "500"] (one layout of fewer GPUs)."""
     failures = []
     quick = ["--set", "workload.events_per_job=4", "--set", "output.precision=off"]
-    out = os.path.join(work, "plan")
-    run([sonicsim, "plan", "--gpus", "4", "--run-precision", "0", "--out", out, "-q"] + quick, timeout=600)
+    out = os.path.join(work, "plan" + mode[0])
+    run([sonicsim, "plan"] + mode + ["--run-precision", "0", "--out", out, "-q"] + quick, timeout=600)
     with open(os.path.join(out, "plan.json"), encoding="utf-8") as f:
         plan = json.load(f)
+    question = "plan %s" % " ".join(mode)
     if not plan["found"]:
-        return ["plan --gpus 4 found no answer: %s" % plan.get("reason")], []
-    answer = plan["plan"]["jobs"]
-    runs = {r["jobs"]: r for r in plan["runs"] if r["role"] == "candidate"}
-    above = sorted(j for j in runs if j > answer and runs[j]["decision"] == "fails")
-    if not above:
-        return ["plan --gpus 4 answers %d jobs but no larger count was simulated and failed" % answer], []
-    reference = plan["reference"]
+        return ["%s found no answer: %s" % (question, plan.get("reason"))], []
+    most_jobs = mode[0] == "--gpus"
+    key = (lambda r: r["jobs"]) if most_jobs else (lambda r: r["gpus"])
+    answer = plan["plan"]["jobs"] if most_jobs else plan["plan"]["gpus"]
+    runs = {key(r): r for r in plan["runs"] if r["role"] == "candidate"}
+    beyond = sorted((k for k in runs if (k > answer if most_jobs else k < answer) and runs[k]["decision"] == "fails"),
+                    reverse=not most_jobs)
+    if not beyond:
+        return ["%s answers %d but no neighbour beyond it was simulated and failed" % (question, answer)], []
 
-    def module_times(jobs, seeds):
+    def module_times(r, seeds):
+        group = "platform.server_groups.gke_4xt4."
         values = []
         for seed in seeds:
-            s = run_json([sonicsim, "run", "--seed", str(seed), "--set", "workload.jobs=%d" % jobs,
-                          "--out", os.path.join(work, "plan_runs", "%d_%d" % (jobs, seed % 1000)), "-q"] + quick)
+            s = run_json([sonicsim, "run", "--seed", str(seed), "--set", "workload.jobs=%d" % r["jobs"],
+                          "--set", group + "pods=%d" % r["pods"], "--set",
+                          group + "devices.count=%d" % r["gpus_per_pod"], "--out",
+                          os.path.join(work, "plan_runs", "%d_%d_%d" % (r["jobs"], r["gpus"], seed % 1000)),
+                          "-q"] + quick)
             values.append(s["figures"]["module_mean_s"])
         return values
 
     rows = []
-    ref = module_times(reference["jobs"], reference["seeds"])
-    for jobs, expect in ((answer, "meets"), (above[0], "fails")):
-        seeds = runs[jobs]["seeds"]
-        ratios = [m / ref[k] for k, m in enumerate(module_times(jobs, seeds))]
+    reference = plan["reference"]
+    ref = module_times(reference, reference["seeds"])
+    for k, expect in ((answer, "meets"), (beyond[0], "fails")):
+        r = runs[k]
+        ratios = [m / ref[n] for n, m in enumerate(module_times(r, r["seeds"]))]
         mean, low, high = interval(ratios)
         verdict = "meets" if high <= 1.1 else "fails" if low > 1.1 else "undecided"
-        rows.append((jobs, len(seeds), mean, low, high, verdict, expect))
-        plan_mean = runs[jobs]["checks"][0]["value"]["mean"]
+        where = "%d jobs on %d x %d" % (r["jobs"], r["pods"], r["gpus_per_pod"])
+        rows.append((question, where, len(r["seeds"]), mean, low, high, verdict, expect))
+        plan_mean = r["checks"][0]["value"]["mean"]
         if not math.isclose(mean, plan_mean, rel_tol=1e-9):
-            failures.append("plan's module ratio at %d jobs %.9g, the same seeds by run %.9g" % (jobs, plan_mean, mean))
+            failures.append("%s: the module ratio at %s %.9g, the same seeds by run %.9g" %
+                            (question, where, plan_mean, mean))
         if verdict != expect:
-            failures.append("plan answers %d jobs; at %d jobs run gives %.4f (%.4f-%.4f) over %d seeds: %s, "
-                            "the plan says %s" % (answer, jobs, mean, low, high, len(seeds), verdict, expect))
+            failures.append("%s answers %d; at %s run gives %.4f (%.4f-%.4f) over %d seeds: %s, the plan says %s" %
+                            (question, answer, where, mean, low, high, len(r["seeds"]), verdict, expect))
     return failures, rows
 
 
@@ -449,15 +460,16 @@ def main():
         except Failure as e:
             failures.append("compare: %s" % e)
     if not only or "plan" in only:
-        try:
-            f, plan_rows = plan_check(sonicsim, work)
-            failures += f
-            print("plan --gpus 4 against runs at its seeds (module_mean_s<=1.1x of the reference):")
-            for jobs, n, mean, low, high, verdict, expect in plan_rows:
-                print("  %5d jobs %2d seeds  %.4f (%.4f-%.4f)  %-9s plan: %s" % (jobs, n, mean, low, high, verdict, expect))
-        except Failure as e:
-            failures.append("plan: %s" % e)
-
+        print("plans against runs at their seeds (module_mean_s<=1.1x of the reference):")
+        for mode in (["--gpus", "4"], ["--jobs", "500"]):
+            try:
+                f, plan_rows = plan_check(sonicsim, work, mode)
+                failures += f
+                for question, where, n, mean, low, high, verdict, expect in plan_rows:
+                    print("  %-14s %-22s %2d seeds  %.4f (%.4f-%.4f)  %-9s plan: %s" %
+                          (question, where, n, mean, low, high, verdict, expect))
+            except Failure as e:
+                failures.append("plan: %s" % e)
     if not only or "import" in only:
         try:
             f, import_rows = import_check(sonicsim, work, args.repo)
