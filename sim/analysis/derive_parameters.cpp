@@ -131,13 +131,6 @@ void derive_outbound_links(Derivation& d) {
     const std::string label =
         layout.single_group ? "pod NICs (all pods)" : pod_nics_name(layout, group) + " (all its pods)";
     std::string capacity = std::to_string(group.pods) + " x " + gbps_text(group.nic_bandwidth_bps);
-    if (out.t_model_switch_s > 0.0)
-      out.caveats.push_back(
-          "models share a device with a switch time: at low load each request follows another "
-          "model's with the probability its share leaves, " +
-          format("%.4g", out.t_model_switch_s) +
-          " s per event; the MVA's device demand has the switches (at its merged batches), the "
-          "SONIC model of arXiv:2009.04509 has none");
     if (!layout.single_group) capacity += format(" for %.3g of the traffic", share);
     out.outbound_links.push_back(
         {pod_nics_name(layout, group), label, capacity,
