@@ -117,11 +117,7 @@ void write_calibrated_yaml(const CalibrateArguments& a, const std::vector<Calibr
       std::vector<std::string> stale;
       for (const auto& entry : tree["provenance"]) {
         const std::string other = entry.first.Scalar();
-        const auto prefix = [](const std::string& shorter, const std::string& longer) {
-          return longer.size() > shorter.size() && longer.compare(0, shorter.size(), shorter) == 0 &&
-                 longer[shorter.size()] == '.';
-        };
-        if (other != key && (prefix(other, key) || prefix(key, other))) stale.push_back(other);
+        if (other != key && key_paths_overlap(other, key)) stale.push_back(other);
       }
       for (const auto& other : stale)
         tree["provenance"].remove(other);

@@ -1,4 +1,5 @@
 #include "sim/app/compare_table.hpp"
+#include "sim/metrics/json_fields.hpp"
 
 #include "sim/metrics/scenario_json.hpp"
 #include "sim/scenario/provenance.hpp"
@@ -172,14 +173,11 @@ nlohmann::ordered_json compare_to_json(const CompareTable& table) {
     column["bottleneck"] = f.bottleneck;
     column["too_short"] = f.too_short;
     column["assumptions"] = provenance_to_json(f.assumptions);
-    const auto or_null = [](const std::optional<double>& v) {
-      return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
-    };
-    column["ratio_analytic"] = or_null(f.ratio_analytic);
+    column["ratio_analytic"] = value_or_null(f.ratio_analytic);
     column["ratio_simulated"] = mean_or_null(f.ratio_simulated);
-    column["knee_jobs_analytic"] = or_null(f.knee_analytic);
+    column["knee_jobs_analytic"] = value_or_null(f.knee_analytic);
     column["knee_jobs_simulated"] = mean_or_null(f.knee_simulated);
-    column["network_limit_jobs"] = or_null(f.network_limit_jobs);
+    column["network_limit_jobs"] = value_or_null(f.network_limit_jobs);
     if (!f.no_analysis.empty()) column["no_analysis"] = f.no_analysis;
     column["network_link"] = f.network_link;
     if (f.pooled)

@@ -76,14 +76,7 @@ std::string perf_analyzer_yaml(const PerfAnalyzerArguments& arguments, const Imp
                      " (the curve may instead read the files: "
                      "throughput: {" +
                      arguments.device + ": {perf_analyzer: [FILES]}})\nthroughput:\n  " + arguments.device +
-                     ":\n    points: [";
-  char number[96];
-  for (std::size_t i = 0; i < imported.curve_points.size(); ++i) {
-    std::snprintf(number, sizeof number, "%s[%.6g, %.6g]", i ? ", " : "", imported.curve_points[i].first,
-                  imported.curve_points[i].second);
-    yaml += number;
-  }
-  yaml += "]\n";
+                     ":\n    points: " + curve_points_yaml(imported.curve_points) + "\n";
   if (files.mapping == measurements::DeviceTimeMapping::merged_async)
     yaml += "    # read as merged-async: one instance with dynamic batching\n";
   yaml += "compute_input: {per_request: \"" + duration_text(imported.compute_input.per_request_s) +
@@ -150,9 +143,6 @@ nlohmann::ordered_json perf_analyzer_json(const PerfAnalyzerArguments& arguments
                       {"compute_infer_s", row.compute_infer_s},
                       {"compute_output_s", row.compute_output_s},
                       {"measured_inferences_per_s", row.inferences_per_s}});
-  nlohmann::ordered_json curve = nlohmann::ordered_json::array();
-  for (const auto& [batch, rate] : imported.curve_points)
-    curve.push_back({batch, rate});
   const auto fit = [](const measurements::HostCostFit& f) {
     return nlohmann::ordered_json{{"per_request_s", f.per_request_s},
                                   {"per_byte_s", f.per_byte_s},
@@ -165,7 +155,7 @@ nlohmann::ordered_json perf_analyzer_json(const PerfAnalyzerArguments& arguments
                              {"recommended_reading", measurements::device_time_mapping_name(advice.reading)},
                              {"advice", measurements::reading_advice_text(advice, files.mapping)},
                              {"rows", rows},
-                             {"curve_points", curve},
+                             {"curve_points", curve_points_json(imported.curve_points)},
                              {"compute_input", fit(imported.compute_input)},
                              {"compute_output", fit(imported.compute_output)},
                              {"notes", imported.notes},
@@ -204,7 +194,7 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
   const ImportedFiles files = read_perf_analyzer_files(arguments);
   const std::string yaml = perf_analyzer_yaml(arguments, files);
   // "-": the YAML alone on stdout, the report (and a replay's) on stderr.
-  print_perf_analyzer_report(output.report(), arguments, files);
+  if (!arguments.json) print_perf_analyzer_report(output.report(), arguments, files);
   output.emit(yaml, "scenario YAML");
   int code = exit_ok;
   nlohmann::ordered_json replay;

@@ -1,6 +1,7 @@
 // `sonicsim import model-analyzer` and `sonicsim import triton-config`: a Model Analyzer table and a Triton
 // model configuration turned into the model's YAML, printing what was read and what is not simulated.
 #include "sim/app/commands.hpp"
+#include "sim/app/import_output.hpp"
 #include "sim/app/input_files.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/measurements/model_analyzer.hpp"
@@ -24,6 +25,13 @@ struct ModelAnalyzerArguments {
   bool json = false;
 };
 
+// The model's YAML the table stands for: its curve.
+std::string model_analyzer_yaml(const ModelAnalyzerArguments& arguments,
+                                const measurements::ModelAnalyzerImport& imported) {
+  return "throughput:\n  " + arguments.device + ":\n    points: " + curve_points_yaml(imported.curve_points) +
+         "\n";
+}
+
 // The import as one document (--json): the rows read, the curve, the notes and the YAML.
 void print_model_analyzer_json(const ModelAnalyzerArguments& arguments,
                                const measurements::ModelAnalyzerImport& imported) {
@@ -32,29 +40,17 @@ void print_model_analyzer_json(const ModelAnalyzerArguments& arguments,
     rows.push_back({{"batch_size", row.batch_size},
                     {"concurrency", row.concurrency},
                     {"throughput_per_s", row.throughput_per_s},
-                    {"p99_latency_s", row.p99_latency_s ? nlohmann::ordered_json(*row.p99_latency_s)
-                                                        : nlohmann::ordered_json()},
-                    {"gpu_utilisation", row.gpu_utilisation ? nlohmann::ordered_json(*row.gpu_utilisation)
-                                                            : nlohmann::ordered_json()}});
-  nlohmann::ordered_json curve = nlohmann::ordered_json::array();
-  std::string points;
-  char number[96];
-  for (std::size_t i = 0; i < imported.curve_points.size(); ++i) {
-    curve.push_back({imported.curve_points[i].first, imported.curve_points[i].second});
-    std::snprintf(number, sizeof number, "%s[%.6g, %.6g]", i ? ", " : "", imported.curve_points[i].first,
-                  imported.curve_points[i].second);
-    points += number;
-  }
-  const nlohmann::ordered_json out{
-      {"file", arguments.file},
-      {"config", imported.config},
-      {"configs_in_file", imported.configs.size()},
-      {"model", arguments.model},
-      {"device", arguments.device},
-      {"rows", rows},
-      {"curve_points", curve},
-      {"notes", imported.notes},
-      {"yaml", "throughput:\n  " + arguments.device + ":\n    points: [" + points + "]\n"}};
+                    {"p99_latency_s", value_or_null(row.p99_latency_s)},
+                    {"gpu_utilisation", value_or_null(row.gpu_utilisation)}});
+  const nlohmann::ordered_json out{{"file", arguments.file},
+                                   {"config", imported.config},
+                                   {"configs_in_file", imported.configs.size()},
+                                   {"model", arguments.model},
+                                   {"device", arguments.device},
+                                   {"rows", rows},
+                                   {"curve_points", curve_points_json(imported.curve_points)},
+                                   {"notes", imported.notes},
+                                   {"yaml", model_analyzer_yaml(arguments, imported)}};
   std::printf("%s\n", json_text(out, 1).c_str());
 }
 
@@ -87,12 +83,8 @@ int import_model_analyzer(const ModelAnalyzerArguments& arguments) {
     for (const auto& note : imported.notes)
       std::printf("  - %s\n", note.c_str());
   }
-  std::printf("\n# YAML: under models.%s\nthroughput:\n  %s:\n    points: [", arguments.model.c_str(),
-              arguments.device.c_str());
-  for (std::size_t i = 0; i < imported.curve_points.size(); ++i)
-    std::printf("%s[%.6g, %.6g]", i ? ", " : "", imported.curve_points[i].first,
-                imported.curve_points[i].second);
-  std::printf("]\n");
+  std::printf("\n# YAML: under models.%s\n%s", arguments.model.c_str(),
+              model_analyzer_yaml(arguments, imported).c_str());
   return exit_ok;
 }
 

@@ -170,10 +170,10 @@ std::string fit_text(const ReadingFit& f) {
 // whichever was asked for "best".
 std::string replay_verdict(const ReadingFit& asked, const ReadingFit& other, const std::string& recommended) {
   constexpr double tolerance = 0.10;
-  constexpr double tie = 0.001;
+  constexpr double tie_median_error = 0.001; // a fraction: 0.1 percentage point of median |error|
   if (!asked.ran && !other.ran) return "verdict: no replay finished; nothing to judge the readings by";
-  const bool tied =
-      asked.ran && other.ran && std::fabs(asked.median_magnitude - other.median_magnitude) <= tie;
+  const bool tied = asked.ran && other.ran &&
+                    std::fabs(asked.median_magnitude - other.median_magnitude) <= tie_median_error;
   const ReadingFit& best = tied ? (other.reading == recommended ? other : asked)
                            : !other.ran || (asked.ran && asked.median_magnitude <= other.median_magnitude)
                                ? asked

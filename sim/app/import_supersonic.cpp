@@ -49,17 +49,16 @@ int import_supersonic(const SupersonicArguments& arguments) {
   require_input_file(arguments.file, "a SuperSONIC Helm values.yaml");
   const ImportOutput output(arguments.yaml, {arguments.file}, arguments.json);
   const SupersonicValues values = read_supersonic_values(arguments.file);
-  print_supersonic_report(output.report(), values);
+  if (!arguments.json) print_supersonic_report(output.report(), values);
   const std::string yaml = group_yaml(arguments, values);
   output.emit(yaml, "server group's YAML");
   if (arguments.json) {
     nlohmann::ordered_json read = nlohmann::ordered_json::array();
     for (const auto& reading : values.read)
-      read.push_back(
-          {{"line", reading.line ? nlohmann::ordered_json(reading.line) : nlohmann::ordered_json()},
-           {"key", reading.key},
-           {"value", reading.value},
-           {"meaning", reading.meaning}});
+      read.push_back({{"line", value_or_null(reading.line ? std::optional<int>(reading.line) : std::nullopt)},
+                      {"key", reading.key},
+                      {"value", reading.value},
+                      {"meaning", reading.meaning}});
     const nlohmann::ordered_json out{{"file", values.file},      {"chart", "0.3.1"},
                                      {"group", arguments.group}, {"read", read},
                                      {"notes", values.notes},    {"yaml", yaml}};

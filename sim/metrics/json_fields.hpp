@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace sonicsim {
@@ -44,6 +45,12 @@ private:
   const nlohmann::json* node_;
   std::string file_, key_path_;
 };
+
+// A value a record may not have, as JSON: the value, or null (docs/commands.md: "no value" is null in a
+// record).
+template <class T> nlohmann::ordered_json value_or_null(const std::optional<T>& value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json();
+}
 
 // The JSON text sonicsim writes to a file or stdout (indent as nlohmann's dump: -1 on one line). Text that is
 // not UTF-8 (a Latin-1 file name, which the file system allows) is written with U+FFFD in place of the bytes

@@ -83,6 +83,13 @@ std::size_t find_element(const YAML::Node& list, const std::string& component, c
 
 } // namespace
 
+bool key_paths_overlap(const std::string& a, const std::string& b) {
+  const std::string& shorter = a.size() <= b.size() ? a : b;
+  const std::string& longer = a.size() <= b.size() ? b : a;
+  return longer.compare(0, shorter.size(), shorter) == 0 &&
+         (longer.size() == shorter.size() || longer[shorter.size()] == '.');
+}
+
 std::vector<std::string> split_key_path(const std::string& path) {
   std::string text;
   for (char ch : path) {

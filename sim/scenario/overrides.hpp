@@ -16,6 +16,10 @@ namespace sonicsim {
 // "pipeline.1".
 std::vector<std::string> split_key_path(const std::string& path);
 
+// Whether two key paths name the same value or one holds the other: "a.b" and "a.b.c" overlap, "a.b" and
+// "a.bc" do not (what provenance an override or a fit replaces).
+bool key_paths_overlap(const std::string& a, const std::string& b);
+
 // Checks that a key path names a key of the scenario schema (whether or not a given file writes it). List
 // elements are addressed by index or, for lists of named items (pipeline, cpu_mix), by name. Throws
 // ScenarioError located at `origin` (default "--set PATH") with a suggestion for a misspelt component.

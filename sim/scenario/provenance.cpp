@@ -66,14 +66,6 @@ std::vector<Provenance> assumptions_in_use(const Scenario& scenario) {
 }
 
 void add_variant_assumptions(Scenario& scenario, const Variant& variant) {
-  const auto within = [](const std::string& path, const std::string& key) {
-    // key is path, or a part of it, or contains it: "a.b" and "a.b.c" touch, "a.b" and "a.bc" do not.
-    const auto prefix = [](const std::string& shorter, const std::string& longer) {
-      return longer.size() >= shorter.size() && longer.compare(0, shorter.size(), shorter) == 0 &&
-             (longer.size() == shorter.size() || longer[shorter.size()] == '.');
-    };
-    return prefix(path, key) || prefix(key, path);
-  };
   const std::string why =
       "variant '" + variant.name + "'" +
       (variant.description.empty() ? std::string(", a what-if") : ": " + variant.description);
@@ -87,8 +79,9 @@ void add_variant_assumptions(Scenario& scenario, const Variant& variant) {
                                  [&](const Provenance& p) {
                                    // A measurement or derivation no longer describes what the variant
                                    // changed; an assumption or a calibration written for it still does.
-                                   return within(path, p.key) && (p.kind == Provenance::Kind::measured ||
-                                                                  p.kind == Provenance::Kind::derived);
+                                   return key_paths_overlap(path, p.key) &&
+                                          (p.kind == Provenance::Kind::measured ||
+                                           p.kind == Provenance::Kind::derived);
                                  }),
                   entries.end());
     Provenance p;

@@ -416,7 +416,7 @@ def main():
     failures = []
     rows = []
     if not only or "analytic" in only:
-        cases = shipped_cases(args.repo) + generated.scenarios(args.repo, work)
+        cases = shipped_cases(args.repo) + generated.scenarios(args.repo)
         with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
             futures = [pool.submit(analytic_case, sonicsim, work, *case) for case in cases]
             for case, future in zip(cases, futures):

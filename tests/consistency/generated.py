@@ -10,7 +10,7 @@ SEED = 20261205
 COUNT = 6
 
 
-def scenarios(repo, work):
+def scenarios(repo):
     rng = random.Random(SEED)
     default = os.path.join(repo, "configs", "protodune_2020_large_batch.yaml")
     out = []
