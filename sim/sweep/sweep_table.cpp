@@ -242,8 +242,13 @@ std::vector<CurveFit> fit_module_curves(const std::vector<VaryAxis>& axes,
 
 bool CurveFit::knee_found() const {
   const double half_width = 1.96 * fit.knee_se;
-  return std::isfinite(fit.knee) && std::isfinite(half_width) && fit.slope > 0.0 &&
-         fit.knee - half_width >= jobs_low && fit.knee + half_width <= jobs_high;
+  // The curve must also rise past the knee by what a sweep can see: a slope whose 95 % interval excludes 0,
+  // and by the last point at least 5 % of the plateau (2.5 x the 2 % a run's figures are held to), or a
+  // plateau's own scatter, fitted as a shallow slope, would be drawn as saturation.
+  const double rise_s = fit.slope * (jobs_high - fit.knee);
+  return std::isfinite(fit.knee) && std::isfinite(half_width) && fit.slope - 1.96 * fit.slope_se > 0.0 &&
+         rise_s >= min_knee_rise_fraction * fit.plateau && fit.knee - half_width >= jobs_low &&
+         fit.knee + half_width <= jobs_high;
 }
 
 void write_fits_csv(std::ostream& out, const std::vector<CurveFit>& fits) {

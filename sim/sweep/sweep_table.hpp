@@ -72,6 +72,8 @@ struct CurveFit {
   // counts swept, on a rising saturated branch. A flat curve's "knee" (any value fits it, the error is not
   // finite) and a knee beyond the points are not knees the sweep shows, so no table or chart reports them.
   bool knee_found() const;
+  // The least rise past the knee, by the last point, as a fraction of the plateau (knee_found).
+  static constexpr double min_knee_rise_fraction = 0.05;
 };
 
 // Empty unless the first axis is workload.jobs; groups with fewer than 3 distinct job counts are left out.
