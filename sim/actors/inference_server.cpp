@@ -72,15 +72,29 @@ void InferenceServer::stop() {
 }
 
 void InferenceServer::fail() {
+  drop_held(false);
+}
+
+void InferenceServer::stop_resetting() {
+  drop_held(true);
+}
+
+void InferenceServer::drop_held(bool reset) {
   failed_ = true;
+  const auto drop = [reset](InferenceRequest& request) {
+    if (reset)
+      request.owner->reset(request);
+    else
+      request.owner->lost(request);
+  };
   pod_.load.queued -= static_cast<int>(queue_.size());
   for (auto& entry : queue_)
-    entry.request->owner->lost(*entry.request);
+    drop(*entry.request);
   queue_.clear();
   for (auto& batch : batch_storage_) {
     if (!batch.in_flight) continue;
     for (auto* request : batch.requests)
-      request->owner->lost(*request);
+      drop(*request);
     batch.requests.clear(); // the batch runs out on its device, answering no one
   }
 }

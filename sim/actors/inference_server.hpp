@@ -32,6 +32,9 @@ public:
   virtual void answered(InferenceRequest& request) = 0;
   // The server failed with the request in it: no answer will come (the client's timeout notices).
   virtual void lost(InferenceRequest&) {}
+  // The server was stopped with the request in it and the proxy told the client at once (Envoy resets the
+  // stream when its upstream closes): the client may retry now. By default as lost.
+  virtual void reset(InferenceRequest& request) { lost(request); }
 
 protected:
   ~RequestOwner() = default;
@@ -114,6 +117,9 @@ public:
   // The pod fails: every request in the queue or in a batch is lost (its owner is told `lost`), and requests
   // that arrive are lost too, until restore(). Batches on the devices run out without answering.
   void fail();
+  // The pod is stopped at the end of its pre-stop period: as fail(), but every request it held is reset
+  // (its owner told `reset`), as the proxy tells the clients of a closed upstream.
+  void stop_resetting();
   void restore() { failed_ = false; }
 
 private:
@@ -152,6 +158,8 @@ private:
   void dispatch();
   void finish_batch(Batch* batch);
   void drop_timed_out_requests(double now_s);
+  // fail() (the owners told `lost`) or stop_resetting() (told `reset`).
+  void drop_held(bool reset);
   // The slot with an idle instance whose resource is free soonest (lowest index on ties); none if none is
   // idle.
   std::optional<std::size_t> slot_for_next_batch() const;

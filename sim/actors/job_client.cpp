@@ -83,11 +83,13 @@ void JobClient::begin() {
   if (workload.warmup_events == 0 && !workload.campaign) context_.recorder.record_job_ready(job_start_s_);
   // A rate limit refusing new clients: the job's channel to that model is refused, and it calls the
   // fallback server for the whole job (or has every request refused, without one).
-  for (auto& connection : connections_)
+  for (auto& connection : connections_) {
+    if (connection.pool) connection.pool->client_connected(); // its RepositoryIndex call
     if (connection.pool && connection.pool->refuses_new_clients()) {
       connection.refused = true;
       context_.recorder.operations()->client_refused();
     }
+  }
   // A group at 0 pods (autoscaler.scale_to_zero) holds the client's first call until a pod serves: the job
   // starts its events once every such call is answered; a hold that times out refuses that channel.
   for (auto& connection : connections_) {

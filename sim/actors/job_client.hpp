@@ -51,6 +51,7 @@ public:
   void orphan(InferenceRequest& request) { request.owner = this; }
   void answered(InferenceRequest& request) override { free_.push_back(&request); }
   void lost(InferenceRequest& request) override { free_.push_back(&request); }
+  void reset(InferenceRequest& request) override { free_.push_back(&request); }
 
 private:
   std::deque<InferenceRequest> storage_;
@@ -222,6 +223,8 @@ private:
   // and counted so.
   bool wan_down(double t_s);
   void refused(Sender& sender);
+  // The pod the try was at was stopped with it (its pre-stop period over): failed at once, as refused.
+  void reset_by_proxy(Sender& sender);
   // The sender's try is over: the pool's count of outstanding requests and the timeout timer are released.
   void try_ended(Sender& sender);
 

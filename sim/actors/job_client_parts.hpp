@@ -39,6 +39,13 @@ struct JobClient::Sender final : RequestOwner {
     at_server = false; // its timeout will tell
     if (auto* operations = job->context_.recorder.operations()) operations->request_lost();
   }
+  void reset(InferenceRequest&) override {
+    at_server = false;
+    // Not inside the server's own call, as answered.
+    job->context_.flows.defer(job->counted([this, serial = serial]() {
+      if (!job->context_.stopped && this->serial == serial) job->reset_by_proxy(*this);
+    }));
+  }
 };
 
 // One thread (CMSSW stream) of the job: its random stream, the event it is on, and its remote module's calls.

@@ -73,6 +73,11 @@ const JobClient::Route* JobClient::choose_route(Sender& sender) {
   if (sender.to_fallback || connection.refused) return connection.fallback ? &*connection.fallback : nullptr;
   if (!connection.pool) return &connection.fixed;
   if (connection.pool->refuses_requests()) return nullptr;
+  if (connection.pool->circuit_open()) {
+    // Envoy's circuit breaker: its requests in flight are at the limit; this one fails at once.
+    context_.recorder.operations()->request_overflowed();
+    return nullptr;
+  }
   const bool other = scenario_.workload.client.retry_other_server && sender.attempt > 0;
   const std::optional<int> pod = connection.pool->route(other ? sender.last_pod : std::nullopt);
   if (!pod) return nullptr; // no pod serves: the proxy answers "no healthy upstream"
@@ -102,6 +107,15 @@ void JobClient::timed_out(Sender& sender) {
   context_.recorder.operations()->request_timed_out();
   try_ended(sender);
   try_failed(sender, true);
+}
+
+void JobClient::reset_by_proxy(Sender& sender) {
+  // The pod was stopped with the request in it (its pre-stop period over): the proxy resets the stream and
+  // the client hears it a network trip later, as a refusal; the try is over.
+  ++sender.serial;
+  context_.recorder.operations()->request_reset();
+  try_ended(sender);
+  after(scenario_.platform.wan.rtt_s, [this, &sender]() { try_failed(sender, false); });
 }
 
 void JobClient::refused(Sender& sender) {

@@ -24,6 +24,7 @@ ServerPool::ServerPool(const Scenario& scenario, int group, std::vector<Pod> pod
   // Without a proxy section the pool still balances each request, as SuperSONIC's Envoy does by default.
   const ProxySettings proxy = group_.proxy.value_or(ProxySettings{});
   balancer_.emplace(proxy.balancing, proxy.choice_count);
+  request_limit_ = proxy.request_limit();
 }
 
 template <class Then> void ServerPool::at(double time_s, Then then) {
@@ -39,7 +40,9 @@ void ServerPool::start() {
   for (std::size_t p = 0; p < pods_.size() && static_cast<int>(p) < first; ++p)
     set_state(p, State::serving);
   report();
-  if (group_.autoscaler) at(group_.autoscaler->poll_interval_s, [this]() { poll(); });
+  if (group_.autoscaler) at(group_.autoscaler->sync_period_s, [this]() { sync(); });
+  if (group_.autoscaler && group_.autoscaler->scale_to_zero)
+    at(group_.autoscaler->poll_interval_s, [this]() { poll_activation(); });
   if (group_.autoscaler && group_.autoscaler->scrape_interval_s) {
     samples_.push_back(snapshot(0.0)); // the first scrape, at the run's start
     at(*group_.autoscaler->scrape_interval_s, [this]() { scrape(); });
@@ -63,11 +66,13 @@ std::optional<int> ServerPool::route(std::optional<int> avoid) {
 
 void ServerPool::request_sent(int pod) {
   ++outstanding_[static_cast<std::size_t>(pod - first_pod_)];
+  ++in_flight_;
 }
 
 void ServerPool::request_done(int pod) {
   const auto p = static_cast<std::size_t>(pod - first_pod_);
   if (outstanding_[p] > 0) --outstanding_[p];
+  if (in_flight_ > 0) --in_flight_;
   leave_if_drained(p);
 }
 
@@ -148,7 +153,9 @@ void ServerPool::scrape() {
   const double now_s = calendar::now_s();
   samples_.push_back(snapshot(now_s));
   // Keep what the longest window can still use: the samples within it.
-  const double keep_s = std::max(group_.autoscaler->metric_window_s, group_.autoscaler->poll_interval_s);
+  const AutoscalerSettings& autoscaler = *group_.autoscaler;
+  const double keep_s =
+      std::max({autoscaler.metric_window_s, autoscaler.sync_period_s, autoscaler.poll_interval_s});
   while (samples_.size() > 2 && samples_[1].time_s < now_s - keep_s - 1e-9 * keep_s)
     samples_.pop_front();
   at(now_s + *group_.autoscaler->scrape_interval_s, [this]() { scrape(); });
@@ -170,35 +177,43 @@ double ServerPool::read_scraped_metric(const MetricQuery& query, double window_s
   return metric_between(query, *first, *last);
 }
 
-void ServerPool::poll() {
-  const double now_s = calendar::now_s();
+double ServerPool::read_autoscaler_metric(History& history, double clock_s) {
   const AutoscalerSettings& autoscaler = *group_.autoscaler;
   const MetricQuery query{autoscaler.metric, autoscaler.aggregation};
-  const double window_s = std::max(autoscaler.poll_interval_s, autoscaler.metric_window_s);
-  const double metric = autoscaler.scrape_interval_s ? read_scraped_metric(query, autoscaler.metric_window_s)
-                                                     : read_metric(query, autoscaler_history_, window_s);
-  recorder_.polled(group_index_, now_s, metric);
-  if (autoscaler.scale_to_zero)
-    poll_idle(now_s, metric);
-  else
-    scale_to(autoscaler_->decide(now_s, metric, pod_count()));
-  at(now_s + group_.autoscaler->poll_interval_s, [this]() { poll(); });
+  if (autoscaler.scrape_interval_s) return read_scraped_metric(query, autoscaler.metric_window_s);
+  return read_metric(query, history, std::max(clock_s, autoscaler.metric_window_s));
 }
 
-void ServerPool::poll_idle(double now_s, double metric) {
+void ServerPool::sync() {
+  const double now_s = calendar::now_s();
   const AutoscalerSettings& autoscaler = *group_.autoscaler;
+  const double metric = read_autoscaler_metric(autoscaler_history_, autoscaler.sync_period_s);
+  recorder_.polled(group_index_, now_s, metric);
+  // At zero pods the HPA does nothing (KEDA has scaled the Deployment to its idle count); KEDA's own poll
+  // brings it back.
+  if (!(autoscaler.scale_to_zero && pod_count() == 0))
+    scale_to(autoscaler_->decide(now_s, metric, pod_count()));
+  at(now_s + autoscaler.sync_period_s, [this]() { sync(); });
+}
+
+void ServerPool::poll_activation() {
+  const double now_s = calendar::now_s();
+  const AutoscalerSettings& autoscaler = *group_.autoscaler;
+  const double metric = read_autoscaler_metric(activation_history_, autoscaler.poll_interval_s);
   // KEDA's activity check: the trigger is active when its metric is above 0 (its activation threshold) or,
   // with the proxy's hold, when a client waits.
-  const bool active = metric > 0.0 || !held_.empty();
+  const auto& zero = *autoscaler.scale_to_zero;
+  const bool active = metric > zero.activation_threshold || !held_.empty();
   if (active) last_active_s_ = now_s;
+  // SuperSONIC's hold: the ScaledObject's minimum stays at 1 until hold_min after the last new client.
+  const bool held_by_client = now_s - last_index_call_s_ < zero.hold_min_s - 1e-9;
   if (pod_count() == 0) {
-    // KEDA activates the Deployment at min pods; the HPA decides from the next poll on.
+    // KEDA activates the Deployment at min pods; the HPA decides from its next sync on.
     if (active) scale_to(autoscaler.min_pods);
-  } else if (now_s - last_active_s_ >= autoscaler.scale_to_zero->idle_period_s - 1e-9) {
+  } else if (!held_by_client && now_s - last_active_s_ >= zero.idle_period_s - 1e-9) {
     scale_to(0); // KEDA's idleReplicaCount 0 after cooldownPeriod without activity
-  } else {
-    scale_to(autoscaler_->decide(now_s, metric, pod_count()));
   }
+  at(now_s + autoscaler.poll_interval_s, [this]() { poll_activation(); });
 }
 
 void ServerPool::poll_rate_limit() {
@@ -245,7 +260,13 @@ void ServerPool::scale_to(int wanted) {
     for (std::size_t p = pods_.size(); p-- > 0 && have > wanted;) {
       if (states_[p].state != victim) continue;
       set_state(p, victim == State::serving ? State::draining : State::off);
-      if (victim == State::serving) leave_if_drained(p);
+      if (victim == State::serving) {
+        leave_if_drained(p);
+        if (states_[p].state == State::draining)
+          at(now_s + group_.autoscaler->drain_period_s, [this, p, serial = states_[p].serial]() {
+            if (states_[p].serial == serial) end_drain(p);
+          });
+      }
       --have;
       ++removed;
     }
@@ -302,6 +323,13 @@ void ServerPool::fail(std::size_t pod) {
     set_state(pod, State::serving);
     report();
   });
+}
+
+void ServerPool::end_drain(std::size_t pod) {
+  for (auto* server : pods_[pod].servers)
+    server->stop_resetting();
+  set_state(pod, State::off);
+  report();
 }
 
 void ServerPool::leave_if_drained(std::size_t pod) {

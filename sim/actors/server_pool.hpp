@@ -10,6 +10,7 @@
 // billed) in every state but off.
 #pragma once
 
+#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/inference_server.hpp"
 #include "sim/metrics/operations_recorder.hpp"
 #include "sim/metrics/server_metrics.hpp"
@@ -59,6 +60,12 @@ public:
   // Holds it at the proxy until a pod serves, then `then(true)`, or until the hold times out, then
   // `then(false)` (the client is refused). Only when holds_new_clients().
   void hold_new_client(std::function<void(bool)> then);
+  // A new client's first call (its RepositoryIndex) reached the proxy: it holds the group's pods for
+  // autoscaler.scale_to_zero.hold_min from now.
+  void client_connected() { last_index_call_s_ = calendar::now_s(); }
+  // Envoy's circuit breaker: the group's requests in flight are at proxy.max_requests x replicas, so the
+  // next one fails at once.
+  bool circuit_open() const { return in_flight_ >= request_limit_; }
   // The rate limit's last reading is above its threshold.
   bool refuses_new_clients() const;
   bool refuses_requests() const;
@@ -95,11 +102,14 @@ private:
   double metric_between(const MetricQuery& query, const Snapshot& since, const Snapshot& until) const;
   void scrape();
   template <class Then> void at(double time_s, Then then);
-  void poll();
+  // The autoscaler's metric now, over max(clock, metric_window) or from the scrapes.
+  double read_autoscaler_metric(History& history, double clock_s);
+  // The HPA's sync: the metric read and the pod count decided between min and max (sync_period).
+  void sync();
+  // KEDA's poll (scale_to_zero only): activation from 0 by load or a held client, to 0 after idle_period
+  // without activity (poll_interval).
+  void poll_activation();
   void poll_rate_limit();
-  // scale_to_zero's poll: activation from 0 by a held client, to 0 after idle_period without activity, the
-  // HPA's decision between.
-  void poll_idle(double now_s, double metric);
   void release_held();
   void scale_to(int wanted);
   void set_state(std::size_t pod, State state);
@@ -123,7 +133,7 @@ private:
   std::optional<AutoscalerPolicy> autoscaler_;
   std::optional<ProxyBalancer> balancer_;
   RandomEngine proxy_rng_, failure_rng_;
-  History autoscaler_history_, limiter_history_;
+  History autoscaler_history_, activation_history_, limiter_history_;
   History samples_;       // Prometheus's scrapes within the autoscaler's window (autoscaler.scrape_interval)
   bool limiting_ = false; // the rate limit's last reading was above its threshold
   int wanted_ = 0;        // the Deployment's pod count, as last set
@@ -133,7 +143,12 @@ private:
   };
   std::map<std::uint64_t, HeldClient> held_; // by arrival: released in the order they came
   std::uint64_t next_held_ = 0;
-  double last_active_s_ = 0.0; // the last poll that found the group active (scale_to_zero)
+  double last_active_s_ = 0.0;        // the last poll that found the group active (scale_to_zero)
+  double last_index_call_s_ = -1e300; // the last new client's first call (scale_to_zero.hold_min)
+  long long in_flight_ = 0;           // requests routed and not yet done, over the pods
+  long long request_limit_ = 0;       // the circuit breaker's: proxy max_requests x replicas
+  // A draining pod's pre-stop period is over: its servers stop, resetting what they hold.
+  void end_drain(std::size_t pod);
 };
 
 } // namespace sonicsim

@@ -83,13 +83,13 @@ std::optional<PodNeeds> pod_needs(const Scenario& scenario, int jobs) {
   }
   const int step = a.scale_up_policy.pods;
   const int steps = (*needs.needed - a.min_pods + step - 1) / step;
-  // Each step takes the scale-up policy's period (at least a poll); the first rise waits until the scale-up
-  // window holds only high recommendations.
-  const double step_s = std::max(a.poll_interval_s, a.scale_up_policy.period_s);
-  needs.reach_s = steps == 0 ? 0.0
-                             : steps * step_s +
-                                   std::ceil(a.scale_up_window_s / a.poll_interval_s) * a.poll_interval_s +
-                                   a.startup_delay_s;
+  // Each step takes the scale-up policy's period (at least an HPA sync); the first rise waits until the
+  // scale-up window holds only high recommendations.
+  const double step_s = std::max(a.sync_period_s, a.scale_up_policy.period_s);
+  needs.reach_s = steps == 0
+                      ? 0.0
+                      : steps * step_s + std::ceil(a.scale_up_window_s / a.sync_period_s) * a.sync_period_s +
+                            a.startup_delay_s;
   needs.note = "MVA at " + std::to_string(jobs) +
                " jobs; the queue time is the MVA's added module time per request, as Triton's per batch when "
                "batches are single requests";

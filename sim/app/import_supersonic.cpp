@@ -24,10 +24,12 @@ struct SupersonicArguments {
   std::optional<std::string> yaml;
   std::string group = "triton";
   bool json = false;
+  std::optional<std::string> chart; // --chart 0.3.1|main: the version, when the file's keys do not say
 };
 
 void print_supersonic_report(FILE* out, const SupersonicValues& values) {
-  std::fprintf(out, "SuperSONIC values: %s, read with chart 0.3.1's meaning\n\n", values.file.c_str());
+  std::fprintf(out, "SuperSONIC values: %s, read with chart %s's meaning (%s)\n\n", values.file.c_str(),
+               supersonic_chart_name(values.chart), values.chart_evidence.c_str());
   std::fprintf(out, "%5s  %-48s %-24s %s\n", "line", "key", "value", "in sonicsim");
   for (const auto& reading : values.read)
     std::fprintf(out, "%5s  %-48s %-24s %s\n", reading.line ? std::to_string(reading.line).c_str() : "-",
@@ -48,7 +50,10 @@ std::string group_yaml(const SupersonicArguments& arguments, const SupersonicVal
 int import_supersonic(const SupersonicArguments& arguments) {
   require_input_file(arguments.file, "a SuperSONIC Helm values.yaml");
   const ImportOutput output(arguments.yaml, {arguments.file}, arguments.json);
-  const SupersonicValues values = read_supersonic_values(arguments.file);
+  std::optional<SupersonicChart> chart;
+  if (arguments.chart)
+    chart = *arguments.chart == "main" ? SupersonicChart::main : SupersonicChart::release_0_3_1;
+  const SupersonicValues values = read_supersonic_values(arguments.file, chart);
   if (!arguments.json) print_supersonic_report(output.report(), values);
   const std::string yaml = group_yaml(arguments, values);
   output.emit(yaml, "server group's YAML");
@@ -59,9 +64,14 @@ int import_supersonic(const SupersonicArguments& arguments) {
                       {"key", reading.key},
                       {"value", reading.value},
                       {"meaning", reading.meaning}});
-    const nlohmann::ordered_json out{{"file", values.file},      {"chart", "0.3.1"},
-                                     {"group", arguments.group}, {"read", read},
-                                     {"notes", values.notes},    {"yaml", yaml}};
+    const nlohmann::ordered_json out{{"file", values.file},
+                                     {"chart", supersonic_chart_name(values.chart)},
+                                     {"chart_evidence", values.chart_evidence},
+                                     {"server_type", values.server_type},
+                                     {"group", arguments.group},
+                                     {"read", read},
+                                     {"notes", values.notes},
+                                     {"yaml", yaml}};
     std::printf("%s\n", json_text(out, 1).c_str());
   }
   return exit_ok;
@@ -73,7 +83,8 @@ void register_import_supersonic(CLI::App& import_command, int& result) {
   auto arguments = std::make_shared<SupersonicArguments>();
   auto* command = import_command.add_subcommand(
       "supersonic",
-      "A SuperSONIC Helm values file (chart 0.3.1): the autoscaler (KEDA and the HPA's behaviour), the "
+      "A SuperSONIC Helm values file (chart 0.3.1 or the main branch, detected from its keys): the "
+      "autoscaler (KEDA and the HPA's behaviour), the "
       "query and threshold, Envoy's balancing and rate limiter, as a server group's YAML; every key read "
       "and every key not simulated named");
   // Checked where the command runs (sim/app/input_files.hpp says why not here).
@@ -84,6 +95,11 @@ void register_import_supersonic(CLI::App& import_command, int& result) {
   command
       ->add_option("--group", arguments->group, "Server group name for the YAML's comment (default: triton)")
       ->check(plain_name);
+  command
+      ->add_option("--chart", arguments->chart,
+                   "The chart version to read the file as (0.3.1 or main), for a file whose keys do not say; "
+                   "refused when its keys are the other version's")
+      ->check(CLI::IsMember({"0.3.1", "main"}));
   command->add_flag(
       "--json", arguments->json,
       "Print the import as one JSON document on stdout (every key read with its line, the notes, "

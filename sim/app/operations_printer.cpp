@@ -46,11 +46,12 @@ void print_operations_lines(std::ostream& out, const OperationsSummary& operatio
       as_double(e.started), as_double(e.completed), as_double(e.completed_after_retry),
       as_double(e.completed_with_fallback), as_double(e.failed_rejected), as_double(e.failed_timed_out),
       as_double(e.in_progress_at_end));
-  out << format("requests            %.0f timed out, %.0f refused by a proxy, %.0f to the fallback, %.0f "
-                "lost (failed pods, "
-                "WAN down); %.0f clients refused\n",
+  out << format("requests            %.0f timed out, %.0f refused by a proxy (%.0f of them by its circuit "
+                "breaker), %.0f to the fallback, %.0f lost (failed pods, WAN down), %.0f reset at the end of "
+                "a pod's drain; %.0f clients refused\n",
                 as_double(operations.requests_timed_out), as_double(operations.requests_refused),
-                as_double(operations.requests_to_fallback), as_double(operations.requests_lost),
+                as_double(operations.requests_overflowed), as_double(operations.requests_to_fallback),
+                as_double(operations.requests_lost), as_double(operations.requests_reset),
                 as_double(operations.clients_refused));
   if (const auto& h = operations.client_holds)
     out << format(

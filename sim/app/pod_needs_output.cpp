@@ -29,7 +29,7 @@ void print_pod_needs(const analysis::PodNeeds& needs) {
                 "above the threshold meanwhile\n",
                 needs.jobs, *needs.needed, a.min_pods, significant(*needs.reach_s).c_str(),
                 a.scale_up_policy.pods,
-                significant(std::max(a.poll_interval_s, a.scale_up_policy.period_s)).c_str(),
+                significant(std::max(a.sync_period_s, a.scale_up_policy.period_s)).c_str(),
                 significant(a.startup_delay_s).c_str());
   std::printf("  %s\n", needs.note.c_str());
 }

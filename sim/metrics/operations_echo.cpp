@@ -16,11 +16,13 @@ void add_group_operations(json& group_echo, const ServerGroup& group) {
   if (!group.supersonic_values_file.empty())
     group_echo["supersonic_values"] = {{"file", group.supersonic_values_file},
                                        {"notes", group.supersonic_values_notes}};
+  if (!group.supersonic_chart.empty()) group_echo["supersonic_chart"] = group.supersonic_chart;
   if (const auto& a = group.autoscaler) {
     json echo = {{"min", a->min_pods},
                  {"max", a->max_pods},
                  {"metric", load_metric_name(a->metric)},
                  {threshold_key(a->metric), a->threshold},
+                 {"sync_period_s", a->sync_period_s},
                  {"poll_interval_s", a->poll_interval_s},
                  {"metric_window_s", a->metric_window_s},
                  {"tolerance", a->tolerance}};
@@ -37,6 +39,7 @@ void add_group_operations(json& group_echo, const ServerGroup& group) {
     echo["scale_up_window_s"] = a->scale_up_window_s;
     echo["scale_down_window_s"] = a->scale_down_window_s;
     echo["startup_delay_s"] = a->startup_delay_s;
+    echo["drain_period_s"] = a->drain_period_s;
     // The keys added with SuperSONIC's chart semantics, echoed only when they differ from the defaults.
     if (a->metric_type == MetricType::average_value) echo["metric_type"] = "average_value";
     if (a->aggregation == MetricAggregation::sum_of_ratios) echo["aggregation"] = "sum_of_ratios";
@@ -45,7 +48,9 @@ void add_group_operations(json& group_echo, const ServerGroup& group) {
       echo["readiness_probe"] = {{"initial_delay_s", probe->initial_delay_s}, {"period_s", probe->period_s}};
     if (const auto& zero = a->scale_to_zero)
       echo["scale_to_zero"] = {{"idle_period_s", zero->idle_period_s},
-                               {"hold_timeout_s", zero->hold_timeout_s}};
+                               {"hold_timeout_s", zero->hold_timeout_s},
+                               {"hold_min_s", zero->hold_min_s},
+                               {"activation_threshold", zero->activation_threshold}};
     group_echo["autoscaler"] = echo;
   }
   if (const auto& f = group.failures) {
@@ -58,7 +63,10 @@ void add_group_operations(json& group_echo, const ServerGroup& group) {
         {"restart_delay_s", f->restart_delay_s}};
   }
   if (const auto& p = group.proxy) {
-    json proxy{{"balancing", proxy_balancing_name(p->balancing)}, {"choice_count", p->choice_count}};
+    json proxy{{"balancing", proxy_balancing_name(p->balancing)},
+               {"choice_count", p->choice_count},
+               {"max_requests", p->max_requests},
+               {"replicas", p->replicas}};
     if (const auto& r = p->rate_limit)
       proxy["rate_limit"] = {
           {"metric", load_metric_name(r->metric)},

@@ -48,6 +48,8 @@ json operations_to_json(const OperationsSummary& operations) {
               {"requests",
                {{"timed_out", operations.requests_timed_out},
                 {"refused", operations.requests_refused},
+                {"overflowed", operations.requests_overflowed},
+                {"reset_at_drain_end", operations.requests_reset},
                 {"to_fallback", operations.requests_to_fallback},
                 {"lost", operations.requests_lost}}},
               {"clients_refused", operations.clients_refused},
@@ -113,6 +115,8 @@ OperationsSummary operations_from_json(const json& in) {
   const json& r = in.at("requests");
   out.requests_timed_out = r.at("timed_out").get<std::uint64_t>();
   out.requests_refused = r.at("refused").get<std::uint64_t>();
+  out.requests_overflowed = r.value("overflowed", std::uint64_t{0});
+  out.requests_reset = r.value("reset_at_drain_end", std::uint64_t{0});
   out.requests_to_fallback = r.at("to_fallback").get<std::uint64_t>();
   out.requests_lost = r.at("lost").get<std::uint64_t>();
   out.clients_refused = in.at("clients_refused").get<std::uint64_t>();

@@ -44,6 +44,8 @@ public:
 
   void request_timed_out() { ++summary_.requests_timed_out; }
   void request_refused() { ++summary_.requests_refused; }
+  void request_overflowed() { ++summary_.requests_overflowed; }
+  void request_reset() { ++summary_.requests_reset; }
   void request_to_fallback() { ++summary_.requests_to_fallback; }
   void client_refused() { ++summary_.clients_refused; }
   // A new client held at a scaled-to-zero group's proxy, released after `held_s` / refused at its timeout.

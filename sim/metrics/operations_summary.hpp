@@ -59,7 +59,9 @@ struct OperationsSummary {
   std::vector<PoolSummary> pools;
   EventOutcomes events;
   std::uint64_t requests_timed_out = 0;   // given up by their client after workload.client.timeout
-  std::uint64_t requests_refused = 0;     // by a proxy: rate limit, or no serving pod
+  std::uint64_t requests_refused = 0;     // by a proxy: rate limit, circuit breaker, or no serving pod
+  std::uint64_t requests_overflowed = 0;  // of those refused, by the proxy's circuit breaker (max_requests)
+  std::uint64_t requests_reset = 0;       // in a pod stopped at the end of its pre-stop period (drain)
   std::uint64_t requests_to_fallback = 0; // sent to the fallback server
   std::uint64_t clients_refused = 0;      // jobs refused at connection by a rate limit (then on fallback)
   std::uint64_t jobs_preempted = 0;

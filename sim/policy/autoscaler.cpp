@@ -48,10 +48,10 @@ int AutoscalerPolicy::decide(double now_s, double metric, int pods) {
   if (desired < up) desired = up;
   if (desired > down) desired = down;
   // The HPA's scaling policies: at most `pods` added (removed) within the direction's period, counted from
-  // the count at the period's start. A period is at least a poll, so with polls as long as it this is
-  // "pods per poll".
+  // the count at the period's start. A period is at least a sync period, so with syncs as long as it this
+  // is "pods per sync".
   const auto period_s = [this](const AutoscalerSettings::ScalingPolicy& policy) {
-    return std::max(policy.period_s, settings_.poll_interval_s);
+    return std::max(policy.period_s, settings_.sync_period_s);
   };
   const double up_period_s = period_s(settings_.scale_up_policy);
   const double down_period_s = period_s(settings_.scale_down_policy);

@@ -16,8 +16,9 @@ const std::vector<LoadMetricSpec> table{
      "busy device-seconds / (devices per pod x scraped pods x window), at most 1"},
     {M::queue_length, "requests", "requests waiting now, per scraped pod"},
     {M::pods_needed, "pods",
-     "scraped pods x (request time from arrival to reply / Triton's compute time) over the requests answered "
-     "in the window: Little's law at the proxy"},
+     "L_proxy x max(R, 1) / max(L_service, R, 1), R the scraped pods, L_proxy and L_service the requests in "
+     "flight at the proxy and in Triton's compute, each the rate of its time counter over the window "
+     "(Little's law): SuperSONIC's default metric on its main branch (_scaling-metric.tpl)"},
 };
 
 } // namespace
@@ -57,9 +58,13 @@ double load_metric(LoadMetric metric, MetricAggregation aggregation, const std::
   }
   case M::queue_length:
     return reporting > 0 ? queued / reporting : 0.0;
-  case M::pods_needed:
-    // None answered in the window: the query divides 0 by 0 and returns nothing, read as 0.
-    return service_s > 0 ? reporting * request_s / service_s : 0.0;
+  case M::pods_needed: {
+    // The chart's floors: a healthy pod always executes at least one request, so an underused group reads
+    // below 1 per pod and can scale down; and the division stays finite at no pods.
+    if (interval_s <= 0) return 0.0;
+    const double in_flight = request_s / interval_s, in_service = service_s / interval_s;
+    return in_flight * std::max(reporting, 1.0) / std::max({in_service, reporting, 1.0});
+  }
   case M::queue_time_per_batch:
     break;
   }

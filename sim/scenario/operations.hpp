@@ -47,7 +47,7 @@ inline const char* load_metric_name(LoadMetric metric) {
 }
 
 // KEDA's ScaledObject with the Kubernetes HPA's behaviour, as SuperSONIC sets them
-// (helm/supersonic/templates/keda/so.yaml): every poll, the desired count from the metric (the trigger's
+// (helm/supersonic/templates/keda/so.yaml): every HPA sync, the desired count from the metric (the trigger's
 // metricType: Value, desired = ceil(pods x metric / threshold); AverageValue, desired =
 // ceil(metric / threshold)), unchanged while the usage ratio is within 1 +- tolerance; a scale-up takes the
 // lowest desired count of its stabilisation window and a scale-down the highest of its own; each direction's
@@ -70,10 +70,15 @@ struct AutoscalerSettings {
   LoadMetric metric = LoadMetric::queue_time_per_batch;
   MetricType metric_type = MetricType::value;
   MetricAggregation aggregation = MetricAggregation::ratio_of_sums;
-  double threshold = 0.1;      // in the metric's unit; default 100 ms (SuperSONIC's serverLoadThreshold)
-  double poll_interval_s = 30; // KEDA's pollingInterval
-  // The query's rate() window: each poll reads the metric over the last max(poll_interval, metric_window),
-  // as Prometheus would, so a poll faster than the batches still sees some (default 30 s).
+  double threshold = 0.1; // in the metric's unit; default 100 ms (SuperSONIC's serverLoadThreshold)
+  // Two clocks, as in Kubernetes: the HPA reads the metric (through KEDA's metrics server) and decides
+  // between min and max every sync period (kube-controller-manager's --horizontal-pod-autoscaler-sync-period,
+  // 15 s by default); KEDA's own pollingInterval governs only activation, from 0 pods to min and back to 0
+  // (scale_to_zero), and does nothing for a group that never idles at zero.
+  double sync_period_s = 15;   // the HPA's sync period
+  double poll_interval_s = 30; // KEDA's pollingInterval (its default; chart 0.3.1 fixes 30, main's 10)
+  // The query's rate() window: each sync reads the metric over the last max(sync_period, metric_window),
+  // as Prometheus would, so a sync faster than the batches still sees some (default 30 s).
   double metric_window_s = 30;
   // Prometheus's scrape interval: with one, the counters are sampled at its ticks and a poll reads the
   // rate between the first and the last sample of its window (as rate() does), so the value it sees is up
@@ -81,7 +86,7 @@ struct AutoscalerSettings {
   std::optional<double> scrape_interval_s;
   double tolerance = 0.1; // the HPA's default
   // The HPA's scaling policy of one direction (type Pods): at most `pods` added (removed) within any
-  // `period_s` (its periodSeconds; at least a poll). SuperSONIC's keda.scaleUp/scaleDown.stepsize and
+  // `period_s` (its periodSeconds; at least a sync period). SuperSONIC's keda.scaleUp/scaleDown.stepsize and
   // periodSeconds; the YAML's `step` and `step_period` set both directions.
   struct ScalingPolicy {
     int pods = 1;
@@ -103,6 +108,11 @@ struct AutoscalerSettings {
   struct ScaleToZero {
     double idle_period_s = 300; // KEDA's default cooldownPeriod
     double hold_timeout_s = 300;
+    // KEDA's activationThreshold: the trigger is active while its metric is above it (0: any load).
+    double activation_threshold = 0;
+    // SuperSONIC's scaleFromZero.holdMinReplicasSeconds: after an activation from zero the group keeps its
+    // pods for at least this long (the ScaledObject's minimum is held at 1), whatever the load; 0: none.
+    double hold_min_s = 0;
   };
   std::optional<ScaleToZero> scale_to_zero;
   // The fewest pods the group has: 0 when it idles at zero, else min (and the count it starts with).
@@ -115,6 +125,10 @@ struct AutoscalerSettings {
     double period_s = 10;        // periodSeconds
   };
   std::optional<ReadinessProbe> readiness_probe;
+  // A removed pod's pre-stop period (the pod's terminationGracePeriodSeconds; SuperSONIC's chart: 60 s): the
+  // proxy stops routing to it at once, it answers what it holds for at most this long, and the requests
+  // still running then fail (their clients learn it at once, from the proxy's reset stream).
+  double drain_period_s = 60;
 };
 
 // A server pod failing (a crash, or a cloud VM preempted) and restarting after `restart_delay`: requests in
@@ -178,6 +192,13 @@ struct ProxySettings {
   ProxyBalancing balancing = ProxyBalancing::least_request; // SuperSONIC's default
   int choice_count = 2;                                     // least_request only; Envoy's default
   std::optional<RateLimit> rate_limit;
+  // Envoy's circuit breaker: each proxy replica holds at most `max_requests` requests in flight to the
+  // servers (the cluster's max_requests, 1,024 by default); a request beyond `replicas` x that fails at
+  // once (Envoy's 503 overflow), never reaching a server, so no server metric sees it; the client retries
+  // or falls back as its settings say.
+  int max_requests = 1024;
+  int replicas = 1; // Envoy's replicas (SuperSONIC's envoy.replicas): the limit is per replica
+  long long request_limit() const { return static_cast<long long>(max_requests) * replicas; }
 };
 
 } // namespace sonicsim

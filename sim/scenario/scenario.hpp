@@ -146,6 +146,7 @@ struct ServerGroup {
   // relative to the scenario file), and what it said the simulation does not use. Empty: none.
   std::string supersonic_values_file;
   std::vector<std::string> supersonic_values_notes;
+  std::string supersonic_chart; // the chart version the file was read as ("0.3.1" or "main")
   int devices() const { return pods * devices_per_pod; }
   // Its pods serve, start, drain and fail in time: the server pool (sim/actors/server_pool.hpp) runs it.
   bool pooled() const { return autoscaler || failures || proxy; }

@@ -96,6 +96,7 @@ AutoscalerSettings read_autoscaler(const Cursor& c) {
            std::string(load_metric_name(a.metric)) + " needs its own");
   }
   if (c["poll_interval"].present()) a.poll_interval_s = read_interval_s(c["poll_interval"], "30s", 0.1);
+  if (c["sync_period"].present()) a.sync_period_s = read_interval_s(c["sync_period"], "15s", 0.1);
   if (c["metric_window"].present()) a.metric_window_s = read_interval_s(c["metric_window"], "30s", 0.1);
   if (c["tolerance"].present()) {
     a.tolerance = read_number(c["tolerance"]);
@@ -137,11 +138,18 @@ AutoscalerSettings read_autoscaler(const Cursor& c) {
   if (c["scale_down_window"].present())
     a.scale_down_window_s = read_interval_s(c["scale_down_window"], "120s", 0);
   if (c["startup_delay"].present()) a.startup_delay_s = read_interval_s(c["startup_delay"], "240s", 0);
+  if (c["drain_period"].present()) a.drain_period_s = read_interval_s(c["drain_period"], "60s", 0);
   if (const Cursor zero = c["scale_to_zero"]; zero.present()) {
     require(zero, zero.node().IsMap(), "a map, e.g. {idle_period: \"120s\", hold_timeout: \"300s\"}");
     AutoscalerSettings::ScaleToZero z;
     if (zero["idle_period"].present()) z.idle_period_s = read_interval_s(zero["idle_period"], "120s", 1.0);
     if (zero["hold_timeout"].present()) z.hold_timeout_s = read_interval_s(zero["hold_timeout"], "300s", 0.1);
+    if (zero["hold_min"].present()) z.hold_min_s = read_interval_s(zero["hold_min"], "300s", 0);
+    if (const Cursor activation = zero["activation_threshold"]; activation.present()) {
+      z.activation_threshold = read_number(activation);
+      require(activation, z.activation_threshold >= 0 && z.activation_threshold < 1e9,
+              "a value of the metric, at least 0, e.g. 0.1");
+    }
     a.scale_to_zero = z;
   }
   if (const Cursor probe = c["readiness_probe"]; probe.present())
@@ -191,6 +199,8 @@ ProxySettings read_proxy(const Cursor& c) {
                 ": it is least_request's number of pods drawn");
     p.choice_count = read_int(c["choice_count"], 2, 10'000);
   }
+  if (c["max_requests"].present()) p.max_requests = read_int(c["max_requests"], 1, 100'000'000);
+  if (c["replicas"].present()) p.replicas = read_int(c["replicas"], 1, 10'000);
   if (const Cursor limit = c["rate_limit"]; limit.present()) {
     RateLimit r;
     if (limit["metric"].present()) r.metric = read_metric(limit["metric"]);
@@ -231,7 +241,11 @@ void read_supersonic_group(const Cursor& c, ServerGroup& g) {
     file.fail(
         g.supersonic_values_file + ": " + *problem +
         " (a relative path is read from the scenario file's folder); expected a SuperSONIC values file");
-  const SupersonicValues values = read_supersonic_values(g.supersonic_values_file);
+  std::optional<SupersonicChart> chart;
+  if (const Cursor version = c["supersonic_chart"]; version.present())
+    chart = read_choice(version, {"0.3.1", "main"}) == "main" ? SupersonicChart::main
+                                                              : SupersonicChart::release_0_3_1;
+  const SupersonicValues values = read_supersonic_values(g.supersonic_values_file, chart);
   for (const char* key : {"pods", "proxy"})
     if (c[key].present())
       c[key].fail(std::string("the group's ") + key + " come from its supersonic_values (" +
@@ -261,6 +275,10 @@ void read_supersonic_group(const Cursor& c, ServerGroup& g) {
     g.pods = values.pods;
   }
   g.supersonic_values_notes = values.notes;
+  g.supersonic_chart = supersonic_chart_name(values.chart);
+  g.supersonic_values_notes.insert(g.supersonic_values_notes.begin(),
+                                   std::string("read as chart ") + supersonic_chart_name(values.chart) +
+                                       " (" + values.chart_evidence + ")");
 }
 
 } // namespace
@@ -271,6 +289,8 @@ void read_group_operations(const Cursor& c, ServerGroup& g) {
   if (any && g.on_client_nodes)
     c.fail("no autoscaler, failures, proxy or supersonic_values on a group on_client_nodes: its servers are "
            "the jobs' own");
+  if (c["supersonic_chart"].present() && !c["supersonic_values"].present())
+    c["supersonic_chart"].fail("a chart version for the group's supersonic_values, which it has none of");
   if (c["supersonic_values"].present()) {
     read_supersonic_group(c, g);
     if (c["failures"].present()) g.failures = read_failures(c["failures"], g.pods);

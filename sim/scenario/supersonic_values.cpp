@@ -1,8 +1,9 @@
-// SuperSONIC's values file, chart 0.3.1 (sim/scenario/supersonic_values.hpp). The chart's meaning comes
-// from its files at release 0.3.1: helm/supersonic/values.yaml (the defaults), templates/keda/so.yaml (the
-// ScaledObject: pollingInterval 30 and cooldownPeriod 120 are fixed there, min, max and the HPA behaviour
-// come through `default`), templates/_helpers/_scaling-metric.tpl (the default query), and
-// templates/envoy/configmaps.yaml with cfg/envoy-filter.lua (the proxy and its rate limiters).
+// SuperSONIC's values file (sim/scenario/supersonic_values.hpp): the entry point, the key checks, and the
+// parts both versions share or 0.3.1 alone has. Release 0.3.1's meaning comes from its files:
+// helm/supersonic/values.yaml (the defaults), templates/keda/so.yaml (the ScaledObject: pollingInterval 30
+// and cooldownPeriod 120 are fixed there, min, max and the HPA behaviour come through `default`),
+// templates/_helpers/_scaling-metric.tpl (the default query), and templates/envoy/configmaps.yaml with
+// cfg/envoy-filter.lua (the proxy and its rate limiters).
 #include "sim/scenario/supersonic_values.hpp"
 #include "sim/scenario/supersonic_values_reader.hpp"
 #include "sim/text/input_file.hpp"
@@ -23,18 +24,27 @@
 
 namespace sonicsim::detail {
 
-void ValuesReader::check_keys(const Cursor& c, const std::vector<std::string>& known) const {
+void ValuesReader::check_keys(const Cursor& c, const std::vector<std::string>& known) {
   if (!c.present() || c.node().IsNull()) return;
   if (!c.node().IsMap()) c.fail_value("a map of the chart's keys");
   for (const auto& entry : c.node()) {
     const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "?";
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    c.key_cursor(entry.first)
-        .fail("not a key of chart 0.3.1's " + c.path() +
-              ", which Helm would ignore, keeping the chart's "
-              "default" +
-              schema::suggestion(key, known));
+    const Cursor at_key = c.key_cursor(entry.first);
+    if (!first_unknown_) first_unknown_.emplace(at_key);
+    unknown_.push_back({line_of(at_key), c.path() + "." + key, schema::suggestion(key, known)});
   }
+}
+
+void ValuesReader::report_unknown_keys() const {
+  if (unknown_.empty()) return;
+  std::string list;
+  for (const auto& u : unknown_)
+    list += (list.empty() ? "" : "; ") + u.path + " (line " + std::to_string(u.line) + ")" + u.suggestion;
+  first_unknown_->fail(std::to_string(unknown_.size()) + " key" + (unknown_.size() == 1 ? " is" : "s are") +
+                       " not of chart " + supersonic_chart_name(out_.chart) + "'s values (" +
+                       out_.chart_evidence +
+                       "), which Helm would ignore, keeping the chart's defaults: " + list);
 }
 
 double ValuesReader::number(const Cursor& c, const std::string& expected) const {
@@ -88,6 +98,10 @@ double ValuesReader::helm_default(const std::vector<std::string>& path, double c
 }
 
 void ValuesReader::read_metric() {
+  if (main()) {
+    read_metric_main();
+    return;
+  }
   const Cursor metric = root_["serverLoadMetric"];
   std::string query = metric.present() && !metric.node().IsNull() ? metric.scalar("a PromQL query") : "";
   if (query.empty()) {
@@ -132,56 +146,70 @@ void ValuesReader::read_metric() {
 
 void ValuesReader::read_keda() {
   const Cursor keda = root_["keda"];
-  check_keys(keda,
-             {"enabled", "minReplicaCount", "maxReplicaCount", "zeroIdleReplicas", "scaleUp", "scaleDown"});
   const bool enabled = keda["enabled"].present() && flag(keda["enabled"]);
   record(keda["enabled"], "keda.enabled", enabled ? "true" : "false",
-         enabled ? "an autoscaler" : "no autoscaler: triton.replicas servers all day");
+         enabled ? "an autoscaler"
+                 : std::string("no autoscaler: ") + server_section() + ".replicas servers all day");
   if (!enabled) return;
-  if (keda["zeroIdleReplicas"].present() && flag(keda["zeroIdleReplicas"]))
+  if (!main() && keda["zeroIdleReplicas"].present() && flag(keda["zeroIdleReplicas"]))
     keda["zeroIdleReplicas"].fail("no idle replicas at 0 with chart 0.3.1: its query reads Triton's "
                                   "metrics, which a group without servers has none of, so (the chart's own "
                                   "warning) scaling from 0 to 1 never happens; the newer chart's hold of new "
                                   "clients is the scenario's autoscaler.scale_to_zero");
+  // Release 0.3.1's templates/keda/so.yaml writes its own value for a 0 (Helm's `default`); the main
+  // branch's values are read as written (a 0 window is no window, a minimum of 0 is scale from zero).
+  const bool m = main();
   AutoscalerSettings a;
-  a.min_pods = static_cast<int>(helm_default({"keda", "minReplicaCount"}, chart_min_pods, template_min_pods,
-                                             "autoscaler.min", 0, 10'000));
-  a.max_pods = static_cast<int>(helm_default({"keda", "maxReplicaCount"}, chart_max_pods, template_max_pods,
-                                             "autoscaler.max", 1, 10'000));
+  const int min_written = static_cast<int>(helm_default(
+      {"keda", "minReplicaCount"}, chart_min_pods, m ? 0 : template_min_pods, "autoscaler.min", 0, 10'000));
+  a.min_pods = std::max(1, min_written);
+  a.max_pods = static_cast<int>(helm_default({"keda", "maxReplicaCount"}, chart_max_pods,
+                                             m ? 0 : template_max_pods, "autoscaler.max", 1, 10'000));
   if (a.max_pods < a.min_pods)
     at({"keda", "maxReplicaCount"})
         .fail("maxReplicaCount " + std::to_string(a.max_pods) + " below minReplicaCount " +
               std::to_string(a.min_pods) + ": KEDA refuses such a ScaledObject");
-  for (const char* direction : {"scaleUp", "scaleDown"})
-    check_keys(keda[direction], {"stabilizationWindowSeconds", "periodSeconds", "stepsize"});
-  a.scale_up_window_s =
-      helm_default({"keda", "scaleUp", "stabilizationWindowSeconds"}, chart_scale_up_window_s,
-                   template_window_s, "autoscaler.scale_up_window", 0, 3600);
-  a.scale_up_policy.period_s = helm_default({"keda", "scaleUp", "periodSeconds"}, chart_scale_up_period_s,
-                                            template_period_s, "autoscaler.scale_up_period", 1, 1800);
-  a.scale_up_policy.pods = static_cast<int>(
-      helm_default({"keda", "scaleUp", "stepsize"}, chart_step, 1, "autoscaler.scale_up_step", 1, 10'000));
-  a.scale_down_window_s =
-      helm_default({"keda", "scaleDown", "stabilizationWindowSeconds"}, chart_scale_down_window_s,
-                   template_window_s, "autoscaler.scale_down_window", 0, 3600);
-  a.scale_down_policy.period_s =
-      helm_default({"keda", "scaleDown", "periodSeconds"}, chart_scale_down_period_s, template_period_s,
-                   "autoscaler.scale_down_period", 1, 1800);
-  a.scale_down_policy.pods = static_cast<int>(helm_default({"keda", "scaleDown", "stepsize"}, chart_step, 1,
-                                                           "autoscaler.scale_down_step", 1, 10'000));
-  a.metric = LoadMetric::queue_time_per_batch;
-  a.metric_type = MetricType::value;
+  const double window_template_s = m ? 0 : template_window_s, period_template_s = m ? 0 : template_period_s;
+  const int step_template = m ? 0 : 1, step = m ? main_step : chart_step;
+  a.scale_up_window_s = helm_default({"keda", "scaleUp", "stabilizationWindowSeconds"},
+                                     m ? main_scale_up_window_s : chart_scale_up_window_s, window_template_s,
+                                     "autoscaler.scale_up_window", 0, 3600);
+  a.scale_up_policy.period_s =
+      helm_default({"keda", "scaleUp", "periodSeconds"}, m ? main_scale_up_period_s : chart_scale_up_period_s,
+                   period_template_s, "autoscaler.scale_up_period", 1, 1800);
+  a.scale_up_policy.pods = static_cast<int>(helm_default({"keda", "scaleUp", "stepsize"}, step, step_template,
+                                                         "autoscaler.scale_up_step", 1, 10'000));
+  a.scale_down_window_s = helm_default({"keda", "scaleDown", "stabilizationWindowSeconds"},
+                                       m ? main_scale_down_window_s : chart_scale_down_window_s,
+                                       window_template_s, "autoscaler.scale_down_window", 0, 3600);
+  a.scale_down_policy.period_s = helm_default({"keda", "scaleDown", "periodSeconds"},
+                                              m ? main_scale_down_period_s : chart_scale_down_period_s,
+                                              period_template_s, "autoscaler.scale_down_period", 1, 1800);
+  a.scale_down_policy.pods = static_cast<int>(helm_default(
+      {"keda", "scaleDown", "stepsize"}, step, step_template, "autoscaler.scale_down_step", 1, 10'000));
+  a.metric = metric_;
+  a.metric_type = metric_type_.value_or(MetricType::value);
   a.aggregation = aggregation_;
   a.threshold = threshold_s_;
   a.metric_window_s = window_s_;
   a.scrape_interval_s = scrape_interval_s_;
+  a.sync_period_s = hpa_sync_period_s;
   a.poll_interval_s = keda_polling_interval_s;
   a.tolerance = hpa_tolerance;
   a.readiness_probe = readiness_probe_;
-  out_.notes.push_back("KEDA's pollingInterval (30 s) and cooldownPeriod (120 s) are fixed in chart 0.3.1's "
-                       "templates/keda/so.yaml, not values; the trigger's metricType is Value; the HPA's "
-                       "tolerance is Kubernetes's default, 0.1; cooldownPeriod acts only on idle replicas, "
-                       "which the chart leaves off");
+  if (m) {
+    read_keda_main(a, min_written);
+  } else {
+    out_.notes.push_back(
+        "KEDA's pollingInterval (30 s) and cooldownPeriod (120 s) are fixed in chart 0.3.1's "
+        "templates/keda/so.yaml, not values; the trigger's metricType is Value; "
+        "cooldownPeriod acts only on idle replicas, which the chart leaves off");
+  }
+  out_.notes.push_back("the HPA reads the metric and decides between min and max every 15 s (Kubernetes's "
+                       "--horizontal-pod-autoscaler-sync-period, autoscaler.sync_period), whatever KEDA's "
+                       "pollingInterval, which acts only on activation from and to zero; its tolerance is "
+                       "Kubernetes's default, 0.1; a removed pod drains for 60 s (the pods' "
+                       "terminationGracePeriodSeconds in the chart), then the requests it still holds fail");
   out_.autoscaler = a;
 }
 
@@ -189,24 +217,31 @@ void ValuesReader::read() {
   // A top-level key the chart does not have is a file's own habit (a key of an older chart, or of an
   // umbrella chart): Helm ignores it and so does the import, saying so. Inside the sections it reads, an
   // unknown key is an error: a misspelt setting would leave the chart's default in force unnoticed.
-  static const std::vector<std::string> top_level{"nameOverride",
-                                                  "serverLoadMetric",
-                                                  "serverLoadThreshold",
-                                                  "triton",
-                                                  "envoy",
-                                                  "keda",
-                                                  "prometheus",
-                                                  "grafana",
-                                                  "tempo",
-                                                  "opentelemetry-collector",
-                                                  "metricsCollector"};
+  std::vector<std::string> top_level{"nameOverride",
+                                     "serverLoadMetric",
+                                     "serverLoadThreshold",
+                                     "envoy",
+                                     "keda",
+                                     "prometheus",
+                                     "grafana",
+                                     "tempo",
+                                     "opentelemetry-collector",
+                                     "metricsCollector"};
+  if (main())
+    top_level.insert(top_level.end(), {"inferenceServer", "scaleFromZero", "serverLoadRateInterval",
+                                       "serverAdmissionThreshold"});
+  else
+    top_level.push_back("triton");
   if (root_.node().IsMap())
     for (const auto& entry : root_.node()) {
       const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "?";
       if (std::find(top_level.begin(), top_level.end(), key) == top_level.end())
         out_.notes.push_back(key + " (line " + std::to_string(entry.first.Mark().line + 1) +
-                             "): not a key of chart 0.3.1's values; Helm ignores it, and so does the import");
+                             "): not a key of chart " + supersonic_chart_name(out_.chart) +
+                             "'s values; Helm ignores it, and so does the import");
     }
+  check_section_keys();
+  report_unknown_keys();
   read_metric();
   read_prometheus();
   read_triton();
@@ -221,7 +256,7 @@ void ValuesReader::read() {
 
 namespace sonicsim {
 
-SupersonicValues read_supersonic_values(const std::string& path) {
+SupersonicValues read_supersonic_values(const std::string& path, std::optional<SupersonicChart> chart) {
   std::string text;
   try {
     text = read_input_file(path);
@@ -238,12 +273,15 @@ SupersonicValues read_supersonic_values(const std::string& path) {
   }
   if (!tree.IsMap() && !tree.IsNull())
     throw ScenarioError(path, 1, 1, "",
-                        "expected a Helm values file: a YAML map (triton:, envoy:, keda:, ...)");
+                        "expected a Helm values file: a YAML map (inferenceServer: or triton:, envoy:, "
+                        "keda:, ...)");
   SupersonicValues values;
   values.file = path;
   const SourceInfo source{path, {}};
   try {
-    detail::ValuesReader(source, tree, values).read();
+    detail::ValuesReader reader(source, tree, values);
+    reader.detect_chart(chart);
+    reader.read();
   } catch (const YAML::Exception& e) {
     throw ScenarioError(path, 0, 0, "", std::string("unexpected YAML structure: ") + e.what());
   }

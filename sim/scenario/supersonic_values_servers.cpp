@@ -1,8 +1,10 @@
-// The Triton, Envoy and Prometheus sections of a SuperSONIC values file (chart 0.3.1): the servers' GPUs and
-// probes, the proxy's balancing and rate limiters, the scrape interval. See supersonic_values_reader.hpp.
+// The inference server (`triton` in 0.3.1, `inferenceServer` on the main branch), Envoy and Prometheus
+// sections of a SuperSONIC values file: the servers' GPUs and probes, the proxy's balancing, rate limiters
+// and replicas, the scrape interval. See supersonic_values_reader.hpp.
 #include "sim/scenario/supersonic_query.hpp"
 #include "sim/scenario/supersonic_values_reader.hpp"
 
+#include <cmath>
 #include <string>
 
 namespace sonicsim::detail {
@@ -33,26 +35,38 @@ void ValuesReader::read_prometheus() {
 }
 
 void ValuesReader::read_triton() {
-  const Cursor triton = root_["triton"];
-  check_keys(triton,
-             {"name", "replicas", "image", "command", "args", "resources", "annotations", "nodeSelector",
-              "tolerations", "affinity", "modelRepository", "service", "readinessProbe", "startupProbe"});
+  const std::string section = server_section();
+  const Cursor triton = root_[section];
+  if (const Cursor type = triton["type"]; main()) {
+    out_.server_type = type.present() ? type.scalar("triton or nereid") : "triton";
+    if (out_.server_type != "triton" && out_.server_type != "nereid") type.fail_value("triton or nereid");
+    record(type, section + ".type", out_.server_type,
+           out_.server_type == "triton"
+               ? std::string("Triton servers") + (type.present() ? "" : " (the chart's default)")
+               : "Nereid servers: the same KServe v2 protocol and nv_inference_* metrics, so the default "
+                 "metric reads as with Triton; no nv_gpu_* metrics (device utilisation reads nothing)");
+    if (out_.server_type == "nereid")
+      out_.notes.push_back("inferenceServer.type nereid: sonicsim serves the requests with the scenario's "
+                           "throughput curve, measured on Triton; give the model a curve measured on Nereid "
+                           "for its own speed. inferenceServer.nereid (its configuration) is not simulated");
+  }
   if (const Cursor replicas = triton["replicas"]; replicas.present()) {
     const double n = number(replicas, "a whole number of servers, 1 to 10000");
     if (n < 1 || n > 10'000 || std::floor(n) != n)
       replicas.fail_value("a whole number of servers, 1 to 10000");
     out_.pods = static_cast<int>(n);
   }
-  record(triton["replicas"], "triton.replicas", std::to_string(out_.pods),
+  record(triton["replicas"], section + ".replicas", std::to_string(out_.pods),
          "pods " + std::to_string(out_.pods) + " when keda is off");
   if (const Cursor gpus = triton["resources"]["limits"]["nvidia.com/gpu"]; gpus.present()) {
     const double n = number(gpus, "a whole number of GPUs per server");
     if (n < 0 || n > 1'024 || std::floor(n) != n)
       gpus.fail_value("a whole number of GPUs per server, 0 to 1024");
     out_.devices_per_pod = static_cast<int>(n);
-    record(gpus, "triton.resources.limits.nvidia.com/gpu", text_of(n), "devices.count " + text_of(n));
+    record(gpus, section + ".resources.limits.nvidia.com/gpu", text_of(n), "devices.count " + text_of(n));
   } else {
-    out_.notes.push_back("triton.resources.limits has no nvidia.com/gpu: the file does not say how many "
+    out_.notes.push_back(section +
+                         ".resources.limits has no nvidia.com/gpu: the file does not say how many "
                          "GPUs a server holds (a node affinity may select GPU nodes); the scenario's "
                          "devices.count stands");
   }
@@ -77,7 +91,7 @@ void ValuesReader::read_triton() {
     std::string products;
     for (const auto& product : out_.gpu_products)
       products += (products.empty() ? "" : ", ") + product;
-    out_.notes.push_back("triton.affinity allows GPU products " + products +
+    out_.notes.push_back(section + ".affinity allows GPU products " + products +
                          ": the scenario's devices.type chooses which curve the servers run (a mixed pool "
                          "is one type in sonicsim)");
   }
@@ -110,27 +124,25 @@ void ValuesReader::read_triton() {
       readiness["periodSeconds"].fail_value("at least 1 (Kubernetes's minimum), e.g. 10");
   }
   readiness_probe_ = probe;
-  record(readiness, "triton.readinessProbe",
+  record(readiness, section + ".readinessProbe",
          "initialDelaySeconds " + text_of(probe.initial_delay_s) + ", periodSeconds " +
              text_of(probe.period_s),
          "a new server serves at the first probe at or after its start-up delay" +
              std::string(readiness.present() ? "" : " (the chart's default)"));
   out_.notes.push_back(
-      "triton.startupProbe gives a server " + text_of(startup_budget_s) +
+      section + ".startupProbe gives a server " + text_of(startup_budget_s) +
       " s from its container's start to load its models before Kubernetes restarts it: it bounds the model "
       "load, it does not set it; the start-up time (node start, image pull and model load) is "
       "autoscaler.startup_delay (sonicsim's default 240 s, the 240-300 s SuperSONIC measured, "
       "arXiv:2506.20657), which a values file does not hold");
-  out_.notes.push_back("triton.image, command, args, resources (cpu, memory), modelRepository, service, "
+  out_.notes.push_back(section +
+                       ".image, command, args, resources (cpu, memory), modelRepository, service, "
                        "nodeSelector, tolerations, annotations: not simulated (where and what the server "
                        "runs, not how fast it serves)");
 }
 
 void ValuesReader::read_envoy() {
   const Cursor envoy = root_["envoy"];
-  check_keys(envoy, {"enabled", "replicas", "image", "args", "external_config", "resources", "annotations",
-                     "nodeSelector", "tolerations", "service", "ingress", "grpc_route_timeout",
-                     "rate_limiter", "loadBalancerPolicy", "auth", "tracing_sampling_rate"});
   if (envoy["enabled"].present() && !flag(envoy["enabled"]))
     envoy["enabled"].fail("sonicsim simulates a SuperSONIC group behind its Envoy proxy; without it the "
                           "clients reach the Triton pods directly: describe the group without "
@@ -155,26 +167,28 @@ void ValuesReader::read_envoy() {
     policy.fail_value("one of the chart's policies: ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM, MAGLEV");
   }
   const Cursor limiters = envoy["rate_limiter"];
-  check_keys(limiters, {"listener_level", "prometheus_based"});
   const Cursor prometheus = limiters["prometheus_based"];
-  check_keys(prometheus, {"enabled", "luaConfig"});
   if (prometheus["enabled"].present() && flag(prometheus["enabled"])) {
     // cfg/envoy-filter.lua: a client's RepositoryIndex call (its connection, at a job's start) is refused
     // while the same query as KEDA's is above the same threshold; the query reads Prometheus's latest
     // samples, which change once per scrape.
+    // The main branch compares the metric with its own admission threshold (per healthy replica for the
+    // occupancy metric); 0.3.1 with the autoscaler's.
     RateLimit limit;
-    limit.metric = LoadMetric::queue_time_per_batch;
+    limit.metric = metric_;
     limit.aggregation = aggregation_;
-    limit.threshold = threshold_s_;
+    limit.threshold = main() ? admission_threshold_ : threshold_s_;
     limit.poll_interval_s = scrape_interval_s_;
     limit.refuse = RateLimit::Refuse::new_clients;
     out_.proxy.rate_limit = limit;
+    const std::string threshold = metric_ == LoadMetric::queue_time_per_batch
+                                      ? text_of(limit.threshold * 1e3) + "ms"
+                                      : text_of(limit.threshold) + " replicas needed per serving replica";
     record(prometheus["enabled"], "envoy.rate_limiter.prometheus_based.enabled", "true",
-           "proxy.rate_limit: new clients refused while the metric is above " + text_of(threshold_s_ * 1e3) +
-               "ms, read every scrape (" + text_of(scrape_interval_s_) + " s)");
+           "proxy.rate_limit: new clients refused while the metric is above " + threshold +
+               ", read every scrape (" + text_of(scrape_interval_s_) + " s)");
   }
   const Cursor listener = limiters["listener_level"];
-  check_keys(listener, {"enabled", "max_tokens", "tokens_per_fill", "fill_interval"});
   if (listener["enabled"].present() && flag(listener["enabled"]))
     out_.notes.push_back(
         "envoy.rate_limiter.listener_level (line " + std::to_string(line_of(listener["enabled"])) +
@@ -190,9 +204,20 @@ void ValuesReader::read_envoy() {
                            "): Envoy ends a request after it; sonicsim's nearest setting is the client's "
                            "workload.client.timeout, which the import does not set");
   }
-  if (envoy["replicas"].present() && number(envoy["replicas"], "a count") > 1)
-    out_.notes.push_back("envoy.replicas above 1: each proxy balances its own clients' requests; sonicsim "
-                         "simulates one proxy that sees every request");
+  if (const Cursor replicas = envoy["replicas"]; replicas.present()) {
+    const double n = number(replicas, "a whole number of Envoy replicas, 1 to 10000");
+    if (n < 1 || n > 10'000 || std::floor(n) != n)
+      replicas.fail_value("a whole number of Envoy replicas, 1 to 10000");
+    out_.proxy.replicas = static_cast<int>(n);
+    if (n > 1)
+      out_.notes.push_back("envoy.replicas above 1: each proxy balances its own clients' requests; sonicsim "
+                           "simulates one proxy that sees every request, with the replicas' circuit breakers "
+                           "added");
+  }
+  record(envoy["replicas"], "envoy.replicas", std::to_string(out_.proxy.replicas),
+         "proxy.replicas: Envoy's circuit breaker admits " + std::to_string(out_.proxy.max_requests) +
+             " requests in flight per replica (its default; the chart sets none), " +
+             std::to_string(out_.proxy.request_limit()) + " in all, the excess failing at once");
   out_.notes.push_back("envoy.image, args, resources, service, ingress, auth, tracing_sampling_rate, "
                        "external_config: not simulated (the proxy forwards without adding time)");
 }

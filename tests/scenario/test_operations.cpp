@@ -1,7 +1,7 @@
 // Operations (sim/scenario/operations.hpp) on scenarios small enough to follow by hand: one model whose batch
 // of one inference takes exactly 1 s on a T4 (throughput 1/s at batch 1), one request per event, no network
 // time to speak of (RTT 0, 1-byte requests: transfers of nanoseconds), so every time below is a sum of whole
-// seconds, poll intervals and configured delays.
+// seconds, HPA sync periods, poll intervals and configured delays.
 #include "simulate.hpp"
 
 #include "sim/text/csv.hpp"
@@ -47,27 +47,31 @@ void check_outcomes_add_up(const sonicsim::RunSummary& summary) {
   CHECK(e.started == e.ended() + e.in_progress_at_end);
 }
 
-} // namespace
-
-TEST_CASE("operations: a step in load raises the pods at the first poll above the threshold, serving after "
-          "the start-up delay") {
-  // One job until 100 s, four from then on (campaign cap). Polls every 30.5 s; threshold 1 s of queue time
-  // per batch. Before 100 s nothing waits: the metric is 0. The poll at 122 s reads [91.5, 122]: ~8 batches
-  // that waited nothing, then the four jobs queue behind each other on the one pod (waits 0, 1, 2, then 3 s
-  // per batch): ~60 s of waiting over ~30 batches, 2 s per batch, twice the threshold: one pod more (one step
-  // per poll), asked for at 122 s and serving 60 s (startup_delay) later, at 182 s. At 152.5 s the four jobs
-  // still wait 3 s per batch: the third pod, and no more (max 3).
-  const std::string yaml = scenario(R"(  server_groups:
-    gpu:
-      devices: {type: T4, count: 1}
-      autoscaler: {min: 1, max: 3, threshold: "1s", poll_interval: "30.5s", startup_delay: "60s"}
-)",
-                                    R"(  jobs: 4
+const char* const step_workload = R"(  jobs: 4
   events_per_job: 1000
   campaign:
     max_concurrent: [{from: "0s", jobs: 1}, {from: "100s", jobs: 4}]
     window: "400s"
-)");
+)";
+
+} // namespace
+
+TEST_CASE("operations: a step in load raises the pods at the first HPA sync above the threshold, serving "
+          "after the start-up delay; KEDA's 1 s polling interval does not make it faster") {
+  // One job until 100 s, four from then on (campaign cap). HPA syncs every 30.5 s (KEDA polls every 1 s,
+  // which acts only on activation from zero, and this group never idles at zero); threshold 1 s of queue time
+  // per batch. Before 100 s nothing waits: the metric is 0. The sync at 122 s reads [91.5, 122]: ~8 batches
+  // that waited nothing, then the four jobs queue behind each other on the one pod (waits 0, 1, 2, then 3 s
+  // per batch): ~60 s of waiting over ~30 batches, 2 s per batch, twice the threshold: one pod more (one step
+  // per sync), asked for at 122 s and serving 60 s (startup_delay) later, at 182 s. At 152.5 s the four jobs
+  // still wait 3 s per batch: the third pod, and no more (max 3).
+  const std::string yaml = scenario(R"(  server_groups:
+    gpu:
+      devices: {type: T4, count: 1}
+      autoscaler: {min: 1, max: 3, threshold: "1s", sync_period: "30.5s", poll_interval: "1s",
+                   startup_delay: "60s"}
+)",
+                                    step_workload);
   const auto summary = simulate_text(yaml, "ops_step");
   REQUIRE(summary.operations.has_value());
   REQUIRE(summary.operations->pools.size() == 1);
@@ -78,21 +82,36 @@ TEST_CASE("operations: a step in load raises the pods at the first poll above th
   CHECK(pool.pods_added == 2);
   CHECK(pool.peak_pods == 3);
   check_outcomes_add_up(summary);
+  // Without sync_period, the HPA's default 15 s: the syncs at 105 s ([75, 105]: 25 batches unqueued, then
+  // waits 0, 1, 2, 3, 3 s: 9 s over 30 batches, 0.3 s) and then 120 s ([90, 120]: 10 batches unqueued, 20
+  // waiting ~3 s, 1.8 s per batch, 1.8 x the threshold) decide: the first pod is asked for at 120 s, a
+  // multiple of the sync period, though KEDA polled every second.
+  const auto default_sync = simulate_text(scenario(R"(  server_groups:
+    gpu:
+      devices: {type: T4, count: 1}
+      autoscaler: {min: 1, max: 3, threshold: "1s", poll_interval: "1s", startup_delay: "60s"}
+)",
+                                                   step_workload),
+                                          "ops_step_default_sync");
+  const auto& synced = default_sync.operations->pools.front();
+  REQUIRE(synced.first_scale_up_decided_s.has_value());
+  CHECK(*synced.first_scale_up_decided_s == doctest::Approx(120.0));
+  check_outcomes_add_up(default_sync);
 }
 
 TEST_CASE("operations: scale-down waits for its stabilisation window and drains without losing a request") {
-  // Two jobs of 40 events on one pod: at the poll at 10.3 s the batches at 0..10 s waited 0, 1, 1, ... s
+  // Two jobs of 40 events on one pod: at the sync at 10.3 s the batches at 0..10 s waited 0, 1, 1, ... s
   // (10 s over 11 batches, 0.91 s per batch against 0.5 s): a second pod, serving at once (startup 0).
   // Least request then gives each job its own pod and nothing waits: the raw recommendation is 1 at 20.6,
   // 30.9 and 41.2 s, but the scale-down window (30 s) holds the 2 of 10.3 s until 41.2 s (window [11.2,
   // 41.2]). At 41.2 s pod 1 stops taking requests with its job's batch of 41-42 s in it: it is held until
   // that batch is answered at 42 s, then leaves. Nothing is lost: all 80 events complete. The metric is read
-  // over the last poll and a step is allowed per poll (metric_window and step_period set to the poll; their
-  // 30 s defaults are tested in the autoscaler's unit tests and the fast-poll reproducer).
+  // over the last sync and a step is allowed per sync (metric_window and step_period set to the sync; their
+  // 30 s defaults are tested in the autoscaler's unit tests and the fast-sync reproducer).
   const std::string yaml = scenario(R"(  server_groups:
     gpu:
       devices: {type: T4, count: 1}
-      autoscaler: {min: 1, max: 2, threshold: "0.5s", poll_interval: "10.3s", startup_delay: "0s",
+      autoscaler: {min: 1, max: 2, threshold: "0.5s", sync_period: "10.3s", startup_delay: "0s",
                    scale_down_window: "30s", metric_window: "10.3s", step_period: "10.3s"}
 )",
                                     "  jobs: 2\n  events_per_job: 40\n");
@@ -344,19 +363,19 @@ TEST_CASE("operations: a fallback slower than the client's timeout still complet
 }
 
 TEST_CASE("operations: pods needed with AverageValue holds the count the load needs; with Value it climbs") {
-  // Four jobs on the unit model (1 s per request, one request per event), one pod at first, polls every
+  // Four jobs on the unit model (1 s per request, one request per event), one pod at first, syncs every
   // 30.5 s over the last 30.5 s. On one pod the requests queue behind each other: the answers at 1, 2, 3 s
   // took 1, 2, 3 s, every later one 4 s (three ahead of it); by 30.5 s, 30 answers of 1 + 2 + 3 + 27 x 4 =
   // 114 s for 30 s of service: pods needed = 1 pod x 114 / 30 = 3.8. AverageValue with threshold 2:
   // ceil(3.8 / 2) = 2 pods. Then two jobs per pod (least request), each request waiting one: about 2 s per
-  // 1 s of service on 2 pods, 4 needed, ratio 4 / (2 x 2) = 1 within the tolerance: 2 pods hold (the poll
+  // 1 s of service on 2 pods, 4 needed, ratio 4 / (2 x 2) = 1 within the tolerance: 2 pods hold (the sync
   // at 61 s reads 4.2 with the first pod's queue draining: ratio 1.05). Value reads the same 3.8 against 2 as
-  // a group total: ceil(1 x 1.9) = 2, then ceil(2 x 4.2 / 2) = 5, one pod per poll, up to the maximum 4.
+  // a group total: ceil(1 x 1.9) = 2, then ceil(2 x 4.2 / 2) = 5, one pod per sync, up to the maximum 4.
   const std::string platform = R"(  server_groups:
     gpu:
       devices: {type: T4, count: 1}
       autoscaler: {min: 1, max: 4, metric: pods_needed, metric_type: METRIC_TYPE, threshold: 2,
-                   poll_interval: "30.5s", metric_window: "30.5s", step_period: "30.5s", startup_delay: "0s"}
+                   sync_period: "30.5s", metric_window: "30.5s", step_period: "30.5s", startup_delay: "0s"}
 )";
   const auto with_type = [&](const std::string& type) {
     std::string text = platform;
@@ -385,13 +404,13 @@ TEST_CASE(
   // out, two served at a time), so each executes a batch per second and, at every moment, one request waits.
   // Over a window both pods execute n batches and the waits add to W: the chart's query reads W / (2n),
   // Purdue's W / n + 0 or W_a / n + W_b / n, the same W / n however the waits split: exactly twice. The
-  // first poll at 30.5 s: 31 batches started on each pod (at 0, 1, ..., 30 s), and one request waiting 1 s
+  // first sync at 30.5 s: 31 batches started on each pod (at 0, 1, ..., 30 s), and one request waiting 1 s
   // in each of the 30 seconds: W = 30 s, the chart's 30 / 62 = 0.484 s, Purdue's 0.968 s.
   const auto read = [](const std::string& aggregation) {
     const std::string yaml = scenario(R"(  server_groups:
     gpu:
       devices: {type: T4, count: 1}
-      autoscaler: {min: 2, max: 2, threshold: "10s", poll_interval: "30.5s", metric_window: "30.5s",
+      autoscaler: {min: 2, max: 2, threshold: "10s", sync_period: "30.5s", metric_window: "30.5s",
                    aggregation: )" + aggregation +
                                           R"(}
 )",
@@ -412,7 +431,7 @@ TEST_CASE(
     while (std::getline(csv, line)) {
       const auto fields = sonicsim::split_csv_line(line);
       if (std::stod(fields.at(0)) == 30.0)
-        return std::stod(fields.at(column)); // the row of the poll at 30.5 s
+        return std::stod(fields.at(column)); // the row of the sync at 30.5 s
     }
     return -1.0;
   };

@@ -12,7 +12,7 @@ AutoscalerSettings settings_1_to_10() {
   s.min_pods = 1;
   s.max_pods = 10;
   s.threshold = 0.020; // 20 ms, Purdue's serverLoadThreshold
-  s.poll_interval_s = 30;
+  s.sync_period_s = 30;
   s.tolerance = 0.1;
   s.scale_up_policy = s.scale_down_policy = {1, 30};
   s.scale_up_window_s = 0;
@@ -84,7 +84,7 @@ TEST_CASE("autoscaler: a poll faster than the step period adds at most `step` po
   // 1 s polls, step 1 per 30 s (the HPA scaling policy's periodSeconds), metric 5x the threshold throughout:
   // raw = ceil(pods x 5) each poll, but the pods added within the last 30 s are counted.
   AutoscalerSettings s = settings_1_to_10();
-  s.poll_interval_s = 1;
+  s.sync_period_s = 1;
   s.scale_up_policy.period_s = 30;
   AutoscalerPolicy policy(s);
   CHECK(policy.decide(0, 0.100, 1) == 2); // nothing added in (-30, 0]: one step
@@ -94,13 +94,13 @@ TEST_CASE("autoscaler: a poll faster than the step period adds at most `step` po
   CHECK(policy.decide(30, 0.100, 2) == 3);
   CHECK(policy.decide(31, 0.100, 3) == 3);
   // With 30 s polls the same rule is "one step per poll": the change 30 s before is out of the period.
-  s.poll_interval_s = 30;
+  s.sync_period_s = 30;
   AutoscalerPolicy per_poll(s);
   CHECK(per_poll.decide(0, 0.100, 1) == 2);
   CHECK(per_poll.decide(30, 0.100, 2) == 3);
   CHECK(per_poll.decide(60, 0.100, 3) == 4);
   // A step period shorter than the poll counts as the poll: 60 s polls, 30 s period, one step per poll.
-  s.poll_interval_s = 60;
+  s.sync_period_s = 60;
   AutoscalerPolicy slow(s);
   CHECK(slow.decide(0, 0.100, 1) == 2);
   CHECK(slow.decide(60, 0.100, 2) == 3);

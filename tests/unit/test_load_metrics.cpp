@@ -50,8 +50,14 @@ TEST_CASE("load metrics: each formula on two pods' counters, by hand") {
   CHECK(metric(LoadMetric::device_utilisation, two_pods) == doctest::Approx(0.5));
   // Waiting now: (4 + 2) over 2 pods.
   CHECK(metric(LoadMetric::queue_length, two_pods) == doctest::Approx(3.0));
-  // Little's law: 2 pods x (8 + 3) s in the system / (4 + 3) s in service.
-  CHECK(metric(LoadMetric::pods_needed, two_pods) == doctest::Approx(2.0 * 11.0 / 7.0));
+  // Replicas needed (SuperSONIC main's _scaling-metric.tpl): L_proxy x max(R, 1) / max(L_service, R, 1).
+  // Over 30 s, (8 + 3) s in the system and (4 + 3) s in service: L_proxy 11 / 30, L_service 7 / 30, below the
+  // 2 pods, so the floor holds: 11 / 30 x 2 / 2 = 0.367, an underused group that may scale down.
+  CHECK(metric(LoadMetric::pods_needed, two_pods) == doctest::Approx(11.0 / 30.0));
+  // The same counters over 3 s: L_service 7 / 3 = 2.33 above the 2 pods, so Little's law unfloored:
+  // 11 / 3 x 2 / (7 / 3) = 2 x 11 / 7.
+  CHECK(load_metric(LoadMetric::pods_needed, MetricAggregation::ratio_of_sums, two_pods, 1, 3.0) ==
+        doctest::Approx(2.0 * 11.0 / 7.0));
 }
 
 TEST_CASE("load metrics: nothing scraped or nothing done reads 0; utilisation at most 1") {
