@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
   sonicsim::register_sweep_command(app, result);
   sonicsim::register_plan_command(app, result);
   sonicsim::register_compare_command(app, result);
+  sonicsim::register_replay_command(app, result);
   sonicsim::register_import_command(app, result);
   sonicsim::register_calibrate_command(app, result);
   sonicsim::register_status_command(app, result);

@@ -20,6 +20,7 @@ void register_analytic_command(CLI::App& app, int& result);
 void register_sweep_command(CLI::App& app, int& result);
 void register_plan_command(CLI::App& app, int& result);
 void register_compare_command(CLI::App& app, int& result);
+void register_replay_command(CLI::App& app, int& result);
 void register_import_command(CLI::App& app, int& result);
 // `import supersonic`, registered on the `import` command by register_import_command.
 void register_import_supersonic(CLI::App& import_command, int& result);

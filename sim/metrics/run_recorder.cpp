@@ -181,6 +181,7 @@ void RunRecorder::record_event(const EventRecord& event) {
 
 void RunRecorder::record_job(double start_s, double warmup_end_s, double end_s) {
   jobs_running_s_.add_spread(start_s, end_s, end_s - start_s);
+  if (server_metrics_) server_metrics_->job_interval(start_s, end_s);
   latest_job_ready_s_ = std::max(latest_job_ready_s_, warmup_end_s);
   earliest_job_end_s_ = std::min(earliest_job_end_s_.value_or(end_s), end_s);
   first_job_start_s_ = std::min(first_job_start_s_.value_or(start_s), start_s);
@@ -193,6 +194,7 @@ void RunRecorder::record_job_ready(double warmup_end_s) {
 
 void RunRecorder::record_job_interval(double start_s, double end_s) {
   jobs_running_s_.add_spread(start_s, end_s, end_s - start_s);
+  if (server_metrics_) server_metrics_->job_interval(start_s, end_s);
   first_job_start_s_ = std::min(first_job_start_s_.value_or(start_s), start_s);
 }
 

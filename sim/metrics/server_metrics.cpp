@@ -228,18 +228,24 @@ void ServerMetrics::add_proxies(std::vector<MetricFamily>& out, const Sampling& 
       "envoy_http_downstream_rq_time_count", "unknown", "Requests answered at the proxy", {}};
   MetricFamily members{
       "envoy_cluster_membership_healthy", "gauge", "Triton servers running behind the proxy", {}};
+  MetricFamily clients{"envoy_http_downstream_cx_active",
+                       "gauge",
+                       "Client connections at the proxy: the jobs running, each connected to every proxy "
+                       "(mean over the sample's interval)",
+                       {}};
   const std::size_t rows = sampled.rows;
   for (std::size_t g = 0; g < releases_.size(); ++g) {
     if (!proxied_[g]) continue; // no proxy in front of this group
     const Labels scrape = scrape_labels(releases_[g], releases_[g] + "-envoy-0");
     const Labels prefix = joined({{"envoy_http_conn_manager_prefix", "ingress_grpc"}}, scrape);
-    std::vector<double> sum(rows), count(rows), running(rows, 0.0);
+    std::vector<double> sum(rows), count(rows), running(rows, 0.0), connected(rows);
     double total_ms = 0.0, total = 0.0;
     for (std::size_t r = 0; r < rows; ++r) {
       total_ms += proxy_time_ms_[g].sum_between(row_end(r) - interval_s_, row_end(r));
       total += proxy_requests_[g].sum_between(row_end(r) - interval_s_, row_end(r));
       sum[r] = total_ms;
       count[r] = total;
+      connected[r] = job_s_.sum_between(row_end(r) - interval_s_, row_end(r)) / interval_s_;
       for (std::size_t p = 0; p < pods_.size(); ++p)
         if (static_cast<std::size_t>(pod_release_[p]) == g && !std::isnan(sampled.since[p][r]))
           running[r] += 1.0;
@@ -247,8 +253,9 @@ void ServerMetrics::add_proxies(std::vector<MetricFamily>& out, const Sampling& 
     time_sum.series.push_back({prefix, sum, {}});
     time_count.series.push_back({prefix, count, {}});
     members.series.push_back({joined({{"envoy_cluster_name", "triton_grpc_service"}}, scrape), running, {}});
+    clients.series.push_back({prefix, connected, {}});
   }
-  for (auto* family : {&time_sum, &time_count, &members})
+  for (auto* family : {&time_sum, &time_count, &members, &clients})
     out.push_back(std::move(*family));
 }
 

@@ -41,6 +41,8 @@ public:
   // A pool's pod starts (serving or draining: scraped) and stops (off or failed).
   void pod_up(int pod, double at_s);
   void pod_down(int pod, double at_s);
+  // A job ran from start_s to end_s: one client connected to every proxy (Envoy's downstream connection).
+  void job_interval(double start_s, double end_s) { job_s_.add_spread(start_s, end_s, end_s - start_s); }
 
   // The families at rows of `interval_s` up to end_s, with the labels above.
   std::vector<MetricFamily> families(double end_s) const;
@@ -79,6 +81,7 @@ private:
   std::vector<TimeBins> device_busy_s_;         // per device
   std::vector<int> device_pod_;
   std::vector<TimeBins> proxy_time_ms_, proxy_requests_; // per group release, in `releases_` order
+  TimeBins job_s_{interval_s_};                          // job-seconds: the clients connected
   std::vector<std::string> releases_;
   std::vector<char> proxied_; // per release: its requests went through a proxy
   std::vector<int> pod_release_;

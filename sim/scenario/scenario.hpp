@@ -134,8 +134,7 @@ struct ServerGroup {
   // Time a device loses when it executes a batch of another model than the batch before it (devices.
   // model_switch_time; sim/policy/server_resources.hpp). Default 0: models share a device perfectly.
   double model_switch_s = 0.0;
-  // The same cost as a fraction of the batch's own time (devices.model_switch_slowdown): such a batch takes
-  // 1 + this times its curve's time. Default 0.
+  // The same as a fraction of the batch's time (devices.model_switch_slowdown: 1 + this x it); default 0.
   double model_switch_slowdown = 0.0;
   // Operations (sim/scenario/operations.hpp), each default none. With an autoscaler the group has
   // autoscaler.max_pods pods, of which min_pods serve at the start.
@@ -146,7 +145,7 @@ struct ServerGroup {
   // relative to the scenario file), and what it said the simulation does not use. Empty: none.
   std::string supersonic_values_file;
   std::vector<std::string> supersonic_values_notes;
-  std::string supersonic_chart; // the chart version the file was read as ("0.3.1" or "main")
+  std::string supersonic_chart; // the version it was read as: "0.3.1" or "main"
   int devices() const { return pods * devices_per_pod; }
   // Its pods serve, start, drain and fail in time: the server pool (sim/actors/server_pool.hpp) runs it.
   bool pooled() const { return autoscaler || failures || proxy; }

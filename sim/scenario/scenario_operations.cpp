@@ -53,14 +53,17 @@ double read_threshold(const Cursor& c, LoadMetric metric) {
   return s;
 }
 
-// A positive duration of at most a day, for intervals and delays of the operations loop.
-double read_interval_s(const Cursor& c, const std::string& example, double minimum_s = 1e-3) {
+} // namespace
+
+double read_interval_s(const Cursor& c, const std::string& example, double minimum_s) {
   const double s = read_duration_s(c);
   require(c, s >= minimum_s && s <= 86400.0,
           "a duration between " + std::string(minimum_s > 0 ? "1ms" : "0") + " and 24h, e.g. \"" + example +
               "\"");
   return s;
 }
+
+namespace {
 
 std::string seconds_text(double seconds) {
   char text[32];
@@ -223,62 +226,6 @@ ProxySettings read_proxy(const Cursor& c) {
     p.rate_limit = r;
   }
   return p;
-}
-
-} // namespace
-
-namespace {
-
-// A group whose autoscaler, pods and proxy come from a SuperSONIC values file: the scenario may add only
-// what the file cannot say (the start-up time, failures); anything else it sets twice is an error.
-void read_supersonic_group(const Cursor& c, ServerGroup& g) {
-  namespace fs = std::filesystem;
-  const Cursor file = c["supersonic_values"];
-  const fs::path base =
-      c.source_name().front() == '<' ? fs::current_path() : fs::path(c.source_name()).parent_path();
-  g.supersonic_values_file = (base / read_string(file)).string();
-  if (const auto problem = input_file_problem(g.supersonic_values_file))
-    file.fail(
-        g.supersonic_values_file + ": " + *problem +
-        " (a relative path is read from the scenario file's folder); expected a SuperSONIC values file");
-  std::optional<SupersonicChart> chart;
-  if (const Cursor version = c["supersonic_chart"]; version.present())
-    chart = read_choice(version, {"0.3.1", "main"}) == "main" ? SupersonicChart::main
-                                                              : SupersonicChart::release_0_3_1;
-  const SupersonicValues values = read_supersonic_values(g.supersonic_values_file, chart);
-  for (const char* key : {"pods", "proxy"})
-    if (c[key].present())
-      c[key].fail(std::string("the group's ") + key + " come from its supersonic_values (" +
-                  read_string(file) + "): write them there, or here without the values file, not both");
-  if (const Cursor autoscaler = c["autoscaler"]; autoscaler.present()) {
-    for (const auto& entry : autoscaler.node())
-      if (entry.first.Scalar() != "startup_delay")
-        autoscaler.key_cursor(entry.first)
-            .fail("set by the group's supersonic_values (" + read_string(file) +
-                  "); only startup_delay, which a values file does not hold, may be written here");
-    if (!values.autoscaler)
-      autoscaler.fail("no autoscaler: the group's supersonic_values has keda.enabled false");
-  }
-  if (values.devices_per_pod && c["devices"]["count"].present() &&
-      read_int(c["devices"]["count"], 0, 1'024) != *values.devices_per_pod)
-    c["devices"]["count"].fail("the group's supersonic_values requests " +
-                               std::to_string(*values.devices_per_pod) +
-                               " GPU(s) per server (triton.resources.limits): the two disagree");
-  if (values.devices_per_pod) g.devices_per_pod = *values.devices_per_pod;
-  g.proxy = values.proxy;
-  if (values.autoscaler) {
-    g.autoscaler = values.autoscaler;
-    if (const Cursor delay = c["autoscaler"]["startup_delay"]; delay.present())
-      g.autoscaler->startup_delay_s = read_interval_s(delay, "240s", 0);
-    g.pods = g.autoscaler->max_pods;
-  } else {
-    g.pods = values.pods;
-  }
-  g.supersonic_values_notes = values.notes;
-  g.supersonic_chart = supersonic_chart_name(values.chart);
-  g.supersonic_values_notes.insert(g.supersonic_values_notes.begin(),
-                                   std::string("read as chart ") + supersonic_chart_name(values.chart) +
-                                       " (" + values.chart_evidence + ")");
 }
 
 } // namespace

@@ -33,6 +33,10 @@ StepSchedule read_step_schedule(const Cursor& c, const std::string& value_key,
 
 // A server group's autoscaler, failures and proxy (scenario_operations.cpp); sets pods from the autoscaler.
 void read_group_operations(const Cursor& c, ServerGroup& group);
+// A positive duration of at most a day, for intervals and delays of the operations loop.
+double read_interval_s(const Cursor& c, const std::string& example, double minimum_s = 1e-3);
+// A group whose autoscaler, pods and proxy come from its supersonic_values (scenario_supersonic_group.cpp).
+void read_supersonic_group(const Cursor& c, ServerGroup& group);
 // workload.preemption: {mean_time, resubmit}.
 JobPreemption read_preemption(const Cursor& c);
 // workload.client's timeout, retry_on and fallback, on top of the settings read so far.

@@ -34,22 +34,26 @@ void ValuesReader::read_prometheus() {
                        "of prometheus: monitoring, not simulated");
 }
 
+// inferenceServer.type (main): Triton or Nereid, which serves the same protocol and metrics.
+void ValuesReader::read_server_type(const Cursor& type) {
+  const std::string section = server_section();
+  out_.server_type = type.present() ? type.scalar("triton or nereid") : "triton";
+  if (out_.server_type != "triton" && out_.server_type != "nereid") type.fail_value("triton or nereid");
+  record(type, section + ".type", out_.server_type,
+         out_.server_type == "triton"
+             ? std::string("Triton servers") + (type.present() ? "" : " (the chart's default)")
+             : "Nereid servers: the same KServe v2 protocol and nv_inference_* metrics, so the default "
+               "metric reads as with Triton; no nv_gpu_* metrics (device utilisation reads nothing)");
+  if (out_.server_type == "nereid")
+    out_.notes.push_back("inferenceServer.type nereid: sonicsim serves the requests with the scenario's "
+                         "throughput curve, measured on Triton; give the model a curve measured on Nereid "
+                         "for its own speed. inferenceServer.nereid (its configuration) is not simulated");
+}
+
 void ValuesReader::read_triton() {
   const std::string section = server_section();
   const Cursor triton = root_[section];
-  if (const Cursor type = triton["type"]; main()) {
-    out_.server_type = type.present() ? type.scalar("triton or nereid") : "triton";
-    if (out_.server_type != "triton" && out_.server_type != "nereid") type.fail_value("triton or nereid");
-    record(type, section + ".type", out_.server_type,
-           out_.server_type == "triton"
-               ? std::string("Triton servers") + (type.present() ? "" : " (the chart's default)")
-               : "Nereid servers: the same KServe v2 protocol and nv_inference_* metrics, so the default "
-                 "metric reads as with Triton; no nv_gpu_* metrics (device utilisation reads nothing)");
-    if (out_.server_type == "nereid")
-      out_.notes.push_back("inferenceServer.type nereid: sonicsim serves the requests with the scenario's "
-                           "throughput curve, measured on Triton; give the model a curve measured on Nereid "
-                           "for its own speed. inferenceServer.nereid (its configuration) is not simulated");
-  }
+  if (main()) read_server_type(triton["type"]);
   if (const Cursor replicas = triton["replicas"]; replicas.present()) {
     const double n = number(replicas, "a whole number of servers, 1 to 10000");
     if (n < 1 || n > 10'000 || std::floor(n) != n)
