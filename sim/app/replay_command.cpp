@@ -5,6 +5,7 @@
 // replay_comparison.hpp). Any --variant or --set is a what-if on the recorded load.
 #include "sim/analysis/replay_comparison.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/html_report.hpp"
 #include "sim/app/output_options.hpp"
 #include "sim/app/replay_series.hpp"
 #include "sim/app/scenario_source.hpp"
@@ -34,6 +35,7 @@ struct ReplayArguments {
   std::string output_dir;
   bool quiet = false;
   bool json = false;
+  bool html = false; // --html: report.html beside the results
 };
 
 // The campaign's caps from the recorded clients: during the step before each sample, (t[i] - step, t[i]], at
@@ -58,7 +60,8 @@ std::vector<std::string> drive_overrides(const measurements::PrometheusSeries& c
   }
   if (caps.empty())
     throw InputError("--clients: every recorded sample is NaN or negative: nothing to replay");
-  const double window_s = clients.times_s.back() - t0;
+  // A step beyond the last sample, so that a gauge's mean around it is whole.
+  const double window_s = clients.times_s.back() - t0 + step_s;
   return {"workload.campaign.max_concurrent=[" + caps + "]",
           "workload.campaign.window=" + significant(window_s, 12) + "s",
           "workload.campaign.total_events=null",
@@ -76,11 +79,11 @@ std::string pooled_group(const Scenario& scenario, const std::string& asked) {
 }
 
 void print_table(const std::vector<ReplayComparison>& rows) {
-  std::printf("\n%-26s %7s %12s %12s %12s %12s %9s %8s %9s\n", "series", "points", "recorded", "simulated",
+  std::printf("\n%-30s %7s %12s %12s %12s %12s %9s %8s %9s\n", "series", "points", "recorded", "simulated",
               "bias", "mean |err|", "rel |err|", "match", "lag (s)");
   for (const auto& r : rows) {
     const auto& c = r.comparison;
-    std::printf("%-26s %7zu %12s %12s %12s %12s %8.1f%% %8s %9s\n", (r.name + " (" + r.unit + ")").c_str(),
+    std::printf("%-30s %7zu %12s %12s %12s %12s %8.1f%% %8s %9s\n", (r.name + " (" + r.unit + ")").c_str(),
                 c.points, significant(c.mean_recorded).c_str(), significant(c.mean_simulated).c_str(),
                 significant(c.mean_error).c_str(), significant(c.mean_absolute_error).c_str(),
                 100.0 * c.relative_error,
@@ -129,6 +132,14 @@ int replay(const ReplayArguments& arguments) {
                 significant(clients.times_s.back() - clients.times_s.front()).c_str(),
                 static_cast<unsigned long long>(result.summary.events_completed));
     print_table(rows);
+    if (result.summary.operations)
+      for (const auto& pool : result.summary.operations->pools)
+        if (pool.group == group)
+          std::printf("\nsimulated on the recorded load: event time %s s, %s device-h held (peak %d pods, %d "
+                      "added, %d removed)\n",
+                      significant(result.summary.event.mean_s).c_str(),
+                      significant(pool.device_hours).c_str(), pool.peak_pods, pool.pods_added,
+                      pool.pods_removed);
     std::printf(
         "\n  bias: simulated - recorded, averaged; match: the steps whose change (up, down, none) the "
         "simulation took too; lag: the shift of the simulated series that best fits the recorded one "
@@ -138,6 +149,8 @@ int replay(const ReplayArguments& arguments) {
     std::printf("\nwrote %s, replay.csv, and the run's summary.json, timeseries.csv\n",
                 (output_dir / "replay.json").string().c_str());
   }
+  std::cout.flush();
+  write_html_report_if_asked(arguments.html, output_dir, arguments.quiet, arguments.json);
   return result.summary.events_completed > 0 ? exit_ok : exit_run_failed;
 }
 
@@ -168,6 +181,7 @@ void register_replay_command(CLI::App& app, int& result) {
       ->add_option("--out", arguments->output_dir, "Output directory (default: out/<scenario name>_replay)")
       ->check(directory_path);
   add_output_options(*command, arguments->quiet, &arguments->json);
+  add_html_option(*command, arguments->html);
   command->callback([arguments, &result]() { result = guarded(*arguments, replay); });
 }
 

@@ -128,8 +128,9 @@ std::vector<std::string> replay_assumptions() {
       "the recorded clients are jobs: each runs the scenario's workload (its events and their inference), "
       "so the load per client is the scenario's, not measured; a job keeps running when the count drops "
       "(it is not killed), as a batch system's jobs do",
-      "the simulated series are the run's rows ending at each recorded time (means over the step; the "
-      "Triton series summed over every group, as the chart's queries sum a release's pods)"};
+      "each simulated value is the run's mean over the step ending at the recorded time for a rate (queue "
+      "time, inferences/s, as rate() reads it) and over the two steps around it for a gauge (clients, "
+      "replicas); the Triton series are summed over every group of the scenario"};
 }
 
 nlohmann::ordered_json replay_document(const Scenario& scenario, const std::string& group,

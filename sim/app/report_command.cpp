@@ -54,8 +54,7 @@ std::size_t write_html_report(const std::vector<fs::path>& directories, const fs
           given.string() +
           ": holds no sonicsim result; expected the output directory of run (summary.json), sweep "
           "(sweep.csv), plan (plan.json or plan_autoscaler.json), compare (compare.json), validate "
-          "(report.json) or calibrate "
-          "(calibration.json)");
+          "(report.json), calibrate (calibration.json) or replay (replay.json)");
     for (const auto kind : kinds) {
       try {
         switch (kind) {
@@ -81,6 +80,9 @@ std::size_t write_html_report(const std::vector<fs::path>& directories, const fs
           break;
         case report::ResultKind::calibrate:
           report::add_calibrate_section(document, dir);
+          break;
+        case report::ResultKind::replay:
+          report::add_replay_section(document, dir);
           break;
         }
       } catch (const InputError&) {

@@ -12,7 +12,7 @@
 
 namespace sonicsim::report {
 
-enum class ResultKind { run, sweep, plan, autoscaler_plan, compare, validate, calibrate };
+enum class ResultKind { run, sweep, plan, autoscaler_plan, compare, validate, calibrate, replay };
 
 const char* result_kind_name(ResultKind kind);
 // The file that marks a directory as holding that kind (summary.json, sweep.csv, ...).
@@ -38,6 +38,8 @@ void add_plan_section(ReportDocument& document, const std::filesystem::path& dir
 // plan --autoscaler's plan_autoscaler.json.
 void add_autoscaler_plan_section(ReportDocument& document, const std::filesystem::path& dir);
 void add_compare_section(ReportDocument& document, const std::filesystem::path& dir);
+// sonicsim replay's replay.json and replay.csv.
+void add_replay_section(ReportDocument& document, const std::filesystem::path& dir);
 void add_validate_section(ReportDocument& document, const std::filesystem::path& dir);
 void add_calibrate_section(ReportDocument& document, const std::filesystem::path& dir);
 // calibrate --spec's calibration.json, already read (add_calibrate_section tells the two layouts apart).

@@ -189,6 +189,8 @@ const char* result_kind_name(ResultKind kind) {
     return "validate";
   case ResultKind::calibrate:
     return "calibrate";
+  case ResultKind::replay:
+    return "replay";
   }
   return "?";
 }
@@ -209,14 +211,18 @@ const char* result_kind_file(ResultKind kind) {
     return "report.json";
   case ResultKind::calibrate:
     return "calibration.json";
+  case ResultKind::replay:
+    return "replay.json";
   }
   return "?";
 }
 
 std::vector<ResultKind> result_kinds(const fs::path& dir) {
   std::vector<ResultKind> kinds;
-  for (const auto kind : {ResultKind::run, ResultKind::sweep, ResultKind::plan, ResultKind::autoscaler_plan,
-                          ResultKind::compare, ResultKind::validate, ResultKind::calibrate})
+  // A replay first: its directory holds its run too, which the comparison is about.
+  for (const auto kind :
+       {ResultKind::replay, ResultKind::run, ResultKind::sweep, ResultKind::plan, ResultKind::autoscaler_plan,
+        ResultKind::compare, ResultKind::validate, ResultKind::calibrate})
     if (fs::exists(dir / result_kind_file(kind))) kinds.push_back(kind);
   return kinds;
 }

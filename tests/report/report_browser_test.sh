@@ -50,13 +50,27 @@ make_results() { # KIND: writes results/KIND
   autoscaler_plan) "$sonicsim" plan "$repo/configs/supersonic_autoscaling.yaml" --autoscaler "${short_day[@]}" \
     --set workload.campaign.window=2h --thresholds 50ms,200ms --reference static_40 --replications 2 -j 2 \
     --out results/autoscaler_plan || [[ $? == 3 ]] ;;
+  # A recorded day replayed: an hour of the day's running jobs and serving pods written as Prometheus range
+  # queries' JSON (from the run's own 60 s rows), replayed on the same scenario.
+  replay) "$sonicsim" run "$repo/configs/supersonic_autoscaling.yaml" "${short_day[@]}" \
+      --set output.timeseries_interval=60s --out recorded &&
+    python3 - recorded/timeseries.csv <<'PY' &&
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for name, column in (("clients", "jobs_running"), ("replicas", "triton_pods_serving")):
+    values = [[1709251200 + 60 * (i + 1), row[column]] for i, row in enumerate(rows)]
+    json.dump({"status": "success", "data": {"resultType": "matrix", "result": [{"metric": {}, "values": values}]}},
+              open(name + ".json", "w"))
+PY
+    "$sonicsim" replay "$repo/configs/supersonic_autoscaling.yaml" "${short_day[@]}" --clients clients.json \
+      --series replicas_serving=replicas.json --out results/replay ;;
   esac
 }
 
 chromium_flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
   --disable-component-update --disable-sync --hide-scrollbars --virtual-time-budget=20000)
 
-for kind in run sweep switch_sweep plan compare validate calibrate joint_calibration campaign operations pool_sweep autoscaler_plan; do
+for kind in run sweep switch_sweep plan compare validate calibrate joint_calibration campaign operations pool_sweep autoscaler_plan replay; do
   if ! make_results "$kind" >"$kind.log" 2>&1; then
     echo "FAIL $kind: the command failed"; tail -5 "$kind.log"; failures=$((failures + 1)); continue
   fi
@@ -102,6 +116,11 @@ PY
     grep -q "Site switch utilisation" "$kind.dom" || verdict="the switch sweep lacks the switch's utilisation"
     grep -q "simulated knee" "$kind.dom" || verdict="the switch sweep lacks the simulated knee"
     grep -q "analytic knee" "$kind.dom" && verdict="the switch sweep draws an analytic knee its fit did not find"
+  fi
+  # The replay's page: the comparison and the recorded and simulated series over the day, one chart each.
+  if [[ $kind == replay && $verdict == ok* ]]; then
+    grep -q "A recorded day replayed" "$kind.dom" || verdict="the replay page lacks its section"
+    grep -q "replicas_serving: recorded and simulated" "$kind.dom" || verdict="the replay page lacks the replicas"
   fi
   # The plan's page answers its reader: the answer, the bill, the options with what each rests on, one panel
   # per device type.
