@@ -87,12 +87,20 @@ void InferenceServer::drop_held(bool reset) {
     else
       request.owner->lost(request);
   };
+  const double now_s = calendar::now_s();
   pod_.load.queued -= static_cast<int>(queue_.size());
-  for (auto& entry : queue_)
+  for (auto& entry : queue_) {
+    // A reset request's time at the proxy counts as load, as Envoy's upstream request time counts a failed
+    // request (the chart's replicas-needed metric): from its arrival to the reset.
+    if (reset) pod_.load.request_time_s += now_s - entry.enqueued_s;
     drop(*entry.request);
+  }
   queue_.clear();
   for (auto& batch : batch_storage_) {
     if (!batch.in_flight) continue;
+    if (reset)
+      pod_.load.request_time_s +=
+          batch.queue_wait_sum_s + static_cast<double>(batch.requests.size()) * (now_s - batch.queue_end_s);
     for (auto* request : batch.requests)
       drop(*request);
     batch.requests.clear(); // the batch runs out on its device, answering no one
