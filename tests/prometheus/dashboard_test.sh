@@ -10,42 +10,18 @@ set -euo pipefail
 sonicsim=$1
 data=$2
 configs=$3
-command -v promtool >/dev/null && command -v prometheus >/dev/null ||
-  { echo "FAIL: promtool and prometheus are needed (scripts/setup.sh installs Debian's prometheus)"; exit 1; }
-work=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; [[ -f $work/prometheus.log ]] && tail -20 "$work/prometheus.log"; exit 1; }
+source "$(dirname "$0")/prometheus_server.sh"
 
 # The SuperSONIC day's first hour, events shortened so that the pool scales within it (18 pods added, 8
 # removed with seed 1), with a 60 s time series for the run's own figures.
 "$sonicsim" run "$configs/supersonic_autoscaling.yaml" --openmetrics --metrics-start 2024-03-01T00:00:00Z \
   --set workload.campaign.window=1h --set workload.pipeline.EmTrkMichelId.preprocess.mean=20s \
   --set output.timeseries_interval=60s --quiet --out "$work/run" >/dev/null || fail "sonicsim run --openmetrics"
-promtool tsdb create-blocks-from openmetrics "$work/run/metrics.om" "$work/data" >"$work/promtool.log" 2>&1 ||
-  { cat "$work/promtool.log"; fail "promtool refused metrics.om"; }
-
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-printf 'global:\n  scrape_interval: 1h\n' >"$work/prometheus.yml"
+load_openmetrics "$work/run/metrics.om"
 # A backfilled file cannot carry the staleness markers with which Prometheus ends the series of a pod that is
 # gone at its next scrape; a lookback shorter than the 5 s between samples stands for them, so that an
 # instant query sees exactly the pods that ran at that sample.
-prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
-  --storage.tsdb.retention.time=100y --query.lookback-delta=4s \
-  --web.listen-address="127.0.0.1:$port" >"$work/prometheus.log" 2>&1 &
-server_pid=$!
-ready() { python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=2)" \
-  "http://127.0.0.1:$port/-/ready" >/dev/null 2>&1; }
-for _ in $(seq 1 100); do
-  ready && break
-  kill -0 "$server_pid" 2>/dev/null || fail "prometheus exited"
-  sleep 0.2
-done
-ready || fail "prometheus not ready after 20 s"
+start_prometheus --query.lookback-delta=4s
 
 python3 - "$port" "$work/run" "$data/supersonic" <<'PY'
 import csv, json, sys, urllib.parse, urllib.request

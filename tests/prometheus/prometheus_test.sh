@@ -6,35 +6,12 @@
 # Usage: prometheus_test.sh SONICSIM
 set -euo pipefail
 sonicsim=$1
-command -v promtool >/dev/null && command -v prometheus >/dev/null ||
-  { echo "FAIL: promtool and prometheus are needed (scripts/setup.sh installs Debian's prometheus)"; exit 1; }
-work=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; [[ -f $work/prometheus.log ]] && tail -20 "$work/prometheus.log"; exit 1; }
+source "$(dirname "$0")/prometheus_server.sh"
 
 "$sonicsim" run --openmetrics --metrics-start 2024-03-01T12:00:00Z --set workload.jobs=20 --quiet \
   --out "$work/run" >/dev/null || fail "sonicsim run --openmetrics"
-promtool tsdb create-blocks-from openmetrics "$work/run/metrics.om" "$work/data" >"$work/promtool.log" 2>&1 ||
-  { cat "$work/promtool.log"; fail "promtool refused metrics.om"; }
-
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-printf 'global:\n  scrape_interval: 1h\n' >"$work/prometheus.yml"
-prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
-  --storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$port" >"$work/prometheus.log" 2>&1 &
-server_pid=$!
-ready() { python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=2)" \
-  "http://127.0.0.1:$port/-/ready" >/dev/null 2>&1; }
-for _ in $(seq 1 100); do
-  ready && break
-  kill -0 "$server_pid" 2>/dev/null || fail "prometheus exited"
-  sleep 0.2
-done
-ready || fail "prometheus not ready after 20 s"
+load_openmetrics "$work/run/metrics.om"
+start_prometheus
 
 # The last sample's time, from the file; each query asks for the value at that instant.
 last=$(grep -E '^nv_inference_count\{' "$work/run/metrics.om" | tail -1 | awk '{print $NF}')

@@ -10,44 +10,21 @@
 set -euo pipefail
 sonicsim=$1
 configs=$2
-command -v promtool >/dev/null && command -v prometheus >/dev/null ||
-  { echo "FAIL: promtool and prometheus are needed (scripts/setup.sh installs Debian's prometheus)"; exit 1; }
-work=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; [[ -f $work/prometheus.log ]] && tail -20 "$work/prometheus.log"; exit 1; }
+source "$(dirname "$0")/prometheus_server.sh"
 
 # The SuperSONIC day's first three hours (ramp 100 -> 300 -> 500 jobs), events shortened so that the pool
-# scales within them. Two recordings, seeds 1 and 2, as two Prometheus releases' worth of blocks: seed 2 on a
+# scales within them. Two recordings, seeds 1 and 2, loaded into one Prometheus: seed 2 on a
 # second day, so that the two never overlap in time.
 day=(--set workload.campaign.window=3h --set workload.pipeline.EmTrkMichelId.preprocess.mean=20s)
 for seed in 1 2; do
   "$sonicsim" run "$configs/supersonic_autoscaling.yaml" "${day[@]}" --seed "$seed" --openmetrics \
     --metrics-start "2024-03-0${seed}T00:00:00Z" --quiet --out "$work/recorded_$seed" >/dev/null ||
     fail "sonicsim run --openmetrics (seed $seed)"
-  promtool tsdb create-blocks-from openmetrics "$work/recorded_$seed/metrics.om" "$work/data" \
-    >"$work/promtool_$seed.log" 2>&1 || { cat "$work/promtool_$seed.log"; fail "promtool refused metrics.om"; }
+  load_openmetrics "$work/recorded_$seed/metrics.om"
 done
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-printf 'global:\n  scrape_interval: 1h\n' >"$work/prometheus.yml"
 # A lookback shorter than the 5 s between samples stands for the staleness markers a backfill cannot carry.
-prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
-  --storage.tsdb.retention.time=100y --query.lookback-delta=4s \
-  --web.listen-address="127.0.0.1:$port" >"$work/prometheus.log" 2>&1 &
-server_pid=$!
-ready() { python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=2)" \
-  "http://127.0.0.1:$port/-/ready" >/dev/null 2>&1; }
-for _ in $(seq 1 100); do
-  ready && break
-  kill -0 "$server_pid" 2>/dev/null || fail "prometheus exited"
-  sleep 0.2
-done
-ready || fail "prometheus not ready after 20 s"
+start_prometheus --query.lookback-delta=4s
 
 # An operator's four queries over each recorded day, 60 s apart, saved as the HTTP API answers them.
 python3 - "$port" "$work" <<'PY' || fail "the range queries"
