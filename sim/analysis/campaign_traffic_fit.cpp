@@ -15,8 +15,13 @@ void fit_campaign_traffic(CampaignSummary& campaign) {
   const auto& jobs = campaign.fit_jobs;
   const auto& gbps = campaign.fit_gbps;
   if (jobs.size() < 3) return;
+  // Running jobs that never changed but for rounding (a constant cap, means over equal intervals) have no
+  // line through them: a fit would be rounding noise with no standard error.
+  const auto [low, high] = std::minmax_element(jobs.begin(), jobs.end());
+  if (*high - *low <= 1e-9 * std::max(1.0, std::fabs(*high))) return;
   try {
     const models::LinearFit fit = models::fit_line(jobs, gbps);
+    if (!std::isfinite(fit.slope_se) || !std::isfinite(fit.intercept_se)) return; // too few points to judge
     campaign.fit_valid = true;
     campaign.slope_gbps_per_job = fit.slope;
     campaign.intercept_gbps = fit.intercept;

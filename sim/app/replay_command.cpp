@@ -49,7 +49,12 @@ std::vector<std::string> drive_overrides(const measurements::PrometheusSeries& c
   long previous = -1, peak = 1;
   for (std::size_t i = 0; i < clients.times_s.size(); ++i) {
     const double v = clients.values[i];
-    if (std::isnan(v) || v < 0) continue; // nothing recorded: the cap before stands
+    if (std::isnan(v)) continue; // nothing recorded: the cap before stands
+    // The scenario's bound on jobs (workload.jobs): a count beyond it is no recording of clients.
+    if (!(v >= 0 && v <= 1e6))
+      throw InputError("--clients: " + significant(v) + " clients at unix time " +
+                       significant(clients.times_s[i], 12) +
+                       "; expected a count from 0 to 1,000,000 (the query's sum of connections or jobs)");
     const long jobs = std::lround(v);
     peak = std::max(peak, jobs);
     if (jobs == previous) continue;
@@ -96,9 +101,13 @@ int replay(const ReplayArguments& arguments) {
   const measurements::PrometheusMatrix recorded_clients =
       measurements::read_prometheus_matrix(arguments.clients_file);
   const double step_s = recorded_clients.step_s();
-  if (!(step_s >= 1.0 && step_s <= 3600.0))
-    throw InputError("--clients " + arguments.clients_file + ": samples " + significant(step_s) +
-                     " s apart; expected a query step from 1 s to 1 h");
+  const double span_s =
+      recorded_clients.series.front().times_s.back() - recorded_clients.series.front().times_s.front();
+  if (!(step_s >= 1.0 && step_s <= 3600.0) || span_s > 3.1536e8)
+    throw InputError(
+        "--clients " + arguments.clients_file + ": samples " + significant(step_s) + " s apart over " +
+        significant(span_s) +
+        " s; expected a query step from 1 s to 1 h over at most 10 years (a campaign's longest window)");
   const measurements::PrometheusSeries clients = recorded_clients.summed();
   std::vector<RecordedSeries> compared = read_recorded_series(arguments.series, step_s);
   const Scenario base = arguments.source.load();

@@ -139,17 +139,19 @@ nlohmann::ordered_json replay_document(const Scenario& scenario, const std::stri
   nlohmann::ordered_json series = nlohmann::ordered_json::array();
   for (const auto& r : rows) {
     const auto& c = r.comparison;
-    series.push_back({{"name", r.name},
-                      {"unit", r.unit},
-                      {"file", r.file},
-                      {"points", c.points},
-                      {"mean_recorded", c.mean_recorded},
-                      {"mean_simulated", c.mean_simulated},
-                      {"mean_error", c.mean_error},
-                      {"mean_absolute_error", c.mean_absolute_error},
-                      {"relative_error", c.relative_error},
-                      {"decision_match_rate", value_or_null(c.decision_match_rate)},
-                      {"lag_s", value_or_null(c.lag_s)}});
+    nlohmann::ordered_json entry{{"name", r.name},
+                                 {"unit", r.unit},
+                                 {"file", r.file},
+                                 {"points", c.points},
+                                 {"mean_recorded", c.mean_recorded},
+                                 {"mean_simulated", c.mean_simulated},
+                                 {"mean_error", c.mean_error},
+                                 {"mean_absolute_error", c.mean_absolute_error},
+                                 {"relative_error", c.relative_error}};
+    // A replica count's decisions and lag; a rate has none, and the keys are left out.
+    if (c.decision_match_rate) entry["decision_match_rate"] = *c.decision_match_rate;
+    if (c.lag_s) entry["lag_s"] = *c.lag_s;
+    series.push_back(entry);
   }
   return {{"scenario", scenario.name},
           {"group", group},

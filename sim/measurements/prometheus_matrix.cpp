@@ -104,7 +104,12 @@ PrometheusMatrix read_prometheus_matrix(const std::string& path) {
   try {
     document = Json::parse(text);
   } catch (const Json::parse_error& e) {
-    throw MeasurementError(path, 0, std::string("not JSON: ") + e.what());
+    // In words, without the library's text: where the JSON stops being JSON.
+    throw MeasurementError(path, 0,
+                           text.empty() ? "empty; expected a Prometheus range query's JSON"
+                                        : "not JSON: it breaks off or goes wrong at byte " +
+                                              std::to_string(e.byte) + " of " + std::to_string(text.size()) +
+                                              "; expected a Prometheus range query's JSON");
   }
   if (document.is_object() && document.contains("status")) {
     if (document["status"] != "success")

@@ -26,8 +26,8 @@ void add_replay_section(ReportDocument& document, const fs::path& dir) {
   std::vector<std::vector<std::string>> rows{
       {"series", "points", "recorded", "simulated", "bias", "mean |error|", "relative", "match", "lag (s)"}};
   for (const auto& s : replay.at("series")) {
-    const auto optional = [](const Json& value, double scale, const std::string& unit) {
-      return value.is_null() ? std::string("-") : significant(scale * value.get<double>()) + unit;
+    const auto optional = [&s](const char* key, double scale, const std::string& unit) {
+      return s.contains(key) ? significant(scale * s.at(key).get<double>()) + unit : std::string("-");
     };
     rows.push_back(
         {s.at("name").get<std::string>() + " (" + s.at("unit").get<std::string>() + ")",
@@ -35,7 +35,7 @@ void add_replay_section(ReportDocument& document, const fs::path& dir) {
          significant(s.at("mean_simulated").get<double>()), significant(s.at("mean_error").get<double>()),
          significant(s.at("mean_absolute_error").get<double>()),
          significant(100.0 * s.at("relative_error").get<double>()) + " %",
-         optional(s.at("decision_match_rate"), 100.0, " %"), optional(s.at("lag_s"), 1.0, "")});
+         optional("decision_match_rate", 100.0, " %"), optional("lag_s", 1.0, "")});
   }
   document.table(rows);
   std::vector<std::string> assumptions;

@@ -17,6 +17,9 @@ without the location, a library's text, exit 0 with a non-finite figure). Some s
   preemption      random preemption, threads, failures, retries: completed + failed + abandoned events must
                   equal jobs x events_per_job                                          run
   values-keys     a key of a SuperSONIC values file written twice                      import supersonic
+  replay-inputs   a recorded series (a Prometheus range query's JSON) changed in one place: a key dropped,
+                  a value of another kind, times out of order, text cut short, or a FIFO, /dev/zero, a
+                  folder, an empty or an oversized file in its place                   replay
 
 Usage: fuzz_bounded_inputs.py SONICSIM REPO_ROOT [--seconds 60] [--seed 1] [--keep DIR] [--timeout 20]
                               [--surface NAME ...]
@@ -287,7 +290,68 @@ class Surfaces:
                 r"values\.yaml:\d+:\d+: .*(duplicate key|expected)", None, "line %d written twice" % (i + 1))
 
 
-SURFACES = ["yaml_aliases", "input_kinds", "number_options", "cfg", "json_stdout", "preemption", "values_keys"]
+    def replay_inputs(self, rng):
+        case = self.fresh()
+        # A small autoscaled group and a recorded count of 20 samples a minute apart.
+        with open(os.path.join(case, "s.yaml"), "w", encoding="utf-8") as f:
+            f.write("platform:\n  server_groups:\n    g:\n      devices: {type: T4, count: 1}\n"
+                    "      autoscaler: {min: 1, max: 3, threshold: \"0.5s\", startup_delay: \"30s\"}\n"
+                    "models:\n  m:\n    input_bytes_per_inference: \"64B\"\n    output_bytes_per_inference: \"4B\"\n"
+                    "    throughput: {T4: {points: [[1, 100], [64, 6400]]}}\n    triton: {max_batch_size: 64}\n"
+                    "workload:\n  jobs: 2\n  events_per_job: 3\n  pipeline:\n    - {name: r, type: "
+                    "remote_inference, model: m, inferences: 2, max_batch: 2}\n")
+        values = [[1700000000 + 60 * i, str(rng.randint(0, 6))] for i in range(1, 21)]
+        document = {"status": "success", "data": {"resultType": "matrix",
+                                                  "result": [{"metric": {"release": "g"}, "values": values}]}}
+        which = rng.choice(["clients", "series"])
+        change = rng.choice(["drop_key", "value_kind", "time_order", "cut", "fifo", "dev_zero", "directory",
+                             "empty", "oversized", "step"])
+        target = os.path.join(case, "bad.json")
+        series = document["data"]["result"][0]
+        if change == "drop_key":
+            victim = rng.choice(["status", "data", "resultType", "result", "values", "metric"])
+            for holder in (document, document["data"], series):
+                holder.pop(victim, None)
+        elif change == "value_kind":
+            i = rng.randrange(len(values))
+            values[i][rng.randint(0, 1)] = rng.choice([None, "NaN", "+Inf", "-1e999", [], {}, "1e308", True, "x"])
+        elif change == "time_order":
+            i = rng.randrange(1, len(values))
+            values[i][0] = values[i - 1][0] - rng.choice([0, 1, 60])
+        elif change == "step":
+            for i, v in enumerate(values):
+                v[0] = 1700000000 + rng.choice([0.5, 7200]) * (i + 1)
+        if change in ("fifo", "dev_zero", "directory", "empty", "oversized"):
+            if change == "fifo":
+                os.mkfifo(target)
+            elif change == "dev_zero":
+                os.symlink("/dev/zero", target)
+            elif change == "directory":
+                os.makedirs(target)
+            elif change == "empty":
+                open(target, "w").close()
+            else:
+                with open(target, "wb") as f:
+                    f.truncate(65 << 20)
+        else:
+            text = json.dumps(document)
+            if change == "cut":
+                text = text[:rng.randrange(len(text))]
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(text)
+        good = os.path.join(case, "good.json")
+        with open(good, "w", encoding="utf-8") as f:
+            json.dump({"status": "success", "data": {"resultType": "matrix", "result": [
+                {"metric": {}, "values": [[1700000000 + 60 * i, "2"] for i in range(1, 21)]}]}}, f)
+        files = ["--clients", "bad.json"] if which == "clients" else ["--clients", "good.json", "--series",
+                                                                      "replicas=bad.json"]
+        return ([self.sonicsim, "replay", "s.yaml", "-q", "--out", "out"] + files, case,
+                r"(bad\.json|--clients|--series)", lambda: written_figures(os.path.join(case, "out")),
+                "%s: %s" % (which, change))
+
+
+SURFACES = ["yaml_aliases", "input_kinds", "number_options", "cfg", "json_stdout", "preemption", "values_keys",
+            "replay_inputs"]
 
 
 def main():
