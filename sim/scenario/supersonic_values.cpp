@@ -165,6 +165,11 @@ void ValuesReader::read_keda() {
   a.min_pods = std::max(1, min_written);
   a.max_pods = static_cast<int>(helm_default({"keda", "maxReplicaCount"}, chart_max_pods,
                                              m ? 0 : template_max_pods, "autoscaler.max", 1, 10'000));
+  for (const char* key : {"minReplicaCount", "maxReplicaCount"})
+    if (m && !at({"keda", key}).present())
+      out_.notes.push_back(std::string("keda.") + key + " not written: read as release 0.3.1's default (" +
+                           (std::string(key) == "minReplicaCount" ? "1" : "2") +
+                           "); the main branch's guide gives none of its own");
   if (a.max_pods < a.min_pods)
     at({"keda", "maxReplicaCount"})
         .fail("maxReplicaCount " + std::to_string(a.max_pods) + " below minReplicaCount " +
