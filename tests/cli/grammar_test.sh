@@ -16,12 +16,12 @@ fail() {
   failures=$((failures + 1))
 }
 
-commands=(run bench validate analytic sweep plan compare calibrate status report figures "import perf-analyzer"
+commands=(run bench validate analytic sweep plan compare replay calibrate status report figures "import perf-analyzer"
   "import model-analyzer" "import triton-config" "import supersonic")
-scenario_commands=(run bench analytic sweep plan compare calibrate)
-variant_commands=(run bench analytic sweep plan calibrate compare)
-quiet_commands=(run bench validate analytic sweep plan compare calibrate status report figures)
-json_commands=(run sweep bench validate analytic plan compare calibrate figures status "import perf-analyzer"
+scenario_commands=(run bench analytic sweep plan compare replay calibrate)
+variant_commands=(run bench analytic sweep plan calibrate compare replay)
+quiet_commands=(run bench validate analytic sweep plan compare replay calibrate status report figures)
+json_commands=(run sweep bench validate analytic plan compare replay calibrate figures status "import perf-analyzer"
   "import model-analyzer" "import triton-config" "import supersonic")
 parallel_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
 slurm_commands=(run validate sweep plan compare calibrate "import perf-analyzer")
@@ -65,7 +65,7 @@ for command in "${dry_run_commands[@]}"; do expect_option "$command" --slurm-dry
 for command in plan calibrate; do expect_no_option "$command" --slurm-dry-run; done
 for command in "${wait_commands[@]}"; do expect_option "$command" --slurm-wait; done
 expect_no_option sweep --slurm-wait
-for command in analytic bench status report; do expect_no_option "$command" --slurm; done
+for command in analytic bench status report replay; do expect_no_option "$command" --slurm; done
 
 # Bad combinations of the execution options are refused once, the same way, by every command.
 for command in run validate compare; do
