@@ -20,9 +20,10 @@ declare -A allowed=(
   [sim/sweep]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/analysis"
   [sim/validation]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/analysis"
   [sim/report]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/analysis sim/sweep"
+  [sim/kernel]=""
   [sim/platform]="models sim/random sim/text sim/measurements sim/scenario sim/metrics"
-  [sim/actors]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/platform"
-  [sim/engine]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/platform sim/actors"
+  [sim/actors]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/kernel sim/platform"
+  [sim/engine]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/kernel sim/platform sim/actors"
   [sim/execution]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/engine"
   [sim/app]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/report sim/platform sim/actors sim/engine sim/execution"
 )
@@ -52,10 +53,16 @@ for dir in $(find models sim -mindepth 0 -type d | sort); do
     fi
   done
 done
+# The event kernel knows dates and callbacks, not what they are for: no file of it names a job or a pod (it
+# includes nothing of the domain, and says nothing of it).
+if grep -niwE 'jobs?|pods?' sim/kernel/*; then
+  echo "layers: sim/kernel names a job or a pod (above): the kernel knows dates and callbacks only"
+  failures=1
+fi
 if ((failures)); then exit 1; fi
 echo "layers respected:"
 for dir in models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis \
-  sim/planning sim/calibration sim/sweep sim/validation sim/report sim/platform sim/actors sim/engine sim/execution \
+  sim/planning sim/calibration sim/sweep sim/validation sim/report sim/kernel sim/platform sim/actors sim/engine sim/execution \
   sim/app; do
   printf '  %-16s -> %s\n' "$dir" "${allowed[$dir]:-(nothing)}"
 done

@@ -1,5 +1,5 @@
 #include "sim/actors/background_traffic.hpp"
-#include "sim/actors/event_calendar.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include "sim/random/distribution.hpp"
 

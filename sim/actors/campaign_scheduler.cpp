@@ -1,5 +1,5 @@
 #include "sim/actors/campaign_scheduler.hpp"
-#include "sim/actors/event_calendar.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include "sim/policy/load_balancer.hpp"
 #include "sim/random/distribution.hpp"

@@ -1,5 +1,5 @@
 #include "sim/actors/inference_server.hpp"
-#include "sim/actors/event_calendar.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include <algorithm>
 

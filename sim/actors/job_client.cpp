@@ -1,5 +1,5 @@
 #include "sim/actors/job_client.hpp"
-#include "sim/actors/event_calendar.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include "sim/actors/job_client_parts.hpp"
 #include "sim/actors/server_pool.hpp"

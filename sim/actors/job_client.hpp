@@ -9,10 +9,10 @@
 // flow and shares every link; the job costs no stack and no context switch.
 #pragma once
 
-#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/inference_server.hpp"
 #include "sim/actors/kernel_flows.hpp"
 #include "sim/actors/run_length.hpp"
+#include "sim/kernel/event_calendar.hpp"
 #include "sim/metrics/run_recorder.hpp"
 #include "sim/platform/site_platform.hpp"
 #include "sim/policy/node_sharing.hpp"

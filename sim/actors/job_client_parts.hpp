@@ -2,8 +2,8 @@
 // and one thread of a job, which both files drive.
 #pragma once
 
-#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/job_client.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include "sim/random/random_engine.hpp"
 #include <memory>

@@ -1,8 +1,8 @@
 // The job client's reaction to servers that scale, fail or refuse (SonicTriton's): where a try goes (the
 // job's pod, the pool's choice or the fallback), and what follows a refusal or a timeout (a retry, the
 // fallback, or a failed event).
-#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/job_client.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include "sim/actors/job_client_parts.hpp"
 #include "sim/actors/server_pool.hpp"

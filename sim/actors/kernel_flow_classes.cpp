@@ -2,7 +2,7 @@
 // flows as one comm), and the classes through the pods' gateway while a pod's NIC has room (slack links).
 #include "sim/actors/kernel_flows.hpp"
 
-#include "sim/actors/event_calendar.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>

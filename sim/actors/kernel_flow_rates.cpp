@@ -1,8 +1,8 @@
 // KernelFlows' links whose rates fit (kernel_flows.hpp): a pod's NIC that its flows' caps overfill is left
 // out of their SimGrid routes while SimGrid's solution has their rates fit it, checked before SimGrid's clock
 // moves.
-#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/kernel_flows.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>

@@ -1,6 +1,6 @@
 #include "sim/actors/kernel_flows.hpp"
 
-#include "sim/actors/event_calendar.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>

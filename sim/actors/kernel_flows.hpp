@@ -53,8 +53,8 @@
 // SimGrid's model update or inside the caller: a callback may start flows and submit requests.
 #pragma once
 
-#include "sim/actors/event_calendar.hpp"
-#include "sim/actors/once_call.hpp"
+#include "sim/kernel/event_calendar.hpp"
+#include "sim/kernel/once_call.hpp"
 
 #include <simgrid/s4u.hpp>
 

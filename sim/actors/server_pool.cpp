@@ -1,5 +1,5 @@
 #include "sim/actors/server_pool.hpp"
-#include "sim/actors/event_calendar.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include "sim/random/random_streams.hpp"
 

@@ -10,8 +10,8 @@
 // billed) in every state but off.
 #pragma once
 
-#include "sim/actors/event_calendar.hpp"
 #include "sim/actors/inference_server.hpp"
+#include "sim/kernel/event_calendar.hpp"
 #include "sim/metrics/operations_recorder.hpp"
 #include "sim/metrics/server_metrics.hpp"
 #include "sim/policy/autoscaler.hpp"

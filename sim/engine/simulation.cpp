@@ -1,5 +1,5 @@
 #include "sim/engine/simulation.hpp"
-#include "sim/actors/event_calendar.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include "sim/metrics/direct_baseline.hpp"
 

@@ -197,7 +197,7 @@ struct RunSummary {
   // Classes of identical flows in SimGrid (kernel_flows.hpp) and the SimGrid comms they took: the flows in
   // SimGrid cost the solver this many comms instead of one each.
   std::uint64_t flow_classes = 0, flow_class_comms = 0;
-  // The calendar's events (sim/actors/event_calendar.hpp), and of them those run without stepping SimGrid.
+  // The calendar's events (sim/kernel/event_calendar.hpp), and of them those run without stepping SimGrid.
   std::uint64_t calendar_events = 0, calendar_events_without_simgrid = 0;
   std::string links_left_out;   // links never saturated, left out of SimGrid's routes (empty: none)
   std::vector<LinkUsage> links; // each shared link, then the busiest worker NIC

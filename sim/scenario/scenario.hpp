@@ -167,7 +167,7 @@ struct NetworkSettings {
   // Flows in SimGrid on the same links with the same cap are one comm with k times a flow's weight and bound
   // (sim/actors/kernel_flows.hpp): exact under max-min sharing. false: a comm per flow. Default true.
   bool flow_classes = true;
-  // Events run without stepping SimGrid while it has no flow (sim/actors/event_calendar.hpp). Default true.
+  // Events run without stepping SimGrid while it has no flow (sim/kernel/event_calendar.hpp). Default true.
   bool event_calendar = true;
 };
 

@@ -1,4 +1,4 @@
-// The event calendar's own loop (sim/actors/event_calendar.hpp) against SimGrid's engine stepping at every
+// The event calendar's own loop (sim/kernel/event_calendar.hpp) against SimGrid's engine stepping at every
 // event (platform.network.event_calendar=false). Both run the same events in the same order (the calendar's
 // (date, order scheduled)); the own loop only skips SimGrid's steps before its next action end, when nothing
 // it computes changes but its actions' progress, which it then computes in one step where SimGrid stepping

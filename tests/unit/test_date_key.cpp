@@ -1,6 +1,6 @@
-// The calendar's dates as integers (sim/actors/date_key.hpp): the keys order as the dates do, equal dates
+// The calendar's dates as integers (sim/kernel/date_key.hpp): the keys order as the dates do, equal dates
 // (0.0 and -0.0 included) give equal keys, and a key gives its date back bit for bit.
-#include "sim/actors/date_key.hpp"
+#include "sim/kernel/date_key.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
-// The calendar's and the flows' callables (sim/actors/once_call.hpp): a small callable lives in the object,
+// The calendar's and the flows' callables (sim/kernel/once_call.hpp): a small callable lives in the object,
 // a large one on the heap; either moves with its state, runs once where it ends up, and is destroyed exactly
 // once (a leak or a double destruction would show in the counts).
-#include "sim/actors/once_call.hpp"
+#include "sim/kernel/once_call.hpp"
 
 #include <doctest/doctest.h>
 

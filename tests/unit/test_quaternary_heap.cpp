@@ -1,6 +1,6 @@
-// The event calendar's heap (sim/actors/quaternary_heap.hpp): whatever the order of pushes and pops, it
+// The event calendar's heap (sim/kernel/quaternary_heap.hpp): whatever the order of pushes and pops, it
 // gives up its items in the order a sorted list would, ties of date broken by scheduling order.
-#include "sim/actors/quaternary_heap.hpp"
+#include "sim/kernel/quaternary_heap.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // A date as an unsigned integer that orders as the dates do, for the event calendar's heap
-// (sim/actors/event_calendar.hpp): integer compares instead of floating-point ones, and an entry of two
+// (sim/kernel/event_calendar.hpp): integer compares instead of floating-point ones, and an entry of two
 // integers (date, then scheduling order) in 16 bytes.
 //
 // The usual map of IEEE-754 doubles: a non-negative one's sign bit set, a negative one's bits all inverted

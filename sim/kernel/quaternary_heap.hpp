@@ -1,4 +1,4 @@
-// A min-heap with four children per node, for the event calendar (sim/actors/event_calendar.hpp).
+// A min-heap with four children per node, for the event calendar (sim/kernel/event_calendar.hpp).
 //
 // Why not std::push_heap / std::pop_heap (a binary heap): a run keeps a few thousand pending events, and
 // each pop walks the whole depth, comparing two children per level and missing the cache on each. Four

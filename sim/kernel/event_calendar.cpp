@@ -1,4 +1,4 @@
-#include "sim/actors/event_calendar.hpp"
+#include "sim/kernel/event_calendar.hpp"
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/kernel/resource/Model.hpp>
@@ -51,7 +51,7 @@ std::uint32_t EventCalendar::take_slot() {
   }
   if (slot_count_ == (1u << slot_bits))
     throw std::runtime_error("the event calendar holds at most " + std::to_string(1u << slot_bits) +
-                             " pending events; this run needs more (fewer jobs per simulation, or "
+                             " pending events; this run needs more (fewer clients per simulation, or "
                              "--campaign-windows)");
   if ((slot_count_ >> chunk_bits) == chunks_.size())
     chunks_.push_back(std::make_unique<Slot[]>(1u << chunk_bits));

@@ -1,9 +1,9 @@
 // A callable run once, stored in place when small: the calendar's events, a flow's end, a deferred reply.
 //
-// Why not std::function: its buffer holds 16 bytes, and the jobs' callbacks (the job, the sender, its try's
-// serial, a date) hold 24 to 40, so every request's flows and reply allocated and freed three of them (malloc
-// and free were ~5 % of a run). Here up to `inline_bytes` live in the object; a larger callable goes to the
-// heap. Moving one moves the callable (its own move constructor), so vectors of them may grow.
+// Why not std::function: its buffer holds 16 bytes, and the clients' callbacks (the client, the sender, its
+// try's serial, a date) hold 24 to 40, so every request's flows and reply allocated and freed three of them
+// (malloc and free were ~5 % of a run). Here up to `inline_bytes` live in the object; a larger callable goes
+// to the heap. Moving one moves the callable (its own move constructor), so vectors of them may grow.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +15,7 @@ namespace sonicsim {
 
 class OnceCall {
 public:
-  static constexpr std::size_t inline_bytes = 56; // the CMS jobs' compute steps hold 56
+  static constexpr std::size_t inline_bytes = 56; // the CMS clients' compute steps hold 56
   OnceCall() = default;
   template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, OnceCall>>>
   OnceCall(F&& f) { // NOLINT(google-explicit-constructor): a lambda passed where a call is wanted

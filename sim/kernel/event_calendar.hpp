@@ -1,11 +1,11 @@
-// The simulator's event calendar: every dated step of the jobs, the servers and the flows (a CPU piece's end,
-// a batch's end, a fast-path flow's end, a deferred call) is an event here, run in order of date and, at the
-// same date, in the order scheduled (deterministic, whatever the heap's layout).
+// The simulator's event calendar: every dated step of the clients, the servers and the flows (a CPU piece's
+// end, a batch's end, a fast-path flow's end, a deferred call) is an event here, run in order of date and, at
+// the same date, in the order scheduled (deterministic, whatever the heap's layout).
 //
 // Why not SimGrid's timers: SimGrid's engine pays a whole step for each date (every model asked for its next
 // event and updated, signals, trash), ~2,800 instructions, even when none of its resources is in use or none
 // of its actions can end; most of a run's events touch none (measured: 85 % of the flows of 400 ProtoDUNE
-// jobs start while SimGrid has no flow in flight, 98 % of the CMS ones). So the calendar has two drivers:
+// clients start while SimGrid has no flow in flight, 98 % of the CMS ones). So the calendar has two drivers:
 //
 // - Own loop (the default when the run has no SimGrid actor). An event dated before SimGrid's next action end
 //   (none while its network is idle) runs without SimGrid: until that end nothing SimGrid computes changes
@@ -22,9 +22,9 @@
 // One calendar per engine (SimGrid allows one engine per process); the actors reach it through calendar::.
 #pragma once
 
-#include "sim/actors/date_key.hpp"
-#include "sim/actors/once_call.hpp"
-#include "sim/actors/quaternary_heap.hpp"
+#include "sim/kernel/date_key.hpp"
+#include "sim/kernel/once_call.hpp"
+#include "sim/kernel/quaternary_heap.hpp"
 
 #include <cstddef>
 #include <cstdint>
