@@ -2,7 +2,8 @@
 """Function and file sizes in sim/ and models/: no function over 100 lines and no file over 450 lines, except
 those listed in ALLOWED with the reason they read better whole. Functions are found on clang-formatted code: a
 definition opens at column 0 (or at a class member's indentation) with a line ending in '{' and closes with a
-'}' at the same indentation. Prints the offenders and exits 1, or prints the largest and exits 0."""
+'}' at the same indentation. Prints the offenders and exits 1, or prints the largest and the spread of files and
+functions by length (how much headroom the caps have) and exits 0."""
 import pathlib
 import re
 import sys
@@ -39,12 +40,23 @@ def functions(lines):
         i += 1
 
 
+def spread(values, edges):
+    """How many values fall in each band between the edges, as 'lo-hi: n' (the sizes' spread, not only the cap)."""
+    bands = []
+    for lo, hi in zip(edges, edges[1:]):
+        n = sum(1 for v in values if lo < v <= hi)
+        bands.append(f"{lo + 1}-{hi}: {n}")
+    return ", ".join(bands)
+
+
 def main():
     failures = []
     sizes = []
+    file_lengths = []
     for path in sorted(list((root / "sim").rglob("*.[ch]pp")) + list((root / "models").rglob("*.[ch]pp"))):
         rel = str(path.relative_to(root))
         lines = path.read_text().splitlines()
+        file_lengths.append(len(lines))
         if len(lines) > MAX_FILE_LINES and rel not in ALLOWED:
             failures.append(f"{rel}: {len(lines)} lines (at most {MAX_FILE_LINES})")
         for name, first, length in functions(lines):
@@ -59,6 +71,9 @@ def main():
     print("sizes respected; the longest functions:")
     for length, where in sizes[:5]:
         print(f"  {length:4d} {where}")
+    print(f"files ({len(file_lengths)}) by lines:     " + spread(file_lengths, [0, 100, 200, 300, 400, MAX_FILE_LINES]))
+    print(f"functions ({len(sizes)}) by lines: " +
+          spread([length for length, _ in sizes], [0, 20, 40, 60, 80, MAX_FUNCTION_LINES]))
     return 0
 
 
