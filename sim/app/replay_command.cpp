@@ -101,14 +101,14 @@ int replay(const ReplayArguments& arguments) {
   const measurements::PrometheusMatrix recorded_clients =
       measurements::read_prometheus_matrix(arguments.clients_file);
   const double step_s = recorded_clients.step_s();
-  const double span_s =
-      recorded_clients.series.front().times_s.back() - recorded_clients.series.front().times_s.front();
-  if (!(step_s >= 1.0 && step_s <= 3600.0) || span_s > 3.1536e8)
+  const measurements::PrometheusSeries clients = recorded_clients.summed();
+  const double span_s = clients.times_s.back() - clients.times_s.front();
+  constexpr double max_recording_s = 3.1536e8; // ten years: a campaign's longest window
+  if (!(step_s >= 1.0 && step_s <= 3600.0) || span_s > max_recording_s)
     throw InputError(
         "--clients " + arguments.clients_file + ": samples " + significant(step_s) + " s apart over " +
         significant(span_s) +
         " s; expected a query step from 1 s to 1 h over at most 10 years (a campaign's longest window)");
-  const measurements::PrometheusSeries clients = recorded_clients.summed();
   std::vector<RecordedSeries> compared = read_recorded_series(arguments.series, step_s);
   const Scenario base = arguments.source.load();
   const std::string group = pooled_group(base, arguments.group);

@@ -3,8 +3,8 @@
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/json_fields.hpp"
 #include "sim/scenario/input_error.hpp"
+#include "sim/sweep/sweep_csv.hpp"
 #include "sim/text/csv.hpp"
-#include "sim/text/input_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -34,13 +34,15 @@ const SeriesKind* kind_of(const std::string& name) {
   return nullptr;
 }
 
-double column(const std::vector<std::string>& header, const std::vector<std::string>& fields,
-              const std::string& name) {
-  const auto at = std::find(header.begin(), header.end(), name);
-  if (at == header.end() || static_cast<std::size_t>(at - header.begin()) >= fields.size())
-    return std::numeric_limits<double>::quiet_NaN();
-  const std::string& text = fields[static_cast<std::size_t>(at - header.begin())];
-  return text.empty() ? std::numeric_limits<double>::quiet_NaN() : std::stod(text);
+// A column of the run's time series as numbers, NaN where a row has none; all NaN when the run writes no such
+// column (a group without a pool has no pod counts).
+std::vector<double> column(const CsvTable& table, const std::string& name) {
+  std::vector<double> out(table.rows.size(), std::numeric_limits<double>::quiet_NaN());
+  if (std::find(table.header.begin(), table.header.end(), name) == table.header.end()) return out;
+  const auto values = table.optional_numbers(name);
+  for (std::size_t r = 0; r < values.size(); ++r)
+    if (values[r]) out[r] = *values[r];
+  return out;
 }
 
 } // namespace
@@ -77,22 +79,21 @@ std::vector<RecordedSeries> read_recorded_series(const std::vector<std::string>&
 
 SimulatedSeries read_simulated_series(const std::filesystem::path& timeseries_csv, const std::string& group,
                                       double step_s) {
-  std::istringstream csv(read_input_file(timeseries_csv.string()));
-  std::string line;
-  std::getline(csv, line);
-  const auto header = split_csv_line(line);
+  const CsvTable table = read_csv_file(timeseries_csv.string());
   SimulatedSeries out;
   out.step_s = step_s;
-  while (std::getline(csv, line)) {
-    const auto fields = split_csv_line(line);
-    const double executions = column(header, fields, "nv_inference_exec_count");
-    const double queue_us = column(header, fields, "nv_inference_queue_duration_us");
-    out.rows["clients"].push_back(column(header, fields, "jobs_running"));
-    out.rows["replicas"].push_back(column(header, fields, group + "_pods_held"));
-    out.rows["replicas_serving"].push_back(column(header, fields, group + "_pods_serving"));
+  out.rows["clients"] = column(table, "jobs_running");
+  out.rows["replicas"] = column(table, group + "_pods_held");
+  out.rows["replicas_serving"] = column(table, group + "_pods_serving");
+  const auto executions = column(table, "nv_inference_exec_count"),
+             queue_us = column(table, "nv_inference_queue_duration_us"),
+             inferences = column(table, "nv_inference_count");
+  auto& queue_ms = out.rows["queue_time_per_batch_ms"];
+  auto& rate = out.rows["inferences_per_s"];
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
     // The chart's query: queue time over executions in ms, 0 with none (its + 0.001).
-    out.rows["queue_time_per_batch_ms"].push_back(executions > 0 ? queue_us / executions / 1e3 : 0.0);
-    out.rows["inferences_per_s"].push_back(column(header, fields, "nv_inference_count") / step_s);
+    queue_ms.push_back(executions[r] > 0 ? queue_us[r] / executions[r] / 1e3 : 0.0);
+    rate.push_back(inferences[r] / step_s);
   }
   return out;
 }

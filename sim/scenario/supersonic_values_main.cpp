@@ -162,6 +162,14 @@ void ValuesReader::read_metric_main() {
              std::string(admission.present() ? "" : " (the chart's default)"));
 }
 
+double ValuesReader::whole_seconds(const Cursor& c, double chart_value, double minimum) const {
+  if (!c.present()) return chart_value;
+  const std::string expected = "whole seconds from " + text_of(minimum) + " to 86400";
+  const double value = number(c, expected);
+  if (value < minimum || value > 86400 || std::floor(value) != value) c.fail_value(expected);
+  return value;
+}
+
 void ValuesReader::read_keda_main(AutoscalerSettings& a, int min_written) {
   const Cursor keda = root_["keda"];
   if (const Cursor type = keda["metricType"]; type.present()) {
@@ -178,12 +186,7 @@ void ValuesReader::read_keda_main(AutoscalerSettings& a, int min_written) {
   const auto seconds = [this, &keda](const char* key, double chart_value, double minimum,
                                      const char* meaning) {
     const Cursor c = keda[key];
-    double value = chart_value;
-    if (c.present()) {
-      value = number(c, "whole seconds from " + text_of(minimum) + " to 86400");
-      if (value < minimum || value > 86400 || std::floor(value) != value)
-        c.fail_value("whole seconds from " + text_of(minimum) + " to 86400");
-    }
+    const double value = whole_seconds(c, chart_value, minimum);
     record(c, std::string("keda.") + key, text_of(value),
            std::string(meaning) + (c.present() ? "" : " (the chart's default)"));
     return value;
@@ -221,18 +224,8 @@ void ValuesReader::read_scale_from_zero(AutoscalerSettings& a, int min_written, 
                 "nothing, so KEDA never scales back to 1 (the chart's guide); enable scaleFromZero or set 1");
     return;
   }
-  const auto seconds = [this, &zero](const char* key, double chart_value) {
-    const Cursor c = zero[key];
-    double value = chart_value;
-    if (c.present()) {
-      value = number(c, "whole seconds from 1 to 86400, e.g. 300");
-      if (value < 1 || value > 86400 || std::floor(value) != value)
-        c.fail_value("whole seconds from 1 to 86400, e.g. 300");
-    }
-    return value;
-  };
-  const double ready_s = seconds("readyTimeoutSeconds", main_ready_timeout_s);
-  const double hold_s = seconds("holdMinReplicasSeconds", main_hold_min_s);
+  const double ready_s = whole_seconds(zero["readyTimeoutSeconds"], main_ready_timeout_s, 1);
+  const double hold_s = whole_seconds(zero["holdMinReplicasSeconds"], main_hold_min_s, 1);
   if (hold_s < ready_s)
     (zero["holdMinReplicasSeconds"].present() ? zero["holdMinReplicasSeconds"] : zero["readyTimeoutSeconds"])
         .fail("holdMinReplicasSeconds " + text_of(hold_s) + " below readyTimeoutSeconds " + text_of(ready_s) +

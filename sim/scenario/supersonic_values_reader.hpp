@@ -95,6 +95,8 @@ private:
   // A probe's seconds: a finite number in 0..86400 (the scenario's bound on autoscaler.readiness_probe).
   double probe_seconds(const Cursor& c, const std::string& example) const;
   double number(const Cursor& c, const std::string& expected) const;
+  // A main-branch timer in whole seconds, minimum..86400 (a day); the chart's value when not written.
+  double whole_seconds(const Cursor& c, double chart_value, double minimum) const;
   bool flag(const Cursor& c) const;
   // A number written in the file, or the chart's default; Helm's `default` turns a written 0 into the
   // template's value, which the import applies and says.

@@ -60,6 +60,25 @@ def insert_at_random_key(text, value, rng):
     return "\n".join(lines), key.strip()
 
 
+INPUT_KINDS = ("fifo", "dev_zero", "directory", "empty", "oversized")
+
+
+def make_input_kind(path, kind):
+    """An input that is not a readable file of its kind: a FIFO, /dev/zero, a folder, an empty file, or a sparse
+    file over the 64 MiB bound (nothing written to the disk)."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev_zero":
+        os.symlink("/dev/zero", path)
+    elif kind == "directory":
+        os.makedirs(path)
+    elif kind == "empty":
+        open(path, "w").close()
+    else:
+        with open(path, "wb") as f:
+            f.truncate(65 << 20)
+
+
 class Surfaces:
     def __init__(self, sonicsim, root, work):
         self.sonicsim = sonicsim
@@ -95,20 +114,10 @@ class Surfaces:
 
     def input_kinds(self, rng):
         case = self.fresh()
-        kind = rng.choice(["fifo", "dev_zero", "directory", "empty", "oversized"])
+        kind = rng.choice(INPUT_KINDS)
 
         def make(path):
-            if kind == "fifo":
-                os.mkfifo(path)
-            elif kind == "dev_zero":
-                os.symlink("/dev/zero", path)
-            elif kind == "directory":
-                os.makedirs(path)
-            elif kind == "empty":
-                open(path, "w").close()
-            else:  # a sparse file over the 64 MiB bound: nothing is written to the disk
-                with open(path, "wb") as f:
-                    f.truncate(65 << 20)
+            make_input_kind(path, kind)
 
         where = rng.choice(["scenario", "triton_config", "perf_analyzer", "supersonic_values", "calibrate_data",
                             "predict_from", "case", "spec", "import_triton", "import_values"])
@@ -304,8 +313,7 @@ class Surfaces:
         document = {"status": "success", "data": {"resultType": "matrix",
                                                   "result": [{"metric": {"release": "g"}, "values": values}]}}
         which = rng.choice(["clients", "series"])
-        change = rng.choice(["drop_key", "value_kind", "time_order", "cut", "fifo", "dev_zero", "directory",
-                             "empty", "oversized", "step"])
+        change = rng.choice(["drop_key", "value_kind", "time_order", "cut", "step"] + list(INPUT_KINDS))
         target = os.path.join(case, "bad.json")
         series = document["data"]["result"][0]
         if change == "drop_key":
@@ -321,18 +329,8 @@ class Surfaces:
         elif change == "step":
             for i, v in enumerate(values):
                 v[0] = 1700000000 + rng.choice([0.5, 7200]) * (i + 1)
-        if change in ("fifo", "dev_zero", "directory", "empty", "oversized"):
-            if change == "fifo":
-                os.mkfifo(target)
-            elif change == "dev_zero":
-                os.symlink("/dev/zero", target)
-            elif change == "directory":
-                os.makedirs(target)
-            elif change == "empty":
-                open(target, "w").close()
-            else:
-                with open(target, "wb") as f:
-                    f.truncate(65 << 20)
+        if change in INPUT_KINDS:
+            make_input_kind(target, change)
         else:
             text = json.dumps(document)
             if change == "cut":

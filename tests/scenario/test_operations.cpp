@@ -3,6 +3,7 @@
 // time to speak of (RTT 0, 1-byte requests: transfers of nanoseconds), so every time below is a sum of whole
 // seconds, HPA sync periods, poll intervals and configured delays.
 #include "simulate.hpp"
+#include "unit_model_scenario.hpp"
 
 #include "sim/text/csv.hpp"
 
@@ -14,38 +15,14 @@
 #include <map>
 #include <sstream>
 
+using sonicsim::testing::check_outcomes_add_up;
 using sonicsim::testing::read_text;
 using sonicsim::testing::run_sonicsim;
+using sonicsim::testing::scenario;
 using sonicsim::testing::simulate_text;
+using sonicsim::testing::unit_model;
 
 namespace {
-
-const char* const unit_model = R"(
-models:
-  unit:
-    input_bytes_per_inference: "1B"
-    output_bytes_per_inference: "1B"
-    throughput:
-      T4: {points: [[1, 1], [2, 2]]}
-      CPU: {points: [[1, 0.25], [2, 0.5]]}
-    triton: {max_batch_size: 1}
-    deploy: {groups: [gpu]}
-)";
-
-std::string scenario(const std::string& platform, const std::string& workload) {
-  return "seed: 1\nplatform:\n  wan: {rtt: \"0s\"}\n  network: {tcp_window: \"0B\"}\n" + platform +
-         unit_model + "workload:\n" + workload +
-         "  pipeline:\n    - {name: infer, type: remote_inference, model: unit, inferences: 1, max_batch: "
-         "1}\n"
-         "output: {precision: off, timeseries_interval: \"1s\"}\n";
-}
-
-// Every event started ended as one outcome, or was still going when the run stopped.
-void check_outcomes_add_up(const sonicsim::RunSummary& summary) {
-  REQUIRE(summary.operations.has_value());
-  const auto& e = summary.operations->events;
-  CHECK(e.started == e.ended() + e.in_progress_at_end);
-}
 
 const char* const step_workload = R"(  jobs: 4
   events_per_job: 1000

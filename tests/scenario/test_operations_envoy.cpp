@@ -1,8 +1,9 @@
 // Envoy's limits on scenarios small enough to follow by hand (sim/scenario/operations.hpp): the circuit
 // breaker (proxy.max_requests x proxy.replicas requests in flight, the excess failed at once) and a removed
-// pod's pre-stop period (autoscaler.drain_period, then the requests it still holds reset). One model whose
-// batch of one inference takes exactly 1 s on a T4, one request per event, no network time to speak of.
+// pod's pre-stop period (autoscaler.drain_period, then the requests it still holds reset), on the operations
+// tests' unit model (unit_model_scenario.hpp).
 #include "simulate.hpp"
+#include "unit_model_scenario.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,36 +13,13 @@ using sonicsim::testing::simulate_text;
 
 namespace {
 
-std::string scenario(const std::string& group, const std::string& workload) {
-  return R"(seed: 1
-platform:
-  wan: {rtt: "0s"}
-  network: {tcp_window: "0B"}
-  server_groups:
-    gpu:
-      devices: {type: T4, count: 1}
-)" + group +
-         R"(
-models:
-  unit:
-    input_bytes_per_inference: "1B"
-    output_bytes_per_inference: "1B"
-    throughput:
-      T4: {points: [[1, 1], [2, 2]]}
-    triton: {max_batch_size: 1}
-    deploy: {groups: [gpu]}
-workload:
-)" + workload +
-         R"(  pipeline:
-    - {name: infer, type: remote_inference, model: unit, inferences: 1, max_batch: 1}
-output: {precision: off}
-)";
-}
+using sonicsim::testing::check_outcomes_add_up;
 
-void check_outcomes_add_up(const sonicsim::RunSummary& summary) {
-  REQUIRE(summary.operations.has_value());
-  const auto& e = summary.operations->events;
-  CHECK(e.started == e.ended() + e.in_progress_at_end);
+// The operations tests' unit model on one T4 group, `gpu`, whose operations keys are `group` (lines indented
+// under it).
+std::string scenario(const std::string& group, const std::string& workload) {
+  return sonicsim::testing::scenario(
+      "  server_groups:\n    gpu:\n      devices: {type: T4, count: 1}\n" + group, workload);
 }
 
 } // namespace
