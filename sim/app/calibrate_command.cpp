@@ -395,10 +395,7 @@ void register_calibrate_command(CLI::App& app, int& result) {
   add_seed_option(*command, a->seed);
   command->callback([a, &result]() {
     if (a->seed) a->set_overrides.push_back("seed=" + std::to_string(*a->seed));
-    // One guard for the whole command: a Ctrl-C between two batches of simulations stops it too (each batch's
-    // own guard would otherwise leave that moment to the default action, or forget it).
-    const InterruptionGuard guard;
-    result = guarded(*a, calibrate);
+    result = guarded_batches(*a, calibrate);
   });
 }
 

@@ -177,6 +177,7 @@ int compare(const CompareArguments& arguments) {
       compared[i].loaded.push_back(outcomes[k]);
       compared[i].reference.push_back(outcomes[k + 1]);
     }
+  throw_if_interrupted("every simulation had finished; compare.json is not written");
   const auto table = compare_figures(compared, jobs, reference_jobs, replications);
   if (text) print_compare_table(table);
   write_file_atomically(output_dir / "compare.json", json_text(compare_to_json(table), 1) + "\n");
@@ -225,7 +226,7 @@ void register_compare_command(CLI::App& app, int& result) {
   add_execution_options(*command, arguments->execution, ExecutionShape::simulations);
   add_html_option(*command, arguments->html);
   add_output_options(*command, arguments->quiet, &arguments->json);
-  command->callback([arguments, &result]() { result = guarded(*arguments, compare); });
+  command->callback([arguments, &result]() { result = guarded_batches(*arguments, compare); });
 }
 
 } // namespace sonicsim

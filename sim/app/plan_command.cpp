@@ -166,6 +166,15 @@ void check_plan_options(const PlanArguments& arguments) {
                      ") must be at least --replications (" + std::to_string(arguments.replications) + ")");
 }
 
+// What an interrupted plan keeps, counted over the whole plan as its progress line counts (a batch's pool
+// knows its batch only).
+std::string kept_for_resume(const PlanRunStore& store) {
+  return std::to_string(store.finished()) + " simulations of the plan had finished, all kept in " +
+         store.directory().string() +
+         " (the ones running were stopped and are not counted); plan.json is not written (a finished answer "
+         "only): the same command with --resume takes them";
+}
+
 int plan(const PlanArguments& arguments) {
   if (arguments.autoscaler) return plan_settings(arguments);
   check_plan_options(arguments);
@@ -220,10 +229,7 @@ int plan(const PlanArguments& arguments) {
     try {
       outcomes = store.run(context, requests);
     } catch (const Interrupted&) {
-      throw Interrupted(std::to_string(store.finished()) +
-                        " simulations of the plan had finished, all kept in " + store.directory().string() +
-                        " (the ones running were stopped and are not counted); plan.json is not written (a "
-                        "finished answer only): the same command with --resume takes them");
+      throw Interrupted(kept_for_resume(store));
     }
     if (store.taken() > taken_before && !arguments.quiet)
       std::fprintf(stderr, "plan: %d of %zu simulations taken from %s (--resume)\n",
@@ -244,6 +250,7 @@ int plan(const PlanArguments& arguments) {
   Plan result = sized_groups > 1     ? planner.per_group(arguments.jobs)
                 : arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs)
                                      : planner.most_jobs(arguments.gpus);
+  throw_if_interrupted(kept_for_resume(store));
   progress.finish();
   result.default_target = arguments.targets.empty();
   const bool text = !arguments.quiet && !arguments.json;
@@ -361,7 +368,7 @@ void register_plan_command(CLI::App& app, int& result) {
   add_execution_options(*command, arguments->execution, ExecutionShape::deciding);
   add_html_option(*command, arguments->html);
   add_output_options(*command, arguments->quiet, &arguments->json);
-  command->callback([arguments, &result]() { result = guarded(*arguments, plan); });
+  command->callback([arguments, &result]() { result = guarded_batches(*arguments, plan); });
 }
 
 } // namespace sonicsim

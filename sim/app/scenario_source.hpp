@@ -3,6 +3,7 @@
 // options, with the same meaning, on every command that takes a scenario.
 #pragma once
 
+#include "sim/execution/interruption.hpp"
 #include "sim/execution/scenario_recipe.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -60,6 +61,15 @@ template <typename Arguments, typename Body> int guarded(const Arguments& argume
   } catch (const std::exception& error) {
     return report_error(error);
   }
+}
+
+// A command that runs its simulations in several batches of child processes holds one InterruptionGuard for
+// its whole length: a Ctrl-C between two batches stops it too. Each batch's own guard would leave that moment
+// to the disposition the process inherited, and a script's background job inherits SIGINT ignored: a plan
+// once ran to its end and exited 0 after Ctrl-C. The body checks (throw_if_interrupted) before it writes.
+template <typename Arguments, typename Body> int guarded_batches(const Arguments& arguments, Body body) {
+  const InterruptionGuard guard;
+  return guarded(arguments, body);
 }
 
 } // namespace sonicsim

@@ -276,6 +276,8 @@ int write_sweep_results(const SweepLayout& layout, const SweepArguments& argumen
     report_failures(failures);
     return exit_run_failed;
   } else {
+    throw_if_interrupted("every point had finished and is kept in " + (output_dir / "points").string() +
+                         "; sweep.csv is not written: the same command with --resume writes it");
     std::ostringstream csv;
     write_sweep_csv(csv, axes, rows);
     write_file_atomically(output_dir / "sweep.csv", csv.str());
@@ -363,7 +365,7 @@ void register_sweep_command(CLI::App& app, int& result) {
       ->type_name("i/n");
   add_html_option(*command, arguments->html);
   add_output_options(*command, arguments->quiet, &arguments->json);
-  command->callback([arguments, &result]() { result = guarded(*arguments, sweep); });
+  command->callback([arguments, &result]() { result = guarded_batches(*arguments, sweep); });
 }
 
 } // namespace sonicsim

@@ -356,6 +356,7 @@ int validate(const ValidateArguments& arguments) {
                                                        "submits only those"
                                                      : ""));
 
+  throw_if_interrupted("every simulation had finished; no report written");
   std::vector<CaseOutcome> outcomes;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     std::vector<RunSummary> case_summaries;
@@ -435,7 +436,7 @@ void register_validate_command(CLI::App& app, int& result) {
       ->check(directory_path);
   add_html_option(*command, arguments->html);
   add_output_options(*command, arguments->quiet, &arguments->json);
-  command->callback([arguments, &result]() { result = guarded(*arguments, validate); });
+  command->callback([arguments, &result]() { result = guarded_batches(*arguments, validate); });
 }
 
 } // namespace sonicsim
