@@ -229,7 +229,7 @@ void InferenceServer::dispatch() {
       batch->requests.push_back(queue_.front().request);
       queue_.pop_front();
     }
-    recorder_.record_batch(model_index_, start_s, end_s, decision.batch_size,
+    recorder_.record_batch(model_index_, pod_.group, start_s, end_s, decision.batch_size,
                            static_cast<int>(decision.request_count), queue_wait_sum_s);
     pod_.load.queue_wait_s += queue_wait_sum_s;
     ++pod_.load.batches;
@@ -276,7 +276,7 @@ Booking InferenceServer::run_on(const InstanceSlot& slot, double now_s, double d
 void InferenceServer::execute(Batch* batch) {
   if (stopped_) return;
   const Booking booking = run_on(slots_[batch->slot], calendar::now_s(), batch->duration_s);
-  recorder_.record_batch(model_index_, booking.start_s, booking.end_s, batch->batch_size,
+  recorder_.record_batch(model_index_, pod_.group, booking.start_s, booking.end_s, batch->batch_size,
                          batch->request_count, batch->queue_wait_sum_s);
   batch->exec_start_s = booking.start_s;
   batch->exec_end_s = booking.end_s;

@@ -417,14 +417,14 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
     if (model_form) add_model_form(spec, prediction, simulator, *model_form, values, p);
     out["predictions"].push_back(prediction_json(p, say));
   }
-  if (auto envelopes = envelopes_json(spec, predictions, say); !envelopes.empty())
-    out["envelopes"] = std::move(envelopes);
+  const std::vector<PredictionAnswer> answers = answers_of(spec, predictions);
+  if (!answers.empty()) out["answers"] = answers_json(answers, say);
   if (!spec.predictions.empty())
     say("\npredictions: %zu runs made, %zu answered by a run already made for another\n",
         prediction_runs.summaries.size(), prediction_runs.reused);
   throw_if_interrupted("the calibration was stopped before its results were written; nothing was written");
   write_file_atomically(output_dir / "predictions.md",
-                        predictions_markdown(spec, predictions, values, adoption.adopted));
+                        predictions_markdown(spec, predictions, answers, values, adoption.adopted));
   // Last: a directory without calibration.json is not a finished calibration.
   write_file_atomically(output_dir / "calibration.json", json_text(out, 2) + "\n");
   say("\nwrote %s/calibration.json and predictions.md\n", output_dir.string().c_str());

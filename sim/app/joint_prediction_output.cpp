@@ -33,48 +33,77 @@ nlohmann::ordered_json finite_or_null(double x) {
   return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
 }
 
-// Each prediction of its own with its other readings (results in the spec's order), for the envelopes.
-std::vector<std::vector<const PredictionResult*>> readings_of(const JointSpec& spec,
-                                                              const std::vector<PredictionResult>& results) {
-  std::vector<std::vector<const PredictionResult*>> groups;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    if (!spec.predictions[i].reading_of.empty()) continue;
-    std::vector<const PredictionResult*> group{&results[i]};
-    for (std::size_t j = i + 1; j < results.size(); ++j)
-      if (spec.predictions[j].reading_of == spec.predictions[i].id) group.push_back(&results[j]);
-    if (group.size() > 1) groups.push_back(group);
+// An end of an assumption's range: the answer there, or "open" where it has none or the side is open.
+std::string end_text(double x) {
+  return std::isfinite(x) ? g(x) : std::string("open");
+}
+
+nlohmann::ordered_json ends_json(std::pair<double, double> ends) {
+  return {finite_or_null(ends.first), finite_or_null(ends.second)};
+}
+
+// The answer's interval with an assumption pinned: at its low end, or its high end (once when the same).
+std::string pinned_text(const AnswerAssumption& a) {
+  if (a.pinned_low == a.pinned_high) return interval_text(a.pinned_low);
+  return interval_text(a.pinned_low) + " at " + a.low_end + ", or " + interval_text(a.pinned_high) + " at " +
+         a.high_end;
+}
+
+// The top three assumptions in a line each: the answer at each end of its range.
+void say_ranked(const PredictionAnswer& answer, const TextOutput& say) {
+  for (std::size_t i = 0; i < answer.assumptions.size() && i < 3; ++i) {
+    const auto& a = answer.assumptions[i];
+    say("    %zu. %s: %s at %s, %s at %s\n", i + 1, a.name.c_str(), end_text(a.at_low).c_str(),
+        a.low_end.c_str(), end_text(a.at_high).c_str(), a.high_end.c_str());
   }
-  return groups;
+  if (answer.assumptions.empty()) return;
+  const auto& first = answer.assumptions.front();
+  say("    to pin the first: %s (the interval would be %s)\n",
+      first.pinned_by.empty() ? "(the spec names no measurement: key pinned_by)" : first.pinned_by.c_str(),
+      pinned_text(first).c_str());
 }
 
 } // namespace
 
-nlohmann::ordered_json envelopes_json(const JointSpec& spec, const std::vector<PredictionResult>& results,
-                                      const TextOutput& say) {
-  nlohmann::ordered_json envelopes = nlohmann::ordered_json::array();
-  const auto groups = readings_of(spec, results);
-  if (!groups.empty())
-    say("\nthe answers: each prediction over its readings the released data cannot choose between (from the "
-        "lowest span to the highest)\n");
-  for (const auto& group : groups) {
-    const auto [low, high] = reading_envelope(group);
-    nlohmann::ordered_json ids = nlohmann::ordered_json::array();
-    for (const PredictionResult* reading : group)
-      ids.push_back(reading->id);
-    say("  %-34s %s (%zu readings)\n", group.front()->id.c_str(), interval_text({low, high}).c_str(),
-        group.size());
-    envelopes.push_back({{"id", group.front()->id},
-                         {"readings", ids},
-                         {"envelope", {finite_or_null(low), finite_or_null(high)}}});
+nlohmann::ordered_json answers_json(const std::vector<PredictionAnswer>& answers, const TextOutput& say) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  if (!answers.empty())
+    say("\nthe answers: each prediction's value and its one 95 %% interval (the seeds, the fit, the model "
+        "form, the misfit, the held values, the rival fits and the readings), then what it rests on most\n");
+  for (const auto& answer : answers) {
+    say("  %-34s %s: %s\n", answer.id.c_str(), answer.value ? g(*answer.value).c_str() : "none",
+        interval_text(answer.interval95).c_str());
+    say_ranked(answer, say);
+    for (const auto& warning : answer.warnings)
+      say("    WARNING: %s\n", warning.c_str());
+    nlohmann::ordered_json json{{"id", answer.id}, {"title", answer.title}};
+    json["value"] = answer.value ? nlohmann::ordered_json(*answer.value) : nlohmann::ordered_json(nullptr);
+    json["interval95"] = ends_json(answer.interval95);
+    if (!answer.problem.empty()) json["problem"] = answer.problem;
+    if (!answer.warnings.empty()) json["warnings"] = answer.warnings;
+    nlohmann::ordered_json ranked = nlohmann::ordered_json::array();
+    for (const auto& a : answer.assumptions)
+      ranked.push_back({{"kind", kind_name(a.kind)},
+                        {"name", a.name},
+                        {"low_end", a.low_end},
+                        {"at_low", finite_or_null(a.at_low)},
+                        {"high_end", a.high_end},
+                        {"at_high", finite_or_null(a.at_high)},
+                        {"swing", finite_or_null(a.swing)},
+                        {"interval95_pinned_low", ends_json(a.pinned_low)},
+                        {"interval95_pinned_high", ends_json(a.pinned_high)},
+                        {"pinned_by", a.pinned_by}});
+    json["assumptions"] = ranked;
+    out.push_back(json);
   }
-  return envelopes;
+  return out;
 }
 
 nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutput& say) {
   const auto interval = p.interval();
   if (p.value)
-    say("predicted %-34s %10s %s (95 %%: seed se %s, calibration se %s, model-form se %s, model misfit "
-        "+- %s)%s%s\n",
+    say("predicted %-34s %10s %s (at these settings, 95 %%: seed se %s, calibration se %s, model-form se "
+        "%s, model misfit +- %s)%s%s\n",
         p.id.c_str(), g(*p.value).c_str(),
         std::isfinite(p.half_width) ? ("+- " + g(p.half_width)).c_str()
                                     : ("(" + interval_text(interval) + ")").c_str(),
@@ -90,11 +119,13 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
         r.prediction ? g(*r.prediction).c_str() : "none (no crossing within the sweep)");
   if (p.value && !(p.held.empty() && p.rivals.empty()))
     say("  over %s: %s\n", span_name(p).c_str(), interval_text(p.span()).c_str());
+  for (const auto& warning : p.warnings)
+    say("  WARNING: %s\n", warning.c_str());
   nlohmann::ordered_json json{{"id", p.id}, {"title", p.title}};
   if (p.value) {
     json.update({{"value", *p.value},
-                 {"ci95_half_width", finite_or_null(p.half_width)},
-                 {"ci95", {finite_or_null(interval.first), finite_or_null(interval.second)}},
+                 {"settings_half_width", finite_or_null(p.half_width)},
+                 {"settings_interval", {finite_or_null(interval.first), finite_or_null(interval.second)}},
                  {"bounded_parts_half_width", finite_or_null(p.bounded_parts_half_width)},
                  {"seed_se", p.seed_se},
                  {"calibration_se", p.parameter_se},
@@ -111,6 +142,7 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
                                        {"curve_higher", or_null(p.crossing_curve_higher)}};
     }
     if (!p.problem.empty()) json["problem"] = p.problem;
+    if (!p.warnings.empty()) json["warnings"] = p.warnings;
     if (!(p.held.empty() && p.rivals.empty())) {
       nlohmann::ordered_json held = nlohmann::ordered_json::array();
       for (const auto& h : p.held)
@@ -136,10 +168,34 @@ nlohmann::ordered_json prediction_json(const PredictionResult& p, const TextOutp
 }
 
 std::string predictions_markdown(const JointSpec& spec, const std::vector<PredictionResult>& results,
+                                 const std::vector<PredictionAnswer>& answers,
                                  const std::vector<double>& values, const std::vector<bool>& adopted) {
   std::ostringstream md;
-  md << "| prediction | value | 95 % interval | seed part (se) | calibration part (se) | model-form part "
-        "(se) | model misfit (95 % half-width) | over the held values and the rival fits "
+  md << "| prediction | value | 95 % interval (everything the model does not know) | rests most on (the "
+        "answer at each end of its range) | to pin the first |\n|---|---|---|---|---|\n";
+  for (const auto& answer : answers) {
+    std::string ranked;
+    for (std::size_t i = 0; i < answer.assumptions.size() && i < 3; ++i) {
+      const auto& a = answer.assumptions[i];
+      ranked += (i ? "; " : "") + std::to_string(i + 1) + ". " + a.name + ": " + end_text(a.at_low) + " at " +
+                a.low_end + ", " + end_text(a.at_high) + " at " + a.high_end;
+    }
+    const std::string pin = answer.assumptions.empty()
+                                ? std::string()
+                                : answer.assumptions.front().pinned_by + " (the interval then " +
+                                      pinned_text(answer.assumptions.front()) + ")";
+    md << "| " << answer.id << ": " << answer.title << " | "
+       << (answer.value ? g(*answer.value) : std::string("-")) << " | **" << interval_text(answer.interval95)
+       << "** | " << ranked << " | " << pin << " |\n";
+  }
+  for (const auto& answer : answers)
+    for (const auto& warning : answer.warnings)
+      md << "\n**Warning** (" << answer.id << "): " << warning << "\n";
+  md << "\nEach reading's parts at its own settings (the adopted fit, the held values as assumed; the "
+        "answer's "
+        "interval above holds them all):\n\n"
+        "| prediction | value | at these settings (95 %) | seed part (se) | calibration part (se) | "
+        "model-form part (se) | model misfit (95 % half-width) | over the held values and the rival fits "
         "|\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& p : results) {
     if (!p.value) {
@@ -159,18 +215,6 @@ std::string predictions_markdown(const JointSpec& spec, const std::vector<Predic
        << g(p.seed_se) << " | " << g(p.parameter_se) << " | " << g(p.model_form_se) << " | "
        << (std::isfinite(p.model_error_half_width) ? g(p.model_error_half_width) : std::string("not bounded"))
        << " | " << span << " |\n";
-  }
-  if (const auto groups = readings_of(spec, results); !groups.empty()) {
-    md << "\nThe answers: each prediction over its other readings (spec key `reading_of`, settings the "
-          "released data cannot choose between), from the lowest span to the highest:\n\n"
-          "| prediction | readings | envelope |\n|---|---|---|\n";
-    for (const auto& group : groups) {
-      std::string ids;
-      for (std::size_t r = 1; r < group.size(); ++r)
-        ids += (r > 1 ? ", " : "") + group[r]->id;
-      md << "| " << group.front()->id << " | " << ids << " | **" << interval_text(reading_envelope(group))
-         << "** |\n";
-    }
   }
   md << "\nParameters (from `" << spec.file << "`):\n\n";
   for (std::size_t i = 0; i < values.size(); ++i)

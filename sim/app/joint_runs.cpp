@@ -7,6 +7,8 @@
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -183,6 +185,40 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
   return out;
 }
 
+std::vector<std::string> prediction_warnings(const JointSpec& spec, const JointPrediction& prediction,
+                                             const ExecutionContext& context,
+                                             const std::vector<double>& values, RunCache* cache) {
+  if (prediction.observable == "crossing_jobs") return {};
+  const FigureName figure = parse_figure_name(prediction.observable, "figure");
+  std::vector<SimulationRequest> requests;
+  std::vector<PointRequests> points;
+  for (int r = 0; r < prediction.replications; ++r) {
+    std::vector<std::string> overrides = prediction.overrides;
+    for (auto& o : prediction_overrides(spec, prediction, values))
+      overrides.push_back(std::move(o));
+    points.push_back(add_run(requests, prediction.scenario, prediction.variants, overrides, r,
+                             needs_direct(figure.figure)));
+  }
+  const auto summaries = run_all(context, requests, points, cache);
+  // Per group, in the layout's order: in how many runs it was past saturation, and the longest wait.
+  std::vector<std::pair<std::string, std::pair<int, double>>> past;
+  for (const auto& summary : summaries)
+    for (const auto& group : summary.group_usage) {
+      if (!group.past_saturation()) continue;
+      auto at = std::find_if(past.begin(), past.end(), [&](const auto& p) { return p.first == group.name; });
+      if (at == past.end()) at = past.insert(past.end(), {group.name, {0, 0.0}});
+      ++at->second.first;
+      at->second.second = std::max(at->second.second, group.mean_queue_wait_s / group.mean_batch_s);
+    }
+  std::vector<std::string> warnings;
+  for (const auto& [name, seen] : past)
+    warnings.push_back("server group " + name + " is past its own saturation point in " +
+                       std::to_string(seen.first) + " of " + std::to_string(summaries.size()) +
+                       " runs (a request waits up to " + std::to_string(std::lround(seen.second)) +
+                       " of its batches' time in its queue): the value rests on that queue");
+  return warnings;
+}
+
 JointSimulator joint_simulator(const ExecutionContext& context, RunCache* prediction_cache) {
   return {[&context](const JointSpec& spec, const std::vector<double>& values, int replication) {
             return simulate_series(spec, context, values, replication);
@@ -190,6 +226,10 @@ JointSimulator joint_simulator(const ExecutionContext& context, RunCache* predic
           [&context, prediction_cache](const JointSpec& spec, const JointPrediction& prediction,
                                        const std::vector<std::vector<double>>& values) {
             return simulate_prediction(spec, prediction, context, values, prediction_cache);
+          },
+          [&context, prediction_cache](const JointSpec& spec, const JointPrediction& prediction,
+                                       const std::vector<double>& values) {
+            return prediction_warnings(spec, prediction, context, values, prediction_cache);
           }};
 }
 

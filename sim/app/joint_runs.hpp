@@ -49,7 +49,13 @@ std::vector<std::vector<std::optional<double>>>
 simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
                     const std::vector<std::vector<double>>& values, RunCache* cache = nullptr);
 
-// The two above, as the pure joint fit asks for its simulations (sim/calibration/joint_fit.hpp). The fit's
+// What a prediction's runs at `values` warn of (JointSimulator::warnings): each server group past its own
+// saturation point in any of them, with in how many and how far. The runs come from `cache` when there.
+std::vector<std::string> prediction_warnings(const JointSpec& spec, const JointPrediction& prediction,
+                                             const ExecutionContext& context,
+                                             const std::vector<double>& values, RunCache* cache = nullptr);
+
+// The three above, as the pure joint fit asks for its simulations (sim/calibration/joint_fit.hpp). The fit's
 // series are simulated afresh at every call; predictions use `prediction_cache` when given (it must outlive
 // the simulator).
 JointSimulator joint_simulator(const ExecutionContext& context, RunCache* prediction_cache = nullptr);

@@ -59,6 +59,15 @@ void print_server_lines(std::ostream& out, const RunSummary& summary) {
         << group.pods * group.host_cores << " cores, NIC in "
         << format("%.1f", 100.0 * group.nic_in_utilisation) << " %"
         << (group.limit.saturated() ? "  -> saturated: " + group.limit.busiest : "") << "\n";
+    // Its own saturation point: how long a request waits in its queue, in its batches' time.
+    if (group.mean_batch_s > 0.0)
+      out << "                    " << group.name << " queue: "
+          << format("%.3g ms per request, %.2g of its batches' time (%.3g ms each)",
+                    1e3 * group.mean_queue_wait_s, group.mean_queue_wait_s / group.mean_batch_s,
+                    1e3 * group.mean_batch_s)
+          << (group.past_saturation() ? ": PAST ITS SATURATION POINT (see warnings)"
+                                      : ": below its saturation point")
+          << "\n";
   }
   // Every model: its share of the devices' time, and how occupied its Triton instances were (more than that
   // share when host work or a shared device keeps an instance from the next batch).

@@ -1,7 +1,7 @@
 // `sonicsim validate [CASE...]`: runs the validation cases (validation/cases/*.yaml) in parallel processes,
-// prints case | measured | analytic | simulated | error | tolerance | verdict, writes validation/report.md
-// and report.json, and exits non-zero when a case fails (a known discrepancy is reported with its reason and
-// does not fail the run).
+// prints case | measured | analytic | simulated | error | tolerance | verdict, writes validation/report.md,
+// report.json and accuracy.json, and exits non-zero when a case fails (a known discrepancy is reported with
+// its reason and does not fail the run) or, with --against, when a released case's accuracy regressed.
 #include "sim/app/commands.hpp"
 #include "sim/app/html_report.hpp"
 #include "sim/metrics/json_fields.hpp"
@@ -9,6 +9,7 @@
 #include "sim/app/execution_flags.hpp"
 #include "sim/app/output_options.hpp"
 #include "sim/app/scenario_source.hpp"
+#include "sim/app/validate_report.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/execution/state_file.hpp"
@@ -17,6 +18,7 @@
 #include "sim/metrics/summary_json.hpp"
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/scenario_loader.hpp"
+#include "sim/validation/accuracy_table.hpp"
 #include "sim/validation/observables.hpp"
 
 #include <algorithm>
@@ -43,6 +45,7 @@ struct ValidateArguments {
   bool quiet = false, json = false;
   ExecutionFlags execution{2};
   std::string work_dir = "out/validate";
+  std::string against; // --against FILE: a committed accuracy table
 };
 
 fs::path default_cases_dir() {
@@ -57,146 +60,6 @@ std::string run_key(const RunSpec& run) {
   for (const auto& o : run.overrides)
     key += "\n" + o;
   return key;
-}
-
-std::string number(double value) {
-  char buffer[64];
-  // Whole numbers up to a billion; beyond, "%.0f" of 1e308 would print 309 digits.
-  if (std::abs(value) >= 1000 && std::abs(value) < 1e9)
-    std::snprintf(buffer, sizeof buffer, "%.0f", value);
-  else if (std::abs(value) >= 1e9)
-    std::snprintf(buffer, sizeof buffer, "%.4g", value);
-  else
-    std::snprintf(buffer, sizeof buffer, "%.3g", value);
-  return buffer;
-}
-
-// "-" where a value is none.
-std::string number_or_dash(const std::optional<double>& value) {
-  return value ? number(*value) : "-";
-}
-
-std::string simulated_text(const CaseOutcome& o) {
-  if (!o.simulated) return "-";
-  std::string text = number(*o.simulated);
-  if (o.simulated_half_width > 0 && std::isfinite(o.simulated_half_width))
-    text += " ± " + number(o.simulated_half_width);
-  return text;
-}
-
-std::string measured_text(double measured, double uncertainty) {
-  std::string text = number(measured);
-  if (uncertainty > 0 && std::isfinite(uncertainty)) text += " ± " + number(uncertainty);
-  return text;
-}
-
-// What a verdict is judged against, beside the error (a "146.5 %" that passes reads as a bug without it):
-// "±10%", "±0.025", ">= 0.9", joined by "and" as the judge takes them all.
-std::string tolerance_text(const ValidationCase& c) {
-  std::vector<std::string> parts;
-  if (c.relative_tolerance) parts.push_back("±" + number(100.0 * *c.relative_tolerance) + "%");
-  if (c.absolute_tolerance) parts.push_back("±" + number(*c.absolute_tolerance));
-  if (c.minimum) parts.push_back(">= " + number(*c.minimum));
-  if (c.maximum) parts.push_back("<= " + number(*c.maximum));
-  std::string text;
-  for (const auto& part : parts)
-    text += (text.empty() ? "" : " and ") + part;
-  return text.empty() ? "-" : text;
-}
-
-// A measured case's verdict; a prediction case's check: the simulation "reproduced" its prediction or
-// "DRIFTED" from it (the code or the data changed since it was made).
-const char* prediction_check_text(const ValidationCase& c, Verdict verdict) {
-  if (!c.predicted) return verdict_text(verdict);
-  return verdict == Verdict::fail ? "DRIFTED" : "reproduced";
-}
-
-// The measured value, or for a prediction case the predicted one with its 95 % half-width.
-std::string reference_text(const ValidationCase& c, const CaseOutcome& o) {
-  if (c.predicted) {
-    const auto& p = *c.predicted;
-    const std::string open = p.high  ? " (not bounded below; to " + number(*p.high) + ")"
-                             : p.low ? " (from " + number(*p.low) + "; not bounded above)"
-                                     : ", unbounded";
-    return "pred. " + number(p.value) + (std::isfinite(p.half_width) ? " ± " + number(p.half_width) : open);
-  }
-  return measured_text(o.measured, o.measured_uncertainty);
-}
-
-// report.json's content, also what --json prints.
-nlohmann::ordered_json outcomes_to_json(const std::vector<ValidationCase>& cases,
-                                        const std::vector<CaseOutcome>& outcomes) {
-  nlohmann::ordered_json json = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const auto& c = cases[i];
-    const auto& o = outcomes[i];
-    json.push_back(
-        {{"id", c.id},
-         {"title", c.title},
-         {"source", c.source},
-         {"observable", c.observable},
-         {"predicted", c.predicted.has_value()},
-         {"measured", o.measured},
-         {"measured_uncertainty", o.measured_uncertainty},
-         {"analytic", o.analytic ? nlohmann::ordered_json(*o.analytic) : nlohmann::ordered_json()},
-         {"simulated", o.simulated ? nlohmann::ordered_json(*o.simulated) : nlohmann::ordered_json()},
-         {"simulated_ci95_half_width", o.simulated_half_width},
-         {"relative_error", o.error ? nlohmann::ordered_json(*o.error) : nlohmann::ordered_json()},
-         {"verdict", verdict_text(o.verdict)},
-         {"detail", o.detail},
-         {"tolerance_reason", c.tolerance_reason},
-         {"known_discrepancy", c.known_discrepancy},
-         {"uncalibrated",
-          c.uncalibrated ? nlohmann::ordered_json(*c.uncalibrated) : nlohmann::ordered_json()}});
-  }
-  return json;
-}
-
-void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases,
-                   const std::vector<CaseOutcome>& outcomes) {
-  std::ostringstream md;
-  md << "# sonicsim validation report\n\nGenerated by `sonicsim validate`. Each case: the measurement and "
-        "its source, "
-        "the analytic model (arXiv:2009.04509 Eq. 1-5, from the same scenario) and the simulation, the "
-        "relative "
-        "error, and "
-        "the verdict against a tolerance taken from the measurement's uncertainty.\n\n"
-        "| case | measured | analytic | simulated | error | tolerance | verdict "
-        "|\n|---|---|---|---|---|---|---|\n";
-  for (const bool predicted : {false, true}) {
-    if (predicted) {
-      if (std::none_of(cases.begin(), cases.end(), [](const ValidationCase& c) { return c.predicted; }))
-        break;
-      md << "\n## Predictions\n\nNot measurements: each checks that the simulation still gives the "
-            "prediction "
-            "it made (its value and 95 % interval, and the command that made it), a regression check. They "
-            "are "
-            "not counted as passes; the measurements they predict are not released.\n\n"
-            "| case | predicted | analytic | simulated | error | tolerance | check "
-            "|\n|---|---|---|---|---|---|---|\n";
-    }
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      const auto& c = cases[i];
-      if (c.predicted.has_value() != predicted) continue;
-      const auto& o = outcomes[i];
-      md << "| " << c.id << " | " << reference_text(c, o) << " | " << (o.analytic ? number(*o.analytic) : "-")
-         << " | " << simulated_text(o) << " | " << (o.error ? number(100.0 * *o.error) + " %" : "-") << " | "
-         << tolerance_text(c) << " | " << prediction_check_text(c, o.verdict) << " |\n";
-    }
-  }
-  md << "\n## Cases\n";
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const auto& c = cases[i];
-    md << "\n### " << c.id << ": " << c.title << "\n\n- source: " << c.source << "\n- observable: `"
-       << c.observable << "`" << (outcomes[i].detail.empty() ? "" : " (" + outcomes[i].detail + ")")
-       << "\n- tolerance: " << c.tolerance_reason << "\n";
-    if (!c.known_discrepancy.empty()) md << "- known discrepancy: " << c.known_discrepancy << "\n";
-    if (c.uncalibrated)
-      md << "- before calibration: " << number(*c.uncalibrated) << " (" << c.uncalibrated_note << ")\n";
-  }
-  // Checked writes: a full disk is "cannot write", never a cut report under its final name.
-  write_file_atomically(dir / "report.json", json_text(outcomes_to_json(cases, outcomes), 2) + "\n");
-  write_file_atomically(dir / "report.md", md.str());
 }
 
 // Loads a case's scenario with its overrides; an error in an override the case file wrote is reported at
@@ -315,6 +178,18 @@ ValidationBatch plan_batch(const std::vector<ValidationCase>& cases) {
   return batch;
 }
 
+// The closing line: passes, known discrepancies and failures; predictions reproduced and drifted.
+void say_counts(bool table, int measured, int failures, int known, int predictions, int drifted) {
+  // A known discrepancy is outside its tolerance: counted apart, never as a pass.
+  std::fprintf(table ? stdout : stderr,
+               "%d passed, %d known discrepanc%s (outside tolerance, reason stated), %d failed",
+               measured - failures - known, known, known == 1 ? "y" : "ies", failures);
+  if (predictions > 0)
+    std::fprintf(table ? stdout : stderr, "; %d predictions reproduced, %d drifted from their prediction",
+                 predictions - drifted, drifted);
+  std::fprintf(table ? stdout : stderr, "\n");
+}
+
 int validate(const ValidateArguments& arguments) {
   const ExecutionOptions execution =
       execution_options(arguments.execution, arguments.quiet || arguments.json);
@@ -326,6 +201,8 @@ int validate(const ValidateArguments& arguments) {
   const fs::path report_dir =
       arguments.report_dir.empty() ? cases_dir.parent_path() : fs::path(arguments.report_dir);
   if (writes_report) ensure_writable_directory(report_dir);
+  const auto committed =
+      arguments.against.empty() ? std::nullopt : std::optional(read_accuracy_table(arguments.against));
   const std::vector<ValidationCase> cases = select_cases(arguments, cases_dir);
   ValidationBatch batch = plan_batch(cases);
   auto& runs = batch.runs;
@@ -400,18 +277,11 @@ int validate(const ValidateArguments& arguments) {
     write_html_report_if_asked(arguments.html, report_dir, !table);
   }
   if (arguments.json) std::printf("%s\n", json_text(outcomes_to_json(cases, outcomes), 1).c_str());
-  if (table || failures > 0 || drifted > 0) {
-    const int measured = static_cast<int>(cases.size()) - predictions;
-    // A known discrepancy is outside its tolerance: counted apart, never as a pass.
-    std::fprintf(table ? stdout : stderr,
-                 "%d passed, %d known discrepanc%s (outside tolerance, reason stated), %d failed",
-                 measured - failures - known, known, known == 1 ? "y" : "ies", failures);
-    if (predictions > 0)
-      std::fprintf(table ? stdout : stderr, "; %d predictions reproduced, %d drifted from their prediction",
-                   predictions - drifted, drifted);
-    std::fprintf(table ? stdout : stderr, "\n");
-  }
-  return failures == 0 && drifted == 0 ? exit_ok : exit_run_failed;
+  if (table || failures > 0 || drifted > 0)
+    say_counts(table, static_cast<int>(cases.size()) - predictions, failures, known, predictions, drifted);
+  const int regressions =
+      committed ? report_against(*committed, arguments.against, cases, outcomes, table) : 0;
+  return failures == 0 && drifted == 0 && regressions == 0 ? exit_ok : exit_run_failed;
 }
 
 } // namespace
@@ -434,6 +304,9 @@ void register_validate_command(CLI::App& app, int& result) {
                    "With --slurm: where the batch, its logs and results go, on a file system the nodes "
                    "share (default out/validate); results found there are not run again")
       ->check(directory_path);
+  command->add_option("--against", arguments->against,
+                      "A committed accuracy table (validation/accuracy.json): exit 1 when a released case "
+                      "stopped passing or its error grew by more than 2 points and 10 % of itself");
   add_html_option(*command, arguments->html);
   add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded_batches(*arguments, validate); });

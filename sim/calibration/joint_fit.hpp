@@ -31,6 +31,12 @@ struct JointSimulator {
       const JointSpec& spec, const JointPrediction& prediction,
       const std::vector<std::vector<double>>& values)>
       prediction;
+  // What a prediction's runs at these values warn of that its value rests on: each server group past its own
+  // saturation point (sim/metrics/run_summary.hpp, ServerGroupUsage::past_saturation), once per group. Empty
+  // when not set (a test's simulator) or for a crossing, whose sweep runs past saturation by design.
+  std::function<std::vector<std::string>(const JointSpec& spec, const JointPrediction& prediction,
+                                         const std::vector<double>& values)>
+      warnings;
 };
 
 // One start of the fit and where it ended.

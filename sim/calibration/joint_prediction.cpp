@@ -127,6 +127,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
     sets.push_back(at);
   }
   const auto runs = simulator.prediction(spec, prediction, sets);
+  if (simulator.warnings) result.warnings = simulator.warnings(spec, prediction, values);
   for (std::size_t r = 0; r < rivals.size(); ++r) {
     const auto mean = mean_and_se(runs[first_rival + r]);
     result.rivals.push_back(
@@ -135,7 +136,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
   for (std::size_t h = 0; h < held.size(); ++h) {
     const auto mean = mean_and_se(runs[held_set[h]]);
     result.held.push_back({spec.parameters[held[h].first].fit.key, held[h].second,
-                           mean ? std::optional<double>(mean->first) : std::nullopt});
+                           mean ? std::optional<double>(mean->first) : std::nullopt, held_set[h] == 0});
   }
   const auto centre = mean_and_se(runs[0]);
   if (!centre) {
@@ -170,6 +171,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
   // The seeds' part by Student's t over the replications (a few seeds estimate their spread poorly); the
   // calibration's by the normal quantile (its covariance is an estimate over many points).
   const int replications = static_cast<int>(runs[0].size());
+  result.replications = replications;
   const double t_seeds = replications > 1 ? models::student_t_975(replications - 1) : 0.0;
   result.half_width = std::hypot(1.96 * result.parameter_se, t_seeds * result.seed_se);
   result.bounded_parts_half_width = result.half_width;

@@ -21,8 +21,10 @@ struct PredictionResult {
   std::optional<double> value; // none: it does not cross within the sweep at the fitted values
   double half_width = 0.0;     // 95 %, both parts
   double seed_se = 0.0, parameter_se = 0.0;
-  std::vector<double> gradient; // per parameter, per unit of it (0 for those not fitted)
-  std::string problem;          // why there is no value or no interval
+  int replications = 1;              // the seeds' part is Student's t over these times seed_se
+  std::vector<double> gradient;      // per parameter, per unit of it (0 for those not fitted)
+  std::string problem;               // why there is no value or no interval
+  std::vector<std::string> warnings; // of its runs at the adopted values (JointSimulator::warnings)
   // The parts a rerun of the same code reproduces within: seeds, calibration and model-form, without the
   // model misfit (which moves the curve, not the runs). Equal to half_width without model_form in the spec.
   double bounded_parts_half_width = 0.0;
@@ -47,6 +49,7 @@ struct PredictionResult {
     std::string key;
     double value = 0.0;
     std::optional<double> prediction;
+    bool at_adopted = false; // the bound the calibration holds it at: the value's own runs
   };
   std::vector<HeldAt> held;
   // At each rival fit's values (sim/calibration/rival_fits.hpp: another start's fit the data cannot tell from

@@ -95,7 +95,8 @@ void check_scenario_runs(const Cursor& c, const std::string& scenario,
 }
 
 JointParameter read_parameter(const Cursor& c) {
-  only_keys(c, {"key", "lower", "upper", "initial", "assumed", "unit", "set", "series", "meaning"});
+  only_keys(c,
+            {"key", "lower", "upper", "initial", "assumed", "unit", "set", "series", "meaning", "pinned_by"});
   JointParameter p;
   p.fit.key = read_string(c["key"]);
   p.fit.lower = read_number(c["lower"]);
@@ -118,6 +119,7 @@ JointParameter read_parameter(const Cursor& c) {
   }
   p.series = strings(c["series"]);
   if (c["meaning"].present()) p.meaning = read_string(c["meaning"]);
+  if (c["pinned_by"].present()) p.pinned_by = read_string(c["pinned_by"]);
   p.lower_at = {c["lower"].mark().line + 1, c["lower"].mark().column + 1};
   p.upper_at = {c["upper"].mark().line + 1, c["upper"].mark().column + 1};
   return p;
@@ -179,7 +181,7 @@ JointSeries read_series(const std::string& spec, const Cursor& c) {
 
 JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
   only_keys(c, {"id", "title", "scenario", "variant", "overrides", "observable", "figure", "sweep", "series",
-                "replications", "set", "reading_of"});
+                "replications", "set", "reading_of", "assumes", "pinned_by"});
   JointPrediction p;
   p.id = read_string(c["id"]);
   p.title = read_string(c["title"]);
@@ -224,6 +226,8 @@ JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
       c["reading_of"].fail_value(
           "the id of an earlier prediction (leave the key out when this is no reading)");
   }
+  if (c["assumes"].present()) p.assumes = read_string(c["assumes"]);
+  if (c["pinned_by"].present()) p.pinned_by = read_string(c["pinned_by"]);
   if (const Cursor set = c["set"]; set.present()) {
     require(set, set.node().IsMap(), "a map {PARAMETER_KEY: [KEY=VALUE with {} for its value, ...]}");
     for (const auto& entry : set.node())
@@ -249,6 +253,9 @@ void check_reading_of(const JointSpec& spec, const Cursor& c) {
     require(c["reading_of"], other.observable == p.observable,
             "a prediction of the same observable ('" + other.id + "' predicts " + other.observable +
                 ", this one " + p.observable + ")");
+    require(c["pinned_by"], p.pinned_by.empty(),
+            "no pinned_by on a reading: the prediction it is a reading of ('" + other.id +
+                "') names the measurement that chooses between its readings");
     return;
   }
   c["reading_of"].fail("the id of an earlier prediction of this spec (none is '" + p.reading_of + "')");
@@ -338,9 +345,10 @@ JointSpec read_joint_spec(const std::string& path) {
   const Cursor c(source, root);
   c.check_keys();
   only_keys(c, {"parameters", "series", "predictions", "constraints", "model_form", "max_evaluations",
-                "starts", "seeds"});
+                "starts", "seeds", "rival_fits_pinned_by"});
   JointSpec spec;
   spec.file = path;
+  if (c["rival_fits_pinned_by"].present()) spec.rival_fits_pinned_by = read_string(c["rival_fits_pinned_by"]);
   require(c["parameters"], c["parameters"].node().IsSequence() && c["parameters"].node().size() > 0,
           "a list of parameters to fit");
   for (std::size_t i = 0; i < c["parameters"].node().size(); ++i) {

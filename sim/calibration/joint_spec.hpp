@@ -29,6 +29,7 @@ struct JointParameter {
   std::vector<std::string> sets;
   std::vector<std::string> series; // the series it acts on; empty: all
   std::string meaning;             // one line for the report: what the value is
+  std::string pinned_by; // held: the measurement that would place it (a prediction's ranking says it)
   // Where the bounds are written in the spec file (line, column from 1), for errors about them.
   std::pair<int, int> lower_at{0, 0}, upper_at{0, 0};
 };
@@ -75,6 +76,11 @@ struct JointPrediction {
   // cannot choose): the answer to that prediction is the envelope of its readings' spans
   // (sim/calibration/joint_prediction.hpp, reading_envelope). Empty: a prediction of its own.
   std::string reading_of;
+  // What this reading takes as given, in a few words ("the batcher's limit in inferences, 9"), for the ranked
+  // assumptions of the answer (sim/calibration/prediction_answer.hpp); default: the id.
+  std::string assumes;
+  // On a prediction of its own with readings: the measurement that would choose between them.
+  std::string pinned_by;
 };
 
 // A released measurement the fitted scenarios must respect that is not a series: a count or a size per event
@@ -110,6 +116,8 @@ struct JointSpec {
   // Seeds the fit is made at (sim/calibration/joint_fit.hpp): the answer is their fits' mean and the
   // seeds' spread is part of its interval. 1: the fit of one seed's simulations, its seed noise not counted.
   int seeds = 3;
+  // The measurement that would decide between the rival fits (the answer's ranking names it).
+  std::string rival_fits_pinned_by;
 };
 
 // Throws ScenarioError (file, line, key) or measurements::MeasurementError (a data cell) on bad input.

@@ -59,6 +59,9 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
     model_counters_.push_back(ModelCounters{0, 0.0, TimeBins(bin_width_s_), TimeBins(bin_width_s_), 0});
   group_device_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
   group_host_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
+  group_queues_.assign(scenario.platform.server_groups.size(),
+                       GroupQueue{TimeBins(bin_width_s_), TimeBins(bin_width_s_), TimeBins(bin_width_s_),
+                                  TimeBins(bin_width_s_)});
   device_batches_.assign(static_cast<std::size_t>(gpu_count_), 0);
   device_busy_s_.assign(static_cast<std::size_t>(gpu_count_), 0.0);
   if (OperationsRecorder::wanted(scenario))
@@ -100,8 +103,13 @@ void RunRecorder::record_rejection(Rejection why) {
   }
 }
 
-void RunRecorder::record_batch(int model, double start_s, double end_s, int batch_size, int request_count,
-                               double queue_wait_sum_s) {
+void RunRecorder::record_batch(int model, int group, double start_s, double end_s, int batch_size,
+                               int request_count, double queue_wait_sum_s) {
+  auto& queue = group_queues_[static_cast<std::size_t>(group)];
+  queue.requests.add_at(start_s, request_count);
+  queue.queue_wait_s.add_at(start_s, queue_wait_sum_s);
+  queue.batches.add_at(start_s, 1.0);
+  queue.batch_s.add_at(start_s, end_s - start_s);
   auto& counters = model_counters_[static_cast<std::size_t>(model)];
   ++counters.batches;
   counters.inferences += batch_size;

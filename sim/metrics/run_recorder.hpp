@@ -54,9 +54,9 @@ public:
   void record_request_sent() { ++requests_sent_; }
   void record_retry() { ++retries_; }
   void record_rejection(Rejection why);
-  // One executed batch of model `model` (its index in the layout's served_models): its size, how many
-  // requests it merged and their summed time in the queue.
-  void record_batch(int model, double start_s, double end_s, int batch_size, int request_count,
+  // One executed batch of model `model` (its index in the layout's served_models) on a pod of group `group`:
+  // its size, how many requests it merged and their summed time in the queue.
+  void record_batch(int model, int group, double start_s, double end_s, int batch_size, int request_count,
                     double queue_wait_sum_s);
   // A pod's server of model `model` has this many Triton instances (called once per pod and model).
   void add_instances(int model, int instances);
@@ -151,6 +151,12 @@ private:
   std::vector<ModelCounters> model_counters_; // per served model
   std::vector<TimeBins> group_device_busy_s_; // per server group
   std::vector<TimeBins> group_host_busy_s_;   // per server group
+  // Per server group, by batch start: requests taken, their summed queue wait, batches and their summed time
+  // from start to end (how long a request waits against how long a batch takes: its saturation check).
+  struct GroupQueue {
+    TimeBins requests, queue_wait_s, batches, batch_s;
+  };
+  std::vector<GroupQueue> group_queues_;
   std::vector<std::uint64_t> device_batches_; // per device, whole run
   std::vector<double> device_busy_s_;         // per device, whole run
   std::ostream* events_csv_;

@@ -2,6 +2,8 @@
 // (RunRecorder::summarize_servers).
 #include "sim/metrics/run_recorder.hpp"
 
+#include <cmath>
+
 namespace sonicsim {
 namespace {
 
@@ -83,11 +85,25 @@ void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const 
         nic_sum +=
             8.0 * link.bytes_over_time->sum_between(from_s, to_s) / (link.link.capacity_bps * window_s);
     usage.nic_in_utilisation = nic_sum / group.pods;
+    const auto& queue = group_queues_[g];
+    usage.requests = queue.requests.sum_between(from_s, to_s);
+    const double batches = queue.batches.sum_between(from_s, to_s);
+    usage.mean_queue_wait_s =
+        usage.requests > 0 ? queue.queue_wait_s.sum_between(from_s, to_s) / usage.requests : 0;
+    usage.mean_batch_s = batches > 0 ? queue.batch_s.sum_between(from_s, to_s) / batches : 0.0;
     usage.limit = Bottleneck{ResourceKind::device_pool, static_cast<int>(g), device_pool_name(layout_, group),
                              usage.device_utilisation};
     keep_busier(ResourceKind::host_cores, host_cores_name(layout_, group), usage.host_utilisation,
                 usage.limit);
     keep_busier(ResourceKind::pod_nics, pod_nics_name(layout_, group), usage.nic_in_utilisation, usage.limit);
+    if (usage.past_saturation())
+      summary.warnings.push_back(
+          "server group " + group.name + " is past its saturation point: a request waits " +
+          std::to_string(std::lround(usage.mean_queue_wait_s * 1e3)) + " ms in its queue, " +
+          std::to_string(std::lround(usage.mean_queue_wait_s / usage.mean_batch_s)) +
+          " of its batches' time (devices " + std::to_string(std::lround(100.0 * usage.device_utilisation)) +
+          " % busy); the figures rest on that queue, which grows with the load: more devices there, or a "
+          "layout that spreads the load, moves it");
     summary.group_usage.push_back(usage);
   }
 }

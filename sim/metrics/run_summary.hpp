@@ -120,7 +120,24 @@ struct ServerGroupUsage {
   // Per device, pod by pod, over the whole run: executed batches and busy seconds.
   std::vector<std::uint64_t> device_batches;
   std::vector<double> device_busy_s;
+  // Its own saturation point: the requests its batches took in the window, their mean wait in its queues and
+  // a batch's mean time from start to end (0 without batches: files written before these were kept).
+  double requests = 0.0;
+  double mean_queue_wait_s = 0.0;
+  double mean_batch_s = 0.0;
+  // Past its saturation point: a request waits longer than past_saturation_batches of its batches. Below it
+  // a request waits at most for the batch in progress and then rides the next; longer means more requests
+  // queued than its instances' next batches take (the batcher's limit binds), so the group serves at its
+  // most and what it adds to an event grows with the load.
+  bool past_saturation() const;
 };
+
+// How many batches' time in the queue marks a group past its saturation point (ServerGroupUsage).
+constexpr double past_saturation_batches = 2.0;
+
+inline bool ServerGroupUsage::past_saturation() const {
+  return mean_batch_s > 0.0 && mean_queue_wait_s > past_saturation_batches * mean_batch_s;
+}
 
 // The same jobs with every model run on their own CPU (workload.inference: direct): the baseline SONIC's gain
 // is quoted against (arXiv:2402.15366). Throughput per job on both sides is the completions per second per

@@ -199,18 +199,12 @@ RunPrecision precision_from_json(const json& in) {
   return precision;
 }
 
-json run_summary_to_json(const RunSummary& summary) {
-  json models = json::array();
-  for (const auto& usage : summary.model_usage)
-    models.push_back({{"model", usage.model},
-                      {"batches", usage.batches},
-                      {"inferences", usage.inferences},
-                      {"busy_device_s", usage.busy_device_s},
-                      {"share_of_devices", usage.share_of_devices},
-                      {"instances", usage.instances},
-                      {"instance_occupancy", usage.instance_occupancy}});
+namespace {
+
+// Each server group's use of its resources, and its own saturation point.
+json group_usage_json(const std::vector<ServerGroupUsage>& group_usage) {
   json groups = json::array();
-  for (const auto& usage : summary.group_usage)
+  for (const auto& usage : group_usage)
     groups.push_back({{"name", usage.name},
                       {"device_type", usage.device_type},
                       {"pods", usage.pods},
@@ -225,7 +219,28 @@ json run_summary_to_json(const RunSummary& summary) {
                       {"limit_utilisation", usage.limit.utilisation},
                       // Per device, pod by pod, over the whole run (not only the window).
                       {"device_batches", usage.device_batches},
-                      {"device_busy_s", usage.device_busy_s}});
+                      {"device_busy_s", usage.device_busy_s},
+                      // Its own saturation point (run_summary.hpp, ServerGroupUsage::past_saturation).
+                      {"requests", usage.requests},
+                      {"mean_queue_wait_s", usage.mean_queue_wait_s},
+                      {"mean_batch_s", usage.mean_batch_s},
+                      {"past_saturation", usage.past_saturation()}});
+  return groups;
+}
+
+} // namespace
+
+json run_summary_to_json(const RunSummary& summary) {
+  json models = json::array();
+  for (const auto& usage : summary.model_usage)
+    models.push_back({{"model", usage.model},
+                      {"batches", usage.batches},
+                      {"inferences", usage.inferences},
+                      {"busy_device_s", usage.busy_device_s},
+                      {"share_of_devices", usage.share_of_devices},
+                      {"instances", usage.instances},
+                      {"instance_occupancy", usage.instance_occupancy}});
+  const json groups = group_usage_json(summary.group_usage);
   json out;
   json modules = json::object();
   for (const auto& [name, stats] : summary.modules)
@@ -341,7 +356,8 @@ RunSummary run_summary_from_json(const json& in) {
          usage.at("device_utilisation").get<double>(), usage.at("host_utilisation").get<double>(),
          usage.at("nic_in_utilisation").get<double>(), group_limit_from_json(usage, g),
          usage.at("device_batches").get<std::vector<std::uint64_t>>(),
-         usage.at("device_busy_s").get<std::vector<double>>()});
+         usage.at("device_busy_s").get<std::vector<double>>(), usage.value("requests", 0.0),
+         usage.value("mean_queue_wait_s", 0.0), usage.value("mean_batch_s", 0.0)});
   }
   const auto& network = in.at("network");
   summary.bytes_to_servers = network.at("bytes_to_servers").get<double>();

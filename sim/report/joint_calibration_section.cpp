@@ -1,6 +1,6 @@
 // A joint calibration (`calibrate --spec`): the fit's parameters, each series measured against the simulation
-// before and after the fit, the model's own error left one series out, and the predictions with their 95 %
-// intervals, their spans over rival fits and the envelope of their readings. Drawn from calibration.json.
+// before and after the fit, the model's own error left one series out, and the answers: each prediction's one
+// 95 % interval, what it rests on (a tornado chart) and each reading's parts. Drawn from calibration.json.
 #include "sim/report/report_sections.hpp"
 
 #include "sim/metrics/number_text.hpp"
@@ -93,64 +93,116 @@ void add_model_form(ReportDocument& document, const Json& form) {
   document.paragraph(text + ".");
 }
 
-// Each prediction's value, 95 % interval and span; then, per envelope, its readings side by side.
-void add_predictions(ReportDocument& document, const Json& calibration) {
+// The answers: each value with its one 95 % interval and the top three assumptions, then a tornado chart of
+// every assumption's swing (the answer at the two ends of its range; an open end is drawn to the value, the
+// table says it is open).
+void add_answers(ReportDocument& document, const Json& calibration) {
   std::vector<std::vector<std::string>> rows{
-      {"prediction", "value", "95 % interval", "span over rival fits"}};
-  for (const auto& p : calibration.at("predictions"))
-    rows.push_back({p.at("id").get<std::string>(), number_or_dash(p.value("value", Json())),
-                    interval_text(p.value("ci95", Json())), interval_text(p.value("span", Json()))});
-  document.table(rows);
-  if (!calibration.contains("envelopes")) return;
-  std::vector<std::vector<std::string>> envelope_rows{{"prediction", "readings", "envelope"}};
-  Json values = Json::array();
-  for (const auto& envelope : calibration.at("envelopes")) {
-    const std::string id = envelope.at("id").get<std::string>();
-    envelope_rows.push_back(
-        {id, std::to_string(envelope.at("readings").size()), interval_text(envelope.at("envelope"))});
-    for (const auto& reading : envelope.at("readings"))
-      for (const auto& p : calibration.at("predictions")) {
-        if (p.at("id") != reading || !p.value("value", Json()).is_number()) continue;
-        // An open end is drawn at the value: the table says it is open.
-        const Json ci = p.value("ci95", Json::array({nullptr, nullptr}));
-        const Json span = p.value("span", Json::array({nullptr, nullptr}));
-        const double value = p.at("value").get<double>();
-        const auto end = [value](const Json& ends, std::size_t i) {
-          return ends.is_array() && ends.size() == 2 && ends[i].is_number() ? ends[i].get<double>() : value;
-        };
-        values.push_back({{"prediction", id},
-                          {"reading", reading},
-                          {"value", value},
-                          {"ci_low", end(ci, 0)},
-                          {"ci_high", end(ci, 1)},
-                          {"span_low", end(span, 0)},
-                          {"span_high", end(span, 1)}});
-      }
+      {"prediction", "value", "95 % interval (everything)", "rests most on", "to pin the first"}};
+  Json bars = Json::array();
+  for (const auto& answer : calibration.at("answers")) {
+    const std::string id = answer.at("id").get<std::string>();
+    std::string ranked;
+    const Json& assumptions = answer.at("assumptions");
+    for (std::size_t i = 0; i < assumptions.size() && i < 3; ++i) {
+      const Json& a = assumptions[i];
+      ranked += (i ? "; " : "") + std::to_string(i + 1) + ". " + a.at("name").get<std::string>() + " (" +
+                interval_text(Json::array({a.at("at_low"), a.at("at_high")})) + ")";
+    }
+    rows.push_back({id, number_or_dash(answer.value("value", Json())), interval_text(answer.at("interval95")),
+                    ranked,
+                    assumptions.empty() ? std::string() : assumptions[0].value("pinned_by", std::string())});
+    if (!answer.value("value", Json()).is_number()) continue;
+    const double value = answer.at("value").get<double>();
+    for (std::size_t i = 0; i < assumptions.size(); ++i) {
+      const Json& a = assumptions[i];
+      const auto end = [value](const Json& x) { return x.is_number() ? x.get<double>() : value; };
+      bars.push_back({{"prediction", id},
+                      {"rank", static_cast<int>(i) + 1},
+                      {"assumption", std::to_string(i + 1) + ". " + a.at("kind").get<std::string>()},
+                      {"low", end(a.at("at_low"))},
+                      {"high", end(a.at("at_high"))},
+                      {"value", value}});
+    }
   }
-  document.table(envelope_rows);
-  if (values.empty()) return;
-  // Each prediction in its own unit: a facet per prediction, its x scale its own.
-  Json chart = layered_chart("Predictions by reading: value, 95 % interval (thick) and span over rival fits "
-                             "(thin)",
-                             values);
+  document.table(rows);
+  for (const auto& answer : calibration.at("answers"))
+    for (const auto& warning : answer.value("warnings", Json::array()))
+      document.paragraph("Warning (" + answer.at("id").get<std::string>() +
+                         "): " + warning.get<std::string>());
+  if (bars.empty()) return;
+  Json chart = layered_chart("What each answer rests on: the answer at the two ends of each assumption's "
+                             "range, largest swing first",
+                             bars);
   chart.erase("layer");
   chart.erase("width");
   chart.erase("height");
   chart["facet"] = {{"row", {{"field", "prediction"}, {"type", "nominal"}, {"title", nullptr}}}};
   chart["resolve"] = {{"scale", {{"x", "independent"}, {"y", "independent"}}}};
-  Json span = layer("rule", {{"y", channel("reading", "nominal", "")},
-                             {"x", channel("span_low", "quantitative", "")},
-                             {"x2", {{"field", "span_high"}}}});
-  Json ci = layer("rule", {{"y", channel("reading", "nominal", "")},
-                           {"x", channel("ci_low", "quantitative", "")},
-                           {"x2", {{"field", "ci_high"}}}});
+  Json y = channel("assumption", "nominal", "");
+  y["sort"] = {{"field", "rank"}};
+  Json bar = layer("bar", {{"y", y}, {"x", channel("low", "quantitative", "")}, {"x2", {{"field", "high"}}}});
+  Json centre = layer("rule", {{"x", channel("value", "quantitative", "value")}});
+  centre["mark"]["color"] = "black";
+  chart["spec"] = {{"width", 560}, {"layer", Json::array({bar, centre})}};
+  document.chart(chart);
+}
+
+// Each reading's value and its interval at its own settings, and its span over the held values and the
+// rival fits: what the answers above are made of.
+void add_readings(ReportDocument& document, const Json& calibration) {
+  std::vector<std::vector<std::string>> rows{
+      {"prediction (each reading)", "value", "at these settings (95 %)", "over held values and rival fits"}};
+  Json values = Json::array();
+  for (const auto& p : calibration.at("predictions")) {
+    rows.push_back({p.at("id").get<std::string>(), number_or_dash(p.value("value", Json())),
+                    interval_text(p.value("settings_interval", Json())),
+                    interval_text(p.value("span", Json()))});
+    if (!p.value("value", Json()).is_number()) continue;
+    // An open end is drawn at the value: the table says it is open.
+    const Json ci = p.value("settings_interval", Json::array({nullptr, nullptr}));
+    const Json span = p.value("span", Json::array({nullptr, nullptr}));
+    const double value = p.at("value").get<double>();
+    const auto end = [value](const Json& ends, std::size_t i) {
+      return ends.is_array() && ends.size() == 2 && ends[i].is_number() ? ends[i].get<double>() : value;
+    };
+    values.push_back({{"reading", p.at("id")},
+                      {"value", value},
+                      {"ci_low", end(ci, 0)},
+                      {"ci_high", end(ci, 1)},
+                      {"span_low", end(span, 0)},
+                      {"span_high", end(span, 1)}});
+  }
+  document.table(rows);
+  if (values.empty()) return;
+  Json chart =
+      layered_chart("Each reading: value, interval at its settings (thick) and span over held values "
+                    "and rival fits (thin)",
+                    values);
+  chart.erase("layer");
+  chart.erase("width");
+  chart.erase("height");
+  chart["facet"] = {{"row", {{"field", "reading"}, {"type", "nominal"}, {"title", nullptr}}}};
+  chart["resolve"] = {{"scale", {{"x", "independent"}}}};
+  Json span =
+      layer("rule", {{"x", channel("span_low", "quantitative", "")}, {"x2", {{"field", "span_high"}}}});
+  Json ci = layer("rule", {{"x", channel("ci_low", "quantitative", "")}, {"x2", {{"field", "ci_high"}}}});
   ci["mark"]["strokeWidth"] = 4;
-  Json point = layer(
-      "point", {{"y", channel("reading", "nominal", "")}, {"x", channel("value", "quantitative", "value")}});
+  Json point = layer("point", {{"x", channel("value", "quantitative", "value")}});
   point["mark"]["filled"] = true;
   point["mark"]["color"] = "black";
-  chart["spec"] = {{"width", 560}, {"layer", Json::array({span, ci, point})}};
+  chart["spec"] = {{"width", 560}, {"height", 20}, {"layer", Json::array({span, ci, point})}};
   document.chart(chart);
+}
+
+void add_predictions(ReportDocument& document, const Json& calibration) {
+  if (calibration.contains("answers"))
+    add_answers(document, calibration);
+  else
+    document.paragraph(
+        "This calibration.json has no answers (a file from before sonicsim gave each prediction "
+        "one interval): run the calibration again for them. Its readings as it holds them:");
+  add_readings(document, calibration);
 }
 
 } // namespace

@@ -57,14 +57,12 @@ struct ValidationCase {
   // that made it). Validate checks that the simulation still lands in that interval.
   struct Prediction {
     double value = 0.0;
-    double half_width = 0.0; // infinite: `unbounded` (the released data do not bound it)
-    // The check's tolerance, when not the half-width: for an unbounded interval, its bounded parts (seeds,
-    // fitted parameters, leave-one-out fits), so that a drift of the simulation still shows.
-    std::optional<double> reproduce_within;
-    std::string command;
-    // An unbounded interval's end where it has one (`ci95: [null, 398.2]`: not bounded below), for the
-    // report.
+    // The one 95 % interval (`interval95: [LOW, HIGH]`), none on a side the released data leave open.
     std::optional<double> low, high;
+    // The check's tolerance: the parts a rerun of the same code varies by (seeds, fitted parameters,
+    // leave-one-out fits), so that a drift of the simulation shows however wide the interval is.
+    double reproduce_within = 0.0;
+    std::string command;
   };
   std::optional<Prediction> predicted;
   // What the scenario gave before it was calibrated on the measurement (the "before" of the report), with

@@ -20,4 +20,24 @@ grep -Eq "^cms_cpu_fallback_parity .* ±0\.05 +pass" "$work/out.txt" ||
 grep -q "| case | measured | analytic | simulated | error | tolerance | verdict |" "$work/rep/report.md" &&
   grep -q "| ±0.05 | pass |" "$work/rep/report.md" || { echo "FAIL: report.md has no tolerance column"; failures=1; }
 ((failures)) && { cat "$work/out.txt"; exit 1; }
-echo "validate's table and report.md give the tolerance beside the error"
+# The accuracy table it wrote, and the guard against a committed one (validate --against): the same table is no
+# regression; a committed error of 0 % (so that this run's 146.5 % grew past 2 points and 10 % of itself) is.
+python3 -c "import json,sys; t=json.load(open(sys.argv[1])); assert t['format']=='sonicsim accuracy table 1' and \
+  t['cases'][0]['id']=='cms_cpu_fallback_parity' and t['summary']['released_cases']==1" "$work/rep/accuracy.json" ||
+  { echo "FAIL: accuracy.json is not the table of the one case"; exit 1; }
+"$sonicsim" validate --cases-dir "$work/cases" --report "$work/rep2" -j 2 --against "$work/rep/accuracy.json" \
+  >"$work/same.txt" 2>&1 || { echo "FAIL: validate --against its own table exited $?"; cat "$work/same.txt"; exit 1; }
+grep -q "accuracy against .*: 1 released case(s) compared, 0 regression(s)" "$work/same.txt" ||
+  { echo "FAIL: no comparison line"; cat "$work/same.txt"; exit 1; }
+python3 -c "import json,sys; t=json.load(open(sys.argv[1])); t['cases'][0]['relative_error']=0.0
+json.dump(t, open(sys.argv[2], 'w'))" "$work/rep/accuracy.json" "$work/better.json"
+"$sonicsim" validate --cases-dir "$work/cases" --report "$work/rep3" -j 2 --against "$work/better.json" >"$work/worse.txt" 2>&1
+status=$?
+[[ $status == 1 ]] && grep -q "REGRESSION cms_cpu_fallback_parity: error .* against 0.0 % committed" "$work/worse.txt" ||
+  { echo "FAIL: a grown error exited $status without naming the regression"; cat "$work/worse.txt"; exit 1; }
+echo '{"cases": []}' >"$work/not_a_table.json"
+"$sonicsim" validate --cases-dir "$work/cases" --report "$work/rep4" -j 2 --against "$work/not_a_table.json" >"$work/bad.txt" 2>&1
+status=$?
+[[ $status == 2 ]] && grep -q "not_a_table.json: not an accuracy table" "$work/bad.txt" ||
+  { echo "FAIL: a file that is not an accuracy table exited $status"; cat "$work/bad.txt"; exit 1; }
+echo "validate's table and report.md give the tolerance beside the error; validate --against finds a grown error and refuses a file that is not a table"

@@ -129,12 +129,13 @@ PY
       grep -q "$expected" "$kind.dom" || verdict="the plan page lacks '$expected'"
     done
   fi
-  # The joint calibration's page: its fit, every series, every prediction with its interval, and the readings'
-  # envelope (one chart per series and one of the predictions by reading: 4 + 1).
+  # The joint calibration's page: its fit, every series, the answers with their one interval and what each rests
+  # on, and each reading's parts (one chart per series, the tornado chart and the readings': 4 + 2).
   if [[ $kind == joint_calibration && $verdict == ok* ]]; then
-    [[ $verdict == "ok 5 charts" ]] || verdict="the joint calibration drew $verdict, expected 5 charts"
+    [[ $verdict == "ok 6 charts" ]] || verdict="the joint calibration drew $verdict, expected 6 charts"
     for expected in "Joint calibration" "pn_ak4_single_t4" "ak8_t4_crossing_jobs" "not bounded below; to" \
-      "Predictions by reading" "leave_one_series_out"; do
+      "95 % interval (everything)" "What each answer rests on" "Each reading" "deepmet_t4_2gpu is past its own" \
+      "leave_one_series_out"; do
       grep -q "$expected" "$kind.dom" || verdict="the joint calibration page lacks '$expected'"
     done
   fi

@@ -41,20 +41,35 @@ TEST_CASE("calibrate --spec: two parameters seen only through their ratio are fi
   CHECK(prediction["calibration_se"].get<double>() == 0.0);
   CHECK(prediction["seed_se"].get<double>() > 0.0);
   // Two seeds: the seeds' part is Student's t with 1 degree of freedom (12.706) times their standard error.
-  CHECK(prediction["ci95_half_width"].get<double>() ==
+  CHECK(prediction["settings_half_width"].get<double>() ==
         doctest::Approx(12.706 * prediction["seed_se"].get<double>()).epsilon(1e-3));
-  // The second prediction is another reading of the first (`reading_of`): the answer is the envelope of
-  // the two spans (each over the values held at the parameters' bounds, as neither is adopted).
+  // The second prediction is another reading of the first (`reading_of`): the answer's one interval holds
+  // both spans (each over the values held at the parameters' bounds, as neither is adopted).
   const auto& reading = json["predictions"][1];
-  REQUIRE(json["envelopes"].size() == 1);
-  const auto& envelope = json["envelopes"][0];
-  CHECK(envelope["id"] == "gain_at_8_jobs");
-  CHECK(envelope["readings"] == nlohmann::json::array({"gain_at_8_jobs", "gain_at_8_jobs_limit_10"}));
-  CHECK(envelope["envelope"][0].get<double>() ==
-        std::min(prediction["span"][0].get<double>(), reading["span"][0].get<double>()));
-  CHECK(envelope["envelope"][1].get<double>() ==
-        std::max(prediction["span"][1].get<double>(), reading["span"][1].get<double>()));
-  CHECK(result.output.find("the answers: each prediction over its readings") != std::string::npos);
+  REQUIRE(json["answers"].size() == 1);
+  const auto& answer = json["answers"][0];
+  CHECK(answer["id"] == "gain_at_8_jobs");
+  CHECK(answer["interval95"][0].get<double>() ==
+        doctest::Approx(std::min(prediction["span"][0].get<double>(), reading["span"][0].get<double>())));
+  CHECK(answer["interval95"][1].get<double>() ==
+        doctest::Approx(std::max(prediction["span"][1].get<double>(), reading["span"][1].get<double>())));
+  // Its assumptions ranked by how far each moves it, largest first; the readings' is one of them, its ends
+  // the two readings' values.
+  const auto& ranked = answer["assumptions"];
+  REQUIRE(ranked.size() >= 3);
+  for (std::size_t i = 1; i < ranked.size(); ++i)
+    if (!ranked[i]["swing"].is_null() && !ranked[i - 1]["swing"].is_null())
+      CHECK(ranked[i - 1]["swing"].get<double>() >= ranked[i]["swing"].get<double>());
+  const auto is_reading = [](const nlohmann::json& a) { return a["kind"] == "reading"; };
+  const auto readings = std::find_if(ranked.begin(), ranked.end(), is_reading);
+  REQUIRE(readings != ranked.end());
+  CHECK((*readings)["at_low"].get<double>() ==
+        doctest::Approx(std::min(prediction["value"].get<double>(), reading["value"].get<double>())));
+  CHECK((*readings)["at_high"].get<double>() ==
+        doctest::Approx(std::max(prediction["value"].get<double>(), reading["value"].get<double>())));
+  CHECK(result.output.find("the answers: each prediction's value and its one 95 % interval") !=
+        std::string::npos);
+  CHECK(result.output.find("to pin the first:") != std::string::npos);
   CHECK(std::filesystem::exists(dir / "predictions.md"));
 }
 
@@ -126,6 +141,19 @@ TEST_CASE("calibrate --spec: a prediction read as another of a prediction the sp
         std::string::npos);
 }
 
+TEST_CASE("calibrate --spec: a reading that names its own measurement to pin it is refused at its line") {
+  // The prediction of its own names what chooses between its readings; a reading naming one would be a
+  // second answer to the same question.
+  const auto result = calibrate_edited_spec("sonicsim_joint_reading_pinned_by", "    pinned_by: a scan\n",
+                                            "    reading_of: gain_at_8_jobs");
+  INFO(result.output);
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("predictions[1].pinned_by") != std::string::npos);
+  CHECK(
+      result.output.find("no pinned_by on a reading: the prediction it is a reading of ('gain_at_8_jobs')") !=
+      std::string::npos);
+}
+
 TEST_CASE("calibrate --spec: a series whose reference is not another series' direct level is refused at its "
           "line") {
   // The only series measures the direct level itself: it names itself, and no other series could serve.
@@ -133,7 +161,7 @@ TEST_CASE("calibrate --spec: a series whose reference is not another series' dir
                                             "    why_sd: the parity");
   INFO(result.output);
   CHECK(result.exit_code == 2);
-  CHECK(result.output.find("spec.yaml:27:") != std::string::npos);
+  CHECK(result.output.find("spec.yaml:28:") != std::string::npos);
   CHECK(result.output.find("series[0].reference") != std::string::npos);
   CHECK(result.output.find("another series of this spec measuring direct_events_per_s_per_job (there is "
                            "none)") != std::string::npos);

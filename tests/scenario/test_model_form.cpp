@@ -89,7 +89,12 @@ predictions:
   // about 0.2, times Student's t with 1 degree of freedom (12.7): the interval is wide, as the data say.
   const auto& prediction = json["predictions"][0];
   CHECK(prediction["model_form_se"].get<double>() == doctest::Approx(0.2).epsilon(0.2));
-  CHECK(prediction["ci95_half_width"].get<double>() > 12.7 * 0.15);
+  const double half_width = prediction["settings_half_width"].get<double>();
+  CHECK(half_width > 12.7 * 0.15);
+  // The answer's one interval holds that part whole (no held value, rival or reading widens it here).
+  const auto& answer = json["answers"][0];
+  CHECK(answer["interval95"][1].get<double>() - answer["interval95"][0].get<double>() ==
+        doctest::Approx(2.0 * half_width));
   CHECK(result.output.find("model form: held-out points off by") != std::string::npos);
   std::filesystem::remove_all(dir);
 }

@@ -78,42 +78,41 @@ TEST_CASE("a crossing case: the fall below direct inference, per replication, th
   CHECK(none.detail.find("1 of 2 replications do not cross") != std::string::npos);
 }
 
-TEST_CASE("a prediction case has no measurement: its interval is the check") {
+TEST_CASE("a prediction case has no measurement: one interval, and a rerun's tolerance is the check") {
   auto text = crossing_case;
   text.replace(text.find("measured:"), std::string::npos,
-               "predicted: {value: 25, ci95_half_width: 3, command: \"sonicsim calibrate --spec x\"}\n");
+               "predicted: {value: 25, interval95: [18, 40], reproduce_within: 3, command: \"sonicsim "
+               "calibrate --spec x\"}\n");
   const auto c = load_validation_case(write_case("predicted.yaml", text));
   REQUIRE(c.predicted);
-  CHECK(c.predicted->half_width == 3);
+  CHECK(*c.predicted->low == 18);
+  CHECK(*c.predicted->high == 40);
+  // The check holds the simulation to what a rerun of the same code varies by, never the interval (which
+  // holds what the data do not place: a check within it could hardly fail).
   CHECK(*c.absolute_tolerance == 3);
-  // An interval the released data do not bound: the check holds the simulation to its bounded parts (a check
-  // within an unbounded interval could not fail), and without them the case is refused.
-  auto unbounded = crossing_case;
-  unbounded.replace(
-      unbounded.find("measured:"), std::string::npos,
-      "predicted: {value: 364, ci95_half_width: unbounded, reproduce_within: 7.0, command: x}\n");
-  const auto u = load_validation_case(write_case("unbounded.yaml", unbounded));
-  REQUIRE(u.predicted);
-  CHECK(std::isinf(u.predicted->half_width));
-  CHECK(*u.absolute_tolerance == 7.0);
-  CHECK_FALSE(u.predicted->high);
-  // Open on one side only (DeepMET's crossing: not bounded below), its other end for the report.
-  auto one_sided = unbounded;
-  one_sided.replace(one_sided.find(" reproduce_within"), 0, " ci95: [null, 398.2],");
+  // Open on one side (DeepMET's crossing: not bounded below).
+  auto one_sided = text;
+  one_sided.replace(one_sided.find("[18, 40]"), 8, "[null, 398.2]");
   const auto o = load_validation_case(write_case("one_sided.yaml", one_sided));
-  REQUIRE(o.predicted->high);
-  CHECK(*o.predicted->high == 398.2);
   CHECK_FALSE(o.predicted->low);
-  CHECK(*o.absolute_tolerance == 7.0); // the check is still the bounded parts
-  for (const char* bad_ends : {"[null, 300]", "[null, null]", "[1, 500]", "[null]"}) {
-    auto bad_case = unbounded;
-    bad_case.replace(bad_case.find(" reproduce_within"), 0, std::string(" ci95: ") + bad_ends + ",");
+  CHECK(*o.predicted->high == 398.2);
+  for (const char* bad_ends : {"[null, 20]", "[30, 40]", "[null]", "7"}) {
+    auto bad_case = text;
+    bad_case.replace(bad_case.find("[18, 40]"), 8, bad_ends);
     CHECK_THROWS_WITH_AS(load_validation_case(write_case("bad_ends.yaml", bad_case)),
-                         doctest::Contains("predicted.ci95"), ScenarioError);
+                         doctest::Contains("predicted.interval95"), ScenarioError);
   }
-  unbounded.replace(unbounded.find(" reproduce_within: 7.0,"), 23, "");
-  CHECK_THROWS_WITH_AS(load_validation_case(write_case("unbounded_alone.yaml", unbounded)),
-                       doctest::Contains("unbounded needs predicted.reproduce_within"), ScenarioError);
+  auto no_tolerance = text;
+  no_tolerance.replace(no_tolerance.find(" reproduce_within: 3,"), 21, "");
+  CHECK_THROWS_WITH_AS(load_validation_case(write_case("no_tolerance.yaml", no_tolerance)),
+                       doctest::Contains("reproduce_within: H"), ScenarioError);
+  // The form that quoted parts of the interval beside a wider envelope is refused with what it is now.
+  auto old = crossing_case;
+  old.replace(old.find("measured:"), std::string::npos,
+              "predicted: {value: 25, ci95_half_width: 3, command: x}\n");
+  CHECK_THROWS_WITH_AS(load_validation_case(write_case("old.yaml", old)),
+                       doctest::Contains("no longer read: a prediction has one 95 % interval"),
+                       ScenarioError);
   // A prediction case that also states a measurement is refused at that key.
   text += "tolerance: {relative: 0.1, why: x}\n";
   CHECK_THROWS_WITH_AS(load_validation_case(write_case("both.yaml", text)),
@@ -142,7 +141,7 @@ TEST_CASE(
   c.absolute_tolerance = 0.5;
   CHECK(case_run_precision(c, run, 0.02) == 0.02);
   c.relative_tolerance = 0.10;
-  c.predicted = ValidationCase::Prediction{25.0, 3.0, std::nullopt, "sonicsim calibrate"};
+  c.predicted = ValidationCase::Prediction{25.0, 18.0, 40.0, 3.0, "sonicsim calibrate"};
   CHECK(case_run_precision(c, run, 0.02) == 0.02);
   // A curve's point passes within 2 sd of its measured value: the small batch's point at 4 clients, 13.842
   // +- 0.574 s, allows 8.3 %, decided by a run known to 3.3 %; at 301 clients, 49.493 +- 7.626 s, 30.8 %:
