@@ -153,7 +153,7 @@ void check_reference(const JointSpec& spec, const JointSeries& series, const Cur
 
 JointSeries read_series(const std::string& spec, const Cursor& c) {
   only_keys(c, {"name", "scenario", "variant", "overrides", "data", "x", "y", "sd", "x_key", "observable",
-                "why_sd", "reference"});
+                "why_sd", "reference", "points"});
   JointSeries s;
   s.name = read_string(c["name"]);
   s.scenario = resolve(spec, c["scenario"]);
@@ -175,6 +175,19 @@ JointSeries read_series(const std::string& spec, const Cursor& c) {
     s.points = calibration::read_measured_series(s.data, s.name, s.columns, {});
   } catch (const measurements::MeasurementError& error) {
     c["data"].fail(error.what()); // at the spec's line, with the file's own line in the message
+  }
+  // `points: [X, ...]`: only the rows at these x values (one measurement of a scan, say), each one there.
+  if (const Cursor only = c["points"]; only.present()) {
+    require(only, only.node().IsSequence() && only.node().size() > 0,
+            "a list of x values of the data's rows");
+    std::vector<calibration::MeasuredPoint> kept;
+    for (std::size_t i = 0; i < only.node().size(); ++i) {
+      const double x = read_number(only[i]);
+      const auto at = std::find_if(s.points.begin(), s.points.end(), [x](const auto& p) { return p.x == x; });
+      require(only[i], at != s.points.end(), "an x value of a row of series " + s.name + " in " + s.data);
+      kept.push_back(*at);
+    }
+    s.points = kept;
   }
   return s;
 }

@@ -61,6 +61,19 @@ measurements::DeviceTimeMapping read_perf_analyzer_reading(const Cursor& c) {
              : measurements::DeviceTimeMapping::compute_infer;
 }
 
+// The curve's throughputs times `scale` (throughput.<device>.scale): a production server's capacity against
+// the benchmark the curve was measured on (perf_analyzer on localhost, say); 1, as measured.
+ThroughputCurve scaled_curve(const Cursor& c, std::vector<ThroughputCurve::Point> points, double overhead_s) {
+  if (const Cursor scale = c["scale"]; scale.present()) {
+    const double factor = read_number(scale);
+    require(scale, factor >= 0.01 && factor <= 100.0,
+            "a factor between 0.01 and 100 on the curve's throughputs (1: as measured)");
+    for (auto& point : points)
+      point.second *= factor;
+  }
+  return ThroughputCurve(std::move(points), overhead_s);
+}
+
 ThroughputCurve read_curve(const Cursor& c, std::vector<std::string>& perf_analyzer_files,
                            measurements::DeviceTimeMapping& reading) {
   std::vector<ThroughputCurve::Point> curve_points;
@@ -85,7 +98,7 @@ ThroughputCurve read_curve(const Cursor& c, std::vector<std::string>& perf_analy
       overhead_s = read_duration_s(c["overhead"]);
       require(c["overhead"], overhead_s >= 0.0, "an overhead >= 0, e.g. \"0ms\"");
     }
-    return ThroughputCurve(std::move(curve_points), overhead_s);
+    return scaled_curve(c, std::move(curve_points), overhead_s);
   }
   const Cursor points = c["points"];
   const std::string shape = "a non-empty list of [batch size, inferences per second] pairs, e.g. [[1, 600], "
@@ -111,7 +124,7 @@ ThroughputCurve read_curve(const Cursor& c, std::vector<std::string>& perf_analy
     overhead_s = read_duration_s(c["overhead"]);
     require(c["overhead"], overhead_s >= 0.0, "an overhead >= 0, e.g. \"0ms\"");
   }
-  return ThroughputCurve(std::move(curve_points), overhead_s);
+  return scaled_curve(c, std::move(curve_points), overhead_s);
 }
 
 QueuePolicy read_queue_policy(const Cursor& c) {

@@ -132,6 +132,7 @@ NodePtr model_schema() {
       {"output_bytes_per_inference", value()},
       {"throughput", dict(map({{"points", value()},
                                {"overhead", value()},
+                               {"scale", value()},
                                {"perf_analyzer", value()},
                                {"perf_analyzer_reading", value()}}))},
       {"triton", triton},

@@ -141,6 +141,17 @@ TEST_CASE("calibrate --spec: a prediction read as another of a prediction the sp
         std::string::npos);
 }
 
+TEST_CASE(
+    "calibrate --spec: a series' points name rows of its data, each refused at its line when not there") {
+  // points: [X, ...] keeps only those rows (one measurement of a scan): 7 jobs is not a row of the series.
+  const auto result =
+      calibrate_edited_spec("sonicsim_joint_points", "    points: [7]\n", "    why_sd: the parity");
+  INFO(result.output);
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("series[0].points[0]") != std::string::npos);
+  CHECK(result.output.find("an x value of a row of series direct_purdue") != std::string::npos);
+}
+
 TEST_CASE("calibrate --spec: a reading that names its own measurement to pin it is refused at its line") {
   // The prediction of its own names what chooses between its readings; a reading naming one would be a
   // second answer to the same question.

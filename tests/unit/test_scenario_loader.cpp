@@ -231,3 +231,27 @@ TEST_CASE("scenario loader: queue policy zeros mean unlimited, and an empty pref
   CHECK(m.triton.dynamic_batching.preferred_batch_sizes.empty());
   CHECK(s.source_file == "<embedded default>");
 }
+
+TEST_CASE("scenario loader: a curve's scale multiplies its throughputs, within 0.01..100, at its line") {
+  // The full scenario's V100 curve with its throughputs times 1.25 (a production server 25 % faster than the
+  // benchmark): each point's throughput 1.25 x, the overhead as written.
+  std::string text = full_scenario;
+  const std::string overhead = "        overhead: \"2ms\"\n";
+  REQUIRE(text.find(overhead) != std::string::npos);
+  const Scenario plain = load_scenario_text(text, "plain.yaml");
+  text.insert(text.find(overhead), "        scale: 1.25\n");
+  const Scenario scaled = load_scenario_text(text, "scaled.yaml");
+  const auto& before = plain.models.at("emtrkmichelid").throughput_by_device.at("V100");
+  const auto& after = scaled.models.at("emtrkmichelid").throughput_by_device.at("V100");
+  REQUIRE(before.points().size() == after.points().size());
+  for (std::size_t i = 0; i < before.points().size(); ++i) {
+    CHECK(after.points()[i].first == before.points()[i].first);
+    CHECK(after.points()[i].second == doctest::Approx(1.25 * before.points()[i].second));
+  }
+  CHECK(after.overhead_s() == before.overhead_s());
+  auto bad = text;
+  bad.replace(bad.find("scale: 1.25"), 11, "scale: 0   ");
+  CHECK_THROWS_WITH_AS(load_scenario_text(bad, "bad.yaml"), doctest::Contains("scale"), ScenarioError);
+  CHECK_THROWS_WITH_AS(load_scenario_text(bad, "bad.yaml"), doctest::Contains("between 0.01 and 100"),
+                       ScenarioError);
+}
