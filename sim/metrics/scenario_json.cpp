@@ -96,6 +96,8 @@ json model_to_json(const Model& model) {
     curves[device] = {
         {"points_batch_inferences_per_s", points},
         {"overhead_s", curve.overhead_s()},
+        // The points above are already multiplied by it.
+        {"scale", model.throughput_scale.count(device) ? model.throughput_scale.at(device) : 1.0},
         {"perf_analyzer_files",
          files == model.perf_analyzer_files.end() ? std::vector<std::string>{} : files->second},
         {"perf_analyzer_reading", reading == model.perf_analyzer_readings.end()

@@ -262,12 +262,12 @@ struct Model {
   // The device catalogue of this model: its throughput curve on each device type it can run on (T4, A100,
   // an FPGA, ..., and "CPU" for one CPU instance), each with its source in a comment of the scenario.
   std::map<std::string, ThroughputCurve> throughput_by_device;
-  // The perf_analyzer files a curve was read from (throughput.<device>.perf_analyzer), per device type.
+  std::map<std::string, double> throughput_scale; // per device type: throughput.<device>.scale, if written
+  // Per device type, the perf_analyzer files a curve was read from (throughput.<device>.perf_analyzer) and
+  // how they were read (throughput.<device>.perf_analyzer_reading).
   std::map<std::string, std::vector<std::string>> perf_analyzer_files;
-  // How each device's files were read (throughput.<device>.perf_analyzer_reading).
   std::map<std::string, measurements::DeviceTimeMapping> perf_analyzer_readings;
-  // The device whose perf_analyzer files the host costs were fitted to (compute_input: {perf_analyzer: T4});
-  // empty when written as numbers.
+  // The device whose perf_analyzer files the host costs were fitted to (compute_input: {perf_analyzer: T4}).
   std::string compute_input_perf_analyzer, compute_output_perf_analyzer;
   TritonSettings triton;
   std::string triton_config_file;               // triton_config: the config.pbtxt the settings came from

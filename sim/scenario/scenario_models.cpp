@@ -338,6 +338,7 @@ Model read_model(const Cursor& c, const std::string& name) {
     std::vector<std::string> files;
     measurements::DeviceTimeMapping reading = measurements::DeviceTimeMapping::compute_infer;
     m.throughput_by_device.insert_or_assign(gpu, read_curve(throughput[gpu], files, reading));
+    if (throughput[gpu]["scale"].present()) m.throughput_scale[gpu] = read_number(throughput[gpu]["scale"]);
     if (!files.empty()) {
       m.perf_analyzer_files[gpu] = files;
       m.perf_analyzer_readings[gpu] = reading;
