@@ -76,7 +76,7 @@ nlohmann::ordered_json answers_json(const std::vector<PredictionAnswer>& answers
     say_ranked(answer, say);
     for (const auto& warning : answer.warnings)
       say("    WARNING: %s\n", warning.c_str());
-    nlohmann::ordered_json json{{"id", answer.id}, {"title", answer.title}};
+    nlohmann::ordered_json json{{"id", answer.id}, {"title", answer.title}, {"readings", answer.readings}};
     json["value"] = answer.value ? nlohmann::ordered_json(*answer.value) : nlohmann::ordered_json(nullptr);
     json["interval95"] = ends_json(answer.interval95);
     if (!answer.problem.empty()) json["problem"] = answer.problem;

@@ -209,6 +209,8 @@ PredictionAnswer answer_of(const JointSpec& spec, const std::vector<const Predic
   answer.problem = front.problem;
   answer.interval95 = reading_envelope(readings);
   for (const PredictionResult* reading : readings)
+    answer.readings.push_back(reading->id);
+  for (const PredictionResult* reading : readings)
     for (const auto& warning : reading->warnings) {
       const JointPrediction* p = spec_of(reading->id);
       const std::string name = p && !p->assumes.empty() ? p->assumes : reading->id;

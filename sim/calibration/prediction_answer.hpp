@@ -34,6 +34,8 @@ struct AnswerAssumption {
 
 struct PredictionAnswer {
   std::string id, title;
+  std::vector<std::string>
+      readings;                // the ids of the predictions it is made of: its own first, then its readings
   std::optional<double> value; // the prediction's own reading at the adopted fit; none if it has no value
   std::pair<double, double> interval95;      // everything, as reading_envelope gives it (open sides infinite)
   std::vector<AnswerAssumption> assumptions; // largest swing first

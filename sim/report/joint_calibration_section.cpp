@@ -117,9 +117,13 @@ void add_answers(ReportDocument& document, const Json& calibration) {
     for (std::size_t i = 0; i < assumptions.size(); ++i) {
       const Json& a = assumptions[i];
       const auto end = [value](const Json& x) { return x.is_number() ? x.get<double>() : value; };
+      // An open end is drawn to the value, and the label says so.
+      const std::string open = !a.at("at_low").is_number()    ? " (open below)"
+                               : !a.at("at_high").is_number() ? " (open above)"
+                                                              : "";
       bars.push_back({{"prediction", id},
                       {"rank", static_cast<int>(i) + 1},
-                      {"assumption", std::to_string(i + 1) + ". " + a.at("kind").get<std::string>()},
+                      {"assumption", std::to_string(i + 1) + ". " + a.at("kind").get<std::string>() + open},
                       {"low", end(a.at("at_low"))},
                       {"high", end(a.at("at_high"))},
                       {"value", value}});
@@ -141,7 +145,9 @@ void add_answers(ReportDocument& document, const Json& calibration) {
   chart["resolve"] = {{"scale", {{"x", "independent"}, {"y", "independent"}}}};
   Json y = channel("assumption", "nominal", "");
   y["sort"] = {{"field", "rank"}};
-  Json bar = layer("bar", {{"y", y}, {"x", channel("low", "quantitative", "")}, {"x2", {{"field", "high"}}}});
+  Json x = channel("low", "quantitative", "");
+  x["scale"] = {{"zero", false}};
+  Json bar = layer("bar", {{"y", y}, {"x", x}, {"x2", {{"field", "high"}}}});
   Json centre = layer("rule", {{"x", channel("value", "quantitative", "value")}});
   centre["mark"]["color"] = "black";
   chart["spec"] = {{"width", 560}, {"layer", Json::array({bar, centre})}};
@@ -149,13 +155,21 @@ void add_answers(ReportDocument& document, const Json& calibration) {
 }
 
 // Each reading's value and its interval at its own settings, and its span over the held values and the
-// rival fits: what the answers above are made of.
+// rival fits: what the answers above are made of (one panel per answer, a row per reading).
 void add_readings(ReportDocument& document, const Json& calibration) {
   std::vector<std::vector<std::string>> rows{
       {"prediction (each reading)", "value", "at these settings (95 %)", "over held values and rival fits"}};
+  // The answer each reading belongs to (its own id when no answer lists it: a file from before answers).
+  const auto answer_of = [&calibration](const std::string& reading) {
+    for (const auto& answer : calibration.value("answers", Json::array()))
+      for (const auto& id : answer.value("readings", Json::array()))
+        if (id == reading) return answer.at("id").get<std::string>();
+    return reading;
+  };
   Json values = Json::array();
   for (const auto& p : calibration.at("predictions")) {
-    rows.push_back({p.at("id").get<std::string>(), number_or_dash(p.value("value", Json())),
+    const std::string id = p.at("id").get<std::string>();
+    rows.push_back({id, number_or_dash(p.value("value", Json())),
                     interval_text(p.value("settings_interval", Json())),
                     interval_text(p.value("span", Json()))});
     if (!p.value("value", Json()).is_number()) continue;
@@ -166,7 +180,8 @@ void add_readings(ReportDocument& document, const Json& calibration) {
     const auto end = [value](const Json& ends, std::size_t i) {
       return ends.is_array() && ends.size() == 2 && ends[i].is_number() ? ends[i].get<double>() : value;
     };
-    values.push_back({{"reading", p.at("id")},
+    values.push_back({{"prediction", answer_of(id)},
+                      {"reading", id},
                       {"value", value},
                       {"ci_low", end(ci, 0)},
                       {"ci_high", end(ci, 1)},
@@ -182,16 +197,21 @@ void add_readings(ReportDocument& document, const Json& calibration) {
   chart.erase("layer");
   chart.erase("width");
   chart.erase("height");
-  chart["facet"] = {{"row", {{"field", "reading"}, {"type", "nominal"}, {"title", nullptr}}}};
-  chart["resolve"] = {{"scale", {{"x", "independent"}}}};
+  chart["facet"] = {{"row", {{"field", "prediction"}, {"type", "nominal"}, {"title", nullptr}}}};
+  chart["resolve"] = {{"scale", {{"x", "independent"}, {"y", "independent"}}}};
+  Json x = channel("span_low", "quantitative", "");
+  x["scale"] = {{"zero", false}};
   Json span =
-      layer("rule", {{"x", channel("span_low", "quantitative", "")}, {"x2", {{"field", "span_high"}}}});
-  Json ci = layer("rule", {{"x", channel("ci_low", "quantitative", "")}, {"x2", {{"field", "ci_high"}}}});
+      layer("rule", {{"y", channel("reading", "nominal", "")}, {"x", x}, {"x2", {{"field", "span_high"}}}});
+  Json ci = layer("rule", {{"y", channel("reading", "nominal", "")},
+                           {"x", channel("ci_low", "quantitative", "")},
+                           {"x2", {{"field", "ci_high"}}}});
   ci["mark"]["strokeWidth"] = 4;
-  Json point = layer("point", {{"x", channel("value", "quantitative", "value")}});
+  Json point = layer(
+      "point", {{"y", channel("reading", "nominal", "")}, {"x", channel("value", "quantitative", "value")}});
   point["mark"]["filled"] = true;
   point["mark"]["color"] = "black";
-  chart["spec"] = {{"width", 560}, {"height", 20}, {"layer", Json::array({span, ci, point})}};
+  chart["spec"] = {{"width", 560}, {"layer", Json::array({span, ci, point})}};
   document.chart(chart);
 }
 
