@@ -65,8 +65,9 @@ void print_server_lines(std::ostream& out, const RunSummary& summary) {
           << format("%.3g ms per request, %.2g of its batches' time (%.3g ms each)",
                     1e3 * group.mean_queue_wait_s, group.mean_queue_wait_s / group.mean_batch_s,
                     1e3 * group.mean_batch_s)
-          << (group.past_saturation() ? ": PAST ITS SATURATION POINT (see warnings)"
-                                      : ": below its saturation point")
+          << (group.past_saturation()
+                  ? ": past its saturation point (the figures rest on its queue, which grows with the load)"
+                  : ": below its saturation point")
           << "\n";
   }
   // Every model: its share of the devices' time, and how occupied its Triton instances were (more than that

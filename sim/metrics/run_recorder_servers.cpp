@@ -2,8 +2,6 @@
 // (RunRecorder::summarize_servers).
 #include "sim/metrics/run_recorder.hpp"
 
-#include <cmath>
-
 namespace sonicsim {
 namespace {
 
@@ -96,14 +94,8 @@ void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const 
     keep_busier(ResourceKind::host_cores, host_cores_name(layout_, group), usage.host_utilisation,
                 usage.limit);
     keep_busier(ResourceKind::pod_nics, pod_nics_name(layout_, group), usage.nic_in_utilisation, usage.limit);
-    if (usage.past_saturation())
-      summary.warnings.push_back(
-          "server group " + group.name + " is past its saturation point: a request waits " +
-          std::to_string(std::lround(usage.mean_queue_wait_s * 1e3)) + " ms in its queue, " +
-          std::to_string(std::lround(usage.mean_queue_wait_s / usage.mean_batch_s)) +
-          " of its batches' time (devices " + std::to_string(std::lround(100.0 * usage.device_utilisation)) +
-          " % busy); the figures rest on that queue, which grows with the load: more devices there, or a "
-          "layout that spreads the load, moves it");
+    // Past its saturation point is no reason to distrust a run (a knee study runs there on purpose): `run`
+    // prints it on the group's line, and a calibration's prediction that rests on it carries a warning.
     summary.group_usage.push_back(usage);
   }
 }
