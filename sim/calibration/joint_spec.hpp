@@ -73,8 +73,8 @@ struct JointPrediction {
   // the same runs, only the crossing moves).
   double level_scale = 1.0;
   // The id of an earlier prediction this one is another reading of (a mechanism's setting the released data
-  // cannot choose): the answer to that prediction is the envelope of its readings' spans
-  // (sim/calibration/joint_prediction.hpp, reading_envelope). Empty: a prediction of its own.
+  // cannot choose): the answer to that prediction holds its readings' spans in its one interval
+  // (sim/calibration/prediction_answer.hpp). Empty: a prediction of its own.
   std::string reading_of;
   // What this reading takes as given, in a few words ("the batcher's limit in inferences, 9"), for the ranked
   // assumptions of the answer (sim/calibration/prediction_answer.hpp); default: the id.
