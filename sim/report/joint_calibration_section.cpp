@@ -93,6 +93,18 @@ void add_model_form(ReportDocument& document, const Json& form) {
   document.paragraph(text + ".");
 }
 
+// A chart of one panel per prediction (field "prediction"), each with its own scales: predictions in jobs,
+// events/s and fractions side by side. The caller sets its "spec" (the layers of one panel).
+Json panel_per_prediction(const std::string& title, Json values) {
+  Json chart = layered_chart(title, std::move(values));
+  chart.erase("layer");
+  chart.erase("width");
+  chart.erase("height");
+  chart["facet"] = {{"row", {{"field", "prediction"}, {"type", "nominal"}, {"title", nullptr}}}};
+  chart["resolve"] = {{"scale", {{"x", "independent"}, {"y", "independent"}}}};
+  return chart;
+}
+
 // The answers: each value with its one 95 % interval and the top three assumptions, then a tornado chart of
 // every assumption's swing (the answer at the two ends of its range; an open end is drawn to the value, the
 // table says it is open).
@@ -135,14 +147,10 @@ void add_answers(ReportDocument& document, const Json& calibration) {
       document.paragraph("Warning (" + answer.at("id").get<std::string>() +
                          "): " + warning.get<std::string>());
   if (bars.empty()) return;
-  Json chart = layered_chart("What each answer rests on: the answer at the two ends of each assumption's "
-                             "range, largest swing first",
-                             bars);
-  chart.erase("layer");
-  chart.erase("width");
-  chart.erase("height");
-  chart["facet"] = {{"row", {{"field", "prediction"}, {"type", "nominal"}, {"title", nullptr}}}};
-  chart["resolve"] = {{"scale", {{"x", "independent"}, {"y", "independent"}}}};
+  Json chart =
+      panel_per_prediction("What each answer rests on: the answer at the two ends of each assumption's "
+                           "range, largest swing first",
+                           bars);
   Json y = channel("assumption", "nominal", "");
   y["sort"] = {{"field", "rank"}};
   Json x = channel("low", "quantitative", "");
@@ -191,14 +199,9 @@ void add_readings(ReportDocument& document, const Json& calibration) {
   document.table(rows);
   if (values.empty()) return;
   Json chart =
-      layered_chart("Each reading: value, interval at its settings (thick) and span over held values "
-                    "and rival fits (thin)",
-                    values);
-  chart.erase("layer");
-  chart.erase("width");
-  chart.erase("height");
-  chart["facet"] = {{"row", {{"field", "prediction"}, {"type", "nominal"}, {"title", nullptr}}}};
-  chart["resolve"] = {{"scale", {{"x", "independent"}, {"y", "independent"}}}};
+      panel_per_prediction("Each reading: value, interval at its settings (thick) and span over held "
+                           "values and rival fits (thin)",
+                           values);
   Json x = channel("span_low", "quantitative", "");
   x["scale"] = {{"zero", false}};
   Json span =
