@@ -105,6 +105,24 @@ bool needs_direct(Figure figure) {
   return figure == Figure::direct_events_per_s_per_job || figure == Figure::direct_inference_gain;
 }
 
+// A prediction's runs at one parameter vector, replication by replication, then point by point (a crossing's
+// sweep `xs`; a figure's one point, xs = {0}). The overrides in one order, so that a run asked twice has one
+// recipe (RunCache).
+void add_prediction_runs(const JointSpec& spec, const JointPrediction& prediction,
+                         const std::vector<double>& values, const std::vector<double>& xs, bool with_direct,
+                         std::vector<SimulationRequest>& requests, std::vector<PointRequests>& points) {
+  const bool crossing = prediction.observable == "crossing_jobs";
+  for (int r = 0; r < prediction.replications; ++r)
+    for (const double x : xs) {
+      std::vector<std::string> overrides = prediction.overrides;
+      if (crossing) overrides.push_back("workload.jobs=" + value_text(x, ""));
+      for (auto& o : prediction_overrides(spec, prediction, values))
+        overrides.push_back(std::move(o));
+      points.push_back(
+          add_run(requests, prediction.scenario, prediction.variants, overrides, r, with_direct));
+    }
+}
+
 } // namespace
 
 std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
@@ -150,15 +168,7 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
   std::vector<SimulationRequest> requests;
   std::vector<PointRequests> points;
   for (const auto& v : values)
-    for (int r = 0; r < prediction.replications; ++r)
-      for (const double x : xs) {
-        std::vector<std::string> overrides = prediction.overrides;
-        if (crossing) overrides.push_back("workload.jobs=" + value_text(x, ""));
-        for (auto& o : prediction_overrides(spec, prediction, v))
-          overrides.push_back(std::move(o));
-        points.push_back(add_run(requests, prediction.scenario, prediction.variants, overrides, r,
-                                 crossing || needs_direct(figure.figure)));
-      }
+    add_prediction_runs(spec, prediction, v, xs, crossing || needs_direct(figure.figure), requests, points);
   const auto summaries = run_all(context, requests, points, cache);
   std::vector<std::vector<std::optional<double>>> out(values.size());
   std::size_t k = 0;
@@ -192,13 +202,8 @@ std::vector<std::string> prediction_warnings(const JointSpec& spec, const JointP
   const FigureName figure = parse_figure_name(prediction.observable, "figure");
   std::vector<SimulationRequest> requests;
   std::vector<PointRequests> points;
-  for (int r = 0; r < prediction.replications; ++r) {
-    std::vector<std::string> overrides = prediction.overrides;
-    for (auto& o : prediction_overrides(spec, prediction, values))
-      overrides.push_back(std::move(o));
-    points.push_back(add_run(requests, prediction.scenario, prediction.variants, overrides, r,
-                             needs_direct(figure.figure)));
-  }
+  // The same runs as the prediction's value at these values: taken from `cache`, never simulated twice.
+  add_prediction_runs(spec, prediction, values, {0.0}, needs_direct(figure.figure), requests, points);
   const auto summaries = run_all(context, requests, points, cache);
   // Per group, in the layout's order: in how many runs it was past saturation, and the longest wait.
   std::vector<std::pair<std::string, std::pair<int, double>>> past;

@@ -70,11 +70,15 @@ nlohmann::ordered_json accuracy_table(const std::vector<ValidationCase>& cases,
           {"cases", rows}};
 }
 
-std::vector<AccuracyChange> compare_accuracy(const nlohmann::json& committed, const nlohmann::json& now) {
-  if (!committed.is_object() || committed.value("format", std::string()) != accuracy_table_format ||
-      !committed.contains("cases") || !committed.at("cases").is_array())
+void require_accuracy_table(const nlohmann::json& table) {
+  if (!table.is_object() || table.value("format", std::string()) != accuracy_table_format ||
+      !table.contains("cases") || !table.at("cases").is_array())
     throw std::invalid_argument(std::string("not an accuracy table (expected \"format\": \"") +
                                 accuracy_table_format + "\" and a list of cases, as validate writes it)");
+}
+
+std::vector<AccuracyChange> compare_accuracy(const nlohmann::json& committed, const nlohmann::json& now) {
+  require_accuracy_table(committed);
   std::vector<AccuracyChange> changes;
   for (const auto& row : now.at("cases")) {
     if (row.value("predicted", false)) continue;

@@ -35,6 +35,9 @@ struct AccuracyChange {
   bool regression = false;
 };
 
+// Throws std::invalid_argument unless `table` is an accuracy table (its "format" and a list of cases).
+void require_accuracy_table(const nlohmann::json& table);
+
 // Each released case of `now` against the same case of `committed` (both accuracy tables): a regression
 // (stopped passing, or its error grew past the margins), or a note (new, or better). Cases `now` did not run
 // are not compared. Throws std::invalid_argument when `committed` is not an accuracy table.
