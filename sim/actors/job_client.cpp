@@ -249,8 +249,8 @@ void JobClient::run_remote(Thread& thread, const Module& module, const Connectio
   compute(sample(module.preprocess_s, thread.rng), false, [this, &thread, &module, &connection]() {
     const std::int64_t inferences = sample_count(module.inferences, thread.rng);
     thread.event.inferences += inferences;
-    auto send_all = [this, &thread, &module, inferences]() {
-      thread.requests = request_splitter_.split(module, inferences, thread.rng);
+    thread.requests = request_splitter_.split(module, inferences, thread.rng);
+    auto send_all = [this, &thread]() {
       thread.next_request = 0;
       thread.failed = false;
       const auto& client = scenario_.workload.client;
@@ -271,15 +271,32 @@ void JobClient::run_remote(Thread& thread, const Module& module, const Connectio
       for (std::size_t s = 0; s < senders; ++s)
         next_request(*thread.senders[s]);
     };
-    if (!placement_.local_gpu && module.compression_time_per_byte_s > 0) {
-      // Compressing the event's inputs before sending costs CPU time per input byte.
-      const double input_bytes =
-          static_cast<double>(inferences) * connection.model->input_bytes_per_inference;
-      compute(input_bytes * module.compression_time_per_byte_s, false, send_all);
+    const double client_work_s =
+        placement_.local_gpu ? 0.0
+                             : client_side_work_s(module, *connection.model, inferences, thread.requests);
+    if (client_work_s > 0) {
+      compute(client_work_s, false, send_all);
     } else {
       send_all();
     }
   });
+}
+
+// Compressing the event's inputs costs CPU time per input byte, and each request's client side (serialising
+// it, the gRPC call, reading the reply: perf_analyzer's Client Send + Recv, models.NAME.client_call) its time
+// per request and per byte sent. Taken on the thread before its first request goes: a synchronous client
+// spends it between its calls instead, which leaves the event's time the same; a retry's is not counted.
+double JobClient::client_side_work_s(const Module& module, const Model& model, std::int64_t inferences,
+                                     const std::vector<int>& requests) const {
+  double work_s = 0.0;
+  if (module.compression_time_per_byte_s > 0) {
+    const double input_bytes = static_cast<double>(inferences) * model.input_bytes_per_inference;
+    work_s = input_bytes * module.compression_time_per_byte_s;
+  }
+  if (!model.client_call.is_free())
+    for (const int batch : requests)
+      work_s += model.client_call.time_s(batch * model.input_bytes_per_inference / module.compression_ratio);
+  return work_s;
 }
 
 void JobClient::remote_done(Thread& thread, bool ok) {

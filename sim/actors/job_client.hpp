@@ -191,6 +191,8 @@ private:
       call();
     };
   }
+  double client_side_work_s(const Module& module, const Model& model, std::int64_t inferences,
+                            const std::vector<int>& requests) const;
   void begin();
   // After the connections are made (and any hold at a scaled-to-zero group is over): the job's threads
   // take their events.

@@ -400,6 +400,7 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
     out["model_form"] = {{"from", predict_from},
                          {"left_out", model_form->left_out},
                          {"values", model_form->values},
+                         {"covariances", model_form->covariances},
                          {"relative_rms", model_form->relative_rms},
                          {"covered", model_form->covered}};
     if (!model_form->ratios.empty())
@@ -419,6 +420,10 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   }
   const std::vector<PredictionAnswer> answers = answers_of(spec, predictions);
   if (!answers.empty()) out["answers"] = answers_json(answers, say);
+  if (model_form)
+    out["model_form"]["coverage_as_quoted"] = coverage_json(
+        held_out_coverage(spec, simulator, *model_form, result.covariance, adoption.adopted, spec.seeds),
+        say);
   if (!spec.predictions.empty())
     say("\npredictions: %zu runs made, %zu answered by a run already made for another\n",
         prediction_runs.summaries.size(), prediction_runs.reused);

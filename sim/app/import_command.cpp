@@ -83,6 +83,8 @@ std::string perf_analyzer_yaml(const PerfAnalyzerArguments& arguments, const Imp
           "\", per_byte: \"" + duration_text(imported.compute_input.per_byte_s) + "\"}\n";
   yaml += "compute_output: {per_request: \"" + duration_text(imported.compute_output.per_request_s) +
           "\", per_byte: \"" + duration_text(imported.compute_output.per_byte_s) + "\"}\n";
+  yaml += "client_call: {per_request: \"" + duration_text(imported.client_call.per_request_s) +
+          "\", per_byte: \"" + duration_text(imported.client_call.per_byte_s) + "\"}\n";
   return yaml;
 }
 
@@ -106,10 +108,13 @@ void print_perf_analyzer_report(FILE* out, const PerfAnalyzerArguments& argument
       out, "\n  device /s      batch / Server Compute Infer: the curve (perf_analyzer's device time)\n"
            "  measured /s    Inferences/Second at the file's concurrency: to check a re-simulation against\n"
            "  1 instance /s  batch / (input + infer + output): one instance running one request at a time\n");
-  std::fprintf(out, "\nserver host costs fitted over the batch sizes (per request + per byte%s):\n",
+  std::fprintf(out,
+               "\nhost costs fitted over the batch sizes (per request + per byte%s; client_call: Client "
+               "Send + Recv, on the job's thread):\n",
                files.input_bytes > 0 ? "" : "; no --input-bytes: per request only");
   for (const auto& [name, fit] : {std::pair{"compute_input ", &imported.compute_input},
-                                  std::pair{"compute_output", &imported.compute_output}})
+                                  std::pair{"compute_output", &imported.compute_output},
+                                  std::pair{"client_call   ", &imported.client_call}})
     std::fprintf(out, "  %s: %s per request + %s per byte (largest residual %.0f %%)\n", name,
                  duration_text(fit->per_request_s).c_str(), duration_text(fit->per_byte_s).c_str(),
                  100.0 * fit->max_relative_residual);
@@ -158,6 +163,7 @@ nlohmann::ordered_json perf_analyzer_json(const PerfAnalyzerArguments& arguments
                              {"curve_points", curve_points_json(imported.curve_points)},
                              {"compute_input", fit(imported.compute_input)},
                              {"compute_output", fit(imported.compute_output)},
+                             {"client_call", fit(imported.client_call)},
                              {"notes", imported.notes},
                              {"yaml", yaml}};
   if (arguments.device == cpu_device_type)

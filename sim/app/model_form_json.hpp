@@ -2,6 +2,8 @@
 // fit, and read back for predictions made from a finished fit (calibrate --spec --predict-from).
 #pragma once
 
+#include "sim/app/output_options.hpp"
+#include "sim/calibration/held_out_coverage.hpp"
 #include "sim/calibration/model_form.hpp"
 
 #include <nlohmann/json.hpp>
@@ -10,6 +12,10 @@
 #include <string>
 
 namespace sonicsim {
+
+// The held-out points' coverage by the interval as quoted (sim/calibration/held_out_coverage.hpp), printed
+// through `say` and as JSON.
+nlohmann::ordered_json coverage_json(const HeldOutCoverage& coverage, const TextOutput& say);
 
 nlohmann::ordered_json model_form_json(const ModelForm& model_form);
 

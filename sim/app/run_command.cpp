@@ -7,6 +7,7 @@
 #include "sim/app/campaign_windows_run.hpp"
 #include "sim/app/execution_flags.hpp"
 #include "sim/app/output_options.hpp"
+#include "sim/app/run_sensitivity.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/app/summary_printer.hpp"
 #include "sim/engine/engine_arguments.hpp"
@@ -43,7 +44,8 @@ struct RunArguments {
   bool openmetrics = false;
   std::string metrics_start = "2024-01-01T00:00:00Z";
   double metrics_interval_s = 5.0;
-  bool html = false; // --html: report.html beside the results
+  bool html = false;        // --html: report.html beside the results
+  bool sensitivity = false; // --sensitivity: the ranged values run again at their ends (run_sensitivity.hpp)
 };
 
 // The exit code and message when no event completed: the files are complete, but they describe no measured
@@ -166,6 +168,8 @@ int run(const RunArguments& arguments) {
     throw InputError(
         "--slurm: run submits the time windows of a campaign (--campaign-windows N); a single run "
         "is one process");
+  if (arguments.sensitivity && (arguments.campaign_windows > 1 || arguments.replications > 1))
+    throw InputError("--sensitivity: on a single run (not with --replications or --campaign-windows)");
   if (arguments.campaign_windows > 1) {
     if (arguments.replications > 1) throw InputError("--campaign-windows: not with --replications");
     check_campaign_windows(scenario, arguments.campaign_windows);
@@ -182,6 +186,9 @@ int run(const RunArguments& arguments) {
     return code;
   }
   if (arguments.replications > 1) return run_replications(arguments, scenario, output_dir, options);
+  // Every range end loaded before anything runs: a refused one is told before the files are written.
+  std::optional<SensitivityRuns> sensitivity;
+  if (arguments.sensitivity) sensitivity = sensitivity_runs(arguments.source, scenario);
   if (const auto direct = direct_inference_baseline(scenario)) {
     // Its own process: SimGrid allows one engine per process.
     const SimulationOutcome baseline =
@@ -204,6 +211,10 @@ int run(const RunArguments& arguments) {
     print_run_summary(std::cout, scenario, result.summary, arguments.verbose);
     std::cout << "\nwrote " << (output_dir / "summary.json").string() << ", events.csv, timeseries.csv\n";
   }
+  std::cout.flush();
+  if (sensitivity && result.summary.events_completed > 0)
+    run_sensitivity(*sensitivity, scenario, result.summary, output_dir, arguments.execution.parallel,
+                    arguments.quiet || arguments.json, !arguments.quiet && !arguments.json);
   if (arguments.json) std::cout << read_result_text(output_dir / "summary.json");
   std::cout.flush();
   write_html_report_if_asked(arguments.html, output_dir, arguments.quiet, arguments.json);
@@ -249,6 +260,11 @@ void register_run_command(CLI::App& app, int& result) {
                    "Seconds between metrics.om's samples (default 5, as SuperSONIC's Prometheus scrapes; "
                    "a [30s] rate() needs at most 15)")
       ->check(CLI::Range(0.1, 3600.0));
+  command->add_flag("--sensitivity", arguments->sensitivity,
+                    "Also rank what the answer rests on: each value whose provenance gives a range (range: "
+                    "{low, high, why}) run again at each end with the same seed, the time per event and "
+                    "events/s per job at both, largest swing first (sensitivity.json; a tornado chart "
+                    "with --html)");
   add_html_option(*command, arguments->html);
   add_execution_options(*command, arguments->execution, ExecutionShape::simulations,
                         "the campaign windows (--campaign-windows N; a single run is one process)");

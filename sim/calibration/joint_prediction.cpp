@@ -87,8 +87,12 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
   result.id = prediction.id;
   result.title = prediction.title;
   result.gradient.assign(k, 0.0);
+  // Every run's values: the parameters', then each unknown's (sim/calibration/joint_unknowns.hpp), assumed.
+  std::vector<double> base = values;
+  for (const auto& u : spec.unknowns)
+    base.push_back(u.assumed);
   // The fitted values, then each fitted parameter one sd up: one batch.
-  std::vector<std::vector<double>> sets{values};
+  std::vector<std::vector<double>> sets{base};
   std::vector<std::size_t> stepped;
   for (std::size_t i = 0; i < k; ++i) {
     const double sd = std::sqrt(std::max(0.0, covariance[i * k + i]));
@@ -96,34 +100,43 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
     if (!fitted[i] || !(sd > 0.0) || !acts_on_prediction(spec.parameters[i], prediction)) continue;
     const double step = gradient_step(spec.parameters[i].fit, values[i], sd);
     if (step == 0.0) continue;
-    auto up = values;
+    auto up = base;
     up[i] += step;
     sets.push_back(up);
     stepped.push_back(i);
   }
-  // Each held parameter acting on it at its two bounds, in the same batch (a bound it is held at is the
-  // value's own runs).
-  std::vector<std::pair<std::size_t, double>> held; // parameter, bound
+  // Each held parameter acting on it at its two bounds, and each unknown acting on it at the ends of its
+  // range, in the same batch (a bound it is held at is the value's own runs).
+  std::vector<std::pair<std::size_t, double>> held; // index in `base`, bound
   std::vector<std::size_t> held_set;                // its runs' index in `sets`
+  const auto hold_at = [&](std::size_t i, double bound) {
+    held.emplace_back(i, bound);
+    if (bound == base[i]) {
+      held_set.push_back(0);
+      return;
+    }
+    auto at = base;
+    at[i] = bound;
+    held_set.push_back(sets.size());
+    sets.push_back(at);
+  };
   for (std::size_t i = 0; i < k; ++i)
     if (!fitted[i] && acts_on_prediction(spec.parameters[i], prediction))
-      for (const double bound : {spec.parameters[i].fit.lower, spec.parameters[i].fit.upper}) {
-        held.emplace_back(i, bound);
-        if (bound == values[i]) {
-          held_set.push_back(0);
-          continue;
-        }
-        auto at = values;
-        at[i] = bound;
-        held_set.push_back(sets.size());
-        sets.push_back(at);
-      }
+      for (const double bound : {spec.parameters[i].fit.lower, spec.parameters[i].fit.upper})
+        hold_at(i, bound);
+  for (std::size_t j = 0; j < spec.unknowns.size(); ++j)
+    if (unknown_acts_on(spec.unknowns[j], prediction))
+      for (const double end : {spec.unknowns[j].lower, spec.unknowns[j].upper})
+        hold_at(k + j, end);
+  const auto held_key = [&](std::size_t i) {
+    return i < k ? spec.parameters[i].fit.key : spec.unknowns[i - k].key;
+  };
   // Each rival fit's values, in the same batch.
   const std::size_t first_rival = sets.size();
   for (const auto& rival : rivals) {
-    auto at = rival.values;
-    for (std::size_t i = 0; i < k && i < at.size(); ++i)
-      at[i] = std::clamp(at[i], spec.parameters[i].fit.lower, spec.parameters[i].fit.upper);
+    auto at = base;
+    for (std::size_t i = 0; i < k && i < rival.values.size(); ++i)
+      at[i] = std::clamp(rival.values[i], spec.parameters[i].fit.lower, spec.parameters[i].fit.upper);
     sets.push_back(at);
   }
   const auto runs = simulator.prediction(spec, prediction, sets);
@@ -135,7 +148,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
   }
   for (std::size_t h = 0; h < held.size(); ++h) {
     const auto mean = mean_and_se(runs[held_set[h]]);
-    result.held.push_back({spec.parameters[held[h].first].fit.key, held[h].second,
+    result.held.push_back({held_key(held[h].first), held[h].second,
                            mean ? std::optional<double>(mean->first) : std::nullopt, held_set[h] == 0});
   }
   const auto centre = mean_and_se(runs[0]);

@@ -1,5 +1,7 @@
 #include "sim/calibration/joint_spec.hpp"
 
+#include "sim/calibration/spec_cursor.hpp"
+
 #include "sim/text/input_file.hpp"
 
 #include "sim/measurements/measurement_error.hpp"
@@ -22,28 +24,8 @@ namespace fs = std::filesystem;
 namespace sonicsim {
 namespace {
 
-void only_keys(const Cursor& c, const std::set<std::string>& known) {
-  require(c, c.node().IsMap(), "a map");
-  for (const auto& entry : c.node()) {
-    const auto key = entry.first.Scalar();
-    if (!known.count(key)) {
-      std::string list;
-      for (const auto& k : known)
-        list += (list.empty() ? "" : ", ") + k;
-      c.key_cursor(entry.first).fail("unknown key '" + key + "'; expected one of " + list);
-    }
-  }
-}
-
-std::vector<std::string> strings(const Cursor& c) {
-  std::vector<std::string> out;
-  if (!c.present()) return out;
-  if (c.node().IsScalar()) return {read_string(c)};
-  require(c, c.node().IsSequence(), "a list of strings");
-  for (std::size_t i = 0; i < c.node().size(); ++i)
-    out.push_back(read_string(c[i]));
-  return out;
-}
+using spec_cursor::only_keys;
+using spec_cursor::strings;
 
 // Overrides of a series or a prediction: each KEY.PATH=VALUE, told at its own line when it is not.
 std::vector<std::string> overrides(const Cursor& c) {
@@ -92,6 +74,33 @@ void check_scenario_runs(const Cursor& c, const std::string& scenario,
     names += (names.empty() ? "" : ", ") + m.name;
   }
   named.fail("module '" + module + "' is not in " + scenario + "'s pipeline (" + names + ")");
+}
+
+// An unknown's key is its own, and each prediction it names is one of the spec's own (not a reading: a
+// reading takes the unknowns of the prediction it is a reading of), its expressions accepted by the
+// prediction's scenario at both ends of the range.
+void check_unknown(const JointSpec& spec, const Cursor& c) {
+  const JointUnknown& u = spec.unknowns.back();
+  for (const auto& p : spec.parameters)
+    require(c["key"], p.fit.key != u.key, "a name no parameter has (" + u.key + " is fitted)");
+  for (std::size_t j = 0; j + 1 < spec.unknowns.size(); ++j)
+    require(c["key"], spec.unknowns[j].key != u.key, "a name no other unknown has");
+  for (std::size_t i = 0; i < u.predictions.size(); ++i) {
+    const Cursor at = c["predictions"].node().IsSequence() ? c["predictions"][i] : c["predictions"];
+    const auto named = std::find_if(spec.predictions.begin(), spec.predictions.end(),
+                                    [&](const JointPrediction& p) { return p.id == u.predictions[i]; });
+    require(at, named != spec.predictions.end(),
+            "the id of a prediction of this spec (none is " + u.predictions[i] + ")");
+    require(at, named->reading_of.empty(),
+            "a prediction of its own; " + named->id + " is a reading of " + named->reading_of +
+                ", and takes that one's unknowns");
+    for (const double end : {u.lower, u.upper}) {
+      auto overrides = named->overrides;
+      for (const auto& o : expand_set(u.sets, end))
+        overrides.push_back(o);
+      check_scenario_runs(c["set"], named->scenario, named->variants, overrides, "", c["set"]);
+    }
+  }
 }
 
 JointParameter read_parameter(const Cursor& c) {
@@ -358,7 +367,7 @@ JointSpec read_joint_spec(const std::string& path) {
   const Cursor c(source, root);
   c.check_keys();
   only_keys(c, {"parameters", "series", "predictions", "constraints", "model_form", "max_evaluations",
-                "starts", "seeds", "rival_fits_pinned_by"});
+                "starts", "seeds", "rival_fits_pinned_by", "unknowns"});
   JointSpec spec;
   spec.file = path;
   if (c["rival_fits_pinned_by"].present()) spec.rival_fits_pinned_by = read_string(c["rival_fits_pinned_by"]);
@@ -392,6 +401,14 @@ JointSpec read_joint_spec(const std::string& path) {
       check_prediction_set(spec, c["predictions"][i], spec.predictions.back());
       check_reading_of(spec, c["predictions"][i]);
     }
+  if (const Cursor unknowns = c["unknowns"]; unknowns.present()) {
+    require(unknowns, unknowns.node().IsSequence(),
+            "a list of inputs no series measures, each with its range");
+    for (std::size_t i = 0; i < unknowns.node().size(); ++i) {
+      spec.unknowns.push_back(read_unknown(unknowns[i]));
+      check_unknown(spec, unknowns[i]);
+    }
+  }
   if (c["model_form"].present()) {
     spec.leave_one_series_out = read_choice(c["model_form"], {"none", "leave_one_series_out"}) != "none";
     require(c["model_form"], !spec.leave_one_series_out || spec.series.size() >= 2,

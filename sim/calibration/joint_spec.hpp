@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sim/calibration/calibration.hpp"
+#include "sim/calibration/joint_unknowns.hpp"
 #include "sim/calibration/measured_series.hpp"
 #include "sim/metrics/figure_table.hpp"
 
@@ -109,6 +110,7 @@ struct JointSpec {
   std::vector<JointSeries> series;
   std::vector<JointPrediction> predictions;
   std::vector<JointConstraint> constraints;
+  std::vector<JointUnknown> unknowns; // inputs no series measures: each prediction also at their ranges' ends
   // model_form: leave_one_series_out: each series also predicted by a fit to the others, and every
   // prediction's spread over those fits added to its interval (sim/calibration/model_form.hpp).
   bool leave_one_series_out = false;
@@ -137,7 +139,9 @@ std::vector<std::string> parameter_override(const JointParameter& p, const std::
 std::vector<std::string> expand_set(const std::vector<std::string>& expressions, double value);
 
 // The overrides a prediction's runs get for these parameter values: a parameter in its `set` by those
-// expressions, another acting on one of its series by its own. And whether a parameter acts on it.
+// expressions, another acting on one of its series by its own; `values` beyond the parameters' are the
+// unknowns' (spec order), each acting on it put in by its own expressions where it is not at its assumed
+// value. And whether a parameter acts on it.
 std::vector<std::string> prediction_overrides(const JointSpec& spec, const JointPrediction& prediction,
                                               const std::vector<double>& values);
 bool acts_on_prediction(const JointParameter& p, const JointPrediction& prediction);

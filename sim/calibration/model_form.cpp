@@ -109,12 +109,17 @@ ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simu
       for (const auto& point : series.points)
         data.push_back({point.x, point.y, point.sd});
     std::vector<double> values = fitted;
+    const std::size_t k = spec.parameters.size();
+    std::vector<double> covariance(k * k, 0.0);
     if (!kept.empty() && data.size() > kept.size()) {
       const auto r = calibration::calibrate(parameters, start, data,
                                             series_predictor(rest, simulator, acting_values, positions, 0),
                                             spec.max_evaluations);
-      for (std::size_t j = 0; j < kept.size(); ++j)
+      for (std::size_t j = 0; j < kept.size(); ++j) {
         values[kept[j]] = r.values[j];
+        for (std::size_t m = 0; m < kept.size() && r.covariance.size() == kept.size() * kept.size(); ++m)
+          covariance[kept[j] * k + kept[m]] = r.covariance[j * kept.size() + m];
+      }
     }
     JointSpec alone = spec;
     alone.series = {spec.series[s]};
@@ -126,6 +131,7 @@ ModelForm leave_one_series_out(const JointSpec& spec, const JointSimulator& simu
     }
     out.left_out.push_back(spec.series[s].name);
     out.values.push_back(values);
+    out.covariances.push_back(covariance);
   }
   summarise_held_out(spec, out);
   return out;

@@ -24,6 +24,9 @@ struct HeldOutPoint {
 struct ModelForm {
   std::vector<std::string> left_out;       // the series each fit left out
   std::vector<std::vector<double>> values; // each fit's values of every parameter (the others kept as fitted)
+  // Each fit's covariance over every parameter (k x k, row-major; 0 for one it did not fit); empty when read
+  // from a calibration.json written before they were kept.
+  std::vector<std::vector<double>> covariances;
   std::vector<HeldOutPoint> held_out;      // every point, predicted by the fit that left its series out
   double relative_rms = 0.0;               // of the held-out points' relative errors
   std::size_t covered = 0;                 // held-out points within their 95 % interval (see coverage)

@@ -113,6 +113,15 @@ std::vector<std::string> prediction_overrides(const JointSpec& spec, const Joint
                                  : override_through_series(p, prediction.series, values[i]);
     overrides.insert(overrides.end(), expressions.begin(), expressions.end());
   }
+  // At its assumed value an unknown adds nothing: the runs are those without it (one recipe, one cache
+  // entry).
+  for (std::size_t j = 0; j < spec.unknowns.size() && spec.parameters.size() + j < values.size(); ++j) {
+    const JointUnknown& u = spec.unknowns[j];
+    const double value = values[spec.parameters.size() + j];
+    if (value == u.assumed || !unknown_acts_on(u, prediction)) continue;
+    const auto expressions = expand_set(u.sets, value);
+    overrides.insert(overrides.end(), expressions.begin(), expressions.end());
+  }
   return overrides;
 }
 

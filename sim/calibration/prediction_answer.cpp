@@ -242,9 +242,14 @@ PredictionAnswer answer_of(const JointSpec& spec, const std::vector<const Predic
     AnswerAssumption a;
     a.kind = Kind::held;
     std::string unit;
+    a.name = key + " (not placed by the data: its bounds)";
     for (const auto& parameter : spec.parameters)
       if (parameter.fit.key == key) unit = parameter.fit.unit, a.pinned_by = parameter.pinned_by;
-    a.name = key + " (not placed by the data: its bounds)";
+    for (const auto& unknown : spec.unknowns)
+      if (unknown.key == key) {
+        unit = unknown.unit, a.pinned_by = unknown.pinned_by;
+        a.name = key + " (no released series measures it: its range from released facts)";
+      }
     std::vector<std::pair<std::string, std::optional<double>>> at;
     std::vector<double> bounds;
     for (const auto& h : front.held)

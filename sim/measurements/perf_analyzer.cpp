@@ -191,10 +191,12 @@ PerfAnalyzerImport import_perf_analyzer(const std::vector<std::string>& paths, s
                              "batch size " + std::to_string(out.files[i].batch_size) + " again (also in " +
                                  out.files[i - 1].path + "); expected one file per batch size");
   std::vector<double> input_bytes, input_s, output_bytes, output_s;
+  std::vector<double> client_bytes, client_s; // per client request, whatever the batcher merged
   for (const auto& file : out.files) {
-    std::vector<double> infer_s, in_s, out_s, merged;
+    std::vector<double> infer_s, in_s, out_s, merged, call_s;
     const double b = file.batch_size;
     for (const auto& row : file.rows) {
+      call_s.push_back(row.client_send_s + row.client_recv_s);
       infer_s.push_back(row.compute_infer_s);
       in_s.push_back(row.compute_input_s);
       out_s.push_back(row.compute_output_s);
@@ -202,6 +204,8 @@ PerfAnalyzerImport import_perf_analyzer(const std::vector<std::string>& paths, s
                                          (row.compute_input_s + row.compute_infer_s + row.compute_output_s) /
                                          b));
     }
+    client_bytes.push_back(b * input_bytes_per_inference);
+    client_s.push_back(median(call_s));
     if (mapping == DeviceTimeMapping::compute_infer) {
       out.curve_points.emplace_back(b, b / median(infer_s));
       input_bytes.push_back(b * input_bytes_per_inference);
@@ -266,6 +270,7 @@ PerfAnalyzerImport import_perf_analyzer(const std::vector<std::string>& paths, s
   }
   out.compute_input = fit_cost(input_bytes, input_s);
   out.compute_output = fit_cost(output_bytes, output_s);
+  out.client_call = fit_cost(client_bytes, client_s);
   return out;
 }
 

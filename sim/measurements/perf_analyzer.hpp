@@ -8,6 +8,8 @@
 //   - Server Compute Input / Output: preparing the input tensors (copies to the device) and the output
 //     tensors: work on the server host per request, fitted as per request + per byte.
 //   - Server Queue: waiting for an instance. Not a cost.
+//   - Client Send / Client Recv: the client's own work per request (serialising it, the gRPC call, reading
+//     the reply), on the calling thread: fitted as per request + per byte of the request's inputs.
 //   - Inferences/Second at the measured concurrency: an end-to-end figure to check a re-simulation against,
 //     not the curve.
 // What the files cannot tell: how many requests the dynamic batcher merged into one execution (perf_analyzer
@@ -77,8 +79,11 @@ struct PerfAnalyzerImport {
   // (batch size, inferences per second on the device) = (b, b / compute infer), one point per batch size (the
   // median over a file's rows), sorted.
   std::vector<std::pair<double, double>> curve_points;
-  HostCostFit compute_input;      // per input byte of a request (needs input bytes per inference)
-  HostCostFit compute_output;     // per output byte
+  HostCostFit compute_input;  // per input byte of a request (needs input bytes per inference)
+  HostCostFit compute_output; // per output byte
+  // The client's side of a call (Client Send + Client Recv: serialising the request, the gRPC call and
+  // reading the reply), per input byte of the client's request of b inferences: work on the calling thread.
+  HostCostFit client_call;
   std::vector<std::string> notes; // what the files suggest the import cannot capture
 };
 

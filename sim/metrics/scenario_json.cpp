@@ -138,6 +138,7 @@ json model_to_json(const Model& model) {
                           {"load_balancer", load_balancer_name(model.deploy.load_balancer)}};
   model_json["compute_input"] = host_cost(model.compute_input, model.compute_input_perf_analyzer);
   model_json["compute_output"] = host_cost(model.compute_output, model.compute_output_perf_analyzer);
+  model_json["client_call"] = host_cost(model.client_call, model.client_call_perf_analyzer);
   return model_json;
 }
 
@@ -303,6 +304,8 @@ json provenance_to_json(const std::vector<Provenance>& entries) {
   for (const auto& p : entries)
     // Not where it was written: the same scenario read from another path has the same fingerprint.
     out.push_back({{"key", p.key}, {provenance_kind_name(p.kind), p.text}});
+    if (!p.range_low.empty())
+      out.back()["range"] = {{"low", p.range_low}, {"high", p.range_high}, {"why", p.range_why}};
   return out;
 }
 

@@ -278,6 +278,44 @@ void campaign(ReportDocument& document, const fs::path& dir, const Json& summary
 
 } // namespace
 
+// `run --sensitivity`'s sensitivity.json: each ranged value's ends as a table and a tornado chart (the time
+// per event at the two ends of each range, largest swing on top, the answer as a rule).
+void sensitivity(ReportDocument& document, const Json& ranked) {
+  document.paragraph(
+      "What the answer rests on, ranked (run --sensitivity): each value at the two ends of its "
+      "range, the same seed; the run's own 95 % interval of the time per event is +- " +
+      significant(ranked.at("event_mean_s_half_width")) + " s.");
+  std::vector<std::vector<std::string>> rows{{"value (kind)", "range", "event time (s) at low, high",
+                                              "events/s per job at low, high", "range from"}};
+  Json bars = Json::array();
+  int rank = 0;
+  for (const auto& v : ranked.at("values")) {
+    const Json& at = v.at("at");
+    const auto pair = [](const Json& ends) { return significant(ends[0]) + ", " + significant(ends[1]); };
+    rows.push_back({v.at("key").get<std::string>() + " (" + v.at("kind").get<std::string>() + ")",
+                    v.at("low").get<std::string>() + " .. " + v.at("high").get<std::string>(),
+                    pair(at.at("event_mean_s")), pair(at.at("events_per_s_per_job")),
+                    v.at("why_range").get<std::string>()});
+    const double a = at.at("event_mean_s")[0].get<double>(), b = at.at("event_mean_s")[1].get<double>();
+    bars.push_back({{"value", std::to_string(++rank) + ". " + v.at("key").get<std::string>()},
+                    {"rank", rank},
+                    {"low", std::min(a, b)},
+                    {"high", std::max(a, b)}});
+  }
+  document.table(rows);
+  Json y = channel("value", "nominal", "");
+  y["sort"] = {{"field", "rank"}};
+  y["axis"] = {{"labelLimit", 360}};
+  Json x = channel("low", "quantitative", "time per event (s)");
+  x["scale"] = {{"zero", false}};
+  Json chart = layered_chart("The time per event at the two ends of each range, largest swing first", bars,
+                             560, std::max(80, 28 * rank));
+  chart["layer"] = Json::array(
+      {layer("bar", {{"y", y}, {"x", x}, {"x2", {{"field", "high"}}}}),
+       labelled_rule_x(ranked.at("answer").at("event_mean_s").get<double>(), "the answer", "black")});
+  document.chart(chart);
+}
+
 void add_run_section(ReportDocument& document, const fs::path& dir) {
   const Json summary = read_json_file(dir / "summary.json");
   document.section("Run of " + summary.at("scenario").value("name", std::string("a scenario")),
@@ -289,6 +327,7 @@ void add_run_section(ReportDocument& document, const fs::path& dir) {
   utilisation(document, summary);
   time_series(document, dir, events);
   if (summary.at("results").contains("campaign")) campaign(document, dir, summary);
+  if (fs::exists(dir / "sensitivity.json")) sensitivity(document, read_json_file(dir / "sensitivity.json"));
 }
 
 } // namespace sonicsim::report

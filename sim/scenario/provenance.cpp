@@ -56,6 +56,13 @@ const char* provenance_kind_name(Provenance::Kind kind) {
   return "assumed";
 }
 
+std::vector<Provenance> ranged_in_use(const Scenario& scenario) {
+  std::vector<Provenance> out;
+  for (const auto& entry : scenario.provenance)
+    if (!entry.range_low.empty() && in_use(scenario, split_key_path(entry.key))) out.push_back(entry);
+  return out;
+}
+
 std::vector<Provenance> assumptions_in_use(const Scenario& scenario) {
   std::vector<Provenance> out;
   for (const auto& entry : scenario.provenance)
@@ -134,6 +141,21 @@ std::vector<Provenance> read_provenance(const Cursor& c) {
     if (kinds != 1)
       value.fail_value("exactly one of {measured: SOURCE}, {derived: HOW}, {assumed: WHY} or {calibrated: ON "
                        "WHAT, WITH WHAT INTERVAL}");
+    if (const Cursor range = value["range"]; range.present()) {
+      // The ends are --set values of the key (a sensitivity run loads the scenario with each), and a range
+      // without its source is a guess: all three are required.
+      for (const char* part : {"low", "high", "why"})
+        require(range[part],
+                range[part].present() && range[part].node().IsScalar() &&
+                    !range[part].node().Scalar().empty(),
+                "range: {low: VALUE, high: VALUE, why: WHERE THE RANGE COMES FROM}, each a non-empty "
+                "scalar (a value as --set " +
+                    path + "=VALUE takes it)");
+      p.range_low = read_string(range["low"]);
+      p.range_high = read_string(range["high"]);
+      p.range_why = read_string(range["why"]);
+      require(range["high"], p.range_low != p.range_high, "a high end other than the low one");
+    }
     entries.push_back(p);
   }
   return entries;

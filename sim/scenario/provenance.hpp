@@ -20,6 +20,10 @@ const char* provenance_kind_name(Provenance::Kind kind);
 // that assumption in.
 std::vector<Provenance> assumptions_in_use(const Scenario& scenario);
 
+// The values this scenario uses (as assumptions_in_use decides) whose provenance gives a range (range: {low,
+// high, why}): what `run --sensitivity` moves, of any kind (a measurement's range is its uncertainty).
+std::vector<Provenance> ranged_in_use(const Scenario& scenario);
+
 // A what-if variant's values are assumptions of the what-if: each path it overrides becomes an assumed entry
 // ("variant 'fp16': its description"), replacing a measurement or derivation the scenario's provenance
 // gave for that path or a part of it (the measured curve a variant doubles is no longer the measured curve);

@@ -90,9 +90,8 @@ struct Wan {
   }
 };
 
-// How Kubernetes assigns a job's connection to a model to one of the pods serving it (sim/policy/
-// load_balancer.hpp applies it). A job keeps one connection per model for its lifetime, as a gRPC channel
-// does.
+// How a job's connection to a model goes to one of the pods serving it (sim/policy/load_balancer.hpp),
+// for the job's lifetime, as gRPC does.
 enum class LoadBalancer {
   random,            // a pod drawn uniformly per connection (a Service's default kube-proxy behaviour)
   round_robin,       // job i to pod i mod pods
@@ -195,7 +194,6 @@ struct Platform {
   // Share of worker slots whose node has its own GPU: their jobs run remote_inference modules locally, with
   // no network transfer, on the device type of the first group serving the model. Default 0.
   double local_gpu_fraction = 0.0;
-
   // The group named `name`, or null.
   const ServerGroup* group(const std::string& name) const {
     for (const auto& g : server_groups)
@@ -204,8 +202,7 @@ struct Platform {
   }
 };
 
-// Throughput of one model on one GPU type as a function of the executed batch size
-// (models/throughput_curve.hpp: the one curve the simulation and the analytic models share).
+// Throughput of one model on one device type by executed batch size (models/throughput_curve.hpp).
 using ThroughputCurve = models::ThroughputCurve;
 
 struct QueuePolicy {
@@ -239,9 +236,9 @@ struct TritonSettings {
   DynamicBatching dynamic_batching;
 };
 
-// Work on the server host per request, outside the device: perf_analyzer's "Server Compute Input" (decoding
-// the request, copying inputs to the device) and "Server Compute Output". Each takes one host core for
-// per_request + bytes x per_byte. Defaults 0: free.
+// Work per request outside the device: on the server host, perf_analyzer's "Server Compute Input" (decoding
+// the request, copying inputs to the device) and "Server Compute Output", each one host core for per_request
+// + bytes x per_byte; on the client, its Client Send + Recv, on the job's thread. Defaults 0: free.
 struct HostCost {
   double per_request_s = 0.0;
   double per_byte_s = 0.0;
@@ -267,14 +264,15 @@ struct Model {
   // how they were read (throughput.<device>.perf_analyzer_reading).
   std::map<std::string, std::vector<std::string>> perf_analyzer_files;
   std::map<std::string, measurements::DeviceTimeMapping> perf_analyzer_readings;
-  // The device whose perf_analyzer files the host costs were fitted to (compute_input: {perf_analyzer: T4}).
-  std::string compute_input_perf_analyzer, compute_output_perf_analyzer;
+  // The device whose perf_analyzer files a cost was fitted to (compute_input: {perf_analyzer: T4}).
+  std::string compute_input_perf_analyzer, compute_output_perf_analyzer, client_call_perf_analyzer;
   TritonSettings triton;
   std::string triton_config_file;               // triton_config: the config.pbtxt the settings came from
   std::vector<std::string> triton_config_notes; // its fields the simulation does not use, by name
   Deployment deploy;
   HostCost compute_input;  // on the input bytes of a request (as sent, after any compression)
   HostCost compute_output; // on the output bytes
+  HostCost client_call;    // on the job's thread per request sent: perf_analyzer's Client Send + Recv
 };
 
 struct Module {
@@ -422,6 +420,8 @@ struct Provenance {
   Kind kind = Kind::assumed;
   std::string text;   // the source of a measurement, how it was derived, or why it was assumed
   std::string origin; // "FILE:LINE:COL", for messages
+  // range: {low, high, why}: --set values at the ends of what it may be (`run --sensitivity`); "": none.
+  std::string range_low, range_high, range_why;
 };
 
 struct Scenario {

@@ -206,7 +206,8 @@ TritonSettings read_triton(const Cursor& c) {
 // A host cost fitted to the perf_analyzer files of one of the model's curves (compute_input: {perf_analyzer:
 // T4}): per request + per byte of the model's inputs (or outputs), as `sonicsim import perf-analyzer` fits
 // it.
-HostCost host_cost_from_perf_analyzer(const Cursor& c, const Model& m, bool input) {
+HostCost host_cost_from_perf_analyzer(const Cursor& c, const Model& m,
+                                      measurements::HostCostFit measurements::PerfAnalyzerImport::*which) {
   const std::string device = read_string(c);
   const auto files = m.perf_analyzer_files.find(device);
   if (files == m.perf_analyzer_files.end())
@@ -216,7 +217,7 @@ HostCost host_cost_from_perf_analyzer(const Cursor& c, const Model& m, bool inpu
     const auto imported =
         measurements::import_perf_analyzer(files->second, std::nullopt, m.input_bytes_per_inference,
                                            m.output_bytes_per_inference, m.perf_analyzer_readings.at(device));
-    const auto& fit = input ? imported.compute_input : imported.compute_output;
+    const auto& fit = imported.*which;
     return HostCost{fit.per_request_s, fit.per_byte_s};
   } catch (const measurements::MeasurementError& e) {
     c.fail(std::string("cannot import: ") + e.what());
@@ -225,12 +226,14 @@ HostCost host_cost_from_perf_analyzer(const Cursor& c, const Model& m, bool inpu
 }
 
 // `fitted_to`: the device whose perf_analyzer files gave the cost, when they did.
-HostCost read_host_cost(const Cursor& c, const Model& m, bool input, std::string& fitted_to) {
+HostCost read_host_cost(const Cursor& c, const Model& m,
+                        measurements::HostCostFit measurements::PerfAnalyzerImport::*which,
+                        std::string& fitted_to) {
   if (c["perf_analyzer"].present()) {
     if (c["per_request"].present() || c["per_byte"].present())
       c["perf_analyzer"].fail("either perf_analyzer or per_request/per_byte, not both");
     fitted_to = read_string(c["perf_analyzer"]);
-    return host_cost_from_perf_analyzer(c["perf_analyzer"], m, input);
+    return host_cost_from_perf_analyzer(c["perf_analyzer"], m, which);
   }
   HostCost cost;
   if (c["per_request"].present()) {
@@ -346,10 +349,16 @@ Model read_model(const Cursor& c, const std::string& name) {
   }
   m.triton = config ? triton_from_config(c["triton_config"], *config) : read_triton(c["triton"]);
   if (c["deploy"].present()) m.deploy = read_deployment(c["deploy"]);
+  using measurements::PerfAnalyzerImport;
   if (c["compute_input"].present())
-    m.compute_input = read_host_cost(c["compute_input"], m, true, m.compute_input_perf_analyzer);
+    m.compute_input = read_host_cost(c["compute_input"], m, &PerfAnalyzerImport::compute_input,
+                                     m.compute_input_perf_analyzer);
   if (c["compute_output"].present())
-    m.compute_output = read_host_cost(c["compute_output"], m, false, m.compute_output_perf_analyzer);
+    m.compute_output = read_host_cost(c["compute_output"], m, &PerfAnalyzerImport::compute_output,
+                                      m.compute_output_perf_analyzer);
+  if (c["client_call"].present())
+    m.client_call =
+        read_host_cost(c["client_call"], m, &PerfAnalyzerImport::client_call, m.client_call_perf_analyzer);
   return m;
 }
 

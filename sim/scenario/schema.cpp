@@ -140,6 +140,7 @@ NodePtr model_schema() {
       {"deploy", map({{"groups", value()}, {"load_balancer", value()}})},
       {"compute_input", host_cost},
       {"compute_output", host_cost},
+      {"client_call", host_cost},
   });
 }
 
@@ -216,9 +217,11 @@ NodePtr build_root() {
       // A variant's overrides are key paths of this same schema, checked by the loader (validate_key_path).
       {"variants", dict(map({{"description", value()}, {"overrides", value()}}))},
       // Keyed by key paths of this same schema, checked by the loader (read_provenance).
-      {"provenance",
-       dict(map(
-           {{"measured", value()}, {"derived", value()}, {"assumed", value()}, {"calibrated", value()}}))},
+      {"provenance", dict(map({{"measured", value()},
+                               {"derived", value()},
+                               {"assumed", value()},
+                               {"calibrated", value()},
+                               {"range", map({{"low", value()}, {"high", value()}, {"why", value()}})}}))},
   });
 }
 

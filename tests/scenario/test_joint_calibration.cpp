@@ -67,6 +67,34 @@ TEST_CASE("calibrate --spec: two parameters seen only through their ratio are fi
         doctest::Approx(std::min(prediction["value"].get<double>(), reading["value"].get<double>())));
   CHECK((*readings)["at_high"].get<double>() ==
         doctest::Approx(std::max(prediction["value"].get<double>(), reading["value"].get<double>())));
+  // The unknown no series measures (DeepTau's capacity, 0.5 to 1.1): both readings are also made at its two
+  // ends, and the answer's ranking holds it with the ends of the first reading's.
+  const auto unknown = std::find_if(ranked.begin(), ranked.end(), [](const nlohmann::json& a) {
+    return a["kind"] == "held" && a["name"].get<std::string>().find("DeepTau's capacity") == 0;
+  });
+  REQUIRE(unknown != ranked.end());
+  CHECK((*unknown)["pinned_by"] == "a short scan of DeepTau on the production T4");
+  // (The two parameters, not adopted, are held at their bounds too: four entries before the unknown's two.)
+  const auto unknown_ends = [](const nlohmann::json& p) {
+    std::vector<nlohmann::json> ends;
+    for (const auto& h : p["held"])
+      if (h["key"] == "DeepTau's capacity against its files") ends.push_back(h);
+    return ends;
+  };
+  for (const auto& p : {prediction, reading}) {
+    const auto ends = unknown_ends(p);
+    REQUIRE(ends.size() == 2);
+    CHECK(ends[0]["value"].get<double>() == 0.5);
+    CHECK(ends[1]["value"].get<double>() == 1.1);
+    for (const auto& h : ends) {
+      CHECK(h["prediction"].get<double>() >= answer["interval95"][0].get<double>());
+      CHECK(h["prediction"].get<double>() <= answer["interval95"][1].get<double>());
+    }
+  }
+  const double at_half = unknown_ends(prediction)[0]["prediction"].get<double>();
+  const double at_1_1 = unknown_ends(prediction)[1]["prediction"].get<double>();
+  CHECK((*unknown)["at_low"].get<double>() == doctest::Approx(std::min(at_half, at_1_1)));
+  CHECK((*unknown)["at_high"].get<double>() == doctest::Approx(std::max(at_half, at_1_1)));
   CHECK(result.output.find("the answers: each prediction's value and its one 95 % interval") !=
         std::string::npos);
   CHECK(result.output.find("to pin the first:") != std::string::npos);
@@ -163,6 +191,20 @@ TEST_CASE("calibrate --spec: a reading that names its own measurement to pin it 
   CHECK(
       result.output.find("no pinned_by on a reading: the prediction it is a reading of ('gain_at_8_jobs')") !=
       std::string::npos);
+}
+
+TEST_CASE(
+    "calibrate --spec: an unknown naming a reading instead of the prediction it reads is refused at its "
+    "line") {
+  const auto result = calibrate_edited_spec(
+      "sonicsim_joint_unknown_reading",
+      "  - {key: other, set: [\"models.deepmet.throughput.T4.scale={}\"], lower: 0.5, upper: 1, assumed: 1,\n"
+      "     predictions: [gain_at_8_jobs_limit_10], why_range: a test}\n",
+      "predictions:\n  - id: gain_at_8_jobs");
+  INFO(result.output);
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("unknowns[1].predictions[0]") != std::string::npos);
+  CHECK(result.output.find("gain_at_8_jobs_limit_10 is a reading of gain_at_8_jobs") != std::string::npos);
 }
 
 TEST_CASE("calibrate --spec: a series whose reference is not another series' direct level is refused at its "

@@ -3,6 +3,7 @@
 // fitted value, adoption, interval and held-out error below is computed by hand.
 #include "models/student_t.hpp"
 #include "sim/calibration/conditional_fit.hpp"
+#include "sim/calibration/held_out_coverage.hpp"
 #include "sim/calibration/joint_fit.hpp"
 #include "sim/calibration/joint_prediction.hpp"
 #include "sim/calibration/model_form.hpp"
@@ -572,4 +573,104 @@ TEST_CASE("readings' envelope: from the lowest span to the highest, open where a
   envelope = reading_envelope({&requests, &inferences, &none});
   CHECK(std::isinf(envelope.first));
   CHECK(std::isinf(envelope.second));
+}
+
+TEST_CASE("joint prediction: an unknown no series measures is held at its assumed value, and the prediction "
+          "also made at both ends of its range, in the same batch; a prediction it does not name is not") {
+  // line: y = 2 x, so a = 2. The prediction is 10 a c, c an unknown of range [0.5, 1.5] assumed 1: 20 at
+  // the value, 10 and 30 at the ends; its span holds both.
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0, 10, 1, {"line"})};
+  spec.series = {series("line", {{1, 2}, {2, 4}, {3, 6}}, 0.1)};
+  JointUnknown c;
+  c.key = "c";
+  c.lower = 0.5;
+  c.upper = 1.5;
+  c.assumed = 1.0;
+  c.sets = {"models.m.throughput.T4.scale={}"};
+  c.predictions = {"ten_a_c"};
+  spec.unknowns = {c};
+  JointPrediction prediction;
+  prediction.id = "ten_a_c";
+  prediction.series = {"line"};
+  JointSimulator simulator = stand_in();
+  int batches = 0;
+  simulator.prediction = [&batches](const JointSpec& s, const JointPrediction& p,
+                                    const std::vector<std::vector<double>>& sets) {
+    ++batches;
+    std::vector<std::vector<std::optional<double>>> out;
+    for (const auto& values : sets) {
+      // The unknown's value is the one after the parameters'; it acts through its --set expression only
+      // where it is not at its assumed value (a, with no expressions of its own here, adds none).
+      REQUIRE(values.size() == 2);
+      const auto overrides = prediction_overrides(s, p, values);
+      CHECK(overrides.size() == (values[1] == 1.0 ? 0u : 1u));
+      out.push_back({10.0 * values[0] * values[1]});
+    }
+    return out;
+  };
+  const auto fit = fit_joint(spec, stand_in());
+  const Adoption adoption = adopt(spec, fit.result);
+  const auto p =
+      predict(spec, prediction, simulator, adoption.values, fit.result.covariance, adoption.adopted);
+  CHECK(batches == 1);
+  REQUIRE(p.value);
+  CHECK(*p.value == doctest::Approx(20.0).epsilon(1e-4));
+  REQUIRE(p.held.size() == 2);
+  CHECK(p.held[0].key == "c");
+  CHECK(p.held[0].value == 0.5);
+  CHECK(*p.held[0].prediction == doctest::Approx(10.0).epsilon(1e-4));
+  CHECK(*p.held[1].prediction == doctest::Approx(30.0).epsilon(1e-4));
+  CHECK(p.span().first == doctest::Approx(10.0 - p.half_width));
+  CHECK(p.span().second == doctest::Approx(30.0 + p.half_width));
+  CHECK(prediction_overrides(spec, prediction, {2.0, 0.5}).back() == "models.m.throughput.T4.scale=0.5");
+  // A reading of it takes the unknown too; another prediction does not.
+  JointPrediction reading = prediction;
+  reading.id = "ten_a_c_other";
+  reading.reading_of = "ten_a_c";
+  CHECK(unknown_acts_on(c, reading));
+  JointPrediction other = prediction;
+  other.id = "other";
+  CHECK_FALSE(unknown_acts_on(c, other));
+  const auto q = predict(spec, other, stand_in(), adoption.values, fit.result.covariance, adoption.adopted);
+  CHECK(q.held.empty());
+}
+
+TEST_CASE("held-out coverage: each held-out point predicted as an answer is, with the other series' misfit") {
+  // p measures 2 x, q 2.2 x, both a x (sd 0.01). Without p the fit says a = 2.2 (sd 0.01 / sqrt(5)): p at
+  // x = 1 is predicted 2.2, its interval 2.2 +- hypot(1.96 x 0.01 / sqrt(5), 1.96 x 9.09 % x 2.2, 1.96 x
+  // 0.01), q's held-out error being -1/11: 2.2 +- 0.3926, which holds the measured 2.0.
+  JointSpec spec;
+  spec.parameters = {parameter("a", 0.5, 5, 2.1, {})};
+  spec.series = {series("p", {{1, 2.0}, {2, 4.0}}, 0.01), series("q", {{1, 2.2}, {2, 4.4}}, 0.01)};
+  const ModelForm form = leave_one_series_out(spec, stand_in(), {2.1});
+  REQUIRE(form.covariances.size() == 2);
+  CHECK(form.covariances[0][0] == doctest::Approx(0.01 * 0.01 / 5.0).epsilon(0.05));
+  // The point's runs: a x at the x its override sets (each held-out point is a prediction of its series).
+  JointSimulator simulator = stand_in();
+  simulator.prediction = [](const JointSpec& s, const JointPrediction& p,
+                            const std::vector<std::vector<double>>& sets) {
+    const std::string& x = p.overrides.back();
+    std::vector<std::vector<std::optional<double>>> out;
+    for (const auto& values : sets)
+      out.push_back({value_of(s, values, "a") * std::stod(x.substr(x.find('=') + 1))});
+    return out;
+  };
+  const auto coverage = held_out_coverage(spec, simulator, form, {1e-6}, {true}, 1);
+  REQUIRE(coverage.points.size() == 4);
+  CHECK(coverage.calibration_part == "each leave-one-out fit's own covariance");
+  const auto& p1 = coverage.points[0];
+  CHECK(p1.point.series == "p");
+  REQUIRE(p1.value);
+  CHECK(*p1.value == doctest::Approx(2.2).epsilon(1e-4));
+  const double half = std::hypot(1.96 * 0.01 / std::sqrt(5.0), 1.96 * (1.0 / 11.0) * 2.2, 1.96 * 0.01);
+  CHECK(p1.interval.first == doctest::Approx(2.2 - half).epsilon(1e-3));
+  CHECK(p1.interval.second == doctest::Approx(2.2 + half).epsilon(1e-3));
+  CHECK(coverage.covered == 4);
+  // Without the leave-one-out covariances (an older calibration.json), the full fit's stands in, and the
+  // output says it understates that part.
+  ModelForm old = form;
+  old.covariances.clear();
+  const auto understated = held_out_coverage(spec, simulator, old, {1e-6}, {true}, 1);
+  CHECK(understated.calibration_part.find("understated") != std::string::npos);
 }
