@@ -397,15 +397,7 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
     if (!model_form)
       throw InputError("--predict-from " + predict_from +
                        ": no model_form in it, and the spec asks for one (fit again without --predict-from)");
-    out["model_form"] = {{"from", predict_from},
-                         {"left_out", model_form->left_out},
-                         {"values", model_form->values},
-                         {"covariances", model_form->covariances},
-                         {"relative_rms", model_form->relative_rms},
-                         {"covered", model_form->covered}};
-    if (!model_form->ratios.empty())
-      out["model_form"].update({{"ratio_relative_rms", model_form->ratio_relative_rms},
-                                {"ratio_covered", model_form->ratio_covered}});
+    out["model_form"] = model_form_read_back_json(*model_form, predict_from);
     say_ratios(*model_form, say);
   }
   const std::vector<RivalFit> rivals = rival_fits_of(starts, points, spec.parameters.size(), say);

@@ -84,6 +84,19 @@ nlohmann::ordered_json model_form_json(const ModelForm& model_form) {
   return out;
 }
 
+nlohmann::ordered_json model_form_read_back_json(const ModelForm& model_form, const std::string& from) {
+  nlohmann::ordered_json out{{"from", from},
+                             {"left_out", model_form.left_out},
+                             {"values", model_form.values},
+                             {"covariances", model_form.covariances},
+                             {"relative_rms", model_form.relative_rms},
+                             {"covered", model_form.covered}};
+  if (!model_form.ratios.empty())
+    out.update(
+        {{"ratio_relative_rms", model_form.ratio_relative_rms}, {"ratio_covered", model_form.ratio_covered}});
+  return out;
+}
+
 std::optional<ModelForm> model_form_from_file(const JointSpec& spec, const std::string& path) {
   const JsonFields json = JsonFields::read_file(path);
   if (!json.is_object() || !json.has("model_form")) return std::nullopt;

@@ -18,6 +18,8 @@ namespace sonicsim {
 nlohmann::ordered_json coverage_json(const HeldOutCoverage& coverage, const TextOutput& say);
 
 nlohmann::ordered_json model_form_json(const ModelForm& model_form);
+// The same as read back from `from` (calibrate --predict-from): the fits and the summary, not the points.
+nlohmann::ordered_json model_form_read_back_json(const ModelForm& model_form, const std::string& from);
 
 // The leave-one-out fits of a finished calibration.json (--predict-from), for predictions made from it: none
 // when the file has no model_form. Each fit's values are checked against the spec's parameters and bounds.

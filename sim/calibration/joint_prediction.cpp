@@ -78,6 +78,48 @@ std::pair<double, double> reading_envelope(const std::vector<const PredictionRes
   return envelope;
 }
 
+namespace {
+
+// Each held parameter acting on the prediction at its two bounds, and each unknown acting on it at the ends
+// of its range, added to the batch's `sets` (a bound it is held at is the value's own runs, set 0).
+struct HeldRuns {
+  std::vector<std::pair<std::size_t, double>> at; // index in the run's values, bound
+  std::vector<std::size_t> set;                   // its runs' index in `sets`
+  std::string key(const JointSpec& spec, std::size_t h) const {
+    const std::size_t i = at[h].first, k = spec.parameters.size();
+    return i < k ? spec.parameters[i].fit.key : spec.unknowns[i - k].key;
+  }
+};
+
+HeldRuns add_held_runs(const JointSpec& spec, const JointPrediction& prediction,
+                       const std::vector<bool>& fitted, const std::vector<double>& base,
+                       std::vector<std::vector<double>>& sets) {
+  HeldRuns held;
+  const auto hold_at = [&](std::size_t i, double bound) {
+    held.at.emplace_back(i, bound);
+    if (bound == base[i]) {
+      held.set.push_back(0);
+      return;
+    }
+    auto at = base;
+    at[i] = bound;
+    held.set.push_back(sets.size());
+    sets.push_back(at);
+  };
+  const std::size_t k = spec.parameters.size();
+  for (std::size_t i = 0; i < k; ++i)
+    if (!fitted[i] && acts_on_prediction(spec.parameters[i], prediction))
+      for (const double bound : {spec.parameters[i].fit.lower, spec.parameters[i].fit.upper})
+        hold_at(i, bound);
+  for (std::size_t j = 0; j < spec.unknowns.size(); ++j)
+    if (unknown_acts_on(spec.unknowns[j], prediction))
+      for (const double end : {spec.unknowns[j].lower, spec.unknowns[j].upper})
+        hold_at(k + j, end);
+  return held;
+}
+
+} // namespace
+
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
                          const JointSimulator& simulator, const std::vector<double>& values,
                          const std::vector<double>& covariance, const std::vector<bool>& fitted,
@@ -105,32 +147,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
     sets.push_back(up);
     stepped.push_back(i);
   }
-  // Each held parameter acting on it at its two bounds, and each unknown acting on it at the ends of its
-  // range, in the same batch (a bound it is held at is the value's own runs).
-  std::vector<std::pair<std::size_t, double>> held; // index in `base`, bound
-  std::vector<std::size_t> held_set;                // its runs' index in `sets`
-  const auto hold_at = [&](std::size_t i, double bound) {
-    held.emplace_back(i, bound);
-    if (bound == base[i]) {
-      held_set.push_back(0);
-      return;
-    }
-    auto at = base;
-    at[i] = bound;
-    held_set.push_back(sets.size());
-    sets.push_back(at);
-  };
-  for (std::size_t i = 0; i < k; ++i)
-    if (!fitted[i] && acts_on_prediction(spec.parameters[i], prediction))
-      for (const double bound : {spec.parameters[i].fit.lower, spec.parameters[i].fit.upper})
-        hold_at(i, bound);
-  for (std::size_t j = 0; j < spec.unknowns.size(); ++j)
-    if (unknown_acts_on(spec.unknowns[j], prediction))
-      for (const double end : {spec.unknowns[j].lower, spec.unknowns[j].upper})
-        hold_at(k + j, end);
-  const auto held_key = [&](std::size_t i) {
-    return i < k ? spec.parameters[i].fit.key : spec.unknowns[i - k].key;
-  };
+  const HeldRuns held = add_held_runs(spec, prediction, fitted, base, sets);
   // Each rival fit's values, in the same batch.
   const std::size_t first_rival = sets.size();
   for (const auto& rival : rivals) {
@@ -146,10 +163,10 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
     result.rivals.push_back(
         {rivals[r].start, rivals[r].chi_square, mean ? std::optional<double>(mean->first) : std::nullopt});
   }
-  for (std::size_t h = 0; h < held.size(); ++h) {
-    const auto mean = mean_and_se(runs[held_set[h]]);
-    result.held.push_back({held_key(held[h].first), held[h].second,
-                           mean ? std::optional<double>(mean->first) : std::nullopt, held_set[h] == 0});
+  for (std::size_t h = 0; h < held.at.size(); ++h) {
+    const auto mean = mean_and_se(runs[held.set[h]]);
+    result.held.push_back({held.key(spec, h), held.at[h].second,
+                           mean ? std::optional<double>(mean->first) : std::nullopt, held.set[h] == 0});
   }
   const auto centre = mean_and_se(runs[0]);
   if (!centre) {

@@ -27,9 +27,9 @@ struct ModelForm {
   // Each fit's covariance over every parameter (k x k, row-major; 0 for one it did not fit); empty when read
   // from a calibration.json written before they were kept.
   std::vector<std::vector<double>> covariances;
-  std::vector<HeldOutPoint> held_out;      // every point, predicted by the fit that left its series out
-  double relative_rms = 0.0;               // of the held-out points' relative errors
-  std::size_t covered = 0;                 // held-out points within their 95 % interval (see coverage)
+  std::vector<HeldOutPoint> held_out; // every point, predicted by the fit that left its series out
+  double relative_rms = 0.0;          // of the held-out points' relative errors
+  std::size_t covered = 0;            // held-out points within their 95 % interval (see coverage)
   // A crossing or a gain rests on a SONIC figure over its direct level, not on either alone: each held-out
   // point of a series with a `reference` over that reference's held-out point (each from the fit that left
   // its own series out), the measured ratio's sd from both sds. Empty where no series has a reference.

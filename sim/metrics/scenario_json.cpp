@@ -301,11 +301,12 @@ json scenario_to_json(const Scenario& scenario) {
 
 json provenance_to_json(const std::vector<Provenance>& entries) {
   json out = json::array();
-  for (const auto& p : entries)
+  for (const auto& p : entries) {
     // Not where it was written: the same scenario read from another path has the same fingerprint.
     out.push_back({{"key", p.key}, {provenance_kind_name(p.kind), p.text}});
     if (!p.range_low.empty())
       out.back()["range"] = {{"low", p.range_low}, {"high", p.range_high}, {"why", p.range_why}};
+  }
   return out;
 }
 
