@@ -13,6 +13,7 @@
 #include "sim/app/plan_autoscaler.hpp"
 #include "sim/app/plan_report.hpp"
 #include "sim/app/plan_run_store.hpp"
+#include "sim/app/plan_sensitivity.hpp"
 #include "sim/app/scenario_source.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/interruption.hpp"
@@ -55,6 +56,8 @@ struct PlanArguments {
   std::string output_dir;
   bool quiet = false, json = false;
   bool resume = false; // take the simulations kept in OUT/runs/ by an earlier run of the same plan
+  bool sensitivity =
+      false; // --sensitivity: the plan again at each end of each ranged value (plan_sensitivity)
   ExecutionFlags execution{hardware_threads()};
   // --autoscaler: the autoscaler's settings for an autoscaled pool instead of a device count.
   bool autoscaler = false;
@@ -134,10 +137,11 @@ void check_targets(const PlanArguments& arguments, const Scenario& scenario,
 int plan_settings(const PlanArguments& arguments) {
   if (arguments.jobs > 0 || arguments.gpus > 0 || !arguments.targets.empty() ||
       !arguments.device_types.empty() || !arguments.nics.empty() || arguments.cost || arguments.resume ||
-      arguments.run_precision_given)
+      arguments.run_precision_given || arguments.sensitivity)
     throw InputError(
         "plan --autoscaler searches the autoscaler's settings on the scenario's own load: not with "
-        "--jobs, --gpus, --target, --device-types, --nics, --cost, --resume or --run-precision");
+        "--jobs, --gpus, --target, --device-types, --nics, --cost, --resume, --run-precision or "
+        "--sensitivity");
   AutoscalerPlanArguments a = arguments.autoscaler_plan;
   a.tolerance = arguments.tolerance_given ? arguments.tolerance : 0.05;
   a.replications = arguments.replications;
@@ -174,6 +178,10 @@ std::string kept_for_resume(const PlanRunStore& store) {
          " (the ones running were stopped and are not counted); plan.json is not written (a finished answer "
          "only): the same command with --resume takes them";
 }
+
+Plan search_plan(const PlanArguments& arguments, const Scenario& scenario,
+                 const std::vector<std::string>& extra, const planning::PlannerSettings& settings,
+                 bool per_group, const ExecutionContext& context, PlanRunStore& store);
 
 int plan(const PlanArguments& arguments) {
   if (arguments.autoscaler) return plan_settings(arguments);
@@ -217,11 +225,64 @@ int plan(const PlanArguments& arguments) {
                                  &progress};
   if (submit_as_driver(context, (output_dir / "plan.json").string())) return exit_ok;
   PlanRunStore store(output_dir / "runs", arguments.resume);
+  int sized_groups = 0;
+  for (const auto& group : scenario.platform.server_groups)
+    sized_groups += group.on_client_nodes || group.devices_per_pod == 0 ? 0 : 1;
+  if (sized_groups > 1 && arguments.gpus > 0)
+    throw InputError("--gpus sizes the jobs of one server group; this scenario has " +
+                     std::to_string(sized_groups) +
+                     " groups with devices: plan it with --jobs N (the devices "
+                     "of every group for N jobs)");
+  if (sized_groups > 1 && (!arguments.device_types.empty() || !arguments.nics.empty()))
+    throw InputError("--device-types and --nics search one server group; this scenario has " +
+                     std::to_string(sized_groups) + " groups with devices (their counts are searched)");
+  // Every range end loaded before anything runs: a refused one is told before any simulation.
+  std::optional<SensitivityRuns> ends;
+  if (arguments.sensitivity) ends = sensitivity_runs(arguments.source, scenario);
+  // The same search for the scenario and for each end (`extra`: the end's --set, for a process elsewhere).
+  const auto search = [&](const Scenario& searched, const std::vector<std::string>& extra) {
+    return search_plan(arguments, searched, extra, settings, sized_groups > 1, context, store);
+  };
+  Plan result = search(scenario, {});
+  std::optional<PlanSensitivity> sensitivity;
+  if (ends) sensitivity = plan_sensitivity(*ends, result, search);
+  throw_if_interrupted(kept_for_resume(store));
+  progress.finish();
+  result.default_target = arguments.targets.empty();
+  const bool text = !arguments.quiet && !arguments.json;
+  if (text) print_plan(result);
+  if (sensitivity && text) print_plan_sensitivity(*sensitivity);
+  const auto json_path = output_dir / "plan.json";
+  if (sensitivity) write_plan_sensitivity(output_dir / "plan_sensitivity.json", *sensitivity);
+  write_plan_json(json_path, result);
+  if (text) std::printf("\nwrote %s\n", json_path.string().c_str());
+  if (arguments.json) std::printf("%s\n", json_text(plan_to_json(result), 1).c_str());
+  std::fflush(stdout);
+  write_html_report_if_asked(arguments.html, output_dir, !text);
+  if (!result.found) {
+    // A complete answer, and a negative one: no layout can meet the targets (impossible), or none within
+    // the search's bounds (--max-gpus). Neither is a typo nor a failed run, so it has its own exit code.
+    std::fprintf(stderr, "sonicsim: no configuration meets the targets: %s (plan.json: %s)\n",
+                 result.not_found_reason.c_str(), json_path.string().c_str());
+    return exit_no_configuration;
+  }
+  return exit_ok;
+}
+
+// One plan's search of `scenario` (the scenario or a range end, `extra` its --set for a process elsewhere):
+// each batch of simulations here (child processes), or on Slurm as a job array that this process waits for,
+// kept in `store` for --resume.
+Plan search_plan(const PlanArguments& arguments, const Scenario& scenario,
+                 const std::vector<std::string>& extra, const planning::PlannerSettings& settings,
+                 bool per_group, const ExecutionContext& context, PlanRunStore& store) {
   planning::Planner planner(settings, scenario, [&](const std::vector<Scenario>& batch) {
     std::vector<SimulationRequest> requests;
-    for (const Scenario& planned : batch)
-      requests.push_back(SimulationRequest{
-          planned, arguments.source.recipe(planned, planning::plan_overrides(scenario, planned)), {}});
+    for (const Scenario& planned : batch) {
+      std::vector<std::string> overrides = extra;
+      for (auto& o : planning::plan_overrides(scenario, planned))
+        overrides.push_back(std::move(o));
+      requests.push_back(SimulationRequest{planned, arguments.source.recipe(planned, overrides), {}});
+    }
     const int taken_before = store.taken();
     // Ctrl-C: plan.json is a finished answer only; the finished simulations are kept for --resume. Counted
     // over the whole plan, as its progress line counts them (the pool knows its batch only).
@@ -236,39 +297,9 @@ int plan(const PlanArguments& arguments) {
                    store.taken() - taken_before, requests.size(), store.directory().string().c_str());
     return outcomes;
   });
-  int sized_groups = 0;
-  for (const auto& group : scenario.platform.server_groups)
-    sized_groups += group.on_client_nodes || group.devices_per_pod == 0 ? 0 : 1;
-  if (sized_groups > 1 && arguments.gpus > 0)
-    throw InputError("--gpus sizes the jobs of one server group; this scenario has " +
-                     std::to_string(sized_groups) +
-                     " groups with devices: plan it with --jobs N (the devices "
-                     "of every group for N jobs)");
-  if (sized_groups > 1 && (!arguments.device_types.empty() || !arguments.nics.empty()))
-    throw InputError("--device-types and --nics search one server group; this scenario has " +
-                     std::to_string(sized_groups) + " groups with devices (their counts are searched)");
-  Plan result = sized_groups > 1     ? planner.per_group(arguments.jobs)
-                : arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs)
-                                     : planner.most_jobs(arguments.gpus);
-  throw_if_interrupted(kept_for_resume(store));
-  progress.finish();
-  result.default_target = arguments.targets.empty();
-  const bool text = !arguments.quiet && !arguments.json;
-  if (text) print_plan(result);
-  const auto json_path = output_dir / "plan.json";
-  write_plan_json(json_path, result);
-  if (text) std::printf("\nwrote %s\n", json_path.string().c_str());
-  if (arguments.json) std::printf("%s\n", json_text(plan_to_json(result), 1).c_str());
-  std::fflush(stdout);
-  write_html_report_if_asked(arguments.html, output_dir, !text);
-  if (!result.found) {
-    // A complete answer, and a negative one: no layout can meet the targets (impossible), or none within
-    // the search's bounds (--max-gpus). Neither is a typo nor a failed run, so it has its own exit code.
-    std::fprintf(stderr, "sonicsim: no configuration meets the targets: %s (plan.json: %s)\n",
-                 result.not_found_reason.c_str(), json_path.string().c_str());
-    return exit_no_configuration;
-  }
-  return exit_ok;
+  return per_group            ? planner.per_group(arguments.jobs)
+         : arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs)
+                              : planner.most_jobs(arguments.gpus);
 }
 
 } // namespace
@@ -366,6 +397,10 @@ void register_plan_command(CLI::App& app, int& result) {
                     "simulation is kept there by its scenario's fingerprint), e.g. after Ctrl-C");
   add_autoscaler_plan_options(*command, arguments->autoscaler, arguments->autoscaler_plan);
   add_execution_options(*command, arguments->execution, ExecutionShape::deciding);
+  command->add_flag("--sensitivity", arguments->sensitivity,
+                    "Also rank what the answer rests on: the plan searched again at each end of each value "
+                    "whose provenance gives a range (range: {low, high, why}), the answer at both, largest "
+                    "swing first (plan_sensitivity.json; a tornado chart with --html)");
   add_html_option(*command, arguments->html);
   add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded_batches(*arguments, plan); });

@@ -179,6 +179,37 @@ void add_saturation(ReportDocument& document, const Json& plan) {
 
 } // namespace
 
+// plan --sensitivity's plan_sensitivity.json: the answer at the two ends of each ranged value, as a table and
+// a tornado chart (an end where no layout meets the targets is drawn at the answer; the table says "none").
+void add_sensitivity(ReportDocument& document, const Json& s) {
+  const std::string unit = s.at("unit").get<std::string>();
+  const auto count = [](const Json& x) {
+    return x.is_number() ? std::to_string(x.get<int>()) : std::string("none");
+  };
+  document.paragraph(
+      "What the answer rests on, ranked (plan --sensitivity): the plan searched again at each end "
+      "of each value whose provenance gives a range.");
+  std::vector<std::vector<std::string>> rows{
+      {"value (kind)", "range", unit + " at low", unit + " at high", "range from"}};
+  Json bars = Json::array();
+  int rank = 0;
+  const double answer = s.at("answer").is_number() ? s.at("answer").get<double>() : 0.0;
+  for (const auto& v : s.at("values")) {
+    rows.push_back({v.at("key").get<std::string>() + " (" + v.at("kind").get<std::string>() + ")",
+                    v.at("low").get<std::string>() + " .. " + v.at("high").get<std::string>(),
+                    count(v.at("at_low")), count(v.at("at_high")), v.at("why_range").get<std::string>()});
+    const auto end = [answer](const Json& x) { return x.is_number() ? x.get<double>() : answer; };
+    const double a = end(v.at("at_low")), b = end(v.at("at_high"));
+    bars.push_back({{"label", std::to_string(++rank) + ". " + v.at("key").get<std::string>()},
+                    {"rank", rank},
+                    {"low", std::min(a, b)},
+                    {"high", std::max(a, b)}});
+  }
+  document.table(rows);
+  document.chart(
+      tornado_chart("The answer at the two ends of each range, largest swing first", bars, unit, answer));
+}
+
 void add_plan_section(ReportDocument& document, const fs::path& dir) {
   const Json plan = read_json_file(dir / "plan.json");
   // The file's name, not the machine's path to it: a page travels.
@@ -204,6 +235,8 @@ void add_plan_section(ReportDocument& document, const fs::path& dir) {
   }
   add_candidates(document, plan);
   add_saturation(document, plan);
+  if (fs::exists(dir / "plan_sensitivity.json"))
+    add_sensitivity(document, read_json_file(dir / "plan_sensitivity.json"));
 }
 
 } // namespace sonicsim::report

@@ -297,23 +297,14 @@ void sensitivity(ReportDocument& document, const Json& ranked) {
                     pair(at.at("event_mean_s")), pair(at.at("events_per_s_per_job")),
                     v.at("why_range").get<std::string>()});
     const double a = at.at("event_mean_s")[0].get<double>(), b = at.at("event_mean_s")[1].get<double>();
-    bars.push_back({{"value", std::to_string(++rank) + ". " + v.at("key").get<std::string>()},
+    bars.push_back({{"label", std::to_string(++rank) + ". " + v.at("key").get<std::string>()},
                     {"rank", rank},
                     {"low", std::min(a, b)},
                     {"high", std::max(a, b)}});
   }
   document.table(rows);
-  Json y = channel("value", "nominal", "");
-  y["sort"] = {{"field", "rank"}};
-  y["axis"] = {{"labelLimit", 360}};
-  Json x = channel("low", "quantitative", "time per event (s)");
-  x["scale"] = {{"zero", false}};
-  Json chart = layered_chart("The time per event at the two ends of each range, largest swing first", bars,
-                             560, std::max(80, 28 * rank));
-  chart["layer"] = Json::array(
-      {layer("bar", {{"y", y}, {"x", x}, {"x2", {{"field", "high"}}}}),
-       labelled_rule_x(ranked.at("answer").at("event_mean_s").get<double>(), "the answer", "black")});
-  document.chart(chart);
+  document.chart(tornado_chart("The time per event at the two ends of each range, largest swing first", bars,
+                               "time per event (s)", ranked.at("answer").at("event_mean_s").get<double>()));
 }
 
 void add_run_section(ReportDocument& document, const fs::path& dir) {

@@ -1,5 +1,7 @@
 #include "sim/report/vega_lite.hpp"
 
+#include <algorithm>
+
 namespace sonicsim::report {
 
 Json channel(const std::string& field, const std::string& type, const std::string& title) {
@@ -14,6 +16,19 @@ Json layered_chart(const std::string& title, Json values, int width, int height)
               {"data", {{"values", std::move(values)}}},
               {"layer", Json::array()},
               {"config", {{"legend", {{"orient", "right"}}}}}};
+}
+
+Json tornado_chart(const std::string& title, Json bars, const std::string& x_title, double answer) {
+  const int rows = static_cast<int>(bars.size());
+  Json y = channel("label", "nominal", "");
+  y["sort"] = {{"field", "rank"}};
+  y["axis"] = {{"labelLimit", 360}};
+  Json x = channel("low", "quantitative", x_title);
+  x["scale"] = {{"zero", false}};
+  Json chart = layered_chart(title, std::move(bars), 560, std::max(80, 28 * rows));
+  chart["layer"] = Json::array({layer("bar", {{"y", y}, {"x", x}, {"x2", {{"field", "high"}}}}),
+                                labelled_rule_x(answer, "the answer", "black")});
+  return chart;
 }
 
 Json layer(const std::string& mark, Json encoding) {

@@ -23,6 +23,10 @@ Json layer(const std::string& mark, Json encoding);
 // Zoom and pan on the x and y scales (attach to one layer of a chart).
 Json zoom_params();
 
+// A tornado chart: one bar per row of `bars` (fields label, rank, low, high) from low to high, ranked by rank
+// (1 on top), and a rule at the answer.
+Json tornado_chart(const std::string& title, Json bars, const std::string& x_title, double answer);
+
 // A vertical rule at x with a text label above it (a knee, a limit), in its own data.
 Json labelled_rule_x(double x, const std::string& label, const std::string& colour);
 // A horizontal rule at y with a label at the right end.

@@ -74,3 +74,48 @@ TEST_CASE("run --sensitivity: a range end the scenario refuses is told at the pr
   CHECK(none.output.find("no value this scenario uses gives a range") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE(
+    "plan --sensitivity: the answer at each end of the model's capacity range is the plan made with that "
+    "capacity set, and more capacity never needs more GPUs") {
+  // 20 jobs, each event 9 s of CPU then one 1 s request: a job keeps a T4 busy a tenth of the time at most.
+  // The capacity 0.5 to 2 of the curve moves the fewest T4s that keep the module within 10 % of its
+  // unsaturated time.
+  const auto dir = std::filesystem::temp_directory_path() / "sonicsim_plan_sensitivity";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string yaml = scenario("  server_groups:\n    gpu: {devices: {type: T4, count: 1}}\n",
+                              "  jobs: 20\n  events_per_job: 40\n  warmup_events: 4\n");
+  const std::string pipeline = "  pipeline:\n";
+  yaml.insert(yaml.find(pipeline) + pipeline.size(),
+              "    - {name: cpu, type: cpu, duration: {dist: constant, value: \"9s\"}}\n");
+  yaml += "provenance:\n  models.unit.throughput.T4.scale: {assumed: \"1\", range: {low: 0.5, high: 2, why: "
+          "\"a test's range\"}}\n";
+  std::ofstream(dir / "s.yaml") << yaml;
+  const auto result = run_sonicsim("plan " + (dir / "s.yaml").string() +
+                                   " --jobs 20 --sensitivity -q --out " + (dir / "out").string());
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  const auto s = read_json(dir / "out" / "plan_sensitivity.json");
+  const auto plan = read_json(dir / "out" / "plan.json");
+  REQUIRE(s["values"].size() == 1);
+  const auto& capacity = s["values"][0];
+  CHECK(s["unit"] == "GPUs");
+  const int answer = s["answer"].get<int>(), low = capacity["at_low"].get<int>(),
+            high = capacity["at_high"].get<int>();
+  CHECK(low >= answer);
+  CHECK(answer >= high);
+  CHECK(low > high); // half the capacity needs more T4s than twice of it
+  CHECK(plan["found"].get<bool>());
+  // The second route: a plain plan with the capacity set to its low end answers the same.
+  const auto at_low =
+      run_sonicsim("plan " + (dir / "s.yaml").string() +
+                   " --jobs 20 --set models.unit.throughput.T4.scale=0.5 -q --out " + (dir / "low").string());
+  REQUIRE(at_low.exit_code == 0);
+  const auto low_plan = read_json(dir / "low" / "plan.json");
+  int low_gpus = 0;
+  for (const auto& option : low_plan["options"])
+    if (option.value("chosen", false)) low_gpus = option["gpus"].get<int>();
+  CHECK(low_gpus == low);
+  std::filesystem::remove_all(dir);
+}
