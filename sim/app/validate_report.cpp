@@ -115,6 +115,8 @@ nlohmann::ordered_json outcomes_to_json(const std::vector<ValidationCase>& cases
          {"known_discrepancy", c.known_discrepancy},
          {"uncalibrated",
           c.uncalibrated ? nlohmann::ordered_json(*c.uncalibrated) : nlohmann::ordered_json()}});
+    if (c.predicted)
+      json.back().update({{"rests_on", c.predicted->rests_on}, {"pinned_by", c.predicted->pinned_by}});
   }
   return json;
 }
@@ -158,6 +160,12 @@ void write_reports(const fs::path& dir, const std::vector<ValidationCase>& cases
        << c.observable << "`" << (outcomes[i].detail.empty() ? "" : " (" + outcomes[i].detail + ")")
        << "\n- tolerance: " << c.tolerance_reason << "\n";
     if (!c.known_discrepancy.empty()) md << "- known discrepancy: " << c.known_discrepancy << "\n";
+    if (c.predicted) {
+      md << "- rests most on:";
+      for (std::size_t r = 0; r < c.predicted->rests_on.size(); ++r)
+        md << (r ? "; " : " ") << r + 1 << ". " << c.predicted->rests_on[r];
+      md << "\n- to pin the first: " << c.predicted->pinned_by << "\n";
+    }
     if (c.uncalibrated)
       md << "- before calibration: " << number(*c.uncalibrated) << " (" << c.uncalibrated_note << ")\n";
   }

@@ -165,8 +165,11 @@ void read_prediction(const std::string& path, const YAML::Node& root, Validation
   for (const char* key : {"measured", "tolerance", "known_discrepancy"})
     if (root[key])
       fail(path, root[key], key, "a prediction case has no measurement; expected predicted: only");
-  const char* expected = "expected {value: X, interval95: [LOW, HIGH] (null for an open side), "
-                         "reproduce_within: H, command: \"the sonicsim command that predicted it\"}";
+  const char* expected =
+      "expected {value: X, interval95: [LOW, HIGH] (null for an open side), "
+      "reproduce_within: H, command: \"the sonicsim command that predicted it\", rests_on: "
+      "[\"its top assumptions, each with the answer at both ends\", ...], pinned_by: \"the "
+      "measurement that would pin the first\"}";
   if (!predicted.IsMap()) fail(path, predicted, "predicted", expected);
   // The interval once came in parts beside a wider envelope; a case written so says what it is now.
   for (const char* old : {"ci95_half_width", "ci95"})
@@ -175,7 +178,7 @@ void read_prediction(const std::string& path, const YAML::Node& root, Validation
            "no longer read: a prediction has one 95 % interval, interval95: [LOW, HIGH] (its answer in "
            "calibration.json `answers`), and the check's tolerance is reproduce_within: H");
   if (!predicted["value"] || !predicted["interval95"] || !predicted["reproduce_within"] ||
-      !predicted["command"])
+      !predicted["command"] || !predicted["rests_on"] || !predicted["pinned_by"])
     fail(path, predicted, "predicted", expected);
   ValidationCase::Prediction p;
   p.value = finite_number(path, predicted["value"], "predicted.value");
@@ -188,6 +191,18 @@ void read_prediction(const std::string& path, const YAML::Node& root, Validation
     fail(path, ends, "predicted.interval95", "ends on either side of the value " + std::to_string(p.value));
   p.reproduce_within = positive_number(path, predicted["reproduce_within"], "predicted.reproduce_within");
   p.command = predicted["command"].as<std::string>();
+  const YAML::Node rests_on = predicted["rests_on"];
+  if (!rests_on.IsSequence() || rests_on.size() == 0)
+    fail(path, rests_on, "predicted.rests_on",
+         "a list of the answer's top assumptions (calibration.json `answers`), largest swing first");
+  for (const auto& assumption : rests_on) {
+    if (!assumption.IsScalar() || assumption.Scalar().empty())
+      fail(path, assumption, "predicted.rests_on", "each a non-empty text");
+    p.rests_on.push_back(assumption.Scalar());
+  }
+  if (!predicted["pinned_by"].IsScalar() || predicted["pinned_by"].Scalar().empty())
+    fail(path, predicted["pinned_by"], "predicted.pinned_by", "the measurement that would pin the first");
+  p.pinned_by = predicted["pinned_by"].Scalar();
   c.predicted = p;
   c.measured = p.value;
   // The check: the simulation reproduces the prediction within the parts a rerun of the same code varies by

@@ -63,6 +63,10 @@ struct ValidationCase {
     // leave-one-out fits), so that a drift of the simulation shows however wide the interval is.
     double reproduce_within = 0.0;
     std::string command;
+    // What the answer rests on most (its ranked assumptions, each with the answer at both ends of its range,
+    // largest swing first) and the measurement that would pin the first.
+    std::vector<std::string> rests_on;
+    std::string pinned_by;
   };
   std::optional<Prediction> predicted;
   // What the scenario gave before it was calibrated on the measurement (the "before" of the report), with

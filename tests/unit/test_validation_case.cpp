@@ -82,7 +82,7 @@ TEST_CASE("a prediction case has no measurement: one interval, and a rerun's tol
   auto text = crossing_case;
   text.replace(text.find("measured:"), std::string::npos,
                "predicted: {value: 25, interval95: [18, 40], reproduce_within: 3, command: \"sonicsim "
-               "calibrate --spec x\"}\n");
+               "calibrate --spec x\", rests_on: [\"the limit: 18 to 40\"], pinned_by: \"a scan\"}\n");
   const auto c = load_validation_case(write_case("predicted.yaml", text));
   REQUIRE(c.predicted);
   CHECK(*c.predicted->low == 18);
@@ -90,6 +90,13 @@ TEST_CASE("a prediction case has no measurement: one interval, and a rerun's tol
   // The check holds the simulation to what a rerun of the same code varies by, never the interval (which
   // holds what the data do not place: a check within it could hardly fail).
   CHECK(*c.absolute_tolerance == 3);
+  CHECK(c.predicted->rests_on == std::vector<std::string>{"the limit: 18 to 40"});
+  CHECK(c.predicted->pinned_by == "a scan");
+  // Without what it rests on, a prediction case is refused: the ranking is part of the answer.
+  auto unranked = text;
+  unranked.replace(unranked.find(", rests_on"), unranked.rfind("}\n") - unranked.find(", rests_on"), "");
+  CHECK_THROWS_WITH_AS(load_validation_case(write_case("unranked.yaml", unranked)),
+                       doctest::Contains("rests_on: [\"its top assumptions"), std::exception);
   // Open on one side (DeepMET's crossing: not bounded below).
   auto one_sided = text;
   one_sided.replace(one_sided.find("[18, 40]"), 8, "[null, 398.2]");
