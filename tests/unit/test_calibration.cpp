@@ -66,6 +66,26 @@ TEST_CASE("the interval carries the seeds' part: a fit at another seed would mov
   CHECK(one_seed.ci95_half_width[0] == doctest::Approx(3.182 * 0.5).epsilon(1e-3));
 }
 
+TEST_CASE(
+    "a parameter whose seeds' fits sit on its bound is at its bound, though their mean is just inside") {
+  // A constant c in [5, 10] fitted to 4 points of 5.1 +- 0.01: seeds 0 and 2 want 5.1, seed 1 (predicting
+  // c + 0.2) 4.9, clamped to the bound 5. The mean 5.067 is inside, but a seed's fit ends on the bound and
+  // the interval (seeds' part 4.303 x 0.0333) reaches it.
+  const std::vector<DataPoint> data{{1, 5.1, 0.01}, {2, 5.1, 0.01}, {3, 5.1, 0.01}, {4, 5.1, 0.01}};
+  const auto at_offset = [](double offset) {
+    return Predictor(
+        [offset](const std::vector<double>& v) { return std::vector<double>(4, v[0] + offset); });
+  };
+  const auto result =
+      calibrate({{"c", 5, 10, ""}}, {7.0}, data, at_offset(0.0), 40, {at_offset(0.2), at_offset(0.0)});
+  CHECK(result.values[0] == doctest::Approx((5.1 + 5.0 + 5.1) / 3.0).epsilon(1e-3));
+  CHECK(result.at_bound[0]);
+  // Seeds that agree well inside the range: not at a bound.
+  const auto inside =
+      calibrate({{"c", 0, 10, ""}}, {7.0}, data, at_offset(0.0), 40, {at_offset(-0.1), at_offset(0.1)});
+  CHECK_FALSE(inside.at_bound[0]);
+}
+
 TEST_CASE("a parameter the data does not depend on is reported as not identifiable") {
   std::vector<DataPoint> data{{1, 2, 0.1}, {2, 4, 0.1}, {3, 6, 0.1}};
   const Predictor predict = [&](const std::vector<double>& v) {
