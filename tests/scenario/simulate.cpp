@@ -5,6 +5,7 @@
 #include "sim/metrics/summary_json.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -73,6 +74,14 @@ std::string read_text(const std::filesystem::path& path) {
 
 nlohmann::json read_json(const std::filesystem::path& path) {
   return nlohmann::json::parse(read_text(path));
+}
+
+std::vector<std::string> sorted_files(const std::string& folder) {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(folder))
+    files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 } // namespace sonicsim::testing

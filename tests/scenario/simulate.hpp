@@ -27,6 +27,9 @@ struct CommandResult {
 };
 CommandResult run_sonicsim(const std::string& arguments);
 
+// The files of a folder, sorted by path (perf_analyzer files, one per batch size).
+std::vector<std::string> sorted_files(const std::string& folder);
+
 // A file's bytes (empty when it cannot be read), and a JSON file parsed.
 std::string read_text(const std::filesystem::path& path);
 nlohmann::json read_json(const std::filesystem::path& path);

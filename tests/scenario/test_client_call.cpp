@@ -14,14 +14,11 @@
 #include <string>
 #include <vector>
 
+using sonicsim::testing::one_t4;
 using sonicsim::testing::scenario;
 using sonicsim::testing::simulate_text;
 
 namespace {
-
-const char* const one_t4 = R"(  server_groups:
-    gpu: {devices: {type: T4, count: 1}}
-)";
 
 // One job of 20 events, one thread, one request of one 1-byte inference per event: with the unit model an
 // event is the server's 1 s and transfers of nanoseconds.
@@ -32,14 +29,6 @@ std::string with_client_call(const std::string& yaml, const std::string& cost) {
   std::string out = yaml;
   out.insert(out.find(at) + at.size(), "    client_call: " + cost + "\n");
   return out;
-}
-
-std::vector<std::string> csv_files(const std::string& folder) {
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(folder))
-    files.push_back(entry.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 } // namespace
@@ -70,7 +59,8 @@ TEST_CASE("client call: fitted to the ParticleNet AK4 (PyTorch) files' Client Se
   const std::string folder =
       std::string(SONICSIM_SOURCE_DIR) + "/validation/data/cms_miniaod_2024/perf_analyzer/particlenet_AK4_PT";
   const auto imported = sonicsim::measurements::import_perf_analyzer(
-      csv_files(folder), std::nullopt, 9760, 40, sonicsim::measurements::DeviceTimeMapping::merged_async);
+      sonicsim::testing::sorted_files(folder), std::nullopt, 9760, 40,
+      sonicsim::measurements::DeviceTimeMapping::merged_async);
   CHECK(imported.client_call.per_request_s == 0.0);
   CHECK(imported.client_call.per_byte_s == doctest::Approx(0.23489e-9).epsilon(1e-4));
   // A scenario reading it from the model's own files gets the same cost.

@@ -18,19 +18,11 @@ namespace {
 const std::string pn_ak4_pt =
     std::string(SONICSIM_SOURCE_DIR) + "/validation/data/cms_miniaod_2024/perf_analyzer/particlenet_AK4_PT";
 
-std::vector<std::string> csv_files(const std::string& folder) {
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(folder))
-    files.push_back(entry.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 } // namespace
 
 TEST_CASE("the imported ParticleNet AK4 (PyTorch) T4 curve is the files' device time per batch") {
-  const auto imported =
-      sonicsim::measurements::import_perf_analyzer(csv_files(pn_ak4_pt), std::nullopt, 0, 0);
+  const auto imported = sonicsim::measurements::import_perf_analyzer(
+      sonicsim::testing::sorted_files(pn_ak4_pt), std::nullopt, 0, 0);
   REQUIRE(imported.curve_points.size() == 8);
   // Server Compute Infer in the files: 2,353 us at batch 1, 2,966 us at 16, 4,035 us at 256.
   CHECK(imported.curve_points[0].first == 1.0);

@@ -11,15 +11,12 @@
 #include <fstream>
 #include <string>
 
+using sonicsim::testing::one_t4;
 using sonicsim::testing::read_json;
 using sonicsim::testing::run_sonicsim;
 using sonicsim::testing::scenario;
 
 namespace {
-
-const char* const one_t4 = R"(  server_groups:
-    gpu: {devices: {type: T4, count: 1}}
-)";
 
 // `range`: the provenance of platform.wan.rtt's range map; the scenario is written to `dir`/s.yaml.
 std::filesystem::path write_scenario(const std::filesystem::path& dir, const std::string& range) {

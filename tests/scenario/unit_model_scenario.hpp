@@ -24,6 +24,11 @@ models:
     deploy: {groups: [gpu]}
 )";
 
+// One server group `gpu` of one T4, the unit model's.
+inline const char* const one_t4 = R"(  server_groups:
+    gpu: {devices: {type: T4, count: 1}}
+)";
+
 // `platform` holds the server groups (the model is deployed on `gpu`); `workload` the workload's keys.
 inline std::string scenario(const std::string& platform, const std::string& workload) {
   return "seed: 1\nplatform:\n  wan: {rtt: \"0s\"}\n  network: {tcp_window: \"0B\"}\n" + platform +
