@@ -51,11 +51,23 @@ HeldOutCoverage held_out_coverage(const JointSpec& spec, const JointSimulator& s
       if (s.name == form.left_out[f]) series = &s;
     if (!series) continue;
     const double misfit = 1.96 * others_relative_rms(form, series->name);
+    // What the other series place: a parameter this fit did not move (it acts only on the left-out series)
+    // or whose 95 % half-width exceeds its range is not placed without this series, so it is held and the
+    // point predicted at its bounds too, as a prediction's unplaced parameters are; a linearised covariance
+    // wider than the range would otherwise stand for it (the shared link without the all-models series).
+    std::vector<bool> placed = fitted;
+    const std::size_t k = spec.parameters.size();
+    if (own)
+      for (std::size_t i = 0; i < k; ++i) {
+        const double variance = form.covariances[f][i * k + i];
+        const auto& p = spec.parameters[i].fit;
+        placed[i] = fitted[i] && variance > 0.0 && 1.96 * std::sqrt(variance) < p.upper - p.lower;
+      }
     for (const auto& point : form.held_out) {
       if (point.series != series->name) continue;
       const JointPrediction prediction = as_prediction(*series, point, replications);
       PredictionResult p = predict(spec, prediction, simulator, form.values[f],
-                                   own ? form.covariances[f] : covariance, fitted);
+                                   own ? form.covariances[f] : covariance, placed);
       CoveredPoint c{point,
                      p.value,
                      {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()},
