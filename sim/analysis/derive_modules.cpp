@@ -281,10 +281,12 @@ void derive_remote_module(Derivation& d, const Module& module, std::uint64_t mod
                                                 "on the known mean inference count"
                                           : "the job client's split (deterministic)";
   // Compression (a what-if): fewer bytes on the wire, CPU time per uncompressed byte added to
-  // preprocessing, as the job client does.
+  // preprocessing, as the job client does; so is the client's side of each call (models.NAME.client_call).
   const double raw_input_bytes = split.inferences * model->second.input_bytes_per_inference;
+  const HostCost& call = model->second.client_call;
   const double preprocess_work_s =
-      (module.preprocess_s.expected() + raw_input_bytes * module.compression_time_per_byte_s) *
+      (module.preprocess_s.expected() + raw_input_bytes * module.compression_time_per_byte_s +
+       split.requests * call.per_request_s + raw_input_bytes / module.compression_ratio * call.per_byte_s) *
       out.mean_inverse_cpu_speed;
   d.cpu_work_s += preprocess_work_s;
   const double preprocess_s = preprocess_work_s * d.cpu_slowdown;
@@ -307,7 +309,9 @@ void derive_remote_module(Derivation& d, const Module& module, std::uint64_t mod
     d.group_bytes[static_cast<std::size_t>(g)] += share * input_bytes;
   }
   const std::string tag = "[" + module.name + "]";
-  d.note("t_preprocess" + tag, preprocess_s, "s", describe(module.preprocess_s) + " s x E[1/speed]");
+  d.note("t_preprocess" + tag, preprocess_s, "s",
+         describe(module.preprocess_s) + " s" + (call.is_free() ? "" : " + the client's side of each call") +
+             " x E[1/speed]");
   d.note("inferences" + tag, split.inferences, "/event",
          describe(module.inferences) + ", the mean of the counts drawn (each rounded, at least 0)");
   d.note("requests" + tag, split.requests, "/event",

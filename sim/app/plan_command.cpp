@@ -398,9 +398,8 @@ void register_plan_command(CLI::App& app, int& result) {
   add_autoscaler_plan_options(*command, arguments->autoscaler, arguments->autoscaler_plan);
   add_execution_options(*command, arguments->execution, ExecutionShape::deciding);
   command->add_flag("--sensitivity", arguments->sensitivity,
-                    "Also rank what the answer rests on: the plan searched again at each end of each value "
-                    "whose provenance gives a range (range: {low, high, why}), the answer at both, largest "
-                    "swing first (plan_sensitivity.json; a tornado chart with --html)");
+                    "Also rank what the answer rests on: the plan again at each end of each value whose "
+                    "provenance gives a range (plan_sensitivity.json; a tornado chart with --html)");
   add_html_option(*command, arguments->html);
   add_output_options(*command, arguments->quiet, &arguments->json);
   command->callback([arguments, &result]() { result = guarded_batches(*arguments, plan); });

@@ -1,9 +1,9 @@
 // The coverage of the interval as it is quoted, checked where the answer is known: each released series is
 // left out in turn (model_form: leave_one_series_out), and each of its points is predicted as an answer is
 // (sim/calibration/joint_prediction.hpp): by the fit that left its series out, with the seeds' part, that
-// fit's calibration part, each parameter the calibration holds at its bounds (and each the other series do not
-// place: that fit did not move it, or its 95 % half-width exceeds its range), and the model misfit the other
-// series' held-out points show (1.96 x their relative RMS: a point's own error never widens its own
+// fit's calibration part, each parameter the calibration holds at its bounds (and each the other series do
+// not place: that fit did not move it, or its 95 % half-width exceeds its range), and the model misfit the
+// other series' held-out points show (1.96 x their relative RMS: a point's own error never widens its own
 // interval). A point counts as covered when its measurement lies within that interval widened, in
 // quadrature, by the measurement's own 1.96 sd. What the points cannot check: the readings and the unknowns
 // of the predictions, which act on no released series (their spans only widen the answers' intervals).

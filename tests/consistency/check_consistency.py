@@ -384,7 +384,9 @@ def import_check(sonicsim, work, repo):
     through = run_json([sonicsim, "run", config, "--out", os.path.join(work, "import_through"), "-q",
                         "--set", "models.particlenet_ak4.throughput.T4={points: %s}" % flow(points),
                         "--set", "models.particlenet_ak4.compute_input={per_request: \"%s\", per_byte: \"%s\"}" %
-                        (imported["compute_input"]["per_request"], imported["compute_input"]["per_byte"])] + common)
+                        (imported["compute_input"]["per_request"], imported["compute_input"]["per_byte"]),
+                        "--set", "models.particlenet_ak4.client_call={per_request: \"%s\", per_byte: \"%s\"}" %
+                        (imported["client_call"]["per_request"], imported["client_call"]["per_byte"])] + common)
     failures, rows = [], []
     for figure in ("module_mean_s", "gpu_utilisation", "mean_executed_batch"):
         a, b = direct["figures"].get(figure), through["figures"].get(figure)
