@@ -81,15 +81,23 @@ void add_series(ReportDocument& document, const Json& series) {
 void add_model_form(ReportDocument& document, const Json& form) {
   std::string text = "The model's own error, each series predicted by the fit without it (" +
                      form.value("method", std::string("leave one series out")) + "): the held-out points ";
+  // A file of predictions made from another's fit (--predict-from) keeps the counts, not the points.
+  const auto of = [&form](const char* points) {
+    return form.contains(points) ? " of " + std::to_string(form.at(points).size()) : std::string();
+  };
   if (form.contains("relative_rms"))
     text += significant(100.0 * form.at("relative_rms").get<double>(), 3) + " % RMS off, " +
-            std::to_string(form.value("covered", 0)) + " of " + std::to_string(form.at("held_out").size()) +
-            " inside their intervals";
+            std::to_string(form.value("covered", 0)) + of("held_out") + " inside their intervals";
   if (form.contains("ratio_relative_rms"))
     text += "; their ratios to direct inference " +
             significant(100.0 * form.at("ratio_relative_rms").get<double>(), 3) + " % RMS off, " +
-            std::to_string(form.value("ratio_covered", 0)) + " of " +
-            std::to_string(form.at("ratios_to_direct").size()) + " inside";
+            std::to_string(form.value("ratio_covered", 0)) + of("ratios_to_direct") + " inside";
+  if (form.contains("coverage_as_quoted")) {
+    const Json& quoted = form.at("coverage_as_quoted");
+    text += ". The interval as quoted, each held-out point predicted as an answer is: " +
+            std::to_string(quoted.value("covered", 0)) + " of " +
+            std::to_string(quoted.value("points_checked", 0)) + " inside";
+  }
   document.paragraph(text + ".");
 }
 
@@ -233,10 +241,20 @@ void add_predictions(ReportDocument& document, const Json& calibration) {
 void add_joint_calibration_section(ReportDocument& document, const Json& calibration) {
   document.section("Joint calibration (" + fs::path(calibration.value("spec", "")).filename().string() + ")",
                    "calibration.json");
-  document.paragraph(calibration.value("status", std::string("")) + "; " +
-                     std::to_string(calibration.value("evaluations", 0)) + " evaluations at " +
-                     std::to_string(calibration.value("seeds", 0)) + " seeds.");
+  if (calibration.contains("evaluations"))
+    document.paragraph(calibration.value("status", std::string("")) + "; " +
+                       std::to_string(calibration.value("evaluations", 0)) + " evaluations at " +
+                       std::to_string(calibration.value("seeds", 0)) + " seeds.");
   add_parameters(document, calibration);
+  if (!calibration.contains("series")) {
+    // --predict-from: the fit is the other file's, and its series with it.
+    document.paragraph("Predictions made from the fit in " +
+                       calibration.value("predicted_from", std::string()) +
+                       " (its series and points are there).");
+    if (calibration.contains("model_form")) add_model_form(document, calibration.at("model_form"));
+    if (calibration.contains("predictions")) add_predictions(document, calibration);
+    return;
+  }
   std::vector<std::vector<std::string>> fit_rows{
       {"series", "observable", "points", "MAPE before", "MAPE after", "chi-square before", "after"}};
   for (const auto& series : calibration.at("series"))

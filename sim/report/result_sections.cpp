@@ -104,8 +104,10 @@ void add_validate_section(ReportDocument& document, const fs::path& dir) {
 
 void add_calibrate_section(ReportDocument& document, const fs::path& dir) {
   const Json calibration = read_json_file(dir / "calibration.json");
-  // A joint calibration (calibrate --spec) lists its series; a single-series one names its series.
-  if (calibration.contains("series") && calibration.at("series").is_array())
+  // A joint calibration (calibrate --spec) lists its series, or names the fit its predictions were made from
+  // (--predict-from); a single-series one names its series.
+  if ((calibration.contains("series") && calibration.at("series").is_array()) ||
+      calibration.contains("predicted_from"))
     return add_joint_calibration_section(document, calibration);
   document.section("Calibration on series '" + calibration.at("series").get<std::string>() + "'",
                    "calibration.json");
