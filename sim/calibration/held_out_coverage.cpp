@@ -25,9 +25,8 @@ JointPrediction as_prediction(const JointSeries& series, const HeldOutPoint& poi
   p.scenario = series.scenario;
   p.variants = series.variants;
   p.overrides = series.overrides;
-  char x[64];
-  std::snprintf(x, sizeof x, "%.17g", point.x);
-  p.overrides.push_back(series.x_key + "=" + x);
+  // The x as the series' own runs write it (a parameter's {} expansion: the same digits).
+  p.overrides.push_back(expand_set({series.x_key + "={}"}, point.x).front());
   p.observable = series.observable.text();
   p.series = {series.name};
   p.replications = replications;
@@ -50,7 +49,7 @@ HeldOutCoverage held_out_coverage(const JointSpec& spec, const JointSimulator& s
     for (const auto& s : spec.series)
       if (s.name == form.left_out[f]) series = &s;
     if (!series) continue;
-    const double misfit = 1.96 * others_relative_rms(form, series->name);
+    const double misfit_relative = 1.96 * others_relative_rms(form, series->name);
     // What the other series place: a parameter this fit did not move (it acts only on the left-out series)
     // or whose 95 % half-width exceeds its range is not placed without this series, so it is held and the
     // point predicted at its bounds too, as a prediction's unplaced parameters are; a linearised covariance
@@ -73,7 +72,7 @@ HeldOutCoverage held_out_coverage(const JointSpec& spec, const JointSimulator& s
                      {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()},
                      false};
       if (p.value) {
-        p.half_width = std::hypot(p.half_width, misfit * std::abs(*p.value), 1.96 * point.sd);
+        p.half_width = std::hypot(p.half_width, misfit_relative * std::abs(*p.value), 1.96 * point.sd);
         c.interval = p.span();
         c.covered = point.measured >= c.interval.first && point.measured <= c.interval.second;
       }
