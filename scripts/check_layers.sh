@@ -22,17 +22,20 @@ declare -A allowed=(
   [sim/report]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/analysis sim/sweep"
   [sim/kernel]=""
   [sim/platform]="models sim/random sim/text sim/measurements sim/scenario sim/metrics"
-  [sim/actors]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/kernel sim/platform"
-  [sim/engine]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/kernel sim/platform sim/actors"
+  [sim/components]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/kernel sim/platform"
+  [sim/engine]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/kernel sim/platform sim/components"
   [sim/execution]="models sim/random sim/text sim/measurements sim/scenario sim/metrics sim/engine"
-  [sim/app]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/report sim/platform sim/actors sim/engine sim/execution"
+  [sim/app]="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/report sim/platform sim/components sim/engine sim/execution"
 )
 pure="models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis sim/planning sim/calibration sim/sweep sim/validation sim/report"
 
 failures=0
 for dir in $(find models sim -mindepth 0 -type d | sort); do
   [[ $dir == sim ]] && continue
-  if [[ -z ${allowed[$dir]+set} ]]; then
+  # The commands' folders (sim/app/<family>) are one layer: each may use the others and what sim/app may.
+  layer=$dir
+  [[ $dir == sim/app/* ]] && layer=sim/app
+  if [[ -z ${allowed[$layer]+set} ]]; then
     echo "layers: folder $dir is not in scripts/check_layers.sh"
     failures=1
     continue
@@ -41,9 +44,10 @@ for dir in $(find models sim -mindepth 0 -type d | sort); do
     [[ -e $file ]] || continue
     while IFS= read -r include; do
       target=$(dirname "$include")
-      [[ $target == "$dir" ]] && continue
-      if [[ " ${allowed[$dir]} " != *" $target "* ]]; then
-        echo "layers: $file includes $include, outside what $dir may use (${allowed[$dir]:-nothing})"
+      [[ $target == sim/app/* ]] && target=sim/app
+      [[ $target == "$layer" ]] && continue
+      if [[ " ${allowed[$layer]} " != *" $target "* ]]; then
+        echo "layers: $file includes $include, outside what $layer may use (${allowed[$layer]:-nothing})"
         failures=1
       fi
     done < <(sed -n 's/^#include "\(\(sim\|models\)\/[^"]*\)".*/\1/p' "$file")
@@ -62,7 +66,7 @@ fi
 if ((failures)); then exit 1; fi
 echo "layers respected:"
 for dir in models sim/random sim/text sim/measurements sim/scenario sim/policy sim/metrics sim/analysis \
-  sim/planning sim/calibration sim/sweep sim/validation sim/report sim/kernel sim/platform sim/actors sim/engine sim/execution \
+  sim/planning sim/calibration sim/sweep sim/validation sim/report sim/kernel sim/platform sim/components sim/engine sim/execution \
   sim/app; do
   printf '  %-16s -> %s\n' "$dir" "${allowed[$dir]:-(nothing)}"
 done

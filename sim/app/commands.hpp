@@ -24,7 +24,7 @@ void register_replay_command(CLI::App& app, int& result);
 void register_import_command(CLI::App& app, int& result);
 // `import supersonic`, registered on the `import` command by register_import_command.
 void register_import_supersonic(CLI::App& import_command, int& result);
-// import model-analyzer and import triton-config (sim/app/import_model_files.cpp).
+// import model-analyzer and import triton-config (sim/app/import/import_model_files.cpp).
 void register_import_model_files(CLI::App& import_command, int& result);
 void register_calibrate_command(CLI::App& app, int& result);
 void register_status_command(CLI::App& app, int& result);

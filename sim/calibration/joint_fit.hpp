@@ -3,7 +3,7 @@
 // interval that carries the fit's uncertainty, and the model's own error from leave-one-series-out fits.
 // Pure code: the simulations are passed in (JointSimulator), so a test can follow every decision with a
 // stand-in whose answers it knows; `sonicsim calibrate --spec` passes the execution floor
-// (sim/app/joint_runs.hpp).
+// (sim/app/calibrate/joint_runs.hpp).
 #pragma once
 
 #include "sim/calibration/calibration.hpp"

@@ -1,7 +1,7 @@
 #include "sim/engine/flow_floor.hpp"
 
-#include "sim/actors/kernel_flows.hpp"
 #include "sim/kernel/event_calendar.hpp"
+#include "sim/kernel/kernel_flows.hpp"
 
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/metrics/run_recorder.hpp"

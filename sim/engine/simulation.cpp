@@ -3,17 +3,17 @@
 
 #include "sim/metrics/direct_baseline.hpp"
 
-#include "sim/actors/background_traffic.hpp"
-#include "sim/actors/campaign_scheduler.hpp"
-#include "sim/actors/inference_server.hpp"
-#include "sim/actors/job_client.hpp"
-#include "sim/actors/job_placer.hpp"
-#include "sim/actors/kernel_flows.hpp"
-#include "sim/actors/server_pool.hpp"
 #include "sim/analysis/campaign_traffic_fit.hpp"
+#include "sim/components/background_traffic.hpp"
+#include "sim/components/campaign_scheduler.hpp"
+#include "sim/components/inference_server.hpp"
+#include "sim/components/job_client.hpp"
+#include "sim/components/job_placer.hpp"
+#include "sim/components/server_pool.hpp"
 #include "sim/engine/engine_arguments.hpp"
 #include "sim/engine/memory_estimate.hpp"
 #include "sim/engine/output_files.hpp"
+#include "sim/kernel/kernel_flows.hpp"
 #include "sim/metrics/number_text.hpp"
 #include "sim/platform/site_platform.hpp"
 #include "sim/policy/load_balancer.hpp"
@@ -210,8 +210,8 @@ void join_node_loads(const Scenario& scenario, const ServerLayout& layout,
   }
 }
 
-// Servers that change in time (sim/actors/server_pool.hpp): one pool per pooled group, and each model on it
-// routed through its pool. Started at time 0.
+// Servers that change in time (sim/components/server_pool.hpp): one pool per pooled group, and each model on
+// it routed through its pool. Started at time 0.
 std::vector<std::unique_ptr<ServerPool>> build_pools(const Scenario& scenario, ServerDirectory& directory,
                                                      const std::vector<std::unique_ptr<PodResources>>& pods,
                                                      RunRecorder& recorder, const JobContext& context) {

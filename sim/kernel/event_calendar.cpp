@@ -242,4 +242,20 @@ void EventCalendar::disarm_wakes() {
   wakes_.clear();
 }
 
+void EventCalendar::defer(OnceCall call) {
+  deferred_.push_back(std::move(call));
+  if (drain_armed_) return;
+  drain_armed_ = true;
+  at(now_s(), [this]() { run_deferred(); });
+}
+
+void EventCalendar::run_deferred() {
+  // Calls deferred while these run go to the next drain (an event at the same date, run in the same step).
+  drain_armed_ = false;
+  running_deferred_.swap(deferred_);
+  for (auto& call : running_deferred_)
+    call();
+  running_deferred_.clear();
+}
+
 } // namespace sonicsim

@@ -1,6 +1,6 @@
 // The simulator's event calendar: every dated step of the clients, the servers and the flows (a CPU piece's
-// end, a batch's end, a fast-path flow's end, a deferred call) is an event here, run in order of date and, at
-// the same date, in the order scheduled (deterministic, whatever the heap's layout).
+// end, a batch's end, a fast-path flow's end, the calls deferred to the end of a step) is an event here, run
+// in order of date and, at the same date, in the order scheduled (deterministic, whatever the heap's layout).
 //
 // Why not SimGrid's timers: SimGrid's engine pays a whole step for each date (every model asked for its next
 // event and updated, signals, trash), ~2,800 instructions, even when none of its resources is in use or none
@@ -69,6 +69,11 @@ public:
   }
   // Nothing happens if the event has run or was cancelled; `event` then refers to none.
   void cancel(CalendarEvent& event);
+  // Runs `call` after the current step (the event running, or SimGrid's model update in which an action
+  // ended), at the same date, in the order deferred: all calls deferred by then in one event; calls deferred
+  // while they run go to the next such event. What a step's own callbacks must not do inside it (change
+  // SimGrid's actions inside its update, answer a caller before it has returned) is deferred.
+  void defer(OnceCall call);
   // Before SimGrid's actions are read or changed (a flow handed to it, a class reshaped): its clock brought
   // to now, where the own loop left it behind.
   void bring_simgrid_to_now();
@@ -130,6 +135,7 @@ private:
   void arm_wake(double time_s);
   void arm_head();
   void disarm_wakes();
+  void run_deferred();
 
   Driver driver_;
   simgrid::kernel::resource::Model* network_model_ = nullptr;
@@ -150,6 +156,8 @@ private:
   std::function<void(double)> on_event_;
   std::function<void()> before_solve_;
   bool holding_clock_ = false; // inside before_solve_
+  std::vector<OnceCall> deferred_, running_deferred_;
+  bool drain_armed_ = false; // an event to run deferred_ is scheduled
   Counts counts_;
 };
 
@@ -163,6 +171,9 @@ template <class F> CalendarEvent at(double time_s, F&& call) {
 }
 inline void cancel(CalendarEvent& event) {
   EventCalendar::current().cancel(event);
+}
+inline void defer(OnceCall call) {
+  EventCalendar::current().defer(std::move(call));
 }
 } // namespace calendar
 

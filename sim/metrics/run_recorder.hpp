@@ -75,7 +75,7 @@ public:
   // have.
   void record_job_ready(double warmup_end_s);
   // The precision of the headline figures over the steady-state window up to now (the precision rule's
-  // check while the run goes on, sim/actors/run_length.hpp); not steady before every job is ready.
+  // check while the run goes on, sim/components/run_length.hpp); not steady before every job is ready.
   RunPrecision precision_so_far(double now_s) const;
   // Campaign mode: a grid slot held by a job from start to end (adds to jobs_running only).
   void record_job_interval(double start_s, double end_s);

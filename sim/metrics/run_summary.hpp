@@ -209,7 +209,7 @@ struct RunSummary {
   double bytes_from_servers = 0.0;
   // Flows of the jobs (requests, and replies too large to skip): timed on the fast path from start to end,
   // in SimGrid from the start, or started fast and handed to SimGrid when a link of theirs filled up
-  // (sim/actors/kernel_flows.hpp).
+  // (sim/kernel/kernel_flows.hpp).
   std::uint64_t flows_fast = 0, flows_simgrid = 0, flows_handed = 0;
   // Classes of identical flows in SimGrid (kernel_flows.hpp) and the SimGrid comms they took: the flows in
   // SimGrid cost the solver this many comms instead of one each.

@@ -2,8 +2,8 @@
 // time within a tolerance of a static deployment at the fewest device-hours. Each setting and the static
 // reference run the same replications' seeds (common random numbers), so each replication gives a paired
 // ratio of event times; a setting meets the target only when the 95 % upper bound of its mean ratio does.
-// Pure code: the summaries' figures in, the verdicts and the answer out (sim/app/plan_autoscaler.cpp runs
-// the simulations).
+// Pure code: the summaries' figures in, the verdicts and the answer out (sim/app/plan/plan_autoscaler.cpp
+// runs the simulations).
 #pragma once
 
 #include "sim/metrics/confidence_interval.hpp"

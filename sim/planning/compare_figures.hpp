@@ -1,7 +1,7 @@
 // The figures `sonicsim compare` puts side by side, one column per scenario (the base, then each variant):
 // simulated at the compared job count and at low load, next to the analytic knee, ratio and network limit.
-// Pure code: the runs are given (sim/app/compare_command.cpp simulates them); the table's text and
-// compare.json are sim/app/compare_table.hpp.
+// Pure code: the runs are given (sim/app/run/compare_command.cpp simulates them); the table's text and
+// compare.json are sim/app/run/compare_table.hpp.
 #pragma once
 
 #include "sim/metrics/confidence_interval.hpp"

@@ -1,6 +1,6 @@
 // The autoscaler's decision, as KEDA and the Kubernetes HPA make it for SuperSONIC: a metric read every poll
 // against a threshold, turned into a pod count. Pure code: a sequence of (time, metric, pods) in, a
-// sequence of pod counts out; the server pool (sim/actors/server_pool.hpp) carries the counts out.
+// sequence of pod counts out; the server pool (sim/components/server_pool.hpp) carries the counts out.
 #pragma once
 
 #include "sim/scenario/operations.hpp"

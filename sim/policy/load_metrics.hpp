@@ -1,8 +1,8 @@
 // The load metrics a server group's autoscaler or rate limiter polls, as the Prometheus queries SuperSONIC's
 // chart writes them over the pods' Triton counters: one row per metric (its name in scenarios, its unit,
 // what it reads) and one formula from the counters of the scraped pods at two readings to the metric. Pure
-// code, unit-tested (tests/unit/test_load_metrics.cpp); the server pool (sim/actors/server_pool.cpp) takes
-// the readings. A threshold's bounds are checked where the scenario is read
+// code, unit-tested (tests/unit/test_load_metrics.cpp); the server pool (sim/components/server_pool.cpp)
+// takes the readings. A threshold's bounds are checked where the scenario is read
 // (sim/scenario/scenario_operations.cpp), which sits below this layer and names the same metrics.
 #pragma once
 

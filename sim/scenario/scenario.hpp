@@ -146,7 +146,7 @@ struct ServerGroup {
   std::vector<std::string> supersonic_values_notes;
   std::string supersonic_chart; // the version it was read as: "0.3.1" or "main"
   int devices() const { return pods * devices_per_pod; }
-  // Its pods serve, start, drain and fail in time: the server pool (sim/actors/server_pool.hpp) runs it.
+  // Its pods serve, start, drain and fail in time: the server pool (sim/components/server_pool.hpp) runs it.
   bool pooled() const { return autoscaler || failures || proxy; }
 };
 
@@ -161,10 +161,10 @@ struct NetworkSettings {
   // flows cuts the cost per request by a third. Default 64 KiB; 0 simulates every reply as a flow.
   double small_reply_max_bytes = 65536.0;
   // Flows whose every link has room for all flows on it at their caps are timed without SimGrid's solver
-  // (sim/actors/kernel_flows.hpp); false sends every flow to SimGrid. Default true.
+  // (sim/kernel/kernel_flows.hpp); false sends every flow to SimGrid. Default true.
   bool fast_path = true;
   // Flows in SimGrid on the same links with the same cap are one comm with k times a flow's weight and bound
-  // (sim/actors/kernel_flows.hpp): exact under max-min sharing. false: a comm per flow. Default true.
+  // (sim/kernel/kernel_flows.hpp): exact under max-min sharing. false: a comm per flow. Default true.
   bool flow_classes = true;
   // Events run without stepping SimGrid while it has no flow (sim/kernel/event_calendar.hpp). Default true.
   bool event_calendar = true;

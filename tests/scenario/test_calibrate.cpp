@@ -1,7 +1,7 @@
 // `sonicsim calibrate` on the 2020 Fig. 7 series (validation/data/protodune_2020_fig7_left.csv).
 #include "simulate.hpp"
 
-#include "sim/app/calibrated_scenario.hpp"
+#include "sim/app/calibrate/calibrated_scenario.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

@@ -64,8 +64,9 @@ TEST_CASE("cluster status: the flags a merge or driver job appends are the ones 
   CHECK(mode_flag(BatchSystem::slurm, ClusterMode::wait) == "--slurm-wait");
   CHECK(mode_flag(BatchSystem::slurm, ClusterMode::dry_run) == "--slurm-dry-run");
   CHECK(mode_flag(BatchSystem::slurm, ClusterMode::submit) == "--slurm");
-  // The command line registers its flags by these names (sim/app/execution_flags.cpp), so the shown ones are
-  // in the help; --slurm-collect is hidden (what a merge job runs), and the Slurm chain runs it for real.
+  // The command line registers its flags by these names (sim/app/common/execution_flags.cpp), so the shown
+  // ones are in the help; --slurm-collect is hidden (what a merge job runs), and the Slurm chain runs it for
+  // real.
   const auto help = run_sonicsim("validate --help");
   CHECK(help.output.find("--slurm-wait") != std::string::npos);
   CHECK(help.output.find("--slurm-dry-run") != std::string::npos);

@@ -1,4 +1,4 @@
-// The fast path (sim/actors/kernel_flows.hpp) against pure SimGrid (platform.network.fast_path=false). Either
+// The fast path (sim/kernel/kernel_flows.hpp) against pure SimGrid (platform.network.fast_path=false). Either
 // way SimGrid does all the sharing that happens; the fast path only skips the solver for flows it can prove
 // get their cap, and times them as latency + bytes / cap.
 //

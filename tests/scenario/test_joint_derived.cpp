@@ -1,6 +1,7 @@
-// The derived table of a joint calibration (sim/app/joint_derived.hpp) on a hand-made point: the device's
-// inferences per second and a model's input bytes per second per job, beside what the measured rate gives.
-#include "sim/app/joint_derived.hpp"
+// The derived table of a joint calibration (sim/app/calibrate/joint_derived.hpp) on a hand-made point: the
+// device's inferences per second and a model's input bytes per second per job, beside what the measured rate
+// gives.
+#include "sim/app/calibrate/joint_derived.hpp"
 
 #include "sim/scenario/scenario_loader.hpp"
 

@@ -1,9 +1,9 @@
-// Flows started from SimGrid's kernel (sim/actors/kernel_flows.hpp): the cast their end relies on, and their
+// Flows started from SimGrid's kernel (sim/kernel/kernel_flows.hpp): the cast their end relies on, and their
 // timing against a blocking Comm::sendto from an actor. Each engine runs in its own child process (SimGrid
 // allows one engine per process).
-#include "sim/actors/kernel_flows.hpp"
 #include "sim/execution/process_pool.hpp"
 #include "sim/kernel/event_calendar.hpp"
+#include "sim/kernel/kernel_flows.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,7 @@
 // is the files' device time, and perf_analyzer's own setup re-simulated lands where the files say.
 #include "simulate.hpp"
 
-#include "sim/app/import_replay.hpp"
+#include "sim/app/import/import_replay.hpp"
 #include "sim/measurements/perf_analyzer.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 

@@ -2,7 +2,7 @@
 // itself, or says it could not; either way its figures agree with a long run within what it states.
 #include "simulate.hpp"
 
-#include "sim/app/summary_printer.hpp"
+#include "sim/app/run/summary_printer.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
-// `run --sensitivity` (sim/app/run_sensitivity.hpp) on a scenario small enough to follow by hand: the unit
-// model (1 s per request at the server, one request per event, transfers of nanoseconds), one job, and the
-// round trip given a range in the provenance. Each end's run is the scenario at that value with the same
+// `run --sensitivity` (sim/app/run/run_sensitivity.hpp) on a scenario small enough to follow by hand: the
+// unit model (1 s per request at the server, one request per event, transfers of nanoseconds), one job, and
+// the round trip given a range in the provenance. Each end's run is the scenario at that value with the same
 // seed.
 #include "simulate.hpp"
 #include "unit_model_scenario.hpp"

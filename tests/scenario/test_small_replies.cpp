@@ -1,7 +1,8 @@
 // Replies up to platform.network.small_reply_max are delivered after latency + size / path rate instead of as
-// SimGrid flows (sim/actors/job_client.cpp). That is CM02's time for a flow alone on its path, and replies
-// travel on the inbound direction, which carries nothing else, so with one job per node the results must be
-// those of simulating every reply as a flow ("0B"), down to floating-point rounding, unless replies overlap.
+// SimGrid flows (sim/components/job_client.cpp). That is CM02's time for a flow alone on its path, and
+// replies travel on the inbound direction, which carries nothing else, so with one job per node the results
+// must be those of simulating every reply as a flow ("0B"), down to floating-point rounding, unless replies
+// overlap.
 #include "simulate.hpp"
 
 #include <doctest/doctest.h>

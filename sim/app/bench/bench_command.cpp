@@ -1,0 +1,410 @@
+// `sonicsim bench`: how fast the simulator is. Runs the default scenario at 100, 400 and 1,000 jobs (each run
+// in its own process, repeated, medians reported) and prints simulated requests and events per wall-clock
+// second and the peak memory of the process; a second table shows that memory does not grow with the number
+// of events. Next to each row, the "SimGrid floor": the same number of request flows on the same platform
+// with nothing else simulated (sim/engine/flow_floor.hpp), the ceiling for a simulator that gives each
+// request a SimGrid flow.
+#include "sim/app/commands.hpp"
+#include "sim/metrics/json_fields.hpp"
+
+#include "sim/app/bench/bench_answers.hpp"
+#include "sim/app/common/output_options.hpp"
+#include "sim/app/common/scenario_source.hpp"
+#include "sim/engine/flow_floor.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/execution/process_pool.hpp"
+#include "sim/metrics/summary_json.hpp"
+#include "sim/scenario/input_error.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include <sys/resource.h>
+
+namespace sonicsim {
+namespace {
+
+struct BenchArguments {
+  ScenarioSource source;
+  int repeat = 3;
+  std::vector<int> jobs{100, 400, 1000};
+  std::string campaign = "configs/protodune_2022_campaign.yaml";
+  std::vector<double> campaign_scales{0.1, 0.25};
+  std::string operations = "configs/supersonic_autoscaling.yaml";
+  bool answers = false; // time a plan, validate --fast and the whole validate as whole commands
+  std::string peer;     // the SimPy peer's script: measured side by side
+  bool quiet = false, json = false;
+};
+
+struct Measurement {
+  double wall_s = 0, cpu_s = 0, requests = 0, events = 0, peak_rss_mb = 0;
+  double simulated_s = 0, bytes_to_servers = 0;
+  double fast_flows = 0, flows = 0; // flows timed without SimGrid's solver, and all flows
+};
+
+// CPU time of this process so far (user + system): unlike wall time, it does not grow when other processes
+// compete for the cores.
+double process_cpu_s() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return cpu_seconds(usage);
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// Runs one configuration `repeat` times, one process each, one at a time (so runs do not compete for cores).
+std::vector<Measurement> measure(const Scenario& scenario, int repeat) {
+  std::vector<Measurement> measurements(static_cast<std::size_t>(repeat));
+  run_in_child_processes(
+      static_cast<std::size_t>(repeat), 1,
+      [&scenario](std::size_t) {
+        const double cpu_before_s = process_cpu_s();
+        const RunResult result = run_simulation(scenario, RunOptions{});
+        nlohmann::ordered_json out{{"wall_s", result.wall_clock_s},
+                                   {"cpu_s", process_cpu_s() - cpu_before_s},
+                                   {"requests", result.summary.requests_sent},
+                                   {"events", result.summary.events_completed + result.summary.events_warmup +
+                                                  result.summary.events_failed},
+                                   {"simulated_s", result.summary.simulated_end_s},
+                                   {"bytes_to_servers", result.summary.bytes_to_servers},
+                                   {"fast_flows", result.summary.flows_fast},
+                                   {"flows", result.summary.flows_fast + result.summary.flows_simgrid}};
+        return json_text(out);
+      },
+      [&measurements](std::size_t i, const ChildResult& child) {
+        if (!child.ok) throw std::runtime_error("benchmark run failed: " + child.output);
+        const auto json = nlohmann::ordered_json::parse(child.output);
+        measurements[i] = Measurement{json["wall_s"].get<double>(),
+                                      json["cpu_s"].get<double>(),
+                                      json["requests"].get<double>(),
+                                      json["events"].get<double>(),
+                                      static_cast<double>(child.peak_rss_kb) / 1024.0,
+                                      json["simulated_s"].get<double>(),
+                                      json["bytes_to_servers"].get<double>(),
+                                      json["fast_flows"].get<double>(),
+                                      json["flows"].get<double>()};
+      });
+  return measurements;
+}
+
+// Flows per wall-clock second of SimGrid alone on a run's flows, in one child process.
+double measure_flow_floor(const Scenario& scenario, const FlowFloorWorkload& workload) {
+  double flows_per_s = 0.0;
+  run_in_child_processes(
+      1, 1,
+      [&scenario, &workload](std::size_t) {
+        const FlowFloorResult result = run_flow_floor(scenario, workload);
+        return nlohmann::ordered_json{{"flows", result.flows}, {"wall_s", result.wall_clock_s}}.dump();
+      },
+      [&flows_per_s](std::size_t, const ChildResult& child) {
+        if (!child.ok) throw std::runtime_error("SimGrid floor run failed: " + child.output);
+        const auto json = nlohmann::ordered_json::parse(child.output);
+        flows_per_s = json["flows"].get<double>() / json["wall_s"].get<double>();
+      });
+  return flows_per_s;
+}
+
+struct WithFloor {
+  std::vector<Measurement> runs;
+  std::vector<double> floor_per_s; // one per run, measured right after it
+};
+
+// Simulator and floor runs alternate, so that each pair sees the same state of a shared machine: their ratio
+// is steadier than either rate.
+WithFloor measure_with_floor(const Scenario& scenario, int repeat) {
+  WithFloor out;
+  std::optional<FlowFloorWorkload> workload;
+  for (int i = 0; i < repeat; ++i) {
+    out.runs.push_back(measure(scenario, 1).front());
+    const Measurement& run = out.runs.back();
+    if (!workload)
+      workload = flow_floor_workload(scenario, run.requests, run.simulated_s, run.bytes_to_servers);
+    out.floor_per_s.push_back(measure_flow_floor(scenario, *workload));
+  }
+  return out;
+}
+
+// One configuration's medians over its runs (and its SimGrid floor, when measured).
+nlohmann::ordered_json bench_row(const std::string& label, const std::vector<Measurement>& runs,
+                                 const std::vector<double>& floor_per_s = {}) {
+  std::vector<double> requests_per_s, requests_per_cpu_s, events_per_s, wall_s, rss_mb, cpu_us_per_request,
+      fast_share;
+  for (const auto& run : runs) {
+    cpu_us_per_request.push_back(1e6 * run.cpu_s / run.requests);
+    fast_share.push_back(run.flows > 0 ? 100.0 * run.fast_flows / run.flows : 0.0);
+    requests_per_s.push_back(run.requests / run.wall_s);
+    requests_per_cpu_s.push_back(run.requests / run.cpu_s);
+    events_per_s.push_back(run.events / run.wall_s);
+    wall_s.push_back(run.wall_s);
+    rss_mb.push_back(run.peak_rss_mb);
+  }
+  nlohmann::ordered_json row{{"configuration", label},
+                             {"requests", runs.front().requests},
+                             {"requests_per_s", median(requests_per_s)},
+                             {"requests_per_cpu_s", median(requests_per_cpu_s)},
+                             {"events_per_s", median(events_per_s)},
+                             {"wall_s", median(wall_s)},
+                             {"peak_mb", median(rss_mb)},
+                             {"cpu_us_per_request", median(cpu_us_per_request)},
+                             {"fast_flow_percent", median(fast_share)}};
+  if (!floor_per_s.empty()) {
+    std::vector<double> of_floor;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      of_floor.push_back(100.0 * runs[i].requests / runs[i].wall_s / floor_per_s[i]);
+    row["floor_flows_per_s"] = median(floor_per_s);
+    row["of_floor_percent"] = median(of_floor);
+  }
+  return row;
+}
+
+void print_row(const nlohmann::ordered_json& row) {
+  std::printf("%-22s %10.0f %12.0f %14.0f %12.0f %10.3f %10.1f",
+              row["configuration"].get<std::string>().c_str(), row["requests"].get<double>(),
+              row["requests_per_s"].get<double>(), row["requests_per_cpu_s"].get<double>(),
+              row["events_per_s"].get<double>(), row["wall_s"].get<double>(), row["peak_mb"].get<double>());
+  if (row.contains("floor_flows_per_s"))
+    std::printf(" %15.0f %9.0f%%", row["floor_flows_per_s"].get<double>(),
+                row["of_floor_percent"].get<double>());
+  else
+    std::printf(" %15s %10s", "", "");
+  std::printf(" %11.2f %8.0f%%\n", row["cpu_us_per_request"].get<double>(),
+              row["fast_flow_percent"].get<double>());
+}
+
+// What the table's columns mean.
+void explain_columns(const TextOutput& say) {
+  say("\nrequests/s and events/s: simulated per wall-clock second (engine set-up included);\n"
+      "requests/cpu-s: per second of the run's own CPU time, which other load on the machine does not "
+      "inflate;\n"
+      "SimGrid floor/s: SimGrid alone moving the same request flows on the same platform (no servers, no "
+      "module\n"
+      "pipeline, nothing recorded), in flows per wall-clock second: the ceiling for a simulator that gives "
+      "each\n"
+      "request a SimGrid flow; of floor: median over runs of requests/s / the floor measured right after;\n"
+      "cpu us/req: CPU microseconds per simulated request; fast: flows timed without SimGrid's solver\n"
+      "(platform.network.fast_path; the floor uses the same flows, fast path included).\n");
+}
+
+// The answers a user waits for, as whole commands in a child each (output into a temporary directory), with
+// the goals they are held to: a plan in 30 CPU-s (90 comparing device types), validate --fast in 30 s and all
+// of it in 2 min of wall time.
+nlohmann::ordered_json time_answers(const TextOutput& say) {
+  // A directory of its own (mkdtemp): two benches at once, or another user's, never share one.
+  std::string pattern = (std::filesystem::temp_directory_path() / "sonicsim_bench_answers_XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) throw std::runtime_error("bench: cannot make a directory in " + pattern);
+  const std::filesystem::path scratch = pattern;
+  struct Answer {
+    const char* name;
+    std::vector<std::string> words;
+    const char* goal;
+  };
+  const std::vector<Answer> list{
+      {"plan --jobs 2000 --variant a100",
+       {"plan", "--jobs", "2000", "--variant", "a100", "-j", "2", "-q", "--out", (scratch / "plan").string()},
+       "<= 30 CPU-s"},
+      {"plan ... --device-types T4,A100",
+       {"plan", "--jobs", "2000", "--variant", "a100", "--device-types", "T4,A100", "-j", "2", "-q", "--out",
+        (scratch / "plan_devices").string()},
+       "<= 90 CPU-s"},
+      {"validate --fast",
+       {"validate", "--fast", "-j", "2", "-q", "--report", (scratch / "validate").string()},
+       "<= 30 s wall on 2 cores"},
+      {"validate (all cases)",
+       {"validate", "-j", "2", "-q", "--report", (scratch / "validate_all").string()},
+       "<= 2 min wall on 2 cores"}};
+  say("\nanswers (whole commands, -j 2; run from the repository root):\n%-34s %10s %10s %6s  %s\n", "command",
+      "wall s", "CPU s", "exit", "goal");
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& answer : list) {
+    const CommandTiming timing = time_command(answer.words);
+    say("%-34s %10.1f %10.1f %6d  %s\n", answer.name, timing.wall_s, timing.cpu_s, timing.exit_code,
+        answer.goal);
+    out.push_back({{"command", answer.name},
+                   {"wall_s", timing.wall_s},
+                   {"cpu_s", timing.cpu_s},
+                   {"exit_code", timing.exit_code},
+                   {"goal", answer.goal}});
+  }
+  std::filesystem::remove_all(scratch);
+  return out;
+}
+
+// The SimPy peer and this simulator on the same work (the default scenario's 400 jobs x 5 events), run in
+// turn `repeat` times so that each pair sees the same state of the machine; the median of the pairs' ratios.
+nlohmann::ordered_json peer_side_by_side(const BenchArguments& arguments, const TextOutput& say) {
+  const int jobs = 400, events = 5;
+  const Scenario scenario = arguments.source.load(
+      {"workload.jobs=" + std::to_string(jobs), "workload.events_per_job=" + std::to_string(events)});
+  std::vector<double> ours, theirs, ratios;
+  for (int r = 0; r < arguments.repeat; ++r) {
+    const Measurement run = measure(scenario, 1).front();
+    const auto peer = peer_requests_per_s(arguments.peer, jobs, events);
+    if (!peer)
+      throw InputError("--peer " + arguments.peer +
+                       ": it did not print req/s=N (it needs Debian's python3-simpy3: scripts/setup.sh "
+                       "installs it)");
+    ours.push_back(run.requests / run.wall_s);
+    theirs.push_back(*peer);
+    ratios.push_back(ours.back() / *peer);
+  }
+  say("\nSimPy peer (%s), %d jobs x %d events, %d pairs in turn: sonicsim %.0f requests/s, peer %.0f; "
+      "ratio %.1fx (median of the pairs; goal >= 10x)\n",
+      arguments.peer.c_str(), jobs, events, arguments.repeat, median(ours), median(theirs), median(ratios));
+  return {{"script", arguments.peer},
+          {"jobs", jobs},
+          {"events_per_job", events},
+          {"sonicsim_requests_per_s", median(ours)},
+          {"peer_requests_per_s", median(theirs)},
+          {"ratio", median(ratios)}};
+}
+
+int bench(const BenchArguments& arguments) {
+  const Scenario base = arguments.source.load();
+  const bool text = !arguments.quiet && !arguments.json;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  const TextOutput say{text};
+  const auto add_row = [&](nlohmann::ordered_json row, const char* table) {
+    row["table"] = table;
+    if (text) print_row(row);
+    rows.push_back(std::move(row));
+  };
+  say("sonicsim bench: scenario %s, medians of %d runs, each in its own process; %u hardware threads\n\n",
+      base.name.c_str(), arguments.repeat, std::thread::hardware_concurrency());
+  double load[1] = {0.0};
+  if (::getloadavg(load, 1) == 1) say("load average before the runs: %.2f\n\n", load[0]);
+  say("%-22s %10s %12s %14s %12s %10s %10s %15s %10s %11s %9s\n", "configuration", "requests", "requests/s",
+      "requests/cpu-s", "events/s", "wall s", "peak MB", "SimGrid floor/s", "of floor", "cpu us/req", "fast");
+  std::vector<std::pair<int, double>> peak_mb_by_jobs;
+  std::optional<double> memory_per_job_kb;
+  for (const int jobs : arguments.jobs) {
+    const Scenario scenario = arguments.source.load({"workload.jobs=" + std::to_string(jobs)});
+    const std::string label =
+        std::to_string(jobs) + " jobs x " + std::to_string(scenario.workload.events_per_job) + " ev";
+    const WithFloor measured = measure_with_floor(scenario, arguments.repeat);
+    add_row(bench_row(label, measured.runs, measured.floor_per_s), "jobs");
+    std::vector<double> rss_mb;
+    for (const auto& run : measured.runs)
+      rss_mb.push_back(run.peak_rss_mb);
+    peak_mb_by_jobs.emplace_back(jobs, median(rss_mb));
+  }
+  if (peak_mb_by_jobs.size() >= 2) {
+    // The process's fixed cost (libraries, platform) cancels out between the smallest and largest runs.
+    const auto [fewest, fewest_mb] = *std::min_element(peak_mb_by_jobs.begin(), peak_mb_by_jobs.end());
+    const auto [most, most_mb] = *std::max_element(peak_mb_by_jobs.begin(), peak_mb_by_jobs.end());
+    if (most > fewest) {
+      memory_per_job_kb = (most_mb - fewest_mb) * 1024.0 / (most - fewest);
+      say("memory per job: %.1f kB (peak memory from %d to %d jobs)\n", *memory_per_job_kb, fewest, most);
+    }
+  }
+  // The shipped 2022 campaign: jobs coming and going over hours, the site switch saturated part of the time.
+  std::optional<double> campaign_exponent;
+  if (!arguments.campaign.empty() && std::filesystem::exists(arguments.campaign)) {
+    say("\ncampaign (%s, its 5 h window):\n", arguments.campaign.c_str());
+    std::vector<std::pair<double, double>> cpu_s_by_scale;
+    for (const double scale : arguments.campaign_scales) {
+      char setting[64];
+      std::snprintf(setting, sizeof setting, "workload.campaign.scale=%g", scale);
+      const Scenario scenario = load_scenario_file(arguments.campaign, {setting});
+      char label[64];
+      std::snprintf(label, sizeof label, "campaign x %g", scale);
+      const auto runs = measure(scenario, arguments.repeat);
+      add_row(bench_row(label, runs), "campaign");
+      std::vector<double> cpu_s;
+      for (const auto& run : runs)
+        cpu_s.push_back(run.cpu_s);
+      cpu_s_by_scale.emplace_back(scale, median(cpu_s));
+    }
+    if (cpu_s_by_scale.size() >= 2) {
+      const auto [small, small_cpu_s] = cpu_s_by_scale.front();
+      const auto [large, large_cpu_s] = cpu_s_by_scale.back();
+      campaign_exponent = scaling_exponent(small, small_cpu_s, large, large_cpu_s);
+      say("campaign cost against its size: CPU-s ~ scale^%.2f from x %g to x %g (linear: 1; goal: 1)\n",
+          *campaign_exponent, small, large);
+    }
+  } else if (!arguments.campaign.empty()) {
+    say("\ncampaign rows skipped: no %s here (run from the repository root, or --campaign FILE)\n",
+        arguments.campaign.c_str());
+  }
+  // The shipped SuperSONIC day: ~1,000 jobs ramping up and down, the autoscaler and the proxy in the loop.
+  if (!arguments.operations.empty() && std::filesystem::exists(arguments.operations)) {
+    say("\noperations (%s, a day):\n", arguments.operations.c_str());
+    add_row(bench_row("supersonic day", measure(load_scenario_file(arguments.operations), arguments.repeat)),
+            "operations");
+  } else if (!arguments.operations.empty()) {
+    say("\noperations row skipped: no %s here (run from the repository root, or --operations FILE)\n",
+        arguments.operations.c_str());
+  }
+  say("\nmemory against the number of events (400 jobs):\n");
+  for (const int events : {6, 24}) {
+    const Scenario scenario =
+        arguments.source.load({"workload.jobs=400", "workload.events_per_job=" + std::to_string(events)});
+    const std::string label = "400 jobs x " + std::to_string(events) + " ev";
+    add_row(bench_row(label, measure(scenario, arguments.repeat)), "events");
+  }
+  explain_columns(say);
+  const nlohmann::ordered_json answers = arguments.answers ? time_answers(say) : nlohmann::ordered_json();
+  const nlohmann::ordered_json peer =
+      arguments.peer.empty() ? nlohmann::ordered_json() : peer_side_by_side(arguments, say);
+  if (arguments.json) {
+    nlohmann::ordered_json out{{"scenario", base.name}, {"repeat", arguments.repeat}, {"rows", rows}};
+    if (memory_per_job_kb) out["memory_per_job_kb"] = *memory_per_job_kb;
+    if (campaign_exponent) out["campaign_cpu_exponent"] = *campaign_exponent;
+    if (!answers.is_null()) out["answers"] = answers;
+    if (!peer.is_null()) out["peer"] = peer;
+    std::printf("%s\n", json_text(out, 1).c_str());
+  }
+  return exit_ok;
+}
+
+} // namespace
+
+void register_bench_command(CLI::App& app, int& result) {
+  auto arguments = std::make_shared<BenchArguments>();
+  auto* command = app.add_subcommand(
+      "bench", "Measure simulator speed (simulated requests per wall-clock second) "
+               "and peak memory at 100, 400 and 1,000 jobs, next to the SimGrid floor (the same "
+               "request flows moved by SimGrid alone)");
+  arguments->source.add_options(*command);
+  command->add_option("--repeat", arguments->repeat, "Runs per configuration (median reported)")
+      ->check(CLI::Range(1, 50));
+  command->add_option("--jobs", arguments->jobs, "Job counts to measure, e.g. 100,400,1000")
+      ->check(CLI::PositiveNumber)
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command->add_option("--campaign", arguments->campaign,
+                      "Campaign scenario for the campaign rows (\"\" to skip them)");
+  command
+      ->add_option("--campaign-scales", arguments->campaign_scales,
+                   "Scales of the campaign rows, e.g. 0.1,0.25")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::Range(1e-3, 1.0));
+  command->add_option("--operations", arguments->operations,
+                      "Scenario with an autoscaler for the operations row (\"\" to skip it)");
+  command->add_flag(
+      "--answers", arguments->answers,
+      "Also time the answers users wait for as whole commands: plan --jobs 2000 --variant a100, the same "
+      "comparing --device-types T4,A100, validate --fast and the whole validate (about 2 minutes; from the "
+      "repository root)");
+  command->add_option(
+      "--peer", arguments->peer,
+      "The SimPy peer's script (../shared/bench/simpy_peer.py beside a checkout): run in turn "
+      "with the same work, 400 jobs x 5 events, and the ratio of simulated requests per wall "
+      "second");
+  add_output_options(*command, arguments->quiet, &arguments->json);
+  command->callback([arguments, &result]() { result = guarded(*arguments, bench); });
+}
+
+} // namespace sonicsim

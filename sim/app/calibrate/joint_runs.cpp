@@ -1,0 +1,241 @@
+#include "sim/app/calibrate/joint_runs.hpp"
+#include "sim/analysis/figure_context.hpp"
+#include "sim/metrics/json_fields.hpp"
+
+#include "sim/app/calibrate/calibrate_inputs.hpp"
+#include "sim/metrics/direct_baseline.hpp"
+#include "sim/random/replication_seed.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+
+namespace sonicsim {
+namespace {
+
+// One simulated point: its request and, when the figure needs it, its direct-inference baseline's.
+struct PointRequests {
+  std::size_t service = 0;
+  std::optional<std::size_t> direct;
+};
+
+PointRequests add_run(std::vector<SimulationRequest>& requests, const std::string& scenario_path,
+                      const std::vector<std::string>& variants, const std::vector<std::string>& overrides,
+                      int replication, bool with_direct) {
+  SimulationRequest request;
+  // From the absolute path the recipe holds, so that a cluster task rebuilds the same scenario (paths it
+  // names are echoed as resolved from it).
+  const std::string absolute = std::filesystem::absolute(scenario_path).string();
+  request.scenario = load_variant_file(absolute, variants, overrides);
+  request.scenario.seed = replication_seed(request.scenario.seed, replication);
+  request.recipe = ScenarioRecipe{absolute, variants, overrides, request.scenario.seed, std::nullopt};
+  PointRequests point{requests.size(), std::nullopt};
+  auto baseline = with_direct ? direct_inference_baseline(request.scenario) : std::nullopt;
+  requests.push_back(std::move(request));
+  if (baseline) {
+    SimulationRequest direct;
+    direct.scenario = std::move(*baseline);
+    direct.recipe = requests.back().recipe;
+    direct.recipe.overrides.push_back("workload.inference=direct");
+    point.direct = requests.size();
+    requests.push_back(std::move(direct));
+  }
+  return point;
+}
+
+// The outcomes of a batch in request order. With a cache, each recipe runs once: not at all when an earlier
+// batch of this command ran it, once when it comes several times in this batch.
+std::vector<SimulationOutcome> outcomes_of(const ExecutionContext& context,
+                                           const std::vector<SimulationRequest>& requests, RunCache* cache) {
+  if (!cache) return run_batch(context, requests);
+  std::vector<std::string> keys;
+  std::map<std::string, std::size_t> to_run_index; // recipe -> its place in to_run
+  std::vector<SimulationRequest> to_run;
+  std::vector<std::size_t> run_for; // to_run's request indices
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    keys.push_back(json_text(requests[k].recipe.to_json()));
+    if (cache->summaries.count(keys[k]) == 0 && to_run_index.emplace(keys[k], to_run.size()).second) {
+      to_run.push_back(requests[k]);
+      run_for.push_back(k);
+    }
+  }
+  const auto fresh = run_batch(context, to_run);
+  std::vector<SimulationOutcome> outcomes(requests.size());
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    const auto earlier = cache->summaries.find(keys[k]);
+    if (earlier != cache->summaries.end()) {
+      outcomes[k].ok = true;
+      outcomes[k].summary = earlier->second;
+      ++cache->reused;
+      continue;
+    }
+    const std::size_t i = to_run_index.at(keys[k]);
+    outcomes[k] = fresh[i];
+    if (run_for[i] != k) ++cache->reused;
+  }
+  for (const auto& [key, i] : to_run_index)
+    if (fresh[i].ok) cache->summaries.emplace(key, fresh[i].summary);
+  return outcomes;
+}
+
+// The summaries of a batch, each service run joined with its baseline.
+std::vector<RunSummary> run_all(const ExecutionContext& context, std::vector<SimulationRequest>& requests,
+                                const std::vector<PointRequests>& points, RunCache* cache = nullptr) {
+  const auto outcomes = outcomes_of(context, requests, cache);
+  std::vector<RunSummary> summaries;
+  for (const auto& point : points) {
+    if (!outcomes[point.service].ok)
+      throw std::runtime_error("a calibration run failed: " + outcomes[point.service].error);
+    RunSummary summary = outcomes[point.service].summary;
+    if (point.direct) {
+      if (!outcomes[*point.direct].ok)
+        throw std::runtime_error("a direct-inference baseline failed: " + outcomes[*point.direct].error);
+      compare_with_direct(summary, outcomes[*point.direct].summary);
+    }
+    summaries.push_back(std::move(summary));
+  }
+  return summaries;
+}
+
+bool needs_direct(Figure figure) {
+  return figure == Figure::direct_events_per_s_per_job || figure == Figure::direct_inference_gain;
+}
+
+// A prediction's runs at one parameter vector, replication by replication, then point by point (a crossing's
+// sweep `xs`; a figure's one point, xs = {0}). The overrides in one order, so that a run asked twice has one
+// recipe (RunCache).
+void add_prediction_runs(const JointSpec& spec, const JointPrediction& prediction,
+                         const std::vector<double>& values, const std::vector<double>& xs, bool with_direct,
+                         std::vector<SimulationRequest>& requests, std::vector<PointRequests>& points) {
+  const bool crossing = prediction.observable == "crossing_jobs";
+  for (int r = 0; r < prediction.replications; ++r)
+    for (const double x : xs) {
+      std::vector<std::string> overrides = prediction.overrides;
+      if (crossing) overrides.push_back("workload.jobs=" + value_text(x, ""));
+      for (auto& o : prediction_overrides(spec, prediction, values))
+        overrides.push_back(std::move(o));
+      points.push_back(
+          add_run(requests, prediction.scenario, prediction.variants, overrides, r, with_direct));
+    }
+}
+
+} // namespace
+
+std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
+                                                 const std::vector<double>& values, int replication) {
+  std::vector<SimulationRequest> requests;
+  std::vector<PointRequests> points;
+  std::vector<SeriesPointRun> runs;
+  for (const auto& series : spec.series)
+    for (const auto& point : series.points) {
+      std::vector<std::string> overrides = series.overrides;
+      overrides.push_back(series.x_key + "=" + value_text(point.x, ""));
+      for (auto& o : parameter_overrides(spec, {series.name}, values))
+        overrides.push_back(std::move(o));
+      points.push_back(add_run(requests, series.scenario, series.variants, overrides, replication,
+                               needs_direct(series.observable.figure)));
+      runs.push_back({&series, &point, {}, {}, 0.0});
+    }
+  auto summaries = run_all(context, requests, points);
+  for (std::size_t k = 0; k < summaries.size(); ++k) {
+    auto& run = runs[k];
+    run.scenario = requests[points[k].service].scenario;
+    run.value = analysis::named_figure_value(run.series->observable, summaries[k], run.scenario,
+                                             spec.file + ": series " + run.series->name);
+    run.summary = std::move(summaries[k]);
+  }
+  return runs;
+}
+
+std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
+                                    const std::vector<double>& values, int replication) {
+  std::vector<double> predicted;
+  for (const auto& run : simulate_series_runs(spec, context, values, replication))
+    predicted.push_back(run.value);
+  return predicted;
+}
+
+std::vector<std::vector<std::optional<double>>>
+simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
+                    const std::vector<std::vector<double>>& values, RunCache* cache) {
+  const bool crossing = prediction.observable == "crossing_jobs";
+  const FigureName figure = parse_figure_name(crossing ? prediction.figure : prediction.observable, "figure");
+  const std::vector<double> xs = crossing ? prediction.sweep : std::vector<double>{0.0};
+  std::vector<SimulationRequest> requests;
+  std::vector<PointRequests> points;
+  for (const auto& v : values)
+    add_prediction_runs(spec, prediction, v, xs, crossing || needs_direct(figure.figure), requests, points);
+  const auto summaries = run_all(context, requests, points, cache);
+  std::vector<std::vector<std::optional<double>>> out(values.size());
+  std::size_t k = 0;
+  for (std::size_t v = 0; v < values.size(); ++v)
+    for (int r = 0; r < prediction.replications; ++r) {
+      std::vector<double> ys, levels;
+      for (std::size_t i = 0; i < xs.size(); ++i, ++k) {
+        const auto& scenario = requests[points[k].service].scenario;
+        ys.push_back(
+            analysis::named_figure_value(figure, summaries[k], scenario, "prediction " + prediction.id));
+        if (crossing)
+          levels.push_back(
+              prediction.level_scale *
+              analysis::named_figure_value(FigureName{Figure::direct_events_per_s_per_job, "", ""},
+                                           summaries[k], scenario, "prediction " + prediction.id));
+      }
+      if (!crossing) {
+        out[v].push_back(ys.front());
+      } else {
+        const auto c = models::first_fall_below(xs, ys, levels);
+        out[v].push_back(c ? std::optional<double>(c->x) : std::nullopt);
+      }
+    }
+  return out;
+}
+
+std::vector<std::string> prediction_warnings(const JointSpec& spec, const JointPrediction& prediction,
+                                             const ExecutionContext& context,
+                                             const std::vector<double>& values, RunCache* cache) {
+  if (prediction.observable == "crossing_jobs") return {};
+  const FigureName figure = parse_figure_name(prediction.observable, "figure");
+  std::vector<SimulationRequest> requests;
+  std::vector<PointRequests> points;
+  // The same runs as the prediction's value at these values: taken from `cache`, never simulated twice.
+  add_prediction_runs(spec, prediction, values, {0.0}, needs_direct(figure.figure), requests, points);
+  const auto summaries = run_all(context, requests, points, cache);
+  // Per group, in the layout's order: in how many runs it was past saturation, and the longest wait.
+  std::vector<std::pair<std::string, std::pair<int, double>>> past;
+  for (const auto& summary : summaries)
+    for (const auto& group : summary.group_usage) {
+      if (!group.past_saturation()) continue;
+      auto at = std::find_if(past.begin(), past.end(), [&](const auto& p) { return p.first == group.name; });
+      if (at == past.end()) at = past.insert(past.end(), {group.name, {0, 0.0}});
+      ++at->second.first;
+      at->second.second = std::max(at->second.second, group.mean_queue_wait_s / group.mean_batch_s);
+    }
+  std::vector<std::string> warnings;
+  for (const auto& [name, seen] : past)
+    warnings.push_back("server group " + name + " is past its own saturation point in " +
+                       std::to_string(seen.first) + " of " + std::to_string(summaries.size()) +
+                       " runs (a request waits up to " + std::to_string(std::lround(seen.second)) +
+                       " of its batches' time in its queue): the value rests on that queue");
+  return warnings;
+}
+
+JointSimulator joint_simulator(const ExecutionContext& context, RunCache* prediction_cache) {
+  return {[&context](const JointSpec& spec, const std::vector<double>& values, int replication) {
+            return simulate_series(spec, context, values, replication);
+          },
+          [&context, prediction_cache](const JointSpec& spec, const JointPrediction& prediction,
+                                       const std::vector<std::vector<double>>& values) {
+            return simulate_prediction(spec, prediction, context, values, prediction_cache);
+          },
+          [&context, prediction_cache](const JointSpec& spec, const JointPrediction& prediction,
+                                       const std::vector<double>& values) {
+            return prediction_warnings(spec, prediction, context, values, prediction_cache);
+          }};
+}
+
+} // namespace sonicsim

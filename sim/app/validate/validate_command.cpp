@@ -1,0 +1,315 @@
+// `sonicsim validate [CASE...]`: runs the validation cases (validation/cases/*.yaml) in parallel processes,
+// prints case | measured | analytic | simulated | error | tolerance | verdict, writes validation/report.md,
+// report.json and accuracy.json, and exits non-zero when a case fails (a known discrepancy is reported with
+// its reason and does not fail the run) or, with --against, when a released case's accuracy regressed.
+#include "sim/app/commands.hpp"
+#include "sim/app/run/html_report.hpp"
+#include "sim/metrics/json_fields.hpp"
+
+#include "sim/app/common/execution_flags.hpp"
+#include "sim/app/common/output_options.hpp"
+#include "sim/app/common/scenario_source.hpp"
+#include "sim/app/validate/validate_report.hpp"
+#include "sim/engine/output_files.hpp"
+#include "sim/execution/run_or_submit.hpp"
+#include "sim/execution/state_file.hpp"
+#include "sim/metrics/direct_baseline.hpp"
+#include "sim/metrics/number_text.hpp"
+#include "sim/metrics/summary_json.hpp"
+#include "sim/random/replication_seed.hpp"
+#include "sim/scenario/scenario_loader.hpp"
+#include "sim/validation/accuracy_table.hpp"
+#include "sim/validation/observables.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace sonicsim {
+namespace {
+
+struct ValidateArguments {
+  bool html = false;                 // --html: report.html beside report.md
+  std::vector<std::string> case_ids; // empty: all
+  std::string cases_dir;
+  std::string report_dir;
+  bool fast = false;
+  bool quiet = false, json = false;
+  ExecutionFlags execution{2};
+  std::string work_dir = "out/validate";
+  std::string against; // --against FILE: a committed accuracy table
+};
+
+fs::path default_cases_dir() {
+  if (fs::exists("validation/cases")) return "validation/cases";
+  return fs::path(SONICSIM_SOURCE_DIR) / "validation" / "cases";
+}
+
+std::string run_key(const RunSpec& run) {
+  std::string key = run.scenario_path + "\nreplication " + std::to_string(run.replication);
+  for (const auto& v : run.variants)
+    key += "\nvariant " + v;
+  for (const auto& o : run.overrides)
+    key += "\n" + o;
+  return key;
+}
+
+// Loads a case's scenario with its overrides; an error in an override the case file wrote is reported at
+// that line of the case file (not as a --set argument the user never typed).
+Scenario load_run(const ValidationCase& c, const RunSpec& run) {
+  try {
+    // The absolute path, as the recipe holds it: paths the scenario names (perf_analyzer files) are echoed
+    // resolved from it, so a cluster task rebuilding it from the recipe gets the same fingerprint.
+    Scenario scenario =
+        load_variant_file(fs::absolute(run.scenario_path).string(), run.variants, run.overrides);
+    scenario.seed = replication_seed(scenario.seed, run.replication);
+    return scenario;
+  } catch (const ScenarioError& error) {
+    for (std::size_t i = 0; i < run.override_positions.size() && i < run.overrides.size(); ++i)
+      if (error.file == "--set " + run.overrides[i])
+        throw ScenarioError(c.file, run.override_positions[i].first, run.override_positions[i].second,
+                            error.key_path,
+                            error.message + " (in the case's override " + run.overrides[i] + ")");
+    if (error.file.rfind("--set ", 0) == 0)
+      throw ScenarioError(c.file, 0, 0, error.key_path,
+                          error.message + " (in " + error.file.substr(6) + ", which the case's sweep sets)");
+    throw;
+  }
+}
+
+// The cases of cases_dir that this validation runs (those named, or all, or the fast ones), with unique ids.
+std::vector<ValidationCase> select_cases(const ValidateArguments& arguments, const fs::path& cases_dir) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(cases_dir))
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::vector<ValidationCase> cases;
+  for (const auto& file : files) {
+    auto c = load_validation_case(file.string());
+    const bool named =
+        std::find(arguments.case_ids.begin(), arguments.case_ids.end(), c.id) != arguments.case_ids.end();
+    if (!arguments.case_ids.empty() && !named) continue;
+    if (arguments.case_ids.empty() && arguments.fast && !c.fast) continue;
+    if (!c.renamed_notice.empty())
+      std::fprintf(stderr, "sonicsim: note: %s: %s\n", c.file.c_str(), c.renamed_notice.c_str());
+    cases.push_back(std::move(c));
+  }
+  if (files.empty()) throw InputError("no validation cases (*.yaml) in " + cases_dir.string());
+  // Two cases with one id would overwrite each other's verdict in the report.
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (cases[i].id == cases[j].id)
+        throw ScenarioError(cases[i].file, 0, 0, "id",
+                            "'" + cases[i].id + "' is also the id of " + cases[j].file +
+                                "; expected unique ids");
+  for (const auto& id : arguments.case_ids) {
+    if (std::none_of(cases.begin(), cases.end(), [&id](const ValidationCase& c) { return c.id == id; }))
+      throw InputError("no validation case '" + id + "' in " + cases_dir.string());
+  }
+  return cases;
+}
+
+// Every distinct run of the cases once, checked before any runs (bad scenarios or overrides fail here with
+// exit code 2), each followed by its direct-inference baseline when the scenario has one.
+struct ValidationBatch {
+  std::vector<RunSpec> runs;
+  std::vector<SimulationRequest> requests; // parallel to runs
+  std::vector<std::vector<std::size_t>> runs_of_case;
+  // Runs whose scenario has a direct-inference baseline: the request simulating it (joined after).
+  std::map<std::size_t, std::size_t> baseline_of;
+};
+
+ValidationBatch plan_batch(const std::vector<ValidationCase>& cases) {
+  ValidationBatch batch;
+  auto& runs = batch.runs;
+  auto& requests = batch.requests;
+  std::map<std::string, std::size_t> run_index;
+  for (const auto& c : cases) {
+    std::vector<std::size_t> indices;
+    for (RunSpec run : runs_for(c)) {
+      // Held to the precision its tolerance needs (case_run_precision), on the figure it reads
+      // (case_precision_figure): the overrides go into the run's key and recipe, so a run two cases share at
+      // different precisions is two runs.
+      // The scenario is read once: the override sets the same field on it.
+      Scenario scenario = load_run(c, run);
+      const double for_case = case_run_precision(c, run, scenario.output.precision_relative);
+      if (for_case != scenario.output.precision_relative) {
+        run.overrides.push_back("output.precision=" + exact_number_text(for_case));
+        scenario.output.precision_relative = for_case;
+      }
+      // Held on the figure the case reads, unless the case's scenario names its own.
+      if (const auto figure = case_precision_figure(c);
+          figure && scenario.output.precision_figures.empty() && scenario.output.precision_relative > 0) {
+        run.overrides.push_back("output.precision_figures=[" + *figure + "]");
+        scenario.output.precision_figures = {*figure};
+      }
+      const auto key = run_key(run);
+      if (!run_index.count(key)) {
+        SimulationRequest request;
+        request.scenario = std::move(scenario);
+        request.recipe = ScenarioRecipe{fs::absolute(run.scenario_path).string(), run.variants, run.overrides,
+                                        request.scenario.seed, std::nullopt};
+        auto baseline = direct_inference_baseline(request.scenario);
+        requests.push_back(std::move(request));
+        run_index[key] = runs.size();
+        runs.push_back(run);
+        if (baseline) {
+          SimulationRequest direct;
+          direct.scenario = std::move(*baseline);
+          direct.recipe = requests.back().recipe;
+          direct.recipe.overrides.push_back("workload.inference=direct");
+          batch.baseline_of[runs.size() - 1] = requests.size();
+          requests.push_back(std::move(direct));
+          runs.push_back(run); // the baseline's slot: never a case's run
+        }
+      }
+      indices.push_back(run_index[key]);
+    }
+    batch.runs_of_case.push_back(indices);
+  }
+  return batch;
+}
+
+// The closing line: passes, known discrepancies and failures; predictions reproduced and drifted.
+void say_counts(bool table, int measured, int failures, int known, int predictions, int drifted) {
+  // A known discrepancy is outside its tolerance: counted apart, never as a pass.
+  std::fprintf(table ? stdout : stderr,
+               "%d passed, %d known discrepanc%s (outside tolerance, reason stated), %d failed",
+               measured - failures - known, known, known == 1 ? "y" : "ies", failures);
+  if (predictions > 0)
+    std::fprintf(table ? stdout : stderr, "; %d predictions reproduced, %d drifted from their prediction",
+                 predictions - drifted, drifted);
+  std::fprintf(table ? stdout : stderr, "\n");
+}
+
+int validate(const ValidateArguments& arguments) {
+  const ExecutionOptions execution =
+      execution_options(arguments.execution, arguments.quiet || arguments.json);
+  const fs::path cases_dir =
+      arguments.cases_dir.empty() ? default_cases_dir() : fs::path(arguments.cases_dir);
+  if (!fs::is_directory(cases_dir)) throw InputError("no validation cases directory " + cases_dir.string());
+  // The report directory is checked before anything runs: a typo there must not cost the whole validation.
+  const bool writes_report = !arguments.report_dir.empty() || (arguments.case_ids.empty() && !arguments.fast);
+  const fs::path report_dir =
+      arguments.report_dir.empty() ? cases_dir.parent_path() : fs::path(arguments.report_dir);
+  if (writes_report) ensure_writable_directory(report_dir);
+  const auto committed =
+      arguments.against.empty() ? std::nullopt : std::optional(read_accuracy_table(arguments.against));
+  const std::vector<ValidationCase> cases = select_cases(arguments, cases_dir);
+  ValidationBatch batch = plan_batch(cases);
+  auto& runs = batch.runs;
+  auto& runs_of_case = batch.runs_of_case;
+  if (!arguments.quiet && !arguments.json)
+    std::fprintf(stderr, "validate: %zu cases, %zu simulations\n", cases.size(), runs.size());
+  const ExecutionContext context{execution, arguments.work_dir, "validate",
+                                 "the report in " + report_dir.string()};
+  const auto simulated = run_or_submit(context, batch.requests);
+  if (!simulated) return exit_ok; // submitted: the merge job writes the report
+  std::vector<RunSummary> summaries(runs.size());
+  std::size_t missing = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!(*simulated)[i].ok) {
+      std::fprintf(stderr, "sonicsim: simulation %zu (%s): %s\n", i + 1, runs[i].scenario_path.c_str(),
+                   (*simulated)[i].error.c_str());
+      ++missing;
+      continue;
+    }
+    summaries[i] = (*simulated)[i].summary;
+  }
+  for (const auto& [service, direct] : batch.baseline_of)
+    compare_with_direct(summaries[service], summaries[direct]);
+  if (missing > 0)
+    throw std::runtime_error(std::to_string(missing) + " of " + std::to_string(runs.size()) +
+                             " simulations have no result; no report written" +
+                             (execution.on_cluster() ? ". Run the same command with --slurm again: it "
+                                                       "submits only those"
+                                                     : ""));
+
+  throw_if_interrupted("every simulation had finished; no report written");
+  std::vector<CaseOutcome> outcomes;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::vector<RunSummary> case_summaries;
+    for (const auto index : runs_of_case[i])
+      case_summaries.push_back(summaries[index]);
+    outcomes.push_back(evaluate(cases[i], case_summaries));
+  }
+  const bool table = !arguments.quiet && !arguments.json;
+  // Measured cases first; prediction cases apart: they check the simulation against its own prediction (a
+  // regression check), never a measurement, so they are not counted as passes.
+  int failures = 0, predictions = 0, drifted = 0, known = 0;
+  for (const bool predicted : {false, true}) {
+    bool heading = false;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (cases[i].predicted.has_value() != predicted) continue;
+      const auto& o = outcomes[i];
+      predictions += predicted ? 1 : 0;
+      (predicted ? drifted : failures) += o.verdict == Verdict::fail ? 1 : 0;
+      known += !predicted && o.verdict == Verdict::known_discrepancy ? 1 : 0;
+      if (!table) continue;
+      if (!heading)
+        std::printf(predicted
+                        ? "\npredictions (not measurements: the simulation against the prediction it made, "
+                          "a regression check)\n%-34s %14s %10s %14s %8s %11s  %s\n"
+                        : "%-34s %14s %10s %14s %8s %11s  %s\n",
+                    "case", predicted ? "predicted" : "measured", "analytic", "simulated", "error",
+                    "tolerance", predicted ? "check" : "verdict");
+      heading = true;
+      char error[32] = "-";
+      if (o.error) std::snprintf(error, sizeof error, "%.1f%%", 100.0 * *o.error);
+      std::printf("%-34s %14s %10s %14s %8s %11s  %s\n", cases[i].id.c_str(),
+                  reference_text(cases[i], o).c_str(), number_or_dash(o.analytic).c_str(),
+                  simulated_text(o).c_str(), error, tolerance_text(cases[i]).c_str(),
+                  prediction_check_text(cases[i], o.verdict));
+    }
+  }
+  if (writes_report) {
+    write_reports(report_dir, cases, outcomes);
+    if (table) std::printf("\nwrote %s and report.json\n", (report_dir / "report.md").string().c_str());
+    std::fflush(stdout);
+    write_html_report_if_asked(arguments.html, report_dir, !table);
+  }
+  if (arguments.json) std::printf("%s\n", json_text(outcomes_to_json(cases, outcomes), 1).c_str());
+  if (table || failures > 0 || drifted > 0)
+    say_counts(table, static_cast<int>(cases.size()) - predictions, failures, known, predictions, drifted);
+  const int regressions =
+      committed ? report_against(*committed, arguments.against, cases, outcomes, table) : 0;
+  return failures == 0 && drifted == 0 && regressions == 0 ? exit_ok : exit_run_failed;
+}
+
+} // namespace
+
+void register_validate_command(CLI::App& app, int& result) {
+  auto arguments = std::make_shared<ValidateArguments>();
+  auto* command = app.add_subcommand("validate", "Run the validation cases against measured data and write "
+                                                 "validation/report.md (exit 1 if a case fails)");
+  command->add_option("cases", arguments->case_ids, "Case ids to run (default: all)");
+  command->add_option("--cases-dir", arguments->cases_dir,
+                      "Directory of case files (default: validation/cases)");
+  command
+      ->add_option("--report", arguments->report_dir,
+                   "Where to write report.md and report.json (default: validation/ when all cases run)")
+      ->check(directory_path);
+  command->add_flag("--fast", arguments->fast, "Only the quick cases (those marked fast: true), as CI runs");
+  add_execution_options(*command, arguments->execution, ExecutionShape::simulations);
+  command
+      ->add_option("--work-dir", arguments->work_dir,
+                   "With --slurm: where the batch, its logs and results go, on a file system the nodes "
+                   "share (default out/validate); results found there are not run again")
+      ->check(directory_path);
+  command->add_option("--against", arguments->against,
+                      "A committed accuracy table (validation/accuracy.json): exit 1 when a released case "
+                      "stopped passing or its error grew by more than 2 points and 10 % of itself");
+  add_html_option(*command, arguments->html);
+  add_output_options(*command, arguments->quiet, &arguments->json);
+  command->callback([arguments, &result]() { result = guarded_batches(*arguments, validate); });
+}
+
+} // namespace sonicsim
