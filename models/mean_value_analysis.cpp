@@ -27,12 +27,15 @@ struct MultiServerMarginals {
   std::vector<double> log_p;
 };
 
-// Core recursion. Fills throughput_per_s[n - 1] for n = 1..max_jobs, and `details` when given.
 void solve_core(double think_time_s, const std::vector<QueueingStation>& stations, int max_jobs,
-                std::vector<double>& throughput_per_s, MvaSolution* details) {
-  const std::size_t k_count = stations.size();
-  throughput_per_s.assign(static_cast<std::size_t>(max_jobs), 0.0);
+                std::vector<double>& throughput_per_s, MvaSolution* details);
 
+// The marginals each multi-server station needs, at population 0: the complement network's throughputs (the
+// network without the station, one job fewer) and p(0 | 0) = 1.
+std::vector<MultiServerMarginals> multi_server_marginals(double think_time_s,
+                                                         const std::vector<QueueingStation>& stations,
+                                                         int max_jobs) {
+  const std::size_t k_count = stations.size();
   std::vector<MultiServerMarginals> multi;
   for (std::size_t k = 0; k < k_count; ++k) {
     if (stations[k].servers <= 1) continue;
@@ -48,6 +51,15 @@ void solve_core(double think_time_s, const std::vector<QueueingStation>& station
     m.log_p[0] = 0.0; // empty network: the station is empty for sure
     multi.push_back(std::move(m));
   }
+  return multi;
+}
+
+// Core recursion. Fills throughput_per_s[n - 1] for n = 1..max_jobs, and `details` when given.
+void solve_core(double think_time_s, const std::vector<QueueingStation>& stations, int max_jobs,
+                std::vector<double>& throughput_per_s, MvaSolution* details) {
+  const std::size_t k_count = stations.size();
+  throughput_per_s.assign(static_cast<std::size_t>(max_jobs), 0.0);
+  std::vector<MultiServerMarginals> multi = multi_server_marginals(think_time_s, stations, max_jobs);
 
   std::vector<double> queue_length(k_count, 0.0);
   std::vector<double> residence_s(k_count, 0.0);

@@ -3,6 +3,7 @@
 #include "sim/execution/shell_commands.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -53,6 +54,50 @@ std::optional<double> peer_requests_per_s(const std::string& script, int jobs, i
                                           std::to_string(jobs) + " " + std::to_string(events));
   if (status != 0) return std::nullopt;
   return printed_requests_per_s(output);
+}
+
+// The answers a user waits for, as whole commands in a child each (output into a temporary directory), with
+// the goals they are held to: a plan in 30 CPU-s (90 comparing device types), validate --fast in 30 s and all
+// of it in 2 min of wall time.
+nlohmann::ordered_json time_answers(const TextOutput& say) {
+  // A directory of its own (mkdtemp): two benches at once, or another user's, never share one.
+  std::string pattern = (std::filesystem::temp_directory_path() / "sonicsim_bench_answers_XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) throw std::runtime_error("bench: cannot make a directory in " + pattern);
+  const std::filesystem::path scratch = pattern;
+  struct Answer {
+    const char* name;
+    std::vector<std::string> words;
+    const char* goal;
+  };
+  const std::vector<Answer> list{
+      {"plan --jobs 2000 --variant a100",
+       {"plan", "--jobs", "2000", "--variant", "a100", "-j", "2", "-q", "--out", (scratch / "plan").string()},
+       "<= 30 CPU-s"},
+      {"plan ... --device-types T4,A100",
+       {"plan", "--jobs", "2000", "--variant", "a100", "--device-types", "T4,A100", "-j", "2", "-q", "--out",
+        (scratch / "plan_devices").string()},
+       "<= 90 CPU-s"},
+      {"validate --fast",
+       {"validate", "--fast", "-j", "2", "-q", "--report", (scratch / "validate").string()},
+       "<= 30 s wall on 2 cores"},
+      {"validate (all cases)",
+       {"validate", "-j", "2", "-q", "--report", (scratch / "validate_all").string()},
+       "<= 2 min wall on 2 cores"}};
+  say("\nanswers (whole commands, -j 2; run from the repository root):\n%-34s %10s %10s %6s  %s\n", "command",
+      "wall s", "CPU s", "exit", "goal");
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& answer : list) {
+    const CommandTiming timing = time_command(answer.words);
+    say("%-34s %10.1f %10.1f %6d  %s\n", answer.name, timing.wall_s, timing.cpu_s, timing.exit_code,
+        answer.goal);
+    out.push_back({{"command", answer.name},
+                   {"wall_s", timing.wall_s},
+                   {"cpu_s", timing.cpu_s},
+                   {"exit_code", timing.exit_code},
+                   {"goal", answer.goal}});
+  }
+  std::filesystem::remove_all(scratch);
+  return out;
 }
 
 } // namespace sonicsim

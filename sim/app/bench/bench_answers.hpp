@@ -3,7 +3,10 @@
 // is printed with the goal it is held to (issue "answers in seconds"), so that a change shows its cost.
 #pragma once
 
+#include "sim/app/common/output_options.hpp"
 #include "sim/metrics/bench_figures.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <optional>
 #include <string>
@@ -25,5 +28,9 @@ CommandTiming time_command(const std::vector<std::string>& words);
 // The simulated requests per wall second the SimPy peer printed ("req/s=N") for `jobs` clients of `events`
 // events each, run with Debian's python3 (the peer imports python3-simpy3); none when it failed.
 std::optional<double> peer_requests_per_s(const std::string& script, int jobs, int events);
+
+// The answers a user waits for (a plan, the plan comparing device types, validate --fast and all of it), each
+// as a whole command in a child (output into a temporary directory of its own), with the goal it is held to.
+nlohmann::ordered_json time_answers(const TextOutput& say);
 
 } // namespace sonicsim

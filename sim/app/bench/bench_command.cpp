@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -43,6 +44,9 @@ struct BenchArguments {
   std::string peer;     // the SimPy peer's script: measured side by side
   bool quiet = false, json = false;
 };
+
+// A row of one of the tables, printed as it comes and kept for --json.
+using AddRow = std::function<void(nlohmann::ordered_json row, const char* table)>;
 
 struct Measurement {
   double wall_s = 0, cpu_s = 0, requests = 0, events = 0, peak_rss_mb = 0;
@@ -197,50 +201,6 @@ void explain_columns(const TextOutput& say) {
       "(platform.network.fast_path; the floor uses the same flows, fast path included).\n");
 }
 
-// The answers a user waits for, as whole commands in a child each (output into a temporary directory), with
-// the goals they are held to: a plan in 30 CPU-s (90 comparing device types), validate --fast in 30 s and all
-// of it in 2 min of wall time.
-nlohmann::ordered_json time_answers(const TextOutput& say) {
-  // A directory of its own (mkdtemp): two benches at once, or another user's, never share one.
-  std::string pattern = (std::filesystem::temp_directory_path() / "sonicsim_bench_answers_XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) throw std::runtime_error("bench: cannot make a directory in " + pattern);
-  const std::filesystem::path scratch = pattern;
-  struct Answer {
-    const char* name;
-    std::vector<std::string> words;
-    const char* goal;
-  };
-  const std::vector<Answer> list{
-      {"plan --jobs 2000 --variant a100",
-       {"plan", "--jobs", "2000", "--variant", "a100", "-j", "2", "-q", "--out", (scratch / "plan").string()},
-       "<= 30 CPU-s"},
-      {"plan ... --device-types T4,A100",
-       {"plan", "--jobs", "2000", "--variant", "a100", "--device-types", "T4,A100", "-j", "2", "-q", "--out",
-        (scratch / "plan_devices").string()},
-       "<= 90 CPU-s"},
-      {"validate --fast",
-       {"validate", "--fast", "-j", "2", "-q", "--report", (scratch / "validate").string()},
-       "<= 30 s wall on 2 cores"},
-      {"validate (all cases)",
-       {"validate", "-j", "2", "-q", "--report", (scratch / "validate_all").string()},
-       "<= 2 min wall on 2 cores"}};
-  say("\nanswers (whole commands, -j 2; run from the repository root):\n%-34s %10s %10s %6s  %s\n", "command",
-      "wall s", "CPU s", "exit", "goal");
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const auto& answer : list) {
-    const CommandTiming timing = time_command(answer.words);
-    say("%-34s %10.1f %10.1f %6d  %s\n", answer.name, timing.wall_s, timing.cpu_s, timing.exit_code,
-        answer.goal);
-    out.push_back({{"command", answer.name},
-                   {"wall_s", timing.wall_s},
-                   {"cpu_s", timing.cpu_s},
-                   {"exit_code", timing.exit_code},
-                   {"goal", answer.goal}});
-  }
-  std::filesystem::remove_all(scratch);
-  return out;
-}
-
 // The SimPy peer and this simulator on the same work (the default scenario's 400 jobs x 5 events), run in
 // turn `repeat` times so that each pair sees the same state of the machine; the median of the pairs' ratios.
 nlohmann::ordered_json peer_side_by_side(const BenchArguments& arguments, const TextOutput& say) {
@@ -270,12 +230,46 @@ nlohmann::ordered_json peer_side_by_side(const BenchArguments& arguments, const 
           {"ratio", median(ratios)}};
 }
 
+// The shipped 2022 campaign: jobs coming and going over hours, the site switch saturated part of the time.
+// Its rows at each scale, and how its CPU cost grows with its size (none with fewer than two scales).
+std::optional<double> campaign_rows(const BenchArguments& arguments, const TextOutput& say, const AddRow& add_row) {
+  if (!arguments.campaign.empty() && std::filesystem::exists(arguments.campaign)) {
+    say("\ncampaign (%s, its 5 h window):\n", arguments.campaign.c_str());
+    std::vector<std::pair<double, double>> cpu_s_by_scale;
+    for (const double scale : arguments.campaign_scales) {
+      char setting[64];
+      std::snprintf(setting, sizeof setting, "workload.campaign.scale=%g", scale);
+      const Scenario scenario = load_scenario_file(arguments.campaign, {setting});
+      char label[64];
+      std::snprintf(label, sizeof label, "campaign x %g", scale);
+      const auto runs = measure(scenario, arguments.repeat);
+      add_row(bench_row(label, runs), "campaign");
+      std::vector<double> cpu_s;
+      for (const auto& run : runs)
+        cpu_s.push_back(run.cpu_s);
+      cpu_s_by_scale.emplace_back(scale, median(cpu_s));
+    }
+    if (cpu_s_by_scale.size() >= 2) {
+      const auto [small, small_cpu_s] = cpu_s_by_scale.front();
+      const auto [large, large_cpu_s] = cpu_s_by_scale.back();
+      const double exponent = scaling_exponent(small, small_cpu_s, large, large_cpu_s);
+      say("campaign cost against its size: CPU-s ~ scale^%.2f from x %g to x %g (linear: 1; goal: 1)\n",
+          exponent, small, large);
+      return exponent;
+    }
+  } else if (!arguments.campaign.empty()) {
+    say("\ncampaign rows skipped: no %s here (run from the repository root, or --campaign FILE)\n",
+        arguments.campaign.c_str());
+  }
+  return std::nullopt;
+}
+
 int bench(const BenchArguments& arguments) {
   const Scenario base = arguments.source.load();
   const bool text = !arguments.quiet && !arguments.json;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   const TextOutput say{text};
-  const auto add_row = [&](nlohmann::ordered_json row, const char* table) {
+  const AddRow add_row = [&](nlohmann::ordered_json row, const char* table) {
     row["table"] = table;
     if (text) print_row(row);
     rows.push_back(std::move(row));
@@ -308,35 +302,7 @@ int bench(const BenchArguments& arguments) {
       say("memory per job: %.1f kB (peak memory from %d to %d jobs)\n", *memory_per_job_kb, fewest, most);
     }
   }
-  // The shipped 2022 campaign: jobs coming and going over hours, the site switch saturated part of the time.
-  std::optional<double> campaign_exponent;
-  if (!arguments.campaign.empty() && std::filesystem::exists(arguments.campaign)) {
-    say("\ncampaign (%s, its 5 h window):\n", arguments.campaign.c_str());
-    std::vector<std::pair<double, double>> cpu_s_by_scale;
-    for (const double scale : arguments.campaign_scales) {
-      char setting[64];
-      std::snprintf(setting, sizeof setting, "workload.campaign.scale=%g", scale);
-      const Scenario scenario = load_scenario_file(arguments.campaign, {setting});
-      char label[64];
-      std::snprintf(label, sizeof label, "campaign x %g", scale);
-      const auto runs = measure(scenario, arguments.repeat);
-      add_row(bench_row(label, runs), "campaign");
-      std::vector<double> cpu_s;
-      for (const auto& run : runs)
-        cpu_s.push_back(run.cpu_s);
-      cpu_s_by_scale.emplace_back(scale, median(cpu_s));
-    }
-    if (cpu_s_by_scale.size() >= 2) {
-      const auto [small, small_cpu_s] = cpu_s_by_scale.front();
-      const auto [large, large_cpu_s] = cpu_s_by_scale.back();
-      campaign_exponent = scaling_exponent(small, small_cpu_s, large, large_cpu_s);
-      say("campaign cost against its size: CPU-s ~ scale^%.2f from x %g to x %g (linear: 1; goal: 1)\n",
-          *campaign_exponent, small, large);
-    }
-  } else if (!arguments.campaign.empty()) {
-    say("\ncampaign rows skipped: no %s here (run from the repository root, or --campaign FILE)\n",
-        arguments.campaign.c_str());
-  }
+  const std::optional<double> campaign_exponent = campaign_rows(arguments, say, add_row);
   // The shipped SuperSONIC day: ~1,000 jobs ramping up and down, the autoscaler and the proxy in the loop.
   if (!arguments.operations.empty() && std::filesystem::exists(arguments.operations)) {
     say("\noperations (%s, a day):\n", arguments.operations.c_str());

@@ -5,6 +5,7 @@
 #include "sim/app/calibrate/calibrate_inputs.hpp"
 #include "sim/app/calibrate/calibrate_joint.hpp"
 #include "sim/app/calibrate/calibrated_scenario.hpp"
+#include "sim/app/calibrate/single_series_fit.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/common/execution_flags.hpp"
 #include "sim/app/common/input_files.hpp"
@@ -68,62 +69,6 @@ std::vector<double> simulate_points(const CalibrateArguments& a, const FigureNam
         analysis::named_figure_value(figure, outcomes[k].summary, requests[k].scenario, "--observable"));
   }
   return predicted;
-}
-
-void print_quality(const char* label, const calibration::FitQuality& q) {
-  char pearson[32] = "   n/a"; // undefined when the prediction does not vary over the points
-  if (std::isfinite(q.pearson_r)) std::snprintf(pearson, sizeof pearson, "%6.3f", q.pearson_r);
-  std::printf("  %-30s MAPE %6.2f %%   Pearson r %s   chi-square %9.2f\n", label, 100.0 * q.mape, pearson,
-              q.chi_square);
-}
-
-// What the fit sets: a value is adopted only when the data call for it: identifiable, and its 95 % interval
-// excludes the start (otherwise the fit cannot tell it from the uncalibrated value, and the scenario keeps
-// that). Says so per parameter.
-struct Adoption {
-  std::vector<double> values;
-  std::vector<bool> significant;
-};
-
-Adoption adopt_fitted(const std::vector<calibration::FitParameter>& parameters,
-                      const std::vector<double>& initial, const calibration::CalibrationResult& result,
-                      const TextOutput& say) {
-  std::vector<double> adopted = initial;
-  std::vector<bool> significant(parameters.size(), false);
-  for (std::size_t i = 0; i < parameters.size(); ++i) {
-    const auto& p = parameters[i];
-    say("  %s = %s", p.key.c_str(), value_text(result.values[i], p.unit).c_str());
-    if (!result.identifiable[i]) {
-      say("   NOT IDENTIFIABLE: the residuals do not move with it (flat direction); kept at %s\n",
-          value_text(initial[i], p.unit).c_str());
-      continue;
-    }
-    significant[i] = std::fabs(result.values[i] - initial[i]) > result.ci95_half_width[i];
-    if (result.at_bound[i])
-      say("   at its bound: the data want it beyond [%s, %s]", value_text(p.lower, p.unit).c_str(),
-          value_text(p.upper, p.unit).c_str());
-    else
-      say("   +- %s (95 %%, the mean of %d seeds' fits; seeds' part %s)",
-          value_text(result.ci95_half_width[i], p.unit).c_str(), result.seeds,
-          value_text(result.ci95_seed_part[i], p.unit).c_str());
-    if (significant[i] || result.at_bound[i]) {
-      adopted[i] = result.values[i];
-      say("\n");
-    } else {
-      say("; the interval includes the uncalibrated %s: not adopted\n",
-          value_text(initial[i], p.unit).c_str());
-    }
-  }
-  return {adopted, significant};
-}
-
-// A figure the data leave undefined (Pearson r of a constant prediction) is left out, not written as null.
-nlohmann::ordered_json quality_json(const calibration::FitQuality& q) {
-  nlohmann::ordered_json json = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : {std::pair{"mape", q.mape}, std::pair{"pearson_r", q.pearson_r},
-                                    std::pair{"chi_square", q.chi_square}})
-    if (std::isfinite(value)) json[name] = value;
-  return json;
 }
 
 // The held-out series predicted with the uncalibrated and the adopted values: does the fit generalise?
@@ -260,51 +205,13 @@ int calibrate(const CalibrateArguments& a) {
 
   progress.finish();
   say("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
-  const Adoption adoption = adopt_fitted(parameters, initial, result, say);
+  const SeriesAdoption adoption = adopt_fitted(parameters, initial, result, say);
   const std::vector<double>& adopted = adoption.values;
-  const std::vector<bool>& significant = adoption.significant;
-  say("\n%10s %12s %10s %12s %12s %9s\n", "x", "measured", "sd", "before", "after", "residual");
-  for (std::size_t j = 0; j < points.size(); ++j)
-    say("%10.6g %12.6g %10.4g %12.6g %12.6g %8.2f sd\n", points[j].x, points[j].y, points[j].sd,
-        result.predicted_before[j], result.predicted_after[j],
-        (result.predicted_after[j] - points[j].y) / points[j].sd);
+  print_fit_points(points, result, say);
   say("\nfit series '%s':\n", a.series.c_str());
   if (text) print_quality("before", result.before);
   if (text) print_quality("after", result.after);
-
-  nlohmann::ordered_json out;
-  out["scenario"] = a.scenario;
-  out["series"] = a.series;
-  out["observable"] = in.observable.text();
-  out["x_column"] = a.x_column;
-  out["x_key"] = a.x_key;
-  out["excluded_x"] = a.exclude;
-  out["status"] = result.status_text;
-  out["evaluations"] = result.evaluations;
-  for (std::size_t i = 0; i < parameters.size(); ++i) {
-    nlohmann::ordered_json parameter{{"key", parameters[i].key},
-                                     {"unit", parameters[i].unit},
-                                     {"initial", initial[i]},
-                                     {"value", result.values[i]}};
-    // No interval is written where the fit has none (not identifiable): "identifiable" says why.
-    if (result.identifiable[i] && std::isfinite(result.ci95_half_width[i])) {
-      parameter["ci95_half_width"] = result.ci95_half_width[i];
-      parameter["ci95_seed_part"] = result.ci95_seed_part[i];
-      parameter["seeds"] = result.seeds;
-    }
-    parameter["identifiable"] = static_cast<bool>(result.identifiable[i]);
-    parameter["at_bound"] = static_cast<bool>(result.at_bound[i]);
-    parameter["significant"] = static_cast<bool>(significant[i]);
-    parameter["adopted"] = adopted[i];
-    out["parameters"].push_back(parameter);
-  }
-  out["fit"] = {{"before", quality_json(result.before)}, {"after", quality_json(result.after)}};
-  for (std::size_t j = 0; j < points.size(); ++j)
-    out["fit"]["points"].push_back({{"x", points[j].x},
-                                    {"measured", points[j].y},
-                                    {"sd", points[j].sd},
-                                    {"before", result.predicted_before[j]},
-                                    {"after", result.predicted_after[j]}});
+  nlohmann::ordered_json out = single_series_json(a, in, result, adoption);
 
   if (in.holdout) {
     // After the fit's line is finished: the held-out series' two batches have their own lines.

@@ -192,6 +192,23 @@ std::pair<Scenario, std::string> static_reference(const ScenarioSource& source, 
   }
 }
 
+// Each setting tried: its figures over the replications and the verdict.
+static nlohmann::ordered_json options_json(const planning::AutoscalerPlan& plan) {
+  nlohmann::ordered_json options = nlohmann::ordered_json::array();
+  for (const auto& o : plan.options)
+    options.push_back({{"threshold", o.setting.threshold},
+                       {"min", o.setting.min_pods},
+                       {"max", o.setting.max_pods},
+                       {"startup_delay_s", o.setting.startup_delay_s},
+                       {"event_mean_s", interval_json(o.event_mean_s)},
+                       {"event_ratio", interval_json(o.event_ratio)},
+                       {"device_hours", interval_json(o.device_hours)},
+                       {"cost_usd_per_event", o.cost_usd_per_event.n ? interval_json(o.cost_usd_per_event)
+                                                                     : nlohmann::ordered_json(nullptr)},
+                       {"verdict", verdict_name(o.verdict)}});
+  return options;
+}
+
 int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments& arguments,
                     const ExecutionOptions& execution, int parallel) {
   if (!(arguments.tolerance > 0.0 && arguments.tolerance <= 1.0))
@@ -235,18 +252,6 @@ int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments&
     }
   const auto plan = planning::decide_autoscaler_plan(arguments.tolerance, reference_figures, grid, runs);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  nlohmann::ordered_json options = nlohmann::ordered_json::array();
-  for (const auto& o : plan.options)
-    options.push_back({{"threshold", o.setting.threshold},
-                       {"min", o.setting.min_pods},
-                       {"max", o.setting.max_pods},
-                       {"startup_delay_s", o.setting.startup_delay_s},
-                       {"event_mean_s", interval_json(o.event_mean_s)},
-                       {"event_ratio", interval_json(o.event_ratio)},
-                       {"device_hours", interval_json(o.device_hours)},
-                       {"cost_usd_per_event", o.cost_usd_per_event.n ? interval_json(o.cost_usd_per_event)
-                                                                     : nlohmann::ordered_json(nullptr)},
-                       {"verdict", verdict_name(o.verdict)}});
   const nlohmann::ordered_json out{
       {"scenario", scenario.name},
       {"group", group.name},
@@ -255,7 +260,7 @@ int plan_autoscaler(const ScenarioSource& source, const AutoscalerPlanArguments&
       {"reference", reference_name},
       {"reference_event_mean_s", interval_json(plan.reference_event_mean_s)},
       {"reference_device_hours", interval_json(plan.reference_device_hours)},
-      {"options", options},
+      {"options", options_json(plan)},
       {"answer", plan.answer ? nlohmann::ordered_json(*plan.answer) : nlohmann::ordered_json(nullptr)},
       {"reason", plan.reason},
       {"simulations", requests.size()}};

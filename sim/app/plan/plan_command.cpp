@@ -8,9 +8,9 @@
 
 #include "sim/metrics/number_text.hpp"
 
-#include "sim/app/common/execution_flags.hpp"
 #include "sim/app/common/output_options.hpp"
 #include "sim/app/common/scenario_source.hpp"
+#include "sim/app/plan/plan_arguments.hpp"
 #include "sim/app/plan/plan_autoscaler.hpp"
 #include "sim/app/plan/plan_report.hpp"
 #include "sim/app/plan/plan_run_store.hpp"
@@ -32,37 +32,6 @@ namespace sonicsim {
 namespace {
 
 using planning::Plan;
-
-struct PlanArguments {
-  ScenarioSource source;
-  bool html = false; // --html: report.html beside the results
-  int jobs = 0;
-  int gpus = 0;
-  double tolerance = 0.10;
-  bool tolerance_given = false;
-  std::vector<std::string> targets;
-  int replications = 3;
-  int max_replications = 10;
-  double indifference = 0.01;
-  double run_precision = 0.0;
-  bool run_precision_given = false;
-  std::vector<std::string> device_types;
-  std::vector<std::string> nics;
-  int max_gpus_per_pod = 8;
-  int max_gpus = 256;
-  int max_jobs = 0;
-  double max_link_load = 1.0;
-  bool cost = false;
-  std::string output_dir;
-  bool quiet = false, json = false;
-  bool resume = false; // take the simulations kept in OUT/runs/ by an earlier run of the same plan
-  bool sensitivity =
-      false; // --sensitivity: the plan again at each end of each ranged value (plan_sensitivity)
-  ExecutionFlags execution{hardware_threads()};
-  // --autoscaler: the autoscaler's settings for an autoscaled pool instead of a device count.
-  bool autoscaler = false;
-  AutoscalerPlanArguments autoscaler_plan;
-};
 
 // The --target list, with --tolerance as the relative module target when no relative target is given.
 std::vector<planning::PlanTarget> plan_targets(const PlanArguments& arguments) {
@@ -170,6 +139,48 @@ void check_plan_options(const PlanArguments& arguments) {
                      ") must be at least --replications (" + std::to_string(arguments.replications) + ")");
 }
 
+// The search's settings from the options (the outlook, which needs the progress line, is set by the caller).
+planning::PlannerSettings planner_settings(const PlanArguments& arguments,
+                                           const std::vector<planning::PlanTarget>& targets,
+                                           const std::vector<double>& nics_bps, int parallel) {
+  planning::PlannerSettings settings;
+  for (const auto& variant : arguments.source.variants)
+    settings.variant += (settings.variant.empty() ? "" : "+") + variant;
+  settings.targets = targets;
+  settings.replications = arguments.replications;
+  settings.max_replications = arguments.max_replications;
+  settings.indifference = arguments.indifference;
+  if (arguments.run_precision_given) settings.run_precision = arguments.run_precision;
+  settings.device_types = arguments.device_types;
+  settings.nics_bps = nics_bps;
+  settings.max_gpus_per_pod = arguments.max_gpus_per_pod;
+  settings.max_gpus = arguments.max_gpus;
+  settings.max_jobs = arguments.max_jobs;
+  settings.max_link_load = arguments.max_link_load;
+  settings.parallel = parallel;
+  return settings;
+}
+
+// What the plan searches, chosen before anything runs: the devices of every sized group for N jobs (several
+// groups with devices), the fewest GPUs for N jobs, or the most jobs G GPUs serve.
+enum class PlanMode { per_group, fewest_gpus, most_jobs };
+
+PlanMode plan_mode(const PlanArguments& arguments, const Scenario& scenario) {
+  int sized_groups = 0;
+  for (const auto& group : scenario.platform.server_groups)
+    sized_groups += group.on_client_nodes || group.devices_per_pod == 0 ? 0 : 1;
+  if (sized_groups > 1 && arguments.gpus > 0)
+    throw InputError("--gpus sizes the jobs of one server group; this scenario has " +
+                     std::to_string(sized_groups) +
+                     " groups with devices: plan it with --jobs N (the devices "
+                     "of every group for N jobs)");
+  if (sized_groups > 1 && (!arguments.device_types.empty() || !arguments.nics.empty()))
+    throw InputError("--device-types and --nics search one server group; this scenario has " +
+                     std::to_string(sized_groups) + " groups with devices (their counts are searched)");
+  if (sized_groups > 1) return PlanMode::per_group;
+  return arguments.jobs > 0 ? PlanMode::fewest_gpus : PlanMode::most_jobs;
+}
+
 // What an interrupted plan keeps, counted over the whole plan as its progress line counts (a batch's pool
 // knows its batch only).
 std::string kept_for_resume(const PlanRunStore& store) {
@@ -181,7 +192,7 @@ std::string kept_for_resume(const PlanRunStore& store) {
 
 Plan search_plan(const PlanArguments& arguments, const Scenario& scenario,
                  const std::vector<std::string>& extra, const planning::PlannerSettings& settings,
-                 bool per_group, const ExecutionContext& context, PlanRunStore& store);
+                 PlanMode mode, const ExecutionContext& context, PlanRunStore& store);
 
 int plan(const PlanArguments& arguments) {
   if (arguments.autoscaler) return plan_settings(arguments);
@@ -195,53 +206,29 @@ int plan(const PlanArguments& arguments) {
     throw InputError("plan works on a fixed number of concurrent jobs; this scenario is a campaign "
                      "(workload.campaign)");
   check_targets(arguments, scenario, targets);
+  const PlanMode mode = plan_mode(arguments, scenario);
   const std::filesystem::path output_dir = arguments.output_dir.empty()
                                                ? std::filesystem::path("out") / ("plan_" + scenario.name)
                                                : std::filesystem::path(arguments.output_dir);
   ensure_writable_directory(output_dir);
-  planning::PlannerSettings settings;
-  for (const auto& variant : arguments.source.variants)
-    settings.variant += (settings.variant.empty() ? "" : "+") + variant;
-  settings.targets = targets;
-  settings.replications = arguments.replications;
-  settings.max_replications = arguments.max_replications;
-  settings.indifference = arguments.indifference;
-  if (arguments.run_precision_given) settings.run_precision = arguments.run_precision;
-  settings.device_types = arguments.device_types;
-  settings.nics_bps = nics_bps;
+  planning::PlannerSettings settings = planner_settings(arguments, targets, nics_bps, execution.parallel);
   // One progress line for the whole plan, its estimate from the search's outlook (corrected as runs finish).
   Progress progress("plan", 0, "simulations", execution.quiet);
   settings.outlook = [&progress](std::optional<std::size_t> later, const std::string& open) {
     progress.expect_later(later, open);
   };
-  settings.max_gpus_per_pod = arguments.max_gpus_per_pod;
-  settings.max_gpus = arguments.max_gpus;
-  settings.max_jobs = arguments.max_jobs;
-  settings.max_link_load = arguments.max_link_load;
-  settings.parallel = execution.parallel;
   // Each batch of simulations here (child processes), or on Slurm as a job array that this process waits for;
   // with --slurm alone, this process itself becomes a Slurm job that does so.
   const ExecutionContext context{execution, output_dir, "plan", (output_dir / "plan.json").string(),
                                  &progress};
   if (submit_as_driver(context, (output_dir / "plan.json").string())) return exit_ok;
   PlanRunStore store(output_dir / "runs", arguments.resume);
-  int sized_groups = 0;
-  for (const auto& group : scenario.platform.server_groups)
-    sized_groups += group.on_client_nodes || group.devices_per_pod == 0 ? 0 : 1;
-  if (sized_groups > 1 && arguments.gpus > 0)
-    throw InputError("--gpus sizes the jobs of one server group; this scenario has " +
-                     std::to_string(sized_groups) +
-                     " groups with devices: plan it with --jobs N (the devices "
-                     "of every group for N jobs)");
-  if (sized_groups > 1 && (!arguments.device_types.empty() || !arguments.nics.empty()))
-    throw InputError("--device-types and --nics search one server group; this scenario has " +
-                     std::to_string(sized_groups) + " groups with devices (their counts are searched)");
   // Every range end loaded before anything runs: a refused one is told before any simulation.
   std::optional<SensitivityRuns> ends;
   if (arguments.sensitivity) ends = sensitivity_runs(arguments.source, scenario);
   // The same search for the scenario and for each end (`extra`: the end's --set, for a process elsewhere).
   const auto search = [&](const Scenario& searched, const std::vector<std::string>& extra) {
-    return search_plan(arguments, searched, extra, settings, sized_groups > 1, context, store);
+    return search_plan(arguments, searched, extra, settings, mode, context, store);
   };
   Plan result = search(scenario, {});
   std::optional<PlanSensitivity> sensitivity;
@@ -274,7 +261,7 @@ int plan(const PlanArguments& arguments) {
 // kept in `store` for --resume.
 Plan search_plan(const PlanArguments& arguments, const Scenario& scenario,
                  const std::vector<std::string>& extra, const planning::PlannerSettings& settings,
-                 bool per_group, const ExecutionContext& context, PlanRunStore& store) {
+                 PlanMode mode, const ExecutionContext& context, PlanRunStore& store) {
   planning::Planner planner(settings, scenario, [&](const std::vector<Scenario>& batch) {
     std::vector<SimulationRequest> requests;
     for (const Scenario& planned : batch) {
@@ -297,9 +284,15 @@ Plan search_plan(const PlanArguments& arguments, const Scenario& scenario,
                    store.taken() - taken_before, requests.size(), store.directory().string().c_str());
     return outcomes;
   });
-  return per_group            ? planner.per_group(arguments.jobs)
-         : arguments.jobs > 0 ? planner.fewest_gpus(arguments.jobs)
-                              : planner.most_jobs(arguments.gpus);
+  switch (mode) {
+  case PlanMode::per_group:
+    return planner.per_group(arguments.jobs);
+  case PlanMode::fewest_gpus:
+    return planner.fewest_gpus(arguments.jobs);
+  case PlanMode::most_jobs:
+    break;
+  }
+  return planner.most_jobs(arguments.gpus);
 }
 
 } // namespace
@@ -313,95 +306,7 @@ void register_plan_command(CLI::App& app, int& result) {
       "confirmed by simulation");
   command->footer("Exit codes: 0 a plan; 1 a simulation failed; 2 bad input; 3 no configuration meets the "
                   "targets (plan.json says why).");
-  arguments->source.add_options(*command);
-  command->add_option("--jobs", arguments->jobs, "Concurrent jobs to serve: find the fewest GPUs")
-      ->check(CLI::Range(1, 10000000));
-  command->add_option("--gpus", arguments->gpus, "GPUs available: find the most jobs they serve")
-      ->check(CLI::Range(1, 100000));
-  command
-      ->add_option("--tolerance", arguments->tolerance,
-                   "Allowed rise of the module time over its unsaturated (low-load) time, a fraction "
-                   "(default 0.10): the target module_mean_s<=1.10x")
-      ->each([arguments](const std::string&) { arguments->tolerance_given = true; });
-  command
-      ->add_option(
-          "--target", arguments->targets,
-          "A target all answers must meet (repeatable), on any figure (`sonicsim figures` lists them): "
-          "module_mean_s<=15s or <=1.10x, event_mean_s<=130s, event_p95_s<=200s, "
-          "events_per_s>=2.2, cost_usd_per_event<=0.002, gpu_utilisation<=0.8; met when its 95 % "
-          "confidence bound meets it")
-      ->allow_extra_args(false);
-  command
-      ->add_option("--replications", arguments->replications,
-                   "Replications of every candidate at first (common random numbers; default 3)")
-      ->check(CLI::Range(1, 1000));
-  command
-      ->add_option(
-          "--max-replications", arguments->max_replications,
-          "Replications an undecided candidate may grow to before the answer is a range (default 10)")
-      ->check(CLI::Range(1, 1000));
-  command
-      ->add_option("--indifference", arguments->indifference,
-                   "A candidate whose 95 % interval straddles a target but is narrower than this fraction of "
-                   "the limit is decided by its mean (default 0.01; 0: only by the interval)")
-      ->check(CLI::Range(0.0, 0.5));
-  command
-      ->add_option("--run-precision", arguments->run_precision,
-                   "The precision rule of the plan's simulations: each is extended until its 95 % intervals "
-                   "are within this fraction (0: off, every run as written). Default 4 x the scenario's "
-                   "output.precision (0.08 for 2 %): the plan decides on the interval over replications, "
-                   "which more replications narrow for less than longer runs")
-      ->check(CLI::Range(0.0, 0.5))
-      ->each([arguments](const std::string&) { arguments->run_precision_given = true; });
-  command
-      ->add_option("--device-types", arguments->device_types,
-                   "Device types to search (their models' curves and costs.device_hour prices), e.g. "
-                   "T4,A100; default: the group's own")
-      ->delimiter(',')
-      ->allow_extra_args(false);
-  command
-      ->add_option("--nics", arguments->nics,
-                   "Pod NIC bandwidths to search, e.g. 16Gbps,100Gbps; default: the group's own")
-      ->delimiter(',')
-      ->allow_extra_args(false);
-  command
-      ->add_option("--max-gpus-per-pod", arguments->max_gpus_per_pod,
-                   "GPUs in one pod (one VM, one NIC) before another pod is added (default 8)")
-      ->check(CLI::Range(1, 1024));
-  command
-      ->add_option("--max-gpus", arguments->max_gpus, "Largest number of GPUs the search tries (default 256)")
-      ->check(CLI::Range(1, 100000));
-  command
-      ->add_option("--max-jobs", arguments->max_jobs,
-                   "With --gpus: the largest number of jobs the search tries (default: 3 x the analytic "
-                   "estimate, 10 x when the MVA does not predict a target's figure); a search that meets "
-                   "the targets up to it answers 'at least N jobs' and exits 3")
-      ->check(CLI::Range(1, 10000000));
-  command
-      ->add_option("--max-link-load", arguments->max_link_load,
-                   "The highest load allowed on a link more pods cannot relieve (the site switch, the WAN), "
-                   "as a fraction of its capacity: a plan needing more is refused before simulating "
-                   "(default 1: the capacity itself, past which no target holds; 0.9 keeps a 10 % margin)")
-      ->check(CLI::Range(0.01, 1.0));
-  command->add_flag(
-      "--cost", arguments->cost,
-      "Require the cost per event (the scenario's costs.device_hour.TYPE and costs.cpu_hour, in USD per "
-      "hour of one device of each type and of one CPU core a job holds; costs.pod_hour, a server pod's "
-      "host, is added when given)");
-  command
-      ->add_option("--out", arguments->output_dir,
-                   "Output directory for plan.json (default: out/plan_<scenario name>)")
-      ->check(directory_path);
-  command->add_flag("--resume", arguments->resume,
-                    "Take the simulations an earlier run of the same plan kept in OUT/runs/ (each finished "
-                    "simulation is kept there by its scenario's fingerprint), e.g. after Ctrl-C");
-  add_autoscaler_plan_options(*command, arguments->autoscaler, arguments->autoscaler_plan);
-  add_execution_options(*command, arguments->execution, ExecutionShape::deciding);
-  command->add_flag("--sensitivity", arguments->sensitivity,
-                    "Also rank what the answer rests on: the plan again at each end of each value whose "
-                    "provenance gives a range (plan_sensitivity.json; a tornado chart with --html)");
-  add_html_option(*command, arguments->html);
-  add_output_options(*command, arguments->quiet, &arguments->json);
+  add_plan_options(*command, *arguments);
   command->callback([arguments, &result]() { result = guarded_batches(*arguments, plan); });
 }
 

@@ -120,6 +120,62 @@ nlohmann::ordered_json options_json(const Plan& plan) {
   return options;
 }
 
+// A multi-group plan's answer: each group's devices, the saturation order, the cost.
+void add_groups_answer(const Plan& plan, nlohmann::ordered_json& json) {
+  nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+  for (const auto& g : plan.groups)
+    groups.push_back({{"group", g.group},
+                      {"device_type", g.device_type},
+                      {"modules", g.modules},
+                      {"devices", g.devices},
+                      {"devices_low", g.devices_low},
+                      {"devices_per_pod", g.devices_per_pod},
+                      {"scenario_devices", g.start_devices}});
+  json["groups"] = groups;
+  json["saturation"] = {{"order", limits_json(plan.station_saturation)}};
+  json["cost_per_event"] =
+      plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
+  json["cost_bill"] = plan.bill ? cost_bill_to_json(*plan.bill) : nlohmann::ordered_json();
+}
+
+// A one-group plan's answer: the layout and the jobs, the simulated ratio beside the analytic one, what
+// saturates first and the network's headroom, the cost.
+void add_layout_answer(const Plan& plan, nlohmann::ordered_json& json) {
+  const auto& a = plan.analysis;
+  json["plan"] = {{"device_type", plan.layout.device_type},
+                  {"nic_bps", plan.layout.nic_bps},
+                  {"gpus", plan.layout.gpus()},
+                  {"gpus_low", plan.layout_low ? plan.layout_low->gpus() : plan.layout.gpus()},
+                  {"gpus_high", plan.layout_high ? plan.layout_high->gpus() : plan.layout.gpus()},
+                  {"pods", plan.layout.pods},
+                  {"gpus_per_pod", plan.layout.gpus_per_pod},
+                  {"jobs", plan.jobs},
+                  {"jobs_low", plan.mode == Plan::Mode::most_jobs ? plan.jobs_low : plan.jobs},
+                  {"jobs_high", plan.mode == Plan::Mode::most_jobs ? plan.jobs_high : plan.jobs},
+                  {"jobs_per_gpu", static_cast<double>(plan.jobs) / plan.layout.gpus()}};
+  json["ratio"] = {{"analytic", a.ratio}, {"simulated", interval_json(plan.ratio_simulated)}};
+  json["knee_sizing"] = interval_json(plan.knee_sizing);
+  const nlohmann::ordered_json limits = limits_json(a.limits);
+  const auto& chosen = plan.options[plan.chosen];
+  json["saturation"] = {
+      {"first", a.first().resource},
+      {"first_at_jobs", a.first().jobs_at_saturation},
+      {"order", limits},
+      {"simulated_bottleneck_of_failing_neighbour",
+       plan.first_failing ? plan.first_failing->bottleneck.sentence() : ""},
+      {"nic_decided_layout", chosen.analytic_layout_fast_nic &&
+                                 chosen.analytic_layout_fast_nic->gpus() < chosen.analytic_layout.gpus()},
+      {"analytic_gpus_with_fast_nic",
+       chosen.analytic_layout_fast_nic ? chosen.analytic_layout_fast_nic->gpus() : 0}};
+  const auto& network = a.network_limit();
+  json["network"] = {{"limit", network.resource},
+                     {"limit_jobs", network.jobs_at_saturation},
+                     {"headroom", network.jobs_at_saturation / plan.jobs - 1.0}};
+  json["cost_per_event"] =
+      plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
+  json["cost_bill"] = plan.bill ? cost_bill_to_json(*plan.bill) : nlohmann::ordered_json();
+}
+
 } // namespace
 
 nlohmann::ordered_json plan_to_json(const Plan& plan) {
@@ -170,56 +226,10 @@ nlohmann::ordered_json plan_to_json(const Plan& plan) {
     return json;
   }
   if (plan.answer_run) json["answer_run"] = run_json(*plan.answer_run);
-  if (plan.mode == Plan::Mode::per_group) {
-    nlohmann::ordered_json groups = nlohmann::ordered_json::array();
-    for (const auto& g : plan.groups)
-      groups.push_back({{"group", g.group},
-                        {"device_type", g.device_type},
-                        {"modules", g.modules},
-                        {"devices", g.devices},
-                        {"devices_low", g.devices_low},
-                        {"devices_per_pod", g.devices_per_pod},
-                        {"scenario_devices", g.start_devices}});
-    json["groups"] = groups;
-    json["saturation"] = {{"order", limits_json(plan.station_saturation)}};
-    json["cost_per_event"] =
-        plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
-    json["cost_bill"] = plan.bill ? cost_bill_to_json(*plan.bill) : nlohmann::ordered_json();
-    return json;
-  }
-  const auto& a = plan.analysis;
-  json["plan"] = {{"device_type", plan.layout.device_type},
-                  {"nic_bps", plan.layout.nic_bps},
-                  {"gpus", plan.layout.gpus()},
-                  {"gpus_low", plan.layout_low ? plan.layout_low->gpus() : plan.layout.gpus()},
-                  {"gpus_high", plan.layout_high ? plan.layout_high->gpus() : plan.layout.gpus()},
-                  {"pods", plan.layout.pods},
-                  {"gpus_per_pod", plan.layout.gpus_per_pod},
-                  {"jobs", plan.jobs},
-                  {"jobs_low", plan.mode == Plan::Mode::most_jobs ? plan.jobs_low : plan.jobs},
-                  {"jobs_high", plan.mode == Plan::Mode::most_jobs ? plan.jobs_high : plan.jobs},
-                  {"jobs_per_gpu", static_cast<double>(plan.jobs) / plan.layout.gpus()}};
-  json["ratio"] = {{"analytic", a.ratio}, {"simulated", interval_json(plan.ratio_simulated)}};
-  json["knee_sizing"] = interval_json(plan.knee_sizing);
-  const nlohmann::ordered_json limits = limits_json(a.limits);
-  const auto& chosen = plan.options[plan.chosen];
-  json["saturation"] = {
-      {"first", a.first().resource},
-      {"first_at_jobs", a.first().jobs_at_saturation},
-      {"order", limits},
-      {"simulated_bottleneck_of_failing_neighbour",
-       plan.first_failing ? plan.first_failing->bottleneck.sentence() : ""},
-      {"nic_decided_layout", chosen.analytic_layout_fast_nic &&
-                                 chosen.analytic_layout_fast_nic->gpus() < chosen.analytic_layout.gpus()},
-      {"analytic_gpus_with_fast_nic",
-       chosen.analytic_layout_fast_nic ? chosen.analytic_layout_fast_nic->gpus() : 0}};
-  const auto& network = a.network_limit();
-  json["network"] = {{"limit", network.resource},
-                     {"limit_jobs", network.jobs_at_saturation},
-                     {"headroom", network.jobs_at_saturation / plan.jobs - 1.0}};
-  json["cost_per_event"] =
-      plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();
-  json["cost_bill"] = plan.bill ? cost_bill_to_json(*plan.bill) : nlohmann::ordered_json();
+  if (plan.mode == Plan::Mode::per_group)
+    add_groups_answer(plan, json);
+  else
+    add_layout_answer(plan, json);
   return json;
 }
 

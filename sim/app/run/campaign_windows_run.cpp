@@ -53,6 +53,19 @@ std::vector<SimulationRequest> window_requests(const std::vector<analysis::Campa
   return requests;
 }
 
+// The merged campaign's event times as a histogram, raw and smoothed as the peak rule smooths them.
+void write_event_time_histogram(const fs::path& path, const CampaignSummary& merged) {
+  std::ostringstream histogram;
+  const std::vector<double> smoothed =
+      smooth_counts(merged.event_time_counts, PeakRule{}.smoothing_sigma_bins);
+  histogram << "bin_start_s,bin_end_s,events,smoothed_events\n" << std::setprecision(9);
+  for (std::size_t i = 0; i < merged.event_time_counts.size(); ++i)
+    histogram << static_cast<double>(i) * merged.histogram_bin_s << ','
+              << static_cast<double>(i + 1) * merged.histogram_bin_s << ',' << merged.event_time_counts[i]
+              << ',' << smoothed[i] << '\n';
+  write_file_atomically(path, histogram.str());
+}
+
 } // namespace
 
 int run_campaign_windows(const Scenario& scenario, const ScenarioSource& source, const fs::path& output_dir,
@@ -108,15 +121,7 @@ int run_campaign_windows(const Scenario& scenario, const ScenarioSource& source,
   const CampaignSummary merged = analysis::merge_campaign_windows(campaigns, measured_s);
   const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-  std::ostringstream histogram;
-  const std::vector<double> smoothed =
-      smooth_counts(merged.event_time_counts, PeakRule{}.smoothing_sigma_bins);
-  histogram << "bin_start_s,bin_end_s,events,smoothed_events\n" << std::setprecision(9);
-  for (std::size_t i = 0; i < merged.event_time_counts.size(); ++i)
-    histogram << static_cast<double>(i) * merged.histogram_bin_s << ','
-              << static_cast<double>(i + 1) * merged.histogram_bin_s << ',' << merged.event_time_counts[i]
-              << ',' << smoothed[i] << '\n';
-  write_file_atomically(output_dir / "event_time_histogram.csv", histogram.str());
+  write_event_time_histogram(output_dir / "event_time_histogram.csv", merged);
   const nlohmann::ordered_json out{{"scenario", scenario.name},
                                    {"windows", window_count},
                                    {"warmup_s", scenario.workload.campaign->warmup_s},

@@ -105,11 +105,8 @@ double first_saturation_jobs(const ComparedScenario& c) {
   return models::asymptotic_bounds(parameters.closed_network(), 1.0).saturation_jobs / parameters.threads;
 }
 
-int compare(const CompareArguments& arguments) {
-  const ExecutionOptions execution =
-      execution_options(arguments.execution, arguments.quiet || arguments.json);
-  // Everything is loaded (and so checked) before the first run.
-  const Scenario base = arguments.source.load();
+// A scenario compare can set side by side: a fixed number of jobs (or a pooled campaign), and variants.
+void check_comparable(const Scenario& base) {
   // A campaign's jobs come and go: its knee and ratio are not one number. A campaign whose servers change in
   // time (operations) is compared as run, so that static and autoscaled pools can be set side by side; its
   // jobs are the grid slots at the peak.
@@ -122,6 +119,14 @@ int compare(const CompareArguments& arguments) {
     throw InputError("scenario '" + base.name +
                      "' has no variants: add a variants: section (see "
                      "docs/scenario_reference.md)");
+}
+
+int compare(const CompareArguments& arguments) {
+  const ExecutionOptions execution =
+      execution_options(arguments.execution, arguments.quiet || arguments.json);
+  // Everything is loaded (and so checked) before the first run.
+  const Scenario base = arguments.source.load();
+  check_comparable(base);
   const std::vector<std::string>& applied = arguments.source.variants;
   const std::vector<std::string> names = column_names(arguments, base);
   const int jobs = arguments.jobs > 0 ? arguments.jobs : base.workload.jobs;

@@ -215,6 +215,40 @@ SweepResults run_sweep_here(const SweepLayout& layout, const SweepArguments& arg
   return results;
 }
 
+// The points whose every replication has finished: a point is in sweep.csv when all its replications are (a
+// partial point would look like a complete one).
+std::vector<SweepRow> complete_rows(const SweepLayout& layout,
+                                    const std::map<std::pair<std::size_t, int>, RunSummary>& finished) {
+  std::vector<SweepRow> rows;
+  for (const auto& point : layout.grid) {
+    std::vector<RunSummary> summaries;
+    for (int r = 0; r < layout.replications; ++r) {
+      const auto found = finished.find(std::make_pair(point.index, r));
+      if (found == finished.end()) break;
+      summaries.push_back(found->second);
+    }
+    if (static_cast<int>(summaries.size()) == layout.replications)
+      rows.push_back(make_sweep_row(point, layout.unit_of(point.index, 0).scenario, summaries));
+  }
+  return rows;
+}
+
+// How many simulations are missing, and the first 20 as point[/replication].
+std::pair<std::size_t, std::string>
+missing_simulations(const std::vector<SweepPoint>& grid,
+                    const std::map<std::pair<std::size_t, int>, RunSummary>& finished, int replications) {
+  std::vector<std::string> missing;
+  for (const auto& point : grid)
+    for (int r = 0; r < replications; ++r)
+      if (!finished.count(std::make_pair(point.index, r)))
+        missing.push_back(std::to_string(point.index) + (replications > 1 ? "/r" + std::to_string(r) : ""));
+  std::string list;
+  for (std::size_t i = 0; i < missing.size() && i < 20; ++i)
+    list += (i ? ", " : "") + missing[i];
+  if (missing.size() > 20) list += ", ...";
+  return {missing.size(), list};
+}
+
 // sweep.csv and fits.csv once every point is there (a shard writes its points only), else what is missing.
 int write_sweep_results(const SweepLayout& layout, const SweepArguments& arguments,
                         const SweepResults& results, double elapsed_s) {
@@ -232,18 +266,7 @@ int write_sweep_results(const SweepLayout& layout, const SweepArguments& argumen
                    point_overrides(axes, grid[units[u].index]).front().c_str(), units[u].replication,
                    message.c_str());
   };
-  // A point is in sweep.csv when all its replications are: a partial point would look like a complete one.
-  std::vector<SweepRow> rows;
-  for (const auto& point : grid) {
-    std::vector<RunSummary> summaries;
-    for (int r = 0; r < replications; ++r) {
-      const auto found = finished.find(std::make_pair(point.index, r));
-      if (found == finished.end()) break;
-      summaries.push_back(found->second);
-    }
-    if (static_cast<int>(summaries.size()) == replications)
-      rows.push_back(make_sweep_row(point, layout.unit_of(point.index, 0).scenario, summaries));
-  }
+  const std::vector<SweepRow> rows = complete_rows(layout, finished);
   // A shard writes its points only: sweep.csv is written by a whole sweep or by --merge, once every point is
   // there, so that a shard's share never looks like the whole.
   if (shard.count > 1) {
@@ -258,21 +281,12 @@ int write_sweep_results(const SweepLayout& layout, const SweepArguments& argumen
     std::error_code ignored;
     std::filesystem::remove(output_dir / "sweep.csv", ignored);
     std::filesystem::remove(output_dir / "fits.csv", ignored);
-    std::vector<std::string> missing;
-    for (const auto& point : grid)
-      for (int r = 0; r < replications; ++r)
-        if (!finished.count(std::make_pair(point.index, r)))
-          missing.push_back(std::to_string(point.index) + (replications > 1 ? "/r" + std::to_string(r) : ""));
-    std::string list;
-    for (std::size_t i = 0; i < missing.size() && i < 20; ++i)
-      list += (i ? ", " : "") + missing[i];
-    if (missing.size() > 20) list += ", ...";
+    const auto [missing, list] = missing_simulations(grid, finished, replications);
     std::fprintf(stderr,
                  "sonicsim: %s%zu of %zu points complete, %zu simulation(s) missing (point[/replication] "
                  "%s); sweep.csv and fits.csv not written. Run the missing ones with --resume (with --slurm: "
                  "resubmits their shards only)\n",
-                 arguments.merge_only ? "merge: " : "", rows.size(), grid.size(), missing.size(),
-                 list.c_str());
+                 arguments.merge_only ? "merge: " : "", rows.size(), grid.size(), missing, list.c_str());
     report_failures(failures);
     return exit_run_failed;
   } else {

@@ -190,6 +190,45 @@ void say_counts(bool table, int measured, int failures, int known, int predictio
   std::fprintf(table ? stdout : stderr, "\n");
 }
 
+// How the cases came out: measured ones failed or known discrepancies, predictions drifted.
+struct VerdictCounts {
+  int failures = 0, predictions = 0, drifted = 0, known = 0;
+};
+
+// The table of every case (with `table`) and the counts of its verdicts.
+VerdictCounts print_verdicts(const std::vector<ValidationCase>& cases,
+                             const std::vector<CaseOutcome>& outcomes, bool table) {
+  // Measured cases first; prediction cases apart: they check the simulation against its own prediction (a
+  // regression check), never a measurement, so they are not counted as passes.
+  VerdictCounts counts;
+  for (const bool predicted : {false, true}) {
+    bool heading = false;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (cases[i].predicted.has_value() != predicted) continue;
+      const auto& o = outcomes[i];
+      counts.predictions += predicted ? 1 : 0;
+      (predicted ? counts.drifted : counts.failures) += o.verdict == Verdict::fail ? 1 : 0;
+      counts.known += !predicted && o.verdict == Verdict::known_discrepancy ? 1 : 0;
+      if (!table) continue;
+      if (!heading)
+        std::printf(predicted
+                        ? "\npredictions (not measurements: the simulation against the prediction it made, "
+                          "a regression check)\n%-34s %14s %10s %14s %8s %11s  %s\n"
+                        : "%-34s %14s %10s %14s %8s %11s  %s\n",
+                    "case", predicted ? "predicted" : "measured", "analytic", "simulated", "error",
+                    "tolerance", predicted ? "check" : "verdict");
+      heading = true;
+      char error[32] = "-";
+      if (o.error) std::snprintf(error, sizeof error, "%.1f%%", 100.0 * *o.error);
+      std::printf("%-34s %14s %10s %14s %8s %11s  %s\n", cases[i].id.c_str(),
+                  reference_text(cases[i], o).c_str(), number_or_dash(o.analytic).c_str(),
+                  simulated_text(o).c_str(), error, tolerance_text(cases[i]).c_str(),
+                  prediction_check_text(cases[i], o.verdict));
+    }
+  }
+  return counts;
+}
+
 int validate(const ValidateArguments& arguments) {
   const ExecutionOptions execution =
       execution_options(arguments.execution, arguments.quiet || arguments.json);
@@ -242,34 +281,7 @@ int validate(const ValidateArguments& arguments) {
     outcomes.push_back(evaluate(cases[i], case_summaries));
   }
   const bool table = !arguments.quiet && !arguments.json;
-  // Measured cases first; prediction cases apart: they check the simulation against its own prediction (a
-  // regression check), never a measurement, so they are not counted as passes.
-  int failures = 0, predictions = 0, drifted = 0, known = 0;
-  for (const bool predicted : {false, true}) {
-    bool heading = false;
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      if (cases[i].predicted.has_value() != predicted) continue;
-      const auto& o = outcomes[i];
-      predictions += predicted ? 1 : 0;
-      (predicted ? drifted : failures) += o.verdict == Verdict::fail ? 1 : 0;
-      known += !predicted && o.verdict == Verdict::known_discrepancy ? 1 : 0;
-      if (!table) continue;
-      if (!heading)
-        std::printf(predicted
-                        ? "\npredictions (not measurements: the simulation against the prediction it made, "
-                          "a regression check)\n%-34s %14s %10s %14s %8s %11s  %s\n"
-                        : "%-34s %14s %10s %14s %8s %11s  %s\n",
-                    "case", predicted ? "predicted" : "measured", "analytic", "simulated", "error",
-                    "tolerance", predicted ? "check" : "verdict");
-      heading = true;
-      char error[32] = "-";
-      if (o.error) std::snprintf(error, sizeof error, "%.1f%%", 100.0 * *o.error);
-      std::printf("%-34s %14s %10s %14s %8s %11s  %s\n", cases[i].id.c_str(),
-                  reference_text(cases[i], o).c_str(), number_or_dash(o.analytic).c_str(),
-                  simulated_text(o).c_str(), error, tolerance_text(cases[i]).c_str(),
-                  prediction_check_text(cases[i], o.verdict));
-    }
-  }
+  const auto [failures, predictions, drifted, known] = print_verdicts(cases, outcomes, table);
   if (writes_report) {
     write_reports(report_dir, cases, outcomes);
     if (table) std::printf("\nwrote %s and report.json\n", (report_dir / "report.md").string().c_str());
