@@ -167,6 +167,43 @@ Eigen::VectorXd scaled(const std::vector<FitParameter>& parameters, const std::v
   return u;
 }
 
+// The seeds' fits: their mean (the answer), the covariance of that mean (the seeds' part), and whether a
+// seed's own fit ended on a bound (the data at that seed want the parameter beyond it). With no other seed,
+// the first fit as it is.
+struct SeedSpread {
+  Eigen::VectorXd mean;
+  Eigen::MatrixXd covariance;
+  std::vector<bool> on_bound;
+};
+
+SeedSpread fit_other_seeds(const std::vector<FitParameter>& parameters, const std::vector<DataPoint>& data,
+                           const std::vector<Predictor>& other_seeds, int max_evaluations,
+                           const Eigen::VectorXd& u, CalibrationResult& result) {
+  const auto k = static_cast<int>(parameters.size());
+  SeedSpread out{u, Eigen::MatrixXd::Zero(k, k), std::vector<bool>(static_cast<std::size_t>(k), false)};
+  if (other_seeds.empty()) return out;
+  // Each fit within the bounds (the values a fit gives), once.
+  std::vector<Eigen::VectorXd> fits{u.cwiseMax(0.0).cwiseMin(1.0)};
+  for (const auto& other : other_seeds) {
+    int status = 0;
+    fits.push_back(fit_one_seed(parameters, data, other, &result.evaluations, u, max_evaluations, status)
+                       .cwiseMax(0.0)
+                       .cwiseMin(1.0));
+  }
+  const auto seeds = static_cast<double>(fits.size());
+  out.mean = Eigen::VectorXd::Zero(k);
+  for (const auto& fit : fits)
+    out.mean += fit / seeds;
+  for (const auto& fit : fits) {
+    const Eigen::VectorXd d = fit - out.mean;
+    out.covariance += d * d.transpose() / (seeds - 1.0) / seeds;
+    for (int i = 0; i < k; ++i)
+      if (fit[i] <= 0.0 || fit[i] >= 1.0) out.on_bound[static_cast<std::size_t>(i)] = true;
+  }
+  result.seeds = static_cast<int>(fits.size());
+  return out;
+}
+
 // From u, the first seed's fit: the other seeds' fits and their mean, the fit's quality there, and the
 // covariance with its seeds' part. `result` keeps what it holds of the first fit (before, status).
 void finish(const std::vector<FitParameter>& parameters, const std::vector<DataPoint>& data,
@@ -179,31 +216,10 @@ void finish(const std::vector<FitParameter>& parameters, const std::vector<DataP
   // discrete-event run's response to a parameter is too rough for a linearised noise term (measured: three
   // seeds' fits of a ProtoDUNE host cost spread three times wider than it said). So each other seed is fitted
   // too, from this fit, and the answer is the mean of the seeds' fits, its seeds' part their standard error.
-  Eigen::MatrixXd seed_covariance = Eigen::MatrixXd::Zero(k, k);
-  // Whether a seed's own fit ended on a bound (the data at that seed want the parameter beyond it).
-  std::vector<bool> seed_on_bound(static_cast<std::size_t>(k), false);
-  if (!other_seeds.empty()) {
-    // Each fit within the bounds (the values a fit gives), once.
-    std::vector<Eigen::VectorXd> fits{u.cwiseMax(0.0).cwiseMin(1.0)};
-    for (const auto& other : other_seeds) {
-      int status = 0;
-      fits.push_back(fit_one_seed(parameters, data, other, &result.evaluations, u, max_evaluations, status)
-                         .cwiseMax(0.0)
-                         .cwiseMin(1.0));
-    }
-    const auto seeds = static_cast<double>(fits.size());
-    Eigen::VectorXd mean = Eigen::VectorXd::Zero(k);
-    for (const auto& fit : fits)
-      mean += fit / seeds;
-    for (const auto& fit : fits) {
-      const Eigen::VectorXd d = fit - mean;
-      seed_covariance += d * d.transpose() / (seeds - 1.0) / seeds;
-      for (int i = 0; i < k; ++i)
-        if (fit[i] <= 0.0 || fit[i] >= 1.0) seed_on_bound[static_cast<std::size_t>(i)] = true;
-    }
-    u = mean;
-    result.seeds = static_cast<int>(fits.size());
-  }
+  const SeedSpread spread = fit_other_seeds(parameters, data, other_seeds, max_evaluations, u, result);
+  const Eigen::MatrixXd& seed_covariance = spread.covariance;
+  const std::vector<bool>& seed_on_bound = spread.on_bound;
+  u = spread.mean;
   result.values = residuals.to_values(u);
   result.predicted_after = predict(result.values);
   ++result.evaluations;

@@ -118,6 +118,29 @@ HeldRuns add_held_runs(const JointSpec& spec, const JointPrediction& prediction,
   return held;
 }
 
+// Each stepped parameter's gradient (sets[s + 1] steps stepped[s]) from the runs' differences to the centre,
+// replication by replication (common random numbers); a step that leaves the sweep is said in `problem`.
+void add_gradients(const JointSpec& spec, const std::vector<double>& values,
+                   const std::vector<std::size_t>& stepped, const std::vector<std::vector<double>>& sets,
+                   const std::vector<std::vector<std::optional<double>>>& runs, PredictionResult& result) {
+  for (std::size_t s = 0; s < stepped.size(); ++s) {
+    const std::size_t i = stepped[s];
+    const double step = sets[s + 1][i] - values[i];
+    double sum = 0.0;
+    int n = 0;
+    for (std::size_t r = 0; r < runs[0].size(); ++r)
+      if (runs[0][r] && runs[s + 1][r]) {
+        sum += (*runs[s + 1][r] - *runs[0][r]) / step;
+        ++n;
+      }
+    if (n == 0) {
+      result.problem = "one sd of " + spec.parameters[i].fit.key + " moves it out of the sweep";
+      continue;
+    }
+    result.gradient[i] = sum / n;
+  }
+}
+
 } // namespace
 
 PredictionResult predict(const JointSpec& spec, const JointPrediction& prediction,
@@ -176,23 +199,7 @@ PredictionResult predict(const JointSpec& spec, const JointPrediction& predictio
   }
   result.value = centre->first;
   result.seed_se = centre->second;
-  for (std::size_t s = 0; s < stepped.size(); ++s) {
-    const std::size_t i = stepped[s];
-    const double step = sets[s + 1][i] - values[i];
-    // Common random numbers: the difference replication by replication.
-    double sum = 0.0;
-    int n = 0;
-    for (std::size_t r = 0; r < runs[0].size(); ++r)
-      if (runs[0][r] && runs[s + 1][r]) {
-        sum += (*runs[s + 1][r] - *runs[0][r]) / step;
-        ++n;
-      }
-    if (n == 0) {
-      result.problem = "one sd of " + spec.parameters[i].fit.key + " moves it out of the sweep";
-      continue;
-    }
-    result.gradient[i] = sum / n;
-  }
+  add_gradients(spec, values, stepped, sets, runs, result);
   double variance = 0.0;
   for (std::size_t i = 0; i < k; ++i)
     for (std::size_t j = 0; j < k; ++j)

@@ -24,57 +24,14 @@ namespace fs = std::filesystem;
 namespace sonicsim {
 namespace {
 
+using spec_cursor::check_scenario_runs;
 using spec_cursor::only_keys;
+using spec_cursor::overrides;
+using spec_cursor::parameter_named;
+using spec_cursor::read_predictions;
+using spec_cursor::require_series_of;
+using spec_cursor::resolve;
 using spec_cursor::strings;
-
-// Overrides of a series or a prediction: each KEY.PATH=VALUE, told at its own line when it is not.
-std::vector<std::string> overrides(const Cursor& c) {
-  std::vector<std::string> out = strings(c);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const std::size_t equals = out[i].find('=');
-    require(c.node().IsSequence() ? c[i] : c, equals != std::string::npos && equals > 0,
-            "KEY.PATH=VALUE, e.g. workload.jobs=200");
-  }
-  return out;
-}
-
-// Paths in the spec are relative to the repository root: the spec's folder's parent's parent
-// (validation/calibration/x.yaml), or the working directory when the file is there.
-std::string resolve(const std::string& spec, const Cursor& c) {
-  const std::string path = read_string(c);
-  std::error_code error;
-  // A device or a folder is refused before anything reads it (/dev/zero would be read without end).
-  const auto regular = [&c, &error](const fs::path& file) {
-    require(c, fs::is_regular_file(file, error),
-            "a regular file (a device or a folder holds no measured series)");
-    return file.lexically_normal().string();
-  };
-  if (fs::path(path).is_absolute() || fs::exists(path, error)) return regular(path);
-  const auto root = fs::path(spec).parent_path().parent_path().parent_path() / path;
-  require(c, fs::exists(root, error), "an existing file (relative to the repository root)");
-  return regular(root);
-}
-
-// The scenario a series or a prediction runs, loaded with its variants and overrides: an override it refuses
-// is told at the overrides' line, and a module the observable names that its pipeline lacks at `named`'s.
-void check_scenario_runs(const Cursor& c, const std::string& scenario,
-                         const std::vector<std::string>& variants, const std::vector<std::string>& overrides,
-                         const std::string& module, const Cursor& named) {
-  Scenario loaded;
-  try {
-    loaded = load_variant_file(scenario, variants, overrides);
-  } catch (const ScenarioError& e) {
-    (c["overrides"].present() ? c["overrides"] : c["scenario"])
-        .fail("refused by " + scenario + ": " + spec_override_problem(e));
-  }
-  if (module.empty()) return;
-  std::string names;
-  for (const auto& m : loaded.workload.pipeline) {
-    if (m.name == module) return;
-    names += (names.empty() ? "" : ", ") + m.name;
-  }
-  named.fail("module '" + module + "' is not in " + scenario + "'s pipeline (" + names + ")");
-}
 
 // An unknown's key is its own, and each prediction it names is one of the spec's own (not a reading: a
 // reading takes the unknowns of the prediction it is a reading of), its expressions accepted by the
@@ -201,128 +158,6 @@ JointSeries read_series(const std::string& spec, const Cursor& c) {
   return s;
 }
 
-JointPrediction read_prediction(const std::string& spec, const Cursor& c) {
-  only_keys(c, {"id", "title", "scenario", "variant", "overrides", "observable", "figure", "sweep", "series",
-                "replications", "set", "reading_of", "assumes", "pinned_by"});
-  JointPrediction p;
-  p.id = read_string(c["id"]);
-  p.title = read_string(c["title"]);
-  p.scenario = resolve(spec, c["scenario"]);
-  p.variants = strings(c["variant"]);
-  p.overrides = overrides(c["overrides"]);
-  p.observable = read_string(c["observable"]);
-  if (c["figure"].present()) p.figure = read_string(c["figure"]);
-  std::string module; // the module the observable (or a crossing's figure) names, if any
-  if (p.observable == "crossing_jobs") {
-    const Cursor sweep = c["sweep"];
-    require(sweep, sweep.present() && sweep.node().IsSequence() && sweep.node().size() >= 2,
-            "sweep: a list of at least 2 increasing job counts");
-    for (std::size_t i = 0; i < sweep.node().size(); ++i) {
-      p.sweep.push_back(read_number(sweep[i]));
-      require(sweep[i], i == 0 || p.sweep[i] > p.sweep[i - 1], "increasing job counts");
-    }
-    try {
-      module = parse_figure_name(p.figure, "figure").module;
-    } catch (const InputError& error) {
-      c["figure"].fail(error.what());
-    }
-  } else {
-    if (c["sweep"].present())
-      c["sweep"].fail("a sweep is for observable crossing_jobs; this prediction's observable is " +
-                      p.observable + ", read at one point: remove sweep");
-    try {
-      module = parse_figure_name(p.observable, "observable").module;
-    } catch (const InputError& error) {
-      c["observable"].fail(std::string(error.what()) + " (or crossing_jobs)");
-    }
-  }
-  check_scenario_runs(c, p.scenario, p.variants, p.overrides, module,
-                      p.observable == "crossing_jobs" && c["figure"].present() ? c["figure"]
-                                                                               : c["observable"]);
-  p.series = strings(c["series"]);
-  if (c["replications"].present()) p.replications = read_int(c["replications"], 2, 100);
-  if (c["reading_of"].present()) {
-    p.reading_of = read_string(c["reading_of"]);
-    // Leaving the key out says "no other reading"; an empty id names nothing.
-    if (p.reading_of.empty())
-      c["reading_of"].fail_value(
-          "the id of an earlier prediction (leave the key out when this is no reading)");
-  }
-  if (c["assumes"].present()) p.assumes = read_string(c["assumes"]);
-  if (c["pinned_by"].present()) p.pinned_by = read_string(c["pinned_by"]);
-  if (const Cursor set = c["set"]; set.present()) {
-    require(set, set.node().IsMap(), "a map {PARAMETER_KEY: [KEY=VALUE with {} for its value, ...]}");
-    for (const auto& entry : set.node())
-      p.set[entry.first.Scalar()] = strings(set[entry.first.Scalar()]);
-  }
-  return p;
-}
-
-// A prediction's id is new, and its `reading_of` names an earlier prediction of its own (not another reading)
-// with the same observable: an envelope over readings of different figures would mean nothing.
-void check_reading_of(const JointSpec& spec, const Cursor& c) {
-  const JointPrediction& p = spec.predictions.back();
-  for (std::size_t i = 0; i + 1 < spec.predictions.size(); ++i)
-    require(c["id"], spec.predictions[i].id != p.id,
-            "an id no other prediction has ('" + p.id + "' is taken)");
-  if (p.reading_of.empty()) return;
-  for (std::size_t i = 0; i + 1 < spec.predictions.size(); ++i) {
-    const JointPrediction& other = spec.predictions[i];
-    if (other.id != p.reading_of) continue;
-    require(c["reading_of"], other.reading_of.empty(),
-            "the id of a prediction of its own ('" + other.id + "' is itself a reading of '" +
-                other.reading_of + "')");
-    require(c["reading_of"], other.observable == p.observable,
-            "a prediction of the same observable ('" + other.id + "' predicts " + other.observable +
-                ", this one " + p.observable + ")");
-    require(c["pinned_by"], p.pinned_by.empty(),
-            "no pinned_by on a reading: the prediction it is a reading of ('" + other.id +
-                "') names the measurement that chooses between its readings");
-    return;
-  }
-  c["reading_of"].fail("the id of an earlier prediction of this spec (none is '" + p.reading_of + "')");
-}
-
-// The parameter of `key` a map's entry names (a prediction's set, a start), or a failure at that key's line.
-const JointParameter& parameter_named(const JointSpec& spec, const Cursor& map, const YAML::Node& key,
-                                      const std::string& otherwise) {
-  for (const auto& p : spec.parameters)
-    if (p.fit.key == key.Scalar()) return p;
-  map.key_cursor(key).fail(otherwise);
-}
-
-// A prediction's `set:` names parameters of the spec, each expression expands (at the parameter's start),
-// and the prediction's scenario loads with them, told at the entry's line.
-void check_prediction_set(const JointSpec& spec, const Cursor& c, const JointPrediction& p) {
-  if (p.set.empty()) return;
-  const Cursor set = c["set"];
-  std::vector<std::string> overrides = p.overrides;
-  for (const auto& entry : set.node()) {
-    const std::string key = entry.first.Scalar();
-    const JointParameter& named = parameter_named(spec, set, entry.first, "a parameter of this spec");
-    try {
-      for (auto& o : expand_set(p.set.at(key), named.initial))
-        overrides.push_back(std::move(o));
-    } catch (const InputError& error) {
-      set[key].fail(error.what());
-    }
-  }
-  try {
-    load_variant_file(p.scenario, p.variants, overrides);
-  } catch (const ScenarioError& e) {
-    set.fail("expressions the prediction's scenario takes (" + p.scenario + "): " + spec_override_problem(e));
-  }
-}
-
-// A parameter's, prediction's or constraint's `series:` names series of the spec, told at its line.
-void require_series_of(const JointSpec& spec, const Cursor& at, const std::vector<std::string>& names) {
-  for (const auto& name : names)
-    require(at,
-            std::any_of(spec.series.begin(), spec.series.end(),
-                        [&name](const JointSeries& s) { return s.name == name; }),
-            "names of series of this spec (no series '" + name + "')");
-}
-
 JointConstraint read_constraint(const std::string& spec, const Cursor& c) {
   only_keys(c, {"name", "scenario", "variant", "series", "quantity", "module", "value", "sd", "why"});
   JointConstraint k;
@@ -339,6 +174,26 @@ JointConstraint read_constraint(const std::string& spec, const Cursor& c) {
   k.why = read_string(c["why"]);
   check_scenario_runs(c, k.scenario, k.variants, {}, k.module, c["module"]);
   return k;
+}
+
+// Further starts of the fit: maps {KEY: VALUE}, every parameter not named at its initial value.
+void read_starts(JointSpec& spec, const Cursor& starts) {
+  require(starts, starts.node().IsSequence(), "a list of maps {KEY: VALUE} of parameters' start values");
+  for (std::size_t s = 0; s < starts.node().size(); ++s) {
+    const Cursor start = starts[s];
+    require(start, start.node().IsMap(), "a map {KEY: VALUE} of parameters' start values");
+    std::vector<double> values;
+    for (const auto& p : spec.parameters)
+      values.push_back(p.initial);
+    for (const auto& entry : start.node()) {
+      const std::string key = entry.first.Scalar();
+      const JointParameter* at = &parameter_named(spec, start, entry.first, "not a parameter of this spec");
+      const double value = read_number(start[key]);
+      require(start[key], value >= at->fit.lower && value <= at->fit.upper, "a start within the bounds");
+      values[static_cast<std::size_t>(at - spec.parameters.data())] = value;
+    }
+    spec.starts.push_back(values);
+  }
 }
 
 } // namespace
@@ -394,13 +249,7 @@ JointSpec read_joint_spec(const std::string& path) {
   require(c["series"], points > spec.parameters.size(),
           "more measured points (" + std::to_string(points) + ") than parameters (" +
               std::to_string(spec.parameters.size()) + ")");
-  if (c["predictions"].present())
-    for (std::size_t i = 0; i < c["predictions"].node().size(); ++i) {
-      spec.predictions.push_back(read_prediction(path, c["predictions"][i]));
-      require_series_of(spec, c["predictions"][i]["series"], spec.predictions.back().series);
-      check_prediction_set(spec, c["predictions"][i], spec.predictions.back());
-      check_reading_of(spec, c["predictions"][i]);
-    }
+  if (c["predictions"].present()) read_predictions(spec, c["predictions"]);
   if (const Cursor unknowns = c["unknowns"]; unknowns.present()) {
     require(unknowns, unknowns.node().IsSequence(),
             "a list of inputs no series measures, each with its range");
@@ -421,24 +270,7 @@ JointSpec read_joint_spec(const std::string& path) {
       require_series_of(spec, constraints[i]["series"], spec.constraints.back().series);
     }
   }
-  if (const Cursor starts = c["starts"]; starts.present()) {
-    require(starts, starts.node().IsSequence(), "a list of maps {KEY: VALUE} of parameters' start values");
-    for (std::size_t s = 0; s < starts.node().size(); ++s) {
-      const Cursor start = starts[s];
-      require(start, start.node().IsMap(), "a map {KEY: VALUE} of parameters' start values");
-      std::vector<double> values;
-      for (const auto& p : spec.parameters)
-        values.push_back(p.initial);
-      for (const auto& entry : start.node()) {
-        const std::string key = entry.first.Scalar();
-        const JointParameter* at = &parameter_named(spec, start, entry.first, "not a parameter of this spec");
-        const double value = read_number(start[key]);
-        require(start[key], value >= at->fit.lower && value <= at->fit.upper, "a start within the bounds");
-        values[static_cast<std::size_t>(at - spec.parameters.data())] = value;
-      }
-      spec.starts.push_back(values);
-    }
-  }
+  if (const Cursor starts = c["starts"]; starts.present()) read_starts(spec, starts);
   if (c["max_evaluations"].present()) spec.max_evaluations = read_int(c["max_evaluations"], 2, 1000);
   if (c["seeds"].present()) spec.seeds = read_int(c["seeds"], 1, 20);
   return spec;

@@ -1,7 +1,9 @@
-// Reading a calibration spec's maps and lists (sim/calibration/joint_spec.hpp, joint_unknowns.hpp): an
-// unknown key is told with the keys expected, a string or a list of strings read as a list.
+// Reading a calibration spec (sim/calibration/joint_spec.hpp, joint_unknowns.hpp): an unknown key is told
+// with the keys expected, a string or a list of strings read as a list, paths, overrides, the series and
+// parameters an entry names, each told at its line; and the predictions section.
 #pragma once
 
+#include "sim/calibration/joint_spec.hpp"
 #include "sim/scenario/yaml_cursor.hpp"
 #include "sim/scenario/yaml_values.hpp"
 
@@ -33,5 +35,29 @@ inline std::vector<std::string> strings(const Cursor& c) {
     out.push_back(read_string(c[i]));
   return out;
 }
+
+// Overrides of a series or a prediction: each KEY.PATH=VALUE, told at its own line when it is not.
+std::vector<std::string> overrides(const Cursor& c);
+
+// A path in the spec, relative to the repository root (the spec's folder's parent's parent:
+// validation/calibration/x.yaml) or to the working directory when the file is there; a regular file.
+std::string resolve(const std::string& spec, const Cursor& c);
+
+// The scenario a series or a prediction runs, loaded with its variants and overrides: an override it refuses
+// is told at the overrides' line, and a module the observable names that its pipeline lacks at `named`'s.
+void check_scenario_runs(const Cursor& c, const std::string& scenario,
+                         const std::vector<std::string>& variants, const std::vector<std::string>& overrides,
+                         const std::string& module, const Cursor& named);
+
+// The parameter of `key` a map's entry names (a prediction's set, a start), or a failure at that key's line.
+const JointParameter& parameter_named(const JointSpec& spec, const Cursor& map, const YAML::Node& key,
+                                      const std::string& otherwise);
+
+// A parameter's, prediction's or constraint's `series:` names series of the spec, told at its line.
+void require_series_of(const JointSpec& spec, const Cursor& at, const std::vector<std::string>& names);
+
+// The spec's `predictions:` list into spec.predictions, each checked against the spec read so far
+// (sim/calibration/joint_spec_predictions.cpp).
+void read_predictions(JointSpec& spec, const Cursor& predictions);
 
 } // namespace sonicsim::spec_cursor
