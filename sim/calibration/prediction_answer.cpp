@@ -197,6 +197,33 @@ const char* kind_name(Kind kind) {
   return "?";
 }
 
+// A value held at its bounds (not placed by the data) or an unknown's range: the prediction at each end.
+AnswerAssumption held_assumption(const JointSpec& spec, const PredictionResult& front,
+                                 const std::vector<const PredictionResult*>& readings,
+                                 const std::string& key) {
+  AnswerAssumption a;
+  a.kind = Kind::held;
+  std::string unit;
+  a.name = key + " (not placed by the data: its bounds)";
+  for (const auto& parameter : spec.parameters)
+    if (parameter.fit.key == key) unit = parameter.fit.unit, a.pinned_by = parameter.pinned_by;
+  for (const auto& unknown : spec.unknowns)
+    if (unknown.key == key) {
+      unit = unknown.unit, a.pinned_by = unknown.pinned_by;
+      a.name = key + " (no released series measures it: its range from released facts)";
+    }
+  std::vector<std::pair<std::string, std::optional<double>>> at;
+  std::vector<double> bounds;
+  for (const auto& h : front.held)
+    if (h.key == key)
+      at.emplace_back(bound_text(h.value) + " " + unit, h.prediction), bounds.push_back(h.value);
+  std::size_t low = 0, high = 0;
+  take_ends(a, at, low, high);
+  a.pinned_low = pinned_interval(readings, Pin{{}, std::pair{key, bounds[low]}, {}, {}});
+  a.pinned_high = pinned_interval(readings, Pin{{}, std::pair{key, bounds[high]}, {}, {}});
+  return a;
+}
+
 PredictionAnswer answer_of(const JointSpec& spec, const std::vector<const PredictionResult*>& readings) {
   const PredictionResult& front = *readings.front();
   const auto spec_of = [&spec](const std::string& id) -> const JointPrediction* {
@@ -238,28 +265,8 @@ PredictionAnswer answer_of(const JointSpec& spec, const std::vector<const Predic
   std::vector<std::string> held_keys;
   for (const auto& h : front.held)
     if (std::find(held_keys.begin(), held_keys.end(), h.key) == held_keys.end()) held_keys.push_back(h.key);
-  for (const auto& key : held_keys) {
-    AnswerAssumption a;
-    a.kind = Kind::held;
-    std::string unit;
-    a.name = key + " (not placed by the data: its bounds)";
-    for (const auto& parameter : spec.parameters)
-      if (parameter.fit.key == key) unit = parameter.fit.unit, a.pinned_by = parameter.pinned_by;
-    for (const auto& unknown : spec.unknowns)
-      if (unknown.key == key) {
-        unit = unknown.unit, a.pinned_by = unknown.pinned_by;
-        a.name = key + " (no released series measures it: its range from released facts)";
-      }
-    std::vector<std::pair<std::string, std::optional<double>>> at;
-    std::vector<double> bounds;
-    for (const auto& h : front.held)
-      if (h.key == key)
-        at.emplace_back(bound_text(h.value) + " " + unit, h.prediction), bounds.push_back(h.value);
-    take_ends(a, at, low, high);
-    a.pinned_low = pinned_interval(readings, Pin{{}, std::pair{key, bounds[low]}, {}, {}});
-    a.pinned_high = pinned_interval(readings, Pin{{}, std::pair{key, bounds[high]}, {}, {}});
-    ranked.push_back(a);
-  }
+  for (const auto& key : held_keys)
+    ranked.push_back(held_assumption(spec, front, readings, key));
   if (!front.rivals.empty()) {
     AnswerAssumption a;
     a.kind = Kind::rival_fits;

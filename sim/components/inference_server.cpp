@@ -156,6 +156,23 @@ std::optional<std::size_t> InferenceServer::slot_for_next_batch() const {
   return best;
 }
 
+InferenceServer::Batch* InferenceServer::take_batch() {
+  if (free_batches_.empty()) return &batch_storage_.emplace_back();
+  Batch* batch = free_batches_.back();
+  free_batches_.pop_back();
+  return batch;
+}
+
+double InferenceServer::take_requests(Batch& batch, std::size_t count, double waited_until_s) {
+  double queue_wait_sum_s = 0.0;
+  for (std::size_t i = 0; i < count; ++i) {
+    queue_wait_sum_s += waited_until_s - queue_.front().enqueued_s;
+    batch.requests.push_back(queue_.front().request);
+    queue_.pop_front();
+  }
+  return queue_wait_sum_s;
+}
+
 void InferenceServer::dispatch() {
   if (stopped_) return;
   const double now_s = calendar::now_s();
@@ -176,13 +193,7 @@ void InferenceServer::dispatch() {
       }
       return;
     }
-    Batch* batch;
-    if (free_batches_.empty()) {
-      batch = &batch_storage_.emplace_back();
-    } else {
-      batch = free_batches_.back();
-      free_batches_.pop_back();
-    }
+    Batch* batch = take_batch();
     InstanceSlot& slot = slots_[*slot_index];
     --slot.idle_instances;
     batch->slot = *slot_index;
@@ -199,12 +210,7 @@ void InferenceServer::dispatch() {
     if (input_s > 0.0 || output_s > 0.0) {
       // The instance prepares the inputs on a host core, executes, then prepares the outputs (Triton's
       // Compute Input, Infer, Output), held from the first to the last.
-      double queue_wait_sum_s = 0.0;
-      for (std::size_t i = 0; i < decision.request_count; ++i) {
-        queue_wait_sum_s += now_s - queue_.front().enqueued_s;
-        batch->requests.push_back(queue_.front().request);
-        queue_.pop_front();
-      }
+      const double queue_wait_sum_s = take_requests(*batch, decision.request_count, now_s);
       batch->batch_size = decision.batch_size;
       batch->request_count = static_cast<int>(decision.request_count);
       batch->queue_wait_sum_s = queue_wait_sum_s;
@@ -223,12 +229,7 @@ void InferenceServer::dispatch() {
     }
     const Booking booking = run_on(slot, now_s, duration_s);
     const double start_s = booking.start_s, end_s = booking.end_s;
-    double queue_wait_sum_s = 0.0;
-    for (std::size_t i = 0; i < decision.request_count; ++i) {
-      queue_wait_sum_s += start_s - queue_.front().enqueued_s;
-      batch->requests.push_back(queue_.front().request);
-      queue_.pop_front();
-    }
+    const double queue_wait_sum_s = take_requests(*batch, decision.request_count, start_s);
     recorder_.record_batch(model_index_, pod_.group, start_s, end_s, decision.batch_size,
                            static_cast<int>(decision.request_count), queue_wait_sum_s);
     pod_.load.queue_wait_s += queue_wait_sum_s;

@@ -156,6 +156,11 @@ private:
   std::optional<Rejection> enqueue(InferenceRequest& request);
   // Lets idle instances take batches while the batcher says so; arms the delay timer when it says wait.
   void dispatch();
+  Batch* take_batch(); // a finished batch's record again, or a new one
+  // The queue's first `count` requests into `batch`; returns their summed wait in the queue up to
+  // `waited_until_s` (a batch with host work: when it leaves the queue for its input handling; one without:
+  // when its device starts it).
+  double take_requests(Batch& batch, std::size_t count, double waited_until_s);
   void finish_batch(Batch* batch);
   void drop_timed_out_requests(double now_s);
   // fail() (the owners told `lost`) or stop_resetting() (told `reset`).

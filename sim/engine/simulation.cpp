@@ -258,6 +258,28 @@ void report_precision(RunSummary& summary, const RunLength& run_length, bool pre
                              "); its figures are indicative");
 }
 
+// The background sources are SimGrid actors; their flows are counted at their peak on the fast path.
+void add_background_peaks(KernelFlows& flows, const SitePlatform& site, const BackgroundTraffic& background) {
+  if (has_steady_background(background))
+    flows.add_other_traffic(site.background_source, site.background_sink,
+                            site.background_limiter->get_bandwidth());
+  if (background.on_off)
+    flows.add_other_traffic(site.on_off_source, site.background_sink, site.on_off_limiter->get_bandwidth());
+}
+
+// How the engine timed the run (summary.json's network.flows and calendar_events, `run --verbose`).
+void add_engine_counts(RunSummary& summary, const FlowCounts& flows, const EventCalendar::Counts& calendar,
+                       const SitePlatform& site) {
+  summary.flows_fast = flows.fast;
+  summary.flows_simgrid = flows.simgrid;
+  summary.flows_handed = flows.handed;
+  summary.flow_classes = flows.classes;
+  summary.flow_class_comms = flows.class_comms;
+  summary.links_left_out = site.links_left_out;
+  summary.calendar_events = calendar.events;
+  summary.calendar_events_without_simgrid = calendar.own_events;
+}
+
 } // namespace
 
 RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& options) {
@@ -294,15 +316,9 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                                  pod_gateways(site),
                                  own_loop});
   if (own_loop) calendar.set_before_solve([&flows]() { flows.check_left_out_links(); });
-  // The background sources are SimGrid actors; their flows are counted at their peak on the fast path.
-  if (has_steady_background(background))
-    flows.add_other_traffic(site.background_source, site.background_sink,
-                            site.background_limiter->get_bandwidth());
-  if (background.on_off)
-    flows.add_other_traffic(site.on_off_source, site.background_sink, site.on_off_limiter->get_bandwidth());
-  JobContext context{
-      scenario,     site, directory, recorder, flows, {}, false,
-      std::nullopt, 0,    nullptr,   {},       false, 0,  std::vector<NodeLoad>(site.worker_hosts.size())};
+  add_background_peaks(flows, site, background);
+  JobContext context{scenario, site, directory, recorder, flows}; // the rest as a run starts
+  context.node_loads.resize(site.worker_hosts.size());
   join_node_loads(scenario, layout, pods, context);
   const auto pools = build_pools(scenario, directory, pods, recorder, context);
   RunLength run_length(scenario, recorder);
@@ -339,14 +355,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   result.summary = recorder.summarize(context.stopped_at_s.value_or(calendar::now_s()));
   if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);
   report_precision(result.summary, run_length, scenario.workload.preemption.has_value());
-  result.summary.flows_fast = flows.counts().fast;
-  result.summary.flows_simgrid = flows.counts().simgrid;
-  result.summary.flows_handed = flows.counts().handed;
-  result.summary.flow_classes = flows.counts().classes;
-  result.summary.flow_class_comms = flows.counts().class_comms;
-  result.summary.links_left_out = site.links_left_out;
-  result.summary.calendar_events = calendar.counts().events;
-  result.summary.calendar_events_without_simgrid = calendar.counts().own_events;
+  add_engine_counts(result.summary, flows.counts(), calendar.counts(), site);
   if (options.direct_baseline) compare_with_direct(result.summary, *options.direct_baseline);
   if (files) files->finish(scenario_as_written, result.summary, recorder, options.openmetrics_start_epoch_s);
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
