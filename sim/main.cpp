@@ -86,6 +86,27 @@ void refuse_non_finite_numbers(const CLI::App& command) {
     refuse_non_finite_numbers(*sub);
 }
 
+// --help and --version print as CLI11 prints them; a bad option is an error in sonicsim's own shape.
+int report_parse_error(CLI::App& app, const CLI::ParseError& error) {
+  if (error.get_exit_code() == 0) return app.exit(error);
+  // The command as typed, nested ones too ("import perf-analyzer"), so the hint names the right --help.
+  std::string command;
+  const CLI::App* innermost = &app;
+  for (auto parsed = app.get_subcommands(); !parsed.empty(); parsed = parsed.front()->get_subcommands()) {
+    command += (command.empty() ? "" : " ") + parsed.front()->get_name();
+    innermost = parsed.front();
+  }
+  // Before any subcommand, the commands there are (a typo of one lands here).
+  std::string commands;
+  if (command.empty())
+    for (const auto* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))
+      commands += (commands.empty() ? "; commands: " : ", ") + sub->get_name();
+  std::cerr << "sonicsim: error: " << (command.empty() ? "" : command + ": ") << error.what()
+            << suggestion(*innermost, error.what()) << commands << " (see sonicsim "
+            << (command.empty() ? "" : command + " ") << "--help)\n";
+  return sonicsim::exit_bad_input;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -142,24 +163,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    // --help and --version print as CLI11 prints them; a bad option is an error in sonicsim's own shape.
-    if (error.get_exit_code() == 0) return app.exit(error);
-    // The command as typed, nested ones too ("import perf-analyzer"), so the hint names the right --help.
-    std::string command;
-    const CLI::App* innermost = &app;
-    for (auto parsed = app.get_subcommands(); !parsed.empty(); parsed = parsed.front()->get_subcommands()) {
-      command += (command.empty() ? "" : " ") + parsed.front()->get_name();
-      innermost = parsed.front();
-    }
-    // Before any subcommand, the commands there are (a typo of one lands here).
-    std::string commands;
-    if (command.empty())
-      for (const auto* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))
-        commands += (commands.empty() ? "; commands: " : ", ") + sub->get_name();
-    std::cerr << "sonicsim: error: " << (command.empty() ? "" : command + ": ") << error.what()
-              << suggestion(*innermost, error.what()) << commands << " (see sonicsim "
-              << (command.empty() ? "" : command + " ") << "--help)\n";
-    return sonicsim::exit_bad_input;
+    return report_parse_error(app, error);
   }
   // What went to standard output is a result too (an imported curve redirected into a file): a failed write
   // there, e.g. a full disk, fails the command like a failed write to a file.

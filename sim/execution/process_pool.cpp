@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <csignal>
@@ -51,6 +52,33 @@ void write_all(int fd, const std::string& text) {
                     " simulations had finished; the ones running were stopped and are not counted");
 }
 
+// A child process for task `index`: it writes "R" and the task's result, or "E" and its error, into a pipe
+// whose reading end is returned with its pid.
+std::pair<pid_t, int> start_child(const std::function<std::string(std::size_t)>& task, std::size_t index) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    // A child must not outlive its parent: a sweep killed with SIGKILL takes its running points with it.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    block_interruption(); // the parent stops it
+    ::close(fds[0]);
+    int status = 0;
+    try {
+      write_all(fds[1], "R" + task(index));
+    } catch (const std::exception& error) {
+      write_all(fds[1], std::string("E") + error.what());
+      status = 3;
+    }
+    ::close(fds[1]);
+    std::fflush(nullptr);
+    ::_exit(status);
+  }
+  ::close(fds[1]);
+  return {pid, fds[0]};
+}
+
 } // namespace
 
 void run_in_child_processes(std::size_t count, int parallel,
@@ -64,28 +92,8 @@ void run_in_child_processes(std::size_t count, int parallel,
   while (next < count || !running.empty()) {
     if (InterruptionGuard::received()) stop_children(running, finished, count);
     while (next < count && static_cast<int>(running.size()) < parallel) {
-      int fds[2];
-      if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-      const pid_t pid = ::fork();
-      if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-      if (pid == 0) {
-        // A child must not outlive its parent: a sweep killed with SIGKILL takes its running points with it.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        block_interruption(); // the parent stops it
-        ::close(fds[0]);
-        int status = 0;
-        try {
-          write_all(fds[1], "R" + task(next));
-        } catch (const std::exception& error) {
-          write_all(fds[1], std::string("E") + error.what());
-          status = 3;
-        }
-        ::close(fds[1]);
-        std::fflush(nullptr);
-        ::_exit(status);
-      }
-      ::close(fds[1]);
-      running[pid] = RunningChild{next, fds[0], {}, std::chrono::steady_clock::now()};
+      const auto [pid, read_fd] = start_child(task, next);
+      running[pid] = RunningChild{next, read_fd, {}, std::chrono::steady_clock::now()};
       ++next;
     }
     // Drain every child's pipe (a result can be larger than the pipe buffer), then reap those that closed it.

@@ -28,6 +28,35 @@ std::optional<std::size_t> find_column(const std::vector<std::string>& header,
   return std::nullopt;
 }
 
+// The curve: at each batch size, the row of highest throughput; with what the GPU's utilisation and the
+// concurrencies measured say about that peak.
+void add_peak_curve(ModelAnalyzerImport& out) {
+  std::map<int, const ModelAnalyzerRow*> peak; // per batch size, the row of highest throughput
+  for (const auto& row : out.rows) {
+    auto& best = peak[row.batch_size];
+    if (!best || row.throughput_per_s > best->throughput_per_s) best = &row;
+  }
+  for (const auto& [batch_size, row] : peak) {
+    out.curve_points.emplace_back(batch_size, row->throughput_per_s);
+    out.utilisation_at_peak.push_back(row->gpu_utilisation);
+    if (row->gpu_utilisation && *row->gpu_utilisation > 0.0 && *row->gpu_utilisation < 0.9)
+      out.notes.push_back(
+          "batch " + std::to_string(batch_size) + ": the GPU was " +
+          std::to_string(static_cast<int>(std::lround(100.0 * *row->gpu_utilisation))) +
+          " % busy at the peak: the server, not the device, set this throughput (the device could run "
+          "about " +
+          std::to_string(static_cast<long>(std::lround(row->throughput_per_s / *row->gpu_utilisation))) +
+          "/s); give the host work as compute_input/compute_output");
+    const bool saturated_by_concurrency =
+        std::any_of(out.rows.begin(), out.rows.end(), [&](const ModelAnalyzerRow& r) {
+          return r.batch_size == batch_size && r.concurrency < row->concurrency;
+        });
+    if (!saturated_by_concurrency)
+      out.notes.push_back("batch " + std::to_string(batch_size) +
+                          ": only one concurrency measured, so the peak may not be the saturated rate");
+  }
+}
+
 } // namespace
 
 ModelAnalyzerImport import_model_analyzer(const std::string& path, const std::string& config) {
@@ -97,30 +126,7 @@ ModelAnalyzerImport import_model_analyzer(const std::string& path, const std::st
   }
   for (const auto& row : all)
     if (row.config == out.config) out.rows.push_back(row);
-  std::map<int, const ModelAnalyzerRow*> peak; // per batch size, the row of highest throughput
-  for (const auto& row : out.rows) {
-    auto& best = peak[row.batch_size];
-    if (!best || row.throughput_per_s > best->throughput_per_s) best = &row;
-  }
-  for (const auto& [batch_size, row] : peak) {
-    out.curve_points.emplace_back(batch_size, row->throughput_per_s);
-    out.utilisation_at_peak.push_back(row->gpu_utilisation);
-    if (row->gpu_utilisation && *row->gpu_utilisation > 0.0 && *row->gpu_utilisation < 0.9)
-      out.notes.push_back(
-          "batch " + std::to_string(batch_size) + ": the GPU was " +
-          std::to_string(static_cast<int>(std::lround(100.0 * *row->gpu_utilisation))) +
-          " % busy at the peak: the server, not the device, set this throughput (the device could run "
-          "about " +
-          std::to_string(static_cast<long>(std::lround(row->throughput_per_s / *row->gpu_utilisation))) +
-          "/s); give the host work as compute_input/compute_output");
-    const bool saturated_by_concurrency =
-        std::any_of(out.rows.begin(), out.rows.end(), [&](const ModelAnalyzerRow& r) {
-          return r.batch_size == batch_size && r.concurrency < row->concurrency;
-        });
-    if (!saturated_by_concurrency)
-      out.notes.push_back("batch " + std::to_string(batch_size) +
-                          ": only one concurrency measured, so the peak may not be the saturated rate");
-  }
+  add_peak_curve(out);
   return out;
 }
 

@@ -69,6 +69,79 @@ HostCostFit fit_cost(const std::vector<double>& bytes, const std::vector<double>
   return fit;
 }
 
+// One data row of the table, each cell bounded (a corrupted cell is told at its line and column).
+PerfAnalyzerRow read_row(const std::string& path, std::size_t line, const std::vector<std::string>& fields,
+                         const std::map<std::string, std::size_t>& column) {
+  // Bounds: a count of requests in flight is a whole number a client can hold; a time above 10^12 us (11.6
+  // days per request) or a rate above 10^12 per second is a corrupted cell, and would overflow the sums.
+  const auto value = [&](const char* name) {
+    const double number = non_negative_number(fields[column.at(name)], name, path, line);
+    if (number > 1e12)
+      throw MeasurementError(path, line,
+                             std::string("column '") + name + "': got " +
+                                 trimmed_field(fields[column.at(name)]) +
+                                 "; expected at most 1e12 (microseconds, or inferences per second)");
+    // perf_analyzer writes whole microseconds: a time in (0, 0.001 us) is a corrupted cell, and relative
+    // residuals against it overflow.
+    if (number > 0.0 && number < 1e-3)
+      throw MeasurementError(path, line,
+                             std::string("column '") + name + "': got " +
+                                 trimmed_field(fields[column.at(name)]) +
+                                 "; expected 0 or at least 0.001 (perf_analyzer writes whole microseconds)");
+    return number;
+  };
+  PerfAnalyzerRow row;
+  row.line = line;
+  const double concurrency = value("Concurrency");
+  if (concurrency != std::floor(concurrency) || concurrency < 1.0 || concurrency > 100000.0)
+    throw MeasurementError(path, line,
+                           "column 'Concurrency': got " + trimmed_field(fields[column.at("Concurrency")]) +
+                               "; expected a whole number of requests in flight in 1..100000");
+  row.concurrency = static_cast<int>(concurrency);
+  row.inferences_per_s = value("Inferences/Second");
+  row.client_send_s = value("Client Send") * seconds_per_us;
+  row.network_s = value("Network+Server Send/Recv") * seconds_per_us;
+  row.queue_s = value("Server Queue") * seconds_per_us;
+  row.compute_input_s = value("Server Compute Input") * seconds_per_us;
+  row.compute_infer_s = value("Server Compute Infer") * seconds_per_us;
+  row.compute_output_s = value("Server Compute Output") * seconds_per_us;
+  row.client_recv_s = value("Client Recv") * seconds_per_us;
+  row.p50_s = value("p50 latency") * seconds_per_us;
+  row.p90_s = value("p90 latency") * seconds_per_us;
+  row.p95_s = value("p95 latency") * seconds_per_us;
+  row.p99_s = value("p99 latency") * seconds_per_us;
+  // The curve is batch / compute infer: a device time below 1 ns per request (or 0) gives no finite curve.
+  if (row.compute_infer_s < 1e-9)
+    throw MeasurementError(path, line,
+                           "column 'Server Compute Infer': got " +
+                               trimmed_field(fields[column.at("Server Compute Infer")]) +
+                               " us; expected a device time of at least 0.001 us to build a curve from");
+  return row;
+}
+
+// Each row checked against the end-to-end figure, with one instance executing requests one at a time: what
+// the mapping of perf_analyzer's times to a device curve should know.
+void add_row_notes(const PerfAnalyzerFile& file, std::vector<std::string>& notes) {
+  const double b = file.batch_size;
+  for (const auto& row : file.rows) {
+    const double one_instance_per_s = b / (row.compute_input_s + row.compute_infer_s + row.compute_output_s);
+    const double device_per_s = b / row.compute_infer_s;
+    const std::string where = file.path + ":" + std::to_string(row.line) + ": ";
+    if (row.inferences_per_s > 1.2 * one_instance_per_s)
+      notes.push_back(where + format("%.4g inferences/s measured, above the ", row.inferences_per_s) +
+                      format("%.4g/s that one instance running one request at a time allows: requests were "
+                             "merged (dynamic batching) or several instances ran",
+                             one_instance_per_s));
+    if (row.queue_s > 0.0 && device_per_s > 1.5 * row.inferences_per_s &&
+        row.compute_output_s > row.compute_infer_s)
+      notes.push_back(where +
+                      format("requests queued, yet the device curve (%.4g/s) is far above ", device_per_s) +
+                      format("the measured %.4g/s and Compute Output exceeds Compute Infer: an asynchronous "
+                             "backend's device time may sit in Compute Output",
+                             row.inferences_per_s));
+  }
+}
+
 } // namespace
 
 std::optional<int> batch_size_from_name(const std::string& file_name) {
@@ -121,51 +194,7 @@ PerfAnalyzerFile read_perf_analyzer_file(const std::string& path, std::optional<
                                    std::to_string(fields.size()));
       break;
     }
-    // Bounds: a count of requests in flight is a whole number a client can hold; a time above 10^12 us (11.6
-    // days per request) or a rate above 10^12 per second is a corrupted cell, and would overflow the sums.
-    const auto value = [&](const char* name) {
-      const double number = non_negative_number(fields[column.at(name)], name, path, line);
-      if (number > 1e12)
-        throw MeasurementError(path, line,
-                               std::string("column '") + name + "': got " +
-                                   trimmed_field(fields[column.at(name)]) +
-                                   "; expected at most 1e12 (microseconds, or inferences per second)");
-      // perf_analyzer writes whole microseconds: a time in (0, 0.001 us) is a corrupted cell, and relative
-      // residuals against it overflow.
-      if (number > 0.0 && number < 1e-3)
-        throw MeasurementError(
-            path, line,
-            std::string("column '") + name + "': got " + trimmed_field(fields[column.at(name)]) +
-                "; expected 0 or at least 0.001 (perf_analyzer writes whole microseconds)");
-      return number;
-    };
-    PerfAnalyzerRow row;
-    row.line = line;
-    const double concurrency = value("Concurrency");
-    if (concurrency != std::floor(concurrency) || concurrency < 1.0 || concurrency > 100000.0)
-      throw MeasurementError(path, line,
-                             "column 'Concurrency': got " + trimmed_field(fields[column.at("Concurrency")]) +
-                                 "; expected a whole number of requests in flight in 1..100000");
-    row.concurrency = static_cast<int>(concurrency);
-    row.inferences_per_s = value("Inferences/Second");
-    row.client_send_s = value("Client Send") * seconds_per_us;
-    row.network_s = value("Network+Server Send/Recv") * seconds_per_us;
-    row.queue_s = value("Server Queue") * seconds_per_us;
-    row.compute_input_s = value("Server Compute Input") * seconds_per_us;
-    row.compute_infer_s = value("Server Compute Infer") * seconds_per_us;
-    row.compute_output_s = value("Server Compute Output") * seconds_per_us;
-    row.client_recv_s = value("Client Recv") * seconds_per_us;
-    row.p50_s = value("p50 latency") * seconds_per_us;
-    row.p90_s = value("p90 latency") * seconds_per_us;
-    row.p95_s = value("p95 latency") * seconds_per_us;
-    row.p99_s = value("p99 latency") * seconds_per_us;
-    // The curve is batch / compute infer: a device time below 1 ns per request (or 0) gives no finite curve.
-    if (row.compute_infer_s < 1e-9)
-      throw MeasurementError(path, line,
-                             "column 'Server Compute Infer': got " +
-                                 trimmed_field(fields[column.at("Server Compute Infer")]) +
-                                 " us; expected a device time of at least 0.001 us to build a curve from");
-    file.rows.push_back(row);
+    file.rows.push_back(read_row(path, line, fields, column));
   }
   if (file.rows.empty()) throw MeasurementError(path, records.back().line, "no data row after the header");
   return file;
@@ -221,26 +250,7 @@ PerfAnalyzerImport import_perf_analyzer(const std::vector<std::string>& paths, s
       output_bytes.push_back(k * b * output_bytes_per_inference);
       output_s.push_back(0.0);
     }
-    // Checks against the end-to-end figure, with one instance executing requests one at a time.
-    for (const auto& row : file.rows) {
-      const double one_instance_per_s =
-          b / (row.compute_input_s + row.compute_infer_s + row.compute_output_s);
-      const double device_per_s = b / row.compute_infer_s;
-      const std::string where = file.path + ":" + std::to_string(row.line) + ": ";
-      if (row.inferences_per_s > 1.2 * one_instance_per_s)
-        out.notes.push_back(
-            where + format("%.4g inferences/s measured, above the ", row.inferences_per_s) +
-            format("%.4g/s that one instance running one request at a time allows: requests were "
-                   "merged (dynamic batching) or several instances ran",
-                   one_instance_per_s));
-      if (row.queue_s > 0.0 && device_per_s > 1.5 * row.inferences_per_s &&
-          row.compute_output_s > row.compute_infer_s)
-        out.notes.push_back(
-            where + format("requests queued, yet the device curve (%.4g/s) is far above ", device_per_s) +
-            format("the measured %.4g/s and Compute Output exceeds Compute Infer: an asynchronous "
-                   "backend's device time may sit in Compute Output",
-                   row.inferences_per_s));
-    }
+    add_row_notes(file, out.notes);
   }
   if (mapping == DeviceTimeMapping::merged_async) {
     // Executed batch sizes must increase for a curve: merging can make two client sizes land close.

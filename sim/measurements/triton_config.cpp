@@ -235,6 +235,45 @@ void read_dynamic_batching(const triton::ModelConfig& config, const Locations& w
   }
 }
 
+// What the file sets that the simulation does not use: fields sonicsim's subset of ModelConfig does not
+// declare (the parser's warnings) and declared fields it does not read.
+void note_not_simulated(const Collector& collector, const triton::ModelConfig& config,
+                        std::vector<std::string>& notes) {
+  for (const auto& warning : collector.warnings) {
+    // The parser's message names the field: 'Message type "..." has no field named "NAME".'
+    const std::string marker = "has no field named \"";
+    const auto at = warning.message.find(marker);
+    const std::string field =
+        at == std::string::npos
+            ? warning.message
+            : warning.message.substr(at + marker.size(),
+                                     warning.message.find('"', at + marker.size()) - at - marker.size());
+    notes.push_back("line " + std::to_string(warning.line) + ": '" + field + "' is not simulated");
+  }
+  static const std::set<std::string> used{
+      "max_batch_size",
+      "input",
+      "input.name",
+      "input.data_type",
+      "input.dims",
+      "output",
+      "output.name",
+      "output.data_type",
+      "output.dims",
+      "instance_group",
+      "instance_group.kind",
+      "instance_group.count",
+      "instance_group.gpus",
+      "dynamic_batching",
+      "dynamic_batching.preferred_batch_size",
+      "dynamic_batching.max_queue_delay_microseconds",
+      "dynamic_batching.default_queue_policy",
+      "dynamic_batching.default_queue_policy.timeout_action",
+      "dynamic_batching.default_queue_policy.default_timeout_microseconds",
+      "dynamic_batching.default_queue_policy.max_queue_size"};
+  note_unused(config, "", used, notes);
+}
+
 } // namespace
 
 TritonConfig read_triton_config(const std::string& path) {
@@ -263,39 +302,7 @@ TritonConfig read_triton_config(const std::string& path) {
                                "; expected Triton's model configuration in protobuf text format");
   }
   TritonConfig out;
-  for (const auto& warning : collector.warnings) {
-    // The parser's message names the field: 'Message type "..." has no field named "NAME".'
-    const std::string marker = "has no field named \"";
-    const auto at = warning.message.find(marker);
-    const std::string field =
-        at == std::string::npos
-            ? warning.message
-            : warning.message.substr(at + marker.size(),
-                                     warning.message.find('"', at + marker.size()) - at - marker.size());
-    out.notes.push_back("line " + std::to_string(warning.line) + ": '" + field + "' is not simulated");
-  }
-  static const std::set<std::string> used{
-      "max_batch_size",
-      "input",
-      "input.name",
-      "input.data_type",
-      "input.dims",
-      "output",
-      "output.name",
-      "output.data_type",
-      "output.dims",
-      "instance_group",
-      "instance_group.kind",
-      "instance_group.count",
-      "instance_group.gpus",
-      "dynamic_batching",
-      "dynamic_batching.preferred_batch_size",
-      "dynamic_batching.max_queue_delay_microseconds",
-      "dynamic_batching.default_queue_policy",
-      "dynamic_batching.default_queue_policy.timeout_action",
-      "dynamic_batching.default_queue_policy.default_timeout_microseconds",
-      "dynamic_batching.default_queue_policy.max_queue_size"};
-  note_unused(config, "", used, out.notes);
+  note_not_simulated(collector, config, out.notes);
   const Locations where(path, &tree);
   where.require(config.max_batch_size() >= 0 && config.max_batch_size() <= max_batch_size_limit, config,
                 "max_batch_size", not_repeated, "max_batch_size", config.max_batch_size(),

@@ -134,6 +134,8 @@ private:
   // The site switch's outbound direction (campaign figures), if the platform has one.
   const TrackedLink* site_outbound() const;
   void summarize_servers(RunSummary& summary, double window_s) const;
+  void summarize_models(RunSummary& summary, double window_s) const; // each served model's usage
+  void summarize_groups(RunSummary& summary, double window_s) const; // each server group's, and its limit
   void summarize_links(RunSummary& summary, double window_s, double simulated_end_s) const;
   void name_bottleneck(RunSummary& summary) const;
   // run_recorder_precision.cpp

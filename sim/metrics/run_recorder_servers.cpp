@@ -16,6 +16,11 @@ void keep_busier(ResourceKind kind, const std::string& name, double utilisation,
 } // namespace
 
 void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const {
+  summarize_models(summary, window_s);
+  summarize_groups(summary, window_s);
+}
+
+void RunRecorder::summarize_models(RunSummary& summary, double window_s) const {
   const auto& groups = scenario_.platform.server_groups;
   const double from_s = summary.window_start_s, to_s = summary.window_end_s;
   for (std::size_t m = 0; m < model_counters_.size(); ++m) {
@@ -48,6 +53,11 @@ void RunRecorder::summarize_servers(RunSummary& summary, double window_s) const 
     }
     summary.model_usage.push_back(usage);
   }
+}
+
+void RunRecorder::summarize_groups(RunSummary& summary, double window_s) const {
+  const auto& groups = scenario_.platform.server_groups;
+  const double from_s = summary.window_start_s, to_s = summary.window_end_s;
   std::size_t first_device = 0;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const auto& group = groups[g];

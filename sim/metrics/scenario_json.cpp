@@ -197,6 +197,32 @@ json output_to_json(const OutputSettings& output) {
   return out;
 }
 
+json server_groups_json(const Platform& platform) {
+  json server_groups = json::object();
+  for (const auto& group : platform.server_groups) {
+    json devices{{"type", group.device_type}, {"count", group.devices_per_pod}};
+    // Only when set: a scenario without it echoes as it did before the key existed (same fingerprint).
+    if (group.model_switch_s > 0.0) devices["model_switch_time_s"] = group.model_switch_s;
+    if (group.model_switch_slowdown > 0.0) devices["model_switch_slowdown"] = group.model_switch_slowdown;
+    server_groups[group.name] = {{"pods", group.pods},
+                                 {"devices", devices},
+                                 {"host_cores", group.host_cores},
+                                 {"nic_bandwidth_bps", group.nic_bandwidth_bps},
+                                 {"on_client_nodes", group.on_client_nodes}};
+    add_group_operations(server_groups[group.name], group);
+  }
+  return server_groups;
+}
+
+json costs_json(const Costs& costs) {
+  json device_hour = json::object();
+  for (const auto& [type, usd] : costs.device_hour_usd)
+    device_hour[type] = usd;
+  return {{"device_hour_usd", device_hour},
+          {"cpu_hour_usd", costs.cpu_hour_usd ? json(*costs.cpu_hour_usd) : json()},
+          {"pod_hour_usd", costs.pod_hour_usd ? json(*costs.pod_hour_usd) : json()}};
+}
+
 } // namespace
 
 json scenario_to_json(const Scenario& scenario) {
@@ -217,19 +243,6 @@ json scenario_to_json(const Scenario& scenario) {
     background_on_off = {{"rate_bps", background.on_off->rate_bps},
                          {"mean_on_s", background.on_off->mean_on_s},
                          {"mean_off_s", background.on_off->mean_off_s}};
-  json server_groups = json::object();
-  for (const auto& group : platform.server_groups) {
-    json devices{{"type", group.device_type}, {"count", group.devices_per_pod}};
-    // Only when set: a scenario without it echoes as it did before the key existed (same fingerprint).
-    if (group.model_switch_s > 0.0) devices["model_switch_time_s"] = group.model_switch_s;
-    if (group.model_switch_slowdown > 0.0) devices["model_switch_slowdown"] = group.model_switch_slowdown;
-    server_groups[group.name] = {{"pods", group.pods},
-                                 {"devices", devices},
-                                 {"host_cores", group.host_cores},
-                                 {"nic_bandwidth_bps", group.nic_bandwidth_bps},
-                                 {"on_client_nodes", group.on_client_nodes}};
-    add_group_operations(server_groups[group.name], group);
-  }
   json out{{"name", scenario.name},
            {"description", scenario.description},
            {"source_file", scenario.source_file},
@@ -246,7 +259,7 @@ json scenario_to_json(const Scenario& scenario) {
                 background.schedule ? schedule_to_json(*background.schedule, "rate_bps") : json()},
                {"background_on_off", background_on_off}}},
              {"wan", {{"rtt_s", platform.wan.rtt_s}, {"bandwidth_bps", platform.wan.bandwidth_bps}}},
-             {"server_groups", server_groups},
+             {"server_groups", server_groups_json(platform)},
              {"network",
               {{"tcp_window_bytes", platform.network.tcp_window_bytes},
                {"small_reply_max_bytes", platform.network.small_reply_max_bytes},
@@ -278,15 +291,7 @@ json scenario_to_json(const Scenario& scenario) {
   if (workload.campaign) out["workload"]["campaign"] = campaign_to_json(*workload.campaign);
   // Only when off: the scenarios written before the key keep their fingerprints.
   if (!platform.network.event_calendar) out["platform"]["network"]["event_calendar"] = false;
-  if (scenario.costs) {
-    const auto& costs = *scenario.costs;
-    json device_hour = json::object();
-    for (const auto& [type, usd] : costs.device_hour_usd)
-      device_hour[type] = usd;
-    out["costs"] = {{"device_hour_usd", device_hour},
-                    {"cpu_hour_usd", costs.cpu_hour_usd ? json(*costs.cpu_hour_usd) : json()},
-                    {"pod_hour_usd", costs.pod_hour_usd ? json(*costs.pod_hour_usd) : json()}};
-  }
+  if (scenario.costs) out["costs"] = costs_json(*scenario.costs);
   if (!scenario.variants.empty()) {
     json variants = json::array();
     for (const auto& variant : scenario.variants)

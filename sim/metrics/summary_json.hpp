@@ -11,8 +11,10 @@
 namespace sonicsim {
 
 nlohmann::ordered_json run_summary_to_json(const RunSummary& summary);
-// The campaign section of a summary (summary.json results.campaign).
+// The campaign section of a summary (summary.json results.campaign), written and read back
+// (sim/metrics/campaign_summary_json.cpp).
 nlohmann::ordered_json campaign_summary_to_json(const CampaignSummary& campaign);
+CampaignSummary campaign_summary_from_json(const nlohmann::ordered_json& json);
 RunSummary run_summary_from_json(const nlohmann::ordered_json& json);
 // The run's figures by their names in the figure table (module figures: the served modules; the GPU time per
 // event, which needs the analytic inferences per event, is left out).
