@@ -48,6 +48,33 @@ int bisection_batches(int gap, int batch) {
   return batches;
 }
 
+namespace {
+
+// What the search knows before its next batch: the open range, whether each side is bounded yet, and how
+// many batches it likely needs still.
+SearchOutlook outlook_of(const State& state, int lo, int hi, int batch, int next_size, int galloping_gap) {
+  const auto below = state.highest_false();
+  const int floor = below ? *below : lo - 1;
+  const auto top = state.lowest_true_above(floor);
+  SearchOutlook outlook;
+  outlook.open_low = std::min(floor + 1, hi);
+  outlook.open_high = top ? *top : hi;
+  outlook.false_below = below.has_value();
+  outlook.true_above = top.has_value();
+  outlook.next_size = next_size;
+  outlook.likely_batches = top && below ? std::max(1, bisection_batches(*top - floor - 1, batch))
+                                        : 1 + bisection_batches(galloping_gap, batch);
+  // An undecided index in the open range that may still be refined: one batch more (its refinement
+  // follows the new indices, or may itself stay undecided).
+  bool refinable = false;
+  for (const auto& [index, j] : state.judged)
+    refinable = refinable || (index > floor && index <= outlook.open_high && j.can_refine);
+  if (refinable) ++outlook.likely_batches;
+  return outlook;
+}
+
+} // namespace
+
 ConfidentSearch
 find_first_true_confidently(int lo, int hi, int start, int batch,
                             const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge,
@@ -66,26 +93,8 @@ find_first_true_confidently(int lo, int hi, int start, int batch,
   // The gap a batch going up or down past everything judged leaves to bisect, once it finds the change.
   int galloping_gap = 0;
   while (!next.empty()) {
-    if (on_outlook) {
-      const auto below = state.highest_false();
-      const int floor = below ? *below : lo - 1;
-      const auto top = state.lowest_true_above(floor);
-      SearchOutlook outlook;
-      outlook.open_low = std::min(floor + 1, hi);
-      outlook.open_high = top ? *top : hi;
-      outlook.false_below = below.has_value();
-      outlook.true_above = top.has_value();
-      outlook.next_size = static_cast<int>(next.size());
-      outlook.likely_batches = top && below ? std::max(1, bisection_batches(*top - floor - 1, batch))
-                                            : 1 + bisection_batches(galloping_gap, batch);
-      // An undecided index in the open range that may still be refined: one batch more (its refinement
-      // follows the new indices, or may itself stay undecided).
-      bool refinable = false;
-      for (const auto& [index, j] : state.judged)
-        refinable = refinable || (index > floor && index <= outlook.open_high && j.can_refine);
-      if (refinable) ++outlook.likely_batches;
-      on_outlook(outlook);
-    }
+    if (on_outlook)
+      on_outlook(outlook_of(state, lo, hi, batch, static_cast<int>(next.size()), galloping_gap));
     const auto results = judge(next);
     if (results.size() != next.size()) throw std::logic_error("find_first_true_confidently: one per index");
     for (std::size_t k = 0; k < next.size(); ++k)

@@ -226,9 +226,9 @@ std::pair<int, std::string> noted(const std::vector<ReplicationFigures>& replica
   return out;
 }
 
-} // namespace
-
-void PlanRuns::judge(PlanRun& run) const {
+// A run's figures over its replications, the bottleneck they vote for, and the events that failed in them
+// (returned; said in `error`).
+std::uint64_t summarise_replications(PlanRun& run) {
   run.module_mean_s = interval_of(run.replications, Figure::module_mean_s);
   run.event_mean_s = interval_of(run.replications, Figure::event_mean_s);
   run.events_per_s = interval_of(run.replications, Figure::events_per_s);
@@ -241,6 +241,13 @@ void PlanRuns::judge(PlanRun& run) const {
   for (const auto& r : run.replications)
     failed += r.events_failed;
   run.error = failed > 0 ? std::to_string(failed) + " events failed over the replications" : "";
+  return failed;
+}
+
+} // namespace
+
+void PlanRuns::judge(PlanRun& run) const {
+  const std::uint64_t failed = summarise_replications(run);
   run.checks.clear();
   const PlanRun& reference = runs_.front();
   std::vector<std::string> scopes{""};

@@ -2,7 +2,42 @@
 #include "sim/metrics/number_text.hpp"
 #include "sim/planning/planner_search.hpp"
 
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <utility>
+
 namespace sonicsim::planning {
+
+namespace {
+
+// The answer's range: above the highest index failing by its interval, up to the lowest meeting by it.
+std::pair<int, int> strict_range(const ConfidentSearch& search,
+                                 const std::function<Decision(int)>& strict_at) {
+  int low = 0, high = *search.first_true;
+  std::optional<int> strict_high;
+  for (const auto& [index, decision] : search.decisions) {
+    const auto strict = strict_at(index);
+    if (strict == Decision::no && index < *search.first_true) low = std::max(low, index + 1);
+    if (strict == Decision::yes && index >= *search.first_true && !strict_high) strict_high = index;
+  }
+  if (strict_high) high = *strict_high;
+  return {low, high};
+}
+
+} // namespace
+
+// The layout the analytic models would pick with a NIC fast_nic_factor times faster: a plan says whether its
+// NICs, not its GPUs, set its size.
+std::optional<PodLayout> Planner::Search::analytic_layout_fast_nic(const std::string& type, double nic,
+                                                                   int jobs) const {
+  const PodLayout fast_one{1, 1, type, nic * fast_nic_factor};
+  const auto fast = analyse_layout(scenario_, fast_one);
+  const auto fast_layouts =
+      layouts_for(type, nic * fast_nic_factor, pods_for_network(fast, jobs, saturation_threshold));
+  if (fast_layouts.empty()) return std::nullopt;
+  return fast_layouts[analytic_start(fast_layouts, jobs, fast.module_low_load_s)];
+}
 
 OptionSearch Planner::Search::search_fewest(const std::string& type, double nic, int jobs) {
   OptionSearch out;
@@ -28,15 +63,7 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
   if (plan_.analytic_module_low_load_s == 0.0) plan_.analytic_module_low_load_s = one_gpu.module_low_load_s;
   const std::size_t start = analytic_start(layouts, jobs, one_gpu.module_low_load_s);
   out.option.analytic_layout = layouts[start];
-  {
-    const PodLayout fast_one{1, 1, type, nic * fast_nic_factor};
-    const auto fast = analyse_layout(scenario_, fast_one);
-    const auto fast_layouts =
-        layouts_for(type, nic * fast_nic_factor, pods_for_network(fast, jobs, saturation_threshold));
-    if (!fast_layouts.empty())
-      out.option.analytic_layout_fast_nic =
-          fast_layouts[analytic_start(fast_layouts, jobs, fast.module_low_load_s)];
-  }
+  out.option.analytic_layout_fast_nic = analytic_layout_fast_nic(type, nic, jobs);
   const PodLayout roomy = layouts[std::min(start + 1, layouts.size() - 1)];
   out.runs.emplace(make_runs());
   PlanRuns& runs = *out.runs;
@@ -82,19 +109,10 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
   if (*search.first_true == 0 && !edge_neighbour_fails(out, runs, layouts.front(), jobs)) return out;
   out.option.found = true;
   out.option.layout = layouts[static_cast<std::size_t>(*search.first_true)];
-  {
-    // The range: above the highest index failing by its interval, up to the lowest meeting by it.
-    int low = 0, high = *search.first_true;
-    std::optional<int> strict_high;
-    for (const auto& [index, decision] : search.decisions) {
-      const auto strict = strict_decision(*runs.find(point(index)));
-      if (strict == Decision::no && index < *search.first_true) low = std::max(low, index + 1);
-      if (strict == Decision::yes && index >= *search.first_true && !strict_high) strict_high = index;
-    }
-    if (strict_high) high = *strict_high;
-    if (low != *search.first_true) out.option.low = layouts[static_cast<std::size_t>(low)];
-    if (high != *search.first_true) out.option.high = layouts[static_cast<std::size_t>(high)];
-  }
+  const auto [low, high] =
+      strict_range(search, [&](int index) { return strict_decision(*runs.find(point(index))); });
+  if (low != *search.first_true) out.option.low = layouts[static_cast<std::size_t>(low)];
+  if (high != *search.first_true) out.option.high = layouts[static_cast<std::size_t>(high)];
   out.answer_run = *runs.find(point(*search.first_true));
   if (search.first_possible > 0 && !out.first_failing)
     if (const auto* below = runs.find(point(search.first_possible - 1))) out.first_failing = *below;

@@ -1,6 +1,9 @@
 // plan --gpus G: the most jobs G GPUs serve, on one device type and pod NIC.
 #include "sim/planning/planner_search.hpp"
 
+#include <functional>
+#include <utility>
+
 namespace sonicsim::planning {
 
 namespace {
@@ -74,16 +77,33 @@ Planner::Search::JobEstimate Planner::Search::analytic_most_jobs(const PodLayout
   return out;
 }
 
-OptionSearch Planner::Search::search_most_jobs(const std::string& type, double nic, int gpus) {
-  OptionSearch out;
-  out.option.device_type = type;
-  out.option.nic_bps = nic;
+namespace {
+
+// The answer's range: from the highest index meeting by its interval to below the lowest failing by it.
+std::pair<int, int> strict_job_range(const ConfidentSearch& search, int confirmed,
+                                     const std::function<Decision(int)>& strict_at) {
+  int low = confirmed, high = *search.first_true - 1;
+  for (const auto& [index, decision] : search.decisions)
+    if (index <= confirmed && strict_at(index) != Decision::yes) low = std::min(low, index - 1);
+  for (const auto& [index, decision] : search.decisions)
+    if (index > confirmed && strict_at(index) == Decision::no) {
+      high = std::max(confirmed, index - 1);
+      break;
+    }
+  return {std::max(0, low), high};
+}
+
+} // namespace
+
+// G GPUs of `type` behind `nic` laid out with enough pods that their NICs do not stop the GPUs short, when
+// the GPUs can be split that far; the analytic models' view of it and their most jobs.
+Planner::Search::GpuLayout Planner::Search::layout_of_gpus(const std::string& type, double nic,
+                                                           int gpus) const {
   auto layout = layout_for_gpus(gpus, 1, settings_.max_gpus_per_pod);
   layout->device_type = type;
   layout->nic_bps = nic;
   auto analysis = analyse_layout(scenario_, *layout);
   auto estimated = analytic_most_jobs(*layout, analysis);
-  // Enough pods that their NICs do not stop the GPUs short, when the GPUs can be split that far.
   const int min_pods = pods_for_network(analysis, estimated.jobs, saturation_threshold);
   if (min_pods > layout->pods) {
     layout = layout_for_gpus(gpus, std::min(min_pods, gpus), settings_.max_gpus_per_pod);
@@ -92,26 +112,34 @@ OptionSearch Planner::Search::search_most_jobs(const std::string& type, double n
     analysis = analyse_layout(scenario_, *layout);
     estimated = analytic_most_jobs(*layout, analysis);
   }
+  return {*layout, analysis, estimated};
+}
+
+OptionSearch Planner::Search::search_most_jobs(const std::string& type, double nic, int gpus) {
+  OptionSearch out;
+  out.option.device_type = type;
+  out.option.nic_bps = nic;
+  const auto [layout, analysis, estimated] = layout_of_gpus(type, nic, gpus);
   const int estimate = estimated.jobs;
   out.option.estimate_basis = estimated.basis;
-  if (plan_.layout_rule.empty()) plan_.layout_rule = layout_rule(settings_.max_gpus_per_pod, layout->pods);
+  if (plan_.layout_rule.empty()) plan_.layout_rule = layout_rule(settings_.max_gpus_per_pod, layout.pods);
   if (plan_.analytic_module_low_load_s == 0.0) plan_.analytic_module_low_load_s = analysis.module_low_load_s;
-  out.option.layout = *layout;
-  out.option.analytic_layout = *layout;
+  out.option.layout = layout;
+  out.option.analytic_layout = layout;
   out.option.analytic_jobs = estimate;
   const int step = std::max(1, static_cast<int>(std::lround(job_grid_fraction * estimate)));
   out.job_step = step;
   out.runs.emplace(make_runs());
   PlanRuns& runs = *out.runs;
   runs.set_reference(
-      RunPoint{*layout, {}, reference_job_count(estimate, analysis.first().jobs_at_saturation)});
+      RunPoint{layout, {}, reference_job_count(estimate, analysis.first().jobs_at_saturation)});
   runs.ensure({}, settings_.replications);
   if (const auto reason = impossible_reason(runs.reference(), estimate); !reason.empty()) {
     out.option.reason = reason;
     out.impossible = true;
     return out;
   }
-  auto point = [&](int k) { return RunPoint{*layout, {}, k * step}; };
+  auto point = [&](int k) { return RunPoint{layout, {}, k * step}; };
   const double ceiling_factor = estimated.predicted ? job_search_ceiling : job_search_ceiling_unpredicted;
   const int ceiling_jobs = settings_.max_jobs > 0
                                ? std::max(settings_.max_jobs, step)
@@ -154,21 +182,10 @@ OptionSearch Planner::Search::search_most_jobs(const std::string& type, double n
   }
   out.option.found = true;
   out.option.jobs = confirmed * step;
-  {
-    // The range: from the highest index meeting by its interval to below the lowest failing by it.
-    int low = confirmed, high = *search.first_true - 1;
-    for (const auto& [index, decision] : search.decisions) {
-      const auto strict = strict_decision(*runs.find(point(index)));
-      if (index <= confirmed && strict != Decision::yes) low = std::min(low, index - 1);
-    }
-    for (const auto& [index, decision] : search.decisions)
-      if (index > confirmed && strict_decision(*runs.find(point(index))) == Decision::no) {
-        high = std::max(confirmed, index - 1);
-        break;
-      }
-    out.option.jobs_low = std::max(0, low) * step;
-    out.option.jobs_high = high * step;
-  }
+  const auto [low, high] = strict_job_range(
+      search, confirmed, [&](int index) { return strict_decision(*runs.find(point(index))); });
+  out.option.jobs_low = low * step;
+  out.option.jobs_high = high * step;
   out.answer_run = *runs.find(point(confirmed));
   if (const auto* above = runs.find(point(*search.first_true))) out.first_failing = *above;
   out.option.cost_usd_per_event = cost_interval(*out.answer_run);

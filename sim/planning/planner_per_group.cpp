@@ -48,24 +48,55 @@ void Planner::Search::tell_group_outlook(const SearchOutlook& outlook, const std
                                         std::to_string(pass + 1) + ")");
 }
 
-Plan Planner::Search::per_group(int jobs) {
-  plan_.mode = Plan::Mode::per_group;
-  plan_.requested = jobs;
-  plan_.jobs = jobs;
-  // The groups sized: every group with devices that is not a fallback on the client nodes.
+namespace {
+
+// The groups sized: every group with devices that is not a fallback on the client nodes, with the modules
+// it serves and its devices in the scenario.
+struct SizedGroups {
   std::map<std::string, std::vector<std::string>> modules_by_group;
   std::map<std::string, int> counts;
-  for (const auto& g : scenario_.platform.server_groups) {
+};
+
+SizedGroups sized_groups(const Scenario& scenario) {
+  SizedGroups out;
+  auto& modules_by_group = out.modules_by_group;
+  for (const auto& g : scenario.platform.server_groups) {
     if (g.on_client_nodes || g.devices_per_pod == 0) continue;
-    for (const auto& module : scenario_.workload.pipeline) {
+    for (const auto& module : scenario.workload.pipeline) {
       if (!module.served()) continue;
-      const auto& model = scenario_.models.at(module.model);
+      const auto& model = scenario.models.at(module.model);
       if (std::find(model.deploy.groups.begin(), model.deploy.groups.end(), g.name) !=
           model.deploy.groups.end())
         modules_by_group[g.name].push_back(module.name);
     }
-    if (modules_by_group.count(g.name)) counts[g.name] = g.devices();
+    if (modules_by_group.count(g.name)) out.counts[g.name] = g.devices();
   }
+  return out;
+}
+
+std::vector<GroupPlan> group_plans(const Scenario& scenario,
+                                   const std::map<std::string, std::vector<std::string>>& modules_by_group,
+                                   const std::map<std::string, int>& counts) {
+  std::vector<GroupPlan> out;
+  for (const auto& [name, count] : counts) {
+    GroupPlan gp;
+    gp.group = name;
+    gp.device_type = scenario.platform.group(name)->device_type;
+    gp.modules = modules_by_group.at(name);
+    gp.start_devices = count;
+    gp.devices_per_pod = scenario.platform.group(name)->devices_per_pod;
+    out.push_back(gp);
+  }
+  return out;
+}
+
+} // namespace
+
+Plan Planner::Search::per_group(int jobs) {
+  plan_.mode = Plan::Mode::per_group;
+  plan_.requested = jobs;
+  plan_.jobs = jobs;
+  auto [modules_by_group, counts] = sized_groups(scenario_);
   if (counts.empty())
     throw InputError(scenario_.source_file +
                      ": no server group with devices serves a remote_inference module");
@@ -83,15 +114,7 @@ Plan Planner::Search::per_group(int jobs) {
       std::max(min_reference_jobs, static_cast<int>(std::lround(jobs * reference_load_fraction)))};
   runs.set_reference(reference);
   runs.ensure({}, settings_.replications);
-  for (auto& [name, count] : counts) {
-    GroupPlan gp;
-    gp.group = name;
-    gp.device_type = scenario_.platform.group(name)->device_type;
-    gp.modules = modules_by_group[name];
-    gp.start_devices = count;
-    gp.devices_per_pod = scenario_.platform.group(name)->devices_per_pod;
-    plan_.groups.push_back(gp);
-  }
+  plan_.groups = group_plans(scenario_, modules_by_group, counts);
   for (int pass = 0; pass < max_group_passes; ++pass) {
     bool changed = false;
     for (auto& gp : plan_.groups) {

@@ -158,6 +158,7 @@ private:
   std::size_t analytic_start(const std::vector<PodLayout>& layouts, int jobs, double low_load_s) const;
 
   std::vector<PodLayout> layouts_for(const std::string& type, double nic, int min_pods) const;
+  std::optional<PodLayout> analytic_layout_fast_nic(const std::string& type, double nic, int jobs) const;
 
   OptionSearch search_fewest(const std::string& type, double nic, int jobs);
   // plan --jobs: whether one GPU fewer than the grid's first layout fails (see planner_fewest.cpp).
@@ -170,6 +171,12 @@ private:
     std::string basis;     // in words, for the plan's bracket line
   };
   JobEstimate analytic_most_jobs(const PodLayout& layout, const LayoutAnalysis& analysis) const;
+  struct GpuLayout {
+    PodLayout layout;
+    LayoutAnalysis analysis;
+    JobEstimate estimated;
+  };
+  GpuLayout layout_of_gpus(const std::string& type, double nic, int gpus) const;
 
   OptionSearch search_most_jobs(const std::string& type, double nic, int gpus);
 

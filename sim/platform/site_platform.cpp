@@ -62,6 +62,43 @@ double narrowest_common_link_bps(const Platform& platform) {
   return narrowest;
 }
 
+// Worker NICs left out of SimGrid's routes, by reason: capped flows fit in them; every flow through them
+// crosses a link no wider; one flow at a time each, bounded by the NIC.
+struct NicsLeftOut {
+  int capped = 0, implied = 0, single_flow = 0;
+};
+
+// What summary.json's network.links_left_out says of them.
+void note_nics_left_out(SitePlatform& site, const NicsLeftOut& left_out, int nodes, double flows_per_node,
+                        double cap_without_nic_bps, double common_link_bps) {
+  if (left_out.capped > 0) {
+    char note[256];
+    std::snprintf(
+        note, sizeof note,
+        "%d of %d worker NICs left out of SimGrid's routes: at most %g flow(s) at once per node, each "
+        "capped at %.3g Gb/s elsewhere, fit in the NIC",
+        left_out.capped, nodes, flows_per_node, cap_without_nic_bps / 1e9);
+    site.links_left_out = note;
+  }
+  if (left_out.implied > 0) {
+    char note[256];
+    std::snprintf(
+        note, sizeof note,
+        "%d of %d worker NICs left out of SimGrid's routes: every flow through them crosses a link no "
+        "wider (%.3g Gb/s)",
+        left_out.implied, nodes, common_link_bps / 1e9);
+    site.links_left_out += (site.links_left_out.empty() ? "" : "; ") + std::string(note);
+  }
+  if (left_out.single_flow > 0) {
+    char note[256];
+    std::snprintf(note, sizeof note,
+                  "%d of %d worker NICs narrower than a flow's cap left out of SimGrid's routes: one flow at "
+                  "a time per node and direction, bounded by the NIC",
+                  left_out.single_flow, nodes);
+    site.links_left_out += (site.links_left_out.empty() ? "" : "; ") + std::string(note);
+  }
+}
+
 // Worker nodes: jobs_per_node job slots share one NIC.
 void add_worker_nodes(SitePlatform& site, sg4::NetZone* zone, const Scenario& scenario) {
   const auto& platform = scenario.platform;
@@ -129,32 +166,8 @@ void add_worker_nodes(SitePlatform& site, sg4::NetZone* zone, const Scenario& sc
     site.worker_nic_link.push_back(describe(site, name + "_nic", nic_bps, LinkKind::worker_nic));
   }
 
-  if (nics_left_out > 0) {
-    char note[256];
-    std::snprintf(
-        note, sizeof note,
-        "%d of %d worker NICs left out of SimGrid's routes: at most %g flow(s) at once per node, each "
-        "capped at %.3g Gb/s elsewhere, fit in the NIC",
-        nics_left_out, nodes, flows_per_node, cap_without_nic_bps / 1e9);
-    site.links_left_out = note;
-  }
-  if (implied_nics_left_out > 0) {
-    char note[256];
-    std::snprintf(
-        note, sizeof note,
-        "%d of %d worker NICs left out of SimGrid's routes: every flow through them crosses a link no "
-        "wider (%.3g Gb/s)",
-        implied_nics_left_out, nodes, common_link_bps / 1e9);
-    site.links_left_out += (site.links_left_out.empty() ? "" : "; ") + std::string(note);
-  }
-  if (single_flow_nics_left_out > 0) {
-    char note[256];
-    std::snprintf(note, sizeof note,
-                  "%d of %d worker NICs narrower than a flow's cap left out of SimGrid's routes: one flow at "
-                  "a time per node and direction, bounded by the NIC",
-                  single_flow_nics_left_out, nodes);
-    site.links_left_out += (site.links_left_out.empty() ? "" : "; ") + std::string(note);
-  }
+  note_nics_left_out(site, NicsLeftOut{nics_left_out, implied_nics_left_out, single_flow_nics_left_out},
+                     nodes, flows_per_node, cap_without_nic_bps, common_link_bps);
 }
 
 // Server pods, group by group (the numbering of ServerLayout): each behind its own NIC (cloud VMs cap
