@@ -32,9 +32,8 @@ void solve_core(double think_time_s, const std::vector<QueueingStation>& station
 
 // The marginals each multi-server station needs, at population 0: the complement network's throughputs (the
 // network without the station, one job fewer) and p(0 | 0) = 1.
-std::vector<MultiServerMarginals> multi_server_marginals(double think_time_s,
-                                                         const std::vector<QueueingStation>& stations,
-                                                         int max_jobs) {
+std::vector<MultiServerMarginals>
+multi_server_marginals(double think_time_s, const std::vector<QueueingStation>& stations, int max_jobs) {
   const std::size_t k_count = stations.size();
   std::vector<MultiServerMarginals> multi;
   for (std::size_t k = 0; k < k_count; ++k) {

@@ -110,6 +110,7 @@ private:
   void read_keda_main(AutoscalerSettings& a, int min_written);
   void read_scale_from_zero(AutoscalerSettings& a, int min_written, double cooldown_s, double activation);
   void read_triton();
+  void read_gpu_affinity(const Cursor& triton, const std::string& section);
   void read_server_type(const Cursor& type);
   void read_envoy();
   void read_keda();

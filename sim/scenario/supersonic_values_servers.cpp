@@ -50,31 +50,8 @@ void ValuesReader::read_server_type(const Cursor& type) {
                          "for its own speed. inferenceServer.nereid (its configuration) is not simulated");
 }
 
-void ValuesReader::read_triton() {
-  const std::string section = server_section();
-  const Cursor triton = root_[section];
-  if (main()) read_server_type(triton["type"]);
-  if (const Cursor replicas = triton["replicas"]; replicas.present()) {
-    const double n = number(replicas, "a whole number of servers, 1 to 10000");
-    if (n < 1 || n > 10'000 || std::floor(n) != n)
-      replicas.fail_value("a whole number of servers, 1 to 10000");
-    out_.pods = static_cast<int>(n);
-  }
-  record(triton["replicas"], section + ".replicas", std::to_string(out_.pods),
-         "pods " + std::to_string(out_.pods) + " when keda is off");
-  if (const Cursor gpus = triton["resources"]["limits"]["nvidia.com/gpu"]; gpus.present()) {
-    const double n = number(gpus, "a whole number of GPUs per server");
-    if (n < 0 || n > 1'024 || std::floor(n) != n)
-      gpus.fail_value("a whole number of GPUs per server, 0 to 1024");
-    out_.devices_per_pod = static_cast<int>(n);
-    record(gpus, section + ".resources.limits.nvidia.com/gpu", text_of(n), "devices.count " + text_of(n));
-  } else {
-    out_.notes.push_back(section +
-                         ".resources.limits has no nvidia.com/gpu: the file does not say how many "
-                         "GPUs a server holds (a node affinity may select GPU nodes); the scenario's "
-                         "devices.count stands");
-  }
-  // The GPU products a node affinity allows: informative only, the scenario's devices.type picks the curve.
+// The GPU products a node affinity allows: informative only, the scenario's devices.type picks the curve.
+void ValuesReader::read_gpu_affinity(const Cursor& triton, const std::string& section) {
   const Cursor terms = triton["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
                              ["nodeSelectorTerms"];
   if (terms.present() && terms.node().IsSequence())
@@ -99,6 +76,33 @@ void ValuesReader::read_triton() {
                          ": the scenario's devices.type chooses which curve the servers run (a mixed pool "
                          "is one type in sonicsim)");
   }
+}
+
+void ValuesReader::read_triton() {
+  const std::string section = server_section();
+  const Cursor triton = root_[section];
+  if (main()) read_server_type(triton["type"]);
+  if (const Cursor replicas = triton["replicas"]; replicas.present()) {
+    const double n = number(replicas, "a whole number of servers, 1 to 10000");
+    if (n < 1 || n > 10'000 || std::floor(n) != n)
+      replicas.fail_value("a whole number of servers, 1 to 10000");
+    out_.pods = static_cast<int>(n);
+  }
+  record(triton["replicas"], section + ".replicas", std::to_string(out_.pods),
+         "pods " + std::to_string(out_.pods) + " when keda is off");
+  if (const Cursor gpus = triton["resources"]["limits"]["nvidia.com/gpu"]; gpus.present()) {
+    const double n = number(gpus, "a whole number of GPUs per server");
+    if (n < 0 || n > 1'024 || std::floor(n) != n)
+      gpus.fail_value("a whole number of GPUs per server, 0 to 1024");
+    out_.devices_per_pod = static_cast<int>(n);
+    record(gpus, section + ".resources.limits.nvidia.com/gpu", text_of(n), "devices.count " + text_of(n));
+  } else {
+    out_.notes.push_back(section +
+                         ".resources.limits has no nvidia.com/gpu: the file does not say how many "
+                         "GPUs a server holds (a node affinity may select GPU nodes); the scenario's "
+                         "devices.count stands");
+  }
+  read_gpu_affinity(triton, section);
   // The probes decide when Envoy sees a new server, not how long the model takes to load.
   const Cursor startup = triton["startupProbe"];
   const Cursor readiness = triton["readinessProbe"];

@@ -1,5 +1,7 @@
 #include "sim/validation/observables.hpp"
 
+#include "sim/validation/dataset_points.hpp"
+
 #include "models/crossing.hpp"
 #include "models/fits.hpp"
 #include "models/student_t.hpp"
@@ -32,43 +34,6 @@ std::string format_value(double value) {
   std::ostringstream out;
   out << value;
   return out.str();
-}
-
-struct DatasetPoint {
-  double x, y, sd, reference;
-};
-
-std::vector<DatasetPoint> read_dataset(const CurveDataset& dataset) {
-  std::ifstream in(dataset.file);
-  if (!in) throw InputError("cannot read dataset " + dataset.file);
-  auto split = [](const std::string& line) {
-    std::vector<std::string> cells;
-    std::stringstream stream(line);
-    std::string cell;
-    while (std::getline(stream, cell, ','))
-      cells.push_back(cell);
-    return cells;
-  };
-  std::string line;
-  std::getline(in, line);
-  const auto header = split(line);
-  auto column = [&](const std::string& name) {
-    for (std::size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name) return i;
-    throw InputError(dataset.file + ": no column '" + name + "'");
-  };
-  const auto series = column("series"), x = column(dataset.x_column), y = column(dataset.y_column),
-             sd = column(dataset.sd_column);
-  const auto reference = dataset.reference_column.empty() ? y : column(dataset.reference_column);
-  std::vector<DatasetPoint> points;
-  while (std::getline(in, line)) {
-    const auto cells = split(line);
-    if (cells.size() != header.size() || cells[series] != dataset.series) continue;
-    points.push_back(
-        {std::stod(cells[x]), std::stod(cells[y]), std::stod(cells[sd]), std::stod(cells[reference])});
-  }
-  if (points.empty()) throw InputError(dataset.file + ": no rows for series '" + dataset.series + "'");
-  return points;
 }
 
 double module_mean(const RunSummary& summary, const std::string& module) {
@@ -245,6 +210,37 @@ CaseOutcome crossing_outcome(const ValidationCase& c,
   return outcome;
 }
 
+// A curve case: how many of the measured points the simulated curve meets within 2 sd, and where it misses.
+void curve_outcome(const ValidationCase& c, const std::vector<RunSummary>& summaries, CaseOutcome& outcome) {
+  const auto points = read_dataset(*c.dataset);
+  int within = 0, valued = 0;
+  double relative_error_sum = 0.0;
+  std::string outside; // the points that miss, so that a reader sees where the curve departs
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto value = compared_figure(c, summaries.at(i));
+    if (!value) {
+      outside += std::string(outside.empty() ? "" : "; ") + "at " + format_value(points[i].x) + ": no value";
+      continue; // missed; left out of the mean relative error below
+    }
+    const double simulated = *value;
+    if (std::abs(simulated - points[i].y) <= 2.0 * points[i].sd) {
+      ++within;
+    } else {
+      outside += std::string(outside.empty() ? "" : "; ") + "at " + format_value(points[i].x) + ": " +
+                 format_value(std::round(simulated * 1000) / 1000) + " against " + format_value(points[i].y) +
+                 " +- " + format_value(points[i].sd);
+    }
+    relative_error_sum += std::abs(simulated - points[i].y) / points[i].y;
+    ++valued;
+  }
+  outcome.simulated = static_cast<double>(within) / static_cast<double>(points.size());
+  outcome.measured = 1.0;
+  outcome.detail = std::to_string(within) + "/" + std::to_string(points.size()) +
+                   " points within 2 sd; mean relative error " +
+                   format_value(std::round(1000.0 * relative_error_sum / std::max(valued, 1)) / 10.0) + " %";
+  if (!outside.empty()) outcome.detail += " (outside 2 sd: " + outside + ")";
+}
+
 CaseOutcome evaluate_one(const ValidationCase& c, const std::vector<RunSummary>& summaries) {
   CaseOutcome outcome;
   outcome.measured = c.measured;
@@ -294,35 +290,7 @@ CaseOutcome evaluate_one(const ValidationCase& c, const std::vector<RunSummary>&
                      format_value(std::round(fit.knee)) + " jobs, slope " +
                      format_value(std::round(fit.slope * 1000) / 1000) + " s/job";
   } else {
-    const auto points = read_dataset(*c.dataset);
-    int within = 0, valued = 0;
-    double relative_error_sum = 0.0;
-    std::string outside; // the points that miss, so that a reader sees where the curve departs
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      const auto value = compared_figure(c, summaries.at(i));
-      if (!value) {
-        outside +=
-            std::string(outside.empty() ? "" : "; ") + "at " + format_value(points[i].x) + ": no value";
-        continue; // missed; left out of the mean relative error below
-      }
-      const double simulated = *value;
-      if (std::abs(simulated - points[i].y) <= 2.0 * points[i].sd) {
-        ++within;
-      } else {
-        outside += std::string(outside.empty() ? "" : "; ") + "at " + format_value(points[i].x) + ": " +
-                   format_value(std::round(simulated * 1000) / 1000) + " against " +
-                   format_value(points[i].y) + " +- " + format_value(points[i].sd);
-      }
-      relative_error_sum += std::abs(simulated - points[i].y) / points[i].y;
-      ++valued;
-    }
-    outcome.simulated = static_cast<double>(within) / static_cast<double>(points.size());
-    outcome.measured = 1.0;
-    outcome.detail = std::to_string(within) + "/" + std::to_string(points.size()) +
-                     " points within 2 sd; mean relative error " +
-                     format_value(std::round(1000.0 * relative_error_sum / std::max(valued, 1)) / 10.0) +
-                     " %";
-    if (!outside.empty()) outcome.detail += " (outside 2 sd: " + outside + ")";
+    curve_outcome(c, summaries, outcome);
   }
   return outcome;
 }

@@ -212,6 +212,33 @@ void read_prediction(const std::string& path, const YAML::Node& root, Validation
       "the prediction's seeds', calibration's and model-form parts at its settings (" + p.command + ")";
 }
 
+// A knee case's sweep (a key or a --set template, at least 4 values) and a curve case's measured dataset.
+void read_sweep_and_dataset(const std::string& path, const YAML::Node& root, ValidationCase& c) {
+  if (const auto sweep = root["sweep"]) {
+    if (sweep["key"]) c.sweep_key = sweep["key"].as<std::string>();
+    if (sweep["set"]) c.sweep_template = sweep["set"].as<std::string>();
+    if (c.sweep_key.empty() == c.sweep_template.empty())
+      fail(path, sweep, "sweep", "expected either key (swept key) or set (a --set expression with {})");
+    for (const auto& value : sweep["values"])
+      c.sweep_values.push_back(finite_number(path, value, "sweep.values"));
+    if (c.sweep_values.size() < 4)
+      fail(path, sweep, "sweep.values", "expected at least 4 points to fit a knee");
+  }
+  if (const auto data = root["dataset"]) {
+    CurveDataset dataset;
+    dataset.file = resolve(path, data["file"].as<std::string>());
+    if (const auto problem = input_file_problem(dataset.file))
+      fail(path, data["file"], "dataset.file",
+           dataset.file + ": " + *problem + "; expected a CSV of measured series");
+    dataset.series = data["series"].as<std::string>();
+    dataset.x_column = data["x"].as<std::string>();
+    dataset.y_column = data["y"].as<std::string>();
+    dataset.sd_column = data["sd"].as<std::string>();
+    if (data["reference"]) dataset.reference_column = data["reference"].as<std::string>();
+    c.dataset = dataset;
+  }
+}
+
 } // namespace
 
 ValidationCase load_validation_case(const std::string& path) {
@@ -260,29 +287,7 @@ ValidationCase load_validation_case(const std::string& path) {
       if (root[section] && !root[section].IsMap())
         fail(path, root[section], section, "got a list or a value; expected a map of its fields");
     if (root["baseline"]) c.baseline = read_run(path, root["baseline"], "baseline.");
-    if (const auto sweep = root["sweep"]) {
-      if (sweep["key"]) c.sweep_key = sweep["key"].as<std::string>();
-      if (sweep["set"]) c.sweep_template = sweep["set"].as<std::string>();
-      if (c.sweep_key.empty() == c.sweep_template.empty())
-        fail(path, sweep, "sweep", "expected either key (swept key) or set (a --set expression with {})");
-      for (const auto& value : sweep["values"])
-        c.sweep_values.push_back(finite_number(path, value, "sweep.values"));
-      if (c.sweep_values.size() < 4)
-        fail(path, sweep, "sweep.values", "expected at least 4 points to fit a knee");
-    }
-    if (const auto data = root["dataset"]) {
-      CurveDataset dataset;
-      dataset.file = resolve(path, data["file"].as<std::string>());
-      if (const auto problem = input_file_problem(dataset.file))
-        fail(path, data["file"], "dataset.file",
-             dataset.file + ": " + *problem + "; expected a CSV of measured series");
-      dataset.series = data["series"].as<std::string>();
-      dataset.x_column = data["x"].as<std::string>();
-      dataset.y_column = data["y"].as<std::string>();
-      dataset.sd_column = data["sd"].as<std::string>();
-      if (data["reference"]) dataset.reference_column = data["reference"].as<std::string>();
-      c.dataset = dataset;
-    }
+    read_sweep_and_dataset(path, root, c);
     if (root["figure"]) c.figure = text_value(path, root["figure"], "figure");
     if (const auto reference = root["reference"]) {
       if (!(reference.IsScalar() && reference.Scalar() == "direct"))

@@ -3,9 +3,9 @@
 #include "sim/execution/shell_commands.hpp"
 
 #include <chrono>
-#include <filesystem>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 #include <fcntl.h>

@@ -232,7 +232,8 @@ nlohmann::ordered_json peer_side_by_side(const BenchArguments& arguments, const 
 
 // The shipped 2022 campaign: jobs coming and going over hours, the site switch saturated part of the time.
 // Its rows at each scale, and how its CPU cost grows with its size (none with fewer than two scales).
-std::optional<double> campaign_rows(const BenchArguments& arguments, const TextOutput& say, const AddRow& add_row) {
+std::optional<double> campaign_rows(const BenchArguments& arguments, const TextOutput& say,
+                                    const AddRow& add_row) {
   if (!arguments.campaign.empty() && std::filesystem::exists(arguments.campaign)) {
     say("\ncampaign (%s, its 5 h window):\n", arguments.campaign.c_str());
     std::vector<std::pair<double, double>> cpu_s_by_scale;
