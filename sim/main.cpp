@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
   sonicsim::register_status_command(app, result);
   sonicsim::register_figures_command(app, result);
   sonicsim::register_report_command(app, result);
-  sonicsim::register_slurm_task_command(app, result);
+  sonicsim::register_array_task_command(app, result);
   // With no arguments at all, run the default scenario (`sonicsim run`).
   char run_word[] = "run";
   char* default_argv[] = {argv[0], run_word, nullptr};

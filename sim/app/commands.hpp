@@ -30,6 +30,6 @@ void register_calibrate_command(CLI::App& app, int& result);
 void register_status_command(CLI::App& app, int& result);
 void register_figures_command(CLI::App& app, int& result);
 void register_report_command(CLI::App& app, int& result);
-void register_slurm_task_command(CLI::App& app, int& result);
+void register_array_task_command(CLI::App& app, int& result);
 
 } // namespace sonicsim

@@ -1,4 +1,4 @@
-// The body of one array task of a cluster batch (what `sonicsim slurm-task TASKS INDEX` runs): simulation
+// The body of one array task of a cluster batch (what `sonicsim array-task TASKS INDEX` runs): simulation
 // INDEX (from 1) of the batch file, rebuilt from its recipe, checked against the fingerprint the submitting
 // command recorded, run, and its summary written to the batch's results folder. A task run again finds its
 // result and does nothing.

@@ -120,7 +120,7 @@ std::optional<fs::path> SlurmBackend::prepare_array(const std::vector<Simulation
   fs::create_directories(batch_dir);
   const nlohmann::ordered_json file{{"results", (dir_ / "results").string()}, {"tasks", tasks}};
   write_file_atomically(batch_dir / "tasks.json", json_text(file, 1) + "\n");
-  std::vector<std::string> command = own_command("slurm-task", EngineCommandLine::user_settings());
+  std::vector<std::string> command = own_command("array-task", EngineCommandLine::user_settings());
   command.push_back((batch_dir / "tasks.json").string());
   std::ostringstream script;
   script << slurm::script_header(job_name(label_), fs::current_path(), dir_ / "logs" / (name + "_%a.out"),

@@ -1,5 +1,5 @@
 // The Slurm back-end: simulations as job arrays (DIR/slurm/batch_NNNN/array.sh, one task per simulation
-// running `sonicsim slurm-task`), a sharded command as one array (DIR/slurm/array.sh) and a merge job, and a
+// running `sonicsim array-task`), a sharded command as one array (DIR/slurm/array.sh) and a merge job, and a
 // deciding command as a driver job (DIR/slurm/driver.sh). Results in DIR/slurm/results/<fingerprint>.json;
 // a result already there is reused, so a command run again after an interruption submits only what is
 // missing. Job ids in DIR/slurm/jobs.json, for `sonicsim status DIR`.

@@ -116,8 +116,8 @@ TEST_CASE("the overrides a plan writes rebuild each planned layout (round trip t
 TEST_CASE(
     "a batch job's command: this executable, the SimGrid settings this process was given, the command") {
   // A job that did not get the user's --cfg would simulate with other settings than the command it serves.
-  const auto command = own_command("slurm-task", {"network/optim:Full", "network/TCP-gamma:1000"});
+  const auto command = own_command("array-task", {"network/optim:Full", "network/TCP-gamma:1000"});
   CHECK(command == std::vector<std::string>{own_executable(), "--cfg", "network/optim:Full", "--cfg",
-                                            "network/TCP-gamma:1000", "slurm-task"});
+                                            "network/TCP-gamma:1000", "array-task"});
   CHECK(own_command("sweep", {}) == std::vector<std::string>{own_executable(), "sweep"});
 }

@@ -1,4 +1,5 @@
-// The command-line side of the execution floor (sim/execution): -j/--parallel, --slurm and its companions,
+// The command-line side of the execution floor (sim/execution): -j/--parallel, each batch system's flags
+// (--slurm and its companions, named by the table in execution_options.hpp) and the cluster settings,
 // with help texts that are true for the shape of the command they are on, turned into ExecutionOptions with
 // every bad combination refused here, once, for every command.
 #pragma once
@@ -7,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <string>
 
 namespace sonicsim {
@@ -21,17 +23,30 @@ enum class ExecutionShape {
 // The machine's hardware threads (at least 1): the default -j of commands whose runs are short.
 int hardware_threads();
 
+// The flags of one batch system (--slurm, --slurm-wait, --slurm-dry-run, --slurm-collect for Slurm): which
+// of its modes the command line asked for.
+struct ClusterFlags {
+  bool submit = false, wait = false, dry_run = false, collect = false;
+  bool any() const { return submit || wait || dry_run || collect; }
+};
+
 struct ExecutionFlags {
   explicit ExecutionFlags(int default_parallel) : parallel(default_parallel) {}
   int parallel;
-  bool slurm = false, slurm_wait = false, slurm_dry_run = false, slurm_collect = false;
+  std::map<BatchSystem, ClusterFlags> clusters; // one entry per batch system (cluster_systems), its flags
   ClusterSettings cluster;
+  // Whether any batch system's flag other than collect was given (the command runs or submits there).
+  bool any_cluster() const;
 };
 
 // Adds -j/--parallel (default `flags.parallel`) and the cluster options that `shape` supports; `simulations`
 // names what --slurm runs there, in its help ("the campaign windows (--campaign-windows N)").
 void add_execution_options(CLI::App& command, ExecutionFlags& flags, ExecutionShape shape,
                            const std::string& simulations = "the simulations");
+
+// The batch systems' titles ("Slurm"), or with `flags` the flags that submit to them ("--slurm or
+// --slurm-dry-run"), for messages that name every system there is.
+std::string cluster_flag_list(bool flags);
 
 // The options the flags say; throws InputError naming the options on a combination that means nothing.
 ExecutionOptions execution_options(const ExecutionFlags& flags, bool quiet);

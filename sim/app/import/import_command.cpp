@@ -189,8 +189,8 @@ int import_perf_analyzer(const PerfAnalyzerArguments& arguments) {
     require_input_path(path, "perf_analyzer CSV files, or folders of them");
   // Where and how replays run means nothing without them.
   const auto& execution = arguments.execution;
-  if (!arguments.replay && (execution.slurm || execution.slurm_dry_run || !arguments.output_dir.empty()))
-    throw InputError("--out, --slurm and --slurm-dry-run are for the replays: only with --replay");
+  if (!arguments.replay && (execution.any_cluster() || !arguments.output_dir.empty()))
+    throw InputError("--out, " + cluster_flag_list(true) + " are for the replays: only with --replay");
   if (arguments.inferences_per_event && arguments.device != cpu_device_type)
     throw InputError("--inferences-per-event is for files of a Triton CPU server: only with --device CPU");
   // The output file is checked before any work: never one of the measurements, a folder or a device node.
