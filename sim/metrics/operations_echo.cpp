@@ -7,7 +7,7 @@ using json = nlohmann::ordered_json;
 
 // A threshold's key carries the unit of its metric: seconds for a queue time.
 const char* threshold_key(LoadMetric metric) {
-  return metric == LoadMetric::queue_time_per_batch ? "threshold_s" : "threshold";
+  return load_metric_in_seconds(metric) ? "threshold_s" : "threshold";
 }
 
 } // namespace

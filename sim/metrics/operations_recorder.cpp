@@ -163,7 +163,7 @@ void OperationsRecorder::write_timeseries_header(std::ostream& out) const {
     out << ',' << g.name << "_pods_serving," << g.name << "_pods_held";
     if (!p.autoscaler) continue;
     // The metric under its own name, with its unit: seconds for the queue time.
-    const std::string unit = p.autoscaler->metric == LoadMetric::queue_time_per_batch ? "_s" : "";
+    const std::string unit = load_metric_in_seconds(p.autoscaler->metric) ? "_s" : "";
     out << ',' << g.name << "_autoscaler_" << load_metric_name(p.autoscaler->metric) << unit << ',' << g.name
         << "_autoscaler_threshold" << unit;
   }

@@ -9,13 +9,12 @@ namespace {
 using M = LoadMetric;
 
 const std::vector<LoadMetricSpec> table{
-    {M::queue_time_per_batch, "s",
+    {M::queue_time_per_batch,
      "sum(rate(nv_inference_queue_duration_us)) / sum(rate(nv_inference_exec_count)) (or, aggregation "
      "sum_of_ratios, the sum of each pod's ratio): Triton's queue time per executed batch"},
-    {M::device_utilisation, "fraction",
-     "busy device-seconds / (devices per pod x scraped pods x window), at most 1"},
-    {M::queue_length, "requests", "requests waiting now, per scraped pod"},
-    {M::pods_needed, "pods",
+    {M::device_utilisation, "busy device-seconds / (devices per pod x scraped pods x window), at most 1"},
+    {M::queue_length, "requests waiting now, per scraped pod"},
+    {M::pods_needed,
      "L_proxy x max(R, 1) / max(L_service, R, 1), R the scraped pods, L_proxy and L_service the requests in "
      "flight at the proxy and in Triton's compute, each the rate of its time counter over the window "
      "(Little's law): SuperSONIC's default metric on its main branch (_scaling-metric.tpl)"},

@@ -34,8 +34,7 @@ struct PodWindow {
 // Its name is load_metric_name(metric), as scenarios write it.
 struct LoadMetricSpec {
   LoadMetric metric;
-  const char* unit;  // of the metric and its threshold
-  const char* reads; // the formula, for people
+  const char* reads; // the formula, for people (its unit: load_metric_unit, sim/scenario/operations.hpp)
 };
 
 // Every metric (all_load_metrics), in that order.

@@ -31,19 +31,35 @@ inline constexpr LoadMetric all_load_metrics[] = {LoadMetric::queue_time_per_bat
                                                   LoadMetric::device_utilisation, LoadMetric::queue_length,
                                                   LoadMetric::pods_needed};
 
-// Its name in scenarios (autoscaler.metric, rate_limit.metric).
+// Each metric's name in scenarios (autoscaler.metric, rate_limit.metric) and the unit of its values and
+// thresholds, one row per metric (sim/policy/load_metrics.hpp adds the formula each reads). Code that
+// depends on the unit reads it here, so that a new metric in another unit cannot be missed in one place.
+struct LoadMetricRow {
+  LoadMetric metric;
+  const char* name;
+  const char* unit;
+};
+inline constexpr LoadMetricRow load_metric_rows[] = {
+    {LoadMetric::queue_time_per_batch, "queue_time_per_batch", "s"},
+    {LoadMetric::device_utilisation, "device_utilisation", "fraction"},
+    {LoadMetric::queue_length, "queue_length", "requests"},
+    {LoadMetric::pods_needed, "pods_needed", "pods"},
+};
+inline const LoadMetricRow& load_metric_row(LoadMetric metric) {
+  for (const auto& row : load_metric_rows)
+    if (row.metric == metric) return row;
+  return load_metric_rows[0];
+}
 inline const char* load_metric_name(LoadMetric metric) {
-  switch (metric) {
-  case LoadMetric::device_utilisation:
-    return "device_utilisation";
-  case LoadMetric::queue_length:
-    return "queue_length";
-  case LoadMetric::pods_needed:
-    return "pods_needed";
-  case LoadMetric::queue_time_per_batch:
-    break;
-  }
-  return "queue_time_per_batch";
+  return load_metric_row(metric).name;
+}
+inline const char* load_metric_unit(LoadMetric metric) {
+  return load_metric_row(metric).unit;
+}
+// A metric in seconds: its threshold is written as a duration ("100ms", as SuperSONIC's queries' ms) and
+// echoed as threshold_s.
+inline bool load_metric_in_seconds(LoadMetric metric) {
+  return load_metric_unit(metric)[0] == 's' && load_metric_unit(metric)[1] == '\0';
 }
 
 // KEDA's ScaledObject with the Kubernetes HPA's behaviour, as SuperSONIC sets them

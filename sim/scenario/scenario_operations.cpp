@@ -95,7 +95,7 @@ AutoscalerSettings read_autoscaler(const Cursor& c) {
   if (c["metric"].present()) a.metric = read_metric(c["metric"]);
   if (c["threshold"].present()) {
     a.threshold = read_threshold(c["threshold"], a.metric);
-  } else if (a.metric != LoadMetric::queue_time_per_batch) {
+  } else if (!load_metric_in_seconds(a.metric)) {
     c.fail("missing key 'threshold': the default (100ms) is a queue time; metric " +
            std::string(load_metric_name(a.metric)) + " needs its own");
   }

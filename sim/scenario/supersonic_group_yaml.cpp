@@ -13,7 +13,7 @@ namespace {
 
 // A threshold in the scenario's form: a queue time as a duration, any other metric as a number.
 std::string threshold_text(LoadMetric metric, double threshold) {
-  if (metric == LoadMetric::queue_time_per_batch) return "\"" + text_of(threshold * 1e3) + "ms\"";
+  if (load_metric_in_seconds(metric)) return "\"" + text_of(threshold * 1e3) + "ms\"";
   return text_of(threshold);
 }
 

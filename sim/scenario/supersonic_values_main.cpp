@@ -154,10 +154,9 @@ void ValuesReader::read_metric_main() {
     if (!(admission_threshold_ > 0))
       admission.fail_value("a value of the metric per replica above 0, e.g. 3");
   }
-  if (metric_ == LoadMetric::queue_time_per_batch) admission_threshold_ /= 1e3; // the query's ms
+  if (load_metric_in_seconds(metric_)) admission_threshold_ /= 1e3; // the query's ms
   record(admission, "serverAdmissionThreshold",
-         text_of(metric_ == LoadMetric::queue_time_per_batch ? admission_threshold_ * 1e3
-                                                             : admission_threshold_),
+         text_of(load_metric_in_seconds(metric_) ? admission_threshold_ * 1e3 : admission_threshold_),
          "proxy.rate_limit.threshold, when envoy.rate_limiter.prometheus_based is on" +
              std::string(admission.present() ? "" : " (the chart's default)"));
 }

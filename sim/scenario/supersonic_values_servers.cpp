@@ -189,7 +189,7 @@ void ValuesReader::read_envoy() {
     limit.poll_interval_s = scrape_interval_s_;
     limit.refuse = RateLimit::Refuse::new_clients;
     out_.proxy.rate_limit = limit;
-    const std::string threshold = metric_ == LoadMetric::queue_time_per_batch
+    const std::string threshold = load_metric_in_seconds(metric_)
                                       ? text_of(limit.threshold * 1e3) + "ms"
                                       : text_of(limit.threshold) + " replicas needed per serving replica";
     record(prometheus["enabled"], "envoy.rate_limiter.prometheus_based.enabled", "true",

@@ -34,10 +34,15 @@ TEST_CASE("load metrics: every metric has one row, named as scenarios write it, 
     const LoadMetricSpec& spec = load_metric_spec(m);
     CHECK(spec.metric == m);
     CHECK(names.insert(load_metric_name(m)).second);
-    CHECK(std::string(spec.unit) != "");
+    CHECK(std::string(load_metric_unit(m)) != "");
     CHECK(std::string(spec.reads) != "");
   }
   CHECK(load_metric_table().size() == names.size());
+  CHECK(std::size(load_metric_rows) == names.size());
+  // The unit decides how a threshold is written and echoed: only the queue time is in seconds.
+  CHECK(load_metric_in_seconds(LoadMetric::queue_time_per_batch));
+  CHECK_FALSE(load_metric_in_seconds(LoadMetric::device_utilisation));
+  CHECK_FALSE(load_metric_in_seconds(LoadMetric::pods_needed));
 }
 
 TEST_CASE("load metrics: each formula on two pods' counters, by hand") {

@@ -36,20 +36,19 @@ ServerGroup& autoscaled_group(Scenario& scenario) {
 
 double threshold_of(const std::string& text, LoadMetric metric) {
   try {
-    if (metric == LoadMetric::queue_time_per_batch) return parse_duration_s(text);
+    if (load_metric_in_seconds(metric)) return parse_duration_s(text);
     std::size_t used = 0;
     const double value = std::stod(text, &used);
     if (used == text.size()) return value;
   } catch (const std::exception&) {
   }
-  throw InputError("--thresholds '" + text + "': expected " +
-                   (metric == LoadMetric::queue_time_per_batch ? std::string("a queue time such as 100ms")
-                                                               : std::string("a number")));
+  throw InputError(
+      "--thresholds '" + text + "': expected " +
+      (load_metric_in_seconds(metric) ? std::string("a queue time such as 100ms") : std::string("a number")));
 }
 
 std::string threshold_text(double threshold, LoadMetric metric) {
-  return metric == LoadMetric::queue_time_per_batch ? significant(threshold * 1e3) + " ms"
-                                                    : significant(threshold);
+  return load_metric_in_seconds(metric) ? significant(threshold * 1e3) + " ms" : significant(threshold);
 }
 
 // Every combination of the lists (a missing list: the scenario's value), in the order given.
