@@ -26,71 +26,6 @@ std::optional<double> pool_total(const RunSummary& s, Figure figure) {
 constexpr auto lower = Better::lower;
 constexpr auto higher = Better::higher;
 
-const std::vector<FigureSpec> table{
-    {F::module_mean_s, "module_mean_s", "module time", "s", lower, true, true,
-     "mean time per event in the modules (summed), from the job's side"},
-    {F::module_p50_s, "module_p50_s", "module time, median", "s", lower, true, true,
-     "median time per event in one module"},
-    {F::module_p95_s, "module_p95_s", "module time, 95th percentile", "s", lower, true, true,
-     "95th percentile of the time in one module"},
-    {F::module_p99_s, "module_p99_s", "module time, 99th percentile", "s", lower, true, true,
-     "99th percentile of the time in one module"},
-    {F::event_mean_s, "event_mean_s", "event time", "s", lower, false, true, "mean time per event"},
-    {F::event_p50_s, "event_p50_s", "event time, median", "s", lower, false, true, "median time per event"},
-    {F::event_p95_s, "event_p95_s", "event time, 95th percentile", "s", lower, false, true,
-     "95th percentile of the time per event"},
-    {F::event_p99_s, "event_p99_s", "event time, 99th percentile", "s", lower, false, true,
-     "99th percentile of the time per event"},
-    {F::events_per_s, "events_per_s", "throughput", "events/s", higher, false, true,
-     "events completed per second in the steady-state window, all jobs"},
-    {F::events_per_s_per_job, "events_per_s_per_job", "throughput per job", "events/s", higher, false, true,
-     "events_per_s / jobs"},
-    {F::direct_events_per_s_per_job, "direct_events_per_s_per_job", "direct-inference throughput per job",
-     "events/s", higher, false, false,
-     "events/s per job of the same jobs with every model run directly on their CPUs (the baseline run "
-     "simulates beside a run with remote inference)"},
-    {F::direct_inference_gain, "direct_inference_gain", "gain over direct inference", "fraction", higher,
-     false, true,
-     "events_per_s_per_job / direct_events_per_s_per_job - 1: what inference as a service gains per job"},
-    {F::inferences_per_s, "inferences_per_s", "inference rate", "inferences/s", higher, false, true,
-     "inferences executed by the servers per second in the window"},
-    {F::gpu_utilisation, "gpu_utilisation", "GPU utilisation", "fraction", lower, false, true,
-     "busy GPU-seconds / (GPUs x window), every group's devices"},
-    {F::bottleneck_utilisation, "bottleneck_utilisation", "bottleneck utilisation", "fraction", lower, false,
-     false, "utilisation of the busiest shared resource"},
-    {F::switch_utilisation, "switch_utilisation", "site switch utilisation", "fraction", lower, false, false,
-     "the site switch's outbound utilisation over the window: what fills when many jobs send (not relieved "
-     "by more devices)"},
-    {F::mean_request_size, "mean_request_size", "mean request size", "inferences", higher, false, false,
-     "mean inferences per request"},
-    {F::mean_executed_batch, "mean_executed_batch", "mean executed batch", "inferences", higher, false, false,
-     "mean inferences per executed batch"},
-    {F::mean_queue_wait_s, "mean_queue_wait_s", "mean queue wait", "s", lower, false, true,
-     "mean wait of a request in the server's queue"},
-    {F::gpu_s_per_event, "gpu_s_per_event", "GPU time per event", "GPU-s/event", lower, false, false,
-     "busy GPU-seconds per inference x the scenario's inferences per event"},
-    {F::cost_usd_per_event, "cost_usd_per_event", "cost per event", "USD", lower, false, false,
-     "devices and job slots held for one event at events_per_s, at the scenario's prices"},
-    {F::events_completed, "events_completed", "events completed", "count", higher, false, false,
-     "events completed in the window (warm-up and failures aside)"},
-    {F::events_failed, "events_failed", "events failed", "count", lower, false, true, "events failed"},
-    {F::requests_rejected, "requests_rejected", "requests rejected", "count", lower, false, true,
-     "requests the servers rejected"},
-    {F::device_hours, "device_hours", "device-hours held", "device-h", lower, false, false,
-     "device-hours held by the groups with an autoscaler, failures or a proxy, over the run (operations)"},
-    {F::static_peak_device_hours, "static_peak_device_hours", "device-hours of a static peak", "device-h",
-     lower, false, false,
-     "device-hours a static deployment of those groups' peak size would hold over the run"},
-    {F::peak_pods, "peak_pods", "peak pods held", "count", lower, false, false,
-     "the most pods those groups held at once (their sum)"},
-    {F::mean_held_pods, "mean_held_pods", "mean pods held", "count", lower, false, false,
-     "pods those groups held on average over the run, starting, serving, draining or failed (their sum)"},
-    {F::events_with_fallback, "events_with_fallback", "events with a fallback", "count", lower, false, true,
-     "events (warm-up included) a request of which was served by the fallback server"},
-    {F::requests_timed_out, "requests_timed_out", "requests timed out", "count", lower, false, true,
-     "requests given up by their client after workload.client.timeout"},
-};
-
 // Names from before the table, still read from the files and options users have.
 const std::vector<OldFigureName> old_names{
     {"event_time", F::event_mean_s, "plan --target"},
@@ -133,7 +68,91 @@ double module_statistic(const RunSummary& summary, const std::vector<std::string
 
 } // namespace
 
+std::vector<Figure> figures_shown_in(FigureTables shown) {
+  std::vector<Figure> out;
+  for (const auto& spec : figure_table())
+    if (spec.shown_in & shown) out.push_back(spec.figure);
+  return out;
+}
+
 const std::vector<FigureSpec>& figure_table() {
+  // Built on first use: other files' globals list figures from it (sweep.csv's and compare's columns) while
+  // the program starts, in an order across files C++ does not fix.
+  static const std::vector<FigureSpec> table{
+      {F::module_mean_s, "module_mean_s", "module time", "s", lower, true, true,
+       "mean time per event in the modules (summed), from the job's side",
+       in_sweep | in_sweep_interval | in_compare},
+      {F::module_p50_s, "module_p50_s", "module time, median", "s", lower, true, true,
+       "median time per event in one module", in_sweep},
+      {F::module_p95_s, "module_p95_s", "module time, 95th percentile", "s", lower, true, true,
+       "95th percentile of the time in one module", in_sweep},
+      {F::module_p99_s, "module_p99_s", "module time, 99th percentile", "s", lower, true, true,
+       "99th percentile of the time in one module"},
+      {F::event_mean_s, "event_mean_s", "event time", "s", lower, false, true, "mean time per event",
+       in_sweep | in_sweep_interval | in_compare},
+      {F::event_p50_s, "event_p50_s", "event time, median", "s", lower, false, true, "median time per event",
+       in_sweep},
+      {F::event_p95_s, "event_p95_s", "event time, 95th percentile", "s", lower, false, true,
+       "95th percentile of the time per event", in_sweep | in_sweep_interval},
+      {F::event_p99_s, "event_p99_s", "event time, 99th percentile", "s", lower, false, true,
+       "99th percentile of the time per event"},
+      {F::events_per_s, "events_per_s", "throughput", "events/s", higher, false, true,
+       "events completed per second in the steady-state window, all jobs",
+       in_sweep | in_sweep_interval | in_compare},
+      {F::events_per_s_per_job, "events_per_s_per_job", "throughput per job", "events/s", higher, false, true,
+       "events_per_s / jobs"},
+      {F::direct_events_per_s_per_job, "direct_events_per_s_per_job", "direct-inference throughput per job",
+       "events/s", higher, false, false,
+       "events/s per job of the same jobs with every model run directly on their CPUs (the baseline run "
+       "simulates beside a run with remote inference)"},
+      {F::direct_inference_gain, "direct_inference_gain", "gain over direct inference", "fraction", higher,
+       false, true,
+       "events_per_s_per_job / direct_events_per_s_per_job - 1: what inference as a service gains per job"},
+      {F::inferences_per_s, "inferences_per_s", "inference rate", "inferences/s", higher, false, true,
+       "inferences executed by the servers per second in the window", in_sweep},
+      {F::gpu_utilisation, "gpu_utilisation", "GPU utilisation", "fraction", lower, false, true,
+       "busy GPU-seconds / (GPUs x window), every group's devices",
+       in_sweep | in_sweep_interval | in_compare},
+      {F::bottleneck_utilisation, "bottleneck_utilisation", "bottleneck utilisation", "fraction", lower,
+       false, false, "utilisation of the busiest shared resource", in_sweep},
+      {F::switch_utilisation, "switch_utilisation", "site switch utilisation", "fraction", lower, false,
+       false,
+       "the site switch's outbound utilisation over the window: what fills when many jobs send (not relieved "
+       "by more devices)",
+       in_sweep},
+      {F::mean_request_size, "mean_request_size", "mean request size", "inferences", higher, false, false,
+       "mean inferences per request", in_sweep},
+      {F::mean_executed_batch, "mean_executed_batch", "mean executed batch", "inferences", higher, false,
+       false, "mean inferences per executed batch", in_sweep | in_compare},
+      {F::mean_queue_wait_s, "mean_queue_wait_s", "mean queue wait", "s", lower, false, true,
+       "mean wait of a request in the server's queue"},
+      {F::gpu_s_per_event, "gpu_s_per_event", "GPU time per event", "GPU-s/event", lower, false, false,
+       "busy GPU-seconds per inference x the scenario's inferences per event"},
+      {F::cost_usd_per_event, "cost_usd_per_event", "cost per event", "USD", lower, false, false,
+       "devices and job slots held for one event at events_per_s, at the scenario's prices",
+       in_sweep_pool | in_compare},
+      {F::events_completed, "events_completed", "events completed", "count", higher, false, false,
+       "events completed in the window (warm-up and failures aside)", in_sweep},
+      {F::events_failed, "events_failed", "events failed", "count", lower, false, true, "events failed",
+       in_sweep},
+      {F::requests_rejected, "requests_rejected", "requests rejected", "count", lower, false, true,
+       "requests the servers rejected", in_sweep},
+      {F::device_hours, "device_hours", "device-hours held", "device-h", lower, false, false,
+       "device-hours held by the groups with an autoscaler, failures or a proxy, over the run (operations)",
+       in_sweep_pool | in_compare_pool},
+      {F::static_peak_device_hours, "static_peak_device_hours", "device-hours of a static peak", "device-h",
+       lower, false, false,
+       "device-hours a static deployment of those groups' peak size would hold over the run", in_sweep_pool},
+      {F::peak_pods, "peak_pods", "peak pods held", "count", lower, false, false,
+       "the most pods those groups held at once (their sum)", in_sweep_pool | in_compare_pool},
+      {F::mean_held_pods, "mean_held_pods", "mean pods held", "count", lower, false, false,
+       "pods those groups held on average over the run, starting, serving, draining or failed (their sum)",
+       in_sweep_pool},
+      {F::events_with_fallback, "events_with_fallback", "events with a fallback", "count", lower, false, true,
+       "events (warm-up included) a request of which was served by the fallback server"},
+      {F::requests_timed_out, "requests_timed_out", "requests timed out", "count", lower, false, true,
+       "requests given up by their client after workload.client.timeout"},
+  };
   return table;
 }
 const std::vector<OldFigureName>& old_figure_names() {
@@ -151,7 +170,7 @@ std::optional<ConfidenceInterval> aggregate_defined(const std::vector<std::optio
 }
 
 const FigureSpec& spec_of(Figure figure) {
-  for (const auto& spec : table)
+  for (const auto& spec : figure_table())
     if (spec.figure == figure) return spec;
   throw std::logic_error("figure missing from the figure table");
 }
@@ -256,7 +275,7 @@ std::string FigureName::text() const {
 
 std::string figure_names_text() {
   std::string names;
-  for (const auto& spec : table)
+  for (const auto& spec : figure_table())
     names += (names.empty() ? "" : ", ") + std::string(spec.name);
   return names + " (a module figure narrowed to one module: module_mean_s:NAME)";
 }
@@ -282,7 +301,7 @@ FigureName parse_figure_name(const std::string& text, const std::string& what) {
     name.module = text.substr(colon + 1);
   }
   bool known = false;
-  for (const auto& spec : table)
+  for (const auto& spec : figure_table())
     if (base == spec.name) {
       name.figure = spec.figure;
       known = true;

@@ -64,7 +64,23 @@ struct FigureSpec {
   bool per_module;        // narrowed to modules: the accelerated ones unless a module is named
   bool more_devices_help; // more devices never make it worse (the planner's search relies on it)
   const char* meaning;    // one line, for --help and `sonicsim figures`
+  // The tables that show it besides summary.json and `sonicsim figures` (which show every figure), in the
+  // table's order: a new figure joins sweep.csv or compare by its row alone.
+  unsigned shown_in = 0;
 };
+
+// FigureSpec::shown_in: sweep.csv's columns (of every run; as mean and interval with replications; of runs
+// with pooled groups) and compare's rows (of every column; of pooled columns).
+enum FigureTables : unsigned {
+  in_sweep = 1u << 0,
+  in_sweep_interval = 1u << 1,
+  in_sweep_pool = 1u << 2,
+  in_compare = 1u << 3,
+  in_compare_pool = 1u << 4,
+};
+
+// The figures shown in `table` (one of FigureTables), in the table's order.
+std::vector<Figure> figures_shown_in(FigureTables table);
 
 // Every figure, in the order summaries and tables list them.
 const std::vector<FigureSpec>& figure_table();

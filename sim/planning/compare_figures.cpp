@@ -9,10 +9,8 @@
 
 namespace sonicsim {
 
-const std::vector<Figure> compared_figures{Figure::module_mean_s,       Figure::event_mean_s,
-                                           Figure::events_per_s,        Figure::gpu_utilisation,
-                                           Figure::mean_executed_batch, Figure::cost_usd_per_event};
-const std::vector<Figure> compared_pool_figures{Figure::device_hours, Figure::peak_pods};
+const std::vector<Figure> compared_figures = figures_shown_in(in_compare);
+const std::vector<Figure> compared_pool_figures = figures_shown_in(in_compare_pool);
 
 std::optional<ConfidenceInterval> VariantFigures::figure(Figure figure) const {
   const auto it = simulated.find(figure);

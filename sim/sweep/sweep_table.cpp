@@ -14,18 +14,9 @@
 #include <stdexcept>
 
 namespace sonicsim {
-const std::vector<Figure> simulated_sweep_figures{
-    Figure::module_mean_s,          Figure::module_p50_s,      Figure::module_p95_s,
-    Figure::event_mean_s,           Figure::event_p50_s,       Figure::event_p95_s,
-    Figure::events_per_s,           Figure::inferences_per_s,  Figure::gpu_utilisation,
-    Figure::bottleneck_utilisation, Figure::mean_request_size, Figure::mean_executed_batch,
-    Figure::events_completed,       Figure::events_failed,     Figure::requests_rejected,
-    Figure::switch_utilisation};
-const std::vector<Figure> pool_sweep_figures{Figure::device_hours, Figure::peak_pods, Figure::mean_held_pods,
-                                             Figure::static_peak_device_hours, Figure::cost_usd_per_event};
-const std::vector<Figure> interval_sweep_figures{Figure::module_mean_s, Figure::event_mean_s,
-                                                 Figure::event_p95_s, Figure::events_per_s,
-                                                 Figure::gpu_utilisation};
+const std::vector<Figure> simulated_sweep_figures = figures_shown_in(in_sweep);
+const std::vector<Figure> pool_sweep_figures = figures_shown_in(in_sweep_pool);
+const std::vector<Figure> interval_sweep_figures = figures_shown_in(in_sweep_interval);
 
 namespace {
 

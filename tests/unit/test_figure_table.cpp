@@ -6,8 +6,10 @@
 #include "sim/metrics/operations_json.hpp"
 #include "sim/scenario/input_error.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace sonicsim;
 
@@ -148,4 +150,20 @@ TEST_CASE("pods have one name: a summary written when they were replicas is read
   CHECK(old.peak_pods == 5);
   CHECK(old.mean_serving_pods == 2.5);
   CHECK(old.mean_held_pods == 3.25);
+}
+
+TEST_CASE("figure table: the tables a figure is shown in come from its row, in the table's order") {
+  // compare's rows: what a deployment's columns are set side by side on (its pooled ones apart).
+  CHECK(figures_shown_in(in_compare) == std::vector<Figure>{Figure::module_mean_s, Figure::event_mean_s,
+                                                            Figure::events_per_s, Figure::gpu_utilisation,
+                                                            Figure::mean_executed_batch,
+                                                            Figure::cost_usd_per_event});
+  CHECK(figures_shown_in(in_compare_pool) == std::vector<Figure>{Figure::device_hours, Figure::peak_pods});
+  // sweep.csv's interval columns are a subset of its columns; every shown figure is in the table once.
+  const auto sweep = figures_shown_in(in_sweep);
+  for (const Figure f : figures_shown_in(in_sweep_interval))
+    CHECK(std::find(sweep.begin(), sweep.end(), f) != sweep.end());
+  CHECK(sweep.size() == 16);
+  std::set<Figure> seen(sweep.begin(), sweep.end());
+  CHECK(seen.size() == sweep.size());
 }

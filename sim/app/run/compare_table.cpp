@@ -45,7 +45,8 @@ static void print_compare_notes(const CompareTable& table, bool pooled) {
 
 namespace {
 
-// How the table prints each figure it shows (the row's title is the figure table's).
+// How the table prints the figures it shows (the row's title is the figure table's; which figures it shows,
+// the table's shown_in).
 struct CompareRow {
   Figure figure;
   const char* format;
@@ -58,10 +59,12 @@ const CompareRow compare_rows[] = {
     {Figure::device_hours, "%.1f", false},        {Figure::peak_pods, "%.1f", false},
 };
 
-const CompareRow& row_of(Figure figure) {
+// A figure without a format of its own (one added to compare by its row in the figure table) prints with four
+// significant digits, a fraction as a percentage.
+CompareRow row_of(Figure figure) {
   for (const auto& row : compare_rows)
     if (row.figure == figure) return row;
-  throw std::logic_error("compare: no row format for figure " + std::string(spec_of(figure).name));
+  return {figure, "%.4g", std::string(spec_of(figure).unit) == "fraction"};
 }
 
 // A value computed, not simulated: no interval; none where the analysis gave none.
