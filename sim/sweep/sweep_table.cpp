@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <ostream>
+#include <set>
 #include <stdexcept>
 
 namespace sonicsim {
@@ -111,6 +112,29 @@ SweepRow make_sweep_row(const SweepPoint& point, const Scenario& scenario,
   return row;
 }
 
+namespace {
+
+// The figures shown in sweep.csv (their rows' in_sweep) that its first columns do not already write beside
+// their analytic counterparts: a figure added to the table joins sweep.csv here, by name.
+const std::vector<Figure>& further_sweep_figures() {
+  static const std::vector<Figure> further = [] {
+    const std::set<Figure> written{
+        Figure::module_mean_s,          Figure::module_p50_s,      Figure::module_p95_s,
+        Figure::event_mean_s,           Figure::event_p50_s,       Figure::event_p95_s,
+        Figure::events_per_s,           Figure::inferences_per_s,  Figure::gpu_utilisation,
+        Figure::bottleneck_utilisation, Figure::mean_request_size, Figure::mean_executed_batch,
+        Figure::events_completed,       Figure::events_failed,     Figure::requests_rejected,
+        Figure::switch_utilisation};
+    std::vector<Figure> out;
+    for (const Figure figure : figures_shown_in(in_sweep))
+      if (!written.count(figure)) out.push_back(figure);
+    return out;
+  }();
+  return further;
+}
+
+} // namespace
+
 void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
                      const std::vector<SweepRow>& rows) {
   bool replicated = false, autoscaled = false;
@@ -127,6 +151,8 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
          ",bottleneck,bottleneck_utilisation,mean_request_size,mean_executed_batch"
          ",events_completed,events_failed,requests_rejected,analytic_knee_jobs,network_limit_jobs"
          ",switch_utilisation,too_short";
+  for (const Figure figure : further_sweep_figures())
+    out << "," << spec_of(figure).name;
   // An autoscaled pool's figures (only then: a sweep of fixed pools keeps its columns as before).
   if (autoscaled)
     for (const Figure figure : pool_sweep_figures)
@@ -164,6 +190,10 @@ void write_sweep_csv(std::ostream& out, const std::vector<VaryAxis>& axes,
         << count(row.mean("requests_rejected")) << "," << (a ? csv_number(row.analytic_knee_jobs) : "") << ","
         << (a ? csv_number(row.network_limit_jobs) : "") << "," << sim("switch_utilisation") << ","
         << row.too_short;
+    for (const Figure figure : further_sweep_figures()) {
+      const char* name = spec_of(figure).name;
+      out << "," << (std::string(spec_of(figure).unit) == "count" ? count(row.mean(name)) : sim(name));
+    }
     if (autoscaled)
       for (const Figure figure : pool_sweep_figures)
         out << "," << sim(spec_of(figure).name);
