@@ -79,6 +79,10 @@ class JobClient;
 // What every job of a run shares: the scenario, the platform, the servers, the recorder and the flows; and
 // the jobs themselves, which live until the run ends (a stopped job may still have timers pending).
 struct JobContext {
+  // What every job reads or reaches; the rest starts as a run starts.
+  JobContext(const Scenario& scenario_in, const SitePlatform& site_in, const ServerDirectory& servers_in,
+             RunRecorder& recorder_in, KernelFlows& flows_in)
+      : scenario(scenario_in), site(site_in), servers(servers_in), recorder(recorder_in), flows(flows_in) {}
   const Scenario& scenario;
   const SitePlatform& site;
   const ServerDirectory& servers;

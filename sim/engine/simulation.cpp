@@ -317,7 +317,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                                  own_loop});
   if (own_loop) calendar.set_before_solve([&flows]() { flows.check_left_out_links(); });
   add_background_peaks(flows, site, background);
-  JobContext context{scenario, site, directory, recorder, flows}; // the rest as a run starts
+  JobContext context(scenario, site, directory, recorder, flows); // the rest as a run starts
   context.node_loads.resize(site.worker_hosts.size());
   join_node_loads(scenario, layout, pods, context);
   const auto pools = build_pools(scenario, directory, pods, recorder, context);

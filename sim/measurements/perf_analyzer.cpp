@@ -70,7 +70,7 @@ HostCostFit fit_cost(const std::vector<double>& bytes, const std::vector<double>
 }
 
 // One data row of the table, each cell bounded (a corrupted cell is told at its line and column).
-PerfAnalyzerRow read_row(const std::string& path, std::size_t line, const std::vector<std::string>& fields,
+PerfAnalyzerRow read_row(const std::string& path, int line, const std::vector<std::string>& fields,
                          const std::map<std::string, std::size_t>& column) {
   // Bounds: a count of requests in flight is a whole number a client can hold; a time above 10^12 us (11.6
   // days per request) or a rate above 10^12 per second is a corrupted cell, and would overflow the sums.

@@ -68,7 +68,7 @@ TEST_CASE("the table counts released cases, passes and coverage; a prediction ke
   outside.simulated = 11.01;
   ValidationCase predicted;
   predicted.id = "p";
-  predicted.predicted = ValidationCase::Prediction{25.0, 18.0, std::nullopt, 3.0, "x"};
+  predicted.predicted = ValidationCase::Prediction{25.0, 18.0, std::nullopt, 3.0, "x", {}, ""};
   const auto json = accuracy_table({measured, measured, predicted}, {inside, outside, inside});
   CHECK(json["summary"]["released_cases"] == 2);
   CHECK(json["summary"]["passed"] == 2);

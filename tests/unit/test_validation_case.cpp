@@ -148,7 +148,7 @@ TEST_CASE(
   c.absolute_tolerance = 0.5;
   CHECK(case_run_precision(c, run, 0.02) == 0.02);
   c.relative_tolerance = 0.10;
-  c.predicted = ValidationCase::Prediction{25.0, 18.0, 40.0, 3.0, "sonicsim calibrate"};
+  c.predicted = ValidationCase::Prediction{25.0, 18.0, 40.0, 3.0, "sonicsim calibrate", {}, ""};
   CHECK(case_run_precision(c, run, 0.02) == 0.02);
   // A curve's point passes within 2 sd of its measured value: the small batch's point at 4 clients, 13.842
   // +- 0.574 s, allows 8.3 %, decided by a run known to 3.3 %; at 301 clients, 49.493 +- 7.626 s, 30.8 %:
