@@ -8,7 +8,8 @@
 //   command's own point files are the results.
 // Adding a batch system: one file implementing Cluster, and one BatchSystem value (execution_options.hpp:
 // the value, its names and its place in cluster_systems) with its case in make_cluster (cluster.cpp). Its
-// command-line flags are Slurm's today (sim/app/common/execution_flags.cpp registers them by mode_flag).
+// command-line flags follow from the table (sim/app/common/execution_flags.cpp registers every system's by
+// mode_flag).
 #pragma once
 
 #include "sim/execution/execution_options.hpp"

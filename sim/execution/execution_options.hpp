@@ -1,6 +1,7 @@
 // Where and how a command's simulations run: here in child processes, or on a batch system, and what the
 // command does there (wait for the results, submit and return, write the scripts only, or collect what has
-// finished). The command line sets these through sim/app/execution_flags, which refuses bad combinations.
+// finished). The command line sets these through sim/app/common/execution_flags, which refuses bad
+// combinations.
 #pragma once
 
 #include <string>

@@ -326,7 +326,9 @@ FigureName parse_figure_name(const std::string& text, const std::string& what) {
 
 std::string renamed_notice(const FigureName& name) {
   if (name.old_name.empty()) return "";
-  return "'" + name.old_name + "' is now called '" + name.text() + "' (read as it; see `sonicsim figures`)";
+  // One release's notice (docs/outputs.md, "Names from before 0.1.0"): 0.2.0 reads the current names only.
+  return "'" + name.old_name + "' is now called '" + name.text() +
+         "' (read as it until sonicsim 0.2.0, which reads the new name only; see `sonicsim figures`)";
 }
 
 BottleneckVote vote_bottleneck(const std::vector<Bottleneck>& replications) {

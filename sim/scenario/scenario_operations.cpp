@@ -20,7 +20,7 @@ LoadMetric read_metric(const Cursor& c) {
   std::vector<std::string> names;
   for (const LoadMetric metric : all_load_metrics)
     names.push_back(load_metric_name(metric));
-  names.push_back("replicas_needed"); // pods_needed's former name, still read
+  names.push_back("replicas_needed"); // pods_needed's former name, read until 0.2.0 (docs/outputs.md)
   const std::string name = read_choice(c, names);
   for (const LoadMetric metric : all_load_metrics)
     if (name == load_metric_name(metric)) return metric;
