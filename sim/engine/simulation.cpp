@@ -267,17 +267,19 @@ void add_background_peaks(KernelFlows& flows, const SitePlatform& site, const Ba
     flows.add_other_traffic(site.on_off_source, site.background_sink, site.on_off_limiter->get_bandwidth());
 }
 
-// How the engine timed the run (summary.json's network.flows and calendar_events, `run --verbose`).
-void add_engine_counts(RunSummary& summary, const FlowCounts& flows, const EventCalendar::Counts& calendar,
-                       const SitePlatform& site) {
-  summary.flows_fast = flows.fast;
-  summary.flows_simgrid = flows.simgrid;
-  summary.flows_handed = flows.handed;
-  summary.flow_classes = flows.classes;
-  summary.flow_class_comms = flows.class_comms;
-  summary.links_left_out = site.links_left_out;
-  summary.calendar_events = calendar.events;
-  summary.calendar_events_without_simgrid = calendar.own_events;
+// How the engine timed the run, as one record.
+EngineCounts engine_counts(const FlowCounts& flows, const EventCalendar::Counts& calendar,
+                           const SitePlatform& site) {
+  EngineCounts out;
+  out.flows_fast = flows.fast;
+  out.flows_simgrid = flows.simgrid;
+  out.flows_handed = flows.handed;
+  out.flow_classes = flows.classes;
+  out.flow_class_comms = flows.class_comms;
+  out.calendar_events = calendar.events;
+  out.calendar_events_without_simgrid = calendar.own_events;
+  out.links_left_out = site.links_left_out;
+  return out;
 }
 
 } // namespace
@@ -355,7 +357,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   result.summary = recorder.summarize(context.stopped_at_s.value_or(calendar::now_s()));
   if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);
   report_precision(result.summary, run_length, scenario.workload.preemption.has_value());
-  add_engine_counts(result.summary, flows.counts(), calendar.counts(), site);
+  result.summary.engine = engine_counts(flows.counts(), calendar.counts(), site);
   if (options.direct_baseline) compare_with_direct(result.summary, *options.direct_baseline);
   if (files) files->finish(scenario_as_written, result.summary, recorder, options.openmetrics_start_epoch_s);
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

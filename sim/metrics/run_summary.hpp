@@ -176,6 +176,21 @@ struct RunPrecision {
   bool too_short() const { return applies && target_relative > 0 && !met && stopped_beyond.empty(); }
 };
 
+// How the engine timed a run (summary.json's network.flows, calendar_events and links_left_out; `run
+// --verbose`), filled as one record when the run ends.
+struct EngineCounts {
+  // Flows of the jobs (requests, and replies too large to skip): timed on the fast path from start to end,
+  // in SimGrid from the start, or started fast and handed to SimGrid when a link of theirs filled up
+  // (sim/kernel/kernel_flows.hpp).
+  std::uint64_t flows_fast = 0, flows_simgrid = 0, flows_handed = 0;
+  // Classes of identical flows in SimGrid (kernel_flows.hpp) and the SimGrid comms they took: the flows in
+  // SimGrid cost the solver this many comms instead of one each.
+  std::uint64_t flow_classes = 0, flow_class_comms = 0;
+  // The calendar's events (sim/kernel/event_calendar.hpp), and of them those run without stepping SimGrid.
+  std::uint64_t calendar_events = 0, calendar_events_without_simgrid = 0;
+  std::string links_left_out; // links never saturated, left out of SimGrid's routes (empty: none)
+};
+
 struct RunSummary {
   // Steady-state window: from the moment every job has finished its warm-up to the moment the first job ends.
   double window_start_s = 0.0;
@@ -207,19 +222,10 @@ struct RunSummary {
   std::vector<ServerGroupUsage> group_usage; // per server group, in the order written
   double bytes_to_servers = 0.0;
   double bytes_from_servers = 0.0;
-  // Flows of the jobs (requests, and replies too large to skip): timed on the fast path from start to end,
-  // in SimGrid from the start, or started fast and handed to SimGrid when a link of theirs filled up
-  // (sim/kernel/kernel_flows.hpp).
-  std::uint64_t flows_fast = 0, flows_simgrid = 0, flows_handed = 0;
-  // Classes of identical flows in SimGrid (kernel_flows.hpp) and the SimGrid comms they took: the flows in
-  // SimGrid cost the solver this many comms instead of one each.
-  std::uint64_t flow_classes = 0, flow_class_comms = 0;
-  // The calendar's events (sim/kernel/event_calendar.hpp), and of them those run without stepping SimGrid.
-  std::uint64_t calendar_events = 0, calendar_events_without_simgrid = 0;
-  std::string links_left_out;   // links never saturated, left out of SimGrid's routes (empty: none)
-  std::vector<LinkUsage> links; // each shared link, then the busiest worker NIC
-  Bottleneck bottleneck;        // the shared resource with the highest utilisation in the window
-  std::optional<CampaignSummary> campaign;                   // campaign mode only
+  EngineCounts engine;                     // how the engine timed the run
+  std::vector<LinkUsage> links;            // each shared link, then the busiest worker NIC
+  Bottleneck bottleneck;                   // the shared resource with the highest utilisation in the window
+  std::optional<CampaignSummary> campaign; // campaign mode only
   std::optional<DirectInferenceComparison> direct_inference; // when every remote module has a direct time
   std::optional<OperationsSummary> operations;               // when the scenario has operations
   RunPrecision precision;

@@ -201,51 +201,51 @@ json run_summary_to_json(const RunSummary& summary) {
                      {"kind", resource_kind_name(link.kind)}});
     if (link.group) links.back()["group"] = *link.group;
   }
-  out = json{
-      {"window",
-       {{"start_s", summary.window_start_s},
-        {"end_s", summary.window_end_s},
-        {"steady_state", summary.steady_state_window},
-        {"simulated_end_s", summary.simulated_end_s}}},
-      {"modules", modules},
-      {"event", statistics_to_json(summary.event)},
-      {"events",
-       {{"completed", summary.events_completed},
-        {"failed", summary.events_failed},
-        {"warmup", summary.events_warmup},
-        {"per_s", summary.events_per_s},
-        {"per_s_per_job", summary.events_per_s_per_job}}},
-      {"requests",
-       {{"sent", summary.requests_sent},
-        {"rejected", summary.requests_rejected},
-        {"rejected_queue_full", summary.requests_rejected_queue_full},
-        {"rejected_timeout", summary.requests_rejected_timeout},
-        {"rejected_too_large", summary.requests_rejected_too_large},
-        {"retries", summary.retries},
-        {"mean_size", summary.mean_request_size},
-        {"mean_queue_wait_s", summary.mean_queue_wait_s}}},
-      {"server",
-       {{"gpus", summary.gpus},
-        {"inferences_per_s", summary.inferences_per_s},
-        {"gpu_utilisation", summary.gpu_utilisation},
-        {"batches_executed", summary.batches_executed},
-        {"mean_executed_batch", summary.mean_executed_batch},
-        {"models", models},
-        {"groups", groups}}},
-      {"network",
-       {{"bytes_to_servers", summary.bytes_to_servers},
-        {"bytes_from_servers", summary.bytes_from_servers},
-        {"flows",
-         {{"fast", summary.flows_fast},
-          {"simgrid", summary.flows_simgrid},
-          {"handed", summary.flows_handed},
-          {"classes", summary.flow_classes},
-          {"class_comms", summary.flow_class_comms}}},
-        {"calendar_events",
-         {{"all", summary.calendar_events}, {"without_simgrid", summary.calendar_events_without_simgrid}}},
-        {"links_left_out", summary.links_left_out},
-        {"links", links}}},
-      {"bottleneck", bottleneck_to_json(summary.bottleneck)}};
+  out = json{{"window",
+              {{"start_s", summary.window_start_s},
+               {"end_s", summary.window_end_s},
+               {"steady_state", summary.steady_state_window},
+               {"simulated_end_s", summary.simulated_end_s}}},
+             {"modules", modules},
+             {"event", statistics_to_json(summary.event)},
+             {"events",
+              {{"completed", summary.events_completed},
+               {"failed", summary.events_failed},
+               {"warmup", summary.events_warmup},
+               {"per_s", summary.events_per_s},
+               {"per_s_per_job", summary.events_per_s_per_job}}},
+             {"requests",
+              {{"sent", summary.requests_sent},
+               {"rejected", summary.requests_rejected},
+               {"rejected_queue_full", summary.requests_rejected_queue_full},
+               {"rejected_timeout", summary.requests_rejected_timeout},
+               {"rejected_too_large", summary.requests_rejected_too_large},
+               {"retries", summary.retries},
+               {"mean_size", summary.mean_request_size},
+               {"mean_queue_wait_s", summary.mean_queue_wait_s}}},
+             {"server",
+              {{"gpus", summary.gpus},
+               {"inferences_per_s", summary.inferences_per_s},
+               {"gpu_utilisation", summary.gpu_utilisation},
+               {"batches_executed", summary.batches_executed},
+               {"mean_executed_batch", summary.mean_executed_batch},
+               {"models", models},
+               {"groups", groups}}},
+             {"network",
+              {{"bytes_to_servers", summary.bytes_to_servers},
+               {"bytes_from_servers", summary.bytes_from_servers},
+               {"flows",
+                {{"fast", summary.engine.flows_fast},
+                 {"simgrid", summary.engine.flows_simgrid},
+                 {"handed", summary.engine.flows_handed},
+                 {"classes", summary.engine.flow_classes},
+                 {"class_comms", summary.engine.flow_class_comms}}},
+               {"calendar_events",
+                {{"all", summary.engine.calendar_events},
+                 {"without_simgrid", summary.engine.calendar_events_without_simgrid}}},
+               {"links_left_out", summary.engine.links_left_out},
+               {"links", links}}},
+             {"bottleneck", bottleneck_to_json(summary.bottleneck)}};
   if (summary.campaign) out["campaign"] = campaign_summary_to_json(*summary.campaign);
   if (const auto& direct = summary.direct_inference)
     out["direct_inference"] = {{"event_mean_s", direct->event_mean_s},
@@ -294,17 +294,17 @@ RunSummary run_summary_from_json(const json& in) {
   summary.bytes_to_servers = network.at("bytes_to_servers").get<double>();
   summary.bytes_from_servers = network.at("bytes_from_servers").get<double>();
   const auto& flows = network.at("flows");
-  summary.flows_fast = flows.at("fast").get<std::uint64_t>();
-  summary.flows_simgrid = flows.at("simgrid").get<std::uint64_t>();
-  summary.flows_handed = flows.at("handed").get<std::uint64_t>();
-  summary.flow_classes = flows.at("classes").get<std::uint64_t>();
-  summary.flow_class_comms = flows.at("class_comms").get<std::uint64_t>();
+  summary.engine.flows_fast = flows.at("fast").get<std::uint64_t>();
+  summary.engine.flows_simgrid = flows.at("simgrid").get<std::uint64_t>();
+  summary.engine.flows_handed = flows.at("handed").get<std::uint64_t>();
+  summary.engine.flow_classes = flows.at("classes").get<std::uint64_t>();
+  summary.engine.flow_class_comms = flows.at("class_comms").get<std::uint64_t>();
   if (network.contains("calendar_events")) { // written since 2026-11-29
-    summary.calendar_events = network.at("calendar_events").at("all").get<std::uint64_t>();
-    summary.calendar_events_without_simgrid =
+    summary.engine.calendar_events = network.at("calendar_events").at("all").get<std::uint64_t>();
+    summary.engine.calendar_events_without_simgrid =
         network.at("calendar_events").at("without_simgrid").get<std::uint64_t>();
   }
-  summary.links_left_out = network.at("links_left_out").get<std::string>();
+  summary.engine.links_left_out = network.at("links_left_out").get<std::string>();
   for (const auto& link : network.at("links"))
     summary.links.push_back(
         {link.at("name").get<std::string>(), link.at("capacity_bps").get<double>(),

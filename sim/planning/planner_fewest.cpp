@@ -25,6 +25,18 @@ std::pair<int, int> strict_range(const ConfidentSearch& search,
   return {low, high};
 }
 
+// Why no layout of the grid meets the targets, with what limits the largest one tried.
+std::string no_layout_meets(int largest_gpus, const std::string& type, int jobs,
+                            const std::vector<PlanRun>& candidates) {
+  return "no layout of up to " + std::to_string(largest_gpus) + " " + type + " meets the targets at " +
+         std::to_string(jobs) + " jobs" +
+         (candidates.empty() ? ""
+                             : " (the largest tried is limited by its busiest shared resource, " +
+                                   candidates.back().bottleneck.busiest + " at " +
+                                   significant(100.0 * candidates.back().bottleneck.utilisation, 3) + " %)") +
+         "; raise --max-gpus or relax the targets";
+}
+
 } // namespace
 
 // The layout the analytic models would pick with a NIC fast_nic_factor times faster: a plan says whether its
@@ -94,15 +106,7 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
                                                   static_cast<int>(start), settings_.parallel, judge, tell);
   out.budget_exhausted = search.budget_exhausted;
   if (!search.first_true) {
-    const auto candidates = runs.candidates();
-    out.option.reason =
-        "no layout of up to " + std::to_string(layouts.back().gpus()) + " " + type +
-        " meets the targets at " + std::to_string(jobs) + " jobs" +
-        (candidates.empty() ? ""
-                            : " (the largest tried is limited by its busiest shared resource, " +
-                                  candidates.back().bottleneck.busiest + " at " +
-                                  significant(100.0 * candidates.back().bottleneck.utilisation, 3) + " %)") +
-        "; raise --max-gpus or relax the targets";
+    out.option.reason = no_layout_meets(layouts.back().gpus(), type, jobs, runs.candidates());
     return out;
   }
   // The grid's first layout is set by the pod-NIC rule, not by a failing neighbour: simulate one GPU fewer.

@@ -76,15 +76,16 @@ std::vector<Measurement> measure(const Scenario& scenario, int repeat) {
       [&scenario](std::size_t) {
         const double cpu_before_s = process_cpu_s();
         const RunResult result = run_simulation(scenario, RunOptions{});
-        nlohmann::ordered_json out{{"wall_s", result.wall_clock_s},
-                                   {"cpu_s", process_cpu_s() - cpu_before_s},
-                                   {"requests", result.summary.requests_sent},
-                                   {"events", result.summary.events_completed + result.summary.events_warmup +
-                                                  result.summary.events_failed},
-                                   {"simulated_s", result.summary.simulated_end_s},
-                                   {"bytes_to_servers", result.summary.bytes_to_servers},
-                                   {"fast_flows", result.summary.flows_fast},
-                                   {"flows", result.summary.flows_fast + result.summary.flows_simgrid}};
+        nlohmann::ordered_json out{
+            {"wall_s", result.wall_clock_s},
+            {"cpu_s", process_cpu_s() - cpu_before_s},
+            {"requests", result.summary.requests_sent},
+            {"events",
+             result.summary.events_completed + result.summary.events_warmup + result.summary.events_failed},
+            {"simulated_s", result.summary.simulated_end_s},
+            {"bytes_to_servers", result.summary.bytes_to_servers},
+            {"fast_flows", result.summary.engine.flows_fast},
+            {"flows", result.summary.engine.flows_fast + result.summary.engine.flows_simgrid}};
         return json_text(out);
       },
       [&measurements](std::size_t i, const ChildResult& child) {

@@ -23,9 +23,10 @@ namespace sonicsim {
 
 namespace fs = std::filesystem;
 
-std::size_t write_html_report(const std::vector<fs::path>& directories, const fs::path& out,
-                              const std::vector<std::string>& measured_cases) {
-  // Each validation case with a dataset: its measured series, read and checked as calibrate reads one.
+namespace {
+
+// Each validation case with a dataset: its measured series, read and checked as calibrate reads one.
+std::vector<report::MeasuredSeries> measured_series_of(const std::vector<std::string>& measured_cases) {
   std::vector<report::MeasuredSeries> measured;
   for (const auto& path : measured_cases) {
     const ValidationCase c = load_validation_case(path);
@@ -42,6 +43,14 @@ std::size_t write_html_report(const std::vector<fs::path>& directories, const fs
       series.points.push_back({p.x, p.y, p.sd});
     measured.push_back(series);
   }
+  return measured;
+}
+
+} // namespace
+
+std::size_t write_html_report(const std::vector<fs::path>& directories, const fs::path& out,
+                              const std::vector<std::string>& measured_cases) {
+  const std::vector<report::MeasuredSeries> measured = measured_series_of(measured_cases);
   report::ReportDocument document("sonicsim report");
   for (const auto& given : directories) {
     fs::path dir = given;

@@ -120,22 +120,24 @@ static void print_gpu_line(std::ostream& out, const RunSummary& summary) {
 // How the engine timed the flows (--verbose; summary.json always has them): the user asked about the
 // scenario, not about the simulator.
 void print_engine_lines(std::ostream& out, const RunSummary& summary) {
-  const double flows = static_cast<double>(summary.flows_fast + summary.flows_simgrid);
+  const double flows = static_cast<double>(summary.engine.flows_fast + summary.engine.flows_simgrid);
   if (flows > 0)
     out << format("flows               %.0f: %.1f %% timed without SimGrid's solver, %.0f handed to it\n",
-                  flows, 100.0 * static_cast<double>(summary.flows_fast) / flows,
-                  static_cast<double>(summary.flows_handed));
-  if (summary.flow_classes > 0)
+                  flows, 100.0 * static_cast<double>(summary.engine.flows_fast) / flows,
+                  static_cast<double>(summary.engine.flows_handed));
+  if (summary.engine.flow_classes > 0)
     out << format(
         "                    the flows in SimGrid took %.0f comms in %.0f classes of identical flows\n",
-        static_cast<double>(summary.flow_class_comms), static_cast<double>(summary.flow_classes));
-  if (!summary.links_left_out.empty()) out << "                    " << summary.links_left_out << "\n";
-  if (summary.calendar_events > 0)
+        static_cast<double>(summary.engine.flow_class_comms),
+        static_cast<double>(summary.engine.flow_classes));
+  if (!summary.engine.links_left_out.empty())
+    out << "                    " << summary.engine.links_left_out << "\n";
+  if (summary.engine.calendar_events > 0)
     out << format("events              %.0f: %.1f %% run without stepping SimGrid's engine (before its next "
                   "flow end)\n",
-                  static_cast<double>(summary.calendar_events),
-                  100.0 * static_cast<double>(summary.calendar_events_without_simgrid) /
-                      static_cast<double>(summary.calendar_events));
+                  static_cast<double>(summary.engine.calendar_events),
+                  100.0 * static_cast<double>(summary.engine.calendar_events_without_simgrid) /
+                      static_cast<double>(summary.engine.calendar_events));
 }
 
 // Each module's and the event's time, mean, p50 and p95: four significant digits per value, a 110 s CPU step
