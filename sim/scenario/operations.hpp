@@ -5,6 +5,8 @@
 // Triton servers behind an Envoy proxy, scaled by KEDA on a Prometheus metric.
 #pragma once
 
+#include <string_view>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,7 +61,7 @@ inline const char* load_metric_unit(LoadMetric metric) {
 // A metric in seconds: its threshold is written as a duration ("100ms", as SuperSONIC's queries' ms) and
 // echoed as threshold_s.
 inline bool load_metric_in_seconds(LoadMetric metric) {
-  return load_metric_unit(metric)[0] == 's' && load_metric_unit(metric)[1] == '\0';
+  return std::string_view(load_metric_unit(metric)) == "s";
 }
 
 // KEDA's ScaledObject with the Kubernetes HPA's behaviour, as SuperSONIC sets them

@@ -12,8 +12,9 @@ std::vector<DatasetPoint> read_dataset(const CurveDataset& dataset) {
   std::vector<measurements::CsvRecord> records;
   try {
     records = measurements::read_csv_records(dataset.file, "a measured dataset (CSV)");
-  } catch (const measurements::MeasurementError&) {
-    throw InputError("cannot read dataset " + dataset.file);
+  } catch (const measurements::MeasurementError& e) {
+    // The reader's message names the file, and the line of a malformed record.
+    throw InputError(std::string("cannot read dataset: ") + e.what());
   }
   if (records.empty()) throw InputError(dataset.file + ": no rows for series '" + dataset.series + "'");
   const std::vector<std::string>& header = records.front().fields;

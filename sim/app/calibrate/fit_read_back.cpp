@@ -10,13 +10,6 @@
 #include <limits>
 
 namespace sonicsim {
-namespace {
-
-std::string g(double value) {
-  return significant(value, 4);
-}
-
-} // namespace
 
 FitReadBack read_fit_back(const JointSpec& spec, const std::string& path, std::size_t points) {
   FitReadBack out;
@@ -46,8 +39,8 @@ FitReadBack read_fit_back(const JointSpec& spec, const std::string& path, std::s
     r.values.push_back(p.at("value").number());
     const calibration::FitParameter& fit = spec.parameters[i].fit;
     if (r.values.back() < fit.lower || r.values.back() > fit.upper)
-      p.at("value").fail("a value within the spec's bounds, " + g(fit.lower) + " to " + g(fit.upper) + " " +
-                         fit.unit);
+      p.at("value").fail("a value within the spec's bounds, " + significant(fit.lower, 4) + " to " +
+                         significant(fit.upper, 4) + " " + fit.unit);
     r.identifiable.push_back(p.at("identifiable").boolean());
     r.separable.push_back(p.at("separable").boolean());
     r.at_bound.push_back(p.at("at_bound").boolean());

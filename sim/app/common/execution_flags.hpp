@@ -35,7 +35,7 @@ struct ExecutionFlags {
   int parallel;
   std::map<BatchSystem, ClusterFlags> clusters; // one entry per batch system (cluster_systems), its flags
   ClusterSettings cluster;
-  // Whether any batch system's flag other than collect was given (the command runs or submits there).
+  // Whether a batch system's submit or dry-run flag was given (the command's work would go there).
   bool any_cluster() const;
 };
 
