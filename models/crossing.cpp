@@ -1,5 +1,6 @@
 #include "models/crossing.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -34,6 +35,41 @@ std::optional<Crossing> first_fall_below(const std::vector<double>& xs, const st
     return c;
   }
   return std::nullopt;
+}
+
+std::vector<std::optional<Crossing>> first_falls_in_waves(const std::vector<double>& xs, std::size_t curves,
+                                                          const CurveReader& read) {
+  std::vector<std::vector<double>> ys(curves), levels(curves);
+  std::vector<bool> done(curves, xs.size() < 2); // fewer than two points: no crossing to read
+  for (std::size_t wave_end = std::min<std::size_t>(2, xs.size()); wave_end <= xs.size(); ++wave_end) {
+    std::vector<std::pair<std::size_t, std::size_t>> asked;
+    for (std::size_t c = 0; c < curves; ++c)
+      for (std::size_t i = ys[c].size(); !done[c] && i < wave_end; ++i)
+        asked.emplace_back(c, i);
+    if (asked.empty()) break;
+    const auto points = read(asked);
+    if (points.size() != asked.size())
+      throw std::invalid_argument("first_falls_in_waves: one value per point");
+    for (std::size_t k = 0; k < asked.size(); ++k) {
+      ys[asked[k].first].push_back(points[k].y);
+      levels[asked[k].first].push_back(points[k].level);
+    }
+    for (std::size_t c = 0; c < curves; ++c) {
+      const std::size_t n = ys[c].size();
+      done[c] = done[c] || n == xs.size() || (n >= 1 && ys[c][0] < levels[c][0]) ||
+                (n >= 2 && ys[c][n - 1] < levels[c][n - 1]);
+    }
+  }
+  std::vector<std::optional<Crossing>> out;
+  for (std::size_t c = 0; c < curves; ++c) {
+    if (ys[c].size() < 2) {
+      out.push_back(std::nullopt);
+      continue;
+    }
+    const std::vector<double> read_xs(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(ys[c].size()));
+    out.push_back(first_fall_below(read_xs, ys[c], levels[c]));
+  }
+  return out;
 }
 
 } // namespace sonicsim::models

@@ -3,7 +3,10 @@
 // crossing. Used for "the job count at which per-job throughput falls below direct inference". Pure code.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace sonicsim::models {
@@ -23,5 +26,21 @@ std::optional<Crossing> first_fall_below(const std::vector<double>& xs, const st
                                          const std::vector<double>& levels,
                                          const std::vector<double>& y_se = {},
                                          const std::vector<double>& level_se = {});
+
+// One point of one curve: its y and its level.
+struct CurvePoint {
+  double y = 0.0;
+  double level = 0.0;
+};
+// A wave of points to read: (curve, index into xs) pairs; the reader returns their values in that order.
+using CurveReader =
+    std::function<std::vector<CurvePoint>(const std::vector<std::pair<std::size_t, std::size_t>>&)>;
+
+// first_fall_below of `curves` curves sampled at the same xs, each read point by point in waves (every open
+// curve's next point in one wave, the first wave two points): a curve's points after its first fall below its
+// level (or after a first point below it) are never asked for, and each answer is the one the whole curve
+// gives. Where points are simulations, the largest x (the dearest runs) past a crossing are not run.
+std::vector<std::optional<Crossing>> first_falls_in_waves(const std::vector<double>& xs, std::size_t curves,
+                                                          const CurveReader& read);
 
 } // namespace sonicsim::models

@@ -4,13 +4,31 @@
 #include "sim/engine/simulation.hpp"
 #include "sim/execution/process_pool.hpp"
 #include "sim/execution/progress.hpp"
+#include "sim/execution/scenario_recipe.hpp"
 #include "sim/metrics/summary_json.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace sonicsim {
 
 namespace {
+
+// With SONICSIM_RUN_LOG=FILE, a line per simulation run here is appended to FILE (tab-separated: the resolved
+// scenario's fingerprint, its name, jobs, events per job, seed, CPU seconds, wall seconds): where a command's
+// CPU time goes, by scenario and size, and whether it runs one simulation twice
+// (docs/speed_and_reliability.md).
+void log_run(const Scenario& scenario, const ChildResult& child) {
+  const char* path = std::getenv("SONICSIM_RUN_LOG");
+  if (!path || !*path) return;
+  FILE* file = std::fopen(path, "a");
+  if (!file) return; // a diagnostic only: the command goes on
+  std::fprintf(file, "%s\t%s\t%d\t%d\t%llu\t%.3f\t%.3f\n", scenario_fingerprint(scenario).c_str(),
+               scenario.name.c_str(), scenario.workload.jobs, scenario.workload.events_per_job,
+               static_cast<unsigned long long>(scenario.seed), child.cpu_s, child.wall_clock_s);
+  std::fclose(file);
+}
 
 // The batch, counted in `progress` after the `done_before` simulations it had finished.
 std::vector<SimulationOutcome> run_counted(const std::vector<SimulationRequest>& requests, int parallel,
@@ -28,6 +46,7 @@ std::vector<SimulationOutcome> run_counted(const std::vector<SimulationRequest>&
       [&](std::size_t k, const ChildResult& child) {
         SimulationOutcome& outcome = outcomes[k];
         outcome.wall_clock_s = child.wall_clock_s;
+        log_run(requests[k].scenario, child);
         outcome.ok = child.ok;
         if (child.ok)
           outcome.summary = run_summary_from_json(nlohmann::ordered_json::parse(child.output));

@@ -134,6 +134,8 @@ void run_in_child_processes(std::size_t count, int parallel,
                               : "child process exited with status " + std::to_string(WEXITSTATUS(status));
         }
         result.peak_rss_kb = usage.ru_maxrss;
+        result.cpu_s = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
         result.wall_clock_s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - it->second.started).count();
         const std::size_t finished_task = it->second.task;

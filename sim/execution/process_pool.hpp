@@ -14,6 +14,7 @@ struct ChildResult {
   std::string output;      // what the task returned (ok) or the error message (not ok)
   long peak_rss_kb = 0;    // the child's peak resident memory
   double wall_clock_s = 0; // the child's lifetime
+  double cpu_s = 0;        // the child's user and system CPU time
 };
 
 // Calls task(i) for i in [0, count) in child processes, at most `parallel` at once, and on_done(i, result) in

@@ -39,6 +39,13 @@ std::vector<int> spread_between(int low, int high, int count, const State& state
   return out;
 }
 
+// The lowest judged index above `floor`, if any.
+std::optional<int> lowest_judged_above(const State& state, int floor) {
+  const auto it = state.judged.upper_bound(floor);
+  if (it == state.judged.end()) return std::nullopt;
+  return it->first;
+}
+
 } // namespace
 
 int bisection_batches(int gap, int batch) {
@@ -105,7 +112,17 @@ find_first_true_confidently(int lo, int hi, int start, int batch,
     const auto below = state.highest_false();
     const int floor = below ? *below : lo - 1;
     const auto top = state.lowest_true_above(floor);
-    if (!top) { // nothing true above the highest false: go up past everything judged
+    if (!top) { // nothing true above the highest false
+      // An undecided index just above the floor is refined first: more replications of it cost fewer
+      // simulations than a gallop upwards, and when it turns true (the analytic start is usually near the
+      // answer) it is the answer and the gallop would have been wasted. Measured on plan --jobs 2000
+      // --variant a100: 24 -> 18 simulations, the same answer.
+      if (const auto lowest = lowest_judged_above(state, floor);
+          lowest && state.judged.at(*lowest).can_refine) {
+        next.push_back(*lowest);
+        continue;
+      }
+      // Otherwise go up past everything judged.
       const int highest = std::max(state.judged.rbegin()->first, floor);
       for (int k = 1; k <= batch && highest < hi; ++k) {
         const int index = std::min(hi, highest + k * stride_up);

@@ -34,3 +34,46 @@ TEST_CASE("no crossing: never below, or below from the first point") {
   CHECK_THROWS(first_fall_below({1, 1}, {5, 3}, {4, 4})); // x not increasing
   CHECK_THROWS(first_fall_below({1, 2}, {5, 3}, {4}));    // lengths differ
 }
+
+TEST_CASE(
+    "crossings read in waves: the whole curve's answer, and no point after a curve's first fall asked") {
+  // Four curves on one sweep of 6 points, level 1: falls between points 2 and 3, below from the first point,
+  // never falls, and falls at point 1 then rises again (the first fall counts, as for the whole curve).
+  const std::vector<double> xs{10, 20, 30, 40, 50, 60};
+  const std::vector<std::vector<double>> ys{{2.0, 1.8, 1.4, 0.6, 0.2, 0.1},
+                                            {0.5, 0.4, 0.3, 0.2, 0.1, 0.0},
+                                            {3.0, 2.9, 2.8, 2.7, 2.6, 2.5},
+                                            {1.5, 0.5, 1.5, 1.5, 0.5, 0.5}};
+  std::vector<std::vector<std::size_t>> asked(ys.size());
+  int waves = 0;
+  const auto crossings = first_falls_in_waves(xs, ys.size(), [&](const auto& wave) {
+    ++waves;
+    std::vector<CurvePoint> out;
+    for (const auto& [curve, i] : wave) {
+      asked[curve].push_back(i);
+      out.push_back({ys[curve][i], 1.0});
+    }
+    return out;
+  });
+  REQUIRE(crossings.size() == ys.size());
+  for (std::size_t c = 0; c < ys.size(); ++c) {
+    const auto whole = first_fall_below(xs, ys[c], std::vector<double>(xs.size(), 1.0));
+    REQUIRE(crossings[c].has_value() == whole.has_value());
+    if (whole) CHECK(crossings[c]->x == doctest::Approx(whole->x));
+  }
+  CHECK(crossings[0]->x == doctest::Approx(30 + 10 * 0.4 / 0.8)); // 1.4 -> 0.6 across 1: x = 35
+  // Points asked, each once and in order: up to the first fall (index 3), the first wave's two for the curve
+  // below from the start, all six for the one that never falls, and two for the one falling at point 1.
+  CHECK(asked[0] == std::vector<std::size_t>{0, 1, 2, 3});
+  CHECK(asked[1] == std::vector<std::size_t>{0, 1});
+  CHECK(asked[2] == std::vector<std::size_t>{0, 1, 2, 3, 4, 5});
+  CHECK(asked[3] == std::vector<std::size_t>{0, 1});
+  CHECK(waves == 5); // two points, then one a wave until the curve that never falls ends the sweep
+  // Fewer than two points: no crossing, nothing asked.
+  int one_point_asked = 0;
+  CHECK_FALSE(first_falls_in_waves({10}, 1, [&](const auto& wave) {
+                one_point_asked += static_cast<int>(wave.size());
+                return std::vector<CurvePoint>(wave.size());
+              }).front());
+  CHECK(one_point_asked == 0);
+}

@@ -142,6 +142,31 @@ TEST_CASE("confident search: undecided indices are refined, and a range is left 
   CHECK_FALSE(range.decided());
 }
 
+TEST_CASE("confident search: an undecided index just above the highest false is refined before going up") {
+  // The plan of 2,000 jobs on A100: 12 and 14 GPUs fail, 15 is undecided after 3 replications and meets
+  // after 6. Its refinement alone is the next batch; going up (18, 20 GPUs) first cost 6 simulations more.
+  std::vector<std::vector<int>> batches;
+  std::map<int, int> judged;
+  const auto search = find_first_true_confidently(0, 20, 4, 2, [&](const std::vector<int>& indices) {
+    batches.push_back(indices);
+    std::vector<Judgement> out;
+    for (const int i : indices) {
+      const int times = ++judged[i];
+      if (i == 5 && times == 1)
+        out.push_back(Judgement{Decision::undecided, true});
+      else
+        out.push_back(Judgement{i >= 5 ? Decision::yes : Decision::no, false});
+    }
+    return out;
+  });
+  REQUIRE(search.first_true);
+  CHECK(*search.first_true == 5);
+  CHECK(search.decided());
+  REQUIRE(batches.size() == 2);
+  CHECK(batches[0] == std::vector<int>{3, 4, 5});
+  CHECK(batches[1] == std::vector<int>{5});
+}
+
 TEST_CASE("confident search: a true below a false is not the answer (monotone by construction)") {
   // Noise made 4 look true although 6 is false: the answer is read above the highest false.
   const auto search = find_first_true_confidently(0, 12, 5, 3, [](const std::vector<int>& indices) {

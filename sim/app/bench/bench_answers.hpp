@@ -29,8 +29,10 @@ CommandTiming time_command(const std::vector<std::string>& words);
 // events each, run with Debian's python3 (the peer imports python3-simpy3); none when it failed.
 std::optional<double> peer_requests_per_s(const std::string& script, int jobs, int events);
 
-// The answers a user waits for (a plan, the plan comparing device types, validate --fast and all of it), each
-// as a whole command in a child (output into a temporary directory of its own), with the goal it is held to.
-nlohmann::ordered_json time_answers(const TextOutput& say);
+// The answers a user waits for (a plan, the plan comparing device types, a teacher's two sweeps, validate
+// --fast and all of it; with_calibration: the CMS spec's calibration from its fit and whole, about an hour),
+// each as a whole command in a child (output into a temporary directory of its own), with the goal it is
+// held to.
+nlohmann::ordered_json time_answers(const TextOutput& say, bool with_calibration);
 
 } // namespace sonicsim

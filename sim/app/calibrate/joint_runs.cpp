@@ -105,22 +105,50 @@ bool needs_direct(Figure figure) {
   return figure == Figure::direct_events_per_s_per_job || figure == Figure::direct_inference_gain;
 }
 
-// A prediction's runs at one parameter vector, replication by replication, then point by point (a crossing's
-// sweep `xs`; a figure's one point, xs = {0}). The overrides in one order, so that a run asked twice has one
-// recipe (RunCache).
-void add_prediction_runs(const JointSpec& spec, const JointPrediction& prediction,
-                         const std::vector<double>& values, const std::vector<double>& xs, bool with_direct,
-                         std::vector<SimulationRequest>& requests, std::vector<PointRequests>& points) {
-  const bool crossing = prediction.observable == "crossing_jobs";
-  for (int r = 0; r < prediction.replications; ++r)
-    for (const double x : xs) {
-      std::vector<std::string> overrides = prediction.overrides;
-      if (crossing) overrides.push_back("workload.jobs=" + value_text(x, ""));
-      for (auto& o : prediction_overrides(spec, prediction, values))
-        overrides.push_back(std::move(o));
-      points.push_back(
-          add_run(requests, prediction.scenario, prediction.variants, overrides, r, with_direct));
+// A prediction's run at one parameter vector, replication and sweep point (a crossing's jobs `x`; a figure's
+// one point, x unused). The overrides in one order, so that a run asked twice has one recipe (RunCache).
+void add_prediction_run(const JointSpec& spec, const JointPrediction& prediction,
+                        const std::vector<double>& values, double x, int replication, bool with_direct,
+                        std::vector<SimulationRequest>& requests, std::vector<PointRequests>& points) {
+  std::vector<std::string> overrides = prediction.overrides;
+  if (prediction.observable == "crossing_jobs") overrides.push_back("workload.jobs=" + value_text(x, ""));
+  for (auto& o : prediction_overrides(spec, prediction, values))
+    overrides.push_back(std::move(o));
+  points.push_back(
+      add_run(requests, prediction.scenario, prediction.variants, overrides, replication, with_direct));
+}
+
+// A crossing prediction's curves (a parameter vector and a replication each), simulated in waves along the
+// sweep (models::first_falls_in_waves): the points after a curve's first fall below the direct level, the
+// largest job counts and the dearest runs, are never simulated; each answer is the whole sweep's.
+std::vector<std::vector<std::optional<double>>>
+simulate_crossings(const JointSpec& spec, const JointPrediction& prediction, const ExecutionContext& context,
+                   const std::vector<std::vector<double>>& values, const FigureName& figure,
+                   RunCache* cache) {
+  const auto replications = static_cast<std::size_t>(prediction.replications);
+  const auto read = [&](const std::vector<std::pair<std::size_t, std::size_t>>& asked) {
+    std::vector<SimulationRequest> requests;
+    std::vector<PointRequests> points;
+    for (const auto& [curve, i] : asked)
+      add_prediction_run(spec, prediction, values[curve / replications], prediction.sweep[i],
+                         static_cast<int>(curve % replications), true, requests, points);
+    const auto summaries = run_all(context, requests, points, cache);
+    std::vector<models::CurvePoint> out;
+    const std::string where = "prediction " + prediction.id;
+    for (std::size_t k = 0; k < asked.size(); ++k) {
+      const auto& scenario = requests[points[k].service].scenario;
+      const FigureName direct{Figure::direct_events_per_s_per_job, "", ""};
+      out.push_back(
+          {analysis::named_figure_value(figure, summaries[k], scenario, where),
+           prediction.level_scale * analysis::named_figure_value(direct, summaries[k], scenario, where)});
     }
+    return out;
+  };
+  const auto crossings = models::first_falls_in_waves(prediction.sweep, values.size() * replications, read);
+  std::vector<std::vector<std::optional<double>>> out(values.size());
+  for (std::size_t c = 0; c < crossings.size(); ++c)
+    out[c / replications].push_back(crossings[c] ? std::optional<double>(crossings[c]->x) : std::nullopt);
+  return out;
 }
 
 } // namespace
@@ -164,34 +192,19 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
                     const std::vector<std::vector<double>>& values, RunCache* cache) {
   const bool crossing = prediction.observable == "crossing_jobs";
   const FigureName figure = parse_figure_name(crossing ? prediction.figure : prediction.observable, "figure");
-  const std::vector<double> xs = crossing ? prediction.sweep : std::vector<double>{0.0};
+  if (crossing) return simulate_crossings(spec, prediction, context, values, figure, cache);
   std::vector<SimulationRequest> requests;
   std::vector<PointRequests> points;
   for (const auto& v : values)
-    add_prediction_runs(spec, prediction, v, xs, crossing || needs_direct(figure.figure), requests, points);
+    for (int r = 0; r < prediction.replications; ++r)
+      add_prediction_run(spec, prediction, v, 0.0, r, needs_direct(figure.figure), requests, points);
   const auto summaries = run_all(context, requests, points, cache);
   std::vector<std::vector<std::optional<double>>> out(values.size());
   std::size_t k = 0;
   for (std::size_t v = 0; v < values.size(); ++v)
-    for (int r = 0; r < prediction.replications; ++r) {
-      std::vector<double> ys, levels;
-      for (std::size_t i = 0; i < xs.size(); ++i, ++k) {
-        const auto& scenario = requests[points[k].service].scenario;
-        ys.push_back(
-            analysis::named_figure_value(figure, summaries[k], scenario, "prediction " + prediction.id));
-        if (crossing)
-          levels.push_back(
-              prediction.level_scale *
-              analysis::named_figure_value(FigureName{Figure::direct_events_per_s_per_job, "", ""},
-                                           summaries[k], scenario, "prediction " + prediction.id));
-      }
-      if (!crossing) {
-        out[v].push_back(ys.front());
-      } else {
-        const auto c = models::first_fall_below(xs, ys, levels);
-        out[v].push_back(c ? std::optional<double>(c->x) : std::nullopt);
-      }
-    }
+    for (int r = 0; r < prediction.replications; ++r, ++k)
+      out[v].push_back(analysis::named_figure_value(
+          figure, summaries[k], requests[points[k].service].scenario, "prediction " + prediction.id));
   return out;
 }
 
@@ -203,7 +216,8 @@ std::vector<std::string> prediction_warnings(const JointSpec& spec, const JointP
   std::vector<SimulationRequest> requests;
   std::vector<PointRequests> points;
   // The same runs as the prediction's value at these values: taken from `cache`, never simulated twice.
-  add_prediction_runs(spec, prediction, values, {0.0}, needs_direct(figure.figure), requests, points);
+  for (int r = 0; r < prediction.replications; ++r)
+    add_prediction_run(spec, prediction, values, 0.0, r, needs_direct(figure.figure), requests, points);
   const auto summaries = run_all(context, requests, points, cache);
   // Per group, in the layout's order: in how many runs it was past saturation, and the longest wait.
   std::vector<std::pair<std::string, std::pair<int, double>>> past;
