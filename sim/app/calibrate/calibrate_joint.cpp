@@ -36,7 +36,8 @@ void say_start(const FitStart& start, std::size_t n, const TextOutput& say) {
 // calibration's time) and put in `out` in calibration.json's order. The fitted values' runs at every point
 // are simulated once more here for the derived table.
 void show_adopted_fit(const JointSpec& spec, const JointCalibration& c, const ExecutionContext& context,
-                      const std::string& predict_from, const TextOutput& say, nlohmann::ordered_json& out) {
+                      RunCache& series_runs, const std::string& predict_from, const TextOutput& say,
+                      nlohmann::ordered_json& out) {
   const auto& result = c.result;
   say("\n%s after %d evaluations\n", result.status_text.c_str(), result.evaluations);
   if (c.fitted)
@@ -71,7 +72,8 @@ void show_adopted_fit(const JointSpec& spec, const JointCalibration& c, const Ex
   if (!c.fitted) return;
   say("\nfit: chi-square %.2f before, %.2f after; MAPE %.2f %% before, %.2f %% after\n",
       result.before.chi_square, result.after.chi_square, 100 * result.before.mape, 100 * result.after.mape);
-  out["derived"] = derived_quantities_json(spec, simulate_series_runs(spec, context, c.adoption.values), say);
+  out["derived"] = derived_quantities_json(
+      spec, simulate_series_runs(spec, context, c.adoption.values, 0, &series_runs), say);
   if (spec.leave_one_series_out) say("\nmodel form: each series predicted by a fit to the others\n");
 }
 
@@ -103,8 +105,8 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
                     const std::string& predict_from) {
   const JointSpec spec = read_joint_spec(spec_path);
   const TextOutput say{text};
-  RunCache prediction_runs;
-  const JointSimulator simulator = joint_simulator(context, &prediction_runs);
+  RunCache prediction_runs, series_runs;
+  const JointSimulator simulator = joint_simulator(context, &prediction_runs, &series_runs);
   const std::size_t points = series_data(spec).size();
   std::optional<FitReadBack> read_back;
   if (!predict_from.empty()) read_back = read_fit_back(spec, predict_from, points);
@@ -116,7 +118,7 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   std::size_t starts = 0;
   progress.start_ended = [&](const FitStart& start) { say_start(start, ++starts, say); };
   progress.adopted = [&](const JointCalibration& c) {
-    show_adopted_fit(spec, c, context, predict_from, say, out);
+    show_adopted_fit(spec, c, context, series_runs, predict_from, say, out);
   };
   progress.held_out = [&](const HeldOutPoint& point) {
     say("  without %-30s x %-6g measured %-8.4g predicted %-8.4g %+6.2f %%\n", point.series.c_str(), point.x,
@@ -124,9 +126,12 @@ int calibrate_joint(const std::string& spec_path, const ExecutionContext& contex
   };
   const JointCalibration c = calibrate_jointly(spec, simulator, progress, std::move(read_back));
   show_predictions(spec, c, predict_from, say, out);
+  if (!series_runs.summaries.empty())
+    say("\nfit: %zu series runs made, %zu answered by a run already made\n", series_runs.summaries.size(),
+        series_runs.reused);
   if (!spec.predictions.empty())
-    say("\npredictions: %zu runs made, %zu answered by a run already made for another\n",
-        prediction_runs.summaries.size(), prediction_runs.reused);
+    say("%spredictions: %zu runs made, %zu answered by a run already made for another\n",
+        series_runs.summaries.empty() ? "\n" : "", prediction_runs.summaries.size(), prediction_runs.reused);
   throw_if_interrupted("the calibration was stopped before its results were written; nothing was written");
   write_file_atomically(
       output_dir / "predictions.md",

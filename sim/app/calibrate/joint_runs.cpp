@@ -154,7 +154,8 @@ simulate_crossings(const JointSpec& spec, const JointPrediction& prediction, con
 } // namespace
 
 std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
-                                                 const std::vector<double>& values, int replication) {
+                                                 const std::vector<double>& values, int replication,
+                                                 RunCache* cache) {
   std::vector<SimulationRequest> requests;
   std::vector<PointRequests> points;
   std::vector<SeriesPointRun> runs;
@@ -168,7 +169,7 @@ std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const Ex
                                needs_direct(series.observable.figure)));
       runs.push_back({&series, &point, {}, {}, 0.0});
     }
-  auto summaries = run_all(context, requests, points);
+  auto summaries = run_all(context, requests, points, cache);
   for (std::size_t k = 0; k < summaries.size(); ++k) {
     auto& run = runs[k];
     run.scenario = requests[points[k].service].scenario;
@@ -180,9 +181,9 @@ std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const Ex
 }
 
 std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
-                                    const std::vector<double>& values, int replication) {
+                                    const std::vector<double>& values, int replication, RunCache* cache) {
   std::vector<double> predicted;
-  for (const auto& run : simulate_series_runs(spec, context, values, replication))
+  for (const auto& run : simulate_series_runs(spec, context, values, replication, cache))
     predicted.push_back(run.value);
   return predicted;
 }
@@ -238,18 +239,20 @@ std::vector<std::string> prediction_warnings(const JointSpec& spec, const JointP
   return warnings;
 }
 
-JointSimulator joint_simulator(const ExecutionContext& context, RunCache* prediction_cache) {
-  return {[&context](const JointSpec& spec, const std::vector<double>& values, int replication) {
-            return simulate_series(spec, context, values, replication);
-          },
-          [&context, prediction_cache](const JointSpec& spec, const JointPrediction& prediction,
-                                       const std::vector<std::vector<double>>& values) {
-            return simulate_prediction(spec, prediction, context, values, prediction_cache);
-          },
-          [&context, prediction_cache](const JointSpec& spec, const JointPrediction& prediction,
-                                       const std::vector<double>& values) {
-            return prediction_warnings(spec, prediction, context, values, prediction_cache);
-          }};
+JointSimulator joint_simulator(const ExecutionContext& context, RunCache* prediction_cache,
+                               RunCache* series_cache) {
+  return {
+      [&context, series_cache](const JointSpec& spec, const std::vector<double>& values, int replication) {
+        return simulate_series(spec, context, values, replication, series_cache);
+      },
+      [&context, prediction_cache](const JointSpec& spec, const JointPrediction& prediction,
+                                   const std::vector<std::vector<double>>& values) {
+        return simulate_prediction(spec, prediction, context, values, prediction_cache);
+      },
+      [&context, prediction_cache](const JointSpec& spec, const JointPrediction& prediction,
+                                   const std::vector<double>& values) {
+        return prediction_warnings(spec, prediction, context, values, prediction_cache);
+      }};
 }
 
 } // namespace sonicsim

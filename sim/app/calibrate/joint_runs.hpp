@@ -26,22 +26,26 @@ struct SeriesPointRun {
   double value = 0.0;
 };
 
-// Every point of every series simulated at `values`, in spec order (series, then points), at a replication's
-// seed (0: the scenarios' own).
-std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
-                                                 const std::vector<double>& values, int replication = 0);
-
-// The simulated observable at every point of every series, in spec order (series, then points).
-std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
-                                    const std::vector<double>& values, int replication = 0);
-
 // Summaries already simulated in one command, by the recipe that made them (scenario file, variants,
 // overrides, seed): predictions on the same scenario share their runs (a large-scale run's events/s per job
-// and its gain over direct inference; a held parameter's bound that equals its value).
+// and its gain over direct inference; a held parameter's bound that equals its value), and a fit's series
+// points that a step of the parameters leaves as they were (a parameter acting on other series, a start
+// ending where another did) are not simulated again.
 struct RunCache {
   std::map<std::string, RunSummary> summaries;
   std::size_t reused = 0; // runs answered from here
 };
+
+// Every point of every series simulated at `values`, in spec order (series, then points), at a replication's
+// seed (0: the scenarios' own). Runs in `cache` are not made again.
+std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
+                                                 const std::vector<double>& values, int replication = 0,
+                                                 RunCache* cache = nullptr);
+
+// The simulated observable at every point of every series, in spec order (series, then points).
+std::vector<double> simulate_series(const JointSpec& spec, const ExecutionContext& context,
+                                    const std::vector<double>& values, int replication = 0,
+                                    RunCache* cache = nullptr);
 
 // A prediction's value for several parameter vectors and replications at once: values[v] for replication
 // r is out[v][r]; none where a crossing is not within the sweep. Runs in `cache` are not made again.
@@ -56,8 +60,8 @@ std::vector<std::string> prediction_warnings(const JointSpec& spec, const JointP
                                              const std::vector<double>& values, RunCache* cache = nullptr);
 
 // The three above, as the pure joint fit asks for its simulations (sim/calibration/joint_fit.hpp). The fit's
-// series are simulated afresh at every call; predictions use `prediction_cache` when given (it must outlive
-// the simulator).
-JointSimulator joint_simulator(const ExecutionContext& context, RunCache* prediction_cache = nullptr);
+// series use `series_cache`, predictions `prediction_cache`, when given (each must outlive the simulator).
+JointSimulator joint_simulator(const ExecutionContext& context, RunCache* prediction_cache = nullptr,
+                               RunCache* series_cache = nullptr);
 
 } // namespace sonicsim
