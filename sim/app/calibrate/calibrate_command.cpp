@@ -5,6 +5,7 @@
 #include "sim/app/calibrate/calibrate_inputs.hpp"
 #include "sim/app/calibrate/calibrate_joint.hpp"
 #include "sim/app/calibrate/calibrated_scenario.hpp"
+#include "sim/app/calibrate/joint_runs.hpp"
 #include "sim/app/calibrate/single_series_fit.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/common/execution_flags.hpp"
@@ -41,12 +42,11 @@ namespace sonicsim {
 namespace {
 
 // The simulated observable at each point, for the scenario with these parameter values.
-std::vector<double> simulate_points(const CalibrateArguments& a, const FigureName& figure,
-                                    const ExecutionContext& context, const std::string& scenario_path,
-                                    const std::vector<calibration::DataPoint>& points,
-                                    const std::vector<calibration::FitParameter>& parameters,
-                                    const std::vector<double>& values,
-                                    std::optional<std::uint64_t> seed = std::nullopt) {
+std::vector<double>
+simulate_points(const CalibrateArguments& a, const FigureName& figure, const ExecutionContext& context,
+                const std::string& scenario_path, const std::vector<calibration::DataPoint>& points,
+                const std::vector<calibration::FitParameter>& parameters, const std::vector<double>& values,
+                std::optional<std::uint64_t> seed = std::nullopt, RunCache* cache = nullptr) {
   std::vector<SimulationRequest> requests;
   for (const auto& point : points) {
     std::vector<std::string> overrides = a.set_overrides;
@@ -61,7 +61,9 @@ std::vector<double> simulate_points(const CalibrateArguments& a, const FigureNam
                                     overrides, request.scenario.seed, std::nullopt};
     requests.push_back(std::move(request));
   }
-  const auto outcomes = run_batch(context, requests);
+  // A fit asks for some points twice (the forward differences start from the point just evaluated; the
+  // covariance's Jacobian is taken at the answer): with `cache`, those are not simulated again.
+  const auto outcomes = run_cached(context, requests, cache);
   std::vector<double> predicted;
   for (std::size_t k = 0; k < outcomes.size(); ++k) {
     if (!outcomes[k].ok) throw std::runtime_error("a calibration run failed: " + outcomes[k].error);
@@ -158,16 +160,16 @@ void require_single_series_options(const CalibrateArguments& a) {
 // and 2 of the scenario's seed) and the answer is the three fits' mean (calibration.hpp).
 std::vector<calibration::Predictor> other_seed_predictors(const CalibrateArguments& a,
                                                           const CheckedInputs& in,
-                                                          const ExecutionContext& context,
-                                                          Progress& progress) {
+                                                          const ExecutionContext& context, Progress& progress,
+                                                          RunCache& cache) {
   const std::uint64_t seed = load_for(a, a.scenario, a.set_overrides).seed;
   std::vector<calibration::Predictor> other_seeds;
   for (int replication = 1; replication <= 2; ++replication)
     other_seeds.push_back(
-        [&a, &in, &context, &progress, seed, replication](const std::vector<double>& values) {
+        [&a, &in, &context, &progress, &cache, seed, replication](const std::vector<double>& values) {
           progress.expect_later(std::nullopt, "the fit at seed " + std::to_string(replication + 1) + " of 3");
           return simulate_points(a, in.observable, context, a.scenario, in.series.points, in.parameters,
-                                 values, replication_seed(seed, replication));
+                                 values, replication_seed(seed, replication), &cache);
         });
   return other_seeds;
 }
@@ -191,12 +193,14 @@ int calibrate(const CalibrateArguments& a) {
   const auto& points = in.series.points;
   // The fit decides each evaluation from the last: the estimate is of this one, with the budget left.
   int evaluation = 0;
+  RunCache fit_runs;
   const calibration::Predictor predict = [&](const std::vector<double>& values) {
     progress.expect_later(std::nullopt, "evaluation " + std::to_string(++evaluation) + " of at most " +
                                             std::to_string(a.max_evaluations));
-    return simulate_points(a, in.observable, context, a.scenario, points, parameters, values);
+    return simulate_points(a, in.observable, context, a.scenario, points, parameters, values, std::nullopt,
+                           &fit_runs);
   };
-  const auto other_seeds = other_seed_predictors(a, in, context, progress);
+  const auto other_seeds = other_seed_predictors(a, in, context, progress, fit_runs);
   say("calibrate: %zu parameter(s) on %zu points of series '%s' (%s), common random numbers, "
       "fitted at 3 seeds (the scenario's and two replications') and averaged\n",
       parameters.size(), points.size(), a.series.c_str(), a.data.c_str());
@@ -204,7 +208,8 @@ int calibrate(const CalibrateArguments& a) {
       calibration::calibrate(parameters, initial, points, predict, a.max_evaluations, other_seeds);
 
   progress.finish();
-  say("\n%s after %d evaluations\n\n", result.status_text.c_str(), result.evaluations);
+  say("\n%s after %d evaluations (%zu runs made, %zu answered by a run already made)\n\n",
+      result.status_text.c_str(), result.evaluations, fit_runs.summaries.size(), fit_runs.reused);
   const SeriesAdoption adoption = adopt_fitted(parameters, initial, result, say);
   const std::vector<double>& adopted = adoption.values;
   print_fit_points(points, result, say);

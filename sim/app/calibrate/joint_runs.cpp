@@ -47,45 +47,10 @@ PointRequests add_run(std::vector<SimulationRequest>& requests, const std::strin
   return point;
 }
 
-// The outcomes of a batch in request order. With a cache, each recipe runs once: not at all when an earlier
-// batch of this command ran it, once when it comes several times in this batch.
-std::vector<SimulationOutcome> outcomes_of(const ExecutionContext& context,
-                                           const std::vector<SimulationRequest>& requests, RunCache* cache) {
-  if (!cache) return run_batch(context, requests);
-  std::vector<std::string> keys;
-  std::map<std::string, std::size_t> to_run_index; // recipe -> its place in to_run
-  std::vector<SimulationRequest> to_run;
-  std::vector<std::size_t> run_for; // to_run's request indices
-  for (std::size_t k = 0; k < requests.size(); ++k) {
-    keys.push_back(json_text(requests[k].recipe.to_json()));
-    if (cache->summaries.count(keys[k]) == 0 && to_run_index.emplace(keys[k], to_run.size()).second) {
-      to_run.push_back(requests[k]);
-      run_for.push_back(k);
-    }
-  }
-  const auto fresh = run_batch(context, to_run);
-  std::vector<SimulationOutcome> outcomes(requests.size());
-  for (std::size_t k = 0; k < requests.size(); ++k) {
-    const auto earlier = cache->summaries.find(keys[k]);
-    if (earlier != cache->summaries.end()) {
-      outcomes[k].ok = true;
-      outcomes[k].summary = earlier->second;
-      ++cache->reused;
-      continue;
-    }
-    const std::size_t i = to_run_index.at(keys[k]);
-    outcomes[k] = fresh[i];
-    if (run_for[i] != k) ++cache->reused;
-  }
-  for (const auto& [key, i] : to_run_index)
-    if (fresh[i].ok) cache->summaries.emplace(key, fresh[i].summary);
-  return outcomes;
-}
-
 // The summaries of a batch, each service run joined with its baseline.
 std::vector<RunSummary> run_all(const ExecutionContext& context, std::vector<SimulationRequest>& requests,
                                 const std::vector<PointRequests>& points, RunCache* cache = nullptr) {
-  const auto outcomes = outcomes_of(context, requests, cache);
+  const auto outcomes = run_cached(context, requests, cache);
   std::vector<RunSummary> summaries;
   for (const auto& point : points) {
     if (!outcomes[point.service].ok)
@@ -152,6 +117,39 @@ simulate_crossings(const JointSpec& spec, const JointPrediction& prediction, con
 }
 
 } // namespace
+
+std::vector<SimulationOutcome> run_cached(const ExecutionContext& context,
+                                          const std::vector<SimulationRequest>& requests, RunCache* cache) {
+  if (!cache) return run_batch(context, requests);
+  std::vector<std::string> keys;
+  std::map<std::string, std::size_t> to_run_index; // recipe -> its place in to_run
+  std::vector<SimulationRequest> to_run;
+  std::vector<std::size_t> run_for; // to_run's request indices
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    keys.push_back(json_text(requests[k].recipe.to_json()));
+    if (cache->summaries.count(keys[k]) == 0 && to_run_index.emplace(keys[k], to_run.size()).second) {
+      to_run.push_back(requests[k]);
+      run_for.push_back(k);
+    }
+  }
+  const auto fresh = run_batch(context, to_run);
+  std::vector<SimulationOutcome> outcomes(requests.size());
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    const auto earlier = cache->summaries.find(keys[k]);
+    if (earlier != cache->summaries.end()) {
+      outcomes[k].ok = true;
+      outcomes[k].summary = earlier->second;
+      ++cache->reused;
+      continue;
+    }
+    const std::size_t i = to_run_index.at(keys[k]);
+    outcomes[k] = fresh[i];
+    if (run_for[i] != k) ++cache->reused;
+  }
+  for (const auto& [key, i] : to_run_index)
+    if (fresh[i].ok) cache->summaries.emplace(key, fresh[i].summary);
+  return outcomes;
+}
 
 std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
                                                  const std::vector<double>& values, int replication,

@@ -36,6 +36,11 @@ struct RunCache {
   std::size_t reused = 0; // runs answered from here
 };
 
+// The outcomes of a batch in request order. With a cache, each recipe runs once: not at all when an earlier
+// batch of this command ran it, once when it comes several times in this batch.
+std::vector<SimulationOutcome> run_cached(const ExecutionContext& context,
+                                          const std::vector<SimulationRequest>& requests, RunCache* cache);
+
 // Every point of every series simulated at `values`, in spec order (series, then points), at a replication's
 // seed (0: the scenarios' own). Runs in `cache` are not made again.
 std::vector<SeriesPointRun> simulate_series_runs(const JointSpec& spec, const ExecutionContext& context,
