@@ -83,6 +83,15 @@ void add_prediction_run(const JointSpec& spec, const JointPrediction& prediction
       add_run(requests, prediction.scenario, prediction.variants, overrides, replication, with_direct));
 }
 
+// A figure prediction's runs at one parameter vector, a replication each: its value and its warnings read the
+// same runs (one recipe each, so the second reader takes them from the cache).
+void add_figure_runs(const JointSpec& spec, const JointPrediction& prediction,
+                     const std::vector<double>& values, const FigureName& figure,
+                     std::vector<SimulationRequest>& requests, std::vector<PointRequests>& points) {
+  for (int r = 0; r < prediction.replications; ++r)
+    add_prediction_run(spec, prediction, values, 0.0, r, needs_direct(figure.figure), requests, points);
+}
+
 // A crossing prediction's curves (a parameter vector and a replication each), simulated in waves along the
 // sweep (models::first_falls_in_waves): the points after a curve's first fall below the direct level, the
 // largest job counts and the dearest runs, are never simulated; each answer is the whole sweep's.
@@ -100,9 +109,9 @@ simulate_crossings(const JointSpec& spec, const JointPrediction& prediction, con
     const auto summaries = run_all(context, requests, points, cache);
     std::vector<models::CurvePoint> out;
     const std::string where = "prediction " + prediction.id;
+    const FigureName direct{Figure::direct_events_per_s_per_job, "", ""};
     for (std::size_t k = 0; k < asked.size(); ++k) {
       const auto& scenario = requests[points[k].service].scenario;
-      const FigureName direct{Figure::direct_events_per_s_per_job, "", ""};
       out.push_back(
           {analysis::named_figure_value(figure, summaries[k], scenario, where),
            prediction.level_scale * analysis::named_figure_value(direct, summaries[k], scenario, where)});
@@ -195,8 +204,7 @@ simulate_prediction(const JointSpec& spec, const JointPrediction& prediction, co
   std::vector<SimulationRequest> requests;
   std::vector<PointRequests> points;
   for (const auto& v : values)
-    for (int r = 0; r < prediction.replications; ++r)
-      add_prediction_run(spec, prediction, v, 0.0, r, needs_direct(figure.figure), requests, points);
+    add_figure_runs(spec, prediction, v, figure, requests, points);
   const auto summaries = run_all(context, requests, points, cache);
   std::vector<std::vector<std::optional<double>>> out(values.size());
   std::size_t k = 0;
@@ -215,8 +223,7 @@ std::vector<std::string> prediction_warnings(const JointSpec& spec, const JointP
   std::vector<SimulationRequest> requests;
   std::vector<PointRequests> points;
   // The same runs as the prediction's value at these values: taken from `cache`, never simulated twice.
-  for (int r = 0; r < prediction.replications; ++r)
-    add_prediction_run(spec, prediction, values, 0.0, r, needs_direct(figure.figure), requests, points);
+  add_figure_runs(spec, prediction, values, figure, requests, points);
   const auto summaries = run_all(context, requests, points, cache);
   // Per group, in the layout's order: in how many runs it was past saturation, and the longest wait.
   std::vector<std::pair<std::string, std::pair<int, double>>> past;
