@@ -19,6 +19,8 @@ RunPrecision RunRecorder::precision_over(double start_s, double end_s, bool stea
   precision.held = scenario_.output.precision_figures;
   precision.events_per_job = scenario_.workload.events_per_job;
   precision.events_per_job_written = scenario_.workload.events_per_job;
+  precision.window_start_s = start_s;
+  precision.window_end_s = end_s;
   if (scenario_.workload.campaign) {
     precision.applies = false; // the campaign's window is its own time: jobs come and go, nothing is steady
     return precision;

@@ -166,6 +166,9 @@ struct RunPrecision {
   int events_per_job = 0;         // of the run reported
   int events_per_job_written = 0; // in the scenario
   int extensions = 0;             // runs discarded for being too short
+  // The steady-state window judged: from the last job's warm-up to the check (0, 0: not known). The window
+  // opens at the same date however long the jobs run, so a longer run widens it by more than its factor.
+  double window_start_s = 0.0, window_end_s = 0.0;
   // The run stopped short of the rule because a figure's interval lay wholly beyond a bound of
   // output.stop_beyond: which, in words ("module_mean_s 17.9 +- 2.1 above 12"); empty otherwise.
   std::string stopped_beyond;

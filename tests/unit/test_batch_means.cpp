@@ -117,6 +117,34 @@ TEST_CASE("precision rule: met, extended towards the target, or stopped at the l
   CHECK_FALSE(precision.too_short());
 }
 
+TEST_CASE(
+    "precision rule: the window opens after the ramp, so a longer run widens it by more than its factor") {
+  // Large-scale CMS at 24 events per job: the last job warmed up at 4 s, the first ran out at 5 s.
+  RunPrecision precision =
+      precision_of(24, {{"events_per_s", 1.0e4, 300.0, 0.03, 0.0}, {"event_mean_s", 1.0, 0.01, 0.01, 0.0}});
+  precision.window_start_s = 4.0;
+  precision.window_end_s = 5.0;
+  judge_precision(precision);
+  REQUIRE_FALSE(precision.met);
+  // 3 % against 2 %: the window must grow 1.2 x (3 / 2)^2 = 2.7 times, to 2.7 s, which the first job's
+  // running out at 6.7 s gives: 6.7 / 5 = 1.34 times the events, at least twice: 48 (the window left out, as
+  // before: 2.7 -> 4 times, 96).
+  CHECK(next_events_per_job(precision, 16.0) == 48);
+  precision.window_start_s = precision.window_end_s = 0.0;
+  CHECK(next_events_per_job(precision, 16.0) == 96);
+  // A window that opens at the start (no ramp): the events grow as the window must.
+  precision.window_end_s = 5.0;
+  CHECK(next_events_per_job(precision, 16.0) == 96);
+  // 6 % against 2 %: the window 10.8 times (10.8 s), the first job out at 14.8 s: 2.96 -> 4 times.
+  precision.window_start_s = 4.0;
+  precision.intervals.figures[0].relative = 0.06;
+  CHECK(next_events_per_job(precision, 16.0) == 96);
+  // No steady window yet (the first job ran out before the last warmed up): the least step, then a new check.
+  precision.window_start_s = 6.0;
+  precision.intervals.problem = "no steady-state window";
+  CHECK(next_events_per_job(precision, 16.0) == 48);
+}
+
 TEST_CASE("precision rule: a figure wholly beyond a bound of output.stop_beyond stops the run short of it") {
   // A saturated candidate of a plan: module time 18 +- 2 s (11 %) where the target fails above 12 s.
   RunPrecision precision =
