@@ -1,5 +1,6 @@
 #include "sim/metrics/run_recorder.hpp"
 
+#include "sim/metrics/events_csv.hpp"
 #include "sim/text/csv.hpp"
 
 #include <algorithm>
@@ -71,12 +72,11 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
     if (is_shared(link.kind)) links_.back().bytes_over_time.emplace(bin_width_s_);
   }
   if (events_csv_) {
-    *events_csv_ << "job,event,start_s,end_s,event_s";
+    std::vector<std::string> modules;
     for (const auto& module : scenario.workload.pipeline)
-      *events_csv_ << ',' << csv_field(module.name + "_s");
+      modules.push_back(module.name);
     // Runs with operations (timeouts, retries, fallback, preemption, pools) say what became of each event.
-    *events_csv_ << ",requests,retries,inferences,failed,warmup" << (operations_ ? ",outcome\n" : "\n");
-    *events_csv_ << std::setprecision(9);
+    write_events_csv_header(*events_csv_, modules, operations_ != nullptr);
   }
 }
 
@@ -174,17 +174,7 @@ void RunRecorder::record_event(const EventRecord& event) {
     for (std::size_t m = 0; m < event.module_s.size(); ++m)
       module_histograms_[m].add(event.module_s[m]);
   }
-  if (events_csv_) {
-    auto& out = *events_csv_;
-    out << event.job << ',' << event.event_index << ',' << event.start_s << ',' << event.end_s << ','
-        << event.end_s - event.start_s;
-    for (const double t : event.module_s)
-      out << ',' << t;
-    out << ',' << event.requests << ',' << event.retries << ',' << event.inferences << ','
-        << (event.failed ? 1 : 0) << ',' << (event.warmup ? 1 : 0);
-    if (operations_) out << ',' << event_outcome_name(event.outcome);
-    out << '\n';
-  }
+  if (events_csv_) write_events_csv_row(*events_csv_, event, operations_ != nullptr, events_csv_row_);
 }
 
 void RunRecorder::record_job(double start_s, double warmup_end_s, double end_s) {

@@ -162,6 +162,7 @@ private:
   std::vector<std::uint64_t> device_batches_; // per device, whole run
   std::vector<double> device_busy_s_;         // per device, whole run
   std::ostream* events_csv_;
+  std::string events_csv_row_; // one row of events.csv, built before it is written (its buffer kept)
   double bin_width_s_;
   std::vector<TrackedLink> links_;
   std::vector<LogHistogram> module_histograms_;
