@@ -37,14 +37,20 @@ std::optional<Crossing> first_fall_below(const std::vector<double>& xs, const st
   return std::nullopt;
 }
 
-std::vector<std::optional<Crossing>> first_falls_in_waves(const std::vector<double>& xs, std::size_t curves,
+std::vector<std::optional<Crossing>> first_falls_in_waves(const std::vector<std::vector<double>>& xs,
                                                           const CurveReader& read) {
+  const std::size_t curves = xs.size();
+  std::size_t longest = 0;
   std::vector<std::vector<double>> ys(curves), levels(curves);
-  std::vector<bool> done(curves, xs.size() < 2); // fewer than two points: no crossing to read
-  for (std::size_t wave_end = std::min<std::size_t>(2, xs.size()); wave_end <= xs.size(); ++wave_end) {
+  std::vector<bool> done(curves);
+  for (std::size_t c = 0; c < curves; ++c) {
+    done[c] = xs[c].size() < 2; // fewer than two points: no crossing to read
+    longest = std::max(longest, xs[c].size());
+  }
+  for (std::size_t wave_end = 2; wave_end <= std::max<std::size_t>(2, longest); ++wave_end) {
     std::vector<std::pair<std::size_t, std::size_t>> asked;
     for (std::size_t c = 0; c < curves; ++c)
-      for (std::size_t i = ys[c].size(); !done[c] && i < wave_end; ++i)
+      for (std::size_t i = ys[c].size(); !done[c] && i < std::min(wave_end, xs[c].size()); ++i)
         asked.emplace_back(c, i);
     if (asked.empty()) break;
     const auto points = read(asked);
@@ -56,7 +62,7 @@ std::vector<std::optional<Crossing>> first_falls_in_waves(const std::vector<doub
     }
     for (std::size_t c = 0; c < curves; ++c) {
       const std::size_t n = ys[c].size();
-      done[c] = done[c] || n == xs.size() || (n >= 1 && ys[c][0] < levels[c][0]) ||
+      done[c] = done[c] || n == xs[c].size() || (n >= 1 && ys[c][0] < levels[c][0]) ||
                 (n >= 2 && ys[c][n - 1] < levels[c][n - 1]);
     }
   }
@@ -66,10 +72,16 @@ std::vector<std::optional<Crossing>> first_falls_in_waves(const std::vector<doub
       out.push_back(std::nullopt);
       continue;
     }
-    const std::vector<double> read_xs(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(ys[c].size()));
+    const std::vector<double> read_xs(xs[c].begin(),
+                                      xs[c].begin() + static_cast<std::ptrdiff_t>(ys[c].size()));
     out.push_back(first_fall_below(read_xs, ys[c], levels[c]));
   }
   return out;
+}
+
+std::vector<std::optional<Crossing>> first_falls_in_waves(const std::vector<double>& xs, std::size_t curves,
+                                                          const CurveReader& read) {
+  return first_falls_in_waves(std::vector<std::vector<double>>(curves, xs), read);
 }
 
 } // namespace sonicsim::models

@@ -42,5 +42,9 @@ using CurveReader =
 // gives. Where points are simulations, the largest x (the dearest runs) past a crossing are not run.
 std::vector<std::optional<Crossing>> first_falls_in_waves(const std::vector<double>& xs, std::size_t curves,
                                                           const CurveReader& read);
+// The same for curves each sampled at its own xs (several sweeps read in the same waves: the cases of one
+// validation).
+std::vector<std::optional<Crossing>> first_falls_in_waves(const std::vector<std::vector<double>>& xs,
+                                                          const CurveReader& read);
 
 } // namespace sonicsim::models

@@ -1,5 +1,6 @@
 #include "sim/validation/observables.hpp"
 
+#include "sim/validation/case_crossing.hpp"
 #include "sim/validation/dataset_points.hpp"
 
 #include "models/crossing.hpp"
@@ -28,12 +29,6 @@ bool is_one_of(const std::string& name, const std::vector<std::string>& names) {
   for (const auto& n : names)
     if (n == name) return true;
   return false;
-}
-
-std::string format_value(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
 }
 
 double module_mean(const RunSummary& summary, const std::string& module) {
@@ -92,14 +87,6 @@ std::optional<double> analytic_value(const ValidationCase& c) {
   return std::nullopt;
 }
 
-// The figure a crossing or a curve compares: `figure`, or the module time of `module`; none where the run
-// does not define it.
-std::optional<double> compared_figure(const ValidationCase& c, const RunSummary& summary) {
-  if (c.figure.empty()) return module_mean(summary, c.module);
-  const FigureName name = parse_figure_name(c.figure, c.file + ": figure");
-  return single_value(name, c, summary);
-}
-
 // The runs of one replication.
 std::vector<RunSpec> one_replication_runs(const ValidationCase& c) {
   if (table_figure(c)) return {c.run};
@@ -113,12 +100,12 @@ std::vector<RunSpec> one_replication_runs(const ValidationCase& c) {
     for (const double value : c.sweep_values) {
       RunSpec run = c.run;
       if (c.sweep_template.empty()) {
-        run.overrides.push_back(c.sweep_key + "=" + format_value(value));
+        run.overrides.push_back(c.sweep_key + "=" + case_value_text(value));
       } else {
         std::string expression = c.sweep_template;
         const auto at = expression.find("{}");
         if (at == std::string::npos) throw InputError(c.file + ": sweep.set has no {} for the value");
-        expression.replace(at, 2, format_value(value));
+        expression.replace(at, 2, case_value_text(value));
         run.overrides.push_back(expression);
       }
       runs.push_back(run);
@@ -129,7 +116,7 @@ std::vector<RunSpec> one_replication_runs(const ValidationCase& c) {
     if (!c.dataset) throw InputError(c.file + ": observable " + c.observable + " needs a dataset");
     for (const auto& point : read_dataset(*c.dataset)) {
       RunSpec run = c.run;
-      run.overrides.push_back("workload.jobs=" + format_value(point.x));
+      run.overrides.push_back("workload.jobs=" + case_value_text(point.x));
       // The point passes within 2 sd of its value: its run need be known only to a fraction of that.
       if (point.y != 0.0 && point.sd > 0.0) run.point_tolerance = 2.0 * point.sd / std::abs(point.y);
       runs.push_back(run);
@@ -143,73 +130,6 @@ std::vector<RunSpec> one_replication_runs(const ValidationCase& c) {
       figure_names_text());
 }
 
-// The job count at which the figure first falls below the reference, in one replication's sweep.
-std::optional<models::Crossing> simulated_crossing(const ValidationCase& c,
-                                                   const std::vector<RunSummary>& summaries) {
-  std::vector<double> ys, levels;
-  for (const auto& summary : summaries) {
-    const auto y = compared_figure(c, summary);
-    if (!y) return std::nullopt; // a point without the figure: no crossing can be read off the sweep
-    ys.push_back(*y);
-    if (c.reference) {
-      levels.push_back(*c.reference);
-    } else {
-      if (!summary.direct_inference)
-        throw InputError(c.file + ": reference: direct needs the direct-inference run beside each point; "
-                                  "the scenario has no remote inference to compare");
-      levels.push_back(summary.direct_inference->events_per_s_per_job);
-    }
-  }
-  return models::first_fall_below(c.sweep_values, ys, levels);
-}
-
-// The crossing over replications: the mean of the replications' crossings, with its 95 % Student-t interval.
-CaseOutcome crossing_outcome(const ValidationCase& c,
-                             const std::vector<std::vector<RunSummary>>& by_replication) {
-  CaseOutcome outcome;
-  std::vector<double> crossings;
-  for (const auto& summaries : by_replication)
-    if (const auto crossing = simulated_crossing(c, summaries)) crossings.push_back(crossing->x);
-  const std::size_t missing = by_replication.size() - crossings.size();
-  if (missing > 0) { // no value: the case fails
-    outcome.detail = std::to_string(missing) + " of " + std::to_string(by_replication.size()) +
-                     " replications do not cross within the sweep (" + format_value(c.sweep_values.front()) +
-                     " to " + format_value(c.sweep_values.back()) + " jobs)";
-    return outcome;
-  }
-  double sum = 0.0;
-  for (const double x : crossings)
-    sum += x;
-  const double mean = sum / static_cast<double>(crossings.size());
-  outcome.simulated = mean;
-  if (crossings.size() > 1) {
-    double squares = 0.0;
-    for (const double x : crossings)
-      squares += (x - mean) * (x - mean);
-    const double n = static_cast<double>(crossings.size());
-    outcome.simulated_half_width =
-        models::student_t_975(static_cast<int>(crossings.size()) - 1) * std::sqrt(squares / (n - 1) / n);
-  }
-  if (c.dataset) {
-    std::vector<double> xs, ys, levels, se;
-    for (const auto& point : read_dataset(*c.dataset)) {
-      xs.push_back(point.x);
-      ys.push_back(point.y);
-      levels.push_back(point.reference);
-      se.push_back(point.sd);
-    }
-    const auto measured = models::first_fall_below(xs, ys, levels, se);
-    if (!measured) throw InputError(c.file + ": the dataset's points never fall below their reference");
-    outcome.measured = measured->x;
-    outcome.measured_uncertainty = measured->se;
-    outcome.detail = "measured between " + format_value(measured->lower_x) + " and " +
-                     format_value(measured->upper_x) + " jobs";
-  }
-  outcome.detail += std::string(outcome.detail.empty() ? "" : "; ") + "simulated over " +
-                    std::to_string(crossings.size()) + " replication(s)";
-  return outcome;
-}
-
 // A curve case: how many of the measured points the simulated curve meets within 2 sd, and where it misses.
 void curve_outcome(const ValidationCase& c, const std::vector<RunSummary>& summaries, CaseOutcome& outcome) {
   const auto points = read_dataset(*c.dataset);
@@ -219,16 +139,17 @@ void curve_outcome(const ValidationCase& c, const std::vector<RunSummary>& summa
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto value = compared_figure(c, summaries.at(i));
     if (!value) {
-      outside += std::string(outside.empty() ? "" : "; ") + "at " + format_value(points[i].x) + ": no value";
+      outside +=
+          std::string(outside.empty() ? "" : "; ") + "at " + case_value_text(points[i].x) + ": no value";
       continue; // missed; left out of the mean relative error below
     }
     const double simulated = *value;
     if (std::abs(simulated - points[i].y) <= 2.0 * points[i].sd) {
       ++within;
     } else {
-      outside += std::string(outside.empty() ? "" : "; ") + "at " + format_value(points[i].x) + ": " +
-                 format_value(std::round(simulated * 1000) / 1000) + " against " + format_value(points[i].y) +
-                 " +- " + format_value(points[i].sd);
+      outside += std::string(outside.empty() ? "" : "; ") + "at " + case_value_text(points[i].x) + ": " +
+                 case_value_text(std::round(simulated * 1000) / 1000) + " against " +
+                 case_value_text(points[i].y) + " +- " + case_value_text(points[i].sd);
     }
     relative_error_sum += std::abs(simulated - points[i].y) / points[i].y;
     ++valued;
@@ -237,7 +158,8 @@ void curve_outcome(const ValidationCase& c, const std::vector<RunSummary>& summa
   outcome.measured = 1.0;
   outcome.detail = std::to_string(within) + "/" + std::to_string(points.size()) +
                    " points within 2 sd; mean relative error " +
-                   format_value(std::round(1000.0 * relative_error_sum / std::max(valued, 1)) / 10.0) + " %";
+                   case_value_text(std::round(1000.0 * relative_error_sum / std::max(valued, 1)) / 10.0) +
+                   " %";
   if (!outside.empty()) outcome.detail += " (outside 2 sd: " + outside + ")";
 }
 
@@ -286,9 +208,9 @@ CaseOutcome evaluate_one(const ValidationCase& c, const std::vector<RunSummary>&
                                          ? measured_fit.slope_se
                                          : measured_fit.knee_se / gpus;
     }
-    outcome.detail = "fit: plateau " + format_value(std::round(fit.plateau * 100) / 100) + " s, knee " +
-                     format_value(std::round(fit.knee)) + " jobs, slope " +
-                     format_value(std::round(fit.slope * 1000) / 1000) + " s/job";
+    outcome.detail = "fit: plateau " + case_value_text(std::round(fit.plateau * 100) / 100) + " s, knee " +
+                     case_value_text(std::round(fit.knee)) + " jobs, slope " +
+                     case_value_text(std::round(fit.slope * 1000) / 1000) + " s/job";
   } else {
     curve_outcome(c, summaries, outcome);
   }
@@ -316,6 +238,18 @@ void judge(const ValidationCase& c, CaseOutcome& outcome) {
 
 } // namespace
 
+std::string case_value_text(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+std::optional<double> compared_figure(const ValidationCase& c, const RunSummary& summary) {
+  if (c.figure.empty()) return module_mean(summary, c.module);
+  const FigureName name = parse_figure_name(c.figure, c.file + ": figure");
+  return single_value(name, c, summary);
+}
+
 std::vector<RunSpec> runs_for(const ValidationCase& c) {
   const auto base = one_replication_runs(c);
   std::vector<RunSpec> runs;
@@ -327,7 +261,8 @@ std::vector<RunSpec> runs_for(const ValidationCase& c) {
   return runs;
 }
 
-CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& summaries) {
+CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& summaries,
+                     const std::vector<std::optional<double>>* crossings) {
   const std::size_t per_replication = summaries.size() / static_cast<std::size_t>(c.replications);
   std::vector<std::vector<RunSummary>> by_replication;
   for (int r = 0; r < c.replications; ++r)
@@ -335,7 +270,14 @@ CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& sum
                                 summaries.begin() + static_cast<std::ptrdiff_t>((r + 1) * per_replication));
   CaseOutcome outcome;
   if (c.observable == "crossing_jobs") {
-    outcome = crossing_outcome(c, by_replication);
+    if (!crossings) {
+      std::vector<std::optional<double>> each;
+      for (const auto& replication : by_replication)
+        each.push_back(simulated_crossing(c, replication));
+      outcome = crossing_outcome(c, each);
+    } else {
+      outcome = crossing_outcome(c, *crossings);
+    }
     if (!c.dataset) {
       outcome.measured = c.measured;
       outcome.measured_uncertainty = c.measured_uncertainty;

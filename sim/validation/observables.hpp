@@ -63,6 +63,14 @@ std::vector<RunSpec> runs_for(const ValidationCase& validation_case);
 // case on events per second need not have its runs extended for the noise of a served module's time. None
 // when the value rests on another figure (a batch size) or on several: the rule then holds them all.
 std::optional<std::string> case_precision_figure(const ValidationCase& validation_case);
-CaseOutcome evaluate(const ValidationCase& validation_case, const std::vector<RunSummary>& summaries);
+// `crossings`: a crossing case's replications' crossings, read in waves (validate): its summaries are then
+// not read (they may stop at each replication's first fall).
+CaseOutcome evaluate(const ValidationCase& validation_case, const std::vector<RunSummary>& summaries,
+                     const std::vector<std::optional<double>>* crossings = nullptr);
+// The figure a crossing or a curve compares: `figure`, or the module time of `module`; none where the run
+// does not define it.
+std::optional<double> compared_figure(const ValidationCase& validation_case, const RunSummary& summary);
+// A number in a case's text (a sweep value in an override, a detail): as a stream writes it.
+std::string case_value_text(double value);
 
 } // namespace sonicsim

@@ -77,3 +77,35 @@ TEST_CASE(
               }).front());
   CHECK(one_point_asked == 0);
 }
+
+TEST_CASE("first_falls_in_waves: sweeps of their own read in the same waves, each as a whole sweep gives") {
+  // Two cases of one validation: a short sweep falling at its third point, a long one falling at its fifth.
+  const std::vector<std::vector<double>> xs{{60, 100, 130, 150}, {40, 60, 80, 100, 130, 170, 240}};
+  const std::vector<std::vector<double>> ys{{4.2, 4.1, 3.5, 3.0}, {2.0, 1.9, 1.8, 1.7, 1.4, 1.2, 1.0}};
+  const std::vector<double> levels{3.9, 1.5};
+  std::vector<std::vector<std::size_t>> asked(xs.size());
+  std::vector<std::size_t> wave_sizes;
+  const auto crossings = first_falls_in_waves(xs, [&](const auto& wave) {
+    wave_sizes.push_back(wave.size());
+    std::vector<CurvePoint> out;
+    for (const auto& [curve, i] : wave) {
+      asked[curve].push_back(i);
+      out.push_back({ys[curve][i], levels[curve]});
+    }
+    return out;
+  });
+  REQUIRE(crossings.size() == 2);
+  for (std::size_t c = 0; c < xs.size(); ++c) {
+    const auto whole = first_fall_below(xs[c], ys[c], std::vector<double>(xs[c].size(), levels[c]));
+    REQUIRE(whole);
+    REQUIRE(crossings[c]);
+    CHECK(crossings[c]->x == doctest::Approx(whole->x));
+  }
+  CHECK(crossings[0]->x == doctest::Approx(100 + 30 * 0.2 / 0.6)); // 4.1 -> 3.5 across 3.9: 110 jobs
+  CHECK(crossings[1]->x == doctest::Approx(100 + 30 * 0.2 / 0.3)); // 1.7 -> 1.4 across 1.5: 120 jobs
+  // Each up to its fall (the long sweep's last two points, 170 and 240 jobs, never run); the waves are
+  // shared: both curves' first two points, then one more of each while it has not fallen.
+  CHECK(asked[0] == std::vector<std::size_t>{0, 1, 2});
+  CHECK(asked[1] == std::vector<std::size_t>{0, 1, 2, 3, 4});
+  CHECK(wave_sizes == std::vector<std::size_t>{4, 2, 1, 1});
+}

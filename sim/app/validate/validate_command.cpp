@@ -19,6 +19,7 @@
 #include "sim/random/replication_seed.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 #include "sim/validation/accuracy_table.hpp"
+#include "sim/validation/crossing_waves.hpp"
 #include "sim/validation/observables.hpp"
 
 #include <algorithm>
@@ -178,6 +179,78 @@ ValidationBatch plan_batch(const std::vector<ValidationCase>& cases) {
   return batch;
 }
 
+// Runs these requests of the batch (each with its baseline, joined after) into `summaries`; false when they
+// were submitted to a cluster (its merge job writes the report).
+bool run_requests(const ExecutionContext& context, const ValidationBatch& batch,
+                  std::vector<std::size_t> indices, std::vector<RunSummary>& summaries,
+                  std::vector<bool>& ran) {
+  for (std::size_t k = 0, n = indices.size(); k < n; ++k) {
+    const auto direct = batch.baseline_of.find(indices[k]);
+    if (direct != batch.baseline_of.end() && !ran[direct->second] &&
+        std::find(indices.begin(), indices.end(), direct->second) == indices.end())
+      indices.push_back(direct->second);
+  }
+  std::vector<SimulationRequest> some;
+  for (const auto i : indices)
+    some.push_back(batch.requests[i]);
+  const auto simulated = run_or_submit(context, some);
+  if (!simulated) return false;
+  std::size_t missing = 0;
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    const std::size_t i = indices[k];
+    if (!(*simulated)[k].ok) {
+      std::fprintf(stderr, "sonicsim: simulation %zu (%s): %s\n", i + 1, batch.runs[i].scenario_path.c_str(),
+                   (*simulated)[k].error.c_str());
+      ++missing;
+      continue;
+    }
+    summaries[i] = (*simulated)[k].summary;
+    ran[i] = true;
+  }
+  for (const auto& [service, direct] : batch.baseline_of)
+    if (ran[service] && ran[direct] && std::find(indices.begin(), indices.end(), service) != indices.end())
+      compare_with_direct(summaries[service], summaries[direct]);
+  if (missing > 0)
+    throw std::runtime_error(std::to_string(missing) + " of " + std::to_string(indices.size()) +
+                             " simulations have no result; no report written" +
+                             (context.options.on_cluster() ? ". Run the same command with --slurm again: it "
+                                                             "submits only those"
+                                                           : ""));
+  return true;
+}
+
+// The cases' outcomes; none when the simulations were submitted. Here, the crossing cases' points past their
+// first two wait for the waves (sim/validation/crossing_waves.hpp); a cluster gets every point at once.
+std::optional<std::vector<CaseOutcome>> simulate_cases(const ExecutionContext& context,
+                                                       const std::vector<ValidationCase>& cases,
+                                                       const ValidationBatch& batch) {
+  const std::size_t count = batch.requests.size();
+  const bool waves = !context.options.on_cluster();
+  std::vector<bool> deferred = waves ? wave_runs(cases, batch.runs_of_case, count) : std::vector<bool>(count);
+  for (const auto& [service, direct] : batch.baseline_of)
+    deferred[direct] = deferred[service];
+  std::vector<RunSummary> summaries(count);
+  std::vector<bool> ran(count, false);
+  std::vector<std::size_t> first;
+  for (std::size_t i = 0; i < count; ++i)
+    if (!deferred[i]) first.push_back(i);
+  if (!run_requests(context, batch, first, summaries, ran)) return std::nullopt;
+  const auto crossings = waves ? crossings_in_waves(cases, batch.runs_of_case, summaries, ran,
+                                                    [&](const std::vector<std::size_t>& wave) {
+                                                      run_requests(context, batch, wave, summaries, ran);
+                                                    })
+                               : std::vector<std::vector<std::optional<double>>>(cases.size());
+  throw_if_interrupted("every simulation had finished; no report written");
+  std::vector<CaseOutcome> outcomes;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::vector<RunSummary> case_summaries;
+    for (const auto index : batch.runs_of_case[i])
+      case_summaries.push_back(summaries[index]);
+    outcomes.push_back(evaluate(cases[i], case_summaries, crossings[i].empty() ? nullptr : &crossings[i]));
+  }
+  return outcomes;
+}
+
 // The closing line: passes, known discrepancies and failures; predictions reproduced and drifted.
 void say_counts(bool table, int measured, int failures, int known, int predictions, int drifted) {
   // A known discrepancy is outside its tolerance: counted apart, never as a pass.
@@ -250,49 +323,21 @@ int validate(const ValidateArguments& arguments) {
     std::fprintf(stderr, "validate: %zu cases, %zu simulations\n", cases.size(), runs.size());
   const ExecutionContext context{execution, arguments.work_dir, "validate",
                                  "the report in " + report_dir.string()};
-  const auto simulated = run_or_submit(context, batch.requests);
-  if (!simulated) return exit_ok; // submitted: the merge job writes the report
-  std::vector<RunSummary> summaries(runs.size());
-  std::size_t missing = 0;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (!(*simulated)[i].ok) {
-      std::fprintf(stderr, "sonicsim: simulation %zu (%s): %s\n", i + 1, runs[i].scenario_path.c_str(),
-                   (*simulated)[i].error.c_str());
-      ++missing;
-      continue;
-    }
-    summaries[i] = (*simulated)[i].summary;
-  }
-  for (const auto& [service, direct] : batch.baseline_of)
-    compare_with_direct(summaries[service], summaries[direct]);
-  if (missing > 0)
-    throw std::runtime_error(std::to_string(missing) + " of " + std::to_string(runs.size()) +
-                             " simulations have no result; no report written" +
-                             (execution.on_cluster() ? ". Run the same command with --slurm again: it "
-                                                       "submits only those"
-                                                     : ""));
-
-  throw_if_interrupted("every simulation had finished; no report written");
-  std::vector<CaseOutcome> outcomes;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    std::vector<RunSummary> case_summaries;
-    for (const auto index : runs_of_case[i])
-      case_summaries.push_back(summaries[index]);
-    outcomes.push_back(evaluate(cases[i], case_summaries));
-  }
+  const auto outcomes = simulate_cases(context, cases, batch);
+  if (!outcomes) return exit_ok; // submitted: the merge job writes the report
   const bool table = !arguments.quiet && !arguments.json;
-  const auto [failures, predictions, drifted, known] = print_verdicts(cases, outcomes, table);
+  const auto [failures, predictions, drifted, known] = print_verdicts(cases, *outcomes, table);
   if (writes_report) {
-    write_reports(report_dir, cases, outcomes);
+    write_reports(report_dir, cases, *outcomes);
     if (table) std::printf("\nwrote %s and report.json\n", (report_dir / "report.md").string().c_str());
     std::fflush(stdout);
     write_html_report_if_asked(arguments.html, report_dir, !table);
   }
-  if (arguments.json) std::printf("%s\n", json_text(outcomes_to_json(cases, outcomes), 1).c_str());
+  if (arguments.json) std::printf("%s\n", json_text(outcomes_to_json(cases, *outcomes), 1).c_str());
   if (table || failures > 0 || drifted > 0)
     say_counts(table, static_cast<int>(cases.size()) - predictions, failures, known, predictions, drifted);
   const int regressions =
-      committed ? report_against(*committed, arguments.against, cases, outcomes, table) : 0;
+      committed ? report_against(*committed, arguments.against, cases, *outcomes, table) : 0;
   return failures == 0 && drifted == 0 && regressions == 0 ? exit_ok : exit_run_failed;
 }
 

@@ -1,0 +1,80 @@
+#include "sim/validation/case_crossing.hpp"
+
+#include "models/student_t.hpp"
+#include "sim/scenario/input_error.hpp"
+#include "sim/validation/dataset_points.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace sonicsim {
+
+std::optional<models::CurvePoint> crossing_point(const ValidationCase& c, const RunSummary& summary) {
+  const auto y = compared_figure(c, summary);
+  if (!y) return std::nullopt;
+  if (c.reference) return models::CurvePoint{*y, *c.reference};
+  if (!summary.direct_inference)
+    throw InputError(c.file + ": reference: direct needs the direct-inference run beside each point; "
+                              "the scenario has no remote inference to compare");
+  return models::CurvePoint{*y, summary.direct_inference->events_per_s_per_job};
+}
+
+std::optional<double> simulated_crossing(const ValidationCase& c, const std::vector<RunSummary>& summaries) {
+  std::vector<double> ys, levels;
+  for (const auto& summary : summaries) {
+    const auto point = crossing_point(c, summary);
+    if (!point) return std::nullopt; // a point without the figure: no crossing can be read off the sweep
+    ys.push_back(point->y);
+    levels.push_back(point->level);
+  }
+  const auto crossing = models::first_fall_below(c.sweep_values, ys, levels);
+  return crossing ? std::optional<double>(crossing->x) : std::nullopt;
+}
+
+CaseOutcome crossing_outcome(const ValidationCase& c, const std::vector<std::optional<double>>& each) {
+  CaseOutcome outcome;
+  std::vector<double> crossings;
+  for (const auto& crossing : each)
+    if (crossing) crossings.push_back(*crossing);
+  const std::size_t missing = each.size() - crossings.size();
+  if (missing > 0) { // no value: the case fails
+    outcome.detail = std::to_string(missing) + " of " + std::to_string(each.size()) +
+                     " replications do not cross within the sweep (" +
+                     case_value_text(c.sweep_values.front()) + " to " +
+                     case_value_text(c.sweep_values.back()) + " jobs)";
+    return outcome;
+  }
+  double sum = 0.0;
+  for (const double x : crossings)
+    sum += x;
+  const double mean = sum / static_cast<double>(crossings.size());
+  outcome.simulated = mean;
+  if (crossings.size() > 1) {
+    double squares = 0.0;
+    for (const double x : crossings)
+      squares += (x - mean) * (x - mean);
+    const double n = static_cast<double>(crossings.size());
+    outcome.simulated_half_width =
+        models::student_t_975(static_cast<int>(crossings.size()) - 1) * std::sqrt(squares / (n - 1) / n);
+  }
+  if (c.dataset) {
+    std::vector<double> xs, ys, levels, se;
+    for (const auto& point : read_dataset(*c.dataset)) {
+      xs.push_back(point.x);
+      ys.push_back(point.y);
+      levels.push_back(point.reference);
+      se.push_back(point.sd);
+    }
+    const auto measured = models::first_fall_below(xs, ys, levels, se);
+    if (!measured) throw InputError(c.file + ": the dataset's points never fall below their reference");
+    outcome.measured = measured->x;
+    outcome.measured_uncertainty = measured->se;
+    outcome.detail = "measured between " + case_value_text(measured->lower_x) + " and " +
+                     case_value_text(measured->upper_x) + " jobs";
+  }
+  outcome.detail += std::string(outcome.detail.empty() ? "" : "; ") + "simulated over " +
+                    std::to_string(crossings.size()) + " replication(s)";
+  return outcome;
+}
+
+} // namespace sonicsim
