@@ -1,7 +1,6 @@
 #include "sim/metrics/run_recorder.hpp"
 
 #include "sim/metrics/events_csv.hpp"
-#include "sim/text/csv.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,9 @@
 #include "sim/validation/case_crossing.hpp"
 
-#include "models/student_t.hpp"
+#include "sim/metrics/confidence_interval.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/validation/dataset_points.hpp"
 
-#include <cmath>
 #include <string>
 
 namespace sonicsim {
@@ -44,19 +43,9 @@ CaseOutcome crossing_outcome(const ValidationCase& c, const std::vector<std::opt
                      case_value_text(c.sweep_values.back()) + " jobs)";
     return outcome;
   }
-  double sum = 0.0;
-  for (const double x : crossings)
-    sum += x;
-  const double mean = sum / static_cast<double>(crossings.size());
-  outcome.simulated = mean;
-  if (crossings.size() > 1) {
-    double squares = 0.0;
-    for (const double x : crossings)
-      squares += (x - mean) * (x - mean);
-    const double n = static_cast<double>(crossings.size());
-    outcome.simulated_half_width =
-        models::student_t_975(static_cast<int>(crossings.size()) - 1) * std::sqrt(squares / (n - 1) / n);
-  }
+  const ConfidenceInterval interval = confidence_interval_95(crossings);
+  outcome.simulated = interval.mean;
+  outcome.simulated_half_width = interval.half_width;
   if (c.dataset) {
     std::vector<double> xs, ys, levels, se;
     for (const auto& point : read_dataset(*c.dataset)) {

@@ -7,6 +7,7 @@
 #include "models/crossing.hpp"
 #include "sim/calibration/joint_fit.hpp"
 #include "sim/calibration/joint_spec.hpp"
+#include "sim/execution/run_cache.hpp"
 #include "sim/execution/run_or_submit.hpp"
 
 #include <cstddef>
@@ -25,21 +26,6 @@ struct SeriesPointRun {
   RunSummary summary;
   double value = 0.0;
 };
-
-// Summaries already simulated in one command, by the recipe that made them (scenario file, variants,
-// overrides, seed): predictions on the same scenario share their runs (a large-scale run's events/s per job
-// and its gain over direct inference; a held parameter's bound that equals its value), and a fit's series
-// points that a step of the parameters leaves as they were (a parameter acting on other series, a start
-// ending where another did) are not simulated again.
-struct RunCache {
-  std::map<std::string, RunSummary> summaries;
-  std::size_t reused = 0; // runs answered from here
-};
-
-// The outcomes of a batch in request order. With a cache, each recipe runs once: not at all when an earlier
-// batch of this command ran it, once when it comes several times in this batch.
-std::vector<SimulationOutcome> run_cached(const ExecutionContext& context,
-                                          const std::vector<SimulationRequest>& requests, RunCache* cache);
 
 // Every point of every series simulated at `values`, in spec order (series, then points), at a replication's
 // seed (0: the scenarios' own). Runs in `cache` are not made again.

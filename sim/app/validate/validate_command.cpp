@@ -317,10 +317,8 @@ int validate(const ValidateArguments& arguments) {
       arguments.against.empty() ? std::nullopt : std::optional(read_accuracy_table(arguments.against));
   const std::vector<ValidationCase> cases = select_cases(arguments, cases_dir);
   ValidationBatch batch = plan_batch(cases);
-  auto& runs = batch.runs;
-  auto& runs_of_case = batch.runs_of_case;
   if (!arguments.quiet && !arguments.json)
-    std::fprintf(stderr, "validate: %zu cases, %zu simulations\n", cases.size(), runs.size());
+    std::fprintf(stderr, "validate: %zu cases, %zu simulations\n", cases.size(), batch.runs.size());
   const ExecutionContext context{execution, arguments.work_dir, "validate",
                                  "the report in " + report_dir.string()};
   const auto outcomes = simulate_cases(context, cases, batch);
