@@ -154,6 +154,11 @@ void JobClient::thread_finished() {
   if (on_finish_) on_finish_();
 }
 
+void JobClient::record_stopped_interval() const {
+  if (started_ && threads_running_ > 0 && !preempted_ && !scenario_.workload.campaign)
+    context_.recorder.record_job(job_start_s_, warmup_end_s_, calendar::now_s());
+}
+
 void JobClient::next_event(Thread& thread) {
   if (next_event_ >= events_ && context_.run_length && !placement_.events)
     events_ = context_.run_length->events_per_job(events_, calendar::now_s());

@@ -89,7 +89,8 @@ struct JobContext {
   RunRecorder& recorder;
   KernelFlows& flows;
   std::vector<std::unique_ptr<JobClient>> jobs;
-  bool stopped = false;               // the campaign window ended: jobs do nothing more
+  bool stopped =
+      false; // the campaign window ended, or a fixed run's steady-state window: jobs do nothing more
   std::optional<double> stopped_at_s; // when
   // campaign.finish_events: events started before the window's end and not yet ended; the run goes on
   // until there are none.
@@ -126,6 +127,9 @@ public:
     return calls_in_flight_ == 0 && started_ && (preempted_ ? preempt_returned_ : threads_running_ == 0);
   }
   const JobPlacement& placement() const { return placement_; }
+  // The run stopped at its steady-state window's end with this job still running (a fixed run): its
+  // interval up to now is recorded as a finished job's would be.
+  void record_stopped_interval() const;
   bool preempted() const { return preempted_; }
 
 private:

@@ -1,4 +1,5 @@
 #include "sim/engine/simulation.hpp"
+#include "sim/components/window_stop.hpp"
 #include "sim/kernel/event_calendar.hpp"
 
 #include "sim/metrics/direct_baseline.hpp"
@@ -107,6 +108,19 @@ void start_fixed_job(JobContext& context, JobPlacement placement, const std::fun
   };
   context.jobs.push_back(std::make_unique<JobClient>(context, std::move(placement), on_finish, on_preempted));
   context.jobs.back()->start();
+}
+
+// Every job of a fixed run, placed; the last one's end (or the window's, sim/components/window_stop.hpp) ends
+// the run. `jobs_running` and `keeper` outlive the run.
+void start_fixed_jobs(JobContext& context, const ServerLayout& layout, int& jobs_running,
+                      const sg4::ActorPtr& keeper) {
+  for (const auto& placement : place_jobs(context.scenario, layout))
+    start_fixed_job(context, placement, [&jobs_running, &context, keeper]() {
+      const bool stopped = stop_at_window_end(context);
+      if (!stopped && --jobs_running > 0) return;
+      context.jobs_done = !stopped;
+      if (keeper && keeper->is_suspended()) keeper->resume();
+    });
 }
 
 } // namespace
@@ -339,12 +353,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
     });
   } else {
     jobs_running = scenario.workload.jobs;
-    for (const auto& placement : place_jobs(scenario, directory.layout))
-      start_fixed_job(context, placement, [&jobs_running, &context, keeper]() {
-        if (--jobs_running > 0) return;
-        context.jobs_done = true;
-        if (keeper && keeper->is_suspended()) keeper->resume();
-      });
+    start_fixed_jobs(context, directory.layout, jobs_running, keeper);
   }
   start_background_sources(scenario, site, recorder);
 
@@ -355,6 +364,7 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
   recorder.finish_operations(context.stopped_at_s.value_or(calendar::now_s()));
   // A campaign ends with its window; what the stopped jobs' timers did after it is not part of the run.
   result.summary = recorder.summarize(context.stopped_at_s.value_or(calendar::now_s()));
+  result.summary.stopped_at_window_end = context.stopped && !scenario.workload.campaign;
   if (result.summary.campaign) analysis::fit_campaign_traffic(*result.summary.campaign);
   report_precision(result.summary, run_length, scenario.workload.preemption.has_value());
   result.summary.engine = engine_counts(flows.counts(), calendar.counts(), site);

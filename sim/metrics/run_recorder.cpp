@@ -46,9 +46,10 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
                          const std::vector<LinkDescriptor>& links, std::ostream* events_csv)
     : scenario_(scenario), layout_(layout), gpu_count_(device_count(scenario)), events_csv_(events_csv),
       bin_width_s_(internal_bin_width_s(scenario.output.timeseries_interval_s)),
-      module_histograms_(scenario.workload.pipeline.size()), inferences_(bin_width_s_),
-      batches_binned_(bin_width_s_), queue_wait_us_(bin_width_s_), gpu_busy_s_(bin_width_s_),
-      jobs_running_s_(bin_width_s_),
+      all_times_{std::vector<LogHistogram>(scenario.workload.pipeline.size()), LogHistogram()},
+      window_times_{std::vector<LogHistogram>(scenario.workload.pipeline.size()), LogHistogram()},
+      inferences_(bin_width_s_), batches_binned_(bin_width_s_), queue_wait_us_(bin_width_s_),
+      gpu_busy_s_(bin_width_s_), jobs_running_s_(bin_width_s_),
       events_done_(bin_width_s_), precision_bins_{TimeBins(precision_bin_width_s, precision_bin_limit),
                                                   TimeBins(precision_bin_width_s, precision_bin_limit),
                                                   TimeBins(precision_bin_width_s, precision_bin_limit),
@@ -153,7 +154,6 @@ void RunRecorder::record_event(const EventRecord& event) {
   } else {
     ++events_completed_;
     events_done_.add_at(event.end_s, 1.0);
-    event_histogram_.add(event.end_s - event.start_s);
     precision_bins_.events.add_at(event.end_s, 1.0);
     precision_bins_.event_time_s.add_at(event.end_s, event.end_s - event.start_s);
     double served_s = 0.0;
@@ -170,8 +170,8 @@ void RunRecorder::record_event(const EventRecord& event) {
         event_time_counts_[index] += 1.0;
       }
     }
-    for (std::size_t m = 0; m < event.module_s.size(); ++m)
-      module_histograms_[m].add(event.module_s[m]);
+    all_times_.add(event);
+    if (scenario_.output.stop_at_window_end && in_window(event.end_s)) window_times_.add(event);
   }
   if (events_csv_) write_events_csv_row(*events_csv_, event, operations_ != nullptr, events_csv_row_);
 }
@@ -297,9 +297,14 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   }
   const double window_s = std::max(summary.window_end_s - summary.window_start_s, 1e-12);
 
-  for (std::size_t m = 0; m < module_histograms_.size(); ++m)
-    summary.modules.emplace_back(scenario_.workload.pipeline[m].name, statistics_of(module_histograms_[m]));
-  summary.event = statistics_of(event_histogram_);
+  // With output.stop_at_window_end, the window's times where the window is the run's (not a campaign's fixed
+  // one, not the whole run's); otherwise every measured event's.
+  const bool window_times = scenario_.output.stop_at_window_end && !scenario_.workload.campaign &&
+                            !fixed_window_s_ && summary.steady_state_window;
+  const TimeHistograms& times = window_times ? window_times_ : all_times_;
+  for (std::size_t m = 0; m < times.modules.size(); ++m)
+    summary.modules.emplace_back(scenario_.workload.pipeline[m].name, statistics_of(times.modules[m]));
+  summary.event = statistics_of(times.event);
   summary.events_completed = events_completed_;
   summary.events_failed = events_failed_;
   summary.events_warmup = events_warmup_;

@@ -77,6 +77,8 @@ public:
   // The precision of the headline figures over the steady-state window up to now (the precision rule's
   // check while the run goes on, sim/components/run_length.hpp); not steady before every job is ready.
   RunPrecision precision_so_far(double now_s) const;
+  // Every job of a fixed run has warmed up: its steady-state window is open.
+  bool all_jobs_ready() const { return jobs_ready_ >= scenario_.workload.jobs; }
   // Campaign mode: a grid slot held by a job from start to end (adds to jobs_running only).
   void record_job_interval(double start_s, double end_s);
   // Campaign mode: the measurement window is fixed (after the warm-up, up to the end of the run).
@@ -165,8 +167,15 @@ private:
   std::string events_csv_row_; // one row of events.csv, built before it is written (its buffer kept)
   double bin_width_s_;
   std::vector<TrackedLink> links_;
-  std::vector<LogHistogram> module_histograms_;
-  LogHistogram event_histogram_;
+  // Module and event times: of every measured event, and of those ending inside the steady-state window
+  // (a fixed run's figures are the window's; the whole run's stand in when it has no window).
+  struct TimeHistograms {
+    std::vector<LogHistogram> modules;
+    LogHistogram event;
+    void add(const EventRecord& event);
+  };
+  TimeHistograms all_times_, window_times_;
+  bool in_window(double end_s) const;
   std::uint64_t events_completed_ = 0, events_failed_ = 0, events_warmup_ = 0;
   std::uint64_t requests_sent_ = 0, retries_ = 0;
   std::uint64_t rejected_queue_full_ = 0, rejected_timeout_ = 0, rejected_too_large_ = 0;

@@ -200,6 +200,9 @@ struct RunSummary {
   double window_end_s = 0.0;
   bool steady_state_window = true; // false: the window was empty and the whole run was used instead
   double simulated_end_s = 0.0;
+  // The run stopped at its window's end (sim/components/window_stop.hpp): the jobs' remaining events, after
+  // the window, were not simulated (output.stop_at_window_end).
+  bool stopped_at_window_end = false;
 
   std::vector<std::pair<std::string, TimeStatistics>> modules;
   TimeStatistics event;

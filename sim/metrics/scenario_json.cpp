@@ -189,6 +189,7 @@ json output_to_json(const OutputSettings& output) {
               {"max_extension", output.max_extension}};
   // Written only when given, so every scenario without them keeps its fingerprint (the plan's kept runs).
   if (!output.precision_figures.empty()) out["precision_figures"] = output.precision_figures;
+  if (output.stop_at_window_end) out["stop_at_window_end"] = true;
   for (const auto& [figure, bounds] : output.stop_beyond) {
     auto& entry = out["stop_beyond"][figure];
     if (bounds.above) entry["above"] = *bounds.above;

@@ -177,6 +177,18 @@ void server_usage_from_json(const json& server, RunSummary& summary) {
 
 } // namespace
 
+namespace {
+
+json window_json(const RunSummary& summary) {
+  return {{"start_s", summary.window_start_s},
+          {"end_s", summary.window_end_s},
+          {"steady_state", summary.steady_state_window},
+          {"simulated_end_s", summary.simulated_end_s},
+          {"stopped_at_end", summary.stopped_at_window_end}};
+}
+
+} // namespace
+
 json run_summary_to_json(const RunSummary& summary) {
   json models = json::array();
   for (const auto& usage : summary.model_usage)
@@ -201,11 +213,7 @@ json run_summary_to_json(const RunSummary& summary) {
                      {"kind", resource_kind_name(link.kind)}});
     if (link.group) links.back()["group"] = *link.group;
   }
-  out = json{{"window",
-              {{"start_s", summary.window_start_s},
-               {"end_s", summary.window_end_s},
-               {"steady_state", summary.steady_state_window},
-               {"simulated_end_s", summary.simulated_end_s}}},
+  out = json{{"window", window_json(summary)},
              {"modules", modules},
              {"event", statistics_to_json(summary.event)},
              {"events",
@@ -265,6 +273,7 @@ RunSummary run_summary_from_json(const json& in) {
   summary.window_end_s = window.at("end_s").get<double>();
   summary.steady_state_window = window.at("steady_state").get<bool>();
   summary.simulated_end_s = window.at("simulated_end_s").get<double>();
+  summary.stopped_at_window_end = window.value("stopped_at_end", false);
   for (const auto& [name, stats] : in.at("modules").items())
     summary.modules.emplace_back(name, statistics_from_json(stats));
   summary.event = statistics_from_json(in.at("event"));

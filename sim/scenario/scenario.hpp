@@ -293,6 +293,10 @@ struct OutputSettings {
   std::map<std::string, FigureBounds> stop_beyond;
   // The figures the precision rule holds (output.precision_figures; RunPrecision::ruled); empty: all.
   std::vector<std::string> precision_figures;
+  // true: a fixed run stops where its steady-state window ends (the first job's end), its module and event
+  // times the window's like its rates (sim/components/window_stop.hpp). Default false: every job runs to its
+  // last event, and the times are over every event past its job's warm-up (docs/model.md).
+  bool stop_at_window_end = false;
 };
 
 // Prices for `sonicsim plan` and `compare` (costs:), plain numbers in US dollars per hour of one device.

@@ -228,6 +228,8 @@ OutputSettings read_output(const Cursor& c) {
     require(c["max_extension"], o.max_extension >= 1.0 && o.max_extension <= 1000.0,
             "a factor from 1 (never extend) to 1000, e.g. 16");
   }
+  if (c.present() && c["stop_at_window_end"].present())
+    o.stop_at_window_end = read_bool(c["stop_at_window_end"]);
   if (c.present() && c["precision_figures"].present())
     o.precision_figures = read_precision_figures(c["precision_figures"]);
   if (c.present() && c["stop_beyond"].present())

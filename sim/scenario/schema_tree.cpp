@@ -209,6 +209,7 @@ NodePtr build_root() {
                       {"precision", value()},
                       {"max_extension", value()},
                       {"precision_figures", value()},
+                      {"stop_at_window_end", value()},
                       {"stop_beyond", map({{"events_per_s", bounds()},
                                            {"event_mean_s", bounds()},
                                            {"module_mean_s", bounds()},

@@ -74,7 +74,8 @@ TEST_CASE("every schema key is echoed in summary.json's resolved scenario") {
        "platform.server_groups.gke_t4.devices.model_switch_slowdown=0.4",
        "output.stop_beyond={events_per_s: {above: 1e6, below: 1}, event_mean_s: {above: 200, below: 1}, "
        "module_mean_s: {above: 20, below: 0.1}, gpu_utilisation: {above: 0.99, below: 0.01}}",
-       "output.precision_figures=[events_per_s, module_mean_s]", "platform.network.event_calendar=false"})));
+       "output.precision_figures=[events_per_s, module_mean_s]", "output.stop_at_window_end=true",
+       "platform.network.event_calendar=false"})));
   // The operations keys: the SuperSONIC config has the autoscaler and the proxy; failures, a rate limit and
   // the client's reaction by overrides.
   echoes.push_back(scenario_to_json(load_scenario_file(

@@ -167,7 +167,7 @@ void print_run_summary(std::ostream& out, const Scenario& scenario, const RunSum
   out << format("steady-state window %.0f s .. %.0f s", summary.window_start_s, summary.window_end_s)
       << (summary.steady_state_window ? ""
                                       : "  (WARNING: no steady state; whole run used — add events_per_job)")
-      << "\n";
+      << (summary.stopped_at_window_end ? "; the run stopped there (output.stop_at_window_end)" : "") << "\n";
   print_precision(out, precision);
   const auto assumptions = assumptions_in_use(scenario);
   if (!assumptions.empty())

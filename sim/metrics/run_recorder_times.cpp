@@ -1,0 +1,19 @@
+// The module and event times a run reports: of every measured event, and of those ending inside the
+// steady-state window (output.stop_at_window_end, sim/components/window_stop.hpp).
+#include "sim/metrics/run_recorder.hpp"
+
+namespace sonicsim {
+
+void RunRecorder::TimeHistograms::add(const EventRecord& record) {
+  event.add(record.end_s - record.start_s);
+  for (std::size_t m = 0; m < record.module_s.size(); ++m)
+    modules[m].add(record.module_s[m]);
+}
+
+// A fixed run's window opens when the last job has warmed up and closes when the first job ends (summarize).
+bool RunRecorder::in_window(double end_s) const {
+  return !scenario_.workload.campaign && jobs_ready_ >= scenario_.workload.jobs &&
+         end_s >= latest_ready_so_far_s_ && (!earliest_job_end_s_ || end_s <= *earliest_job_end_s_);
+}
+
+} // namespace sonicsim

@@ -1,0 +1,107 @@
+// A fixed run with output.stop_at_window_end (sim/components/window_stop.hpp) stops where its steady-state
+// window ends: its times are those of the events that end inside the window, which events.csv shows by a
+// second route, and its rates are the same run's to the end within the window's last partial bin.
+#include "simulate.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using sonicsim::testing::read_json;
+using sonicsim::testing::run_sonicsim;
+
+namespace {
+
+// The 2020 large-batch ProtoDUNE scenario, shortened: 100 jobs x 12 events (1 of warm-up), started over
+// 120 s, so that the window (all warmed up, none ended) holds about half of the events.
+const std::string run_arguments = "run " + sonicsim::testing::config_path("protodune_2020_large_batch.yaml") +
+                                  " -q --seed 3 --set workload.events_per_job=12 --set output.precision=off ";
+
+struct EventRow {
+  double end_s = 0.0, event_s = 0.0;
+  bool warmup = false, failed = false;
+};
+
+std::vector<EventRow> read_events(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  std::stringstream names(line);
+  for (std::string name; std::getline(names, name, ',');)
+    header.push_back(name);
+  const auto column = [&](const std::string& name) {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    FAIL("events.csv has no column " << name);
+    return std::size_t{0};
+  };
+  const std::size_t end = column("end_s"), event = column("event_s"), warmup = column("warmup"),
+                    failed = column("failed");
+  std::vector<EventRow> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');)
+      cells.push_back(cell);
+    rows.push_back(
+        {std::stod(cells[end]), std::stod(cells[event]), cells[warmup] == "1", cells[failed] == "1"});
+  }
+  return rows;
+}
+
+} // namespace
+
+TEST_CASE("window stop: the run ends at its window's end, its times are the window's events', its rates the "
+          "same as a run to the end") {
+  const fs::path base = fs::temp_directory_path() / "sonicsim_window_stop";
+  fs::remove_all(base);
+  const auto stopped = run_sonicsim(run_arguments + "--set output.stop_at_window_end=true --out " +
+                                    (base / "stopped").string());
+  const auto whole = run_sonicsim(run_arguments + "--out " + (base / "whole").string());
+  REQUIRE(stopped.exit_code == 0);
+  REQUIRE(whole.exit_code == 0);
+  const auto s = read_json(base / "stopped" / "summary.json")["results"];
+  const auto w = read_json(base / "whole" / "summary.json")["results"];
+  const double start_s = s["window"]["start_s"], end_s = s["window"]["end_s"];
+  CHECK(s["window"]["stopped_at_end"] == true);
+  CHECK(w["window"]["stopped_at_end"] == false);
+  // The same simulation up to the stop: the same window.
+  CHECK(w["window"]["start_s"] == s["window"]["start_s"]);
+  CHECK(w["window"]["end_s"] == s["window"]["end_s"]);
+  CHECK(s["window"]["simulated_end_s"] == s["window"]["end_s"]);
+  CHECK(w["window"]["simulated_end_s"].get<double>() > end_s + 60.0);
+
+  // Second route: the event time from events.csv, over the measured events that end inside the window.
+  const auto rows = read_events(base / "stopped" / "events.csv");
+  double sum_s = 0.0;
+  int in_window = 0, measured = 0;
+  for (const auto& row : rows) {
+    CHECK(row.end_s <= end_s); // nothing after the stop
+    if (row.warmup || row.failed) continue;
+    ++measured;
+    if (row.end_s >= start_s) sum_s += row.event_s, ++in_window;
+  }
+  REQUIRE(in_window > 200);
+  CHECK(measured > in_window); // early jobs' events before the window are left out of the times
+  CHECK(s["event"]["count"] == in_window);
+  // events.csv writes 9 significant digits; the summary's mean is the exact one.
+  CHECK(s["event"]["mean_s"].get<double>() == doctest::Approx(sum_s / in_window).epsilon(1e-7));
+
+  // Rates: the same events up to the window's end; only the last partial bin is read differently (counted
+  // whole here, prorated over its width in the run to the end). 100 jobs at ~0.5 events/s each: one 6 s
+  // bin's share is within 2 % of the window's events.
+  CHECK(s["events"]["per_s"].get<double>() ==
+        doctest::Approx(w["events"]["per_s"].get<double>()).epsilon(0.02));
+  CHECK(s["precision"]["figures"]["events_per_s"]["mean"].get<double>() ==
+        doctest::Approx(w["precision"]["figures"]["events_per_s"]["mean"].get<double>()).epsilon(0.001));
+  // The run to the end keeps every job's events.
+  CHECK(w["events"]["completed"].get<int>() + w["events"]["warmup"].get<int>() == 100 * 12);
+  CHECK(s["events"]["completed"].get<int>() + s["events"]["warmup"].get<int>() < 100 * 12);
+  fs::remove_all(base);
+}
