@@ -116,10 +116,13 @@ void start_fixed_jobs(JobContext& context, const ServerLayout& layout, int& jobs
                       const sg4::ActorPtr& keeper) {
   for (const auto& placement : place_jobs(context.scenario, layout))
     start_fixed_job(context, placement, [&jobs_running, &context, keeper]() {
-      const bool stopped = stop_at_window_end(context);
-      if (!stopped && --jobs_running > 0) return;
-      context.jobs_done = !stopped;
-      if (keeper && keeper->is_suspended()) keeper->resume();
+      const auto end_run = [keeper]() {
+        if (keeper && keeper->is_suspended()) keeper->resume();
+      };
+      stop_at_window_end(context, end_run);
+      if (--jobs_running > 0) return;
+      context.jobs_done = true;
+      end_run();
     });
 }
 

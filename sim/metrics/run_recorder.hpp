@@ -79,6 +79,9 @@ public:
   RunPrecision precision_so_far(double now_s) const;
   // Every job of a fixed run has warmed up: its steady-state window is open.
   bool all_jobs_ready() const { return jobs_ready_ >= scenario_.workload.jobs; }
+  // The end of the rate series' time bin that holds `time_s` (time_s itself on a bin's edge): a run that
+  // stops there has every bin its window reads complete.
+  double bin_end_after(double time_s) const;
   // Campaign mode: a grid slot held by a job from start to end (adds to jobs_running only).
   void record_job_interval(double start_s, double end_s);
   // Campaign mode: the measurement window is fixed (after the warm-up, up to the end of the run).

@@ -1,6 +1,10 @@
 // The module and event times a run reports: of every measured event, and of those ending inside the
-// steady-state window (output.stop_at_window_end, sim/components/window_stop.hpp).
+// steady-state window; and where a run that stops at its window's end stops (output.stop_at_window_end,
+// sim/components/window_stop.hpp).
 #include "sim/metrics/run_recorder.hpp"
+
+#include <algorithm>
+#include <cmath>
 
 namespace sonicsim {
 
@@ -14,6 +18,11 @@ void RunRecorder::TimeHistograms::add(const EventRecord& record) {
 bool RunRecorder::in_window(double end_s) const {
   return !scenario_.workload.campaign && jobs_ready_ >= scenario_.workload.jobs &&
          end_s >= latest_ready_so_far_s_ && (!earliest_job_end_s_ || end_s <= *earliest_job_end_s_);
+}
+
+double RunRecorder::bin_end_after(double time_s) const {
+  const double width_s = events_done_.bin_width_s();
+  return std::max(time_s, std::ceil(time_s / width_s) * width_s);
 }
 
 } // namespace sonicsim

@@ -64,7 +64,6 @@ std::size_t TimeBins::index_for(double time_s) {
 }
 
 void TimeBins::add_at(double time_s, double amount) {
-  recorded_until_s_ = std::max(recorded_until_s_, time_s);
   const std::size_t index = index_for(time_s);
   grow_to(index);
   bins_[index] += amount;
@@ -75,7 +74,6 @@ void TimeBins::add_spread(double start_s, double end_s, double amount) {
     add_at(start_s, amount);
     return;
   }
-  recorded_until_s_ = std::max(recorded_until_s_, end_s);
   const double rate = amount / (end_s - start_s);
   const std::size_t last = index_for(end_s); // coarsens first, so that the start's index uses the final width
   std::size_t index = index_at_width(std::max(0.0, start_s));
@@ -110,17 +108,6 @@ double TimeBins::sum_between(double start_s, double end_s) const {
       end_index >= static_cast<double>(bins_.size()) ? bins_.size() : static_cast<std::size_t>(end_index) + 1;
   for (std::size_t index = first > 0 ? first - 1 : 0; index < stop; ++index) {
     const double bin_start = static_cast<double>(index) * bin_width_s_;
-    if (index + 1 == bins_.size() && recorded_until_s_ < bin_start + bin_width_s_) {
-      // The last bin: its amounts lie in [its start, the latest time recorded].
-      const double content_end_s = std::max(recorded_until_s_, bin_start);
-      if (content_end_s == bin_start) {
-        if (start_s <= bin_start && end_s >= bin_start) total += bins_[index];
-        continue;
-      }
-      const double overlap = std::min(end_s, content_end_s) - std::max(start_s, bin_start);
-      if (overlap > 0) total += bins_[index] * overlap / (content_end_s - bin_start);
-      continue;
-    }
     const double overlap = std::min(end_s, bin_start + bin_width_s_) - std::max(start_s, bin_start);
     if (overlap > 0) total += bins_[index] * overlap / bin_width_s_;
   }

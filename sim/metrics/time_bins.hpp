@@ -20,10 +20,7 @@ public:
 
   void add_at(double time_s, double amount);
   void add_spread(double start_s, double end_s, double amount);
-  // Sum of the amounts between two times (partial bins pro rata). The last bin's amounts lie between its
-  // start and the latest time recorded, so it is prorated over that part only: a run that stops inside a bin
-  // (a fixed run at its window's end) has its last bin's amounts counted whole, not cut by the unrecorded
-  // rest.
+  // Sum of the amounts between two times (partial bins pro rata).
   double sum_between(double start_s, double end_s) const;
   double bin_width_s() const { return bin_width_s_; }
   std::size_t size() const { return bins_.size(); }
@@ -60,7 +57,6 @@ private:
   mutable std::vector<double> bins_;
   // Where a long spread's rate starts (+) and stops (-), by bin: bin i gains width x (sum of steps to i).
   mutable std::vector<double> rate_steps_;
-  double recorded_until_s_ = 0.0; // the latest time an amount was recorded at (add_at) or up to (add_spread)
 };
 
 } // namespace sonicsim

@@ -102,22 +102,3 @@ TEST_CASE("time bins: an amount goes to the bin the division gives, at and aroun
   CHECK(spread.bin(first - 1) == 0.0);
   CHECK(spread.bin(last + 1) == 0.0);
 }
-
-TEST_CASE("time bins: the last bin's amounts count over the part of it recorded, not the whole width") {
-  // 1 s bins; events at 10.2 and 10.4 s, the run stopping at 10.5 s (a fixed run at its window's end). The
-  // sum up to 10.5 s must hold both: prorating the bin over its full width would give 2 x 0.5 = 1.
-  TimeBins bins(1.0);
-  bins.add_at(9.5, 1.0);
-  bins.add_at(10.2, 1.0);
-  bins.add_at(10.4, 1.0);
-  CHECK(bins.sum_between(9.0, 10.5) == doctest::Approx(3.0));
-  // Half of what was recorded in the last bin lies in [10.0, 10.2]: its amounts spread over [10, 10.4].
-  CHECK(bins.sum_between(9.0, 10.2) == doctest::Approx(2.0));
-  // A bin before the last is prorated over its width as before.
-  CHECK(bins.sum_between(9.5, 10.5) == doctest::Approx(2.5));
-  // A spread ending inside its last bin: recorded up to its end.
-  TimeBins busy(1.0);
-  busy.add_spread(0.0, 2.5, 2.5);
-  CHECK(busy.sum_between(0.0, 2.5) == doctest::Approx(2.5));
-  CHECK(busy.sum_between(2.0, 2.25) == doctest::Approx(0.25));
-}
