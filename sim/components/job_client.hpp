@@ -89,8 +89,7 @@ struct JobContext {
   RunRecorder& recorder;
   KernelFlows& flows;
   std::vector<std::unique_ptr<JobClient>> jobs;
-  bool stopped =
-      false; // the campaign window ended, or a fixed run's steady-state window: jobs do nothing more
+  bool stopped = false; // a campaign's window or a stopped fixed run's ended: jobs do nothing more
   std::optional<double> stopped_at_s; // when
   bool stop_scheduled = false;        // output.stop_at_window_end: the window has closed, the stop is due
   // campaign.finish_events: events started before the window's end and not yet ended; the run goes on

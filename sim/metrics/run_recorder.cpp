@@ -47,7 +47,6 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
     : scenario_(scenario), layout_(layout), gpu_count_(device_count(scenario)), events_csv_(events_csv),
       bin_width_s_(internal_bin_width_s(scenario.output.timeseries_interval_s)),
       all_times_{std::vector<LogHistogram>(scenario.workload.pipeline.size()), LogHistogram()},
-      window_times_{std::vector<LogHistogram>(scenario.workload.pipeline.size()), LogHistogram()},
       inferences_(bin_width_s_), batches_binned_(bin_width_s_), queue_wait_us_(bin_width_s_),
       gpu_busy_s_(bin_width_s_), jobs_running_s_(bin_width_s_),
       events_done_(bin_width_s_), precision_bins_{TimeBins(precision_bin_width_s, precision_bin_limit),
@@ -56,6 +55,9 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
                                                   TimeBins(precision_bin_width_s, precision_bin_limit)} {
   for (const auto& module : scenario.workload.pipeline)
     served_module_.push_back(module.served());
+  if (scenario.output.stop_at_window_end)
+    window_times_ =
+        TimeHistograms{std::vector<LogHistogram>(scenario.workload.pipeline.size()), LogHistogram()};
   for (std::size_t m = 0; m < layout_.served_models.size(); ++m)
     model_counters_.push_back(ModelCounters{0, 0.0, TimeBins(bin_width_s_), TimeBins(bin_width_s_), 0});
   group_device_busy_s_.assign(scenario.platform.server_groups.size(), TimeBins(bin_width_s_));
@@ -171,7 +173,7 @@ void RunRecorder::record_event(const EventRecord& event) {
       }
     }
     all_times_.add(event);
-    if (scenario_.output.stop_at_window_end && in_window(event.end_s)) window_times_.add(event);
+    if (window_times_ && in_window(event.end_s)) window_times_->add(event);
   }
   if (events_csv_) write_events_csv_row(*events_csv_, event, operations_ != nullptr, events_csv_row_);
 }
@@ -301,7 +303,7 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   // one, not the whole run's); otherwise every measured event's.
   const bool window_times = scenario_.output.stop_at_window_end && !scenario_.workload.campaign &&
                             !fixed_window_s_ && summary.steady_state_window;
-  const TimeHistograms& times = window_times ? window_times_ : all_times_;
+  const TimeHistograms& times = window_times && window_times_ ? *window_times_ : all_times_;
   for (std::size_t m = 0; m < times.modules.size(); ++m)
     summary.modules.emplace_back(scenario_.workload.pipeline[m].name, statistics_of(times.modules[m]));
   summary.event = statistics_of(times.event);

@@ -170,14 +170,16 @@ private:
   std::string events_csv_row_; // one row of events.csv, built before it is written (its buffer kept)
   double bin_width_s_;
   std::vector<TrackedLink> links_;
-  // Module and event times: of every measured event, and of those ending inside the steady-state window
-  // (a fixed run's figures are the window's; the whole run's stand in when it has no window).
+  // Module and event times: of every measured event, and (output.stop_at_window_end only, so that no other
+  // run holds the histograms) of those ending inside the steady-state window, the whole run's standing in
+  // when it has none.
   struct TimeHistograms {
     std::vector<LogHistogram> modules;
     LogHistogram event;
     void add(const EventRecord& event);
   };
-  TimeHistograms all_times_, window_times_;
+  TimeHistograms all_times_;
+  std::optional<TimeHistograms> window_times_;
   bool in_window(double end_s) const;
   std::uint64_t events_completed_ = 0, events_failed_ = 0, events_warmup_ = 0;
   std::uint64_t requests_sent_ = 0, retries_ = 0;
