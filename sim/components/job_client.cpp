@@ -155,7 +155,8 @@ void JobClient::thread_finished() {
 }
 
 void JobClient::record_stopped_interval() const {
-  if (started_ && threads_running_ > 0 && !preempted_ && !scenario_.workload.campaign)
+  // Only fixed runs without preemption stop so (window_stop.hpp).
+  if (started_ && threads_running_ > 0)
     context_.recorder.record_job(job_start_s_, warmup_end_s_, calendar::now_s());
 }
 

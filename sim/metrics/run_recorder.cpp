@@ -55,7 +55,7 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
                                                   TimeBins(precision_bin_width_s, precision_bin_limit)} {
   for (const auto& module : scenario.workload.pipeline)
     served_module_.push_back(module.served());
-  if (scenario.output.stop_at_window_end)
+  if (scenario.output.stop_at_window_end && !scenario.workload.campaign)
     window_times_ =
         TimeHistograms{std::vector<LogHistogram>(scenario.workload.pipeline.size()), LogHistogram()};
   for (std::size_t m = 0; m < layout_.served_models.size(); ++m)
@@ -299,11 +299,9 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   }
   const double window_s = std::max(summary.window_end_s - summary.window_start_s, 1e-12);
 
-  // With output.stop_at_window_end, the window's times where the window is the run's (not a campaign's fixed
-  // one, not the whole run's); otherwise every measured event's.
-  const bool window_times = scenario_.output.stop_at_window_end && !scenario_.workload.campaign &&
-                            !fixed_window_s_ && summary.steady_state_window;
-  const TimeHistograms& times = window_times && window_times_ ? *window_times_ : all_times_;
+  // With output.stop_at_window_end (a fixed run), the window's times unless the whole run stands in for it;
+  // otherwise every measured event's.
+  const TimeHistograms& times = window_times_ && summary.steady_state_window ? *window_times_ : all_times_;
   for (std::size_t m = 0; m < times.modules.size(); ++m)
     summary.modules.emplace_back(scenario_.workload.pipeline[m].name, statistics_of(times.modules[m]));
   summary.event = statistics_of(times.event);

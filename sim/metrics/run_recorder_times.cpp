@@ -16,8 +16,8 @@ void RunRecorder::TimeHistograms::add(const EventRecord& record) {
 
 // A fixed run's window opens when the last job has warmed up and closes when the first job ends (summarize).
 bool RunRecorder::in_window(double end_s) const {
-  return !scenario_.workload.campaign && jobs_ready_ >= scenario_.workload.jobs &&
-         end_s >= latest_ready_so_far_s_ && (!earliest_job_end_s_ || end_s <= *earliest_job_end_s_);
+  return jobs_ready_ >= scenario_.workload.jobs && end_s >= latest_ready_so_far_s_ &&
+         (!earliest_job_end_s_ || end_s <= *earliest_job_end_s_);
 }
 
 double RunRecorder::bin_end_after(double time_s) const {

@@ -3,12 +3,14 @@
 // the window, which events.csv shows by a second route, and its rates are the same run's to the end.
 #include "simulate.hpp"
 
+#include "sim/text/csv.hpp"
+
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,24 +34,17 @@ std::vector<EventRow> read_events(const fs::path& file) {
   std::ifstream in(file);
   std::string line;
   std::getline(in, line);
-  std::vector<std::string> header;
-  std::stringstream names(line);
-  for (std::string name; std::getline(names, name, ',');)
-    header.push_back(name);
+  const std::vector<std::string> header = sonicsim::split_csv_line(line);
   const auto column = [&](const std::string& name) {
-    for (std::size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name) return i;
-    FAIL("events.csv has no column " << name);
-    return std::size_t{0};
+    const auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end()) FAIL("events.csv has no column " << name);
+    return static_cast<std::size_t>(it - header.begin());
   };
   const std::size_t end = column("end_s"), event = column("event_s"), warmup = column("warmup"),
                     failed = column("failed");
   std::vector<EventRow> rows;
   while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, ',');)
-      cells.push_back(cell);
+    const std::vector<std::string> cells = sonicsim::split_csv_line(line);
     rows.push_back(
         {std::stod(cells[end]), std::stod(cells[event]), cells[warmup] == "1", cells[failed] == "1"});
   }
