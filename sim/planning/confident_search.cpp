@@ -109,7 +109,8 @@ SearchOutlook outlook_of(const State& state, int lo, int hi, int batch, int next
 ConfidentSearch
 find_first_true_confidently(int lo, int hi, int start, int batch,
                             const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge,
-                            const std::function<void(const SearchOutlook&)>& on_outlook) {
+                            const std::function<void(const SearchOutlook&)>& on_outlook,
+                            const SearchShape& shape) {
   if (lo > hi) throw std::invalid_argument("find_first_true_confidently: empty range");
   batch = std::max(batch, 1);
   start = std::clamp(start, lo, hi);
@@ -119,11 +120,19 @@ find_first_true_confidently(int lo, int hi, int start, int batch,
   // Going up (or down) past everything judged, the steps double each batch (a galloping search): a start far
   // from the answer costs a few batches, not one per index; the gap left is then bisected.
   int stride_up = 1, stride_down = 1;
-  for (int index = start - 1; index <= start + 1; ++index)
+  const int radius = std::max(shape.first_radius, 0);
+  for (int index = start - radius; index <= start + radius; ++index)
     if (index >= lo && index <= hi) next.push_back(index);
   // The gap a batch going up or down past everything judged leaves to bisect, once it finds the change.
   int galloping_gap = 0;
   while (!next.empty()) {
+    if (shape.stop) {
+      const auto below = state.highest_false();
+      if (shape.stop(below ? *below + 1 : lo)) {
+        search.stopped = true;
+        break;
+      }
+    }
     if (on_outlook)
       on_outlook(outlook_of(state, lo, hi, batch, static_cast<int>(next.size()), galloping_gap));
     const auto results = judge(next);

@@ -42,6 +42,7 @@ struct ConfidentSearch {
   std::map<int, Decision> decisions; // the last judgement of every index judged
   int batches = 0;
   bool budget_exhausted = false; // undecided indices were left in the range
+  bool stopped = false;          // the caller's `stop` ended it before it was decided
   bool decided() const { return first_true && *first_true == first_possible; }
 };
 
@@ -60,15 +61,27 @@ struct SearchOutlook {
 // splits the gap into batch + 1 parts).
 int bisection_batches(int gap, int batch);
 
-// Judges indices in [lo, hi], `batch` at a time (one batch = simulations in parallel): first start - 1,
-// start, start + 1; then upward while nothing is true, downward while nothing is false, and between the
-// highest false and the lowest true above it until they are neighbours or every index between is undecided
-// without budget. `judge` is called with indices to judge (again, for an undecided one: with more
-// replications) and returns one judgement per index. `on_outlook` (optional) is told where the search stands
-// before each batch.
+// How a search opens and when it may end early.
+struct SearchShape {
+  // The first batch: start - first_radius .. start + first_radius. 1 brackets an analytic start in one
+  // batch when the cores can run its neighbours at once; 0 judges the start alone (fewer simulations when
+  // the start is usually the answer or next to it).
+  int first_radius = 1;
+  // Asked before each batch with the smallest index not known false: true ends the search there
+  // (`stopped`), e.g. when no index from there up can beat an answer found elsewhere.
+  std::function<bool(int first_possible)> stop;
+};
+
+// Judges indices in [lo, hi], `batch` at a time (one batch = simulations in parallel): first the start and
+// its `shape.first_radius` neighbours on each side; then upward while nothing is true, downward while nothing
+// is false, and between the highest false and the lowest true above it until they are neighbours or every
+// index between is undecided without budget. `judge` is called with indices to judge (again, for an undecided
+// one: with more replications) and returns one judgement per index. `on_outlook` (optional) is told where the
+// search stands before each batch.
 ConfidentSearch
 find_first_true_confidently(int lo, int hi, int start, int batch,
                             const std::function<std::vector<Judgement>(const std::vector<int>&)>& judge,
-                            const std::function<void(const SearchOutlook&)>& on_outlook = {});
+                            const std::function<void(const SearchOutlook&)>& on_outlook = {},
+                            const SearchShape& shape = {});
 
 } // namespace sonicsim::planning

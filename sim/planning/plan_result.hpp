@@ -95,6 +95,11 @@ struct PlanOption {
   // fewest GPUs, not found: the grid's first layout meets, and so does one GPU fewer outside the grid, so
   // the answer is "at most" this many; 0 otherwise.
   int at_most_gpus = 0;
+  // fewest GPUs, not found: left unsized because no layout from `at_least_gpus` up could beat the best
+  // option found (the reason says by how much); `cost_at_least_usd_per_event` when both are priced.
+  bool left_unsized = false;
+  int at_least_gpus = 0;
+  std::optional<double> cost_at_least_usd_per_event;
   // How the analytic estimate that started the search was made: the targets the MVA predicts, or the
   // module target when it predicts none of them.
   std::string estimate_basis;

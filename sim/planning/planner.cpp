@@ -141,7 +141,7 @@ void Planner::Search::tell_outlook(const SearchOutlook& outlook, const std::stri
   // Nothing judged on either side yet (the first batch, from the analytic start): how many batches follow
   // depends on how far that start is from the answer, which no one knows yet; say so instead of guessing.
   if (!outlook.false_below && !outlook.true_above) return settings_.outlook(std::nullopt, text);
-  const int points_per_batch = std::clamp(outlook.open_high - outlook.open_low, 1, settings_.parallel);
+  const int points_per_batch = std::clamp(outlook.open_high - outlook.open_low, 1, candidates_per_batch());
   const int this_option_later = (outlook.likely_batches - 1) * points_per_batch * settings_.replications;
   const int this_option = simulations_so_far + outlook.next_size * settings_.replications + this_option_later;
   const int per_option = options_done_ > 0 ? finished_options_simulations_ / options_done_ : this_option;

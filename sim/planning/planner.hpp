@@ -74,6 +74,9 @@ struct PlannerSettings {
   std::optional<double> run_precision;
   std::vector<std::string> device_types; // searched; empty: the group's own
   std::vector<double> nics_bps;          // pod NICs searched; empty: the group's own
+  // --jobs with several options (device types x NICs): size every option, even one whose fewest possible
+  // devices already cost more per event than the best option found (by default it is left unsized).
+  bool size_every_option = false;
   // Where the search stands before each batch, for the command's progress: about how many simulations it
   // expects after that batch (none: unknown) and the range still open, in words. May be empty.
   std::function<void(std::optional<std::size_t> later, const std::string& open)> outlook;

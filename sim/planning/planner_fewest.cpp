@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -49,6 +50,24 @@ std::optional<PodLayout> Planner::Search::analytic_layout_fast_nic(const std::st
       layouts_for(type, nic * fast_nic_factor, pods_for_network(fast, jobs, saturation_threshold));
   if (fast_layouts.empty()) return std::nullopt;
   return fast_layouts[analytic_start(fast_layouts, jobs, fast.module_low_load_s)];
+}
+
+// Each candidate runs its replications at once: a batch holds as many candidates as the cores run
+// together, and the start's neighbours join the first batch only when the cores run them with it (else the
+// start alone: it is usually the answer or next to it, and a neighbour not needed is a candidate's
+// replications for nothing). With a better option found already, the search stops once it cannot beat it.
+// `out`, `runs` and `layouts` are the caller's, alive while the search runs.
+SearchShape Planner::Search::fewest_shape(OptionSearch& out, const PlanRuns& runs,
+                                          const std::vector<PodLayout>& layouts, int jobs) const {
+  SearchShape shape;
+  shape.first_radius = settings_.parallel >= 3 * std::max(1, settings_.replications) ? 1 : 0;
+  if (best_found_ && !settings_.size_every_option)
+    shape.stop = [this, &out, &runs, &layouts, jobs](int first_possible) {
+      out.option.reason = cannot_beat(out.option, runs.reference(),
+                                      layouts[static_cast<std::size_t>(first_possible)], jobs, *best_found_);
+      return !out.option.reason.empty();
+    };
+  return shape;
 }
 
 OptionSearch Planner::Search::search_fewest(const std::string& type, double nic, int jobs) {
@@ -102,9 +121,12 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
     tell_outlook(outlook, type + ": " + std::to_string(gpus(outlook.open_low)) + "-" + top + " GPUs open",
                  runs.simulations());
   };
-  const auto search = find_first_true_confidently(0, static_cast<int>(layouts.size()) - 1,
-                                                  static_cast<int>(start), settings_.parallel, judge, tell);
+  const SearchShape shape = fewest_shape(out, runs, layouts, jobs);
+  const auto search =
+      find_first_true_confidently(0, static_cast<int>(layouts.size()) - 1, static_cast<int>(start),
+                                  candidates_per_batch(), judge, tell, shape);
   out.budget_exhausted = search.budget_exhausted;
+  if (search.stopped) return out;
   if (!search.first_true) {
     out.option.reason = no_layout_meets(layouts.back().gpus(), type, jobs, runs.candidates());
     return out;
@@ -122,6 +144,75 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
     if (const auto* below = runs.find(point(search.first_possible - 1))) out.first_failing = *below;
   out.option.cost_usd_per_event = cost_interval(*out.answer_run);
   return out;
+}
+
+std::optional<PodLayout> Planner::Search::analytic_answer(const std::string& type, double nic,
+                                                          int jobs) const {
+  const auto one_gpu = analyse_layout(scenario_, PodLayout{1, 1, type, nic});
+  if (!fixed_network_reason(one_gpu, jobs).empty()) return std::nullopt;
+  const auto layouts = layouts_for(type, nic, pods_for_network(one_gpu, jobs, saturation_threshold));
+  if (layouts.empty()) return std::nullopt;
+  return layouts[analytic_start(layouts, jobs, one_gpu.module_low_load_s)];
+}
+
+std::vector<std::size_t>
+Planner::Search::option_order(const std::vector<std::pair<std::string, double>>& options) const {
+  std::vector<std::size_t> order(options.size());
+  for (std::size_t k = 0; k < order.size(); ++k)
+    order[k] = k;
+  if (plan_.mode != Plan::Mode::fewest_gpus || options.size() < 2 || settings_.size_every_option)
+    return order;
+  // The MVA layout's bill per hour (any positive rate gives the same hourly bill), else its devices; an
+  // option the network refuses goes last (it is decided at once).
+  std::vector<double> rank(options.size(), std::numeric_limits<double>::infinity());
+  for (std::size_t k = 0; k < options.size(); ++k) {
+    const auto layout = analytic_answer(options[k].first, options[k].second, fewest_jobs_);
+    if (!layout) continue;
+    Scenario at = with_layout(scenario_, *layout);
+    at.workload.jobs = fewest_jobs_;
+    const auto bill = cost_bill(at, 1.0);
+    rank[k] = bill ? bill->usd_per_hour : static_cast<double>(layout->gpus());
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+  return order;
+}
+
+std::string Planner::Search::cannot_beat(PlanOption& option, const PlanRun& reference,
+                                         const PodLayout& fewest, int jobs, const OptionSearch& best) const {
+  const PlanOption& b = best.option;
+  Scenario at = with_layout(scenario_, fewest);
+  at.workload.jobs = jobs;
+  // No layout runs a job faster than the low-load reference does: the top of its interval, times the jobs,
+  // bounds the rate, and so the bill per event from below.
+  const double most_events_per_s =
+      jobs * interval_of(reference.replications, Figure::events_per_s_per_job).high();
+  const auto bill = cost_bill(at, most_events_per_s);
+  const std::string at_least = "at least " + std::to_string(fewest.gpus()) + " " + fewest.device_type +
+                               " (fewer failed, or are below the layout rule's fewest pods)";
+  const std::string rival =
+      std::to_string(b.layout.gpus()) + " " + b.device_type + " with " + gbps_text(b.nic_bps) + " pod NICs";
+  char text[640];
+  if (bill && b.cost_usd_per_event) {
+    if (bill->usd_per_event <= b.cost_usd_per_event->high()) return "";
+    std::snprintf(text, sizeof text,
+                  "not sized: %s at most %.4g events/s (%d jobs x the low-load rate per job) cost at least "
+                  "%.4g USD per event, above the %.4g of %s (the top of its 95 %% interval); "
+                  "--size-every-option sizes it",
+                  at_least.c_str(), most_events_per_s, jobs, bill->usd_per_event,
+                  b.cost_usd_per_event->high(), rival.c_str());
+    option.cost_at_least_usd_per_event = bill->usd_per_event;
+  } else {
+    // Without both prices the fewer devices win.
+    if (fewest.gpus() <= b.layout.gpus()) return "";
+    std::snprintf(text, sizeof text,
+                  "not sized: %s, more devices than %s (no prices to compare: the fewer devices win); "
+                  "--size-every-option sizes it",
+                  at_least.c_str(), rival.c_str());
+  }
+  option.left_unsized = true;
+  option.at_least_gpus = fewest.gpus();
+  return text;
 }
 
 // The answer is the grid's first layout, set by the pod-NIC rule: its neighbour with one GPU fewer is outside

@@ -75,6 +75,7 @@ public:
     plan_.mode = Plan::Mode::fewest_gpus;
     plan_.requested = jobs;
     plan_.jobs = jobs;
+    fewest_jobs_ = jobs;
     return search_options(
         [&](const std::string& type, double nic) { return search_fewest(type, nic, jobs); });
   }
@@ -99,19 +100,37 @@ public:
   const Scenario& price_answer(const Scenario& at_answer);
 
 private:
-  // One search per (device type, pod NIC), then the best of them.
+  // One search per (device type, pod NIC), then the best of them. The options keep the order they were
+  // given in (a tie goes to the one listed first); they are searched in option_order's.
   template <typename SearchOne> Plan search_options(SearchOne search_one) {
     describe_space();
-    std::vector<OptionSearch> searches;
-    options_total_ = static_cast<int>(device_types().size() * nics().size());
+    std::vector<std::pair<std::string, double>> options;
     for (const auto& type : device_types())
-      for (const double nic : nics()) {
-        searches.push_back(search_one(type, nic));
-        ++options_done_;
-        if (searches.back().runs) finished_options_simulations_ += searches.back().runs->simulations();
-      }
+      for (const double nic : nics())
+        options.emplace_back(type, nic);
+    options_total_ = static_cast<int>(options.size());
+    std::vector<OptionSearch> searches(options.size());
+    for (const std::size_t k : option_order(options)) {
+      searches[k] = search_one(options[k].first, options[k].second);
+      ++options_done_;
+      if (searches[k].runs) finished_options_simulations_ += searches[k].runs->simulations();
+      if (searches[k].option.found && (!best_found_ || better(searches[k], *best_found_)))
+        best_found_ = &searches[k];
+    }
+    best_found_ = nullptr;
     return conclude(searches);
   }
+
+  // The order options are searched in: with --jobs and several options, the cheapest by the MVA's layout
+  // first (its devices' bill per hour, or its device count without prices), so that an option which cannot
+  // beat the best found is seen to be so early (cannot_beat); otherwise as given.
+  std::vector<std::size_t> option_order(const std::vector<std::pair<std::string, double>>& options) const;
+  // The MVA's layout for an option (--jobs), none when the network refuses it before any simulation.
+  std::optional<PodLayout> analytic_answer(const std::string& type, double nic, int jobs) const;
+  // Why no layout of this option from `fewest` up can be chosen over `best` (planner_fewest.cpp), filling
+  // the option's left_unsized fields; empty when one may.
+  std::string cannot_beat(PlanOption& option, const PlanRun& reference, const PodLayout& fewest, int jobs,
+                          const OptionSearch& best) const;
 
   const ServerGroup& group() const { return planned_group(scenario_); }
   std::string variants_with_curve(const std::string& model, const std::string& type) const;
@@ -161,6 +180,14 @@ private:
   std::optional<PodLayout> analytic_layout_fast_nic(const std::string& type, double nic, int jobs) const;
 
   OptionSearch search_fewest(const std::string& type, double nic, int jobs);
+  // Candidates judged at once: with --jobs as many as the cores run with their first replications (at
+  // least one); the other modes keep one per core.
+  int candidates_per_batch() const {
+    if (plan_.mode != Plan::Mode::fewest_gpus) return std::max(1, settings_.parallel);
+    return std::max(1, settings_.parallel / std::max(1, settings_.replications));
+  }
+  SearchShape fewest_shape(OptionSearch& out, const PlanRuns& runs, const std::vector<PodLayout>& layouts,
+                           int jobs) const;
   // plan --jobs: whether one GPU fewer than the grid's first layout fails (see planner_fewest.cpp).
   bool edge_neighbour_fails(OptionSearch& out, PlanRuns& runs, const PodLayout& first, int jobs);
 
@@ -212,6 +239,9 @@ private:
   Plan plan_;
   // For the outlook: the options (device type x pod NIC) to search, searched, and what those took.
   int options_total_ = 1, options_done_ = 0, finished_options_simulations_ = 0;
+  // --jobs: the jobs planned for, and the best option found so far while the options are searched.
+  int fewest_jobs_ = 0;
+  const OptionSearch* best_found_ = nullptr;
 };
 
 } // namespace sonicsim::planning

@@ -167,6 +167,65 @@ TEST_CASE("confident search: an undecided index just above the highest false is 
   CHECK(batches[1] == std::vector<int>{5});
 }
 
+TEST_CASE("confident search: a start judged alone, one index a batch, and a search its caller stops") {
+  // The A100 plan at 2 cores (3 replications a candidate, so one candidate a batch): the MVA's 14 GPUs
+  // (index 4) fail, 15 (index 5) is undecided at first and meets when refined. Judged one at a time from the
+  // start alone: 4, 5, 5 again; the start's neighbours in one batch (radius 1) also judged 3, which the
+  // answer never needed.
+  for (const int radius : {0, 1}) {
+    std::vector<std::vector<int>> batches;
+    std::map<int, int> judged;
+    SearchShape shape;
+    shape.first_radius = radius;
+    const auto search = find_first_true_confidently(
+        0, 20, 4, 1,
+        [&](const std::vector<int>& indices) {
+          batches.push_back(indices);
+          std::vector<Judgement> out;
+          for (const int i : indices) {
+            const int times = ++judged[i];
+            out.push_back(i == 5 && times == 1 ? Judgement{Decision::undecided, true}
+                                               : Judgement{i >= 5 ? Decision::yes : Decision::no, false});
+          }
+          return out;
+        },
+        {}, shape);
+    REQUIRE(search.first_true);
+    CHECK(*search.first_true == 5);
+    CHECK(search.decided());
+    CHECK_FALSE(search.stopped);
+    if (radius == 0) {
+      CHECK(batches == std::vector<std::vector<int>>{{4}, {5}, {5}});
+    } else {
+      CHECK(batches == std::vector<std::vector<int>>{{3, 4, 5}, {5}});
+    }
+  }
+  // The caller stops it once nothing from the lowest index not known false up can win (here: from 6 up):
+  // asked before every batch with that index, it ends the search after 5 is seen false.
+  std::vector<int> asked;
+  SearchShape shape;
+  shape.first_radius = 0;
+  shape.stop = [&](int first_possible) {
+    asked.push_back(first_possible);
+    return first_possible >= 6;
+  };
+  int calls = 0;
+  const auto stopped = find_first_true_confidently(
+      0, 20, 4, 1,
+      [&](const std::vector<int>& indices) {
+        ++calls;
+        std::vector<Judgement> out;
+        for (const int i : indices)
+          out.push_back(Judgement{i >= 9 ? Decision::yes : Decision::no, false});
+        return out;
+      },
+      {}, shape);
+  CHECK(stopped.stopped);
+  CHECK_FALSE(stopped.first_true);
+  CHECK(calls == 2); // 4, then 5 (going up by one), then stopped
+  CHECK(asked == std::vector<int>{0, 5, 6});
+}
+
 TEST_CASE("confident search: a true below a false is not the answer (monotone by construction)") {
   // Noise made 4 look true although 6 is false: the answer is read above the highest false.
   const auto search = find_first_true_confidently(0, 12, 5, 3, [](const std::vector<int>& indices) {

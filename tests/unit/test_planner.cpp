@@ -310,3 +310,53 @@ TEST_CASE("plan over device types: each option lists the assumptions it rests on
   CHECK(lists(plan.options[1], "models.emtrkmichelid.throughput.A100"));
   CHECK_FALSE(lists(plan.options[0], "models.emtrkmichelid.throughput.A100"));
 }
+
+TEST_CASE("plan over device types: an option that cannot beat the best found is left unsized, unless asked") {
+  // The stand-in's module time depends on the GPU count alone, so the A100 needs as many devices as the T4
+  // (4 for 270 jobs) at 2.934 instead of 0.35 USD per device-hour. Even one A100 (the grid's fewest) with the
+  // jobs' 270 CPU cores costs 2.934 + 8.53 USD/h at most 270 / 120 events/s (the low-load rate per job):
+  // above the 4 T4's 9.93 USD/h at their rate. The options are listed as given (A100 first) and searched
+  // cheapest first by the MVA's layout, so the A100 costs its reference alone.
+  Scenario scenario = load_default_variant({"a100"});
+  for (const bool size_every : {false, true}) {
+    planning::PlannerSettings settings;
+    settings.parallel = 2;
+    settings.device_types = {"A100", "T4"};
+    settings.size_every_option = size_every;
+    int runs = 0;
+    planning::Planner planner(settings, scenario, [&runs](const std::vector<Scenario>& batch) {
+      std::vector<SimulationOutcome> outcomes;
+      for (const auto& point : batch)
+        outcomes.push_back(stand_in(point, 0.0));
+      runs += static_cast<int>(batch.size());
+      return outcomes;
+    });
+    const auto plan = planner.fewest_gpus(270);
+    REQUIRE(plan.found);
+    REQUIRE(plan.options.size() == 2);
+    const auto& a100 = plan.options[0];
+    CHECK(a100.device_type == "A100");
+    CHECK(plan.chosen == 1);
+    CHECK(plan.layout.gpus() == 4);
+    CHECK(plan.layout.device_type == "T4");
+    REQUIRE(plan.options[1].cost_usd_per_event);
+    if (!size_every) {
+      CHECK_FALSE(a100.found);
+      CHECK(a100.left_unsized);
+      CHECK(a100.at_least_gpus == 1);
+      REQUIRE(a100.cost_at_least_usd_per_event);
+      const double bound = (2.934 + 270 * 0.0316) / (270.0 / 120.0 * 3600.0);
+      CHECK(*a100.cost_at_least_usd_per_event == doctest::Approx(bound).epsilon(1e-6));
+      CHECK(*a100.cost_at_least_usd_per_event > plan.options[1].cost_usd_per_event->high());
+      CHECK(a100.reason.find("--size-every-option") != std::string::npos);
+      // The T4's reference and candidates (3 replications each), the A100's reference: nothing more.
+      CHECK(plan.references.size() == 2);
+      for (const auto& run : plan.runs)
+        CHECK(run.layout.device_type == "T4");
+    } else {
+      CHECK(a100.found);
+      CHECK(a100.layout.gpus() == 4);
+      CHECK_FALSE(a100.left_unsized);
+    }
+  }
+}

@@ -28,6 +28,7 @@ struct PlanArguments {
   bool run_precision_given = false;
   std::vector<std::string> device_types;
   std::vector<std::string> nics;
+  bool size_every_option = false;
   int max_gpus_per_pod = 8;
   int max_gpus = 256;
   int max_jobs = 0;

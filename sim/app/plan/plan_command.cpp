@@ -106,11 +106,11 @@ void check_targets(const PlanArguments& arguments, const Scenario& scenario,
 int plan_settings(const PlanArguments& arguments) {
   if (arguments.jobs > 0 || arguments.gpus > 0 || !arguments.targets.empty() ||
       !arguments.device_types.empty() || !arguments.nics.empty() || arguments.cost || arguments.resume ||
-      arguments.run_precision_given || arguments.sensitivity)
+      arguments.run_precision_given || arguments.sensitivity || arguments.size_every_option)
     throw InputError(
         "plan --autoscaler searches the autoscaler's settings on the scenario's own load: not with "
-        "--jobs, --gpus, --target, --device-types, --nics, --cost, --resume, --run-precision or "
-        "--sensitivity");
+        "--jobs, --gpus, --target, --device-types, --nics, --cost, --resume, --run-precision, "
+        "--sensitivity or --size-every-option");
   AutoscalerPlanArguments a = arguments.autoscaler_plan;
   a.tolerance = arguments.tolerance_given ? arguments.tolerance : 0.05;
   a.replications = arguments.replications;
@@ -134,6 +134,9 @@ void check_plan_options(const PlanArguments& arguments) {
     throw InputError("--tolerance must be a fraction in (0, 1] (0.10 allows the module 10 % above its "
                      "unsaturated time); got " +
                      significant(arguments.tolerance));
+  if (arguments.size_every_option && arguments.jobs == 0)
+    throw InputError("--size-every-option applies to --jobs N (the fewest GPUs per option); --gpus sizes "
+                     "every option already");
   if (arguments.max_replications < arguments.replications)
     throw InputError("--max-replications (" + std::to_string(arguments.max_replications) +
                      ") must be at least --replications (" + std::to_string(arguments.replications) + ")");
@@ -153,6 +156,7 @@ planning::PlannerSettings planner_settings(const PlanArguments& arguments,
   if (arguments.run_precision_given) settings.run_precision = arguments.run_precision;
   settings.device_types = arguments.device_types;
   settings.nics_bps = nics_bps;
+  settings.size_every_option = arguments.size_every_option;
   settings.max_gpus_per_pod = arguments.max_gpus_per_pod;
   settings.max_gpus = arguments.max_gpus;
   settings.max_jobs = arguments.max_jobs;

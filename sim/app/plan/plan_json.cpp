@@ -114,6 +114,11 @@ nlohmann::ordered_json options_json(const Plan& plan) {
                        {"chosen", plan.found && k == plan.chosen},
                        {"at_least_jobs", o.at_least_jobs},
                        {"at_most_gpus", o.at_most_gpus},
+                       {"left_unsized", o.left_unsized},
+                       {"at_least_gpus", o.at_least_gpus},
+                       {"cost_at_least_usd_per_event",
+                        o.cost_at_least_usd_per_event ? nlohmann::ordered_json(*o.cost_at_least_usd_per_event)
+                                                      : nlohmann::ordered_json()},
                        {"reason", o.reason},
                        {"assumptions", provenance_to_json(o.assumptions)}});
   }

@@ -20,6 +20,11 @@ void add_search_bounds(CLI::App& command, PlanArguments& arguments) {
                   "Pod NIC bandwidths to search, e.g. 16Gbps,100Gbps; default: the group's own")
       ->delimiter(',')
       ->allow_extra_args(false);
+  command.add_flag(
+      "--size-every-option", arguments.size_every_option,
+      "With --jobs and several options (--device-types, --nics): size every option. By default an option is "
+      "left unsized once even its fewest possible devices cost more per event (at most the low-load rate per "
+      "job) than the top of the best option's interval");
   command
       .add_option("--max-gpus-per-pod", arguments.max_gpus_per_pod,
                   "GPUs in one pod (one VM, one NIC) before another pod is added (default 8)")

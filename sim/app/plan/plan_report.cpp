@@ -183,11 +183,13 @@ void print_plan_evidence(const Plan& plan) {
     std::printf("\noptions searched (device type x pod NIC):\n");
     for (std::size_t k = 0; k < plan.options.size(); ++k) {
       const auto& o = plan.options[k];
-      std::string answer = o.found
-                               ? (plan.mode == Plan::Mode::most_jobs ? std::to_string(o.jobs) + " jobs"
-                                                                     : layout_text(o.layout, o.device_type))
-                           : o.at_least_jobs > 0 ? "at least " + std::to_string(o.at_least_jobs) + " jobs"
-                                                 : "none";
+      std::string answer =
+          o.found               ? (plan.mode == Plan::Mode::most_jobs ? std::to_string(o.jobs) + " jobs"
+                                                                      : layout_text(o.layout, o.device_type))
+          : o.at_least_jobs > 0 ? "at least " + std::to_string(o.at_least_jobs) + " jobs"
+          : o.left_unsized
+              ? "at least " + std::to_string(o.at_least_gpus) + " " + o.device_type + ", not sized"
+              : "none";
       std::printf("  %-6s NIC %-10s -> %-36s cost/event %-22s %s\n", o.device_type.c_str(),
                   gbps_text(o.nic_bps).c_str(), answer.c_str(),
                   o.cost_usd_per_event ? interval_text(*o.cost_usd_per_event).c_str() : "-",
