@@ -77,11 +77,13 @@ void add_options(ReportDocument& document, const Json& plan) {
     const Json& cost = o.at("cost_usd_per_event");
     const bool most_jobs = plan.value("mode", "") == "most_jobs";
     const int at_least = o.value("at_least_jobs", 0);
-    const std::string answer = o.at("found").get<bool>()
-                                   ? (most_jobs ? std::to_string(o.at("jobs").get<int>()) + " jobs"
-                                                : std::to_string(o.at("gpus").get<int>()) + " GPUs")
-                               : at_least > 0 ? "at least " + std::to_string(at_least) + " jobs"
-                                              : "none";
+    const int at_least_gpus = o.value("left_unsized", false) ? o.value("at_least_gpus", 0) : 0;
+    const std::string answer =
+        o.at("found").get<bool>() ? (most_jobs ? std::to_string(o.at("jobs").get<int>()) + " jobs"
+                                               : std::to_string(o.at("gpus").get<int>()) + " GPUs")
+        : at_least > 0            ? "at least " + std::to_string(at_least) + " jobs"
+        : at_least_gpus > 0       ? "at least " + std::to_string(at_least_gpus) + " GPUs, not sized"
+                                  : "none";
     rows.push_back({o.at("device_type").get<std::string>(),
                     significant(o.at("nic_bps").get<double>() / 1e9, 4), answer,
                     cost.is_object() ? significant(cost.at("mean").get<double>(), 4) : "-",

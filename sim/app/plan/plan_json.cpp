@@ -116,11 +116,11 @@ nlohmann::ordered_json options_json(const Plan& plan) {
                        {"at_most_gpus", o.at_most_gpus},
                        {"left_unsized", o.left_unsized},
                        {"at_least_gpus", o.at_least_gpus},
-                       {"cost_at_least_usd_per_event",
-                        o.cost_at_least_usd_per_event ? nlohmann::ordered_json(*o.cost_at_least_usd_per_event)
-                                                      : nlohmann::ordered_json()},
                        {"reason", o.reason},
                        {"assumptions", provenance_to_json(o.assumptions)}});
+    // Only on an option left unsized with prices (plan.json holds no null figure).
+    if (o.cost_at_least_usd_per_event)
+      options.back()["cost_at_least_usd_per_event"] = *o.cost_at_least_usd_per_event;
   }
   return options;
 }
