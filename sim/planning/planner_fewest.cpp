@@ -52,15 +52,12 @@ std::optional<PodLayout> Planner::Search::analytic_layout_fast_nic(const std::st
   return fast_layouts[analytic_start(fast_layouts, jobs, fast.module_low_load_s)];
 }
 
-// Each candidate runs its replications at once: a batch holds as many candidates as the cores run
-// together, and the start's neighbours join the first batch only when the cores run them with it (else the
-// start alone: it is usually the answer or next to it, and a neighbour not needed is a candidate's
-// replications for nothing). With a better option found already, the search stops once it cannot beat it.
-// `out`, `runs` and `layouts` are the caller's, alive while the search runs.
+// The search's first batch (first_radius), and with a better option found already, a stop once this one
+// cannot beat it. `out`, `runs` and `layouts` are the caller's, alive while the search runs.
 SearchShape Planner::Search::fewest_shape(OptionSearch& out, const PlanRuns& runs,
                                           const std::vector<PodLayout>& layouts, int jobs) const {
   SearchShape shape;
-  shape.first_radius = settings_.parallel >= 3 * std::max(1, settings_.replications) ? 1 : 0;
+  shape.first_radius = first_radius();
   if (best_found_ && !settings_.size_every_option)
     shape.stop = [this, &out, &runs, &layouts, jobs](int first_possible) {
       out.option.reason = cannot_beat(out.option, runs.reference(),

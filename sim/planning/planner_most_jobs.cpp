@@ -160,8 +160,10 @@ OptionSearch Planner::Search::search_most_jobs(const std::string& type, double n
                      std::to_string((outlook.open_high - 1) * step) + " jobs open",
                  runs.simulations());
   };
+  SearchShape shape;
+  shape.first_radius = first_radius();
   const auto search =
-      find_first_true_confidently(1, last, estimate / step + 1, settings_.parallel, judge, tell);
+      find_first_true_confidently(1, last, estimate / step + 1, candidates_per_batch(), judge, tell, shape);
   out.budget_exhausted = search.budget_exhausted;
   const int confirmed = search.first_possible - 1; // the highest index known to meet
   if (confirmed < 1) {

@@ -180,12 +180,16 @@ private:
   std::optional<PodLayout> analytic_layout_fast_nic(const std::string& type, double nic, int jobs) const;
 
   OptionSearch search_fewest(const std::string& type, double nic, int jobs);
-  // Candidates judged at once: with --jobs as many as the cores run with their first replications (at
-  // least one); the other modes keep one per core.
+  // Candidates judged at once: with --jobs and --gpus as many as the cores run with their first
+  // replications (at least one); a per-group plan keeps one per core.
   int candidates_per_batch() const {
-    if (plan_.mode != Plan::Mode::fewest_gpus) return std::max(1, settings_.parallel);
+    if (plan_.mode == Plan::Mode::per_group) return std::max(1, settings_.parallel);
     return std::max(1, settings_.parallel / std::max(1, settings_.replications));
   }
+  // The first batch's neighbours of the analytic start on each side: 1 when the cores run the start and both
+  // neighbours at once, else 0 (the start alone: it is usually the answer or next to it, and a neighbour not
+  // needed is a candidate's replications for nothing).
+  int first_radius() const { return settings_.parallel >= 3 * std::max(1, settings_.replications) ? 1 : 0; }
   SearchShape fewest_shape(OptionSearch& out, const PlanRuns& runs, const std::vector<PodLayout>& layouts,
                            int jobs) const;
   // plan --jobs: whether one GPU fewer than the grid's first layout fails (see planner_fewest.cpp).
