@@ -3,6 +3,7 @@
 #include "sim/random/random_engine.hpp"
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace sonicsim {
 
@@ -82,9 +83,18 @@ double draw_cdf(const DistributionSpec& spec, double x) {
   return 1.0;
 }
 
-} // namespace
+// expected_count sums one term per count up to the plausible maximum (~90,000 erfc for ProtoDUNE's 55,000 +-
+// 5,500 patches), and a plan's analysis asks it again for every layout it weighs (the same workload): so the
+// answers are kept per thread, by the spec's fields, exactly as computed.
+struct KnownCount {
+  DistributionSpec spec;
+  double mean;
+};
+bool same_spec(const DistributionSpec& a, const DistributionSpec& b) {
+  return a.kind == b.kind && a.mean == b.mean && a.sd == b.sd && a.min == b.min && a.max == b.max;
+}
 
-double expected_count(const DistributionSpec& spec) {
+double summed_expected_count(const DistributionSpec& spec) {
   double mean = 0.0;
   const double last = std::min(spec.plausible_max() + 2.0, 1e7);
   for (double k = 1.0; k <= last; k += 1.0) {
@@ -92,6 +102,18 @@ double expected_count(const DistributionSpec& spec) {
     if (at_least <= 0.0) break;
     mean += at_least;
   }
+  return mean;
+}
+} // namespace
+
+double expected_count(const DistributionSpec& spec) {
+  constexpr std::size_t kept = 16;
+  thread_local std::vector<KnownCount> known;
+  for (const auto& k : known)
+    if (same_spec(k.spec, spec)) return k.mean;
+  const double mean = summed_expected_count(spec);
+  if (known.size() == kept) known.erase(known.begin());
+  known.push_back({spec, mean});
   return mean;
 }
 

@@ -104,6 +104,27 @@ TEST_CASE("scenario distribution: the same seed gives the same draws, another se
         doctest::Approx(static_cast<double>(0x1304aa46c9853d39ULL >> 11) / 9007199254740992.0));
 }
 
+TEST_CASE("expected_count: the answers kept for specs asked again are the same, and a changed field is asked "
+          "anew") {
+  using sonicsim::DistributionSpec;
+  using Kind = DistributionSpec::Kind;
+  // Kept per thread by the spec's fields (a plan's analysis asks the same workload's count for every layout).
+  DistributionSpec exponential{Kind::exponential, 0.4, 0, 0, 0};
+  const double first = sonicsim::expected_count(exponential);
+  CHECK(sonicsim::expected_count(exponential) == first);
+  CHECK(first == doctest::Approx(std::exp(-0.5 / 0.4) / (1.0 - std::exp(-1.0 / 0.4))));
+  // Another mean is another answer, not the one kept: e^(-1/2m) / (1 - e^(-1/m)) at m = 0.8.
+  exponential.mean = 0.8;
+  CHECK(sonicsim::expected_count(exponential) ==
+        doctest::Approx(std::exp(-0.5 / 0.8) / (1.0 - std::exp(-1.0 / 0.8))));
+  // More specs than are kept: the first is pushed out and computed again, to the same value.
+  for (int k = 1; k <= 20; ++k)
+    sonicsim::expected_count(DistributionSpec{Kind::constant, static_cast<double>(k), 0, 0, 0});
+  exponential.mean = 0.4;
+  CHECK(sonicsim::expected_count(exponential) == first);
+  CHECK(sonicsim::expected_count(DistributionSpec{Kind::constant, 7.0, 0, 0, 0}) == 7.0);
+}
+
 TEST_CASE("expected_count: the mean of the drawn counts, rounded and never negative, by hand") {
   using sonicsim::DistributionSpec;
   using Kind = DistributionSpec::Kind;
