@@ -126,6 +126,17 @@ struct GroupPlan {
   std::string reason;
 };
 
+// A module that several groups serve together (its model deployed over all their pods). A per-group plan
+// sizes one group at a time with the others held, so the groups' split of such a module is where that search
+// stopped: one of the splits that meet the targets, not the only one, nor always the fewest devices in all.
+struct SharedModule {
+  std::string module;
+  std::vector<std::string> groups;
+};
+std::vector<SharedModule> shared_modules(const std::vector<GroupPlan>& groups);
+// How the terminal and the report say it.
+std::string shared_module_text(const SharedModule& shared);
+
 struct Plan {
   enum class Mode { fewest_gpus, most_jobs, per_group };
   Mode mode = Mode::fewest_gpus;

@@ -1,6 +1,8 @@
 // plan --jobs N on a scenario with several server groups: the devices of every group for N jobs.
 #include "sim/planning/planner_search.hpp"
+
 #include "sim/scenario/provenance.hpp"
+#include <algorithm>
 
 namespace sonicsim::planning {
 namespace {
@@ -167,6 +169,33 @@ Plan Planner::Search::per_group(int jobs) {
   with_evidence(runs);
   plan_.station_saturation = station_limits(price_answer(runs.scenario_at(answer, scenario_.seed)));
   return plan_;
+}
+
+std::vector<SharedModule> shared_modules(const std::vector<GroupPlan>& groups) {
+  std::vector<SharedModule> out;
+  for (const auto& g : groups)
+    for (const auto& module : g.modules) {
+      auto it =
+          std::find_if(out.begin(), out.end(), [&](const SharedModule& s) { return s.module == module; });
+      if (it == out.end()) {
+        out.push_back({module, {}});
+        it = out.end() - 1;
+      }
+      it->groups.push_back(g.group);
+    }
+  out.erase(std::remove_if(out.begin(), out.end(), [](const SharedModule& s) { return s.groups.size() < 2; }),
+            out.end());
+  return out;
+}
+
+std::string shared_module_text(const SharedModule& shared) {
+  std::string groups;
+  for (std::size_t k = 0; k < shared.groups.size(); ++k)
+    groups += (k == 0 ? "" : k + 1 == shared.groups.size() ? " and " : ", ") + shared.groups[k];
+  return shared.module + " is served by " + groups +
+         " together: the plan sizes one group at a time with the others held, so their split is one that "
+         "meets the targets, not the only one nor always the fewest devices in all (another split can be "
+         "tried with --set platform.server_groups.G.pods=N and run)";
 }
 
 } // namespace sonicsim::planning

@@ -217,6 +217,8 @@ void add_plan_section(ReportDocument& document, const fs::path& dir) {
   // The file's name, not the machine's path to it: a page travels.
   document.section("Plan (" + plan.at("mode").get<std::string>() + ")", "plan.json");
   document.paragraph("Answer: " + answer_text(plan) + ".");
+  for (const auto& shared : plan.value("shared_modules", Json::array()))
+    document.paragraph("Note: " + shared.at("note").get<std::string>() + ".");
   std::vector<std::string> lines;
   for (const auto& t : plan.at("targets"))
     lines.push_back("target: " + t.get<std::string>());

@@ -108,3 +108,26 @@ TEST_CASE("plan: bad input exits 2 with the reason") {
   CHECK(unknown_variant.exit_code == 2);
   CHECK(unknown_variant.output.find("did you mean 'fp16'") != std::string::npos);
 }
+
+TEST_CASE("plan per group: two groups serving one module are sized one at a time, and the plan says their "
+          "split is one of several") {
+  // The module deployed over the scenario's 4-T4 pod and a second group's 2-T4 pod (random balancer over the
+  // pods): either group's devices carry its load, so the split the group-by-group search stops at is one of
+  // several that meet the target. Here it answers 2 + 4 T4 where the scenario has 4 + 2 (the same 6 T4).
+  const fs::path dir = fs::temp_directory_path() / "sonicsim_plan_shared_module";
+  fs::remove_all(dir);
+  const auto result = run_sonicsim(
+      "plan --jobs 200 --set 'platform.server_groups.extra={pods: 1, devices: {type: T4, count: 2}, "
+      "host_cores: 16, nic_bandwidth: 16Gbps}' --set 'models.emtrkmichelid.deploy.groups=[gke_4xt4, extra]'" +
+      quick + "--out " + dir.string());
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  const auto plan = sonicsim::testing::read_json(dir / "plan.json");
+  REQUIRE(plan["groups"].size() == 2);
+  REQUIRE(plan["shared_modules"].size() == 1);
+  CHECK(plan["shared_modules"][0]["module"] == "EmTrkMichelId");
+  CHECK(plan["shared_modules"][0]["groups"].size() == 2);
+  CHECK(result.output.find("note: EmTrkMichelId is served by extra and gke_4xt4 together: the plan sizes one "
+                           "group at a time with the others held") != std::string::npos);
+  fs::remove_all(dir);
+}

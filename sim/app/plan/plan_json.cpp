@@ -137,6 +137,10 @@ void add_groups_answer(const Plan& plan, nlohmann::ordered_json& json) {
                       {"devices_per_pod", g.devices_per_pod},
                       {"scenario_devices", g.start_devices}});
   json["groups"] = groups;
+  nlohmann::ordered_json shared = nlohmann::ordered_json::array();
+  for (const auto& s : shared_modules(plan.groups))
+    shared.push_back({{"module", s.module}, {"groups", s.groups}, {"note", shared_module_text(s)}});
+  json["shared_modules"] = shared;
   json["saturation"] = {{"order", limits_json(plan.station_saturation)}};
   json["cost_per_event"] =
       plan.cost_usd_per_event ? interval_json(*plan.cost_usd_per_event) : nlohmann::ordered_json();

@@ -71,6 +71,8 @@ void print_groups(const Plan& plan) {
       std::printf("  %-14s %d x %s (the scenario has %d), for %s\n", g.group.c_str(), g.devices,
                   g.device_type.c_str(), g.start_devices, modules.c_str());
   }
+  for (const auto& shared : shared_modules(plan.groups))
+    std::printf("  note: %s\n", shared_module_text(shared).c_str());
 }
 
 } // namespace
