@@ -5,11 +5,6 @@
 
 namespace sonicsim {
 
-bool stops_at_window_end(const Scenario& scenario) {
-  const Workload& workload = scenario.workload;
-  return scenario.output.stop_at_window_end && !workload.campaign && !workload.preemption;
-}
-
 void stop_at_window_end(JobContext& context, const std::function<void()>& on_stopped) {
   if (context.stop_scheduled || !stops_at_window_end(context.scenario) || !context.recorder.all_jobs_ready())
     return;

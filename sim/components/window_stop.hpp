@@ -11,9 +11,7 @@
 
 namespace sonicsim {
 
-// Whether this run stops at its window's end: output.stop_at_window_end, in a fixed run (not a campaign,
-// whose window is its own), not one with preemption (its events add up to jobs x events_per_job as written).
-bool stops_at_window_end(const Scenario& scenario);
+// Whether a run stops so: stops_at_window_end (sim/scenario/scenario.hpp), which the recorder reads too.
 
 // Called when a job of the run has finished: at the first one, if every job has warmed up (a window exists;
 // otherwise the whole run is measured and runs to its end), the run is stopped at the end of the rate series'

@@ -55,7 +55,7 @@ RunRecorder::RunRecorder(const Scenario& scenario, const ServerLayout& layout,
                                                   TimeBins(precision_bin_width_s, precision_bin_limit)} {
   for (const auto& module : scenario.workload.pipeline)
     served_module_.push_back(module.served());
-  if (scenario.output.stop_at_window_end && !scenario.workload.campaign)
+  if (stops_at_window_end(scenario))
     window_times_ =
         TimeHistograms{std::vector<LogHistogram>(scenario.workload.pipeline.size()), LogHistogram()};
   for (std::size_t m = 0; m < layout_.served_models.size(); ++m)

@@ -71,17 +71,17 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
   OptionSearch out;
   out.option.device_type = type;
   out.option.nic_bps = nic;
-  const PodLayout one{1, 1, type, nic};
-  const auto one_gpu = analyse_layout(scenario_, one);
+  const OptionGrid grid = option_grid(type, nic, jobs);
+  const auto& one_gpu = grid.one_gpu;
+  const int min_pods = grid.min_pods;
+  const auto& layouts = grid.layouts;
   // Decided before any simulation: a complete answer, "no" (not bad input).
-  if (const auto reason = fixed_network_reason(one_gpu, jobs); !reason.empty()) {
-    out.option.reason = reason;
+  if (!grid.refused.empty()) {
+    out.option.reason = grid.refused;
     out.impossible = true;
     return out;
   }
-  const int min_pods = pods_for_network(one_gpu, jobs, saturation_threshold);
   if (plan_.layout_rule.empty()) plan_.layout_rule = layout_rule(settings_.max_gpus_per_pod, min_pods);
-  const auto layouts = layouts_for(type, nic, min_pods);
   if (layouts.empty()) {
     out.option.reason = "no layout of at most " + std::to_string(settings_.max_gpus) + " GPUs has the " +
                         std::to_string(min_pods) + " pods the " + gbps_text(nic) + " pod NICs need for " +
@@ -89,7 +89,7 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
     return out;
   }
   if (plan_.analytic_module_low_load_s == 0.0) plan_.analytic_module_low_load_s = one_gpu.module_low_load_s;
-  const std::size_t start = analytic_start(layouts, jobs, one_gpu.module_low_load_s);
+  const std::size_t start = grid.start;
   out.option.analytic_layout = layouts[start];
   out.option.analytic_layout_fast_nic = analytic_layout_fast_nic(type, nic, jobs);
   const PodLayout roomy = layouts[std::min(start + 1, layouts.size() - 1)];
@@ -143,13 +143,16 @@ OptionSearch Planner::Search::search_fewest(const std::string& type, double nic,
   return out;
 }
 
-std::optional<PodLayout> Planner::Search::analytic_answer(const std::string& type, double nic,
-                                                          int jobs) const {
-  const auto one_gpu = analyse_layout(scenario_, PodLayout{1, 1, type, nic});
-  if (!fixed_network_reason(one_gpu, jobs).empty()) return std::nullopt;
-  const auto layouts = layouts_for(type, nic, pods_for_network(one_gpu, jobs, saturation_threshold));
-  if (layouts.empty()) return std::nullopt;
-  return layouts[analytic_start(layouts, jobs, one_gpu.module_low_load_s)];
+Planner::Search::OptionGrid Planner::Search::option_grid(const std::string& type, double nic,
+                                                         int jobs) const {
+  OptionGrid grid;
+  grid.one_gpu = analyse_layout(scenario_, PodLayout{1, 1, type, nic});
+  grid.refused = fixed_network_reason(grid.one_gpu, jobs);
+  if (!grid.refused.empty()) return grid;
+  grid.min_pods = pods_for_network(grid.one_gpu, jobs, saturation_threshold);
+  grid.layouts = layouts_for(type, nic, grid.min_pods);
+  if (!grid.layouts.empty()) grid.start = analytic_start(grid.layouts, jobs, grid.one_gpu.module_low_load_s);
+  return grid;
 }
 
 std::vector<std::size_t>
@@ -163,12 +166,13 @@ Planner::Search::option_order(const std::vector<std::pair<std::string, double>>&
   // option the network refuses goes last (it is decided at once).
   std::vector<double> rank(options.size(), std::numeric_limits<double>::infinity());
   for (std::size_t k = 0; k < options.size(); ++k) {
-    const auto layout = analytic_answer(options[k].first, options[k].second, fewest_jobs_);
-    if (!layout) continue;
-    Scenario at = with_layout(scenario_, *layout);
-    at.workload.jobs = fewest_jobs_;
+    const OptionGrid grid = option_grid(options[k].first, options[k].second, plan_.jobs);
+    if (!grid.refused.empty() || grid.layouts.empty()) continue;
+    const PodLayout& layout = grid.layouts[grid.start];
+    Scenario at = with_layout(scenario_, layout);
+    at.workload.jobs = plan_.jobs;
     const auto bill = cost_bill(at, 1.0);
-    rank[k] = bill ? bill->usd_per_hour : static_cast<double>(layout->gpus());
+    rank[k] = bill ? bill->usd_per_hour : static_cast<double>(layout.gpus());
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });

@@ -75,7 +75,6 @@ public:
     plan_.mode = Plan::Mode::fewest_gpus;
     plan_.requested = jobs;
     plan_.jobs = jobs;
-    fewest_jobs_ = jobs;
     return search_options(
         [&](const std::string& type, double nic) { return search_fewest(type, nic, jobs); });
   }
@@ -125,8 +124,17 @@ private:
   // first (its devices' bill per hour, or its device count without prices), so that an option which cannot
   // beat the best found is seen to be so early (cannot_beat); otherwise as given.
   std::vector<std::size_t> option_order(const std::vector<std::pair<std::string, double>>& options) const;
-  // The MVA's layout for an option (--jobs), none when the network refuses it before any simulation.
-  std::optional<PodLayout> analytic_answer(const std::string& type, double nic, int jobs) const;
+  // An option's grid for --jobs: the one-GPU analysis, the pods its NICs need, the layouts searched and the
+  // MVA's start among them. `refused`: the network refuses the jobs before any simulation; no layouts: none
+  // within --max-gpus has the pods.
+  struct OptionGrid {
+    LayoutAnalysis one_gpu;
+    std::string refused;
+    int min_pods = 0;
+    std::vector<PodLayout> layouts;
+    std::size_t start = 0;
+  };
+  OptionGrid option_grid(const std::string& type, double nic, int jobs) const;
   // Why no layout of this option from `fewest` up can be chosen over `best` (planner_fewest.cpp), filling
   // the option's left_unsized fields; empty when one may.
   std::string cannot_beat(PlanOption& option, const PlanRun& reference, const PodLayout& fewest, int jobs,
@@ -180,10 +188,9 @@ private:
   std::optional<PodLayout> analytic_layout_fast_nic(const std::string& type, double nic, int jobs) const;
 
   OptionSearch search_fewest(const std::string& type, double nic, int jobs);
-  // Candidates judged at once: with --jobs and --gpus as many as the cores run with their first
-  // replications (at least one); a per-group plan keeps one per core.
+  // Candidates judged at once by --jobs and --gpus: as many as the cores run with their first replications
+  // (at least one). A per-group plan keeps one per core (planner_per_group.cpp).
   int candidates_per_batch() const {
-    if (plan_.mode == Plan::Mode::per_group) return std::max(1, settings_.parallel);
     return std::max(1, settings_.parallel / std::max(1, settings_.replications));
   }
   // The first batch's neighbours of the analytic start on each side: 1 when the cores run the start and both
@@ -243,8 +250,7 @@ private:
   Plan plan_;
   // For the outlook: the options (device type x pod NIC) to search, searched, and what those took.
   int options_total_ = 1, options_done_ = 0, finished_options_simulations_ = 0;
-  // --jobs: the jobs planned for, and the best option found so far while the options are searched.
-  int fewest_jobs_ = 0;
+  // --jobs: the best option found so far while the options are searched.
   const OptionSearch* best_found_ = nullptr;
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace sg4 = simgrid::s4u;
@@ -178,22 +179,24 @@ void add_worker_nodes(SitePlatform& site, sg4::NetZone* zone, const Scenario& sc
 // A100 in 5 pods at 2,000 jobs: the solver had every flow of every pod in one system). The latency of the
 // WAN stays on each route (on the pod's NIC, and on a link of the gateway's own), so CM02's window bound and
 // weights are unchanged. `platform.network.fast_path: false` keeps them (as it keeps every link).
-double pods_nic_bps_if_shared_links_never_full(const Platform& platform) {
-  if (!platform.network.fast_path || platform.site_switch.background.peak_bps() > 0.0) return 0.0;
+// The network pods' NICs added up (bits/s) when so, else none.
+std::optional<double> pods_nic_bps_if_shared_links_never_full(const Platform& platform) {
+  if (!platform.network.fast_path || platform.site_switch.background.peak_bps() > 0.0) return std::nullopt;
   double pods_bps = 0.0;
   for (const auto& group : platform.server_groups)
     if (!group.on_client_nodes) pods_bps += group.pods * group.nic_bandwidth_bps;
   const bool never_full =
       pods_bps <= platform.site_switch.bandwidth_bps && pods_bps <= platform.wan.bandwidth_bps;
-  return never_full ? pods_bps : 0.0;
+  if (!never_full || pods_bps <= 0.0) return std::nullopt; // no pod behind them: nothing to part
+  return pods_bps;
 }
 
 // Server pods, group by group (the numbering of ServerLayout): each behind its own NIC (cloud VMs cap
 // bandwidth per VM).
 void add_pods(SitePlatform& site, sg4::NetZone* zone, const Platform& platform, sg4::Link* site_switch,
               sg4::Link* wan) {
-  const double pods_bps = pods_nic_bps_if_shared_links_never_full(platform);
-  const bool shared_left_out = pods_bps > 0.0;
+  const auto pods_bps = pods_nic_bps_if_shared_links_never_full(platform);
+  const bool shared_left_out = pods_bps.has_value();
   const double wan_latency_s = platform.wan.rtt_s / 2.0;
   int pod = 0;
   for (std::size_t g = 0; g < platform.server_groups.size(); ++g) {
@@ -229,7 +232,8 @@ void add_pods(SitePlatform& site, sg4::NetZone* zone, const Platform& platform, 
                   "the site switch (%g Gb/s) and the WAN (%g Gb/s) left out of SimGrid's routes: every flow "
                   "through them crosses a pod's NIC, and the pods' NICs add up to %g Gb/s, so they are never "
                   "full (no background traffic)",
-                  platform.site_switch.bandwidth_bps / 1e9, platform.wan.bandwidth_bps / 1e9, pods_bps / 1e9);
+                  platform.site_switch.bandwidth_bps / 1e9, platform.wan.bandwidth_bps / 1e9,
+                  *pods_bps / 1e9);
     site.links_left_out += (site.links_left_out.empty() ? "" : "; ") + std::string(note);
     return;
   }

@@ -344,6 +344,14 @@ struct Scenario {
   std::vector<Provenance> provenance; // default none; in the order written
 };
 
+// Whether a run stops at its steady-state window's end (sim/components/window_stop.hpp):
+// output.stop_at_window_end, in a fixed run (not a campaign, whose window is its own), not one with
+// preemption (its events add up to jobs x events_per_job as written). The recorder keeps the window's times
+// for exactly these runs.
+inline bool stops_at_window_end(const Scenario& scenario) {
+  return scenario.output.stop_at_window_end && !scenario.workload.campaign && !scenario.workload.preemption;
+}
+
 // The instances of `model` in each pod of `group`: its instance_group, or Triton's default (one instance on
 // each device, or one on the CPU when the pods have no device).
 inline std::vector<InstanceGroup> effective_instance_groups(const Model& model, const ServerGroup& group) {
