@@ -28,4 +28,16 @@ std::optional<double> printed_requests_per_s(const std::string& output) {
   return rate;
 }
 
+RequestBudget request_budget(double simulator_per_s, double floor_per_s, double peer_per_s,
+                             double goal_ratio) {
+  if (!(simulator_per_s > 0 && floor_per_s > 0 && peer_per_s > 0 && goal_ratio > 0))
+    throw std::invalid_argument("request_budget: positive rates and goal");
+  RequestBudget out;
+  out.floor_us = 1e6 / floor_per_s;
+  out.own_us = 1e6 / simulator_per_s - out.floor_us;
+  out.own_us_at_goal = 1e6 / (goal_ratio * peer_per_s) - out.floor_us;
+  out.floor_times_peer = floor_per_s / peer_per_s;
+  return out;
+}
+
 } // namespace sonicsim

@@ -4,7 +4,9 @@
 #include "simulate.hpp"
 
 #include "sim/engine/flow_floor.hpp"
+#include "sim/execution/process_pool.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/scenario/scenario_loader.hpp"
 
 #include <doctest/doctest.h>
 
@@ -22,6 +24,23 @@ TEST_CASE("flow floor workload: the run's requests, mean size and request rate, 
   CHECK(workload.period_s == doctest::Approx(1282.0 * 400 / 76800));
   // A run that sent nothing has no rate to reproduce.
   CHECK_THROWS(sonicsim::flow_floor_workload(scenario, 0, 1282.0, 0));
+}
+
+TEST_CASE("flow floor: every job's flows are moved, each job's next one scheduled by its last") {
+  // 20 jobs x 7 flows of 1 MB, one every 0.5 s per job: 140 flows, all delivered. The floor chains each job's
+  // flows (about one calendar event per job, as the simulator's jobs keep); scheduled all at once, as it
+  // once was, 150,000 pending events at 400 jobs made each event dearer than in any run.
+  const auto scenario = sonicsim::load_scenario_file(
+      sonicsim::testing::config_path("protodune_2020_large_batch.yaml"), {"workload.jobs=20"});
+  const sonicsim::FlowFloorWorkload workload{7, 1e6, 0.5};
+  std::uint64_t flows = 0;
+  sonicsim::run_in_child_processes(
+      1, 1, [&](std::size_t) { return std::to_string(sonicsim::run_flow_floor(scenario, workload).flows); },
+      [&](std::size_t, const sonicsim::ChildResult& child) {
+        REQUIRE(child.ok);
+        flows = std::stoull(child.output);
+      });
+  CHECK(flows == 140);
 }
 
 TEST_CASE("bench prints the simulator's rate and the SimGrid floor for each job count") {
