@@ -49,7 +49,9 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
                                  scenario.platform.network.flow_classes,
                                  site.single_flow_nic_bounds,
                                  {site.background_source, site.on_off_source},
-                                 pod_gateways(site)});
+                                 pod_gateways(site),
+                                 false,
+                                 scenario.platform.network.one_full_link});
   const int jobs = scenario.workload.jobs;
   FlowFloorResult result;
   // Each job's next flow start is scheduled by its last, as a job schedules its next step: the calendar
@@ -83,7 +85,7 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
       calendar.at(offset_s, NextFlow{&flows, &result, &workload, worker, pod, offset_s, 0});
   }
   calendar.run();
-  result.fast_flows = flows.counts().fast - flows.counts().handed;
+  result.fast_flows = flows.counts().fast - flows.counts().handed - flows.counts().unshared;
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

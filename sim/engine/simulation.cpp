@@ -291,6 +291,8 @@ EngineCounts engine_counts(const FlowCounts& flows, const EventCalendar::Counts&
   out.flows_fast = flows.fast;
   out.flows_simgrid = flows.simgrid;
   out.flows_handed = flows.handed;
+  out.flows_shared = flows.shared;
+  out.flows_unshared = flows.unshared;
   out.flow_classes = flows.classes;
   out.flow_class_comms = flows.class_comms;
   out.calendar_events = calendar.events;
@@ -333,7 +335,8 @@ RunResult run_simulation(const Scenario& scenario_as_written, const RunOptions& 
                                  site.single_flow_nic_bounds,
                                  {site.background_source, site.on_off_source},
                                  pod_gateways(site),
-                                 own_loop});
+                                 own_loop,
+                                 scenario.platform.network.one_full_link});
   if (own_loop) calendar.set_before_solve([&flows]() { flows.check_left_out_links(); });
   add_background_peaks(flows, site, background);
   JobContext context(scenario, site, directory, recorder, flows); // the rest as a run starts

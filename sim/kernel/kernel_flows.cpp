@@ -38,8 +38,9 @@ KernelFlows::KernelFlows(FlowSettings settings) : settings_(std::move(settings))
   if (!exact_cm02_) {
     settings_.fast_path = false;
     settings_.flow_classes = false;
-    return;
   }
+  if (!settings_.fast_path) settings_.one_full_link = false;
+  if (!exact_cm02_) return;
   // A class's comm is told how many bytes it has left (Action::set_remains); SimGrid reads that at its next
   // step only when it updates every action (network/optim:Full, which the simulator sets). With the lazy heap
   // of completion dates, every flow gets its own comm.
@@ -116,8 +117,10 @@ FlowTiming KernelFlows::timing(sg4::Host* from, sg4::Host* to) {
 }
 
 void KernelFlows::add_other_traffic(sg4::Host* from, sg4::Host* to, double peak_bytes_per_s) {
-  for (LinkLoad* link : path(from, to).links)
+  for (LinkLoad* link : path(from, to).links) {
     link->committed_bytes_per_s += peak_bytes_per_s;
+    link->other_traffic = true;
+  }
 }
 
 std::uint32_t KernelFlows::allocate() {
@@ -138,6 +141,8 @@ void KernelFlows::release(std::uint32_t flow) {
   f.done.reset();
   f.in_class = nullptr;
   f.via_gateway = false;
+  f.shared = nullptr;
+  f.waiting = false;
   free_flows_.push_back(flow);
 }
 
@@ -150,10 +155,17 @@ void KernelFlows::start(Path* path, double bytes, OnceCall done) {
   f.done = std::move(done);
   const FlowTiming timing = f.path->timing;
   bool fits = settings_.fast_path;
+  LinkLoad* full = nullptr; // the one link it overfills, if only one
+  int full_links = 0;
   if (settings_.fast_path) {
     for (LinkLoad* link : f.path->links) {
       link->committed_bytes_per_s += timing.cap_bytes_per_s;
-      if (link->committed_bytes_per_s > link->capacity_bytes_per_s) fits = false;
+      ++link->flow_count;
+      if (link->committed_bytes_per_s > link->capacity_bytes_per_s) {
+        fits = false;
+        full = link;
+        ++full_links;
+      }
       note_commitment(*link);
     }
   }
@@ -173,11 +185,28 @@ void KernelFlows::start(Path* path, double bytes, OnceCall done) {
     ++counts_.fast;
     return;
   }
+  if (full_links == 1 && can_share(*full)) {
+    // Its one full link binds it and every flow there, and nothing else does: shared there, after its
+    // latency.
+    share(*full);
+    ++counts_.fast;
+    ++counts_.shared;
+    if (timing.latency_s > 0) {
+      wait_to_share(id, *full->shared, f.start_s + timing.latency_s, bytes);
+    } else {
+      f.shared = full->shared;
+      mark_crossed(f, +1);
+      join_shared(id, bytes);
+    }
+    return;
+  }
   ++counts_.simgrid;
   if (settings_.fast_path) {
-    // The links this flow overfills are SimGrid's from now on, with every fast flow on them.
+    // The links this flow overfills are SimGrid's from now on, with every fast flow on them (and every flow
+    // shared on one full link that crosses them).
     for (LinkLoad* link : f.path->links) {
       if (link->committed_bytes_per_s <= link->capacity_bytes_per_s) continue;
+      if (settings_.one_full_link) unshare_crossing(*link);
       for (const auto& [other, generation] : link->fast)
         if (flows_[other].generation == generation && flows_[other].fast) hand_over(other);
       link->fast.clear();
@@ -219,6 +248,7 @@ void KernelFlows::finish(std::uint32_t id, bool defer_callback) {
     for (LinkLoad* link : f.path->links) {
       const bool was_full = link->committed_bytes_per_s > link->capacity_bytes_per_s;
       link->committed_bytes_per_s -= f.path->timing.cap_bytes_per_s;
+      --link->flow_count;
       note_commitment(*link);
       // Room again: its targets' flows may leave it out, after this step (this may be inside SimGrid's
       // update).

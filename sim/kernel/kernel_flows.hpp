@@ -50,6 +50,15 @@
 // max-min allocation of the whole system (it is feasible there, and no flow of it can grow in the larger
 // system's relaxation). The solver's variables then no longer grow with the targets.
 //
+// One full link. A link that its flows' caps overfill, when every one of those flows has room on every other
+// link of its path (their caps fit there) and nothing else sends through it, is the only link that can bind
+// them: max-min sharing then gives each flow min(its cap, L) with L the level at which the rates fill the
+// link (water-filling), exactly, as for slack links above. Such a link's flows are shared here, without
+// SimGrid (SharedLink): grouped by cap, each group served at one rate, the soonest end one calendar event,
+// the rates filled again at every start and end. When a flow on it needs SimGrid (another of its links fills,
+// or a flow that crosses it does), every flow shared there goes to SimGrid with the bytes it has left, as the
+// fast path's flows do. `platform.network.one_full_link: false` leaves them to SimGrid.
+//
 // Callbacks and deferred calls run after the current kernel step (an event at the current date), never inside
 // SimGrid's model update or inside the caller: a callback may start flows and submit requests.
 #pragma once
@@ -93,6 +102,8 @@ struct FlowSettings {
   // Links whose rates fit (above): needs the calendar's own loop, which calls check_left_out_links before
   // SimGrid's clock moves.
   bool check_rates = false;
+  // One full link (above): needs the fast path and exact CM02.
+  bool one_full_link = true;
 };
 
 // How SimGrid times a flow on an idle path: latency + bytes / cap.
@@ -102,14 +113,17 @@ struct FlowTiming {
 };
 
 struct FlowCounts {
-  std::uint64_t fast = 0;        // timed without the solver from start to end
+  std::uint64_t fast = 0;        // started without the solver (at its cap, or shared on one full link)
   std::uint64_t simgrid = 0;     // in SimGrid from the start
   std::uint64_t handed = 0;      // started fast, handed to SimGrid when a link of theirs filled up
   std::uint64_t classes = 0;     // flow classes made (one SimGrid comm at a time each)
   std::uint64_t class_comms = 0; // SimGrid comms started for classes
   std::uint64_t via_gateway = 0; // flows that joined a class through the targets' gateway (slack links)
   std::uint64_t regrouped = 0;   // of those, moved to their target's own class when its NIC filled up
-  std::uint64_t ungrouped = 0;   // moved from their target's own class to the gateway when its NIC had room
+  std::uint64_t ungrouped = 0;
+  std::uint64_t shared = 0;   // shared on one full link without SimGrid (started there, or moved from fast)
+  std::uint64_t unshared = 0; // of those, moved to SimGrid when a flow on that link needed it   // moved from
+                              // their target's own class to the gateway when its NIC had room
 };
 
 class KernelFlows {
@@ -139,6 +153,7 @@ public:
   void check_left_out_links();
 
   struct FlowClass;
+  struct SharedLink;
   // The load of one link: what the fast path knows of it.
   struct LinkLoad {
     double capacity_bytes_per_s = 0.0;
@@ -160,6 +175,12 @@ public:
     std::vector<FlowClass*> own_busy;
     bool left_out = false;     // some path may leave it out (a target's NIC)
     int overcommitted_at = -1; // its place in overcommitted_, while a left-out link's caps overfill it
+    // One full link (above): the flows whose path crosses it (every regime), whether others send through it,
+    // its flows shared without SimGrid while it has some, and how many flows shared on other links cross it.
+    std::uint32_t flow_count = 0;
+    bool other_traffic = false;
+    SharedLink* shared = nullptr;
+    std::uint32_t crossed_by_shared = 0;
   };
   // A path between two hosts: its links and how a flow alone on it is timed.
   struct Path {
@@ -184,6 +205,23 @@ public:
     std::set<std::pair<double, std::uint32_t>> members;
   };
 
+  // The flows of one full link, shared by water-filling (above). Members in groups by cap, each group's
+  // members ordered by the group's served bytes at which they are done.
+  struct SharedLink {
+    LinkLoad* link = nullptr;
+    double updated_s = 0.0; // the groups' served bytes are at this date
+    struct Group {
+      double served_bytes = 0.0;
+      double rate_bytes_per_s = 0.0;
+      std::set<std::pair<double, std::uint32_t>> members;
+    };
+    std::map<double, Group> groups; // by cap, lowest first: the order water-filling takes them in
+    std::uint32_t members = 0;
+    std::uint32_t waiting = 0; // paying their latency, to join when they start sending
+    std::vector<std::uint32_t> waiting_flows;
+    CalendarEvent next_end;
+  };
+
 private:
   struct Flow {
     std::uint32_t generation = 0;
@@ -194,8 +232,10 @@ private:
     CalendarEvent end_event; // its end, while on the fast path
     OnceCall done;
     FlowClass* in_class = nullptr;
-    double done_at = 0.0;     // in_class's served_bytes at which it is done
-    bool via_gateway = false; // in_class leaves its target's NIC out
+    double done_at = 0.0;         // in_class's served_bytes at which it is done
+    bool via_gateway = false;     // in_class leaves its target's NIC out
+    SharedLink* shared = nullptr; // shared on one full link (a member, or waiting to join)
+    bool waiting = false;         // still paying its latency
   };
 
   Path& path(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
@@ -220,6 +260,20 @@ private:
   void reshape_class(FlowClass& c);
   void on_class_done(FlowClass& c);
   void hand_over(std::uint32_t flow);
+  // One full link (kernel_flow_shared.cpp).
+  bool can_share(const LinkLoad& link) const; // its flows are all fast or shared there (the new one too)
+  void share(LinkLoad& link);                 // its fast flows join its SharedLink
+  void wait_to_share(std::uint32_t flow, SharedLink& shared, double sending_since_s, double bytes);
+  void start_shared(std::uint32_t flow, double bytes); // at the end of its latency: shared, or SimGrid's
+  void join_shared(std::uint32_t flow, double bytes);  // its SharedLink, now
+  void stop_sharing(SharedLink& shared);
+  void unshare_crossing(LinkLoad& link); // every SharedLink on it, or with members crossing it, to SimGrid
+  void unshare(SharedLink& shared);
+  void mark_crossed(const Flow& f, int change); // its links other than its SharedLink's
+  void advance(SharedLink& shared);
+  void fill_rates(SharedLink& shared);
+  void schedule_next_end(SharedLink& shared);
+  void on_shared_end(SharedLink& shared);
   // Frees the flow and runs its callback, now or (inside SimGrid's update) after the current step.
   void finish(std::uint32_t flow, bool defer_callback);
   // Drops the entries of a lazy list (a link's fast flows or flows leaving it out) that no longer hold,
@@ -243,6 +297,8 @@ private:
   std::map<std::pair<std::vector<LinkLoad*>, double>, FlowClass> classes_; // by links and cap
   std::unordered_map<const void*, FlowClass*> class_comms_;                // by the comm's kernel activity
   simgrid::kernel::resource::Model* network_model_ = nullptr;
+  std::unordered_map<const LinkLoad*, SharedLink> shared_by_link_; // in place: links point at theirs
+  std::vector<SharedLink*> active_shared_;
   FlowCounts counts_;
 };
 

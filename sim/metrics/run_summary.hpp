@@ -182,10 +182,12 @@ struct RunPrecision {
 // How the engine timed a run (summary.json's network.flows, calendar_events and links_left_out; `run
 // --verbose`), filled as one record when the run ends.
 struct EngineCounts {
-  // Flows of the jobs (requests, and replies too large to skip): timed on the fast path from start to end,
-  // in SimGrid from the start, or started fast and handed to SimGrid when a link of theirs filled up
-  // (sim/kernel/kernel_flows.hpp).
+  // Flows of the jobs (requests, and replies too large to skip): started without SimGrid's solver (at their
+  // cap, or shared on one full link) or in SimGrid; of the first, those handed to SimGrid when a link of
+  // theirs filled up, those shared on one full link, and of those the ones moved to SimGrid when a flow there
+  // needed it (sim/kernel/kernel_flows.hpp).
   std::uint64_t flows_fast = 0, flows_simgrid = 0, flows_handed = 0;
+  std::uint64_t flows_shared = 0, flows_unshared = 0;
   // Classes of identical flows in SimGrid (kernel_flows.hpp) and the SimGrid comms they took: the flows in
   // SimGrid cost the solver this many comms instead of one each.
   std::uint64_t flow_classes = 0, flow_class_comms = 0;

@@ -246,6 +246,8 @@ json run_summary_to_json(const RunSummary& summary) {
                 {{"fast", summary.engine.flows_fast},
                  {"simgrid", summary.engine.flows_simgrid},
                  {"handed", summary.engine.flows_handed},
+                 {"shared", summary.engine.flows_shared},
+                 {"unshared", summary.engine.flows_unshared},
                  {"classes", summary.engine.flow_classes},
                  {"class_comms", summary.engine.flow_class_comms}}},
                {"calendar_events",
@@ -306,6 +308,8 @@ RunSummary run_summary_from_json(const json& in) {
   summary.engine.flows_fast = flows.at("fast").get<std::uint64_t>();
   summary.engine.flows_simgrid = flows.at("simgrid").get<std::uint64_t>();
   summary.engine.flows_handed = flows.at("handed").get<std::uint64_t>();
+  summary.engine.flows_shared = flows.value("shared", std::uint64_t{0}); // written since 2026-12-06
+  summary.engine.flows_unshared = flows.value("unshared", std::uint64_t{0});
   summary.engine.flow_classes = flows.at("classes").get<std::uint64_t>();
   summary.engine.flow_class_comms = flows.at("class_comms").get<std::uint64_t>();
   if (network.contains("calendar_events")) { // written since 2026-11-29

@@ -141,6 +141,10 @@ struct NetworkSettings {
   // Flows in SimGrid on the same links with the same cap are one comm with k times a flow's weight and bound
   // (sim/kernel/kernel_flows.hpp): exact under max-min sharing. false: a comm per flow. Default true.
   bool flow_classes = true;
+  // A link that only its own flows' caps overfill, each of them with room everywhere else, shares them by
+  // water-filling without SimGrid's solver (sim/kernel/kernel_flows.hpp, "One full link"): exact under
+  // max-min sharing. false: SimGrid shares them. Default true.
+  bool one_full_link = true;
   // Events run without stepping SimGrid while it has no flow (sim/kernel/event_calendar.hpp). Default true.
   bool event_calendar = true;
 };

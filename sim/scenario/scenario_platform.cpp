@@ -272,6 +272,8 @@ Platform read_platform(const Cursor& c) {
     p.network.fast_path = read_bool(c["network"]["fast_path"]);
   if (c["network"].present() && c["network"]["flow_classes"].present())
     p.network.flow_classes = read_bool(c["network"]["flow_classes"]);
+  if (c["network"].present() && c["network"]["one_full_link"].present())
+    p.network.one_full_link = read_bool(c["network"]["one_full_link"]);
   if (c["network"].present() && c["network"]["event_calendar"].present())
     p.network.event_calendar = read_bool(c["network"]["event_calendar"]);
   if (c["network"].present() && c["network"]["small_reply_max"].present()) {

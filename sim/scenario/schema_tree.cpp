@@ -110,6 +110,7 @@ NodePtr platform_schema() {
                        {"small_reply_max", value()},
                        {"fast_path", value()},
                        {"flow_classes", value()},
+                       {"one_full_link", value()},
                        {"event_calendar", value()}})},
       {"local_gpu_fraction", value()},
   });

@@ -113,9 +113,11 @@ TEST_CASE("a switch and a WAN no flow can fill: left out of the routes, the same
   // instants here, and the two part ways event by event as two seeds would (as with the switch in the routes:
   // the binary before this change gave the same events.csv as this one, byte for byte, at seed 1), so the
   // check is statistical, as for the shipped scenarios with simultaneous replies below.
+  // One full link off: the NICs' sharing in SimGrid is what this checks (the next test has it on).
   const std::string arguments = "--set workload.jobs=400 --set workload.events_per_job=4 "
                                 "--set platform.server_groups.gke_4xt4.pods=5 "
-                                "--set platform.server_groups.gke_4xt4.nic_bandwidth=4Gbps";
+                                "--set platform.server_groups.gke_4xt4.nic_bandwidth=4Gbps "
+                                "--set platform.network.one_full_link=false";
   check_fast_path_statistically("shared_links_never_full", arguments);
   const auto base = fs::temp_directory_path() / "sonicsim_fast_path_shared_links_never_full";
   const auto run =
@@ -133,14 +135,42 @@ TEST_CASE("a switch and a WAN no flow can fill: left out of the routes, the same
   fs::remove_all(base);
 }
 
+TEST_CASE("one full link: each pod's NIC shared by water-filling, the same answers as pure SimGrid") {
+  // As above with one full link on (the default): each pod's NIC is the only link its flows fill (the switch
+  // and the WAN are left out, each worker's NIC has room), so its flows are shared there without SimGrid
+  // (kernel_flows.hpp, "One full link"). Flows to different pods end at the same instants: statistically.
+  const std::string arguments = "--set workload.jobs=400 --set workload.events_per_job=4 "
+                                "--set platform.server_groups.gke_4xt4.pods=5 "
+                                "--set platform.server_groups.gke_4xt4.nic_bandwidth=4Gbps";
+  check_fast_path_statistically("one_full_link_pods", arguments);
+  const auto base = fs::temp_directory_path() / "sonicsim_fast_path_one_full_link_pods";
+  const auto run =
+      run_sonicsim("run " + arguments + " --set output.precision=off --quiet --out " + base.string());
+  REQUIRE(run.exit_code == 0);
+  const auto flows = nlohmann::json::parse(sonicsim::testing::read_text(base / "summary.json"))
+                         .at("results")
+                         .at("network")
+                         .at("flows");
+  CHECK(flows.at("shared").get<int>() > 0);
+  CHECK(flows.at("simgrid").get<int>() == 0); // no flow needed SimGrid
+  CHECK(flows.at("handed").get<int>() == 0);
+  fs::remove_all(base);
+  // One pod, 400 jobs of the default scenario: its NIC fills and is shared; no two ends at one instant, so
+  // every event agrees with pure SimGrid within 1e-6 s.
+  check_fast_path("one_full_link_one_pod", "--set workload.jobs=400 --set workload.events_per_job=4");
+}
+
 TEST_CASE("NICs whose rates fit: pods' flows through the gateway while their caps overfill the NICs") {
   // 400 jobs at up to 2 Gb/s each on 8 pods behind 16 Gb/s NICs: 50 flows' caps (100 Gb/s) overfill each
   // NIC, but the 20 Gb/s switch they share is saturated, so their rates (~2.5 Gb/s per pod) fit it. Their
   // flows go through the gateway, one class for all pods (kernel_flows.hpp, "Links whose rates fit"): the
   // same events as pure SimGrid, where every pod's NIC is in every route.
+  // One full link off: with the switch left out (the NICs add up to 20 Gb/s), the NICs would be shared
+  // without SimGrid, and the gateway's mechanism is what this checks.
   const std::string common =
       "--set workload.jobs=400 --set workload.events_per_job=4 --set "
-      "platform.site_switch.bandwidth=20Gbps --set platform.server_groups.gke_4xt4.pods=8 ";
+      "platform.site_switch.bandwidth=20Gbps --set platform.server_groups.gke_4xt4.pods=8 "
+      "--set platform.network.one_full_link=false ";
   const auto classes = [](const std::string& summary) {
     return nlohmann::json::parse(summary).at("results").at("network").at("flows").at("classes").get<int>();
   };

@@ -117,8 +117,10 @@ std::string flows_on_one_link(const char* how, std::vector<double> sizes_bytes) 
     } else {
       sonicsim::FlowSettings settings;
       settings.tcp_window_bytes = 0.0;
-      settings.fast_path = mode == "fast" || mode == "fast+classes";
+      settings.fast_path = mode == "fast" || mode == "fast+classes" || mode == "one full link";
       settings.flow_classes = mode == "classes" || mode == "fast+classes";
+      // "one full link": the link's flows shared by water-filling, never in SimGrid; the others test SimGrid.
+      settings.one_full_link = mode == "one full link";
       // The calendar's own loop, as the simulator runs without actors (event_calendar.hpp).
       calendar = std::make_unique<sonicsim::EventCalendar>(sonicsim::EventCalendar::Driver::own_loop);
       flows = std::make_unique<sonicsim::KernelFlows>(settings);
@@ -137,6 +139,9 @@ std::string flows_on_one_link(const char* how, std::vector<double> sizes_bytes) 
     if (flows && (mode == "classes" || mode == "fast+classes") &&
         !(flows->counts().classes == 1 && flows->counts().class_comms >= 1))
       text += " (not in one class)";
+    if (flows && mode == "one full link" &&
+        !(flows->counts().simgrid == 0 && flows->counts().handed == 0 && flows->counts().shared >= 1))
+      text += " (not shared on the link)";
     return text;
   });
 }
@@ -152,6 +157,7 @@ TEST_CASE("kernel flows: the fast path hands a flow to SimGrid when a link fills
   CHECK(flows_on_one_link("simgrid", sizes) == actors);
   CHECK(flows_on_one_link("classes", sizes) == actors);
   CHECK(flows_on_one_link("fast+classes", sizes) == actors);
+  CHECK(flows_on_one_link("one full link", sizes) == actors);
 }
 
 // A class whose count changes three times: 3e6, 2e6 and 1e6 B at 0.25, 0.26, 0.27 s. The first alone sends
@@ -166,6 +172,8 @@ TEST_CASE("kernel flows: a flow class serves each member as SimGrid serves one f
   CHECK(flows_on_one_link("simgrid", sizes) == actors);
   CHECK(flows_on_one_link("classes", sizes) == actors);
   CHECK(flows_on_one_link("fast+classes", sizes) == actors);
+  // Shared on the one full link by water-filling: the same ends, without SimGrid.
+  CHECK(flows_on_one_link("one full link", sizes) == actors);
 }
 
 namespace {
@@ -196,8 +204,8 @@ struct TwoPods {
 
 // Flows w -> A (2e6 B at 0.25 s), w -> B (2e6 B at 0.26 s), w -> A (1e6 B at 0.27 s): their end dates, as
 // actors' blocking sendtos (pure SimGrid) or kernel flows with fast path, classes and the gateway.
-std::string flows_to_two_pods(bool actors, double third_bytes) {
-  return in_child([actors, third_bytes]() {
+std::string flows_to_two_pods(bool actors, double third_bytes, bool one_full_link = false) {
+  return in_child([actors, third_bytes, one_full_link]() {
     TwoPods site;
     const std::vector<std::pair<sg4::Host*, double>> flows{
         {site.pod_a, 2e6}, {site.pod_b, 2e6}, {site.pod_a, third_bytes}};
@@ -214,6 +222,7 @@ std::string flows_to_two_pods(bool actors, double third_bytes) {
     } else {
       sonicsim::FlowSettings settings;
       settings.gateways = {{site.pod_a, site.gateway}, {site.pod_b, site.gateway}};
+      settings.one_full_link = one_full_link; // off: the gateway's mechanism in SimGrid is what is tested
       calendar = std::make_unique<sonicsim::EventCalendar>(sonicsim::EventCalendar::Driver::own_loop);
       kernel = std::make_unique<sonicsim::KernelFlows>(settings);
       for (std::size_t k = 0; k < flows.size(); ++k)
@@ -234,6 +243,10 @@ std::string flows_to_two_pods(bool actors, double third_bytes) {
                     static_cast<unsigned long long>(c.via_gateway),
                     static_cast<unsigned long long>(c.regrouped),
                     static_cast<unsigned long long>(c.ungrouped));
+      if (one_full_link)
+        std::snprintf(one, sizeof one, " | shared %llu, unshared %llu, handed %llu",
+                      static_cast<unsigned long long>(c.shared), static_cast<unsigned long long>(c.unshared),
+                      static_cast<unsigned long long>(c.handed));
       text += one;
     }
     return text;
@@ -261,4 +274,69 @@ TEST_CASE("kernel flows: a pod's flows go back through the gateway when its NIC 
   const std::string actors = flows_to_two_pods(true, 5e5);
   CHECK(actors == "0.300000000 0.300000000 0.290000000");
   CHECK(flows_to_two_pods(false, 5e5) == actors + " | via gateway 2, regrouped 1, ungrouped 1");
+}
+
+// Water-filling against SimGrid where the flows' caps differ: a worker behind a 2e7 B/s NIC and another
+// behind 1e8 B/s, both sending to one pod behind a 1e8 B/s NIC (the workers' NICs each carry one flow: they
+// have room). 4e6 B from the slow worker at 0.25 s (its cap, 2e7 B/s: 0.2 s alone), 8e6 B from the fast one
+// at 0.26 s: the pod's NIC is full; the slow flow keeps its 2e7 (under the even split of 5e7), the fast one
+// gets the other 8e7. The slow flow has 3.8e6 B left and ends at 0.26 + 0.19 = 0.45 s; the fast one, at 8e7
+// B/s, ends at 0.26 + 0.1 = 0.36 s. The same as SimGrid alone, and without it.
+namespace {
+std::string water_filling(bool actors) {
+  return in_child([actors]() {
+    std::unique_ptr<sg4::Engine> engine = simulator_engine();
+    auto* zone = sg4::create_star_zone("site");
+    const auto host = [&](const char* name, const char* nic_name, double nic_bytes_per_s) {
+      sg4::Host* h = zone->create_host(name, 1e9)->seal();
+      sg4::Link* nic = zone->create_link(nic_name, nic_bytes_per_s)->set_latency(0.0)->seal();
+      zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(nic)}, true);
+      return h;
+    };
+    sg4::Host* slow = host("slow", "nic_slow", 2e7);
+    sg4::Host* fast = host("fast", "nic_fast", 1e8);
+    sg4::Host* pod = host("pod", "nic_pod", 1e8);
+    zone->seal();
+    const std::vector<std::pair<sg4::Host*, double>> flows{{slow, 4e6}, {fast, 8e6}};
+    std::vector<double> done_s(flows.size(), -1.0);
+    std::unique_ptr<sonicsim::EventCalendar> calendar;
+    std::unique_ptr<sonicsim::KernelFlows> kernel;
+    if (actors) {
+      for (std::size_t k = 0; k < flows.size(); ++k)
+        sg4::Actor::create("sender", flows[k].first, [&, k]() {
+          sg4::this_actor::sleep_until(0.25 + 0.01 * static_cast<double>(k));
+          sg4::Comm::sendto(flows[k].first, pod, static_cast<std::uint64_t>(flows[k].second));
+          done_s[k] = sg4::Engine::get_clock();
+        });
+      engine->run();
+      return end_dates_text(done_s);
+    }
+    calendar = std::make_unique<sonicsim::EventCalendar>(sonicsim::EventCalendar::Driver::own_loop);
+    kernel = std::make_unique<sonicsim::KernelFlows>(sonicsim::FlowSettings{});
+    for (std::size_t k = 0; k < flows.size(); ++k)
+      calendar->at(0.25 + 0.01 * static_cast<double>(k), [&, k]() {
+        kernel->start(flows[k].first, pod, flows[k].second,
+                      [&, k]() { done_s[k] = sonicsim::calendar::now_s(); });
+      });
+    calendar->run();
+    const auto& c = kernel->counts();
+    return end_dates_text(done_s) + (c.simgrid == 0 && c.handed == 0 && c.shared == 2 ? "" : " (not shared)");
+  });
+}
+} // namespace
+
+TEST_CASE("kernel flows: one full link shared by water-filling where caps differ, as SimGrid does") {
+  const std::string actors = water_filling(true);
+  CHECK(actors == "0.450000000 0.360000000");
+  CHECK(water_filling(false) == actors);
+}
+
+// The pods above with one full link on. The second flow overfills the switch alone (each pod's NIC has room):
+// the first and the second are shared there, 5e7 B/s each (A's NIC caps the first at that, the even split).
+// The third overfills A's NIC and the switch: two full links, so the two shared flows go to SimGrid with
+// what they have left, and SimGrid shares the three as before. The same ends as SimGrid alone.
+TEST_CASE("kernel flows: a flow with two full links goes to SimGrid, with the flows shared on them") {
+  const std::string actors = flows_to_two_pods(true, 1e6);
+  const std::string kernel = flows_to_two_pods(false, 1e6, true);
+  CHECK(kernel == actors + " | shared 2, unshared 2, handed 0");
 }

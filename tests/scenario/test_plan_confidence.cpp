@@ -104,10 +104,13 @@ TEST_CASE("plan with confidence: a multi-model plan gives each group the smalles
   for (const auto& [group, count] : counts) {
     CAPTURE(group);
     CHECK(count >= 1);
-    // A fifth of the jobs the scenario deploys its devices for: fewer devices, except in DeepMET's 2-GPU VM,
-    // whose one pod takes a third of DeepMET's requests from the per-pod load balancer (as Kubernetes' does).
-    if (group == "deepmet_t4_2gpu")
-      CHECK(count <= deployed[group]);
+    // A fifth of the jobs the scenario deploys its devices for: fewer devices. DeepMET's two groups (the
+    // 4-GPU VMs and the 2-GPU VM) serve one model, and the plan sizes one group at a time with the other
+    // held: their split is one that meets the target, which the search's path picks (the plan says so, in its
+    // note), so DeepMET is checked in all: fewer than the 10 deployed.
+    if (group == "deepmet_t4" || group == "deepmet_t4_2gpu")
+      CHECK(counts["deepmet_t4"] + counts["deepmet_t4_2gpu"] <
+            deployed["deepmet_t4"] + deployed["deepmet_t4_2gpu"]);
     else
       CHECK(count < deployed[group]);
     // The evidence: with every other group at its answer, this group's count meets its target and one device
