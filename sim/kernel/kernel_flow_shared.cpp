@@ -43,14 +43,8 @@ void KernelFlows::share(LinkLoad& link) {
   for (const auto& [id, generation] : fast) {
     Flow& f = flows_[id];
     if (f.generation != generation || !f.fast) continue;
-    f.fast = false;
-    for (LinkLoad* on : f.path->links) {
-      --on->fast_count;
-      on->fast_bytes_per_s -= f.path->timing.cap_bytes_per_s;
-    }
-    calendar::cancel(f.end_event);
     ++counts_.shared;
-    const double sending_since_s = f.start_s + f.path->timing.latency_s;
+    const double sending_since_s = leave_fast_path(id);
     const double now_s = calendar::now_s();
     if (now_s < sending_since_s) {
       wait_to_share(id, *link.shared, sending_since_s, f.bytes);

@@ -222,7 +222,7 @@ void KernelFlows::start(Path* path, double bytes, OnceCall done) {
     start_in_simgrid(id, bytes);
 }
 
-void KernelFlows::hand_over(std::uint32_t id) {
+double KernelFlows::leave_fast_path(std::uint32_t id) {
   Flow& f = flows_[id];
   f.fast = false;
   for (LinkLoad* link : f.path->links) {
@@ -230,10 +230,15 @@ void KernelFlows::hand_over(std::uint32_t id) {
     link->fast_bytes_per_s -= f.path->timing.cap_bytes_per_s;
   }
   calendar::cancel(f.end_event);
+  return f.start_s + f.path->timing.latency_s;
+}
+
+void KernelFlows::hand_over(std::uint32_t id) {
+  Flow& f = flows_[id];
   ++counts_.handed;
   const FlowTiming timing = f.path->timing;
   const double now_s = calendar::now_s();
-  const double sending_since_s = f.start_s + timing.latency_s;
+  const double sending_since_s = leave_fast_path(id);
   if (now_s < sending_since_s) {
     // Still paying its latency: it enters SimGrid when it starts sending, with all its bytes.
     calendar::at(sending_since_s, [this, id]() { start_in_simgrid(id, flows_[id].bytes); });

@@ -55,9 +55,10 @@
 // them: max-min sharing then gives each flow min(its cap, L) with L the level at which the rates fill the
 // link (water-filling), exactly, as for slack links above. Such a link's flows are shared here, without
 // SimGrid (SharedLink): grouped by cap, each group served at one rate, the soonest end one calendar event,
-// the rates filled again at every start and end. When a flow on it needs SimGrid (another of its links fills,
-// or a flow that crosses it does), every flow shared there goes to SimGrid with the bytes it has left, as the
-// fast path's flows do. `platform.network.one_full_link: false` leaves them to SimGrid.
+// the rates filled again at every start and end. When another link on one of their paths fills, or a flow
+// fills this link and another at once, every flow shared there goes to SimGrid with the bytes it has left, as
+// the fast path's flows do; so does the link's next filling while a flow in SimGrid crosses it (can_share).
+// `platform.network.one_full_link: false` leaves them to SimGrid.
 //
 // Callbacks and deferred calls run after the current kernel step (an event at the current date), never inside
 // SimGrid's model update or inside the caller: a callback may start flows and submit requests.
@@ -259,6 +260,7 @@ private:
   void sync_class(FlowClass& c);
   void reshape_class(FlowClass& c);
   void on_class_done(FlowClass& c);
+  double leave_fast_path(std::uint32_t flow); // its links' fast counts and its end event; when it sends
   void hand_over(std::uint32_t flow);
   // One full link (kernel_flow_shared.cpp).
   bool can_share(const LinkLoad& link) const; // its flows are all fast or shared there (the new one too)

@@ -62,6 +62,17 @@ std::string check_fast_path(const std::string& name, const std::string& argument
   return sonicsim::testing::read_text(base / "fast" / "summary.json");
 }
 
+// One run at the scenario's length (precision rule off) in a folder of its own: its summary.json.
+nlohmann::json summary_of_run(const std::string& name, const std::string& arguments) {
+  const auto base = fs::temp_directory_path() / ("sonicsim_fast_path_" + name);
+  const auto run =
+      run_sonicsim("run " + arguments + " --set output.precision=off --quiet --out " + base.string());
+  REQUIRE(run.exit_code == 0);
+  const auto summary = nlohmann::json::parse(sonicsim::testing::read_text(base / "summary.json"));
+  fs::remove_all(base);
+  return summary;
+}
+
 // Paired replications with and without the fast path (check_paired_event_means, events_comparison.hpp).
 void check_fast_path_statistically(const std::string& name, const std::string& arguments) {
   sonicsim::testing::check_paired_event_means("fast_path_" + name, arguments, " ", pure_simgrid);
@@ -119,11 +130,7 @@ TEST_CASE("a switch and a WAN no flow can fill: left out of the routes, the same
                                 "--set platform.server_groups.gke_4xt4.nic_bandwidth=4Gbps "
                                 "--set platform.network.one_full_link=false";
   check_fast_path_statistically("shared_links_never_full", arguments);
-  const auto base = fs::temp_directory_path() / "sonicsim_fast_path_shared_links_never_full";
-  const auto run =
-      run_sonicsim("run " + arguments + " --set output.precision=off --quiet --out " + base.string());
-  REQUIRE(run.exit_code == 0);
-  const auto summary = nlohmann::json::parse(sonicsim::testing::read_text(base / "summary.json"));
+  const auto summary = summary_of_run("shared_links_never_full_summary", arguments);
   CHECK(summary.at("results")
             .at("network")
             .at("links_left_out")
@@ -132,7 +139,6 @@ TEST_CASE("a switch and a WAN no flow can fill: left out of the routes, the same
                   "flow through "
                   "them crosses a pod's NIC, and the pods' NICs add up to 20 Gb/s") != std::string::npos);
   CHECK(summary.at("results").at("network").at("flows").at("simgrid").get<int>() > 0);
-  fs::remove_all(base);
 }
 
 TEST_CASE("one full link: each pod's NIC shared by water-filling, the same answers as pure SimGrid") {
@@ -143,18 +149,11 @@ TEST_CASE("one full link: each pod's NIC shared by water-filling, the same answe
                                 "--set platform.server_groups.gke_4xt4.pods=5 "
                                 "--set platform.server_groups.gke_4xt4.nic_bandwidth=4Gbps";
   check_fast_path_statistically("one_full_link_pods", arguments);
-  const auto base = fs::temp_directory_path() / "sonicsim_fast_path_one_full_link_pods";
-  const auto run =
-      run_sonicsim("run " + arguments + " --set output.precision=off --quiet --out " + base.string());
-  REQUIRE(run.exit_code == 0);
-  const auto flows = nlohmann::json::parse(sonicsim::testing::read_text(base / "summary.json"))
-                         .at("results")
-                         .at("network")
-                         .at("flows");
+  const auto flows =
+      summary_of_run("one_full_link_pods_summary", arguments).at("results").at("network").at("flows");
   CHECK(flows.at("shared").get<int>() > 0);
   CHECK(flows.at("simgrid").get<int>() == 0); // no flow needed SimGrid
   CHECK(flows.at("handed").get<int>() == 0);
-  fs::remove_all(base);
   // One pod, 400 jobs of the default scenario: its NIC fills and is shared; no two ends at one instant, so
   // every event agrees with pure SimGrid within 1e-6 s.
   check_fast_path("one_full_link_one_pod", "--set workload.jobs=400 --set workload.events_per_job=4");
