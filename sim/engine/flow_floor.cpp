@@ -50,7 +50,7 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
                                  site.single_flow_nic_bounds,
                                  {site.background_source, site.on_off_source},
                                  pod_gateways(site),
-                                 false,
+                                 false, // check_rates: the floor has no before-solve hook
                                  scenario.platform.network.one_full_link});
   const int jobs = scenario.workload.jobs;
   FlowFloorResult result;
@@ -85,7 +85,7 @@ FlowFloorResult run_flow_floor(const Scenario& scenario, const FlowFloorWorkload
       calendar.at(offset_s, NextFlow{&flows, &result, &workload, worker, pod, offset_s, 0});
   }
   calendar.run();
-  result.fast_flows = flows.counts().fast - flows.counts().handed - flows.counts().unshared;
+  result.fast_flows = flows.counts().without_solver();
   result.wall_clock_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

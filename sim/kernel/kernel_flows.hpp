@@ -121,10 +121,11 @@ struct FlowCounts {
   std::uint64_t class_comms = 0; // SimGrid comms started for classes
   std::uint64_t via_gateway = 0; // flows that joined a class through the targets' gateway (slack links)
   std::uint64_t regrouped = 0;   // of those, moved to their target's own class when its NIC filled up
-  std::uint64_t ungrouped = 0;
+  std::uint64_t ungrouped = 0;   // moved from their target's own class to the gateway when its NIC had room
   std::uint64_t shared = 0;   // shared on one full link without SimGrid (started there, or moved from fast)
-  std::uint64_t unshared = 0; // of those, moved to SimGrid when a flow on that link needed it   // moved from
-                              // their target's own class to the gateway when its NIC had room
+  std::uint64_t unshared = 0; // of those, moved to SimGrid when a flow on that link needed it
+  // Started without the solver and never moved to it: timed without SimGrid from start to end.
+  std::uint64_t without_solver() const { return fast - handed - unshared; }
 };
 
 class KernelFlows {

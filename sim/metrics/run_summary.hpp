@@ -188,6 +188,9 @@ struct EngineCounts {
   // needed it (sim/kernel/kernel_flows.hpp).
   std::uint64_t flows_fast = 0, flows_simgrid = 0, flows_handed = 0;
   std::uint64_t flows_shared = 0, flows_unshared = 0;
+  // Every flow, and those timed without SimGrid's solver from start to end (never moved to it).
+  std::uint64_t flows() const { return flows_fast + flows_simgrid; }
+  std::uint64_t flows_without_solver() const { return flows_fast - flows_handed - flows_unshared; }
   // Classes of identical flows in SimGrid (kernel_flows.hpp) and the SimGrid comms they took: the flows in
   // SimGrid cost the solver this many comms instead of one each.
   std::uint64_t flow_classes = 0, flow_class_comms = 0;

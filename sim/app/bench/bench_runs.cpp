@@ -48,9 +48,8 @@ std::vector<Measurement> measure(const Scenario& scenario, int repeat) {
             {"simulated_s", result.summary.simulated_end_s},
             {"bytes_to_servers", result.summary.bytes_to_servers},
             // Timed without the solver throughout: a flow handed over when a link filled is SimGrid's too.
-            {"fast_flows", result.summary.engine.flows_fast - result.summary.engine.flows_handed -
-                               result.summary.engine.flows_unshared},
-            {"flows", result.summary.engine.flows_fast + result.summary.engine.flows_simgrid}};
+            {"fast_flows", result.summary.engine.flows_without_solver()},
+            {"flows", result.summary.engine.flows()}};
         return json_text(out);
       },
       [&measurements](std::size_t i, const ChildResult& child) {

@@ -120,13 +120,13 @@ static void print_gpu_line(std::ostream& out, const RunSummary& summary) {
 // How the engine timed the flows (--verbose; summary.json always has them): the user asked about the
 // scenario, not about the simulator.
 void print_engine_lines(std::ostream& out, const RunSummary& summary) {
-  const double flows = static_cast<double>(summary.engine.flows_fast + summary.engine.flows_simgrid);
+  const double flows = static_cast<double>(summary.engine.flows());
   const double moved = static_cast<double>(summary.engine.flows_handed + summary.engine.flows_unshared);
   if (flows > 0)
     out << format(
         "flows               %.0f: %.1f %% timed without SimGrid's solver throughout (%.0f shared on "
         "one full link), %.0f handed to it\n",
-        flows, 100.0 * (static_cast<double>(summary.engine.flows_fast) - moved) / flows,
+        flows, 100.0 * static_cast<double>(summary.engine.flows_without_solver()) / flows,
         static_cast<double>(summary.engine.flows_shared), moved);
   if (summary.engine.flow_classes > 0)
     out << format(
