@@ -65,7 +65,8 @@ CalendarEvent EventCalendar::push(double time_s, std::uint32_t slot) {
   if (order_ == order_limit)
     throw std::runtime_error("the event calendar ran " + std::to_string(order_limit) +
                              " events, its limit for one run (--campaign-windows cuts a run into several)");
-  heap_.push(Entry{date_key(time_s), (order_++ << slot_bits) | slot});
+  const std::uint64_t key = date_key(time_s);
+  pending_.push(Entry{key, (order_++ << slot_bits) | slot}, key == date_key(now));
   if (simgrid_driving_ && time_s <= drive_until_s_ && (wakes_.empty() || time_s < wakes_.front().first))
     arm_wake(time_s);
   return CalendarEvent{slot, slot_at(slot).generation};
@@ -76,22 +77,22 @@ void EventCalendar::cancel(CalendarEvent& event) {
   Slot& slot = slot_at(event.slot);
   if (slot.generation == event.generation) {
     ++slot.generation; // the handle no longer matches
-    slot.call.reset(); // the slot is freed when its heap entry comes up (drop_cancelled_top)
+    slot.call.reset(); // the slot is freed when its entry comes up (drop_cancelled_top)
   }
   event = CalendarEvent{};
 }
 
 bool EventCalendar::drop_cancelled_top() {
-  while (!heap_.empty() && slot_at(heap_.top().slot()).call.empty()) {
-    free_slots_.push_back(heap_.top().slot());
-    heap_.pop();
+  while (!pending_.empty() && slot_at(pending_.top().slot()).call.empty()) {
+    free_slots_.push_back(pending_.top().slot());
+    pending_.pop();
   }
-  return !heap_.empty();
+  return !pending_.empty();
 }
 
 void EventCalendar::run_top() {
-  const Entry entry = heap_.top();
-  heap_.pop();
+  const Entry entry = pending_.top();
+  pending_.pop();
   Slot& slot = slot_at(entry.slot());
   ++slot.generation; // it runs: cancelling it now does nothing
   now_s_ = std::max(now_s_, date_from_key(entry.date_key));
@@ -165,7 +166,7 @@ void EventCalendar::run() {
     // An event well before SimGrid's next action end runs without it: until then nothing SimGrid computes
     // changes but its actions' progress, which a flow's start or change brings to the date first. The margin
     // (1e-9 of the date, at least 1 ns) keeps an end that rounding could bring forward out of that step.
-    const double event_s = date_from_key(heap_.top().date_key);
+    const double event_s = date_from_key(pending_.top().date_key);
     if (!(event_s < simgrid_next_end_s() - 1e-9 * std::max(1.0, std::fabs(event_s)))) {
       let_simgrid_drive();
       continue;
@@ -179,7 +180,7 @@ void EventCalendar::run() {
 // comes first, every event dated in between running on a wake; then the own loop looks again.
 void EventCalendar::let_simgrid_drive() {
   const double clock_s = sg4::Engine::get_clock();
-  double until_s = drop_cancelled_top() ? std::max(date_from_key(heap_.top().date_key), clock_s)
+  double until_s = drop_cancelled_top() ? std::max(date_from_key(pending_.top().date_key), clock_s)
                                         : std::numeric_limits<double>::infinity();
   // An action ending in less than the clock's resolution still needs SimGrid's step to end: a date one ulp
   // ahead lets it take that step (SimGrid moves by the action's own delta, not to the date).
@@ -211,7 +212,7 @@ void EventCalendar::let_simgrid_drive() {
 }
 
 void EventCalendar::run_due(double limit_s) {
-  while (drop_cancelled_top() && date_from_key(heap_.top().date_key) <= limit_s)
+  while (drop_cancelled_top() && date_from_key(pending_.top().date_key) <= limit_s)
     run_top();
 }
 
@@ -231,7 +232,7 @@ void EventCalendar::arm_wake(double time_s) {
 
 void EventCalendar::arm_head() {
   if (!simgrid_driving_ || !drop_cancelled_top()) return;
-  const double head_s = date_from_key(heap_.top().date_key);
+  const double head_s = date_from_key(pending_.top().date_key);
   if (head_s > drive_until_s_ || (!wakes_.empty() && wakes_.front().first <= head_s)) return;
   arm_wake(head_s);
 }

@@ -1,6 +1,7 @@
 // The simulator's event calendar: every dated step of the clients, the servers and the flows (a CPU piece's
 // end, a batch's end, a fast-path flow's end, the calls deferred to the end of a step) is an event here, run
-// in order of date and, at the same date, in the order scheduled (deterministic, whatever the heap's layout).
+// in order of date and, at the same date, in the order scheduled (deterministic, whatever the queue's
+// layout).
 //
 // Why not SimGrid's timers: SimGrid's engine pays a whole step for each date (every model asked for its next
 // event and updated, signals, trash), ~2,800 instructions, even when none of its resources is in use or none
@@ -23,8 +24,8 @@
 #pragma once
 
 #include "sim/kernel/date_key.hpp"
+#include "sim/kernel/event_queue.hpp"
 #include "sim/kernel/once_call.hpp"
-#include "sim/kernel/quaternary_heap.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -96,8 +97,8 @@ public:
   const Counts& counts() const { return counts_; }
 
 private:
-  // A pending event's call. A cancelled one keeps its slot, with an empty call, until its heap entry comes up
-  // (a heap entry then always names its own event: no generation in the entry).
+  // A pending event's call. A cancelled one keeps its slot, with an empty call, until its entry comes up
+  // (an entry then always names its own event: no generation in the entry).
   struct Slot {
     OnceCall call;
     std::uint32_t generation = 0; // for the handles: bumped when the event runs or is cancelled
@@ -106,7 +107,7 @@ private:
   // is a shift and a mask (a std::deque of 80-byte slots divides by its block's count on every access).
   static constexpr unsigned chunk_bits = 10;
   Slot& slot_at(std::uint32_t slot) { return chunks_[slot >> chunk_bits][slot & ((1u << chunk_bits) - 1)]; }
-  // A heap entry in 16 bytes, four to a cache line: the date as an integer that orders as the date does
+  // An entry in 16 bytes, four to a cache line: the date as an integer that orders as the date does
   // (date_key.hpp), and the scheduling order (ties run first come, first served) above the slot. Ordered by
   // date, then by scheduling order (unique, so the slot's bits never decide): a strict total order of
   // integer compares.
@@ -142,7 +143,7 @@ private:
   std::vector<std::unique_ptr<Slot[]>> chunks_;
   std::uint32_t slot_count_ = 0;
   std::vector<std::uint32_t> free_slots_;
-  QuaternaryHeap<Entry, Earlier> heap_;
+  EventQueue<Entry, Earlier> pending_;
   std::uint64_t order_ = 0;
   double now_s_ = 0.0;
   bool in_event_ = false;
