@@ -45,24 +45,28 @@ TEST_CASE("event queue: entries dated now, in the lane, run after the heap's ear
 }
 
 TEST_CASE("event queue: 50,000 pushes and pops as a calendar makes them match a sorted reference") {
-  // A clock that moves to each popped entry's date; pushes dated now (a third of them, as the deferred calls'
-  // drains), or later by one of a few steps, so that many tie and the scheduling order decides.
+  // A clock that moves to each popped entry's date (never back); pushes dated now (two in seven, as the
+  // deferred calls' drains), a little before it (as the calendar's tolerance of rounding allows), or later by
+  // a few or by many units, so that many tie and the scheduling order decides.
   std::mt19937_64 draw(11);
-  std::uniform_int_distribution<int> kind(0, 5), step(1, 4);
+  std::uniform_int_distribution<int> kind(0, 6), step(1, 4), far(1, 1 << 20);
   EventQueue<Entry, Earlier> queue;
   std::vector<Entry> reference;
   std::uint64_t order = 0, now = 0;
   int mismatches = 0;
   for (int i = 0; i < 50000; ++i) {
     const int k = kind(draw);
-    if (k <= 3 || reference.empty()) {
-      const bool dated_now = k <= 1;
-      const Entry entry{dated_now ? now : now + static_cast<std::uint64_t>(step(draw)), order++};
-      queue.push(entry, dated_now);
+    if (k <= 4 || reference.empty()) {
+      std::uint64_t date = now;
+      if (k == 2) date = now + static_cast<std::uint64_t>(step(draw));
+      if (k == 3) date = now + static_cast<std::uint64_t>(far(draw));
+      if (k == 4 && now >= 1) date = now - 1;
+      const Entry entry{date, order++};
+      queue.push(entry, date == now);
       reference.insert(std::upper_bound(reference.begin(), reference.end(), entry, Earlier{}), entry);
     } else {
       if (!(queue.top() == reference.front())) ++mismatches;
-      now = reference.front().date_key;
+      now = std::max(now, reference.front().date_key);
       queue.pop();
       reference.erase(reference.begin());
     }
