@@ -16,17 +16,19 @@ namespace sonicsim {
 namespace {
 
 // With SONICSIM_RUN_LOG=FILE, a line per simulation run here is appended to FILE (tab-separated: the resolved
-// scenario's fingerprint, its name, jobs, events per job, seed, CPU seconds, wall seconds): where a command's
-// CPU time goes, by scenario and size, and whether it runs one simulation twice
+// scenario's fingerprint, its name, jobs, events per job as written, seed, CPU seconds, wall seconds, events
+// per job as run after the precision rule, 0 for a run that failed): where a command's CPU time goes, by
+// scenario and size, how much of it the rule's extensions are, and whether it runs one simulation twice
 // (docs/speed_and_reliability.md).
-void log_run(const Scenario& scenario, const ChildResult& child) {
+void log_run(const Scenario& scenario, const ChildResult& child, int events_per_job_run) {
   const char* path = std::getenv("SONICSIM_RUN_LOG");
   if (!path || !*path) return;
   FILE* file = std::fopen(path, "a");
   if (!file) return; // a diagnostic only: the command goes on
-  std::fprintf(file, "%s\t%s\t%d\t%d\t%llu\t%.3f\t%.3f\n", scenario_fingerprint(scenario).c_str(),
+  std::fprintf(file, "%s\t%s\t%d\t%d\t%llu\t%.3f\t%.3f\t%d\n", scenario_fingerprint(scenario).c_str(),
                scenario.name.c_str(), scenario.workload.jobs, scenario.workload.events_per_job,
-               static_cast<unsigned long long>(scenario.seed), child.cpu_s, child.wall_clock_s);
+               static_cast<unsigned long long>(scenario.seed), child.cpu_s, child.wall_clock_s,
+               events_per_job_run);
   std::fclose(file);
 }
 
@@ -66,12 +68,12 @@ std::vector<SimulationOutcome> run_counted(const std::vector<SimulationRequest>&
         const std::size_t k = order[started];
         SimulationOutcome& outcome = outcomes[k];
         outcome.wall_clock_s = child.wall_clock_s;
-        log_run(requests[k].scenario, child);
         outcome.ok = child.ok;
         if (child.ok)
           outcome.summary = run_summary_from_json(nlohmann::ordered_json::parse(child.output));
         else
           outcome.error = child.output;
+        log_run(requests[k].scenario, child, child.ok ? outcome.summary.precision.events_per_job : 0);
         ++done;
         if (on_outcome) on_outcome(k, outcome);
         progress.update(done_before + done, running());

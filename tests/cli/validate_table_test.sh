@@ -10,9 +10,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/cases" && cp "$repo/validation/cases/cms_cpu_fallback_parity.yaml" "$work/cases/"
 cd "$repo" || exit 1
-"$sonicsim" validate --cases-dir "$work/cases" --report "$work/rep" --work-dir "$work/work" -j 2 >"$work/out.txt" 2>&1 ||
-  { echo "FAIL: validate exited $?"; cat "$work/out.txt"; exit 1; }
+SONICSIM_RUN_LOG="$work/runs.log" "$sonicsim" validate --cases-dir "$work/cases" --report "$work/rep" \
+  --work-dir "$work/work" -j 2 >"$work/out.txt" 2>&1 || { echo "FAIL: validate exited $?"; cat "$work/out.txt"; exit 1; }
 failures=0
+# The run log (docs/commands.md, bench): a line per simulation, its last column the events per job as run. The
+# case's 3 replications at 5 jobs, each with its direct-inference baseline, are 6 runs written at 48 events
+# per job, all extended 8 times by the precision rule (as their summaries' precision.events_per_job say).
+python3 -c "import sys; rows=[l.rstrip('\n').split('\t') for l in open(sys.argv[1])]; \
+  assert len(rows)==6 and all(len(r)==8 and r[3]=='48' and r[7]=='384' for r in rows), rows" "$work/runs.log" ||
+  { echo "FAIL: the run log does not give each run's events per job as run"; failures=1; }
 grep -Eq "^case +measured +analytic +simulated +error +tolerance +verdict" "$work/out.txt" ||
   { echo "FAIL: the table's heading has no tolerance column"; failures=1; }
 grep -Eq "^cms_cpu_fallback_parity .* ±0\.05 +pass" "$work/out.txt" ||
