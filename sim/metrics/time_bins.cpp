@@ -75,14 +75,6 @@ void TimeBins::add_spread(double start_s, double end_s, double amount) {
     return;
   }
   const double rate = amount / (end_s - start_s);
-  if (start_s >= cached_from_s_ && end_s < cached_to_s_ && start_s >= 0.0 && cached_index_ < bins_.size()) {
-    // Both ends in the bin looked up last (most transfers and batches: far shorter than a bin): the loop
-    // below would find that bin for both and take this one overlap, the same arithmetic.
-    const double bin_start = static_cast<double>(cached_index_) * bin_width_s_;
-    const double overlap = std::min(end_s, bin_start + bin_width_s_) - std::max(start_s, bin_start);
-    if (overlap > 0) bins_[cached_index_] += rate * overlap;
-    return;
-  }
   const std::size_t last = index_for(end_s); // coarsens first, so that the start's index uses the final width
   std::size_t index = index_at_width(std::max(0.0, start_s));
   grow_to(last);
