@@ -74,10 +74,19 @@ std::optional<int> next_events_per_job(const RunPrecision& precision, double max
     const double window_s = std::max(0.0, end_s - start_s);
     factor = window_s > 0.0 ? (start_s + window_factor * window_s) / end_s : 2.0;
   }
-  // A power of two: two runs that differ by rounding (the fast path against pure SimGrid) take the same
-  // length unless one of them is exactly at a threshold.
-  factor = std::clamp(std::exp2(std::ceil(std::log2(factor))), 2.0, 8.0);
-  return static_cast<int>(std::min(limit, precision.events_per_job * factor));
+  // Half-octave steps on a ladder from the written length (written x 2^(k/2), at least one step, at most
+  // 8 x): an extended run so ends about 1.19 x past the length it needed on average, where whole octaves
+  // left it 1.44 x past; and two runs that differ by rounding (the fast path against pure SimGrid, a
+  // gradient's two sides) still take the same length unless one of them is exactly at a threshold.
+  const double needed = precision.events_per_job * std::clamp(factor, 1.0, 8.0);
+  for (int step = 1;; ++step) {
+    // written x 2^(step / 2) with whole octaves exact, x sqrt(2) (correctly rounded) on the odd steps.
+    const double octaves = std::exp2(static_cast<double>(step / 2));
+    const double rung =
+        std::floor(precision.events_per_job_written * octaves * (step % 2 == 1 ? std::sqrt(2.0) : 1.0));
+    if (rung >= limit) return static_cast<int>(limit);
+    if (rung > precision.events_per_job && rung >= needed) return static_cast<int>(rung);
+  }
 }
 
 } // namespace sonicsim

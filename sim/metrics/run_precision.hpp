@@ -18,7 +18,8 @@ void judge_precision(RunPrecision& precision);
 // The events per job of the next, longer run; none when the rule is met, off, does not apply, or the run is
 // already at max_extension x the written length. The next length aims at the target with 20 % to spare (a
 // half-width shrinks as 1 / sqrt(window)), the window opening where it did (window_start_s: the events that
-// grow are the jobs', after a ramp that does not), rounded up to 2, 4 or 8 times the current one.
+// grow are the jobs', after a ramp that does not), rounded up to the next rung of a ladder of half-octaves
+// from the written length (written x 2^(k/2)), at most 8 times the current one.
 std::optional<int> next_events_per_job(const RunPrecision& precision, double max_extension);
 
 // The first headline figure whose 95 % interval lies wholly above or below its bound (output.stop_beyond),

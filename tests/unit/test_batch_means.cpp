@@ -92,16 +92,21 @@ TEST_CASE("precision rule: met, extended towards the target, or stopped at the l
   judge_precision(precision);
   CHECK_FALSE(precision.met);
   CHECK(precision.shortfall() == "event_mean_s +-5.0 % (target 2.0 %)");
-  // 5 % against 2 %: the window must grow (5 / 2)^2 = 6.25 times, 7.5 with 20 % to spare: 8 times.
+  // 5 % against 2 %: the window must grow (5 / 2)^2 = 6.25 times, 7.5 with 20 % to spare: 150 events, and
+  // the ladder of half-octaves from 20 (28, 40, 56, 80, 113, 160) first passes it at 160.
   CHECK(next_events_per_job(precision, 16.0) == 160);
   // Never beyond max_extension x the written length.
   CHECK(next_events_per_job(precision, 4.0) == 80);
   precision.events_per_job = 80;
   CHECK_FALSE(next_events_per_job(precision, 4.0));
   precision.events_per_job = 20;
-  // Just above the target: at least twice as long.
+  // Just above the target: 1.2 x 1.05^2 = 1.32 times, 26.5 events: the next rung, 28 (20 x sqrt 2, down).
   precision.intervals.figures[1].relative = 0.021;
+  CHECK(next_events_per_job(precision, 16.0) == 28);
+  // From a rung, the next is the ladder's, not 1.41 x the current length rounded again: 28 -> 40, not 39.
+  precision.events_per_job = 28;
   CHECK(next_events_per_job(precision, 16.0) == 40);
+  precision.events_per_job = 20;
   precision.intervals.figures[1].relative = 0.05;
   // A window with no interval at all is run 4 times longer.
   precision.intervals.problem = "too short";
@@ -127,19 +132,20 @@ TEST_CASE(
   judge_precision(precision);
   REQUIRE_FALSE(precision.met);
   // 3 % against 2 %: the window must grow 1.2 x (3 / 2)^2 = 2.7 times, to 2.7 s, which the first job's
-  // running out at 6.7 s gives: 6.7 / 5 = 1.34 times the events, at least twice: 48 (the window left out, as
-  // before: 2.7 -> 4 times, 96).
-  CHECK(next_events_per_job(precision, 16.0) == 48);
+  // running out at 6.7 s gives: 6.7 / 5 = 1.34 times the events, 32.2: the first rung, 33 (24 x sqrt 2,
+  // down). The window left out, as before: 2.7 times, 64.8 events: rungs 33, 48, 67.
+  CHECK(next_events_per_job(precision, 16.0) == 33);
   precision.window_start_s = precision.window_end_s = 0.0;
-  CHECK(next_events_per_job(precision, 16.0) == 96);
+  CHECK(next_events_per_job(precision, 16.0) == 67);
   // A window that opens at the start (no ramp): the events grow as the window must.
   precision.window_end_s = 5.0;
-  CHECK(next_events_per_job(precision, 16.0) == 96);
-  // 6 % against 2 %: the window 10.8 times (10.8 s), the first job out at 14.8 s: 2.96 -> 4 times.
+  CHECK(next_events_per_job(precision, 16.0) == 67);
+  // 6 % against 2 %: the window 10.8 times (10.8 s), the first job out at 14.8 s: 2.96 times, 71.0 events:
+  // the rung after 67, 96.
   precision.window_start_s = 4.0;
   precision.intervals.figures[0].relative = 0.06;
   CHECK(next_events_per_job(precision, 16.0) == 96);
-  // No steady window yet (the first job ran out before the last warmed up): the least step, then a new check.
+  // No steady window yet (the first job ran out before the last warmed up): twice, then a new check.
   precision.window_start_s = 6.0;
   precision.intervals.problem = "no steady-state window";
   CHECK(next_events_per_job(precision, 16.0) == 48);

@@ -10,13 +10,13 @@
 #include "sim/app/common/output_options.hpp"
 #include "sim/app/common/scenario_source.hpp"
 #include "sim/app/validate/validate_report.hpp"
+#include "sim/app/validate/validation_batch.hpp"
 #include "sim/engine/output_files.hpp"
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/direct_baseline.hpp"
 #include "sim/metrics/number_text.hpp"
 #include "sim/metrics/summary_json.hpp"
-#include "sim/random/replication_seed.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 #include "sim/validation/accuracy_table.hpp"
 #include "sim/validation/crossing_waves.hpp"
@@ -54,38 +54,6 @@ fs::path default_cases_dir() {
   return fs::path(SONICSIM_SOURCE_DIR) / "validation" / "cases";
 }
 
-std::string run_key(const RunSpec& run) {
-  std::string key = run.scenario_path + "\nreplication " + std::to_string(run.replication);
-  for (const auto& v : run.variants)
-    key += "\nvariant " + v;
-  for (const auto& o : run.overrides)
-    key += "\n" + o;
-  return key;
-}
-
-// Loads a case's scenario with its overrides; an error in an override the case file wrote is reported at
-// that line of the case file (not as a --set argument the user never typed).
-Scenario load_run(const ValidationCase& c, const RunSpec& run) {
-  try {
-    // The absolute path, as the recipe holds it: paths the scenario names (perf_analyzer files) are echoed
-    // resolved from it, so a cluster task rebuilding it from the recipe gets the same fingerprint.
-    Scenario scenario =
-        load_variant_file(fs::absolute(run.scenario_path).string(), run.variants, run.overrides);
-    scenario.seed = replication_seed(scenario.seed, run.replication);
-    return scenario;
-  } catch (const ScenarioError& error) {
-    for (std::size_t i = 0; i < run.override_positions.size() && i < run.overrides.size(); ++i)
-      if (error.file == "--set " + run.overrides[i])
-        throw ScenarioError(c.file, run.override_positions[i].first, run.override_positions[i].second,
-                            error.key_path,
-                            error.message + " (in the case's override " + run.overrides[i] + ")");
-    if (error.file.rfind("--set ", 0) == 0)
-      throw ScenarioError(c.file, 0, 0, error.key_path,
-                          error.message + " (in " + error.file.substr(6) + ", which the case's sweep sets)");
-    throw;
-  }
-}
-
 // The cases of cases_dir that this validation runs (those named, or all, or the fast ones), with unique ids.
 std::vector<ValidationCase> select_cases(const ValidateArguments& arguments, const fs::path& cases_dir) {
   std::vector<fs::path> files;
@@ -116,67 +84,6 @@ std::vector<ValidationCase> select_cases(const ValidateArguments& arguments, con
       throw InputError("no validation case '" + id + "' in " + cases_dir.string());
   }
   return cases;
-}
-
-// Every distinct run of the cases once, checked before any runs (bad scenarios or overrides fail here with
-// exit code 2), each followed by its direct-inference baseline when the scenario has one.
-struct ValidationBatch {
-  std::vector<RunSpec> runs;
-  std::vector<SimulationRequest> requests; // parallel to runs
-  std::vector<std::vector<std::size_t>> runs_of_case;
-  // Runs whose scenario has a direct-inference baseline: the request simulating it (joined after).
-  std::map<std::size_t, std::size_t> baseline_of;
-};
-
-ValidationBatch plan_batch(const std::vector<ValidationCase>& cases) {
-  ValidationBatch batch;
-  auto& runs = batch.runs;
-  auto& requests = batch.requests;
-  std::map<std::string, std::size_t> run_index;
-  for (const auto& c : cases) {
-    std::vector<std::size_t> indices;
-    for (RunSpec run : runs_for(c)) {
-      // Held to the precision its tolerance needs (case_run_precision), on the figure it reads
-      // (case_precision_figure): the overrides go into the run's key and recipe, so a run two cases share at
-      // different precisions is two runs.
-      // The scenario is read once: the override sets the same field on it.
-      Scenario scenario = load_run(c, run);
-      const double for_case = case_run_precision(c, run, scenario.output.precision_relative);
-      if (for_case != scenario.output.precision_relative) {
-        run.overrides.push_back("output.precision=" + exact_number_text(for_case));
-        scenario.output.precision_relative = for_case;
-      }
-      // Held on the figure the case reads, unless the case's scenario names its own.
-      if (const auto figure = case_precision_figure(c);
-          figure && scenario.output.precision_figures.empty() && scenario.output.precision_relative > 0) {
-        run.overrides.push_back("output.precision_figures=[" + *figure + "]");
-        scenario.output.precision_figures = {*figure};
-      }
-      const auto key = run_key(run);
-      if (!run_index.count(key)) {
-        SimulationRequest request;
-        request.scenario = std::move(scenario);
-        request.recipe = ScenarioRecipe{fs::absolute(run.scenario_path).string(), run.variants, run.overrides,
-                                        request.scenario.seed, std::nullopt};
-        auto baseline = direct_inference_baseline(request.scenario);
-        requests.push_back(std::move(request));
-        run_index[key] = runs.size();
-        runs.push_back(run);
-        if (baseline) {
-          SimulationRequest direct;
-          direct.scenario = std::move(*baseline);
-          direct.recipe = requests.back().recipe;
-          direct.recipe.overrides.push_back("workload.inference=direct");
-          batch.baseline_of[runs.size() - 1] = requests.size();
-          requests.push_back(std::move(direct));
-          runs.push_back(run); // the baseline's slot: never a case's run
-        }
-      }
-      indices.push_back(run_index[key]);
-    }
-    batch.runs_of_case.push_back(indices);
-  }
-  return batch;
 }
 
 // Runs these requests of the batch (each with its baseline, joined after) into `summaries`; false when they
