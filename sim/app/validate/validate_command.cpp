@@ -15,7 +15,6 @@
 #include "sim/execution/run_or_submit.hpp"
 #include "sim/execution/state_file.hpp"
 #include "sim/metrics/direct_baseline.hpp"
-#include "sim/metrics/number_text.hpp"
 #include "sim/metrics/summary_json.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 #include "sim/validation/accuracy_table.hpp"
@@ -28,7 +27,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <sstream>
 

@@ -88,8 +88,8 @@ ValidationBatch plan_batch(const std::vector<ValidationCase>& cases) {
   std::vector<HeldRun> held = held_runs(cases);
   // Cases that read one run at different precisions share it at the strictest: its intervals are then
   // within what each case needs, and the longer run costs less than the shorter one and it from the same
-  // start (small_batch_curve's point at 486 jobs and small_batch_saturated_486 were two runs of 2.0 and 3.2
-  // CPU-s). A case so reads a run longer than its own precision asked, never a shorter one.
+  // start (docs/validation.md). A case so reads a run longer than its own precision asked, never a shorter
+  // one.
   std::map<std::string, double> strictest;
   for (const auto& h : held) {
     const auto [it, fresh] = strictest.emplace(h.share_key, h.scenario.output.precision_relative);
