@@ -4,6 +4,8 @@
 #include "sim/scenario/input_error.hpp"
 #include "sim/validation/dataset_points.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace sonicsim {
@@ -28,6 +30,29 @@ std::optional<double> simulated_crossing(const ValidationCase& c, const std::vec
   }
   const auto crossing = models::first_fall_below(c.sweep_values, ys, levels);
   return crossing ? std::optional<double>(crossing->x) : std::nullopt;
+}
+
+std::optional<double> crossing_rate_precision(const ValidationCase& c) {
+  if (c.predicted || !c.dataset || !c.minimum || !c.maximum) return std::nullopt;
+  std::vector<double> xs, ys, levels;
+  for (const auto& point : read_dataset(*c.dataset)) {
+    xs.push_back(point.x);
+    ys.push_back(point.y);
+    levels.push_back(point.reference);
+  }
+  const auto measured = models::first_fall_below(xs, ys, levels);
+  if (!measured) return std::nullopt;
+  const auto at = [&](double x) {
+    return static_cast<std::size_t>(std::find(xs.begin(), xs.end(), x) - xs.begin());
+  };
+  const std::size_t lower = at(measured->lower_x), upper = at(measured->upper_x);
+  // y - level falls from d0 >= 0 to d1 < 0 between the bracketing points: its slope per job.
+  const double fall = (ys[lower] - levels[lower]) - (ys[upper] - levels[upper]);
+  const double slope_per_job = fall / (measured->upper_x - measured->lower_x);
+  const double level = 0.5 * (levels[lower] + levels[upper]);
+  const double jobs = std::min(c.measured - *c.minimum, *c.maximum - c.measured) / 2.5;
+  if (!(jobs > 0.0) || !(slope_per_job > 0.0) || !(level > 0.0)) return std::nullopt;
+  return jobs * slope_per_job / (std::sqrt(2.0) * level);
 }
 
 CaseOutcome crossing_outcome(const ValidationCase& c, const std::vector<std::optional<double>>& each) {

@@ -63,6 +63,14 @@ std::vector<RunSpec> runs_for(const ValidationCase& validation_case);
 // case on events per second need not have its runs extended for the noise of a served module's time. None
 // when the value rests on another figure (a batch size) or on several: the rule then holds them all.
 std::optional<std::string> case_precision_figure(const ValidationCase& validation_case);
+// The precision rule a run of a case is held to, on case_precision_figure: a relative tolerance of T (the
+// case's, or a curve point's 2 sd / value) is decided by runs known to T / 2.5 (as 2 % decides a plan's 5 %
+// targets), never finer than the scenario's own rule nor coarser than 4 x it. An absolute tolerance A on a
+// headline figure the case reads as it is (module_mean_s, event_mean_s, ...) counts as A / |measured|. A
+// measured crossing holds its rate to crossing_rate_precision, at most 4 x the scenario's rule. The
+// scenario's own for every other case (bounds, absolute tolerances on derived values, predictions).
+double case_run_precision(const ValidationCase& validation_case, const RunSpec& run,
+                          double scenario_precision);
 // `crossings`: a crossing case's replications' crossings, read in waves (validate): its summaries are then
 // not read (they may stop at each replication's first fall).
 CaseOutcome evaluate(const ValidationCase& validation_case, const std::vector<RunSummary>& summaries,

@@ -318,13 +318,4 @@ ValidationCase load_validation_case(const std::string& path) {
   }
 }
 
-double case_run_precision(const ValidationCase& validation_case, const RunSpec& run,
-                          double scenario_precision) {
-  const std::optional<double> tolerance =
-      run.point_tolerance ? run.point_tolerance : validation_case.relative_tolerance;
-  if (scenario_precision <= 0.0 || !tolerance || validation_case.predicted) return scenario_precision;
-  const double for_tolerance = *tolerance / 2.5;
-  return std::min({std::max(scenario_precision, for_tolerance), 4.0 * scenario_precision, 0.5});
-}
-
 } // namespace sonicsim

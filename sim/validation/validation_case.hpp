@@ -83,11 +83,4 @@ struct ValidationCase {
 // Reads one case; throws ScenarioError naming file:line:col and the key on bad input.
 ValidationCase load_validation_case(const std::string& path);
 
-// The precision rule a run of a case is held to: a relative tolerance of T (the case's, or a curve point's
-// 2 sd / value) is decided by runs known to T / 2.5 (as 2 % decides a plan's 5 % targets), never finer than
-// the scenario's own rule nor coarser than 4 x it; the scenario's own for every other case (bounds,
-// absolute tolerances, predictions).
-double case_run_precision(const ValidationCase& validation_case, const RunSpec& run,
-                          double scenario_precision);
-
 } // namespace sonicsim
