@@ -164,6 +164,9 @@ void JobClient::next_event(Thread& thread) {
   if (next_event_ >= events_ && context_.run_length && !placement_.events)
     events_ = context_.run_length->events_per_job(events_, calendar::now_s());
   if (next_event_ >= events_) {
+    // The job's load starts falling here (its other threads finish their last events): the window closes.
+    if (!scenario_.workload.campaign && !context_.stopped)
+      context_.recorder.record_job_ran_out(calendar::now_s());
     thread_finished();
     return;
   }

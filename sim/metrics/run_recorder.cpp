@@ -186,6 +186,10 @@ void RunRecorder::record_job(double start_s, double warmup_end_s, double end_s) 
   first_job_start_s_ = std::min(first_job_start_s_.value_or(start_s), start_s);
 }
 
+void RunRecorder::record_job_ran_out(double now_s) {
+  first_ran_out_s_ = std::min(first_ran_out_s_.value_or(now_s), now_s);
+}
+
 void RunRecorder::record_job_ready(double warmup_end_s) {
   ++jobs_ready_;
   latest_ready_so_far_s_ = std::max(latest_ready_so_far_s_, warmup_end_s);
@@ -291,7 +295,7 @@ RunSummary RunRecorder::summarize(double simulated_end_s) const {
   summary.window_start_s = fixed_window_s_ ? fixed_window_s_->first : latest_job_ready_s_;
   // Before any job has ended there is no steady-state window: an empty one sends us to the whole run below.
   summary.window_end_s =
-      fixed_window_s_ ? fixed_window_s_->second : earliest_job_end_s_.value_or(summary.window_start_s);
+      fixed_window_s_ ? fixed_window_s_->second : window_end_s().value_or(summary.window_start_s);
   if (!(summary.window_end_s > summary.window_start_s)) {
     summary.steady_state_window = false;
     summary.window_start_s = std::max(0.0, first_job_start_s_.value_or(0.0));

@@ -71,6 +71,10 @@ public:
 
   void record_event(const EventRecord& event);
   void record_job(double start_s, double warmup_end_s, double end_s);
+  // A job of a fixed run has no event left to start (its first thread to find none; with one thread, its
+  // end): the steady-state window closes at the first such time, where the precision rule judged the run's
+  // length (sim/components/run_length.hpp), so the run's intervals are the ones it judged.
+  void record_job_ran_out(double now_s);
   // A job's warm-up events have all ended (fixed runs): the steady-state window can start once every job's
   // have.
   void record_job_ready(double warmup_end_s);
@@ -181,6 +185,8 @@ private:
   TimeHistograms all_times_;
   std::optional<TimeHistograms> window_times_;
   bool in_window(double end_s) const;
+  // The steady-state window's end as far as known: the first job to run out of events (or to end); none yet.
+  std::optional<double> window_end_s() const;
   std::uint64_t events_completed_ = 0, events_failed_ = 0, events_warmup_ = 0;
   std::uint64_t requests_sent_ = 0, retries_ = 0;
   std::uint64_t rejected_queue_full_ = 0, rejected_timeout_ = 0, rejected_too_large_ = 0;
@@ -204,6 +210,7 @@ private:
   int jobs_ready_ = 0;                 // jobs whose warm-up has ended (record_job_ready)
   double latest_ready_so_far_s_ = 0.0; // the latest of their warm-up ends
   std::optional<double> earliest_job_end_s_; // earliest job end; none before the first job ends
+  std::optional<double> first_ran_out_s_;    // record_job_ran_out's earliest; none before
   std::optional<double> first_job_start_s_;
   std::optional<std::pair<double, double>> fixed_window_s_;
   std::vector<double> event_time_counts_;

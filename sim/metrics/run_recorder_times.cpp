@@ -14,10 +14,17 @@ void RunRecorder::TimeHistograms::add(const EventRecord& record) {
     modules[m].add(record.module_s[m]);
 }
 
-// A fixed run's window opens when the last job has warmed up and closes when the first job ends (summarize).
+// A fixed run's window opens when the last job has warmed up and closes when the first job runs out of events
+// (summarize).
 bool RunRecorder::in_window(double end_s) const {
+  const auto window_end_s = this->window_end_s();
   return jobs_ready_ >= scenario_.workload.jobs && end_s >= latest_ready_so_far_s_ &&
-         (!earliest_job_end_s_ || end_s <= *earliest_job_end_s_);
+         (!window_end_s || end_s <= *window_end_s);
+}
+
+std::optional<double> RunRecorder::window_end_s() const {
+  if (first_ran_out_s_ && earliest_job_end_s_) return std::min(*first_ran_out_s_, *earliest_job_end_s_);
+  return first_ran_out_s_ ? first_ran_out_s_ : earliest_job_end_s_;
 }
 
 double RunRecorder::bin_end_after(double time_s) const {

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The README's recipe "One measurement of a model's capacity": ParticleNet AK4's production capacity fitted on two
 # points of its released scan (validation/calibration/cms_ak4_two_points.yaml), and the three points it did not
-# see predicted. Expected (README, measured 2026-12-06 on 2 cores): the factor 1.034 +- 0.070 of the perf_analyzer
+# see predicted. Expected (README, measured 2026-12-07 on 2 cores): the factor 1.034 +- 0.082 of the perf_analyzer
 # benchmark, and each held-out point inside its answer's 95 % interval (3 of 3). The check: the factor within
-# that interval of 1.034 (a fit of the same code lands there), and the coverage the README states.
+# that interval of 1.034 (a fit of the same code lands there), and the coverage the README states. A fit that
+# stopped short (chi-square 218, the factor 1.12 +- 3.3, when the window first closed at the first job's running
+# out and the fit was not restarted) fails it.
 # Usage: capacity_recipe_test.sh SONICSIM REPOSITORY
 set -uo pipefail
 sonicsim=$1
@@ -17,8 +19,8 @@ python3 - "$work/ak4/calibration.json" validation/data/cms_miniaod_2024/scans/ca
 import csv, json, sys
 table = json.load(open(sys.argv[1]))
 scale = [p for p in table["parameters"] if p["key"] == "models.particlenet_ak4.throughput.T4.scale"][0]
-if not (scale["adopted"] and abs(scale["value"] - 1.034) <= 0.070):
-    sys.exit("FAIL: capacity %.4f (adopted: %s), expected 1.034 +- 0.070" % (scale["value"], scale["adopted"]))
+if not (scale["adopted"] and abs(scale["value"] - 1.034) <= 0.082):
+    sys.exit("FAIL: capacity %.4f (adopted: %s), expected 1.034 +- 0.082" % (scale["value"], scale["adopted"]))
 measured = {int(float(r["jobs"])): float(r["per_job_evt_s"]) for r in csv.DictReader(open(sys.argv[2]))
             if r["series"] == "pn_ak4_single_t4"}
 covered = 0

@@ -15,9 +15,11 @@ SONICSIM_RUN_LOG="$work/runs.log" "$sonicsim" validate --cases-dir "$work/cases"
 failures=0
 # The run log (docs/commands.md, bench): a line per simulation, its last column the events per job as run. The
 # case's 3 replications at 5 jobs, each with its direct-inference baseline, are 6 runs written at 48 events
-# per job, all extended 8 times by the precision rule (as their summaries' precision.events_per_job say).
-python3 -c "import sys; rows=[l.rstrip('\n').split('\t') for l in open(sys.argv[1])]; \
-  assert len(rows)==6 and all(len(r)==8 and r[3]=='48' and r[7]=='384' for r in rows), rows" "$work/runs.log" ||
+# per job, all extended by the precision rule to a rung of its ladder from 48 (48 x 2^(k/2), down: 67, 96, 135,
+# 192, 271, 384, 543, 768; 384 or 543 here, as their summaries' precision.events_per_job say).
+python3 -c "import sys, math; rows=[l.rstrip('\n').split('\t') for l in open(sys.argv[1])]; \
+  rungs={math.floor(48*2**(k//2)*(math.sqrt(2) if k%2 else 1)) for k in range(1,9)}; \
+  assert len(rows)==6 and all(len(r)==8 and r[3]=='48' and int(r[7]) in rungs for r in rows), rows" "$work/runs.log" ||
   { echo "FAIL: the run log does not give each run's events per job as run"; failures=1; }
 grep -Eq "^case +measured +analytic +simulated +error +tolerance +verdict" "$work/out.txt" ||
   { echo "FAIL: the table's heading has no tolerance column"; failures=1; }

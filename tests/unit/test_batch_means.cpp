@@ -92,13 +92,17 @@ TEST_CASE("precision rule: met, extended towards the target, or stopped at the l
   judge_precision(precision);
   CHECK_FALSE(precision.met);
   CHECK(precision.shortfall() == "event_mean_s +-5.0 % (target 2.0 %)");
-  // 5 % against 2 %: the window must grow (5 / 2)^2 = 6.25 times, 7.5 with 20 % to spare: 150 events, and
-  // the ladder of half-octaves from 20 (28, 40, 56, 80, 113, 160) first passes it at 160.
-  CHECK(next_events_per_job(precision, 16.0) == 160);
+  // 5 % against 2 %: the window must grow (5 / 2)^2 = 6.25 times, 7.5 with 20 % to spare: 150 events; a
+  // check extends at most twice, so the ladder of half-octaves from 20 (28, 40, 56, 80, 113, 160) gives 40,
+  // and the next check (the run going on) looks again: from 40 at the same width, 80.
+  CHECK(next_events_per_job(precision, 16.0) == 40);
+  precision.events_per_job = 40;
+  CHECK(next_events_per_job(precision, 16.0) == 80);
+  precision.events_per_job = 20;
   // Never beyond max_extension x the written length.
-  CHECK(next_events_per_job(precision, 4.0) == 80);
-  precision.events_per_job = 80;
-  CHECK_FALSE(next_events_per_job(precision, 4.0));
+  CHECK(next_events_per_job(precision, 1.5) == 30);
+  precision.events_per_job = 30;
+  CHECK_FALSE(next_events_per_job(precision, 1.5));
   precision.events_per_job = 20;
   // Just above the target: 1.2 x 1.05^2 = 1.32 times, 26.5 events: the next rung, 28 (20 x sqrt 2, down).
   precision.intervals.figures[1].relative = 0.021;
@@ -108,9 +112,9 @@ TEST_CASE("precision rule: met, extended towards the target, or stopped at the l
   CHECK(next_events_per_job(precision, 16.0) == 40);
   precision.events_per_job = 20;
   precision.intervals.figures[1].relative = 0.05;
-  // A window with no interval at all is run 4 times longer.
+  // A window with no interval at all: the most a check extends, twice.
   precision.intervals.problem = "too short";
-  CHECK(next_events_per_job(precision, 16.0) == 80);
+  CHECK(next_events_per_job(precision, 16.0) == 40);
   // Met, or the rule off, or a campaign: no extension.
   precision.intervals.problem.clear();
   precision.intervals.figures[1].relative = 0.01;
@@ -133,18 +137,21 @@ TEST_CASE(
   REQUIRE_FALSE(precision.met);
   // 3 % against 2 %: the window must grow 1.2 x (3 / 2)^2 = 2.7 times, to 2.7 s, which the first job's
   // running out at 6.7 s gives: 6.7 / 5 = 1.34 times the events, 32.2: the first rung, 33 (24 x sqrt 2,
-  // down). The window left out, as before: 2.7 times, 64.8 events: rungs 33, 48, 67.
+  // down). The window left out, as before: 2.7 times, 64.8 events, at most twice: 48.
   CHECK(next_events_per_job(precision, 16.0) == 33);
   precision.window_start_s = precision.window_end_s = 0.0;
-  CHECK(next_events_per_job(precision, 16.0) == 67);
-  // A window that opens at the start (no ramp): the events grow as the window must.
+  CHECK(next_events_per_job(precision, 16.0) == 48);
+  // A window that opens at the start (no ramp): the events grow as the window must, here at most twice.
   precision.window_end_s = 5.0;
-  CHECK(next_events_per_job(precision, 16.0) == 67);
-  // 6 % against 2 %: the window 10.8 times (10.8 s), the first job out at 14.8 s: 2.96 times, 71.0 events:
-  // the rung after 67, 96.
+  CHECK(next_events_per_job(precision, 16.0) == 48);
+  // 4 % against 2 %: the window 4.8 times (4.8 s), the first job out at 8.8 s: 1.76 times, 42.2 events:
+  // the rung after 33, 48.
   precision.window_start_s = 4.0;
-  precision.intervals.figures[0].relative = 0.06;
-  CHECK(next_events_per_job(precision, 16.0) == 96);
+  precision.intervals.figures[0].relative = 0.04;
+  CHECK(next_events_per_job(precision, 16.0) == 48);
+  // 2.4 % against 2 %: 1.73 times (1.73 s), out at 5.73 s: 1.15 times, 27.5 events: the first rung, 33.
+  precision.intervals.figures[0].relative = 0.024;
+  CHECK(next_events_per_job(precision, 16.0) == 33);
   // No steady window yet (the first job ran out before the last warmed up): twice, then a new check.
   precision.window_start_s = 6.0;
   precision.intervals.problem = "no steady-state window";
@@ -183,7 +190,7 @@ TEST_CASE("precision rule: output.precision_figures holds only the figures named
       precision_of(20, {{"events_per_s", 10.0, 0.1, 0.01, 0.0}, {"module_mean_s", 18.0, 1.44, 0.08, 0.0}});
   judge_precision(precision);
   CHECK_FALSE(precision.met); // all four held (none named): the module's 8 % extends the run
-  CHECK(next_events_per_job(precision, 16.0) == 160); // (8 / 2)^2 x 1.2 = 19.2: at most 8 x
+  CHECK(next_events_per_job(precision, 16.0) == 40); // (8 / 2)^2 x 1.2 = 19.2: at most 2 x a check
   // A case that reads the rate: met at once, nothing to extend.
   precision.held = {"events_per_s"};
   judge_precision(precision);
