@@ -313,9 +313,10 @@ CaseOutcome evaluate(const ValidationCase& c, const std::vector<RunSummary>& sum
 
 std::optional<std::string> case_precision_figure(const ValidationCase& c) {
   // A crossing is read where the rate's curve meets a level: how precisely depends on the curve's slope
-  // there, which no run knows. Held on the rate alone at 2 %, the crossings' intervals came out 2.4 to 4
-  // times wider (ParticleNet AK4 169 +- 0.65 -> +- 1.56 jobs, the AK8 prediction 143 +- 5.5 -> +- 22.8):
-  // their runs keep every figure, as long as before.
+  // there. A measured crossing gives it (crossing_rate_precision): its runs hold the rate alone, to what its
+  // tolerance needs. A prediction's slope no run knows beforehand: held on the rate alone at 2 %, the
+  // crossings' intervals came out 2.4 to 4 times wider (the AK8 prediction 143 +- 5.5 -> +- 22.8), so its
+  // runs keep every figure.
   if (c.observable == "crossing_jobs")
     return crossing_rate_precision(c) ? std::optional<std::string>("events_per_s") : std::nullopt;
   // The figure the case reads from each run: a sweep or a curve compares `figure` (a module's time when it
