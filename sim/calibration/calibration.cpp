@@ -134,10 +134,12 @@ Eigen::VectorXd fit_one_seed(const std::vector<FitParameter>& parameters, const 
     solver.parameters.xtol = 1e-4;
     solver.parameters.ftol = 1e-6;
     const Eigen::VectorXd from = u;
+    const int status_before = status;
     status = static_cast<int>(solver.minimize(u));
     const double reached = solver.fvec.squaredNorm();
-    if (!(reached < sum_of_squares)) { // no better than the last round's: keep that
+    if (!(reached < sum_of_squares)) { // no better than the last round's: keep that, and how it ended
       u = from;
+      status = status_before;
       break;
     }
     const bool improved = reached < 0.99 * sum_of_squares && reached > plausible;
