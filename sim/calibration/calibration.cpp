@@ -128,7 +128,7 @@ Eigen::VectorXd fit_one_seed(const std::vector<FitParameter>& parameters, const 
   const double plausible =
       chi_square_999(static_cast<int>(data.size()) - static_cast<int>(parameters.size()));
   double sum_of_squares = std::numeric_limits<double>::infinity();
-  for (int round = 0; round < 4; ++round) {
+  for (int attempt = 0; attempt < 4; ++attempt) {
     Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Residuals>> solver(numerical);
     solver.parameters.maxfev = max_evaluations - (*evaluations - first);
     solver.parameters.xtol = 1e-4;
@@ -137,7 +137,7 @@ Eigen::VectorXd fit_one_seed(const std::vector<FitParameter>& parameters, const 
     const int status_before = status;
     status = static_cast<int>(solver.minimize(u));
     const double reached = solver.fvec.squaredNorm();
-    if (!(reached < sum_of_squares)) { // no better than the last round's: keep that, and how it ended
+    if (!(reached < sum_of_squares)) { // no better than the last attempt's: keep that, and how it ended
       u = from;
       status = status_before;
       break;

@@ -53,9 +53,9 @@ std::optional<int> next_events_per_job(const RunPrecision& precision, double max
   if (!precision.applies || precision.target_relative <= 0 || precision.met) return std::nullopt;
   const double limit = std::floor(precision.events_per_job_written * max_extension);
   if (precision.events_per_job >= limit) return std::nullopt;
-  // How many times longer the window must be: a half-width shrinks as 1 / sqrt(window), with 20 % to spare;
-  // 4 times (so the most a check extends, below) with no interval to extrapolate from (the window too short
-  // to cut into batches).
+  // How many times longer the window must be: a half-width shrinks as 1 / sqrt(window), with 20 % to spare.
+  // With no interval to extrapolate from (the window too short to cut into batches), 4 times: the run is
+  // then doubled, the most a check extends (below), whatever the window's share of it.
   double window_factor = 4.0;
   if (precision.intervals.problem.empty()) {
     double widest = 0.0;
