@@ -16,6 +16,7 @@
 #include "sim/engine/output_files.hpp"
 #include "sim/kernel/kernel_flows.hpp"
 #include "sim/metrics/number_text.hpp"
+#include "sim/metrics/run_precision.hpp"
 #include "sim/platform/site_platform.hpp"
 #include "sim/policy/load_balancer.hpp"
 #include "sim/random/random_streams.hpp"
@@ -264,6 +265,8 @@ void report_precision(RunSummary& summary, const RunLength& run_length, bool pre
   precision.events_per_job = run_length.current();
   precision.extensions = run_length.extensions();
   if (!precision.met) precision.stopped_beyond = run_length.stopped_beyond();
+  if (const std::string queue = queue_still_filling(summary); !queue.empty())
+    summary.warnings.push_back(queue);
   if (!precision.too_short()) return;
   summary.warnings.push_back("the run is too short for the precision asked (output.precision " +
                              percent_text(precision.target_relative) + "): " + precision.shortfall() +

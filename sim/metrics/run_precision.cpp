@@ -94,4 +94,27 @@ std::optional<int> next_events_per_job(const RunPrecision& precision, double max
   }
 }
 
+std::string queue_still_filling(const RunSummary& summary) {
+  const RunPrecision& precision = summary.precision;
+  const auto& held = precision.held;
+  if (!precision.met || held.empty() || std::find(held.begin(), held.end(), "module_mean_s") != held.end())
+    return "";
+  const auto& figures = precision.intervals.figures;
+  const auto module = std::find_if(figures.begin(), figures.end(),
+                                   [](const BatchMeansFigure& f) { return f.figure == "module_mean_s"; });
+  if (module == figures.end() || module->relative <= precision.target_relative) return "";
+  const auto group = std::find_if(summary.group_usage.begin(), summary.group_usage.end(),
+                                  [](const ServerGroupUsage& g) { return g.past_saturation(); });
+  if (group == summary.group_usage.end()) return "";
+  std::string named;
+  for (const auto& figure : held)
+    named += (named.empty() ? "" : ", ") + figure;
+  return "held on " + named + " (output.precision_figures) while server group " + group->name +
+         " is past its saturation point: its queue may still be filling, which lifts a rate over a short " +
+         "window where no interval shows it; the served modules' time, not held, is +-" +
+         percent_text(module->relative) + " (target " + percent_text(precision.target_relative) +
+         "). A run holding every figure (the default) or a longer warm-up checks it (docs/model.md, \"Run " +
+         "length and precision\")";
+}
+
 } // namespace sonicsim
