@@ -31,9 +31,8 @@ std::string beyond_bounds(const RunPrecision& precision, const std::map<std::str
 // them) that met them while a server group is past its saturation point and that time is wider than the
 // target: the figures then rest on the group's queue, and a queue still filling lifts a rate over a short
 // window where no interval shows it (the large-scale CMS run at the AK8 taggers' low end read 2.3 % high at
-// 33 events,
-// +-1.9 % stated; docs/model.md "Run length and precision"). The module time is where it shows first. Empty
-// when none of that holds. Needs the summary's group usage.
+// 33 events, +-1.9 % stated; docs/model.md "Run length and precision"). The module time is where it shows
+// first. Empty when none of that holds. Needs the summary's group usage.
 std::string queue_still_filling(const RunSummary& summary);
 
 } // namespace sonicsim

@@ -164,6 +164,7 @@ TEST_CASE(
   };
   const RunSummary filling = simulate(large, slow_ak8);
   REQUIRE(filling.precision.met);
+  CHECK(filling.precision.events_per_job == 33);
   CHECK(figure(filling, "module_mean_s").relative > 0.02);
   CHECK(warns_queue(filling));
   // At the adopted values DeepMET's two-GPU group is past its saturation point too, but its queue has

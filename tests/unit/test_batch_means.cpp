@@ -240,6 +240,10 @@ TEST_CASE("precision rule: a run held on its rate alone past a group's saturatio
   summary.precision.intervals.figures[1].relative = 0.015;
   CHECK(queue_still_filling(summary).empty());
   summary.precision.intervals.figures[1].relative = 0.03;
+  // ... the module's time among the figures held (a run so holds the queue itself) ...
+  summary.precision.held = {"events_per_s", "module_mean_s"};
+  CHECK(queue_still_filling(summary).empty());
+  summary.precision.held = {"events_per_s"};
   // ... every figure held (the default): the module's time was then held to the target itself ...
   summary.precision.held.clear();
   judge_precision(summary.precision);
