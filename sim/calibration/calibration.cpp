@@ -1,5 +1,6 @@
 #include "sim/calibration/calibration.hpp"
 
+#include "models/chi_square.hpp"
 #include "models/student_t.hpp"
 
 #include <Eigen/Dense>
@@ -100,15 +101,6 @@ void fill_covariance(const std::vector<FitParameter>& parameters, const Eigen::M
         result.separable[i] = false;
 }
 
-// The 99.9th percentile of the chi-square distribution with `dof` degrees of freedom (at least 1), by
-// Wilson and Hilferty's cube-root normal approximation (11.2 at 1 degree of freedom against 10.83
-// exactly, 45.3 at 20 against 45.31).
-double chi_square_999(int dof) {
-  const double nu = std::max(1, dof), z = 3.090232;
-  const double c = 1.0 - 2.0 / (9.0 * nu) + z * std::sqrt(2.0 / (9.0 * nu));
-  return nu * c * c * c;
-}
-
 // Levenberg-Marquardt from u on one seed's predictor; returns the fitted u (Eigen's status in `status`).
 Eigen::VectorXd fit_one_seed(const std::vector<FitParameter>& parameters, const std::vector<DataPoint>& data,
                              const Predictor& predict, int* evaluations, Eigen::VectorXd u,
@@ -126,7 +118,7 @@ Eigen::VectorXd fit_one_seed(const std::vector<FitParameter>& parameters, const 
   // data find plausible is not restarted: its cost and its answer are as before.
   const int first = *evaluations;
   const double plausible =
-      chi_square_999(static_cast<int>(data.size()) - static_cast<int>(parameters.size()));
+      models::chi_square_999(static_cast<int>(data.size()) - static_cast<int>(parameters.size()));
   double sum_of_squares = std::numeric_limits<double>::infinity();
   for (int attempt = 0; attempt < 4; ++attempt) {
     Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Residuals>> solver(numerical);

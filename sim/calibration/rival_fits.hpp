@@ -25,12 +25,8 @@ struct RivalFit {
   double chi_square = 0.0;
 };
 
-// The 95 % quantile of chi-square with `degrees_of_freedom` (exact to 3 decimals up to 10, Wilson-Hilferty
-// beyond, within 0.1 % there).
-double chi_square_95(int degrees_of_freedom);
-
-// How much above the best a rival's chi-square may be: chi_square_95(fitted) x max(1, best / (points -
-// fitted)).
+// How much above the best a rival's chi-square may be: models::chi_square_95(fitted) x max(1, best / (points
+// - fitted)).
 double rival_margin(double best_chi_square, std::size_t points, std::size_t fitted);
 
 // The starts other than the best whose chi-square is within rival_margin of the best, in start order.
