@@ -134,9 +134,10 @@ Eigen::VectorXd fit_one_seed(const std::vector<FitParameter>& parameters, const 
       status = status_before;
       break;
     }
-    const bool improved = reached < 0.99 * sum_of_squares && reached > plausible;
+    // Another attempt only for a fit still implausible that this one lowered by more than 1 %.
+    const bool restart = reached < 0.99 * sum_of_squares && reached > plausible;
     sum_of_squares = reached;
-    if (!improved || status == Eigen::LevenbergMarquardtSpace::TooManyFunctionEvaluation ||
+    if (!restart || status == Eigen::LevenbergMarquardtSpace::TooManyFunctionEvaluation ||
         *evaluations - first >= max_evaluations)
       break;
   }
